@@ -84,7 +84,7 @@ export async function concludeRun<T, Sent>(
   const end = runEnd({ ...result, failures: ledger.failures, unanswered: Math.max(0, closing.toSend - answered) });
   logSummary(job, sending, context, counted.counts, {
     unavailable: result.unavailableRecords,
-    resumeFollows: endsWithResume(end, result.unavailableRecords),
+    resumeFollows: endsWithResume(end, result.unavailableRecords + ledger.unknownForResume),
   });
   await pruneOlderRuns(job, ledger, context);
   switch (end.kind) {
@@ -116,8 +116,11 @@ export async function concludeRun<T, Sent>(
   }
 }
 
-/** Whether the run's last error line gives its resume command (the cases of concludeRun that print resumeHint). */
-function endsWithResume(end: RunEnd, unavailableRecords: number): boolean {
+/**
+ * Whether the run's last error line gives its resume command (the cases of concludeRun that print resumeHint);
+ * `toResume`: the records only a resume finishes (failed as unavailable, or unknown and kept out of the errors file).
+ */
+function endsWithResume(end: RunEnd, toResume: number): boolean {
   switch (end.kind) {
     case 'stopped: report not writable':
     case 'stopped: platform unavailable':
@@ -126,7 +129,7 @@ function endsWithResume(end: RunEnd, unavailableRecords: number): boolean {
     case 'interrupted':
       return true;
     case 'some records failed':
-      return unavailableRecords > 0;
+      return toResume > 0;
     case 'stopped':
     case 'done':
       return false;
@@ -135,9 +138,10 @@ function endsWithResume(end: RunEnd, unavailableRecords: number): boolean {
 
 /**
  * What did not go through, the files that say why (named: under --quiet this line is all the log holds), and, when
- * some failed only because the platform was unavailable, the resume command that sends them again. A resume sends
- * every valid record its report does not show done, as it is: the rejected ones too, which the platform will most
- * likely refuse again; never the invalid ones.
+ * some failed only because the platform was unavailable, or are unknown and kept out of the errors file (a create
+ * that may have been done), the resume command that sends them again, asking first about the unknown ones. A resume
+ * sends every valid record its report does not show done, as it is: the rejected ones too, which the platform will
+ * most likely refuse again; never the invalid ones.
  */
 function partialFailure({ ledger, resumeHint }: Sending, unit: string, unavailable: number): string {
   const files =
@@ -145,11 +149,21 @@ function partialFailure({ ledger, resumeHint }: Sending, unit: string, unavailab
       ? `the report ${ledger.report.path} and the errors file ${ledger.errors.path} say why`
       : `the report ${ledger.report.path} says why`;
   const line = `${countOf(ledger.failures, unit)} did not go through (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); ${files}.`;
-  if (unavailable === 0) return line;
-  const others = ledger.failures - ledger.count('invalid') - unavailable;
+  const unknown = ledger.unknownForResume;
+  if (unavailable === 0 && unknown === 0) return line;
+  const reasons = [];
+  if (unavailable > 0)
+    reasons.push(
+      `${countOf(unavailable, unit)} failed because the platform was unavailable, and may go through when sent again`,
+    );
+  if (unknown > 0)
+    reasons.push(
+      `${unknown} unknown may have gone through without an answer, and the resume asks the platform about ${unknown === 1 ? 'it' : 'them'} before sending ${unknown === 1 ? 'it' : 'them'} again`,
+    );
+  const others = ledger.failures - ledger.count('invalid') - unavailable - unknown;
   const alsoOthers =
     others > 0 ? ` (it also sends the ${countOf(others, `other ${unit}`)} not done again, as they are)` : '';
-  return `${line} ${countOf(unavailable, unit)} failed because the platform was unavailable, and may go through when sent again: run ${resumeHint}${alsoOthers}`;
+  return `${line} ${reasons.join('; ')}: run ${resumeHint}${alsoOthers}`;
 }
 
 /** The summary, with the pace and the requests; --quiet keeps the closing line alone (closing-line.ts). */

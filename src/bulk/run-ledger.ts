@@ -161,6 +161,11 @@ export class RunLedger {
     return total;
   }
 
+  /** Unknown records that stay out of the errors file: only a resume, which asks before it sends, finishes them. */
+  get unknownForResume(): number {
+    return this.unknownToFeedBack ? 0 : this.count('unknown');
+  }
+
   get failures(): number {
     let total = 0;
     for (const outcome of failingOutcomes) total += this.count(outcome);

@@ -21,12 +21,18 @@ export type ProxyAction =
   | { reset: 'before' }
   /** The platform applies the request; the connection is then reset, so the client never sees the answer. */
   | { reset: 'after' }
+  /** The platform gets the request only once `hold` settles: still working on it when the client gives up. */
+  | { hold: Promise<void> }
+  /** The platform applies the request; its answer is replaced by this status with an empty body. */
+  | { appliedThenAnswer: number }
   | undefined;
 
 export interface ScriptedProxy {
   url: string;
   /** Every request that reached the proxy, in order. */
   requests: ProxiedRequest[];
+  /** Resolves once every request that reached the proxy so far has been handled (a held one passed on). */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,10 +61,11 @@ export async function startScriptedProxy(
       outgoing.end(action.body === undefined ? '' : JSON.stringify(action.body));
       return;
     }
-    if (action?.reset === 'before') {
+    if (action && 'reset' in action && action.reset === 'before') {
       incoming.socket.resetAndDestroy();
       return;
     }
+    if (action && 'hold' in action) await action.hold;
     const headers: Record<string, string> = {};
     for (const name of forwardedRequestHeaders) {
       const value = incoming.headers[name];
@@ -70,8 +77,12 @@ export async function startScriptedProxy(
       body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
     });
     const text = await answer.text();
-    if (action?.reset === 'after') {
+    if (action && 'reset' in action && action.reset === 'after') {
       incoming.socket.resetAndDestroy();
+      return;
+    }
+    if (action && 'appliedThenAnswer' in action) {
+      outgoing.writeHead(action.appliedThenAnswer).end();
       return;
     }
     const answerHeaders: Record<string, string> = {};
@@ -81,16 +92,23 @@ export async function startScriptedProxy(
     }
     outgoing.writeHead(answer.status, answerHeaders).end(text);
   };
+  const handling = new Set<Promise<void>>();
   const server = createServer((incoming, outgoing) => {
-    handle(incoming, outgoing).catch((error: unknown) => {
-      outgoing.writeHead(599).end(String(error));
+    const handled = handle(incoming, outgoing).catch((error: unknown) => {
+      // A client that gave up has closed the connection: nothing is left to answer.
+      if (!outgoing.destroyed) outgoing.writeHead(599).end(String(error));
     });
+    handling.add(handled);
+    void handled.finally(() => handling.delete(handled));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    idle: async () => {
+      await Promise.all(handling);
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
+import { AmbiguousAnswerError } from '../../platform/http-client.js';
 import { createCustomer, type Customer, registeredCustomer } from '../../platform/customers.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
@@ -19,9 +20,6 @@ export interface CustomerCreateOptions extends InputFlags, SendFlags {
   /** A customer whose document is already registered is updated instead of failing. */
   upsert: boolean;
 }
-
-/** Times a create whose answer was lost is checked and sent again before it is reported failed. */
-const lostAnswerRetries = 3;
 
 /** Creates the customers of a file, one request each, never twice (docs/bulk-runs.md). */
 export async function run(options: CustomerCreateOptions, context: Context): Promise<void> {
@@ -103,10 +101,13 @@ type Reporter = (
 ) => UpsertEntry;
 
 /**
- * Creates one customer. Creating is not idempotent: when the answer is lost (a reset, a gateway
- * error) the customer is looked up before anything is sent again, so a retry never creates twice
- * and a customer that was created is never reported failed. When the lookup cannot be made either, the
- * record is `unknown` (the lost answer's error): a resume asks again before it sends.
+ * Creates one customer. Creating is not idempotent: when the answer is lost (a reset, a time-out, a gateway
+ * error) the customer is looked up, so a customer that was created is never reported failed. A look-up that finds
+ * none does not prove the create was not done: the platform may still be working on it (slower than --timeout, or
+ * behind a gateway that gave up), and its customer may appear after the look-up. So it is never sent again in this
+ * run: the record is `unknown` (a row, not a failure of the platform's: it answered the look-up), and a resume, long
+ * after, asks again before it sends. A request that provably never left (a refused connection) is sent again by the
+ * HTTP client itself (retry-policy.ts).
  */
 export async function createOnce(
   client: PlatformClient,
@@ -120,26 +121,48 @@ export async function createOnce(
     original: entry.original,
     ...(kept && kept.length > 0 ? { kept } : {}),
   });
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const created = await createCustomer(client, entry.value, signal);
-      return report('created', { status: created.status, id: idOf(created.body) });
-    } catch (error) {
-      if (error instanceof AmbiguousRequestError) {
-        const stored = await storedAfterLostAnswer(client, document, error, signal);
-        if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, stored, report, signal);
-        if (attempt <= lostAnswerRetries) continue;
-        throw error;
-      }
-      if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
-      if (error.status !== 400)
-        return report('failed', {
-          status: error.status,
-          message: refusalMessage(error, refusedWrite(client, entry.value)),
-        });
-      return afterRefusedCreate(client, entry, upsert, error, report, signal);
+  try {
+    const created = await createCustomer(client, entry.value, signal);
+    return report('created', { status: created.status, id: idOf(created.body) });
+  } catch (error) {
+    const lost = lostAnswerOf(error);
+    if (lost !== undefined) {
+      const stored = await storedAfterLostAnswer(client, document, lost.error, signal);
+      if (stored !== undefined)
+        return existingAfterLostAnswer(client, entry, { upsert, what: lost.what }, stored, report, signal);
+      // The platform answered the look-up, so it is there: the create alone is unknown, not the platform unavailable.
+      return report('unknown', {
+        status: lost.status,
+        message: `${lost.error.message} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+      });
     }
+    if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
+    if (error.status !== 400)
+      return report('failed', {
+        status: error.status,
+        message: refusalMessage(error, refusedWrite(client, entry.value)),
+      });
+    return afterRefusedCreate(client, entry, upsert, error, report, signal);
   }
+}
+
+/**
+ * A create whose outcome its answer does not tell, how the report says so, and the status that came, if any: an
+ * answer lost (a reset, a time-out, a 502/504), or a 5xx of the platform's, which may come after it stored the
+ * customer as a gateway's may (503, a refusal, is retried by the client and ends no create here).
+ */
+function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: string; status?: number } | undefined {
+  if (error instanceof AmbiguousAnswerError)
+    return { error, what: 'the answer to the create was lost', status: error.response.status };
+  if (error instanceof AmbiguousRequestError) return { error, what: 'the answer to the create was lost' };
+  if (!(error instanceof PlatformError) || error.status < 500) return undefined;
+  return {
+    error: new AmbiguousRequestError(`${error.message}, which may come after the platform created the customer.`, {
+      cause: error,
+    }),
+    what: `the create was answered HTTP ${error.status}`,
+    status: error.status,
+  };
 }
 
 /**
@@ -166,14 +189,15 @@ async function storedAfterLostAnswer(
 }
 
 /**
- * A create whose answer was lost, and the customer exists: created by it, or there before (an --upsert run of the
- * ERP's whole export), which nothing tells apart. Without --upsert it is not sent again; with it, the file's values
- * go as an update (an update may be repeated), so a customer that was there before is not left as it was.
+ * A create whose answer was lost (or was a 5xx: `what` says which), and the customer exists: created by it, or there
+ * before (an --upsert run of the ERP's whole export), which nothing tells apart. Without --upsert it is not sent
+ * again; with it, the file's values go as an update (an update may be repeated), so a customer that was there before
+ * is not left as it was.
  */
 async function existingAfterLostAnswer(
   client: PlatformClient,
   entry: PendingRecord<CustomerCreateBody>,
-  upsert: boolean,
+  { upsert, what }: { upsert: boolean; what: string },
   stored: StoredCustomer,
   report: Reporter,
   signal: AbortSignal,
@@ -181,7 +205,7 @@ async function existingAfterLostAnswer(
   if (!upsert)
     return report('created', {
       status: stored.status,
-      message: 'the answer to the create was lost; the customer exists, so it was not sent again',
+      message: `${what}; the customer exists, so it was not sent again`,
     });
   const document = String(entry.value.document);
   const updated = await updateKeepingAddress(client, document, updateBodyOf(entry.value), signal, stored.record);
@@ -193,7 +217,7 @@ async function existingAfterLostAnswer(
       status: updated.status,
       id: idOf(updated.customer),
       message: [
-        "the answer to the create was lost and the customer exists (created by it, or there before): the file's values went as an update",
+        `${what} and the customer exists (created by it, or there before): the file's values went as an update`,
         ...notes,
       ].join('; '),
     },

@@ -1,16 +1,16 @@
 /**
  * `customer create` in process, through a proxy in front of the sandbox that loses answers: a create applied
- * whose answer never came is not sent again, a create that never arrived is, and a registered document is
- * reported (or updated with --upsert) instead of created twice.
+ * whose answer never came is not sent again, nor one the platform may still be working on (it is `unknown`, for the
+ * resume to ask about), and a registered document is reported (or updated with --upsert) instead of created twice.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CustomerCreateOptions, run as create } from '../../../src/commands/customer/create.js';
 import { ExitCode } from '../../../src/base/errors.js';
-import { createHeader, storedCustomers } from '../../support/customers.js';
+import { createHeader, createRoute, storedCustomers } from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { useSandbox } from '../../support/sandbox.js';
+import { requestCounts, resetCounts, useSandbox } from '../../support/sandbox.js';
 import {
   pathOf,
   type ProxyAction,
@@ -30,6 +30,8 @@ afterEach(async () => {
 const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-100,10';
 /** As written in the file: the sandbox keeps it, and the CLI sends it in the update route's path, so. */
 const anaDocument = '529.982.247-25';
+const biaDocument = '111.444.777-35';
+const bia = ana.replace(anaDocument, biaDocument).replace('ana@', 'bia@');
 
 function peopleFile(): { folder: string; file: string } {
   const folder = temporaryFolder();
@@ -87,41 +89,129 @@ describe('customer create when an answer is lost', () => {
     ]);
   });
 
-  it('the create never reached the platform: looked up, not found, sent again and created once', async () => {
+  it('a create the platform did and answered 500 with an empty body: looked up, reported created, never sent again', async () => {
+    // Reported failed and never asked about, the resume sent it again (a fresh user test).
+    const { sandbox, test, proxy } = await throughProxy((request, creates) =>
+      isCreate(request) && creates === 1 ? { appliedThenAnswer: 500 } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+    expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
+    expect((await requestCounts(sandbox))[createRoute]).toBe(1);
+    expect((await storedCustomers(sandbox)).map((customer) => customer.document)).toEqual([anaDocument]);
+    expect(readReport(join(folder, onlyReport(folder, 'people')))).toEqual([
+      {
+        line: '2',
+        key: anaDocument,
+        outcome: 'created',
+        status: '200',
+        id: '',
+        message: 'the create was answered HTTP 500; the customer exists, so it was not sent again',
+        row: '2',
+      },
+    ]);
+    expect(test.stderr()).toContain(
+      '\ncustomer create: 1 created; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 1000 customers/s\n',
+    );
+  });
+
+  it('a create reset once written, and no customer found: unknown, never sent again (exit 1); the resume creates it once', async () => {
     const { sandbox, test, proxy } = await throughProxy((request, creates) =>
       isCreate(request) && creates === 1 ? { reset: 'before' } : undefined,
     );
     const { folder, file } = peopleFile();
-    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+    // The platform may have the request and be creating it: a second create could make it twice. It answered the
+    // look-up, so it is not unavailable: the run exits 1, not 69.
+    expect(await test.run(create, options(file))).toBe(ExitCode.someRecordsFailed);
+    expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
+    expect(await storedCustomers(sandbox)).toEqual([]);
+    const report = join(folder, onlyReport(folder, 'people'));
+    expect(readReport(report)).toEqual([
+      {
+        line: '2',
+        key: anaDocument,
+        outcome: 'unknown',
+        status: '',
+        id: '',
+        message: `POST ${proxy.url}/v1/customer failed (ECONNRESET) after the request may have reached the platform. No customer had document ${anaDocument} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+        row: '2',
+      },
+    ]);
+    const lines = test.stderr().trimEnd().split('\n');
+    expect(lines).toContain(
+      'customer create: 1 unknown; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 0 customers/s',
+    );
+    expect(lines.at(-1)).toMatch(
+      /^error: 1 customer did not go through \(1 unknown\); the report \S+people\.report-20261123-120000\.csv says why\. 1 unknown may have gone through without an answer, and the resume asks the platform about it before sending it again: run B2BCTL_CONFIG_DIR=\S+ b2bctl customer create \S+people\.csv --profile default --base-url http:\/\/127\.0\.0\.1:\d+ --concurrency 1 --resume \S+people\.report-20261123-120000\.csv$/,
+    );
+
+    proxy.requests.length = 0;
+    const resumed = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    expect(await resumed.run(create, options(file, { resume: report }))).toBe(ExitCode.ok);
+    expect(customerRequests(proxy)).toEqual(['POST /v1/customer']);
+    const stored = await storedCustomers(sandbox);
+    expect(stored.map((customer) => customer.document)).toEqual([anaDocument]);
+    expect(readReport(report)).toMatchObject([
+      { line: '2', outcome: 'created', status: '200', id: String(stored[0]?.id), message: '' },
+    ]);
+  });
+
+  it('a create slower than --timeout, its customer not there yet when asked: unknown, never sent twice; the resume finds it created', async () => {
+    // The platform is still working on Ana's create when b2bctl gives up and asks: the look-up answers 404. Sent
+    // again at once, the create reached the platform twice (a fresh user test).
+    const creating: { finish?: () => void } = {};
+    const stillCreating = new Promise<void>((resolve) => (creating.finish = resolve));
+    const { sandbox, test, proxy } = await throughProxy((request, creates) =>
+      isCreate(request) && creates === 1 ? { hold: stillCreating } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    writeFileSync(file, `${createHeader}\n${ana}\n${bia}\n`);
+    expect(await test.run(create, options(file, { timeoutMs: 200 }))).toBe(ExitCode.someRecordsFailed);
+    creating.finish?.();
+    await proxy.idle();
     expect(customerRequests(proxy)).toEqual([
       'POST /v1/customer',
       `PUT /v1/customer/${anaDocument}`,
       'POST /v1/customer',
     ]);
-    const stored = await storedCustomers(sandbox);
-    expect(stored.map((customer) => customer.document)).toEqual([anaDocument]);
-    expect(readReport(join(folder, onlyReport(folder, 'people')))).toMatchObject([
-      { line: '2', outcome: 'created', status: '200', id: String(stored[0]?.id), message: '' },
+    // Ana's one create, finished after the run, and Bia's.
+    expect((await requestCounts(sandbox))[createRoute]).toBe(2);
+    expect((await storedCustomers(sandbox)).map((customer) => customer.document).toSorted()).toEqual(
+      [anaDocument, biaDocument].toSorted(),
+    );
+    const report = join(folder, onlyReport(folder, 'people'));
+    expect(readReport(report)).toMatchObject([
+      {
+        line: '2',
+        key: anaDocument,
+        outcome: 'unknown',
+        message: `POST ${proxy.url}/v1/customer failed (timed out) after the request may have reached the platform. No customer had document ${anaDocument} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+      },
+      { line: '3', key: biaDocument, outcome: 'created', status: '200' },
     ]);
-  });
+    const lines = test.stderr().trimEnd().split('\n');
+    expect(lines).toContain(
+      'customer create: 1 created, 1 unknown; 3 requests, 0 retries, 0 throttled (429); 0.0 s, 1000 customers/s',
+    );
+    // No errors file: fed back, Ana would be refused as registered. The resume is the way on.
+    expect(lines.at(-1)).toMatch(
+      /^error: 1 customer did not go through \(1 unknown\); the report \S+people\.report-20261123-120000\.csv says why\. 1 unknown may have gone through without an answer, and the resume asks the platform about it before sending it again: run B2BCTL_CONFIG_DIR=\S+ b2bctl customer create \S+people\.csv .*--resume \S+people\.report-20261123-120000\.csv$/,
+    );
 
-  it('every create lost before it arrives: three more tries, each after a look-up, then exit 69 and nothing created', async () => {
-    const { sandbox, test, proxy } = await throughProxy((request) =>
-      isCreate(request) ? { reset: 'before' } : undefined,
-    );
-    const { folder, file } = peopleFile();
-    expect(await test.run(create, options(file))).toBe(ExitCode.unavailable);
-    expect(customerRequests(proxy)).toEqual(
-      Array.from({ length: 4 }, () => ['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]).flat(),
-    );
-    expect(await storedCustomers(sandbox)).toEqual([]);
-    const [row] = readReport(join(folder, onlyReport(folder, 'people')));
-    // The last create may have arrived, and nothing asked after it: unknown, which a resume asks about again.
-    expect(row).toMatchObject({ outcome: 'unknown', key: anaDocument });
-    expect(row?.message).toMatch(/after the request may have reached the platform\.$/);
-    expect(test.stderr().split('\n').at(-2)).toMatch(
-      /^error: .+\. The platform was unavailable for every request of this run \(1 unknown, asked about again by the resume\); when it is back, run: B2BCTL_CONFIG_DIR=\S+ b2bctl customer create \S+people\.csv .*--resume \S+people\.report-20261123-120000\.csv$/,
-    );
+    await resetCounts(sandbox);
+    const resumed = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    expect(await resumed.run(create, options(file, { resume: report }))).toBe(ExitCode.ok);
+    // Asked by sending: the platform refuses a registered document, and its record holds the file's e-mail.
+    expect((await requestCounts(sandbox))[createRoute]).toBe(1);
+    expect(await storedCustomers(sandbox)).toHaveLength(2);
+    expect(readReport(report)).toMatchObject([
+      { line: '3', outcome: 'created' },
+      {
+        line: '2',
+        outcome: 'created',
+        message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+      },
+    ]);
   });
 });
 

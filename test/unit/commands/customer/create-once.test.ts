@@ -9,6 +9,7 @@ import { createOnce, updateBodyOf } from '../../../../src/commands/customer/crea
 import type { CustomerCreateBody } from '../../../../src/domain/customer.js';
 import { AmbiguousRequestError, PlatformError } from '../../../../src/base/errors.js';
 import type { PlatformClient } from '../../../../src/platform/client.js';
+import { AmbiguousAnswerError } from '../../../../src/platform/http-client.js';
 
 const body: CustomerCreateBody = {
   documentType: 'cpf',
@@ -58,7 +59,7 @@ const put = '/v1/customer/52998224725';
 const refused = (status: number, message?: string) =>
   new PlatformError(status, { method: 'POST', url: `https://x.example${post}` }, message ? { message } : '');
 const noSuchCustomer = () => new PlatformError(404, { method: 'PUT', url: `https://x.example${put}` }, '');
-const lost = () => new AmbiguousRequestError('the answer was lost');
+const lost = () => new AmbiguousRequestError('the answer was lost.');
 const signal = new AbortController().signal;
 const place = { line: 2, row: 3, key: '52998224725' };
 
@@ -93,7 +94,7 @@ describe('createOnce: a create answered', () => {
       'Property [phone] with value [1] does not pass validation',
       'Property [phone] with value [1] does not pass validation',
     ],
-    [500, undefined, `POST https://x.example${post} failed with HTTP 500`],
+    [409, undefined, `POST https://x.example${post} failed with HTTP 409`],
   ])(
     '%i: failed with its status and the platform`s message, else the error`s; nothing asked',
     async (status, message, expected) => {
@@ -107,6 +108,41 @@ describe('createOnce: a create answered', () => {
       expect(said()).toEqual([`POST ${post}`]);
     },
   );
+});
+
+describe('createOnce: a create answered 5xx, which may come after the platform stored the customer', () => {
+  it.each([500, 501, 507])('%i, the customer exists: created, never sent again', async (status) => {
+    const { client, said } = scripted(refused(status), { id: 3, email: 'ana@example.com' });
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'created',
+      status: 200,
+      message: `the create was answered HTTP ${status}; the customer exists, so it was not sent again`,
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it('500, no customer when asked: unknown, never sent again', async () => {
+    const { client, said } = scripted(refused(500, 'Internal Server Error'), noSuchCustomer());
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'unknown',
+      status: 500,
+      message: `POST https://x.example${post} failed with HTTP 500: Internal Server Error, which may come after the platform created the customer. No customer had document 52998224725 when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it('500 with --upsert, the customer exists: the file goes as an update', async () => {
+    const { client, said } = scripted(refused(500), { id: 4, email: 'ana@example.com' }, { id: 4 });
+    expect((await createOnce(client, entry(), true, signal)).row).toMatchObject({
+      outcome: 'updated',
+      id: 4,
+      message:
+        "the create was answered HTTP 500 and the customer exists (created by it, or there before): the file's values went as an update",
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`, `PUT ${put}`]);
+  });
 });
 
 describe('createOnce: a create whose answer was lost', () => {
@@ -139,19 +175,28 @@ describe('createOnce: a create whose answer was lost', () => {
     expect(requests[2]?.body).toEqual(updateBodyOf(body));
   });
 
-  it('the customer does not exist: sent again after each look-up, three more times, then the error is thrown', async () => {
-    const error = lost();
-    const { client, said } = scripted(...[1, 2, 3, 4].flatMap(() => [error, noSuchCustomer()]), () => {
-      throw new Error('a fifth create was sent');
+  it('the customer does not exist when asked: unknown, never sent again', async () => {
+    // The platform may still be working on the create (slower than --timeout): a second create could make it twice.
+    const { client, said } = scripted(lost(), noSuchCustomer(), () => {
+      throw new Error('a second create was sent');
     });
-    await expect(createOnce(client, entry(), false, signal)).rejects.toBe(error);
-    expect(said()).toEqual([1, 2, 3, 4].flatMap(() => [`POST ${post}`, `PUT ${put}`]));
+    expect(await createOnce(client, entry(), false, signal)).toEqual({
+      row: {
+        ...place,
+        outcome: 'unknown',
+        status: undefined,
+        message:
+          'the answer was lost. No customer had document 52998224725 when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.',
+      },
+      original: ['cells'],
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
 
-  it('the customer does not exist, then the second create is answered: created once', async () => {
-    const { client, said } = scripted(lost(), noSuchCustomer(), { id: 9 });
-    expect((await createOnce(client, entry(), false, signal)).row).toMatchObject({ outcome: 'created', id: 9 });
-    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`, `POST ${post}`]);
+  it('a gateway`s 502, no customer when asked: unknown with the status that came', async () => {
+    const answer = { status: 502, headers: {}, text: '', url: `https://x.example${post}`, attempts: 1 };
+    const { client } = scripted(new AmbiguousAnswerError('POST answered HTTP 502.', answer), noSuchCustomer());
+    expect((await createOnce(client, entry(), false, signal)).row).toMatchObject({ outcome: 'unknown', status: 502 });
   });
 });
 
