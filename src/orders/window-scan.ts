@@ -189,21 +189,28 @@ class WindowScanner<T extends OrderVersion> {
     const first = await this.fetch(part, 0);
     if (part.from >= part.to || first.listed === 0) return { scanned: await this.readPiece(part, first) };
     // A page at the budget's end says whether the window holds more orders than may be held at once.
-    const atLeast = first.listed >= this.options.pageSize ? await this.ordersAtLeast(part) : 0;
-    if (atLeast > this.budget) {
-      const width = part.to - part.from + 1;
-      const expected = Math.max(atLeast, width * (this.density() ?? 0));
-      this.provisionalDensity ??= expected / width;
-      const pieces = Math.min(maximumPieces, Math.max(2, Math.ceil(expected / (this.budget * 0.8))));
-      this.observe('budget-split');
-      return { pieces: splitWindow(part, pieces) };
-    }
+    const full = first.listed >= this.options.pageSize;
+    const atLeast = full ? await this.ordersAtLeast(part) : 0;
+    if (atLeast > this.budget) return this.splitOverBudget(part, atLeast);
     // One offset read at a time (it has every slot to itself): memory holds two such windows at most, the one
-    // being handed over and the next.
-    const orders = await this.offsetReads(() => this.readByOffset(part, first));
+    // being handed over and the next. A store whose pages are shorter than asked was not looked at the budget's
+    // end: its read stops there, and the look comes then.
+    const orders = await this.offsetReads(() => this.readByOffset(part, first, full ? Infinity : this.budget));
+    if (orders === undefined)
+      return this.splitOverBudget(part, Math.max(this.budget + 1, await this.ordersAtLeast(part)));
     this.measured(part, orders.length);
     // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
     return { scanned: timeOrderedChunks(part, orders, ordersPerChunk) };
+  }
+
+  /** A window holding at least `atLeast` orders, more than the budget: pieces of about 80% of it. */
+  private splitOverBudget(part: TimeWindow, atLeast: number): Outcome<T> {
+    const width = part.to - part.from + 1;
+    const expected = Math.max(atLeast, width * (this.density() ?? 0));
+    this.provisionalDensity ??= expected / width;
+    const pieces = Math.min(maximumPieces, Math.max(2, Math.ceil(expected / (this.budget * 0.8))));
+    this.observe('budget-split');
+    return { pieces: splitWindow(part, pieces) };
   }
 
   /** A window read whole: by offset, or by passes when it is one millisecond. */
@@ -211,7 +218,7 @@ class WindowScanner<T extends OrderVersion> {
     if (part.from >= part.to) return [{ window: part, orders: inUpdateOrder(await this.readInstant(part)) }];
     const first = firstPage ?? (await this.fetch(part, 0));
     // An empty first page is an empty window: orders only leave it while it is read.
-    const orders = first.listed === 0 ? [] : await this.readByOffset(part, first);
+    const orders = first.listed === 0 ? [] : ((await this.readByOffset(part, first)) ?? []);
     this.measured(part, orders.length);
     // The listing gives a page newest first by creation: handed over by update instant, as every window is.
     return [{ window: part, orders: inUpdateOrder(orders) }];
@@ -260,7 +267,7 @@ class WindowScanner<T extends OrderVersion> {
    * the one before by an order; then on, a page at a time, past any short page until an empty one; then repaired
    * until the pages prove that no unchanged order was skipped (`repairChain`).
    */
-  private async readByOffset(part: TimeWindow, first: StampedPage<T>): Promise<T[]> {
+  private async readByOffset(part: TimeWindow, first: StampedPage<T>, budget = Infinity): Promise<T[] | undefined> {
     const pages: OffsetRead<T>[] = [];
     const keep = (offset: number, page: StampedPage<T>) =>
       pages.push({
@@ -273,7 +280,7 @@ class WindowScanner<T extends OrderVersion> {
       });
     keep(0, first);
     if (first.listed >= this.options.pageSize) await this.readFullPages(part, keep);
-    await this.readOn(part, pages, keep);
+    if (!(await this.readOn(part, pages, keep, budget))) return undefined;
     const fallback = await this.repairChain(part, pages, keep);
     const found = new Map<string, T>();
     for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) found.set(versionKey(order), order);
@@ -302,15 +309,18 @@ class WindowScanner<T extends OrderVersion> {
    * Page after page past the furthest one until an empty page ends the listing (`readOnOffset`): a store that caps
    * its pages below the limit asked, or drops an entry it hides from a page, answers short pages before the end. A
    * listing that answers the same page at another offset does not page by offset: stopped, not read for ever.
+   * False when the next page would start past `budget` orders: the window is too large to hold, and is split.
    */
   private async readOn(
     part: TimeWindow,
     pages: OffsetRead<T>[],
     keep: (offset: number, page: StampedPage<T>) => void,
-  ): Promise<void> {
+    budget: number,
+  ): Promise<boolean> {
     for (;;) {
       const offset = readOnOffset(pages, this.options.pageSize);
-      if (offset === undefined) return;
+      if (offset === undefined) return true;
+      if (offset > budget) return false;
       const page = await this.fetch(part, offset);
       // The head page again at two offsets past where it ended: orders leave a window while it is read, moving the
       // rest up, so its orders cannot have moved down there twice: the platform ignores the offset.

@@ -172,12 +172,14 @@ describe('a store whose pages come back shorter than asked before the end of its
       'hides one order in seven from the token, dropped from its page after paging',
       { hidden: (id) => Number(id) % 7 === 3 },
     ],
-  ] satisfies [string, ListingShape][])(
+    // Budgets of 25 to 74 orders: windows read on to the budget, then split by it.
+    ['caps its pages at 10 orders, over a small offset budget', { cap: 10, budget: true }],
+  ] as [string, ListingShape & { budget?: boolean }][])(
     'misses nothing and emits nothing twice when it %s',
     async (_name, shape) => {
       const failures: string[] = [];
       for (let seed = 9001; seed < 9001 + Math.min(100, seedCount) && failures.length < 5; seed++) {
-        const failure = await pollRuns(seed, new Map(), undefined, shape);
+        const failure = await pollRuns(seed, new Map(), shape.budget ? 25 + (seed % 50) : undefined, shape);
         if (failure) failures.push(failure);
       }
       expect(failures).toEqual([]);

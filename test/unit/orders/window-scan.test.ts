@@ -63,6 +63,21 @@ describe('scanWindow against a still listing', () => {
     expect(listing.steps.filter((step) => step === 'budget-split')).toHaveLength(3);
   });
 
+  it('a store capping its pages at 10: a window over the budget is read on to the budget, then split by it', async () => {
+    const listing = stillListing(ordersAt(range(300, 10)), { offsetReadBudget: 100 });
+    const fetchPage = listing.scan.fetchPage;
+    listing.scan.fetchPage = async (window, offset, signal) => {
+      const page = await fetchPage(window, offset, signal);
+      return { orders: page.orders.slice(0, 10), listed: Math.min(page.listed, 10) };
+    };
+    expect(await idsRead({ from: 0, to: 2999 }, listing.scan)).toEqual(range(300, 1, 1));
+    const top = listing.requests.filter((request) => request.window.from === 0 && request.window.to === 2999);
+    // Pages of 10 overlapping by one up to the budget (0, 10, 19 … 100), then the look at the budget's end and 8
+    // times further: at least 110 orders, 2 pieces.
+    expect(top.map((request) => request.offset)).toEqual([0, 10, ...range(10, 9, 19), 100, 800]);
+    expect(listing.steps.filter((step) => step === 'budget-split').length).toBeGreaterThanOrEqual(1);
+  });
+
   it('a window far over the budget: found by pages 8 times further each, split into as many pieces', async () => {
     const listing = stillListing(ordersAt(range(1000, 3)), { offsetReadBudget: 25 });
     expect(await idsRead({ from: 0, to: 2999 }, listing.scan)).toEqual(range(1000, 1, 1));
