@@ -5,10 +5,10 @@
  *
  * Why splitting by time cannot skip: the listing is paged by offset over a list sorted by creation while filtered by
  * update date, so between two page requests an order updated mid-scan leaves the filter and every later order moves
- * up one place: the next page silently skips one. A window whose first page (offset 0) comes back NOT full was read
- * whole in one request, an atomic snapshot: every order whose `lastUpdated` lay in the window at that instant is in
- * it. A full page proves nothing, so that window is split into smaller time windows (by `updatedFrom`/`updatedTo`)
- * until each one fits in one page; the windows tile the run's range without gaps. An order that changes during the
+ * up one place: the next page silently skips one. Only an empty page ends a listing (a store may cap its pages below
+ * the limit asked, or drop an entry it hides from a page), so a window is read on past a short page, and its pages
+ * prove by the orders they share that nothing unchanged fell between them (`offsetCoverage`); a window they cannot
+ * prove is split into smaller time windows (by `updatedFrom`/`updatedTo`), which tile the run's range without gaps. An order that changes during the
  * run gets `lastUpdated` = now, above the run's upper bound (fixed at start, minus the lag), so it is read by the next
  * run; a late commit or skewed clock that stamps it a little in the past is caught by the next run's look-back.
  */
@@ -57,28 +57,45 @@ export function piecesForFullWindow(window: TimeWindow, density: number | undefi
   return Math.max(2, Math.min(maximumPieces, Math.ceil(expected / ordersPerWindowTarget)));
 }
 
-/** A page read by offset from one time window: where it was asked, whether it came back full, the ids it held. */
+/**
+ * A page read by offset from one time window: where it was asked, how many entries the platform listed (0, an empty
+ * page, is the only end of a listing the platform document states), the ids it held, and when it was asked and
+ * answered, counted in the order of the scan's requests.
+ */
 export interface OffsetPage {
   offset: number;
-  full: boolean;
+  listed: number;
   ids: readonly string[];
+  asked: number;
+  answered: number;
+}
+
+/**
+ * Whether `page` reached the end of the window: an empty page at or before where it ends was answered before it was
+ * asked. The window only loses orders while it is read (an update stamps one after the run's upper bound), so it held
+ * no more than that empty page's offset when `page` was read, and `page` holds every order from its first entry on.
+ * A page that is merely shorter than asked proves nothing: a store may cap pages lower, or drop an entry it hides.
+ */
+function reachesEnd(page: OffsetPage, pages: readonly OffsetPage[]): boolean {
+  return pages.some(
+    (empty) => empty.listed === 0 && empty.offset <= page.offset + page.listed && empty.answered < page.asked,
+  );
 }
 
 /**
  * Whether pages read by offset from one time window prove that every order that stayed unchanged during the reads
- * was read; when not, the offset of the furthest page that is part of the proof so far (the next page belongs
- * about one page after it).
+ * was read; when not, the offset of the furthest page that is part of the proof so far.
  *
  * Why it holds although orders leave the window between requests: the listing is sorted by creation, and an
  * order's place in that order never changes, so a page read at any moment holds every unchanged order between its
  * first and its last entry: it covers an interval of the creation order. Two pages that hold the same order cover
  * intervals that meet, and intervals joined that way cover everything between their ends. A page at offset 0
- * starts at the head; a page that came back short reached the end. So once a chain of pages sharing orders joins
- * a page at offset 0 to a short page, no unchanged order can lie outside them, however the pages shifted.
+ * starts at the head; a page read after an empty page at its end (`reachesEnd`) reached the end. So once a chain of
+ * pages sharing orders joins a page at offset 0 to such a page, no unchanged order can lie outside them, however the
+ * pages shifted. An empty page at offset 0 is an empty window.
  */
 export function offsetCoverage(pages: readonly OffsetPage[]): { proven: true } | { proven: false; frontier: number } {
-  // The head page short: the window held less than a page when it was read, all of it read at once.
-  if (pages.some((page) => page.offset === 0 && !page.full)) return { proven: true };
+  if (pages.some((page) => page.offset === 0 && page.listed === 0)) return { proven: true };
   const parent = pages.map((_, index) => index);
   const root = (index: number): number => {
     while (parent[index] !== index) index = parent[index] = parent[parent[index] as number] as number;
@@ -95,35 +112,72 @@ export function offsetCoverage(pages: readonly OffsetPage[]): { proven: true } |
   const heads = new Set(pages.flatMap((page, index) => (page.offset === 0 ? [root(index)] : [])));
   let frontier = 0;
   for (const [index, page] of pages.entries()) {
-    if (!heads.has(root(index))) continue;
-    if (!page.full && page.ids.length > 0) return { proven: true };
+    if (!heads.has(root(index)) || page.ids.length === 0) continue;
+    if (reachesEnd(page, pages)) return { proven: true };
     frontier = Math.max(frontier, page.offset);
   }
   return { proven: false, frontier };
 }
 
 /**
- * Where pages read by offset break apart: the offset of each full page whose next page (by offset) holds none of its
- * orders, or that has no page after it, up to the first page that came back short. Repairing each break with a page
- * read just before where the next one started is what `offsetCoverage` then needs; all breaks can be repaired at once.
+ * Where pages read by offset break apart, up to the first empty page: each offset whose next page (by offset) holds
+ * none of its orders, with the place its last order was listed at; and the tail, when no page has reached the end yet, with
+ * where the listing was last read to (`reach`) and whether an empty page was read there. Repairing each break with a
+ * page read just before where the next one started, and the tail with a page read after the empty one, is what
+ * `offsetCoverage` then needs; all can be repaired at once.
  */
-export function offsetBreaks(pages: readonly OffsetPage[]): number[] {
-  const byOffset = new Map<number, { full: boolean; ids: Set<string> }>();
+export function offsetBreaks(pages: readonly OffsetPage[]): {
+  breaks: { after: number; last: number }[];
+  tail?: { reach: number; ended: boolean };
+} {
+  const firstEmpty = Math.min(...pages.filter((page) => page.listed === 0).map((page) => page.offset));
+  const byOffset = new Map<number, { listed: number; ids: Set<string> }>();
   for (const page of pages) {
-    const group = byOffset.get(page.offset) ?? { full: true, ids: new Set<string>() };
-    group.full &&= page.full;
+    if (page.listed === 0 || page.offset >= firstEmpty) continue;
+    const group = byOffset.get(page.offset) ?? { listed: 0, ids: new Set<string>() };
+    group.listed = Math.max(group.listed, page.listed);
     for (const id of page.ids) group.ids.add(id);
     byOffset.set(page.offset, group);
   }
   const offsets = [...byOffset.keys()].toSorted((left, right) => left - right);
-  const breaks: number[] = [];
+  const breaks: { after: number; last: number }[] = [];
   for (const [index, offset] of offsets.entries()) {
-    const current = byOffset.get(offset) as { full: boolean; ids: Set<string> };
-    if (!current.full) break;
-    const next = offsets[index + 1] === undefined ? undefined : byOffset.get(offsets[index + 1] as number);
-    if (next === undefined || ![...next.ids].some((id) => current.ids.has(id))) breaks.push(offset);
+    const next = offsets[index + 1];
+    if (next === undefined) break;
+    const current = byOffset.get(offset) as { listed: number; ids: Set<string> };
+    const following = byOffset.get(next) as { ids: Set<string> };
+    if (![...following.ids].some((id) => current.ids.has(id)))
+      breaks.push({ after: offset, last: offset + current.listed - 1 });
   }
-  return breaks;
+  const ended = (page: OffsetPage) => page.listed > 0 && page.offset < firstEmpty && reachesEnd(page, pages);
+  if (offsets.length === 0 || pages.some(ended)) return { breaks };
+  const reach = Math.max(...offsets.map((offset) => offset + (byOffset.get(offset) as { listed: number }).listed));
+  return { breaks, tail: { reach, ended: firstEmpty <= reach } };
+}
+
+/**
+ * Where to read on past the pages read so far, until an empty page ends the listing; undefined once one has, at or
+ * before the furthest page's end. A page as long as the others likely has more after it: the next one overlaps it by
+ * an order, which links them. One shorter than the others (or than asked, when it is the only one) likely ends the
+ * listing: the next is asked where it ends, so the empty page that says so costs one request. Either way a short
+ * page is read on: only an empty one ends a listing.
+ */
+export function readOnOffset(pages: readonly OffsetPage[], pageSize: number): number | undefined {
+  const firstEmpty = Math.min(...pages.filter((page) => page.listed === 0).map((page) => page.offset));
+  let furthest: OffsetPage | undefined;
+  for (const page of pages) {
+    if (page.listed === 0 || page.offset >= firstEmpty) continue;
+    const reach = page.offset + page.listed;
+    const furthestReach = furthest === undefined ? -1 : furthest.offset + furthest.listed;
+    if (reach > furthestReach || (reach === furthestReach && page.offset > (furthest as OffsetPage).offset))
+      furthest = page;
+  }
+  if (furthest === undefined) return undefined;
+  const reach = furthest.offset + furthest.listed;
+  if (firstEmpty <= reach) return undefined;
+  const others = pages.filter((page) => page !== furthest && page.listed > 0).map((page) => page.listed);
+  const expected = others.length > 0 ? Math.max(...others) : pageSize;
+  return furthest.listed >= 2 && furthest.listed >= expected ? reach - 1 : reach;
 }
 
 /**

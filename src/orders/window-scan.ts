@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { B2bctlError, ExitCode } from '../base/errors.js';
 import {
   inUpdateOrder,
   maximumPieces,
@@ -7,6 +8,7 @@ import {
   type OffsetPage,
   type OrderVersion,
   piecesForFullWindow,
+  readOnOffset,
   splitWindow,
   timeOrderedChunks,
   type TimeWindow,
@@ -25,7 +27,10 @@ export type FetchPage<T> = (
 
 export interface ScanOptions<T> {
   fetchPage: FetchPage<T>;
-  /** The listing's page size (its cap, 25): a page this long is "full". */
+  /**
+   * The limit asked of the listing (its documented cap, 25): a first page this long starts `concurrency` pages in
+   * flight. A shorter page is read on all the same (only an empty page ends a listing).
+   */
   pageSize: number;
   /** Listing requests in flight at once. */
   concurrency: number;
@@ -50,6 +55,9 @@ export interface ScannedWindow<T> {
 }
 
 type Page<T> = { orders: T[]; listed: number };
+/** A page with when it was asked and answered, counted in the order of the scan's requests. */
+type StampedPage<T> = Page<T> & { asked: number; answered: number };
+type OffsetRead<T> = OffsetPage & { orders: T[] };
 /** What reading a window gave: its orders in time-ordered windows, or the smaller windows to read instead. */
 type Outcome<T> = { scanned: ScannedWindow<T>[] } | { pieces: TimeWindow[] };
 
@@ -69,11 +77,12 @@ const defaultOffsetReadBudget = 5_000;
 /**
  * Reads every order version in `window` so that none can be skipped (the arguments are in domain/orders-window.ts),
  * handing the orders over in time order, oldest first, a small window at a time, so the caller writes them and
- * moves its cursor as they come: memory holds the windows being read, never the whole catch-up. A window whose
- * first page is not full was read whole; a full one of at most `offsetReadBudget` orders is read by overlapping
- * offset pages until they prove that no unchanged order fell between them (`offsetCoverage`); a larger one is
- * split by time first. Should the proof not come within a budget of extra pages (a store churning faster than it
- * can be read), the window is split into smaller time windows until each fits in one page, which cannot skip either.
+ * moves its cursor as they come: memory holds the windows being read, never the whole catch-up. A window of at
+ * most `offsetReadBudget` orders is read by offset pages, on past any short page to an empty one (the only end of a
+ * listing), until they prove that no unchanged order fell between them (`offsetCoverage`); a larger one is split by
+ * time first. Should the proof not come within a budget of extra pages (a store churning faster than it can be
+ * read), the window is split into smaller time windows, each read and proved alike, down to single milliseconds
+ * read by passes.
  */
 export async function* scanWindow<T extends OrderVersion>(
   window: TimeWindow,
@@ -98,6 +107,8 @@ class WindowScanner<T extends OrderVersion> {
   private readonly observe: (step: ScanStep) => void;
   private ordersSeen = 0;
   private widthSeen = 0;
+  /** Requests asked and answered so far, each a tick: whether an empty page was answered before a page was asked. */
+  private ticks = 0;
   /** Orders per millisecond from the first large window's bounds, until windows read whole measure it. */
   private provisionalDensity: number | undefined;
   private readonly stopOnSignal = () => this.abort.abort(this.options.signal?.reason);
@@ -135,8 +146,18 @@ class WindowScanner<T extends OrderVersion> {
     }
   }
 
-  private fetch(part: TimeWindow, offset: number): Promise<Page<T>> {
-    return this.limit(() => this.options.fetchPage(part, offset, this.abort.signal));
+  private fetch(part: TimeWindow, offset: number): Promise<StampedPage<T>> {
+    return this.limit(async () => {
+      const asked = ++this.ticks;
+      const page = await this.options.fetchPage(part, offset, this.abort.signal);
+      return { ...page, asked, answered: ++this.ticks };
+    });
+  }
+
+  /** Counts a window read whole into the density that sizes later splits. */
+  private measured(part: TimeWindow, orders: number): void {
+    this.ordersSeen += orders;
+    this.widthSeen += part.to - part.from + 1;
   }
 
   private density(): number | undefined {
@@ -160,43 +181,57 @@ class WindowScanner<T extends OrderVersion> {
     }
   }
 
-  /** One window: read whole when it fits a page or the offset budget; split by time when it holds more. */
+  /**
+   * One window: read by offset when it holds no more than the offset budget (a first page shorter than asked is
+   * taken as that); split by time when it holds more.
+   */
   private async read(part: TimeWindow): Promise<Outcome<T>> {
     const first = await this.fetch(part, 0);
-    if (first.listed < this.options.pageSize || part.from >= part.to)
-      return { scanned: await this.readWhole(part, first) };
+    if (part.from >= part.to || first.listed === 0) return { scanned: await this.readPiece(part, first) };
     // A page at the budget's end says whether the window holds more orders than may be held at once.
-    const atLeast = await this.ordersAtLeast(part);
-    if (atLeast > this.budget) {
-      const width = part.to - part.from + 1;
-      const expected = Math.max(atLeast, width * (this.density() ?? 0));
-      this.provisionalDensity ??= expected / width;
-      const pieces = Math.min(maximumPieces, Math.max(2, Math.ceil(expected / (this.budget * 0.8))));
-      this.observe('budget-split');
-      return { pieces: splitWindow(part, pieces) };
-    }
+    const full = first.listed >= this.options.pageSize;
+    const atLeast = full ? await this.ordersAtLeast(part) : 0;
+    if (atLeast > this.budget) return this.splitOverBudget(part, atLeast);
     // One offset read at a time (it has every slot to itself): memory holds two such windows at most, the one
-    // being handed over and the next.
-    const orders = await this.offsetReads(() => this.readByOffset(part, first));
-    this.ordersSeen += orders.length;
-    this.widthSeen += part.to - part.from + 1;
+    // being handed over and the next. A store whose pages are shorter than asked was not looked at the budget's
+    // end: its read stops there, and the look comes then.
+    const orders = await this.offsetReads(() => this.readByOffset(part, first, full ? Infinity : this.budget));
+    if (orders === undefined)
+      return this.splitOverBudget(part, Math.max(this.budget + 1, await this.ordersAtLeast(part)));
+    this.measured(part, orders.length);
     // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
     return { scanned: timeOrderedChunks(part, orders, ordersPerChunk) };
   }
 
-  /** A window split by time until each piece fits in a page (or is one millisecond, read by passes). */
-  private async readWhole(part: TimeWindow, firstPage?: Page<T>): Promise<ScannedWindow<T>[]> {
-    const page = firstPage ?? (await this.fetch(part, 0));
-    if (page.listed < this.options.pageSize) {
-      this.ordersSeen += page.orders.length;
-      this.widthSeen += part.to - part.from + 1;
-      // The listing gives a page newest first by creation: handed over by update instant, as every window is.
-      return [{ window: part, orders: inUpdateOrder(page.orders) }];
-    }
+  /** A window holding at least `atLeast` orders, more than the budget: pieces of about 80% of it. */
+  private splitOverBudget(part: TimeWindow, atLeast: number): Outcome<T> {
+    const width = part.to - part.from + 1;
+    const expected = Math.max(atLeast, width * (this.density() ?? 0));
+    this.provisionalDensity ??= expected / width;
+    const pieces = Math.min(maximumPieces, Math.max(2, Math.ceil(expected / (this.budget * 0.8))));
+    this.observe('budget-split');
+    return { pieces: splitWindow(part, pieces) };
+  }
+
+  /** A window read whole: by offset, or by passes when it is one millisecond. */
+  private async readPiece(part: TimeWindow, firstPage?: StampedPage<T>): Promise<ScannedWindow<T>[]> {
     if (part.from >= part.to) return [{ window: part, orders: inUpdateOrder(await this.readInstant(part)) }];
+    const first = firstPage ?? (await this.fetch(part, 0));
+    // An empty first page is an empty window: orders only leave it while it is read.
+    const orders = first.listed === 0 ? [] : ((await this.readByOffset(part, first)) ?? []);
+    this.measured(part, orders.length);
+    // The listing gives a page newest first by creation: handed over by update instant, as every window is.
+    return [{ window: part, orders: inUpdateOrder(orders) }];
+  }
+
+  /** A window whose offset pages could not be proven, split by time into pieces each read whole. */
+  private async splitByTime(part: TimeWindow): Promise<T[]> {
+    if (part.from >= part.to) return this.readInstant(part);
     this.observe('time-split');
     const pieces = splitWindow(part, piecesForFullWindow(part, this.density(), this.concurrency));
-    return (await Promise.all(pieces.map((piece) => this.readWhole(piece)))).flat();
+    return (await Promise.all(pieces.map((piece) => this.readPiece(piece)))).flatMap((read) =>
+      read.flatMap((piece) => piece.orders),
+    );
   }
 
   /**
@@ -206,11 +241,13 @@ class WindowScanner<T extends OrderVersion> {
    */
   private async readInstant(part: TimeWindow): Promise<T[]> {
     const found = new Map<string, T>();
+    let page: Page<T> = { orders: [], listed: 0 };
     for (let pass = 0; pass < maximumInstantPasses; pass++) {
       let added = 0;
       this.observe('instant-pass');
-      for (let offset = 0; ; offset += this.options.pageSize) {
-        const page = await this.fetch(part, offset);
+      // Read on past a short page, by what it held: only an empty page ends the listing.
+      for (let offset = 0; ; offset += page.listed) {
+        page = await this.fetch(part, offset);
         for (const order of page.orders) {
           const key = versionKey(order);
           if (!found.has(key)) {
@@ -218,7 +255,7 @@ class WindowScanner<T extends OrderVersion> {
             added++;
           }
         }
-        if (page.listed < this.options.pageSize) break;
+        if (page.listed === 0) break;
       }
       if (added === 0 && pass > 0) break;
     }
@@ -226,22 +263,34 @@ class WindowScanner<T extends OrderVersion> {
   }
 
   /**
-   * A window holding more than a page: read by offset, `concurrency` pages in flight, each page overlapping the one
-   * before by an order, until one comes back short; then repaired until the pages prove that no unchanged order
-   * was skipped (`repairChain`).
+   * A window read by offset: `concurrency` pages in flight while they come back as long as asked, each overlapping
+   * the one before by an order; then on, a page at a time, past any short page until an empty one; then repaired
+   * until the pages prove that no unchanged order was skipped (`repairChain`).
    */
-  private async readByOffset(part: TimeWindow, first: Page<T>): Promise<T[]> {
-    this.observe('offset-pages');
-    const step = Math.max(1, this.options.pageSize - 1);
-    const pages: (OffsetPage & { orders: T[] })[] = [];
-    const keep = (offset: number, page: Page<T>) =>
+  private async readByOffset(part: TimeWindow, first: StampedPage<T>, budget = Infinity): Promise<T[] | undefined> {
+    const pages: OffsetRead<T>[] = [];
+    const keep = (offset: number, page: StampedPage<T>) =>
       pages.push({
         offset,
-        full: page.listed >= this.options.pageSize,
+        listed: page.listed,
         ids: page.orders.map((order) => String(order.id)),
         orders: page.orders,
+        asked: page.asked,
+        answered: page.answered,
       });
     keep(0, first);
+    if (first.listed >= this.options.pageSize) await this.readFullPages(part, keep);
+    if (!(await this.readOn(part, pages, keep, budget))) return undefined;
+    const fallback = await this.repairChain(part, pages, keep);
+    const found = new Map<string, T>();
+    for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) found.set(versionKey(order), order);
+    return [...found.values()];
+  }
+
+  /** Pages as long as asked, `concurrency` in flight, each overlapping the one before by an order, until one is not. */
+  private async readFullPages(part: TimeWindow, keep: (offset: number, page: StampedPage<T>) => void): Promise<void> {
+    this.observe('offset-pages');
+    const step = Math.max(1, this.options.pageSize - 1);
     let next = step;
     let end = Number.POSITIVE_INFINITY;
     const worker = async () => {
@@ -254,44 +303,81 @@ class WindowScanner<T extends OrderVersion> {
       }
     };
     await Promise.all(Array.from({ length: this.concurrency }, worker));
-    const fallback = await this.repairChain(part, pages, keep);
-    const found = new Map<string, T>();
-    for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) found.set(versionKey(order), order);
-    return [...found.values()];
+  }
+
+  /**
+   * Page after page past the furthest one until an empty page ends the listing (`readOnOffset`): a store that caps
+   * its pages below the limit asked, or drops an entry it hides from a page, answers short pages before the end. A
+   * listing that answers the same page at another offset does not page by offset: stopped, not read for ever.
+   * False when the next page would start past `budget` orders: the window is too large to hold, and is split.
+   */
+  private async readOn(
+    part: TimeWindow,
+    pages: OffsetRead<T>[],
+    keep: (offset: number, page: StampedPage<T>) => void,
+    budget: number,
+  ): Promise<boolean> {
+    for (;;) {
+      const offset = readOnOffset(pages, this.options.pageSize);
+      if (offset === undefined) return true;
+      if (offset > budget) return false;
+      const page = await this.fetch(part, offset);
+      // The head page again at two offsets past where it ended: orders leave a window while it is read, moving the
+      // rest up, so its orders cannot have moved down there twice: the platform ignores the offset.
+      const head = pages[0] as OffsetRead<T>;
+      const headIds = head.ids.join(' ');
+      const again = (read: { offset: number; orders: T[] }) =>
+        read.offset >= head.listed && read.orders.map((order) => String(order.id)).join(' ') === headIds;
+      if (head.ids.length >= 2 && again({ offset, orders: page.orders }) && pages.some(again))
+        throw new B2bctlError(
+          `the order listing answered the same page at offset ${offset} as at offset 0: it does not seem to page by offset; stopped instead of reading it for ever (the cursor does not pass this window).`,
+          ExitCode.someRecordsFailed,
+        );
+      keep(offset, page);
+    }
   }
 
   /**
    * Until the pages prove that no unchanged order was skipped (offsetCoverage: a chain of pages sharing orders from
-   * the head to a short page), a page just before each break of the chain, in rounds. Churn costs a few pages; a
-   * store churning so fast that repairs would double the pages, or never settle, is read by the split by time
-   * instead, whose orders are returned.
+   * the head to a page read after the empty page at its end), a page just before each break of the chain, and one
+   * at the end, in rounds. Churn costs a few pages; a store churning so fast that repairs would double the pages,
+   * or never settle, is read by the split by time instead, whose orders are returned.
    */
   private async repairChain(
     part: TimeWindow,
-    pages: (OffsetPage & { orders: T[] })[],
-    keep: (offset: number, page: Page<T>) => void,
+    pages: OffsetRead<T>[],
+    keep: (offset: number, page: StampedPage<T>) => void,
   ): Promise<T[]> {
-    const step = Math.max(1, this.options.pageSize - 1);
     const extraAllowed = Math.max(minimumRepairPages, pages.length);
-    const halfPage = Math.ceil(this.options.pageSize / 2);
-    const attempts = new Map<number, number>();
+    const halfPage = Math.ceil(Math.max(2, ...pages.map((page) => page.listed)) / 2);
+    const attempts = new Map<number | 'tail', number>();
+    const attempt = (key: number | 'tail') => {
+      const count = attempts.get(key) ?? 0;
+      attempts.set(key, count + 1);
+      return count;
+    };
     let extra = 0;
     for (let round = 0; !offsetCoverage(pages).proven; round++) {
-      const breaks = offsetBreaks(pages);
-      if (breaks.length === 0 || extra + breaks.length > extraAllowed || round >= maximumRepairRounds)
-        return (await this.readWhole(part)).flatMap((piece) => piece.orders);
-      extra += breaks.length;
+      const { breaks, tail } = offsetBreaks(pages);
       // Where the last order before the break is now: orders that left the window moved it up, so look half a
-      // page before where the next page started, and further back each time the chain still breaks there.
-      await Promise.all(
-        breaks.map(async (after) => {
-          const attempt = attempts.get(after) ?? 0;
-          attempts.set(after, attempt + 1);
-          const offset = Math.max(0, after + step - halfPage * (attempt + 1));
+      // page before it, and further back each time the chain still breaks there.
+      const repairs = breaks.map(({ after, last }) => Math.max(0, last - halfPage * (attempt(after) + 1)));
+      // The end: where the listing was read to, or, once an empty page was answered there, its last order again
+      // (a page asked after the empty one holds everything to the end), further back while it holds none of ours.
+      const ends =
+        tail === undefined ? [] : [tail.ended ? Math.max(0, tail.reach - 1 - halfPage * attempt('tail')) : tail.reach];
+      const reads = [...repairs, ...ends];
+      if (reads.length === 0 || extra + reads.length > extraAllowed || round >= maximumRepairRounds)
+        return this.splitByTime(part);
+      extra += reads.length;
+      const readAt = async (offset: number) => keep(offset, await this.fetch(part, offset));
+      await Promise.all([
+        ...repairs.map((offset) => {
           this.observe('look-back');
-          keep(offset, await this.fetch(part, offset));
+          return readAt(offset);
         }),
-      );
+        ...ends.map(readAt),
+      ]);
     }
     return [];
   }

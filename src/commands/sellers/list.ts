@@ -64,6 +64,25 @@ function noneFound(options: ListSellersOptions): string {
   return `No sales reps found${options.email ? ` with an e-mail containing "${options.email}"` : ''}${options.offset ? ` from offset ${options.offset}` : ''}.`;
 }
 
+/**
+ * Each rep once, by its id: the listing is paged by offset in no stated order, so a rep added or removed between two
+ * pages shifts them and the next page starts with a rep already written (an ERP importing the export gets it twice).
+ * A rep without an id cannot be told apart and is kept; `repeats.count` says how many were dropped.
+ */
+async function* onceById(reps: AsyncIterable<SalesRep>, repeats: { count: number }): AsyncGenerator<SalesRep> {
+  const seen = new Set<string>();
+  for await (const rep of reps) {
+    const id: unknown = rep.id;
+    const key = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+    if (key !== undefined && seen.has(key)) {
+      repeats.count++;
+      continue;
+    }
+    if (key !== undefined) seen.add(key);
+    yield rep;
+  }
+}
+
 /** Lists sales reps: one page, or with --all every page until the platform answers `[]`. */
 export async function run(options: ListSellersOptions, context: Context): Promise<void> {
   const client = await context.platform();
@@ -76,12 +95,16 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     maxWidth: terminalColumns(context.io.stdout),
     onHiddenColumns: (headers) => (hiddenColumns = headers),
   });
+  const repeats = { count: 0 };
   const reps = options.all
-    ? listAllSellers(client, {
-        email: options.email,
-        pageSize: options.limit ?? allPagesPageSize,
-        offset: options.offset,
-      })
+    ? onceById(
+        listAllSellers(client, {
+          email: options.email,
+          pageSize: options.limit ?? allPagesPageSize,
+          offset: options.offset,
+        }),
+        repeats,
+      )
     : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
   try {
     for await (const rep of reps) await writer.write(rep);
@@ -91,6 +114,10 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     throw error;
   }
   const count = await writer.end();
+  if (repeats.count > 0)
+    context.log.warn(
+      `warning: the sales rep listing changed while it was read (${countOf(repeats.count, 'sales reps')} seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.`,
+    );
   // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
   const fullPage = !options.all && count === (options.limit ?? defaultPageSize);
   const firstOnes = `${options.offset ? `${countOf(count, 'sales reps')} from offset ${options.offset}` : `First ${countOf(count, 'sales reps')}`}; --all for every page.`;

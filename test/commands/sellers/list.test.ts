@@ -206,6 +206,54 @@ describe('sellers list: the listing rules', () => {
     expect([first.code, first.stdout]).toEqual([69, '']);
   });
 
+  it('--all over a listing that shifts between pages writes each rep once, and says so on stderr once', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const shifting = [...stored];
+    const newcomer = {
+      ...(seedReps[0] as SalesRep),
+      id: '00000000-0000-4000-8000-0000000000aa',
+      username: 'new@x.com',
+    };
+    let pagesServed = 0;
+    // A rep created at the head of the listing after the first page: every later page starts one rep earlier.
+    shifting.slice = function (this: SalesRep[], start?: number, end?: number) {
+      const page = Array.prototype.slice.call(this, start, end) as SalesRep[];
+      if (pagesServed++ === 0) this.unshift(newcomer);
+      return page;
+    };
+    sandbox.state.sellers = shifting;
+    try {
+      const result = await list('--all', '--limit', '20', '--verbose');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(asJson(seedReps));
+      expect(result.stderr.split('\n').filter((line) => !line.startsWith('> ') && !line.startsWith('< '))).toEqual([
+        'warning: the sales rep listing changed while it was read (1 sales rep seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.',
+        '',
+      ]);
+      expect(listingRequests(result.stderr)).toEqual(
+        [0, 20, 40, 60, 65].map((offset) => `> GET ${sandbox.url}/sellerModule/listSellers?limit=20&offset=${offset}`),
+      );
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
+  it('--all keeps reps without an id as they are: nothing to tell them apart by', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const anonymous = { ...(seedReps[0] as SalesRep), id: undefined as unknown as string };
+    sandbox.state.sellers = [anonymous, anonymous];
+    try {
+      const result = await list('--all', '--limit', '1');
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      expect(JSON.parse(result.stdout)).toHaveLength(2);
+      expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 3 });
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
   it('--all with nothing to list prints [] after one request', async () => {
     await loggedIn();
     const result = await list('--all', '--email', 'nobody-at-all');

@@ -1,83 +1,169 @@
 import { describe, expect, it } from 'vitest';
-import { inUpdateOrder, offsetBreaks, offsetCoverage, timeOrderedChunks } from '../../../src/domain/orders-window.js';
+import {
+  inUpdateOrder,
+  offsetBreaks,
+  offsetCoverage,
+  readOnOffset,
+  timeOrderedChunks,
+} from '../../../src/domain/orders-window.js';
 
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => String(from + index));
 
+/** Pages as the scan stamps them: each asked and answered in turn, in the order given. */
+const read = (...pages: { offset: number; ids: string[]; listed?: number }[]) =>
+  pages.map((page, index) => ({
+    offset: page.offset,
+    listed: page.listed ?? page.ids.length,
+    ids: page.ids,
+    asked: 2 * index + 1,
+    answered: 2 * index + 2,
+  }));
+
 describe('offsetCoverage: overlapping offset pages prove nothing unchanged was skipped', () => {
-  it('a short head page is the whole window', () => {
-    expect(offsetCoverage([{ offset: 0, full: false, ids: [] }])).toEqual({ proven: true });
+  it('an empty head page is the whole window: it was empty', () => {
+    expect(offsetCoverage(read({ offset: 0, ids: [] }))).toEqual({ proven: true });
   });
 
-  it('pages overlapping by one order, ending with a short page, are proven', () => {
+  it('pages overlapping by one order, an empty page where they end, and the last order read again: proven', () => {
     expect(
-      offsetCoverage([
-        { offset: 0, full: true, ids: ids(1, 25) },
-        { offset: 24, full: true, ids: ids(25, 49) },
-        { offset: 48, full: false, ids: ids(49, 60) },
-      ]),
+      offsetCoverage(
+        read(
+          { offset: 0, ids: ids(1, 25) },
+          { offset: 24, ids: ids(25, 49) },
+          { offset: 48, ids: ids(49, 60) },
+          { offset: 60, ids: [] },
+          { offset: 59, ids: ids(60, 60) },
+        ),
+      ),
     ).toEqual({ proven: true });
+  });
+
+  it('a short page is no end: a store may cap pages lower or drop an entry it hides, so more may follow', () => {
+    expect(
+      offsetCoverage(
+        read({ offset: 0, ids: ids(1, 10) }, { offset: 9, ids: ids(10, 19) }, { offset: 18, ids: ids(19, 24) }),
+      ),
+    ).toEqual({ proven: false, frontier: 18 });
+  });
+
+  it('a page read before the empty page proves nothing: an order may have left between, moving the rest up', () => {
+    // Page 0 held 1 to 3 of 4; order 1 left before the page at 3, which came back empty: 4 was at 2 by then.
+    expect(offsetCoverage(read({ offset: 0, ids: ids(1, 3) }, { offset: 3, ids: [] }))).toEqual({
+      proven: false,
+      frontier: 0,
+    });
+    // Read again after it, the page holds every order to the end: 4, joined to the chain by 3.
+    expect(
+      offsetCoverage(read({ offset: 0, ids: ids(1, 3) }, { offset: 3, ids: [] }, { offset: 2, ids: ids(3, 4) })),
+    ).toEqual({ proven: true });
+  });
+
+  it('a page asked after the empty one but ending before its offset does not reach the end', () => {
+    expect(
+      offsetCoverage(
+        read({ offset: 0, ids: ids(1, 10) }, { offset: 12, ids: [] }, { offset: 9, ids: ids(10, 10), listed: 1 }),
+      ),
+    ).toEqual({ proven: false, frontier: 9 });
   });
 
   it('an order that left the window between two pages breaks the chain: the frontier says where to look', () => {
     // Order 3 left before the second page was read: everything moved up one place, order 25 was skipped.
     expect(
-      offsetCoverage([
-        { offset: 0, full: true, ids: ids(1, 25) },
-        { offset: 24, full: true, ids: ids(27, 51) },
-        { offset: 48, full: false, ids: ids(51, 60) },
-      ]),
+      offsetCoverage(
+        read(
+          { offset: 0, ids: ids(1, 25) },
+          { offset: 24, ids: ids(27, 51) },
+          { offset: 48, ids: ids(51, 60) },
+          { offset: 58, ids: [] },
+          { offset: 57, ids: ids(60, 60) },
+        ),
+      ),
     ).toEqual({ proven: false, frontier: 0 });
   });
 
   it('a bridge page holding orders of both sides repairs it, in whatever order the pages were read', () => {
     expect(
-      offsetCoverage([
-        { offset: 24, full: true, ids: ids(27, 51) },
-        { offset: 0, full: true, ids: ids(1, 25) },
-        { offset: 48, full: false, ids: ids(51, 60) },
-        { offset: 12, full: true, ids: ids(14, 38) },
-      ]),
+      offsetCoverage(
+        read(
+          { offset: 24, ids: ids(27, 51) },
+          { offset: 0, ids: ids(1, 25) },
+          { offset: 48, ids: ids(51, 60) },
+          { offset: 58, ids: [] },
+          { offset: 57, ids: ids(60, 60) },
+          { offset: 12, ids: ids(14, 38) },
+        ),
+      ),
     ).toEqual({ proven: true });
   });
 
-  it('a chain that ends with a full page, or with an empty short page, is not proven', () => {
-    expect(
-      offsetCoverage([
-        { offset: 0, full: true, ids: ids(1, 25) },
-        { offset: 24, full: true, ids: ids(25, 49) },
-      ]),
-    ).toEqual({ proven: false, frontier: 24 });
-    expect(
-      offsetCoverage([
-        { offset: 0, full: true, ids: ids(1, 25) },
-        { offset: 24, full: false, ids: [] },
-      ]),
-    ).toEqual({ proven: false, frontier: 0 });
+  it('a chain that ends with a page and nothing after it is not proven', () => {
+    expect(offsetCoverage(read({ offset: 0, ids: ids(1, 25) }, { offset: 24, ids: ids(25, 49) }))).toEqual({
+      proven: false,
+      frontier: 24,
+    });
   });
 });
 
-describe('offsetBreaks: every place the chain breaks, to repair them in one round', () => {
-  it('each full page whose next page shares none of its orders, and a last full page with nothing after it', () => {
+describe('offsetBreaks: every place the chain breaks, and its end, to repair them in one round', () => {
+  it('each page whose next page shares none of its orders; the tail up to where it was read', () => {
     expect(
-      offsetBreaks([
-        { offset: 0, full: true, ids: ids(1, 25) },
-        { offset: 24, full: true, ids: ids(27, 51) },
-        { offset: 48, full: true, ids: ids(51, 75) },
-        { offset: 72, full: true, ids: ids(77, 101) },
-      ]),
-    ).toEqual([0, 48, 72]);
+      offsetBreaks(
+        read(
+          { offset: 0, ids: ids(1, 25) },
+          { offset: 24, ids: ids(27, 51) },
+          { offset: 48, ids: ids(51, 75) },
+          { offset: 72, ids: ids(77, 101) },
+        ),
+      ),
+    ).toEqual({
+      breaks: [
+        { after: 0, last: 24 },
+        { after: 48, last: 72 },
+      ],
+      tail: { reach: 97, ended: false },
+    });
   });
 
-  it('nothing past the first short page counts; pages read twice at one offset count together', () => {
+  it('nothing past the first empty page counts; pages read twice at one offset count together', () => {
     expect(
-      offsetBreaks([
-        { offset: 0, full: true, ids: ids(1, 25) },
-        { offset: 24, full: true, ids: ids(27, 51) },
-        { offset: 24, full: true, ids: ids(25, 49) },
-        { offset: 48, full: false, ids: ids(49, 55) },
-        { offset: 72, full: true, ids: ids(90, 114) },
-      ]),
-    ).toEqual([]);
+      offsetBreaks(
+        read(
+          { offset: 0, ids: ids(1, 25) },
+          { offset: 24, ids: ids(27, 51) },
+          { offset: 24, ids: ids(25, 49) },
+          { offset: 48, ids: ids(49, 55) },
+          { offset: 55, ids: [] },
+          { offset: 72, ids: ids(90, 114) },
+        ),
+      ),
+    ).toEqual({ breaks: [], tail: { reach: 55, ended: true } });
+  });
+
+  it('no tail once a page has reached the end; none either when nothing was listed', () => {
+    expect(
+      offsetBreaks(read({ offset: 0, ids: ids(1, 3) }, { offset: 3, ids: [] }, { offset: 2, ids: ids(3, 3) })),
+    ).toEqual({ breaks: [] });
+    expect(offsetBreaks(read({ offset: 0, ids: [] }))).toEqual({ breaks: [] });
+  });
+});
+
+describe('readOnOffset: where to read on, until an empty page', () => {
+  it('a lone page shorter than asked: where it ends (the empty page that ends it, most often)', () => {
+    expect(readOnOffset(read({ offset: 0, ids: ids(1, 3) }), 25)).toBe(3);
+  });
+
+  it('a page as long as the others: overlapping it by one order; one shorter: where it ends', () => {
+    expect(readOnOffset(read({ offset: 0, ids: ids(1, 10) }, { offset: 10, ids: ids(11, 20) }), 25)).toBe(19);
+    expect(readOnOffset(read({ offset: 0, ids: ids(1, 10) }, { offset: 9, ids: ids(10, 14) }), 25)).toBe(14);
+  });
+
+  it('nothing once an empty page was read where the furthest page ends, or before', () => {
+    expect(readOnOffset(read({ offset: 0, ids: ids(1, 3) }, { offset: 3, ids: [] }), 25)).toBeUndefined();
+    expect(readOnOffset(read({ offset: 0, ids: [] }), 25)).toBeUndefined();
+  });
+
+  it('a page of one order is read on where it ends, never at its own offset again', () => {
+    expect(readOnOffset(read({ offset: 0, ids: ids(1, 3) }, { offset: 2, ids: ids(3, 3) }), 25)).toBe(3);
   });
 });
 

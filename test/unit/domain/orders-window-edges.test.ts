@@ -207,23 +207,24 @@ describe('edges the mutation run found untested', () => {
     expect(piecesForFullWindow({ from: 0, to: 999 }, 0.036_05, 9)).toBe(3);
   });
 
-  it('a short head page proves the window read even when it listed nothing, whatever other pages say', () => {
+  it('an empty head page proves the window read (it was empty), whatever other pages say', () => {
     expect(
       offsetCoverage([
-        { offset: 0, full: false, ids: [] },
-        { offset: 24, full: true, ids: ['x'] },
+        { offset: 0, listed: 0, ids: [], asked: 1, answered: 2 },
+        { offset: 24, listed: 1, ids: ['x'], asked: 3, answered: 4 },
       ]),
     ).toEqual({ proven: true });
   });
 
   it('breaks are found in offset order, whatever order the pages were read in (repairs come late)', () => {
     const pages = [
-      { offset: 48, full: true, ids: ['c', 'c2'] },
-      { offset: 0, full: true, ids: ['a', 'b'] },
-      { offset: 24, full: true, ids: ['b', 'c'] },
-      { offset: 72, full: false, ids: ['d'] },
+      { offset: 48, listed: 25, ids: ['c', 'c2'], asked: 5, answered: 6 },
+      { offset: 0, listed: 25, ids: ['a', 'b'], asked: 1, answered: 2 },
+      { offset: 24, listed: 25, ids: ['b', 'c'], asked: 3, answered: 4 },
+      { offset: 72, listed: 1, ids: ['d'], asked: 7, answered: 8 },
+      { offset: 73, listed: 0, ids: [], asked: 9, answered: 10 },
     ];
-    expect(offsetBreaks(pages)).toEqual([48]);
+    expect(offsetBreaks(pages)).toEqual({ breaks: [{ after: 48, last: 72 }], tail: { reach: 73, ended: true } });
   });
 
   it.each(['01/31/2026', '2026-01-3', 'on 2026-01-31'])(

@@ -9,16 +9,41 @@ import { scanWindow } from '../../../src/orders/window-scan.js';
 import { asked, idsRead, type Order, ordersAt, range, spread, stillListing } from './still-listing.js';
 
 describe('scanWindow against a still listing', () => {
-  it('a window of less than a page: one request', async () => {
+  it('a window of less than a page: three requests, the page, the empty page where it ends, its last order again', async () => {
     const listing = stillListing(ordersAt(range(24, 10)));
     expect(await idsRead({ from: 0, to: 999 }, listing.scan)).toEqual(range(24, 1, 1));
-    expect(listing.requests).toEqual([{ window: { from: 0, to: 999 }, offset: 0 }]);
+    // A short page proves no end (a store may cap its pages lower, or drop an entry it hides): the empty page at 24
+    // does; the page at 23, asked after it, holds every order from the 24th to the end, joined to the first by it.
+    expect(listing.requests.map((request) => request.offset)).toEqual([0, 24, 23]);
+    expect(listing.requests.every((request) => request.window.from === 0 && request.window.to === 999)).toBe(true);
+  });
+
+  it('an empty window: one request', async () => {
+    const listing = stillListing(ordersAt(range(24, 10)));
+    expect(await idsRead({ from: 5000, to: 5999 }, listing.scan)).toEqual([]);
+    expect(listing.requests).toEqual([{ window: { from: 5000, to: 5999 }, offset: 0 }]);
+  });
+
+  it('a listing that answers its first page at every offset: stopped after it came back twice, not read for ever', async () => {
+    const listing = stillListing(ordersAt(range(3, 10)));
+    const fetchPage = listing.scan.fetchPage;
+    const offsets: number[] = [];
+    listing.scan.fetchPage = (window, offset, signal) => {
+      offsets.push(offset);
+      return fetchPage(window, 0, signal);
+    };
+    await expect(idsRead({ from: 0, to: 999 }, listing.scan)).rejects.toThrow(
+      'the order listing answered the same page at offset 5 as at offset 0: it does not seem to page by offset; stopped instead of reading it for ever (the cursor does not pass this window).',
+    );
+    // The page of 3 read on at 3 (the head again), overlapping it at 5 (the head once more): stopped.
+    expect(offsets).toEqual([0, 3, 5]);
   });
 
   it('a full window under the budget: one look at the budget`s end, then pages overlapping by one order', async () => {
     const listing = stillListing(ordersAt(range(60, 10)));
     expect(await idsRead({ from: 0, to: 999 }, listing.scan)).toEqual(range(60, 1, 1));
-    expect(listing.requests.map((request) => request.offset)).toEqual([0, 5000, 24, 48]);
+    // The short page at 48 is read on where it ends (60, empty), and its last order again after that (59).
+    expect(listing.requests.map((request) => request.offset)).toEqual([0, 5000, 24, 48, 60, 59]);
     expect(listing.steps).toEqual(['offset-pages']);
   });
 
@@ -36,6 +61,21 @@ describe('scanWindow against a still listing', () => {
       { from: 2250, to: 2999 },
     ]);
     expect(listing.steps.filter((step) => step === 'budget-split')).toHaveLength(3);
+  });
+
+  it('a store capping its pages at 10: a window over the budget is read on to the budget, then split by it', async () => {
+    const listing = stillListing(ordersAt(range(300, 10)), { offsetReadBudget: 100 });
+    const fetchPage = listing.scan.fetchPage;
+    listing.scan.fetchPage = async (window, offset, signal) => {
+      const page = await fetchPage(window, offset, signal);
+      return { orders: page.orders.slice(0, 10), listed: Math.min(page.listed, 10) };
+    };
+    expect(await idsRead({ from: 0, to: 2999 }, listing.scan)).toEqual(range(300, 1, 1));
+    const top = listing.requests.filter((request) => request.window.from === 0 && request.window.to === 2999);
+    // Pages of 10 overlapping by one up to the budget (0, 10, 19 … 100), then the look at the budget's end and 8
+    // times further: at least 110 orders, 2 pieces.
+    expect(top.map((request) => request.offset)).toEqual([0, 10, ...range(10, 9, 19), 100, 800]);
+    expect(listing.steps.filter((step) => step === 'budget-split').length).toBeGreaterThanOrEqual(1);
   });
 
   it('a window far over the budget: found by pages 8 times further each, split into as many pieces', async () => {
@@ -64,7 +104,8 @@ describe('scanWindow against a still listing', () => {
   it('a millisecond holding more than a page: read by passes at every page, until a pass brings nothing new', async () => {
     const listing = stillListing(ordersAt(range(60, 0, 500)));
     expect((await idsRead({ from: 500, to: 500 }, listing.scan)).toSorted((a, b) => a - b)).toEqual(range(60, 1, 1));
-    expect(listing.requests.map((request) => request.offset)).toEqual([0, 0, 25, 50, 0, 25, 50]);
+    // Each pass reads on past the short page at 50 until the empty page at 60.
+    expect(listing.requests.map((request) => request.offset)).toEqual([0, 0, 25, 50, 60, 0, 25, 50, 60]);
     expect(listing.steps).toEqual(['instant-pass', 'instant-pass']);
   });
 
@@ -114,8 +155,9 @@ describe('scanWindow against a still listing', () => {
       return fetchPage(window, offset, signal);
     };
     expect((await idsRead({ from: 0, to: 999 }, listing.scan)).toSorted((a, b) => a - b)).toEqual(range(60, 1, 1));
-    // Pages 0 and 24 share no order: the page at 11 (0 + 24 - ceil(25 / 2)) joins them.
-    expect(listing.requests.map((request) => request.offset)).toEqual([0, 5000, 24, 48, 11]);
+    // Pages 0 and 24 share no order: the page at 11 (0 + 24 - ceil(25 / 2)) joins them, read beside the last order
+    // again (58) after the empty page at 59 where the short page at 48 ends.
+    expect(listing.requests.map((request) => request.offset)).toEqual([0, 5000, 24, 48, 59, 11, 58]);
     expect(listing.steps).toEqual(['offset-pages', 'look-back']);
   });
 
@@ -183,15 +225,28 @@ describe('the density that sizes a split', () => {
       '0-99@0',
       '0-99@25',
       '0-99@200',
+      // Each window read whole: its page, the empty page where it ends, its last order again.
       '0-32@0',
+      '0-32@15',
+      '0-32@14',
       '33-65@0',
+      '33-65@15',
+      '33-65@14',
       '66-99@0',
+      '66-99@15',
+      '66-99@14',
       '100-199@0',
       '100-199@25',
       '100-199@200',
       '100-132@0',
+      '100-132@10',
+      '100-132@9',
       '133-165@0',
+      '133-165@10',
+      '133-165@9',
       '166-199@0',
+      '166-199@10',
+      '166-199@9',
       '200-299@0',
     ]);
   });
@@ -201,12 +256,20 @@ describe('the density that sizes a split', () => {
     expect(await idsRead({ from: 0, to: 299 }, listing.scan)).toEqual(range(70, 1, 1));
     expect(asked(listing.requests).slice(6)).toEqual([
       '0-49@0',
+      '0-49@20',
+      '0-49@19',
       '50-99@0',
+      '50-99@20',
+      '50-99@19',
       '100-199@0',
       '100-199@25',
       '100-199@200',
       '100-149@0',
+      '100-149@15',
+      '100-149@14',
       '150-199@0',
+      '150-199@15',
+      '150-199@14',
       '200-299@0',
     ]);
   });
@@ -215,23 +278,32 @@ describe('the density that sizes a split', () => {
     const instants = [...spread(40, 0, 100), ...spread(40, 100, 100), ...spread(60, 200, 200)];
     const listing = stillListing(ordersAt(instants), { offsetReadBudget: 50 });
     expect(await idsRead({ from: 0, to: 399 }, listing.scan)).toEqual(range(140, 1, 1));
-    // Halves of 200 ms, the first halved again: two windows of 40 orders read by offset (a page, then one at 24).
+    // Halves of 200 ms, the first halved again: two windows of 40 orders read by offset (a page, then one at 24, the
+    // empty page where that one ends, its last order again).
     expect(asked(listing.requests).slice(6)).toEqual([
       '0-99@0',
       '0-99@50',
       '0-99@24',
+      '0-99@40',
+      '0-99@39',
       '100-199@0',
       '100-199@50',
       '100-199@24',
+      '100-199@40',
+      '100-199@39',
       '200-399@0',
       '200-399@50',
       '200-399@400',
       '200-299@0',
       '200-299@50',
       '200-299@24',
+      '200-299@30',
+      '200-299@29',
       '300-399@0',
       '300-399@50',
       '300-399@24',
+      '300-399@30',
+      '300-399@29',
     ]);
   });
 
@@ -239,13 +311,19 @@ describe('the density that sizes a split', () => {
     const instants = [...spread(40, 0, 100), ...spread(40, 100, 100), ...spread(60, 200, 200)];
     const listing = stillListing(ordersAt(instants), { offsetReadBudget: 50 });
     expect(await idsRead({ from: 0, to: 400 }, listing.scan)).toEqual(range(140, 1, 1));
-    expect(asked(listing.requests).slice(12)).toEqual([
+    expect(asked(listing.requests).slice(16)).toEqual([
       '200-400@0',
       '200-400@50',
       '200-400@400',
       '200-266@0',
+      '200-266@21',
+      '200-266@20',
       '267-333@0',
+      '267-333@20',
+      '267-333@19',
       '334-400@0',
+      '334-400@19',
+      '334-400@18',
     ]);
   });
 });

@@ -1,0 +1,116 @@
+/**
+ * `orders poll` against stores whose pages come back shorter than the 25 asked before the end of the listing: one
+ * that caps its pages at 10 ("above the cap, the cap applies with no error"), one that drops an order it hides from
+ * the first page after paging (24 of 25). The platform document ends a listing with an empty array only: a short
+ * page is read on, every order is emitted once, and the cursor moves to the run's upper bound only then.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../../src/commands/orders/poll.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { ndjsonOf } from '../../support/ndjson.js';
+import { temporaryFolder } from '../../support/temporary.js';
+import { testContext } from '../../support/test-context.js';
+
+const now = Date.parse('2026-11-30T04:47:24.000Z');
+const at = (ms: number) => new Date(ms).toISOString();
+
+/** 60 orders updated in the last hour, three a minute, created one a minute from two hours back. */
+const orders = Array.from({ length: 60 }, (_, index) => ({
+  id: 1000 + index,
+  orderId: 200_000 + index,
+  status: 'AWAITING_PAYMENT',
+  dateCreated: at(now - 7_200_000 + index * 60_000),
+  lastUpdated: at(now - 3_600_000 + Math.floor(index / 3) * 60_000),
+}));
+
+/**
+ * A store listing `orders` newest first by creation, filtered by update date, paged by offset with pages of at most
+ * `cap`; `shown` may drop entries from a page after paging (a page shorter than the limit before the end).
+ */
+async function store(cap: number, shown: (page: typeof orders, offset: number) => typeof orders = (page) => page) {
+  const offsets: number[] = [];
+  const server = createServer((request, response) => {
+    response.setHeader('date', new Date(now).toUTCString());
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const from = Date.parse(url.searchParams.get('updatedFrom') ?? '');
+    const to = Date.parse(url.searchParams.get('updatedTo') ?? '');
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const limit = Math.min(Number(url.searchParams.get('limit') ?? 5), cap);
+    offsets.push(offset);
+    const listed = orders
+      .filter((order) => Date.parse(order.lastUpdated) >= from && Date.parse(order.lastUpdated) <= to)
+      .toSorted((left, right) => right.dateCreated.localeCompare(left.dateCreated));
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(shown(listed.slice(offset, offset + limit), offset)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const configDir = temporaryFolder('b2bctl-orders-short-pages-');
+  const env = {
+    B2BCTL_CONFIG_DIR: configDir,
+    B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    B2BCTL_TOKEN: 'stub-token',
+  };
+  return { env, configDir, offsets, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const options = { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4 };
+
+async function pollOnce(platform: Awaited<ReturnType<typeof store>>, since?: string) {
+  const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+  const code = await memory.run(run, { ...options, since });
+  const cursor = JSON.parse(readFileSync(join(platform.configDir, 'cursors', 'default.orders-poll.json'), 'utf8')) as {
+    cursor: string;
+  };
+  return { code, ids: ndjsonOf<{ id: number }>(memory.stdout()).map((order) => order.id), cursor: cursor.cursor };
+}
+
+describe('orders poll over pages shorter than asked before the end of the listing', () => {
+  it('a store capping its pages at 10: all 60 orders, once each, and the cursor at the run`s upper bound', async () => {
+    const platform = await store(10);
+    try {
+      const first = await pollOnce(platform, '3h');
+      expect(first.code).toBe(0);
+      expect(first.ids.toSorted((left, right) => left - right)).toEqual(orders.map((order) => order.id));
+      expect(first.cursor).toBe(at(now - 2_000));
+      // Read on past each page of 10 (overlapping by one order once pages of 10 are seen), the empty page at 60, then
+      // a look-back joining the first two (at 4: half a page before the head page's last order) and the last order
+      // again after the empty page.
+      expect(platform.offsets).toEqual([0, 10, 19, 28, 37, 46, 55, 60, 4, 59]);
+      const again = await pollOnce(platform);
+      expect([again.code, again.ids]).toEqual([0, []]);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('a first page of 24 (an order it hides dropped after paging): every order it shows, once', async () => {
+    const hidden = orders[52]?.id;
+    const platform = await store(25, (page) => page.filter((order) => order.id !== hidden));
+    try {
+      const first = await pollOnce(platform, '3h');
+      expect(first.code).toBe(0);
+      const shown = orders.map((order) => order.id).filter((id) => id !== hidden);
+      expect(first.ids.toSorted((left, right) => left - right)).toEqual(shown);
+      expect(first.cursor).toBe(at(now - 2_000));
+      // The page of 24 is read on at 24 (a page of 25), the page after overlapping it by one order, then the end.
+      expect(platform.offsets).toEqual([0, 24, 48, 60, 59]);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('a window of 3 orders, the minute a cron job reads: 3 requests, the page, the empty page, its last order again', async () => {
+    const platform = await store(25);
+    try {
+      // The last three orders were updated 41 minutes ago: a window from 41.5 minutes back holds them alone.
+      const first = await pollOnce(platform, at(now - 2_490_000));
+      expect([first.code, first.ids]).toEqual([0, [1057, 1058, 1059]]);
+      expect(platform.offsets).toEqual([0, 3, 2]);
+    } finally {
+      await platform.close();
+    }
+  });
+});
