@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import {
   AuthError,
+  B2bctlError,
   ExitCode,
   exitCodeOf,
   InterruptedError,
@@ -31,6 +32,7 @@ export type RunEnd = { exitCode: ExitCode } & (
   | { kind: 'stopped: report not writable'; error: OutputError }
   | { kind: 'stopped: platform unavailable'; error: UnavailableError }
   | { kind: 'stopped: credentials refused'; error: Error }
+  | { kind: 'stopped: records left'; error: Error }
   | { kind: 'stopped'; error: unknown }
   | { kind: 'platform unavailable throughout' }
   | { kind: 'interrupted' }
@@ -47,6 +49,10 @@ export function runEnd(facts: SendingFacts): RunEnd {
   // Logging in again does not finish the run: the records it left unsent need the resume line too.
   if (error instanceof Error && exitCodeOf(error) === ExitCode.authFailed && facts.unanswered !== 0)
     return { kind: 'stopped: credentials refused', error, exitCode: ExitCode.authFailed };
+  // Whatever stopped it (an answer that came from no platform: a portal's page, a redirect), what it left unsent
+  // needs the resume line, or a rerun of the whole file meets what this one did ("already registered").
+  if (error instanceof Error && facts.unanswered !== undefined && facts.unanswered > 0)
+    return { kind: 'stopped: records left', error, exitCode: exitCodeOf(error) };
   if (error !== undefined) return { kind: 'stopped', error, exitCode: exitCodeOf(error) };
   // A run where every request was lost says "unavailable" whatever the size of the file.
   if (facts.unavailableBatches > 0 && facts.answeredBatches === 0 && !facts.interrupted)
@@ -98,6 +104,10 @@ export async function concludeRun<T, Sent>(
       );
     case 'stopped: credentials refused':
       throw new AuthError(`${end.error.message} Then resume with: ${resumeHint}`, { cause: end.error });
+    case 'stopped: records left':
+      throw new B2bctlError(`${end.error.message} Stopped; once that is fixed, run: ${resumeHint}`, end.exitCode, {
+        cause: end.error,
+      });
     case 'stopped':
       throw end.error;
     case 'platform unavailable throughout':
@@ -125,6 +135,7 @@ function endsWithResume(end: RunEnd, toResume: number): boolean {
     case 'stopped: report not writable':
     case 'stopped: platform unavailable':
     case 'stopped: credentials refused':
+    case 'stopped: records left':
     case 'platform unavailable throughout':
     case 'interrupted':
       return true;

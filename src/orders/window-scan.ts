@@ -105,6 +105,8 @@ class WindowScanner<T extends OrderVersion> {
   private readonly budget: number;
   /** options.observe, or nothing: each path is told in one way, whoever listens. */
   private readonly observe: (step: ScanStep) => void;
+  /** Per window read, the ids of its first page and how many further offsets answered them again (heldToPaging). */
+  private readonly heads = new Map<string, { ids: string; listed: number; repeats: number }>();
   private ordersSeen = 0;
   private widthSeen = 0;
   /** Requests asked and answered so far, each a tick: whether an empty page was answered before a page was asked. */
@@ -150,8 +152,29 @@ class WindowScanner<T extends OrderVersion> {
     return this.limit(async () => {
       const asked = ++this.ticks;
       const page = await this.options.fetchPage(part, offset, this.abort.signal);
+      this.heldToPaging(part, offset, page);
       return { ...page, asked, answered: ++this.ticks };
     });
+  }
+
+  /**
+   * Stops a read whose listing answers the window's first page again further on, whatever the path (reading on,
+   * the look at the budget's end, passes over a millisecond): a platform that ignores the offset would be read for
+   * ever, every page ending nowhere. New orders enter at the head and push a page down, but not the same page to
+   * two further offsets (three, for a page of one order, which a single new order moves down one).
+   */
+  private heldToPaging(part: TimeWindow, offset: number, page: Page<T>): void {
+    if (page.listed === 0) return;
+    const key = `${part.from} ${part.to}`;
+    const ids = page.orders.map((order) => String(order.id)).join(' ');
+    const head = this.heads.get(key);
+    if (offset === 0) {
+      if (head === undefined) this.heads.set(key, { ids, listed: page.listed, repeats: 0 });
+      return;
+    }
+    if (head === undefined || offset < head.listed || ids !== head.ids) return;
+    head.repeats++;
+    if (head.repeats >= (head.listed >= 2 ? 2 : 3)) throw notPagingByOffset(offset);
   }
 
   /** Counts a window read whole into the density that sizes later splits. */
@@ -329,10 +352,7 @@ class WindowScanner<T extends OrderVersion> {
       const again = (read: { offset: number; orders: T[] }) =>
         read.offset >= head.listed && read.orders.map((order) => String(order.id)).join(' ') === headIds;
       if (head.ids.length >= 2 && again({ offset, orders: page.orders }) && pages.some(again))
-        throw new B2bctlError(
-          `the order listing answered the same page at offset ${offset} as at offset 0: it does not seem to page by offset; stopped instead of reading it for ever (the cursor does not pass this window).`,
-          ExitCode.someRecordsFailed,
-        );
+        throw notPagingByOffset(offset);
       keep(offset, page);
     }
   }
@@ -381,4 +401,12 @@ class WindowScanner<T extends OrderVersion> {
     }
     return [];
   }
+}
+
+/** A listing that answers its first page again further on: it does not page by offset, and is not read for ever. */
+function notPagingByOffset(offset: number): B2bctlError {
+  return new B2bctlError(
+    `the order listing answered the same page at offset ${offset} as at offset 0: it does not seem to page by offset; stopped instead of reading it for ever (the cursor does not pass this window).`,
+    ExitCode.someRecordsFailed,
+  );
 }

@@ -114,3 +114,30 @@ describe('orders poll over pages shorter than asked before the end of the listin
     }
   });
 });
+
+describe('orders poll against a listing that ignores the offset', () => {
+  it.each([1, 3])(
+    'a page of %i order(s) answered at every offset: stopped with one line, exit 1, no cursor, few requests',
+    async (size) => {
+      // Every offset answers the window's first page, as a store that does not page by offset does.
+      const platform = await store(size, (_page, offset) =>
+        orders
+          .filter((order) => Date.parse(order.lastUpdated) <= now)
+          .toSorted((left, right) => right.dateCreated.localeCompare(left.dateCreated))
+          .slice(0, size)
+          .map((order) => ({ ...order, offset })),
+      );
+      try {
+        const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+        expect(await memory.run(run, { ...options, since: '3h' })).toBe(1);
+        expect(memory.stderr()).toMatch(
+          /^error: the order listing answered the same page at offset \d+ as at offset 0: it does not seem to page by offset; stopped instead of reading it for ever \(the cursor does not pass this window\)\.$/m,
+        );
+        expect(memory.stdout()).toBe('');
+        expect(platform.offsets.length).toBeLessThan(20);
+      } finally {
+        await platform.close();
+      }
+    },
+  );
+});

@@ -85,9 +85,13 @@ describe('a body in the charset its Content-Type declares', () => {
       lastUpdated: new Date(now - 100_000).toISOString(),
       partnerCompanyName: 'Comércio São João Ltda',
     };
-    routes['GET /v1/orders'] = answering(Buffer.from(JSON.stringify([order]), 'latin1'), {
+    // The order on the first page, an empty page past it: a listing ends with an empty page.
+    const page = answering(Buffer.from(JSON.stringify([order]), 'latin1'), {
       'content-type': 'application/json;charset="iso-8859-1"',
     });
+    const end = answering(Buffer.from('[]'), { 'content-type': 'application/json;charset="iso-8859-1"' });
+    routes['GET /v1/orders'] = (request, body, response) =>
+      (new URL(request.url ?? '/', baseUrl).searchParams.get('offset') === '0' ? page : end)(request, body, response);
     const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson']);
     expect(result.code).toBe(0);
     expect(

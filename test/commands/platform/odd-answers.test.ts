@@ -308,8 +308,14 @@ describe('a redirect (3xx): never followed, never a success', () => {
     expect(result.stderr).toMatch(
       /\ncustomer create: 25 not sent; 1 request, 0 retries, 0 throttled \(429\); [\d.]+ s, 0 customers\/s\n/,
     );
-    expect(lines.at(-1)).toBe(`error: ${notFollowed(`POST ${baseUrl}/v1/customer`, 307, '/maintenance')}`);
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    // The customers it left are the resume's to send: a rerun of the whole file would meet what this one did.
+    expect(lines.at(-1)).toBe(
+      `error: ${notFollowed(`POST ${baseUrl}/v1/customer`, 307, '/maintenance')} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}`,
+    );
+    expect(resumeCommand(result.stderr)).toMatch(
+      new RegExp(`b2bctl customer create customers\\.csv .*--resume ${name}$`),
+    );
     expect(readReport(join(dir, name))).toEqual([]);
     // One create, and nothing sent where the redirect pointed.
     expect(received).toEqual(['POST /v1/customer']);
@@ -321,10 +327,11 @@ describe('a redirect (3xx): never followed, never a success', () => {
     copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--concurrency', '1'], { cwd: dir });
     expect(result.code).toBe(69);
-    expect(result.stderr).toContain(
-      `\nerror: ${notFollowed(`PUT ${baseUrl}/v1/stock/batch`, 302, 'https://login.example.com/')}\n`,
-    );
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    expect(result.stderr).toContain(
+      `\nerror: ${notFollowed(`PUT ${baseUrl}/v1/stock/batch`, 302, 'https://login.example.com/')} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}\n`,
+    );
+    expect(resumeCommand(result.stderr)).toMatch(new RegExp(`b2bctl stock push stock\\.csv .*--resume ${name}$`));
     expect(readReport(join(dir, name))).toEqual([]);
     expect(received).toEqual(['PUT /v1/stock/batch']);
   });
@@ -527,3 +534,8 @@ describe("the report's status column: the status the platform gave, not 200", ()
     expect(rowsOf(dir, statuses.stderr)).toEqual(new Set(['updated 204 ']));
   });
 });
+
+/** The command an error line gives to resume the run with. */
+function resumeCommand(stderr: string): string {
+  return /once that is fixed, run: (.*)$/m.exec(stderr)?.[1] ?? '';
+}
