@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { collect, freshConfigDir, freshWorkDir, login, sleep, spawnCli } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
@@ -43,7 +43,18 @@ describe('orders update interrupted while it reads the orders', () => {
       const child = spawnCli(['orders', 'update', 'cancel.csv', '--rate', '2'], configDir, {}, dir);
       child.stdin?.end();
       const exited = collect(child);
-      while (((await requestCounts(sandbox))['GET /v1/orders/:id'] ?? 0) < readsBefore + 2) await sleep(20);
+      // A run that outlives its test (a failure, a timeout) would send its moves into the next test's counts.
+      onTestFinished(async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGKILL');
+        await exited;
+      });
+      while (((await requestCounts(sandbox))['GET /v1/orders/:id'] ?? 0) < readsBefore + 2) {
+        // A run that ended before its second read never makes one: say how it ended rather than wait for the timeout.
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`orders update ended before its second read: ${JSON.stringify(await exited)}`);
+        await sleep(20);
+      }
       child.kill(signal);
       const stopped = await exited;
       expect(stopped.code).toBe(75);
