@@ -30,6 +30,9 @@ describe('orders update interrupted while it reads the orders', () => {
 
   it.each(['SIGINT', 'SIGTERM'] as const)(
     '%s: no move is sent after it; exit 75, the resume sends them all',
+    // A ceiling for a hang: 3-7 s alone, 9-14 s beside two busy loops, and it reached 120 s in a suite run at load
+    // 16-28 (a spawned run, then 80 requests of the resume in this process, beside the other worker's file).
+    { timeout: 300_000 },
     async (signal) => {
       const dir = freshWorkDir();
       const ids = newOrders(sandbox, 40);
