@@ -143,6 +143,8 @@ export interface SpawnedReceiver {
   child: ChildProcess;
   url: string;
   done: Promise<RunResult>;
+  /** What it has written to stderr so far, from its start: a test waits for a line there. */
+  stderrSoFar: () => string;
 }
 
 /**
@@ -157,6 +159,8 @@ export async function spawnReceiver(extraArgs: readonly string[]): Promise<Spawn
       B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
     },
   );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const done = collect(child);
   const url = await new Promise<string>((resolve, reject) => {
     let text = '';
@@ -167,7 +171,7 @@ export async function spawnReceiver(extraArgs: readonly string[]): Promise<Spawn
     });
     child.on('close', (code) => reject(new Error(`listen exited ${code} before printing its URL`)));
   });
-  return { child, url, done };
+  return { child, url, done, stderrSoFar: () => stderr };
 }
 
 /** `webhook listen` options as its flags' defaults give them, on a loopback ephemeral port, with `extra` on top. */

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { systemClock } from '../../../src/base/clock.js';
 import { cleanEnv, cliPath, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
@@ -21,6 +21,27 @@ async function setUp(overrides: Parameters<typeof startTestSandbox>[0] = {}): Pr
   configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
   // No lag: a run's upper bound is its start, so back-to-back runs in a test see the changes between them.
   expect((await runCommandLine(['config', 'set', 'orders.lag', '0'], { configDir })).code).toBe(0);
+}
+
+/**
+ * A ceiling for a test of several polls over the seeded orders, each a spawned binary: about 20 s on a quiet
+ * machine, ten times that with two CPU-bound processes per core beside it. Only a hung run reaches it.
+ */
+const severalPolls = { timeout: 300_000 };
+
+/**
+ * Waits until `written()` says enough is there, for a child that is still running: one that ended first fails the
+ * test at once (it would never write more); the child is killed when the test ends, passed, failed or timed out.
+ */
+async function whileRunning(child: ChildProcess, written: () => boolean, what: string): Promise<void> {
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  while (!written()) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the poll ended (${child.exitCode ?? child.signalCode}) before ${what}`);
+    await sleep(20);
+  }
 }
 
 const poll = (args: string[] = [], env: Record<string, string> = {}) =>
@@ -50,7 +71,7 @@ function expectNoDuplicates(keys: string[]): void {
 // Bad input (exit 2, nothing sent) is checked in process: test/commands/orders/poll-bad-input.test.ts.
 
 describe('orders poll against a changing platform', () => {
-  it('emits every version once across runs while every listing request churns orders', async () => {
+  it('emits every version once across runs while every listing request churns orders', severalPolls, async () => {
     await setUp();
     sandbox.state.orders.churnProbability = 1;
     const emitted: string[] = versions((await poll(['--since', '31d'])).stdout);
@@ -86,7 +107,7 @@ describe('orders poll against a changing platform', () => {
     expect(versions((await poll()).stdout)).not.toContain(`7@${touched.lastUpdated}`);
   });
 
-  it('completes through 503s, resets and 429s with nothing missed or twice', async () => {
+  it('completes through 503s, resets and 429s with nothing missed or twice', severalPolls, async () => {
     await setUp({ failRate: 0.15, resetRate: 0.05, rateLimit: 40 });
     // One attempt in five fails: with the default 3 retries, one request in ~600 fails all four attempts and
     // the run rightly ends 69 (it did in 2 of ~40 runs on a loaded machine). This test is about what a run that
@@ -96,7 +117,7 @@ describe('orders poll against a changing platform', () => {
     const emitted = versions(result.stdout);
     expectNoDuplicates(emitted);
     expect(emitted.toSorted()).toEqual(currentVersions());
-  }, 60_000);
+  });
 
   it('logs in again once when the token is revoked in the middle of the scan', async () => {
     await setUp();
@@ -136,51 +157,65 @@ describe('orders poll and the reader or the process going away', () => {
     expect(created.filter((order) => !seen.has(`${order.id}@${order.lastUpdated}`))).toEqual([]);
   });
 
-  it('leaves no half-written file after SIGKILL during --out-dir, and the next run misses nothing', async () => {
-    await setUp({ latencyMs: 15 });
-    const outDir = join(freshWorkDir(), 'orders');
-    mkdirSync(outDir);
-    const child = spawnCli(['orders', 'poll', '--since', '31d', '--detail', '--out-dir', outDir], configDir);
-    while (!existsSync(outDir) || readdirSync(outDir).filter((name) => name.endsWith('.json')).length < 20) {
-      await sleep(10);
-    }
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.on('close', resolve));
-    const again = await runCli(['orders', 'poll', '--detail', '--out-dir', outDir], { configDir });
-    expect(again.code).toBe(0);
-    const names = readdirSync(outDir);
-    expect(names.filter((name) => name.endsWith('.tmp'))).toEqual([]);
-    const orders = names.map(
-      (name) => JSON.parse(readFileSync(join(outDir, name), 'utf8')) as { id: number; lastUpdated: string },
-    );
-    const written = new Set(orders.map((order) => `${order.id}@${order.lastUpdated}`));
-    expect(currentVersions().filter((key) => !written.has(key))).toEqual([]);
-  }, 60_000);
+  it(
+    'leaves no half-written file after SIGKILL during --out-dir, and the next run misses nothing',
+    severalPolls,
+    async () => {
+      await setUp({ latencyMs: 15 });
+      const outDir = join(freshWorkDir(), 'orders');
+      mkdirSync(outDir);
+      const child = spawnCli(['orders', 'poll', '--since', '31d', '--detail', '--out-dir', outDir], configDir);
+      await whileRunning(
+        child,
+        () => existsSync(outDir) && readdirSync(outDir).filter((name) => name.endsWith('.json')).length >= 20,
+        '20 orders were written',
+      );
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.on('close', resolve));
+      const again = await runCli(['orders', 'poll', '--detail', '--out-dir', outDir], { configDir });
+      expect(again.code).toBe(0);
+      const names = readdirSync(outDir);
+      expect(names.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      const orders = names.map(
+        (name) => JSON.parse(readFileSync(join(outDir, name), 'utf8')) as { id: number; lastUpdated: string },
+      );
+      const written = new Set(orders.map((order) => `${order.id}@${order.lastUpdated}`));
+      expect(currentVersions().filter((key) => !written.has(key))).toEqual([]);
+    },
+  );
 });
 
 describe('orders poll into a file', () => {
-  it('moves the cursor window by window when stdout is a file, so a SIGKILL costs only re-emits', async () => {
-    await setUp({ latencyMs: 15 });
-    const file = join(freshWorkDir(), 'orders.ndjson');
-    const child = spawn(
-      'sh',
-      ['-c', `exec "${process.execPath}" "${cliPath}" orders poll --since 31d --detail --concurrency 2 > "${file}"`],
-      { env: cleanEnv(configDir) },
-    );
-    while (!existsSync(file) || readFileSync(file, 'utf8').split('\n').length < 40) await sleep(10);
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.on('close', resolve));
-    const cursorFile = join(configDir, 'cursors', 'default.orders-poll.json');
-    expect(existsSync(cursorFile)).toBe(true);
-    // Whole lines only: a torn last line is the one the kill cut.
-    const first = readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((line) => line.endsWith('}'));
-    const second = await poll();
-    expect(second.code).toBe(0);
-    const seen = new Set([...versions(first.join('\n')), ...versions(second.stdout)]);
-    expect(currentVersions().filter((key) => !seen.has(key))).toEqual([]);
-  }, 60_000);
+  it(
+    'moves the cursor window by window when stdout is a file, so a SIGKILL costs only re-emits',
+    severalPolls,
+    async () => {
+      await setUp({ latencyMs: 15 });
+      const file = join(freshWorkDir(), 'orders.ndjson');
+      const child = spawn(
+        'sh',
+        ['-c', `exec "${process.execPath}" "${cliPath}" orders poll --since 31d --detail --concurrency 2 > "${file}"`],
+        { env: cleanEnv(configDir) },
+      );
+      await whileRunning(
+        child,
+        () => existsSync(file) && readFileSync(file, 'utf8').split('\n').length >= 40,
+        '40 lines were written',
+      );
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.on('close', resolve));
+      const cursorFile = join(configDir, 'cursors', 'default.orders-poll.json');
+      expect(existsSync(cursorFile)).toBe(true);
+      // Whole lines only: a torn last line is the one the kill cut.
+      const first = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.endsWith('}'));
+      const second = await poll();
+      expect(second.code).toBe(0);
+      const seen = new Set([...versions(first.join('\n')), ...versions(second.stdout)]);
+      expect(currentVersions().filter((key) => !seen.has(key))).toEqual([]);
+    },
+  );
 });
 
 describe('orders poll with --since left in the crontab line', () => {

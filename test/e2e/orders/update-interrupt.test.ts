@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { collect, freshConfigDir, freshWorkDir, login, sleep, spawnCli } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
@@ -30,6 +30,9 @@ describe('orders update interrupted while it reads the orders', () => {
 
   it.each(['SIGINT', 'SIGTERM'] as const)(
     '%s: no move is sent after it; exit 75, the resume sends them all',
+    // A ceiling for a hang: 3-7 s alone, 9-14 s beside two busy loops, and it reached 120 s in a suite run at load
+    // 16-28 (a spawned run, then 80 requests of the resume in this process, beside the other worker's file).
+    { timeout: 300_000 },
     async (signal) => {
       const dir = freshWorkDir();
       const ids = newOrders(sandbox, 40);
@@ -43,7 +46,18 @@ describe('orders update interrupted while it reads the orders', () => {
       const child = spawnCli(['orders', 'update', 'cancel.csv', '--rate', '2'], configDir, {}, dir);
       child.stdin?.end();
       const exited = collect(child);
-      while (((await requestCounts(sandbox))['GET /v1/orders/:id'] ?? 0) < readsBefore + 2) await sleep(20);
+      // A run that outlives its test (a failure, a timeout) would send its moves into the next test's counts.
+      onTestFinished(async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGKILL');
+        await exited;
+      });
+      while (((await requestCounts(sandbox))['GET /v1/orders/:id'] ?? 0) < readsBefore + 2) {
+        // A run that ended before its second read never makes one: say how it ended rather than wait for the timeout.
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`orders update ended before its second read: ${JSON.stringify(await exited)}`);
+        await sleep(20);
+      }
       child.kill(signal);
       const stopped = await exited;
       expect(stopped.code).toBe(75);

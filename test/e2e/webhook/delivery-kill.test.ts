@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import {
   postEvent,
@@ -15,9 +15,13 @@ afterAll(removeReceiverFolders);
 
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 
-/** An ERP that takes every event and keeps what it got, in arrival order: the store id and the order's own id. */
+/**
+ * An ERP that takes every event and keeps what it got, in arrival order: the store id and the order's own id; and
+ * the order ids as a set, kept as they arrive, so a wait asks "delivered?" per event without rebuilding it.
+ */
 async function recordingErp() {
   const received: { storeId: number; orderId: number }[] = [];
+  const orderIds = new Set<number>();
   const server = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
@@ -25,12 +29,13 @@ async function recordingErp() {
     request.on('end', () => {
       const delivered = JSON.parse(body) as { id: number; event: { id: number } };
       received.push({ storeId: delivered.id, orderId: delivered.event.id });
+      orderIds.add(delivered.event.id);
       response.end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/erp`;
-  return { url, received, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { url, received, orderIds, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /**
@@ -46,7 +51,8 @@ async function until(condition: () => boolean, what: () => string, progress: () 
       stalledSince = Date.now();
     } else if (Date.now() - stalledSince > 60_000)
       throw new Error(`gave up waiting, nothing delivered for 60 s: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // A poll costs the CPU the receiver it waits for needs (two cores, a loaded machine): not more often than this.
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -64,6 +70,12 @@ describe('webhook listen --forward-to killed while it delivers (built binary)', 
         receivers.push(started);
         return started;
       };
+      const stopReceivers = () => {
+        for (const each of receivers)
+          if (each.child.exitCode === null && each.child.signalCode === null) each.child.kill('SIGKILL');
+      };
+      // A timeout does not stop this function (its finally would not run): the receivers go when the test ends too.
+      onTestFinished(stopReceivers);
       try {
         const first = await receiver();
         const token = await receiverToken(first.url);
@@ -93,10 +105,9 @@ describe('webhook listen --forward-to killed while it delivers (built binary)', 
         const beforeKill = erp.received.length;
 
         const second = await receiver();
-        const delivered = () => new Set(erp.received.map((each) => each.orderId));
         await until(
-          () => acknowledged.every((id) => delivered().has(id)),
-          () => `${acknowledged.filter((id) => !delivered().has(id)).length} acknowledged events not delivered`,
+          () => acknowledged.every((id) => erp.orderIds.has(id)),
+          () => `${acknowledged.filter((id) => !erp.orderIds.has(id)).length} acknowledged events not delivered`,
           () => erp.received.length,
         );
         second.child.kill('SIGTERM');
@@ -119,9 +130,8 @@ describe('webhook listen --forward-to killed while it delivers (built binary)', 
         expect(after).toEqual(Array.from({ length: after.length }, (_, index) => resumedAt + index));
         expect(acknowledged.length).toBeGreaterThanOrEqual(700);
       } finally {
-        // A failed wait leaves a receiver running: it goes with the test.
-        for (const each of receivers)
-          if (each.child.exitCode === null && each.child.signalCode === null) each.child.kill('SIGKILL');
+        // A failed wait leaves a receiver running: it goes before the ERP it may still be sending to.
+        stopReceivers();
         await erp.close();
       }
     },
