@@ -26,3 +26,23 @@ export async function wrappedLineCount(text: string, columns: number): Promise<n
   terminal.dispose();
   return wrapped;
 }
+
+/**
+ * The screen column at which `marker` (one narrow character) first shows on each line: where a cell starts as
+ * the terminal draws it, a wide character taking two columns (a line without it gives -1).
+ */
+export async function screenColumnsOf(text: string, columns: number, marker: string): Promise<number[]> {
+  const terminal = new xterm.Terminal({ cols: columns, rows: 100, allowProposedApi: true, scrollback: 1000 });
+  await new Promise<void>((resolve) => terminal.write(text.replaceAll('\n', '\r\n'), resolve));
+  const buffer = terminal.buffer.active;
+  const found: number[] = [];
+  for (let index = 0; index < buffer.length; index++) {
+    const line = buffer.getLine(index);
+    if (line === undefined || line.translateToString(true) === '') continue;
+    let column = -1;
+    for (let x = 0; x < columns && column < 0; x++) if (line.getCell(x)?.getChars() === marker) column = x;
+    found.push(column);
+  }
+  terminal.dispose();
+  return found;
+}
