@@ -46,3 +46,30 @@ export async function screenColumnsOf(text: string, columns: number, marker: str
   terminal.dispose();
   return found;
 }
+
+/**
+ * What a terminal shows after bytes written while its window changed width: each step's text is written once the
+ * terminal is `columns` wide (the first step's width is the one it starts at; a resize rewraps the screen, as the
+ * terminals in use do).
+ */
+export async function renderedScreenInSteps(
+  steps: readonly { columns: number; text: string }[],
+  rows = 30,
+): Promise<string[]> {
+  const terminal = new xterm.Terminal({
+    cols: steps[0]?.columns ?? 80,
+    rows,
+    allowProposedApi: true,
+    scrollback: 1000,
+  });
+  for (const step of steps) {
+    if (terminal.cols !== step.columns) terminal.resize(step.columns, rows);
+    await new Promise<void>((resolve) => terminal.write(step.text.replaceAll('\n', '\r\n'), resolve));
+  }
+  const buffer = terminal.buffer.active;
+  const lines: string[] = [];
+  for (let index = 0; index < buffer.length; index++) lines.push(buffer.getLine(index)?.translateToString(true) ?? '');
+  terminal.dispose();
+  while (lines.at(-1) === '') lines.pop();
+  return lines;
+}
