@@ -129,11 +129,14 @@ async function drawBar(options: ProgressOptions, rate: (done: number) => number)
     draw();
   };
   stream.on('resize', refit);
+  const suspend = suspendWithTerminalBack(stream, bar, draw);
+  process.on('SIGTSTP', suspend);
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
     stream.off('resize', refit);
+    process.off('SIGTSTP', suspend);
     giveBackLog();
     bar.stop();
     stream.write(restoreTerminal);
@@ -143,6 +146,25 @@ async function drawBar(options: ProgressOptions, rate: (done: number) => number)
   if (options.under) update(options.under.counts);
   draw();
   return { update, stop };
+}
+
+/**
+ * Ctrl-Z: the shell gets its terminal back as it lent it (the bar's line cleared, the cursor shown), then the process
+ * stops as Ctrl-Z asks. Once `fg` or `bg` continues it, the bar is drawn again where the shell left the cursor: drawn
+ * from where it was, its cursor saved before the stop, the summary overwrote what the shell printed meanwhile.
+ */
+function suspendWithTerminalBack(stream: NodeJS.WriteStream, bar: { stop(): void }, draw: () => void): () => void {
+  const suspend = () => {
+    bar.stop();
+    stream.write(restoreTerminal);
+    // With no listener left the signal's default action applies: the process stops inside kill() and returns from
+    // it once continued (at once when the kernel ignores the stop: a job no shell controls).
+    process.off('SIGTSTP', suspend);
+    process.kill(process.pid, 'SIGTSTP');
+    process.on('SIGTSTP', suspend);
+    draw();
+  };
+  return suspend;
 }
 
 /** The widest time left shown; a longer run shows this. */
