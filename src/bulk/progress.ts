@@ -81,18 +81,28 @@ export const restoreTerminal = '\x1b[?25h\x1b[?7h';
 async function drawBar(options: ProgressOptions, rate: (done: number) => number): Promise<Progress> {
   // cli-progress is CommonJS: bundled, its exports sit on the default export.
   const loaded = await import('cli-progress');
-  const { SingleBar, Presets } = loaded.default ?? loaded;
+  const { SingleBar, Presets, Format } = loaded.default ?? loaded;
   const stream = options.io.stderr as NodeJS.WriteStream;
   const { total } = options;
-  const columns = stream.columns || 80;
-  const { format, barsize } =
-    total === undefined
+  const fitted = () => {
+    const columns = stream.columns || 80;
+    return total === undefined
       ? { format: fittedCount(options.unit, options.failedWord ?? 'failed', columns), barsize: 1 }
       : fittedBar(options.unit, total, columns);
+  };
   const bar = new SingleBar(
-    // Wrapping stays on (a bar that fits needs no wrap, and a killed run cannot leave it off); the bar text is cut
-    // at the terminal's width rather than wrapped.
-    { stream, format, barsize, hideCursor: true, linewrap: true, clearOnComplete: true, gracefulExit: false },
+    {
+      stream,
+      // Fitted to the width at each drawing, so a window narrowed mid-run gets a narrower bar, not wrapped ones.
+      format: (barOptions, params, payload) => Format.Formatter({ ...barOptions, ...fitted() }, params, payload),
+      // The bar's strings are made once, for the widest bar (fittedBar's 40 cells); each drawing takes its part.
+      barsize: 40,
+      // Wrapping stays on (a bar that fits needs no wrap, and a killed run cannot leave it off).
+      hideCursor: true,
+      linewrap: true,
+      clearOnComplete: true,
+      gracefulExit: false,
+    },
     Presets.shades_classic,
   );
   let done = 0;
@@ -110,10 +120,23 @@ async function drawBar(options: ProgressOptions, rate: (done: number) => number)
     stream.write(text);
     draw();
   });
+  // The cursor waits at the start of the bar's line (hidden, it shows nowhere): a terminal narrowed mid-run that
+  // rewraps the line into several rows keeps the cursor on the first, one that cuts it keeps it on the only one, so
+  // erasing from there down takes the whole old bar either way before it is drawn again at the new width.
+  bar.on('redraw-post', () => stream.write('\r'));
+  const refit = () => {
+    stream.write('\r\x1b[J');
+    draw();
+  };
+  stream.on('resize', refit);
+  const suspend = suspendWithTerminalBack(stream, bar, draw);
+  process.on('SIGTSTP', suspend);
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
+    stream.off('resize', refit);
+    process.off('SIGTSTP', suspend);
     giveBackLog();
     bar.stop();
     stream.write(restoreTerminal);
@@ -123,6 +146,25 @@ async function drawBar(options: ProgressOptions, rate: (done: number) => number)
   if (options.under) update(options.under.counts);
   draw();
   return { update, stop };
+}
+
+/**
+ * Ctrl-Z: the shell gets its terminal back as it lent it (the bar's line cleared, the cursor shown), then the process
+ * stops as Ctrl-Z asks. Once `fg` or `bg` continues it, the bar is drawn again where the shell left the cursor: drawn
+ * from where it was, its cursor saved before the stop, the summary overwrote what the shell printed meanwhile.
+ */
+function suspendWithTerminalBack(stream: NodeJS.WriteStream, bar: { stop(): void }, draw: () => void): () => void {
+  const suspend = () => {
+    bar.stop();
+    stream.write(restoreTerminal);
+    // With no listener left the signal's default action applies: the process stops inside kill() and returns from
+    // it once continued (at once when the kernel ignores the stop: a job no shell controls).
+    process.off('SIGTSTP', suspend);
+    process.kill(process.pid, 'SIGTSTP');
+    process.on('SIGTSTP', suspend);
+    draw();
+  };
+  return suspend;
 }
 
 /** The widest time left shown; a longer run shows this. */

@@ -43,7 +43,9 @@ export interface RunningSandbox {
 export async function startSandbox(options: SandboxOptions, clock = new SandboxClock()): Promise<RunningSandbox> {
   const state = seedSandboxState(options, clock);
 
-  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, forceCloseConnections: true });
+  // Closing ends only idle connections: a request in flight at Ctrl-C gets its answer (as from `tax serve`), not
+  // a reset that a bulk run must count as a create that may have reached the platform.
+  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, forceCloseConnections: 'idle' });
   app.decorate('dialect', options.dialect ?? (dialectNamed('default') as Dialect));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -65,6 +67,11 @@ export async function startSandbox(options: SandboxOptions, clock = new SandboxC
     reply.header('date', new Date(state.clock.now()).toUTCString());
   });
   registerFaults(app, options);
+  // An answer finished after Ctrl-C closes its connection: left open, a keep-alive client's would hold the stop for
+  // the keep-alive timeout (72 s). Runs after the latency, during which the stop may have come.
+  app.addHook('onSend', async (_request, reply) => {
+    if (!app.server.listening) reply.header('connection', 'close');
+  });
   registerScheduledFaults(app, state);
   registerAuth(app, state, options);
   registerSellers(app, state);

@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { printable } from './printable.js';
 
 export interface TableColumn<T> {
@@ -167,23 +168,27 @@ function shrink(widths: number[], floor: readonly number[], excess: number): num
   return left;
 }
 
-/** `text` within `width` columns, its end replaced by `…` when cut. */
+/** `text` within `width` columns, its end replaced by `…` when cut (never inside a character as it is shown). */
 function cut(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
-  const characters = [...text.normalize('NFC')];
   let shown = '';
-  for (const character of characters) {
-    if (displayWidth(shown + character) > width - 1) break;
-    shown += character;
+  for (const { segment } of graphemes.segment(text.normalize('NFC'))) {
+    if (displayWidth(shown + segment) > width - 1) break;
+    shown += segment;
   }
   return `${shown}…`;
 }
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 function oneLine(text: string): string {
   return printable(text.replace(/\s*[\r\n]+\s*/g, ' '));
 }
 
-/** Characters as a terminal shows them: combining marks take no column. */
+/**
+ * The columns a terminal gives `text`: an East-Asian wide character or an emoji takes two, a combining mark none.
+ * Counting characters instead pushed every column after a Chinese name to the right.
+ */
 function displayWidth(text: string): number {
-  return text.normalize('NFC').replace(/\p{M}/gu, '').length;
+  return stringWidth(text.normalize('NFC'));
 }

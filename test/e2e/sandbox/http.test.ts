@@ -322,6 +322,32 @@ describe('b2bctl sandbox (spawned)', () => {
     );
   });
 
+  it('on SIGINT answers the request in flight before it stops (it once reset it: "Empty reply from server")', async () => {
+    const child = spawnCli(['sandbox', '--port', '0', '--latency', '1500'], freshConfigDir());
+    child.stdin?.end();
+    const done = collect(child);
+    const url = await firstLine(child.stdout as NodeJS.ReadableStream);
+    // Without a token: the 401 is held by the latency as any answer is.
+    const inFlight = fetch(`${url}/sellerModule/listSellers`);
+    // The request has arrived once the (unlatencied) control route counts it.
+    while (Object.keys((await (await fetch(`${url}/_sandbox/requests`)).json()) as object).length === 0);
+    child.kill('SIGINT');
+    const stoppingSince = performance.now();
+    const answer = await inFlight;
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toMatchObject({ message: expect.any(String) });
+    const result = await done;
+    // Not held by the answered connection's keep-alive (72 s) once the answer is out.
+    expect(performance.now() - stoppingSince).toBeLessThan(20_000);
+    expect(result.code).toBe(0);
+    expect(
+      result.stderr
+        .split('\n')
+        .filter((line) => line !== '')
+        .at(-1),
+    ).toBe('Sandbox stopped.');
+  });
+
   it.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     '--dialect %s: the banner’s lines, pasted in order into a fresh shell, log in',
     async (name, dialect) => {

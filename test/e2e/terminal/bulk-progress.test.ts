@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, sleep } from '../../support/cli.js';
 import { generateCustomers } from '../../support/customers.js';
+import { restoreTerminal } from '../../../src/bulk/progress.js';
 import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
 import { clearSandboxCustomers, credentialsEnv, repoRoot, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -125,6 +126,39 @@ describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.no
     expect(screen.cursorHidden).toBe(false);
     expect(screen.wraparound).toBe(true);
     for (const line of screen.lines) expect(line).not.toMatch(barCharacters);
+  }, 60_000);
+});
+
+describe.skipIf(pseudoTerminal.missing)(`Ctrl-Z on a terminal${pseudoTerminal.note}`, () => {
+  it('gives the terminal back (bar cleared, cursor shown) before stopping, and draws the bar again once continued', async () => {
+    const folder = freshWorkDir();
+    writeFileSync(join(folder, 'customers.csv'), generateCustomers(40));
+    const slow = await startTestSandbox({ latencyMs: 500 });
+    const env = { ...credentialsEnv(slow), B2BCTL_CONFIG_DIR: freshConfigDir() };
+    const { code, screen, written } = await onTerminal(['customer', 'create', 'customers.csv', '--concurrency', '2'], {
+      cwd: folder,
+      env,
+      columns: 80,
+      during: async ({ pid, printed }) => {
+        while ((slow.state.requestCounts.get('POST /v1/customer') ?? 0) === 0) await sleep(20);
+        // The shell's session leader here: the kernel ignores the stop itself (an orphaned job), so the process
+        // goes on at once, as it does after `fg`.
+        process.kill(pid, 'SIGTSTP');
+        await printed(restoreTerminal);
+      },
+    });
+    await slow.close();
+    expect(code).toBe(0);
+    // Given back at the stop (the bar's line cleared, the cursor shown and wrapping on), then the bar drawn again
+    // before the run's own end gives the terminal back a second time.
+    const [, resumed = '', ...rest] = written.split(restoreTerminal);
+    expect(rest.length).toBeGreaterThanOrEqual(1);
+    expect(resumed).toMatch(barCharacters);
+    const lines = screen.lines.filter((line) => line !== '');
+    expect(lines.at(-2)).toMatch(/^customer create: 40 created; /);
+    expect(lines.at(-1)).toMatch(/^customer create: report: customers\.report-[\d-]+\.csv$/);
+    for (const line of screen.lines) expect(line).not.toMatch(barCharacters);
+    expect(screen.cursorHidden).toBe(false);
   }, 60_000);
 });
 

@@ -4,7 +4,7 @@ import { createProgress, fittedBar, fittedCount, restoreTerminal, timeLeft } fro
 import type { IOStreams } from '../../../src/context.js';
 import { createLogger } from '../../../src/io/output/logger.js';
 import { FakeClock } from '../../support/fake-clock.js';
-import { renderedScreen, wrappedLineCount } from '../../support/rendered-screen.js';
+import { renderedScreen, renderedScreenInSteps, wrappedLineCount } from '../../support/rendered-screen.js';
 
 const barCharacters = /[\u2588\u2591]/;
 
@@ -73,6 +73,47 @@ describe('the progress bar on a terminal', () => {
       expect(after.join('')).toBe(`customer create: first${long}customer create: thirdcustomer create: 1000 created`);
       expect(after.join('\n')).not.toMatch(barCharacters);
       expect(written().endsWith(`${restoreTerminal}customer create: 1000 created\n`)).toBe(true);
+    },
+  );
+
+  it.each([40, 60])(
+    'a window narrowed from 100 to %i columns mid-run gets a bar refitted to it, no fragment of the wide one left',
+    async (narrow) => {
+      const { io, log, clock, progress, written } = await barOn(100, 200_000);
+      log.info('stock push: sending');
+      clock.advance(2_000);
+      progress.update({ done: 64_400, failed: 0 });
+      log.info('stock push: a line that redraws the bar');
+      const wide = written();
+      // The terminal is narrowed first (it rewraps the wide bar), then the process hears of it.
+      Object.assign(io.stderr, { columns: narrow });
+      io.stderr.emit('resize');
+      clock.advance(2_000);
+      progress.update({ done: 100_000, failed: 0 });
+      log.info('stock push: after the resize');
+      const steps = (text: string) => [
+        { columns: 100, text: wide },
+        { columns: narrow, text: text.slice(wide.length) },
+      ];
+      const during = await renderedScreenInSteps(steps(written()));
+      expect(during.slice(0, -1)).toEqual([
+        'stock push: sending',
+        'stock push: a line that redraws the bar',
+        'stock push: after the resize',
+      ]);
+      expect(during.at(-1)).toMatch(
+        narrow === 40 ? / 50% \| 100000\/200000$/ : / 50% \| 100000\/200000 customers \| failed 0$/,
+      );
+      expect(during.at(-1)?.length).toBeLessThan(narrow);
+
+      progress.stop();
+      log.info('stock push: interrupted');
+      expect(await renderedScreenInSteps(steps(written()))).toEqual([
+        'stock push: sending',
+        'stock push: a line that redraws the bar',
+        'stock push: after the resize',
+        'stock push: interrupted',
+      ]);
     },
   );
 
