@@ -78,6 +78,11 @@ export interface ReportRow extends RecordPlace {
   status?: number;
   id?: string | number;
   message?: string;
+  /**
+   * Not written: the key of the command's flag (`upsert`) that is all this failed record needs, so the command
+   * that feeds the errors file back carries it; sent without it, the record fails the same way again.
+   */
+  fixedBy?: string;
 }
 
 export const reportColumns = ['line', 'key', 'outcome', 'status', 'id', 'message'] as const;

@@ -201,7 +201,9 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  for (const line of ledger.filesSummary({ ...next, feedBack: feedBackHint })) context.log.info(`${job.name}: ${line}`);
+  for (const line of ledger.failureReasons.closingLines(job.unit)) context.log.info(`${job.name}: ${line}`);
+  const feedBack = feedBackHint(ledger.failureReasons.fixFlags);
+  for (const line of ledger.filesSummary({ ...next, feedBack })) context.log.info(`${job.name}: ${line}`);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { OutputError, UsageError } from '../base/errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
+import { FailureReasons } from './failure-reasons.js';
 import { createProgress, type Progress, progressStreams } from './progress.js';
 import {
   ErrorsWriter,
@@ -62,6 +63,8 @@ export class RunLedger {
    * what the platform did with them is said in the summary, though the report lacks them and a resume sends them again.
    */
   readonly unrecorded = new Map<Outcome, number>();
+  /** Why the sent records that failed did, said on screen at the end (the invalid ones were told as validated). */
+  readonly failureReasons = new FailureReasons();
   readonly startedAt: number;
   private constructor(
     readonly report: ReportWriter,
@@ -205,6 +208,7 @@ export class RunLedger {
           runLength = 0;
         }
         runLength++;
+        if (failingOutcomes.has(row.outcome) && row.outcome !== 'invalid') this.failureReasons.add(row);
         // original is read only for a failure: a spooled record parses its cells when asked.
         if (failingOutcomes.has(row.outcome) && (row.outcome !== 'unknown' || this.unknownToFeedBack))
           writing(this.errors.path, () =>

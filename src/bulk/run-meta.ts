@@ -238,16 +238,19 @@ const notForFeedBack: ReadonlySet<string> = new Set(['encoding', 'skipInvalid'])
 /**
  * The command that sends a run's errors file once fixed: to the same config folder, profile and base URL as the
  * run, read and sent with its flags, as the resume command does; pasted without them, the records would go to
- * whatever store the default profile names, by another route.
+ * whatever store the default profile names, by another route. `fixFlags`: the keys of the command's switches that
+ * some failed record needs (`upsert` for a customer registered already), set on it, or it fails them again.
  */
 export function feedBackCommand(
   meta: RunMeta,
   shaping: readonly ShapingFlag[],
   errorsFile: string,
   written?: ErrorsFileFormat,
+  fixFlags: ReadonlySet<string> = new Set(),
 ): string {
+  const flags = { ...meta.flags, ...Object.fromEntries([...fixFlags].map((key) => [key, true])) };
   return commandLine(
-    written ? { ...meta, flags: describingErrorsFile(meta.flags, written) } : meta,
+    { ...meta, flags: written ? describingErrorsFile(flags, written) : flags },
     shaping.filter(({ key }) => !notForFeedBack.has(key)),
     errorsFile,
     [],

@@ -52,8 +52,11 @@ export interface Sending {
   plan: SendPlan;
   /** The command line that resumes this run. */
   resumeHint: string;
-  /** The command line that sends the run's errors file, once fixed, where and how the run sent its records. */
-  feedBackHint: string;
+  /**
+   * The command line that sends the run's errors file, once fixed, where and how the run sent its records; with the
+   * switches some failed record needs (FailureReasons.fixFlags) set.
+   */
+  feedBackHint(fixFlags: ReadonlySet<string>): string;
 }
 
 /** How the sending pass ended. */
@@ -139,7 +142,8 @@ export async function openSending<T, Sent>(
     }
   }
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
-  const feedBackHint = feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv);
+  const feedBackHint = (fixFlags: ReadonlySet<string>) =>
+    feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv, fixFlags);
   const requests = Math.ceil(valid / plan.batchSize);
   const skipped = doneValid === undefined ? '' : ` (${doneValid} already done by the resumed run)`;
   // --skip-invalid with every record invalid: the run only reports them, for the errors file to be fed back.

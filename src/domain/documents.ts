@@ -101,10 +101,16 @@ export function lostZeroReason(kind: DocumentKind, valid: string): string {
   return `${kind === 'cpf' ? 'a CPF has 11 digits' : 'a CNPJ has 14 characters'}${lostZeroSentence([valid])}`;
 }
 
-/** `.`, `-`, `/` and white space. */
+/**
+ * `.`, `-`, `/` and white space: what `\s` matches, as in `punctuation`, so the no-break (U+00A0), narrow no-break
+ * (U+202F) and figure (U+2007) spaces of a web page's or a spreadsheet's number format are ignored like a space.
+ */
 function isPunctuation(code: number): boolean {
-  return code === 46 || code === 45 || code === 47 || code === 32 || (code >= 9 && code <= 13) || code === 160;
+  if (code === 46 || code === 45 || code === 47 || code === 32 || (code >= 9 && code <= 13)) return true;
+  return code >= 160 && whiteSpace.test(String.fromCharCode(code));
 }
+
+const whiteSpace = /^\s$/;
 
 function allSame(characters: string): boolean {
   for (let index = 1; index < characters.length; index++) if (characters[index] !== characters[0]) return false;

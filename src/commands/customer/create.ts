@@ -96,7 +96,7 @@ type StoredCustomer = NonNullable<Awaited<ReturnType<typeof registeredCustomer>>
 /** A report row of one record. */
 type Reporter = (
   outcome: ReportEntry['row']['outcome'],
-  fields: { status?: number; id?: number | string; message?: string },
+  fields: { status?: number; id?: number | string; message?: string; fixedBy?: string },
   kept?: readonly KeptChange[],
 ) => UpsertEntry;
 
@@ -275,6 +275,8 @@ async function afterRefusedCreate(
     return report('failed', {
       status: 400,
       message: `${said} (${emailNote}pass --upsert to update existing customers)`,
+      // Nothing in the record to fix: fed back without --upsert, it is refused again.
+      fixedBy: 'upsert',
     });
   // The stored record read above completes an address the file gives in part.
   const updated = await updateKeepingAddress(client, document, changes, signal, existing);

@@ -227,6 +227,8 @@ describe('records only the platform rejects', () => {
       timed('customer create: 20 records, 20 valid, 0 invalid ({s} s)'),
       'customer create: sending 20 customers, one request each, to POST /v1/customer (concurrency 8)',
       timed('customer create: 18 created, 2 failed; 20 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
+      'customer create: why, 1 customer (line 3): Property [address] with value [] does not pass validation; the platform refused the address: check its CEP 99999-999 and number 112',
+      "customer create: why, 1 customer (line 7): Property [customerGroupList] with value [Norte] does not pass validation; customer groups sent: Norte, Sul (`b2bctl api /v1/customer-groups --paginate` lists the store's groups)",
       `customer create: report: ${report}`,
       `customer create: errors: ${errors} (2 records to fix and feed back)`,
       `customer create: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create ${errors} --profile default`,

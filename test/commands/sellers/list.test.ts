@@ -1,14 +1,13 @@
 /**
  * `sellers list` in process against the sandbox: the listing rules (paging, --email, --all) and every output
  * format byte for byte, with stdout a terminal or not. Moved from test/e2e/sellers/list.test.ts, which keeps
- * the runs only a process shows; the command lines are kept as argv, read here the way cli.ts reads them.
+ * the runs only a process shows; the command lines are argv, parsed by the program's own parser (runCommandLine).
  */
 import { describe, expect, it } from 'vitest';
-import { type ListSellersOptions, run as listSellers } from '../../../src/commands/sellers/list.js';
-import type { OutputFormat } from '../../../src/context.js';
 import type { SalesRep } from '../../../src/domain/sales-rep.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { asJson, cachedToken } from '../../support/cli.js';
+import { asJson, cachedToken, freshConfigDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { listingRoute, requestCounts, resetCounts, seedReps, useSandbox } from '../../support/sandbox.js';
 import { scheduleFault } from '../../support/api-sandbox.js';
 
@@ -21,31 +20,21 @@ async function list(...args: string[]): Promise<{ code: number; stdout: string; 
   return listOn({ stdoutTTY: false }, ...args);
 }
 
+/** `b2bctl sellers list ARGS`, parsed by the program's own parser, with stdout a terminal or not, and `env` added. */
 async function listOn(
-  { stdoutTTY }: { stdoutTTY: boolean },
+  { stdoutTTY, env }: { stdoutTTY: boolean; env?: Record<string, string> },
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const current = fixture();
   sandbox = current.sandbox;
-  const options: ListSellersOptions = { all: false };
-  const env: Record<string, string> = {};
-  let output: OutputFormat | undefined;
-  let verbose = false;
-  for (let index = 0; index < args.length; index++) {
-    const flag = args[index];
-    const value = () => String(args[++index]);
-    if (flag === '--limit') options.limit = Number(value());
-    else if (flag === '--offset') options.offset = Number(value());
-    else if (flag === '--email') options.email = value();
-    else if (flag === '--all') options.all = true;
-    else if (flag === '--verbose') verbose = true;
-    else if (flag === '-o') output = value() as OutputFormat;
-    else if (flag === '--retries') env.B2BCTL_RETRIES = value();
-    else throw new Error(`list(): no such flag in this test: ${flag}`);
-  }
-  const test = current.context({ configDir, env, tty: { stdout: stdoutTTY }, globals: { output, verbose } });
-  const code = await test.run(listSellers, options);
-  return { code, stdout: test.stdout(), stderr: test.stderr() };
+  // The fixture's clock: the login's token was issued on it.
+  const { code, stdout, stderr } = await runCommandLine(['sellers', 'list', ...args], {
+    configDir,
+    env,
+    clock: current.clock,
+    tty: { stdout: stdoutTTY },
+  });
+  return { code: code as number, stdout, stderr };
 }
 
 /** A fresh login for each test, and no request counted before the command's own. */
@@ -196,13 +185,27 @@ describe('sellers list: the listing rules', () => {
   it('--all whose third page fails: exit 69, and stdout is still JSON (the pages before, the array closed)', async () => {
     await loggedIn();
     await scheduleFault(sandbox, '/sellerModule/listSellers', 3, 503);
-    const result = await list('--all', '--limit', '10', '-o', 'json', '--retries', '0');
+    const result = await listOn(
+      { stdoutTTY: false, env: { B2BCTL_RETRIES: '0' } },
+      '--all',
+      '--limit',
+      '10',
+      '-o',
+      'json',
+    );
     expect(result.code).toBe(69);
     const read = JSON.parse(result.stdout) as SalesRep[];
     expect(read.length).toBe(20);
     // A failure before any rep was written leaves stdout empty, not an empty list that reads as "no reps".
     await scheduleFault(sandbox, '/sellerModule/listSellers', 1, 503);
-    const first = await list('--all', '--limit', '10', '-o', 'json', '--retries', '0');
+    const first = await listOn(
+      { stdoutTTY: false, env: { B2BCTL_RETRIES: '0' } },
+      '--all',
+      '--limit',
+      '10',
+      '-o',
+      'json',
+    );
     expect([first.code, first.stdout]).toEqual([69, '']);
   });
 
@@ -483,10 +486,14 @@ describe('sellers list: stdout a terminal or not', () => {
   it('not logged in: exit 77 naming the fix, and nothing sent', async () => {
     const current = fixture();
     sandbox = current.sandbox;
-    const test = current.context({ tty: { stdout: true }, globals: { baseUrl: sandbox.url } });
-    expect(await test.run(listSellers, { all: false })).toBe(77);
-    expect(test.stderr()).toMatch(/^error: .*b2bctl login/m);
-    expect(test.stdout()).toBe('');
+    const result = await runCommandLine(['sellers', 'list', '--base-url', sandbox.url], {
+      configDir: freshConfigDir(),
+      clock: current.clock,
+      tty: { stdout: true },
+    });
+    expect(result.code).toBe(77);
+    expect(result.stderr).toMatch(/^error: .*b2bctl login/m);
+    expect(result.stdout).toBe('');
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });

@@ -563,6 +563,7 @@ describe('per-item rejections from the platform', () => {
         'stock push: 4 records, 4 valid, 0 invalid (T s)',
         'stock push: sending 4 items in up to 1 request of up to 50 items through the batch route (concurrency 8)',
         'stock push: 2 applied, 2 rejected; 1 request, 0 retries, 0 throttled (429); T s, R items/s',
+        'stock push: why, 2 items (first at line 3): Unknown SKU [NAO-EXISTE-1]',
         'stock push: report: stock.report-STAMP.csv',
         'stock push: errors: stock.errors-STAMP.csv (2 records to fix and feed back)',
         `stock push: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push stock.errors-STAMP.csv --profile default --base-url ${sandbox.url} --route batch`,

@@ -411,6 +411,7 @@ describe('stock push --schema', () => {
         'stock push: 10 records, 10 valid, 0 invalid (T s)',
         'stock push: sending 10 items in up to 1 request of up to 50 items through the batch route (concurrency 8)',
         'stock push: 10 rejected; 1 request, 0 retries, 0 throttled (429); T s, R items/s',
+        'stock push: why, 10 items (first at line 2): Property [codigo] with value [] does not pass validation (codigo is required); Property [saldo] with value [] does not pass validation (saldo is required)',
         'stock push: report: stock.report-STAMP.csv',
         'stock push: errors: stock.errors-STAMP.ndjson (10 records to fix and feed back)',
         `stock push: once fixed, feed it back with: B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push stock.errors-STAMP.ndjson --profile default --base-url ${store.url} --route batch`,

@@ -60,6 +60,13 @@ describe('checkDocument: more cases', () => {
     { name: 'CNPJ of Petrobras', raw: '33.000.167/0001-01', formatted: '33.000.167/0001-01' },
     { name: 'surrounding and inner spaces', raw: ' 529 982 247 25 ', formatted: '529.982.247-25' },
     { name: 'punctuation anywhere is ignored', raw: '5299.82247/25', formatted: '529.982.247-25' },
+    // The spaces a web page, a spreadsheet's number format or a copy from a PDF puts between digits.
+    { name: 'a no-break space (U+00A0) between digits', raw: '100.007.919\u00A089', formatted: '100.007.919-89' },
+    { name: 'a narrow no-break space (U+202F)', raw: '100\u202F007\u202F919-89', formatted: '100.007.919-89' },
+    { name: 'a figure space (U+2007)', raw: '100.007.919\u200789', formatted: '100.007.919-89' },
+    { name: 'a thin space (U+2009) in a CNPJ', raw: '33\u2009000\u2009167/0001-01', formatted: '33.000.167/0001-01' },
+    { name: 'a tab between digits', raw: '100.007.919\t89', formatted: '100.007.919-89' },
+    { name: 'an ideographic space (U+3000)', raw: '\u3000529982247\u300025', formatted: '529.982.247-25' },
     { name: 'alphanumeric CNPJ without punctuation', raw: '12ABC34501DE35', formatted: '12.ABC.345/01DE-35' },
   ])('accepts $name', ({ raw, formatted }) => {
     const check = checkDocument(raw);
@@ -102,7 +109,14 @@ describe('checkDocument: more cases', () => {
       raw: '529*982*247-25',
       reason: 'a document holds only digits, upper-case letters and the punctuation . - /',
     },
+    // Invisible but no space: the invisible-characters check names it before a document is read.
+    {
+      name: 'a zero-width space (U+200B) between digits',
+      raw: '100.007.919\u200B89',
+      reason: 'a document holds only digits, upper-case letters and the punctuation . - /',
+    },
     { name: 'empty', raw: ' ', reason: 'empty' },
+    { name: 'only no-break spaces', raw: '\u00A0\u202F', reason: 'empty' },
   ])('rejects $name', ({ raw, reason }) => {
     expect(checkDocument(raw)).toEqual({ ok: false, reason });
   });
@@ -134,6 +148,8 @@ describe('documentLookupKey', () => {
     { raw: '12.ABC.345/01DE-35', key: '12ABC34501DE35' },
     { raw: '12ABC34501DE35', key: '12ABC34501DE35' },
     { raw: '123', key: '123' },
+    { raw: '100.007.919\u00A089', key: '10000791989' },
+    { raw: '100\u202F007\u2007919-89', key: '10000791989' },
   ])('$raw -> $key', ({ raw, key }) => {
     expect(documentLookupKey(raw)).toBe(key);
   });

@@ -229,6 +229,8 @@ describe('createOnce: a create answered 400, without --upsert', () => {
       status: 400,
       message:
         'Document in use (registered with the e-mail other@example.com; pass --upsert to update existing customers)',
+      // Not written in the report: the feed-back command carries --upsert.
+      fixedBy: 'upsert',
     });
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
