@@ -4,56 +4,28 @@
  * text/html. A charset or coding b2bctl cannot decode is an error naming it, never a body read as text.
  */
 import { copyFileSync, readdirSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { readReport } from '../../support/run-files.js';
 import { seedDirectory } from '../../support/sandbox.js';
+import { type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
-type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
-
-let server: Server;
-let baseUrl: string;
-let routes: Record<string, Handler> = {};
-const received: { key: string; acceptEncoding: string | undefined }[] = [];
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const key = `${request.method} ${(request.url ?? '').split('?')[0]}`;
-      received.push({ key, acceptEncoding: request.headers['accept-encoding'] });
-      const handler = routes[key];
-      if (handler) handler(request, Buffer.concat(chunks).toString('utf8'), response);
-      else response.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  removeTemporaryFolders();
-});
-afterEach(() => {
-  routes = {};
-  received.length = 0;
-});
+const platform = useScriptedPlatform();
+const { routes } = platform;
+afterAll(removeTemporaryFolders);
 
 function run(args: string[], options: { cwd?: string } = {}) {
-  const env = { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
   return runCommandLine(args, { configDir: freshConfigDir(), env, cwd: options.cwd });
 }
 
 /** A route answering 200 with these bytes and headers. */
 const answering =
-  (bytes: Buffer | string, headers: Record<string, string>): Handler =>
+  (bytes: Buffer | string, headers: Record<string, string>): RouteHandler =>
   (_request, _body, response) =>
     response.writeHead(200, headers).end(bytes);
 
@@ -91,7 +63,11 @@ describe('a body in the charset its Content-Type declares', () => {
     });
     const end = answering(Buffer.from('[]'), { 'content-type': 'application/json;charset="iso-8859-1"' });
     routes['GET /v1/orders'] = (request, body, response) =>
-      (new URL(request.url ?? '/', baseUrl).searchParams.get('offset') === '0' ? page : end)(request, body, response);
+      (new URL(request.url ?? '/', platform.url).searchParams.get('offset') === '0' ? page : end)(
+        request,
+        body,
+        response,
+      );
     const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson']);
     expect(result.code).toBe(0);
     expect(
@@ -109,7 +85,7 @@ describe('a body in the charset its Content-Type declares', () => {
     const result = await run(['sellers', 'list', '-o', 'json']);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with text in the charset "x-mac-klingon", which b2bctl cannot decode; ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
+      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 200 with text in the charset "x-mac-klingon", which b2bctl cannot decode; ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
     );
     expect(result.code).toBe(69);
   });
@@ -142,7 +118,7 @@ describe('a compressed body', () => {
     ]);
     expect(rows.filter((row) => row.outcome === 'applied')).toHaveLength(50);
     // Every request names exactly the codings b2bctl decodes.
-    expect(new Set(received.map((request) => request.acceptEncoding))).toEqual(new Set(['gzip, deflate, br, zstd']));
+    expect(new Set(platform.acceptEncodings)).toEqual(new Set(['gzip, deflate, br, zstd']));
   });
 
   it.each([
@@ -178,7 +154,7 @@ describe('a compressed body', () => {
     const result = await run(['sellers', 'list', '-o', 'json']);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with a body in the content coding "compress", which b2bctl cannot decode (it decodes gzip, deflate, br, zstd); ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
+      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 200 with a body in the content coding "compress", which b2bctl cannot decode (it decodes gzip, deflate, br, zstd); ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
     );
     expect(result.code).toBe(69);
   });

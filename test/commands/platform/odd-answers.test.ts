@@ -5,57 +5,24 @@
  * wording, and never fails a 2xx because of its body's shape.
  */
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { readReport } from '../../support/run-files.js';
 import { sandboxUser, seedDirectory } from '../../support/sandbox.js';
+import { type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
-type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
-
-let server: Server;
-let baseUrl: string;
-let routes: Record<string, Handler> = {};
-const received: string[] = [];
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const key = `${request.method} ${(request.url ?? '').split('?')[0]}`;
-      received.push(key);
-      const handler = routes[key] ?? Object.entries(routes).find(([pattern]) => matches(pattern, key))?.[1];
-      if (handler) handler(request, Buffer.concat(chunks).toString('utf8'), response);
-      else response.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  removeTemporaryFolders();
-});
-afterEach(() => {
-  routes = {};
-  received.length = 0;
-});
-
-/** `PUT /v1/customer/*` matches any document. */
-function matches(pattern: string, key: string): boolean {
-  return pattern.endsWith('*') && key.startsWith(pattern.slice(0, -1));
-}
+const platform = useScriptedPlatform();
+const { routes, received } = platform;
+afterAll(removeTemporaryFolders);
 
 const proxyPage =
   '<!DOCTYPE html><html><head><title>Corporate Proxy - Sign in</title></head><body><form>user/password</form></body></html>';
 
 function run(args: string[], options: { cwd?: string; stdin?: string; token?: boolean } = {}) {
-  const env: Record<string, string> = { B2BCTL_BASE_URL: baseUrl };
+  const env: Record<string, string> = { B2BCTL_BASE_URL: platform.url };
   if (options.token !== false) env.B2BCTL_TOKEN = 'a-pre-issued-token-0123456789';
   return runCommandLine(args, { configDir: freshConfigDir(), env, cwd: options.cwd, stdin: options.stdin });
 }
@@ -161,7 +128,7 @@ describe('the answers.* settings map a shape b2bctl would not guess', () => {
     const result = await runCommandLine(['stock', 'push', 'stock.csv', '--route', 'batch'], {
       configDir,
       cwd: dir,
-      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },
+      env: { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },
     });
     expect(result.code).toBe(1);
     expect(result.stderr).not.toContain('warning:');
@@ -181,7 +148,7 @@ describe('a 200 with HTML (a proxy login page)', () => {
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with an HTML page ("Corporate Proxy - Sign in") instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.\n`,
+      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 200 with an HTML page ("Corporate Proxy - Sign in") instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.\n`,
     );
   });
 
@@ -264,7 +231,7 @@ describe('a 401 with WWW-Authenticate and no body', () => {
     });
     expect(result.code).toBe(77);
     expect(result.stderr).toBe(
-      `error: Login refused for ${sandboxUser} at ${baseUrl} (HTTP 401): check the username and password.\n`,
+      `error: Login refused for ${sandboxUser} at ${platform.url} (HTTP 401): check the username and password.\n`,
     );
   });
 
@@ -281,7 +248,7 @@ describe('a 401 with WWW-Authenticate and no body', () => {
 
 /** A route answering a redirect to `location`. */
 const redirect =
-  (status: number, location: string): Handler =>
+  (status: number, location: string): RouteHandler =>
   (_request, _body, response) =>
     response.writeHead(status, { location }).end();
 
@@ -293,8 +260,8 @@ describe('a redirect (3xx): never followed, never a success', () => {
   const listing = [
     { id: 4, orderId: 100004, status: 'PAID', lastUpdated: new Date(Date.now() - 60_000).toISOString() },
   ];
-  const listOrders: Handler = (request, _body, response) => {
-    const offset = Number(new URL(request.url ?? '/', baseUrl).searchParams.get('offset') ?? 0);
+  const listOrders: RouteHandler = (request, _body, response) => {
+    const offset = Number(new URL(request.url ?? '/', platform.url).searchParams.get('offset') ?? 0);
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
   };
 
@@ -311,7 +278,7 @@ describe('a redirect (3xx): never followed, never a success', () => {
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
     // The customers it left are the resume's to send: a rerun of the whole file would meet what this one did.
     expect(lines.at(-1)).toBe(
-      `error: ${notFollowed(`POST ${baseUrl}/v1/customer`, 307, '/maintenance')} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}`,
+      `error: ${notFollowed(`POST ${platform.url}/v1/customer`, 307, '/maintenance')} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}`,
     );
     expect(resumeCommand(result.stderr)).toMatch(
       new RegExp(`b2bctl customer create customers\\.csv .*--resume ${name}$`),
@@ -329,7 +296,7 @@ describe('a redirect (3xx): never followed, never a success', () => {
     expect(result.code).toBe(69);
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
     expect(result.stderr).toContain(
-      `\nerror: ${notFollowed(`PUT ${baseUrl}/v1/stock/batch`, 302, 'https://login.example.com/')} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}\n`,
+      `\nerror: ${notFollowed(`PUT ${platform.url}/v1/stock/batch`, 302, 'https://login.example.com/')} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}\n`,
     );
     expect(resumeCommand(result.stderr)).toMatch(new RegExp(`b2bctl stock push stock\\.csv .*--resume ${name}$`));
     expect(readReport(join(dir, name))).toEqual([]);
@@ -339,13 +306,13 @@ describe('a redirect (3xx): never followed, never a success', () => {
   it('orders poll: a redirected listing is no empty page: exit 69, nothing written, the cursor not moved', async () => {
     routes['GET /v1/orders'] = redirect(302, '/maintenance');
     const configDir = freshConfigDir();
-    const env = { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
     const result = await runCommandLine(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir, env });
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
       new RegExp(
-        `^error: GET ${baseUrl}/v1/orders\\?\\S+ answered HTTP 302 \\(a redirect to /maintenance, not followed: the token goes to the base URL only; if the platform moved, set the base URL there\\)\\.\\n$`,
+        `^error: GET ${platform.url}/v1/orders\\?\\S+ answered HTTP 302 \\(a redirect to /maintenance, not followed: the token goes to the base URL only; if the platform moved, set the base URL there\\)\\.\\n$`,
       ),
     );
     expect(existsSync(join(configDir, 'cursors'))).toBe(false);
@@ -355,14 +322,16 @@ describe('a redirect (3xx): never followed, never a success', () => {
     routes['GET /v1/orders'] = listOrders;
     routes['GET /v1/orders/4'] = redirect(301, '/elsewhere/v1/orders/4');
     const configDir = freshConfigDir();
-    const env = { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
     const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], {
       configDir,
       env,
     });
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`error: ${notFollowed(`GET ${baseUrl}/v1/orders/4`, 301, '/elsewhere/v1/orders/4')}\n`);
+    expect(result.stderr).toBe(
+      `error: ${notFollowed(`GET ${platform.url}/v1/orders/4`, 301, '/elsewhere/v1/orders/4')}\n`,
+    );
     expect(existsSync(join(configDir, 'cursors'))).toBe(false);
   });
 
@@ -370,7 +339,9 @@ describe('a redirect (3xx): never followed, never a success', () => {
     routes['PUT /v1/orders/4/status'] = redirect(308, '/maintenance');
     const result = await run(['orders', 'ready', '4', '--erp-number', 'E-1', '--no-status-check']);
     expect(result.code).toBe(69);
-    expect(result.stderr).toBe(`error: ${notFollowed(`PUT ${baseUrl}/v1/orders/4/status`, 308, '/maintenance')}\n`);
+    expect(result.stderr).toBe(
+      `error: ${notFollowed(`PUT ${platform.url}/v1/orders/4/status`, 308, '/maintenance')}\n`,
+    );
     expect(received).toEqual(['PUT /v1/orders/4/status']);
   });
 
@@ -382,7 +353,7 @@ describe('a redirect (3xx): never followed, never a success', () => {
     });
     expect(result.code).toBe(69);
     expect(result.stderr).toBe(
-      `error: ${notFollowed(`POST ${baseUrl}/v1/auth/token`, 302, 'https://sso.example.com/login')}\n`,
+      `error: ${notFollowed(`POST ${platform.url}/v1/auth/token`, 302, 'https://sso.example.com/login')}\n`,
     );
   });
 
@@ -411,7 +382,7 @@ describe('an order detail answered 200 without JSON', () => {
   ];
   beforeEach(() => {
     routes['GET /v1/orders'] = (request, _body, response) => {
-      const offset = Number(new URL(request.url ?? '/', baseUrl).searchParams.get('offset') ?? 0);
+      const offset = Number(new URL(request.url ?? '/', platform.url).searchParams.get('offset') ?? 0);
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
     };
     routes['GET /v1/orders/4'] = (_request, _body, response) =>
@@ -422,7 +393,7 @@ describe('an order detail answered 200 without JSON', () => {
 
   it('orders poll --detail: each written from its listing entry with a warning, never as `undefined`; exit 0', async () => {
     const configDir = freshConfigDir();
-    const env = { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
     const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], {
       configDir,
       env,
@@ -447,7 +418,7 @@ describe('an order detail answered 200 without JSON', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${baseUrl}/v1/orders/4 failed with HTTP 200: the order's detail came as an empty body, not the order's JSON\n`,
+      `error: GET ${platform.url}/v1/orders/4 failed with HTTP 200: the order's detail came as an empty body, not the order's JSON\n`,
     );
   });
 });
