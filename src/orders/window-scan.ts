@@ -106,7 +106,7 @@ class WindowScanner<T extends OrderVersion> {
   /** options.observe, or nothing: each path is told in one way, whoever listens. */
   private readonly observe: (step: ScanStep) => void;
   /** Per window read, the ids of its first page and how many further offsets answered them again (heldToPaging). */
-  private readonly heads = new Map<string, { ids: string; listed: number; repeats: number }>();
+  private readonly heads = new Map<string, { ids: string; listed: number; repeats: Set<number> }>();
   private ordersSeen = 0;
   private widthSeen = 0;
   /** Requests asked and answered so far, each a tick: whether an empty page was answered before a page was asked. */
@@ -161,20 +161,21 @@ class WindowScanner<T extends OrderVersion> {
    * Stops a read whose listing answers the window's first page again further on, whatever the path (reading on,
    * the look at the budget's end, passes over a millisecond): a platform that ignores the offset would be read for
    * ever, every page ending nowhere. New orders enter at the head and push a page down, but not the same page to
-   * two further offsets (three, for a page of one order, which a single new order moves down one).
+   * two further offsets (five, for a page of one order, which each new order moves down one).
    */
   private heldToPaging(part: TimeWindow, offset: number, page: Page<T>): void {
-    if (page.listed === 0) return;
+    // Entries without an id or update instant b2bctl can read tell nothing of where a page starts.
+    if (page.listed === 0 || page.orders.length === 0) return;
     const key = `${part.from} ${part.to}`;
     const ids = page.orders.map((order) => String(order.id)).join(' ');
     const head = this.heads.get(key);
     if (offset === 0) {
-      if (head === undefined) this.heads.set(key, { ids, listed: page.listed, repeats: 0 });
+      if (head === undefined) this.heads.set(key, { ids, listed: page.listed, repeats: new Set() });
       return;
     }
     if (head === undefined || offset < head.listed || ids !== head.ids) return;
-    head.repeats++;
-    if (head.repeats >= (head.listed >= 2 ? 2 : 3)) throw notPagingByOffset(offset);
+    head.repeats.add(offset);
+    if (head.repeats.size >= (head.listed >= 2 ? 2 : 5)) throw notPagingByOffset(offset);
   }
 
   /** Counts a window read whole into the density that sizes later splits. */
