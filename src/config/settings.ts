@@ -147,6 +147,13 @@ export const settingDefinitions = [
     parser: duration('s', 5),
   },
   {
+    key: 'orders.timePrecision',
+    description:
+      'orders poll: the bounds (updatedFrom, updatedTo) sent to the order listing in milliseconds (ms) or whole seconds (s, for a platform that refuses milliseconds; widened outward)',
+    defaultValue: 'ms',
+    parser: oneOf(['ms', 's']),
+  },
+  {
     key: 'input.maxListIndex',
     description: 'Highest list index a column may name, such as addressList.300.zipcode',
     defaultValue: '300',

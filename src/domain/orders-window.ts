@@ -346,3 +346,29 @@ export function runWindow(input: RunWindowInput): TimeWindow | { problem: string
   const to = Math.min(ceiling, input.until ?? ceiling);
   return { from, to: Math.max(from, to) };
 }
+
+/** An instant on a whole second as ISO-8601 without a fraction: `2026-11-30T03:55:23Z`. */
+function wholeSecond(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/** How finely the listing's bounds are written: milliseconds, or whole seconds for a platform that takes no more. */
+export type BoundPrecision = 'ms' | 's';
+
+/**
+ * The listing's `updatedFrom`/`updatedTo` as sent. In whole seconds the window is widened outward, the lower bound
+ * rounded down and the upper one up, never inward: a wider window loses nothing, as the scan keeps only the orders
+ * inside the piece it asked for (the others belong to a neighbouring piece, or to the next run), and the cursor only
+ * moves over pieces, never over the rounded bounds.
+ */
+export function listingBounds(
+  window: TimeWindow,
+  precision: BoundPrecision,
+): { updatedFrom: string; updatedTo: string } {
+  if (precision === 'ms')
+    return { updatedFrom: new Date(window.from).toISOString(), updatedTo: new Date(window.to).toISOString() };
+  return {
+    updatedFrom: wholeSecond(Math.floor(window.from / 1000) * 1000),
+    updatedTo: wholeSecond(Math.ceil(window.to / 1000) * 1000),
+  };
+}

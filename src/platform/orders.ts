@@ -1,4 +1,4 @@
-import type { TimeWindow } from '../domain/orders-window.js';
+import { listingBounds, type TimeWindow } from '../domain/orders-window.js';
 import {
   orderAnswerSettingsFrom,
   readListedOrder,
@@ -42,28 +42,35 @@ export function orderAnswers(client: PlatformClient): OrderAnswerSettings {
 }
 
 /**
- * One page of the order listing (`paths.orders`) for orders updated inside the window. Listing is a read: repeating
- * it after a reset or a 503 is safe. The shape of the answer is read by answers/orders.ts; an answer whose shape is
- * not recognised is an empty page, never a failure of a 2xx.
+ * One page of the order listing (`paths.orders`) for orders updated inside the window, its bounds written as
+ * `orders.timePrecision` says (whole seconds widen it). Listing is a read: repeating it after a reset or a 503 is
+ * safe. The shape of the answer is read by answers/orders.ts; an answer whose shape is not recognised is an empty
+ * page, never a failure of a 2xx.
  */
 export async function listOrderPage(
   client: PlatformClient,
   request: OrderListingRequest,
   settings: OrderAnswerSettings = orderAnswers(client),
 ): Promise<OrderListingPage> {
-  const { body, date } = await client.send<unknown>({
-    method: 'GET',
-    path: client.route('paths.orders'),
-    query: {
-      updatedFrom: new Date(request.window.from).toISOString(),
-      updatedTo: new Date(request.window.to).toISOString(),
-      limit: request.limit,
-      offset: request.offset,
-      ...(request.statuses.length > 0 ? { status: [...request.statuses] } : {}),
-    },
-    safeToRepeat: true,
-    signal: request.signal,
-  });
+  const precision = client.session.get('orders.timePrecision');
+  const { body, date } = await client
+    .send<unknown>({
+      method: 'GET',
+      path: client.route('paths.orders'),
+      query: {
+        ...listingBounds(request.window, precision),
+        limit: request.limit,
+        offset: request.offset,
+        ...(request.statuses.length > 0 ? { status: [...request.statuses] } : {}),
+      },
+      safeToRepeat: true,
+      signal: request.signal,
+    })
+    .catch((error: unknown) => {
+      throw precision === 'ms' && error instanceof PlatformError && error.status === 400
+        ? new OrderListingRefused(error)
+        : error;
+    });
   const clock = date === undefined ? {} : { platformNow: date };
   const entries = readOrderListingPage(body, settings);
   if (entries === undefined) return { listed: 0, orders: [], untrackable: 0, unrecognised: true, ...clock };
@@ -73,6 +80,18 @@ export async function listOrderPage(
     if (order) orders.push(order);
   }
   return { listed: entries.length, orders, untrackable: entries.length - orders.length, unrecognised: false, ...clock };
+}
+
+/**
+ * A 400 to the listing while its bounds carry milliseconds. The platform document says only "ISO-8601", and a platform
+ * parsing them to the second refuses milliseconds: the error names the setting that sends whole seconds, as a
+ * possibility, whatever the platform's words (which b2bctl does not read, so a 400 for another reason says it too).
+ */
+export class OrderListingRefused extends PlatformError {
+  constructor(refused: PlatformError) {
+    super(refused.status, refused.request, refused.body);
+    this.message = `${refused.message} (if the platform takes updatedFrom and updatedTo to the second only: b2bctl config set orders.timePrecision s)`;
+  }
 }
 
 /** One order's detail (`paths.order`) as the platform sends it, out of its envelope when it has one. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   cursorAfter,
+  listingBounds,
   newVersions,
   parseInstantOrDuration,
   piecesForFullWindow,
@@ -90,6 +91,28 @@ describe('runWindow and --since', () => {
     );
     expect(runWindow({ nowMs: now, lookbackMs: 0, lagMs: 0 })).toEqual({
       problem: expect.stringContaining('needs --since'),
+    });
+  });
+});
+
+const at = (text: string) => Date.parse(text);
+
+describe('listingBounds', () => {
+  it('ms: the bounds as they are', () => {
+    expect(listingBounds({ from: at('2026-06-01T11:59:59.999Z'), to: at('2026-06-01T12:00:00.001Z') }, 'ms')).toEqual({
+      updatedFrom: '2026-06-01T11:59:59.999Z',
+      updatedTo: '2026-06-01T12:00:00.001Z',
+    });
+  });
+  it('s: whole seconds, widened outward (lower bound down, upper up), never inward', () => {
+    expect(listingBounds({ from: at('2026-06-01T11:59:59.999Z'), to: at('2026-06-01T12:00:00.001Z') }, 's')).toEqual({
+      updatedFrom: '2026-06-01T11:59:59Z',
+      updatedTo: '2026-06-01T12:00:01Z',
+    });
+    // A bound already on a whole second stays where it is.
+    expect(listingBounds({ from: at('2026-06-01T11:00:00.000Z'), to: at('2026-06-01T12:00:00.000Z') }, 's')).toEqual({
+      updatedFrom: '2026-06-01T11:00:00Z',
+      updatedTo: '2026-06-01T12:00:00Z',
     });
   });
 });
