@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Context, stdoutStyle } from '../context.js';
 import { claimClosedOutput, claimFailedWrites, isClosedPipe } from '../io/output/closed-output.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
+import { terminalColumns } from '../io/output/table.js';
 import { makePrivateFolder } from '../lib/private-file.js';
 import { shellWord } from '../lib/shell-word.js';
 import { userName } from '../lib/file-owners.js';
@@ -22,15 +23,20 @@ export interface OrderSink {
   end(): Promise<number>;
   /** True once the reader of stdout closed it (`| head`): nothing more can be written. */
   closed(): boolean;
+  /** The headers of the columns the table left out to fit the terminal, once it is drawn (else none). */
+  hiddenColumns(): readonly string[];
 }
 
 const orderLayout: RecordLayout<Record<string, unknown>> = {
   table: [
-    { header: 'ID', value: (order) => String(order.id ?? '') },
-    { header: 'ORDER', value: (order) => String(order.orderId ?? '') },
-    { header: 'STATUS', value: (order) => String(order.status ?? '') },
-    { header: 'UPDATED', value: (order) => String(order.lastUpdated ?? '') },
-    { header: 'CUSTOMER', value: (order) => String(order.partnerCompanyName ?? '') },
+    // Planned widths: which columns a terminal shows depends on its width, never on the run's orders. The id and
+    // the update instant (what the cursor and the files go by) stay whole; the creation instant goes first.
+    { header: 'ID', value: (order) => String(order.id ?? ''), keepWhole: true, plannedWidth: 6 },
+    { header: 'ORDER', value: (order) => String(order.orderId ?? ''), dropRank: 2, plannedWidth: 8 },
+    { header: 'STATUS', value: (order) => String(order.status ?? ''), dropRank: 1, plannedWidth: 16 },
+    { header: 'CREATED', value: (order) => String(order.dateCreated ?? ''), dropRank: 3, plannedWidth: 24 },
+    { header: 'UPDATED', value: (order) => String(order.lastUpdated ?? ''), keepWhole: true, plannedWidth: 24 },
+    { header: 'CUSTOMER', value: (order) => String(order.partnerCompanyName ?? ''), plannedWidth: 16 },
   ],
   csv: [
     'id',
@@ -66,9 +72,13 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
   const stream = context.io.stdout;
   const format = context.outputFormat('ndjson');
   let handed = 0;
+  let hiddenColumns: readonly string[] = [];
   const writer: RecordWriter<Record<string, unknown>> = createRecordWriter(format, stream, orderLayout, {
     ...stdoutStyle(context),
     handed: (text) => (handed += Buffer.byteLength(text)),
+    // A row wider than the terminal wraps and the table is unreadable: fit it (a pipe keeps every column).
+    maxWidth: terminalColumns(stream),
+    onHiddenColumns: (headers) => (hiddenColumns = headers),
   });
   const descriptor = regularFileDescriptor(stream);
   // A closed pipe is said by the poll (what was written, where the next run starts), not ended on by the process.
@@ -96,6 +106,7 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
   let written = 0;
   return {
     closed: () => closed,
+    hiddenColumns: () => hiddenColumns,
     async write(version, record) {
       if (closed) return;
       written++;
@@ -226,6 +237,7 @@ function folderSink(outDir: string): OrderSink {
       return count;
     },
     closed: () => false,
+    hiddenColumns: () => [],
   };
 }
 

@@ -1,4 +1,6 @@
 import { countOf } from '../../lib/plural.js';
+import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
+import { wordWrap } from '../../lib/word-wrap.js';
 import pLimit from 'p-limit';
 import { existsSync } from 'node:fs';
 import { specialFileKind } from '../../lib/file-owners.js';
@@ -240,6 +242,7 @@ async function pollOnce(
   context.log.info(
     `orders poll: ${countOf(progress.written, 'new order versions')} updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
+  noteHiddenColumns(sink.hiddenColumns(), context);
   if (saved === undefined && progress.written === 0) warnEmptyFilter(options.statuses, context);
   return progress.written;
 }
@@ -427,6 +430,13 @@ async function fetchDetails(
       }),
     ),
   );
+}
+
+/** After the count, the columns the table left out to fit the terminal, as prose wrapped at spaces to its width. */
+function noteHiddenColumns(hidden: readonly string[], context: Context): void {
+  if (hidden.length === 0) return;
+  const note = hiddenColumnsNote(hidden, terminalColumns(context.io.stdout), '-o csv or -o ndjson');
+  for (const line of wordWrap(`orders poll: ${note}`, terminalColumns(context.io.stderr))) context.log.info(line);
 }
 
 /** How a listed order's detail failed to give it, when its listing entry is to stand in for it; else undefined. */

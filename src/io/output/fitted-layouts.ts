@@ -1,4 +1,5 @@
 import { wordWrap } from '../../lib/word-wrap.js';
+import { displayWidth, firstCharacter, leadingColumns } from './display-width.js';
 import { printable } from './printable.js';
 
 /** A column of a table whose long cells wrap inside the column instead of across the terminal. */
@@ -25,24 +26,25 @@ export function renderWrappingTable<T>(
 ): string | undefined {
   const cells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
   const natural = columns.map((column, index) =>
-    Math.max(column.header.length, ...cells.map((row) => (row[index] ?? '').length)),
+    Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[index] ?? ''))),
   );
   const widths = shareWidth(columns, natural, width);
   if (widths === undefined) return undefined;
   const lines: string[] = [];
+  // Padded to the columns a terminal gives each cell: a Chinese name would push the columns after it to the right.
+  const pad = (text: string, index: number) =>
+    text + ' '.repeat(Math.max(0, (widths[index] ?? 0) - displayWidth(text)));
   const draw = (parts: readonly string[][]) => {
     const height = Math.max(...parts.map((part) => part.length));
     for (let line = 0; line < height; line++) {
       const text = parts
-        .map((part, index) =>
-          index === parts.length - 1 ? (part[line] ?? '') : (part[line] ?? '').padEnd(widths[index] ?? 0),
-        )
+        .map((part, index) => (index === parts.length - 1 ? (part[line] ?? '') : pad(part[line] ?? '', index)))
         .join(' '.repeat(gap));
       lines.push(text.trimEnd());
     }
   };
   draw(columns.map((column) => [column.header]));
-  for (const row of cells) draw(row.map((cell, index) => wrapCell(cell, widths[index] ?? cell.length)));
+  for (const row of cells) draw(row.map((cell, index) => wrapCell(cell, widths[index] ?? displayWidth(cell))));
   return `${lines.join('\n')}\n`;
 }
 
@@ -97,20 +99,25 @@ function shareWidth<T>(
   return widths;
 }
 
-/** `text` in lines of at most `width`: at spaces, and a longer word after a `/`, `,` or `.` where it can. */
+/**
+ * `text` in lines of at most `width` terminal columns: at spaces, and a longer word after a `/`, `,` or `.` where it
+ * can, else at the last whole character that fits (never half an ideograph or an emoji).
+ */
 export function wrapCell(text: string, width: number): string[] {
-  if (text.length <= width) return [text];
+  if (displayWidth(text) <= width) return [text];
   const lines: string[] = [];
-  for (const line of wordWrap(text, width)) {
+  // Composed first, so the cuts below count the same characters `leadingColumns` does.
+  for (const line of wordWrap(text.normalize('NFC'), width, displayWidth)) {
     let rest = line;
-    while (rest.length > width) {
-      const window = rest.slice(0, width);
+    while (displayWidth(rest) > width) {
+      const window = leadingColumns(rest, width);
       const breakAt = Math.max(window.lastIndexOf('/'), window.lastIndexOf(','), window.lastIndexOf('.'));
-      const cut = breakAt >= width / 2 ? breakAt + 1 : width;
+      // A character wider than the whole column still goes on a line of its own, or the loop would never end.
+      const cut = breakAt >= window.length / 2 ? breakAt + 1 : Math.max(window.length, firstCharacter(rest).length);
       lines.push(rest.slice(0, cut));
       rest = rest.slice(cut);
     }
-    lines.push(rest);
+    if (rest !== '' || lines.length === 0) lines.push(rest);
   }
   return lines;
 }

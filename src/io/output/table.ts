@@ -1,4 +1,4 @@
-import stringWidth from 'string-width';
+import { displayWidth, leadingColumns } from './display-width.js';
 import { printable } from './printable.js';
 
 export interface TableColumn<T> {
@@ -171,24 +171,9 @@ function shrink(widths: number[], floor: readonly number[], excess: number): num
 /** `text` within `width` columns, its end replaced by `…` when cut (never inside a character as it is shown). */
 function cut(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
-  let shown = '';
-  for (const { segment } of graphemes.segment(text.normalize('NFC'))) {
-    if (displayWidth(shown + segment) > width - 1) break;
-    shown += segment;
-  }
-  return `${shown}…`;
+  return `${leadingColumns(text, width - 1)}…`;
 }
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 function oneLine(text: string): string {
   return printable(text.replace(/\s*[\r\n]+\s*/g, ' '));
-}
-
-/**
- * The columns a terminal gives `text`: an East-Asian wide character or an emoji takes two, a combining mark none.
- * Counting characters instead pushed every column after a Chinese name to the right.
- */
-function displayWidth(text: string): number {
-  return stringWidth(text.normalize('NFC'));
 }

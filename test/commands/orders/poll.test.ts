@@ -20,6 +20,7 @@ import { scheduleFault } from '../../support/api-sandbox.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { testContext } from '../../support/test-context.js';
 import { ndjsonOf } from '../../support/ndjson.js';
+import { renderedScreen, wrappedLineCount } from '../../support/rendered-screen.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 const seedDirectory = join(import.meta.dirname, '..', '..', '..', 'samples');
@@ -142,11 +143,12 @@ const storeVersions = () =>
   [...sandbox.state.orders.orders.values()].map((order) => `${order.id}@${order.lastUpdated}`).toSorted();
 
 /** A run on a terminal (stdout and stderr TTYs): what it printed, as text. */
-async function pollOnTerminal(options: Partial<OrdersPollOptions>) {
+async function pollOnTerminal(options: Partial<OrdersPollOptions>, columns?: number) {
   const memory = testContext({
     env: { B2BCTL_CONFIG_DIR: configDir, B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
     clock,
     tty: { stdout: true, stderr: true },
+    columns,
   });
   await run(
     { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4, ...options },
@@ -296,12 +298,36 @@ describe('orders poll in process, with a fake clock', () => {
 
   it('on a terminal, a run with orders prints its table; one with none only its line, no header alone', async () => {
     const first = await pollOnTerminal({ since: '31d' });
-    expect(first.stdout.split('\n')[0]).toMatch(/^ID\s+ORDER\s+STATUS\s+UPDATED\s+CUSTOMER$/);
+    expect(first.stdout.split('\n')[0]).toMatch(/^ID\s+ORDER\s+STATUS\s+CREATED\s+UPDATED\s+CUSTOMER$/);
     advance(10_000);
     const quiet = await pollOnTerminal({});
     expect(quiet.stdout).toBe('');
     expect(quiet.stderr).toMatch(/^orders poll: 0 new order versions updated /);
   });
+
+  it('a wide terminal shows the creation instant the docs promise, as the platform wrote it', async () => {
+    const { stdout } = await pollOnTerminal({ since: '31d' }, 200);
+    const screen = await renderedScreen(stdout, 200);
+    expect(screen[0]).toMatch(/^ID\s+ORDER\s+STATUS\s+CREATED\s+UPDATED\s+CUSTOMER$/);
+    const first = [...sandbox.state.orders.orders.values()].find((order) => screen[1]?.startsWith(`${order.id} `));
+    expect(screen[1]).toContain(`  ${first?.dateCreated}  ${first?.lastUpdated}  `);
+  });
+
+  for (const [columns, header, hidden] of [
+    [80, /^ID\s+ORDER\s+STATUS\s+UPDATED\s+CUSTOMER$/, 'CREATED hidden to fit 80 columns'],
+    [50, /^ID\s+UPDATED\s+CUSTOMER$/, 'ORDER, STATUS and CREATED hidden to fit 50 columns'],
+  ] as const) {
+    it(`a ${columns}-column terminal: no row wraps, the columns left out are named after the count`, async () => {
+      const { stdout, stderr } = await pollOnTerminal({ since: '31d' }, columns);
+      expect(await wrappedLineCount(stdout, columns)).toBe(0);
+      const screen = await renderedScreen(stdout, columns);
+      expect(screen[0]).toMatch(header);
+      expect(screen.length).toBe(stdout.split('\n').length - 1);
+      const lines = stderr.trimEnd().split('\n');
+      expect(lines.at(-2)).toMatch(/^orders poll: \d+ new order versions updated /);
+      expect(lines.at(-1)).toBe(`orders poll: ${hidden}: widen the terminal, or -o csv or -o ndjson for every field.`);
+    });
+  }
 
   it('--until before now bounds the run; the cursor stops there', async () => {
     const until = new Date(clock.now() - 10 * 86_400_000).toISOString();

@@ -30,7 +30,7 @@ describe.skipIf(pseudoTerminal.missing)(`orders poll on a terminal${pseudoTermin
     await login(sandbox, configDir);
     const { code, lines } = await screenOf(['orders', 'poll', '--since', '31d'], { B2BCTL_CONFIG_DIR: configDir });
     expect(code).toBe(0);
-    expect(lines[0]).toMatch(/^ID\s+ORDER\s+STATUS\s+UPDATED\s+CUSTOMER$/);
+    expect(lines[0]).toMatch(/^ID\s+ORDER\s+STATUS\s+CREATED\s+UPDATED\s+CUSTOMER$/);
     const order = [...sandbox.state.orders.orders.values()][0]!;
     expect(lines.some((line) => line.startsWith(`${order.id} `) && line.includes(order.lastUpdated))).toBe(true);
     expect(lines.filter((line) => /^\d+\s+1000\d\d/.test(line))).toHaveLength(8);
