@@ -3,13 +3,14 @@
  * (a Java platform's ISO-8859-1), a body compressed with gzip, deflate or br (real zlib bytes), and JSON labelled
  * text/html. A charset or coding b2bctl cannot decode is an error naming it, never a body read as text.
  */
-import { copyFileSync, readdirSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { readReport } from '../../support/run-files.js';
+import { ndjsonOf } from '../../support/ndjson.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
 import { seedDirectory } from '../../support/sandbox.js';
 import { type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -31,9 +32,9 @@ const answering =
 
 const sellers = [{ username: 'joão.conceição@x.com', name: 'Vendedor Júnior', attendantCode: 'AÇÃO' }];
 
-function reportOf(dir: string) {
-  const name = readdirSync(dir).find((file) => /\.report-.*\.csv$/.test(file)) as string;
-  return readReport(join(dir, name));
+/** The rows of the one report a run of `base` (`stock` for stock.csv) wrote in `dir`. */
+function reportOf(dir: string, base: string) {
+  return readReport(join(dir, onlyReport(dir, base)));
 }
 
 describe('a body in the charset its Content-Type declares', () => {
@@ -70,12 +71,9 @@ describe('a body in the charset its Content-Type declares', () => {
       );
     const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson']);
     expect(result.code).toBe(0);
-    expect(
-      result.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as unknown),
-    ).toEqual([expect.objectContaining({ id: 7001, partnerCompanyName: 'Comércio São João Ltda' })]);
+    expect(ndjsonOf(result.stdout)).toEqual([
+      expect.objectContaining({ id: 7001, partnerCompanyName: 'Comércio São João Ltda' }),
+    ]);
   });
 
   it('a charset Node cannot decode: one error naming it, exit 69, nothing on stdout', async () => {
@@ -111,7 +109,7 @@ describe('a compressed body', () => {
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--concurrency', '1'], { cwd: dir });
     expect(result.stderr).not.toContain('warning:');
     expect(result.code).toBe(1);
-    const rows = reportOf(dir);
+    const rows = reportOf(dir, 'stock');
     expect(rows.filter((row) => row.outcome === 'rejected').map((row) => row.message)).toEqual([
       'SKU not found',
       'SKU not found',
@@ -170,7 +168,7 @@ describe('a compressed body', () => {
     // Each create the platform answered is unknown: asked afterwards, this platform knows no such customer, and the
     // create may still be under way, so none is sent again (a resume asks again before it sends). Never "not sent".
     expect(result.stderr).toContain('customer create: 25 unknown; 50 requests,');
-    expect(new Set(reportOf(dir).map((row) => row.outcome))).toEqual(new Set(['unknown']));
+    expect(new Set(reportOf(dir, 'customers').map((row) => row.outcome))).toEqual(new Set(['unknown']));
     expect(result.code).toBe(1);
   });
 });
@@ -188,7 +186,7 @@ describe('JSON labelled text/html', () => {
     const result = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('customer create: 25 created;');
-    expect(new Set(reportOf(dir).map((row) => `${row.outcome} ${row.status} ${row.id}`))).toEqual(
+    expect(new Set(reportOf(dir, 'customers').map((row) => `${row.outcome} ${row.status} ${row.id}`))).toEqual(
       new Set(['created 200 7777']),
     );
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 import { readReport } from '../../support/run-files.js';
 import { sandboxUser, seedDirectory } from '../../support/sandbox.js';
 import { type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
@@ -399,12 +400,7 @@ describe('an order detail answered 200 without JSON', () => {
       env,
     });
     expect(result.code).toBe(0);
-    expect(
-      result.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as unknown),
-    ).toEqual(listing);
+    expect(ndjsonOf(result.stdout)).toEqual(listing);
     const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
     expect(warnings).toEqual([
       `warning: order 4 (updated ${listing[0]?.lastUpdated}) is listed but its detail answered 200 with an empty body: its listing entry was written in its place; b2bctl orders get 4 reads it later.`,
