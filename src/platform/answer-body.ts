@@ -8,20 +8,37 @@ import { headerText } from '../lib/http-text.js';
  * platform may answer `charset=ISO-8859-1`: read as UTF-8 either turns into garbage that parses or passes as text.
  */
 
-type Decompress = (bytes: Buffer) => Promise<Buffer>;
+/**
+ * The largest body b2bctl reads, as sent and once decoded: 256 MiB, some hundred times a page of a thousand orders.
+ * Without it a gateway's endless stream, or a few MB of gzip that decode to gigabytes, take all of memory before
+ * any message can be written; V8 cannot make a string of more than 512 Mi characters anyway.
+ */
+export const largestAnswerBytes = 256 * 1024 * 1024;
 
-const gunzip: Decompress = promisify(zlib.gunzip);
-const inflate: Decompress = promisify(zlib.inflate);
-const inflateRaw: Decompress = promisify(zlib.inflateRaw);
-const brotli: Decompress = promisify(zlib.brotliDecompress);
-const zstd: Decompress = promisify(zlib.zstdDecompress);
+type Decompress = (bytes: Buffer, largest: number) => Promise<Buffer>;
+type ZlibCall<Options> = (bytes: Buffer, options: Options, done: (error: Error | null, result: Buffer) => void) => void;
+
+/** A node:zlib decoder that refuses to write more than the largest answer (`maxOutputLength`, ERR_BUFFER_TOO_LARGE). */
+function bounded<Options extends zlib.ZlibOptions | zlib.BrotliOptions | zlib.ZstdOptions>(
+  call: ZlibCall<Options>,
+): Decompress {
+  const decode = promisify(call);
+  return (bytes, largest) => decode(bytes, { maxOutputLength: largest } as Options);
+}
+
+const gunzip = bounded<zlib.ZlibOptions>(zlib.gunzip);
+const inflate = bounded<zlib.ZlibOptions>(zlib.inflate);
+const inflateRaw = bounded<zlib.ZlibOptions>(zlib.inflateRaw);
+const brotli = bounded<zlib.BrotliOptions>(zlib.brotliDecompress);
+const zstd = bounded<zlib.ZstdOptions>(zlib.zstdDecompress);
 
 /** `deflate` is the zlib format (RFC 9110 §8.4.1.2), but some servers send raw deflate: both are read, as browsers do. */
-const deflate: Decompress = async (bytes) => {
+const deflate: Decompress = async (bytes, largest) => {
   try {
-    return await inflate(bytes);
-  } catch {
-    return inflateRaw(bytes);
+    return await inflate(bytes, largest);
+  } catch (error) {
+    if (isTooLarge(error)) throw error;
+    return inflateRaw(bytes, largest);
   }
 };
 
@@ -37,13 +54,32 @@ const decompressors: ReadonlyMap<string, Decompress> = new Map([
 /** The Accept-Encoding b2bctl sends: exactly the codings it decodes (a listing of orders compresses well). */
 export const acceptedEncodings = 'gzip, deflate, br, zstd';
 
-/** The body's text, or why it cannot be read (a coding or charset b2bctl cannot decode), for an error naming it. */
-export type AnswerBody = { text: string } | { unreadable: string };
+/**
+ * The body's text, or why it cannot be read, for an error naming it: a coding or charset b2bctl cannot decode, or
+ * (`tooLarge`) more than the largest answer b2bctl reads.
+ */
+export type AnswerBody = { text: string } | UnreadableBody;
+export type UnreadableBody = { unreadable: string; tooLarge?: boolean };
+
+/** An answer's body cut off at the largest answer b2bctl reads, said in the words of an unreadable body. */
+export function tooLargeAnswer(largest = largestAnswerBytes): UnreadableBody {
+  return { unreadable: `a body of more than ${sizeText(largest)}`, tooLarge: true };
+}
+
+function isTooLarge(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_BUFFER_TOO_LARGE';
+}
+
+/** 256 MiB; a limit below a MiB (tests') in bytes. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.floor(bytes / (1024 * 1024))} MiB` : `${bytes} bytes`;
+}
 
 /** The text of an answer's body, from its raw bytes and its headers. */
 export async function answerBody(
   bytes: Buffer,
   headers: Readonly<Record<string, string | string[] | undefined>>,
+  largest = largestAnswerBytes,
 ): Promise<AnswerBody> {
   let body = bytes;
   // Codings are listed in the order they were applied: undone from the last.
@@ -56,8 +92,13 @@ export async function answerBody(
         unreadable: `a body in the content coding "${coding}", which b2bctl cannot decode (it decodes ${[...decompressors.keys()].filter((name) => name !== 'x-gzip').join(', ')})`,
       };
     try {
-      body = await decompress(body);
+      body = await decompress(body, largest);
     } catch (error) {
+      if (isTooLarge(error))
+        return {
+          unreadable: `a body that decodes (${coding}) to more than ${sizeText(largest)}`,
+          tooLarge: true,
+        };
       return {
         unreadable: `a body labelled Content-Encoding: ${codings.join(', ')} that does not decode as ${coding} (${error instanceof Error ? error.message : String(error)})`,
       };

@@ -7,7 +7,13 @@ import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/pr
 import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets, redactUrl } from './redact.js';
-import { acceptedEncodings, answerBody } from './answer-body.js';
+import {
+  type UnreadableBody,
+  acceptedEncodings,
+  answerBody,
+  largestAnswerBytes,
+  tooLargeAnswer,
+} from './answer-body.js';
 import { formDecode, headerText } from '../lib/http-text.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -59,6 +65,8 @@ export interface HttpClientOptions {
   pace?: RequestPace;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (src/net/proxy-route.ts); the process's by default. */
   env?: ProxyEnvironment;
+  /** The largest answer read, as sent and once decoded; `largestAnswerBytes` (256 MiB) by default. */
+  largestAnswerBytes?: number;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
 }
@@ -301,7 +309,8 @@ export class HttpClient {
     const started = this.options.clock.now();
     const { signal, settled } = attemptSignal(request.signal, this.options.timeoutMs);
     let answer: Dispatcher.ResponseData;
-    let bytes: Buffer;
+    let bytes: Buffer | undefined;
+    const largest = this.options.largestAnswerBytes ?? largestAnswerBytes;
     try {
       answer = await this.dispatcher.request({
         origin: url.origin,
@@ -311,11 +320,11 @@ export class HttpClient {
         body: request.body,
         signal,
       });
-      bytes = Buffer.from(await answer.body.arrayBuffer());
+      bytes = await bodyBytes(answer.body, largest);
     } finally {
       settled();
     }
-    const body = await answerBody(bytes, answer.headers);
+    const body = bytes === undefined ? tooLargeAnswer(largest) : await answerBody(bytes, answer.headers, largest);
     const text = 'text' in body ? body.text : '';
     const response: HttpResponse = {
       status: answer.statusCode,
@@ -330,7 +339,7 @@ export class HttpClient {
       const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text) : [];
       if (text) trace(`< ${truncate(redactSecrets(redactBody(text), answerSecrets))}`);
     }
-    if ('unreadable' in body) throw unreadableAnswer(request, url, response.status, body.unreadable);
+    if ('unreadable' in body) throw unreadableAnswer(request, url, response.status, body);
     return response;
   }
 
@@ -365,14 +374,36 @@ export class HttpClient {
  * An answer whose body b2bctl cannot decode: never read as text. A write the platform answered below 400 may have
  * been applied, so it is ambiguous (unknown, asked about again by a resume), never "not sent".
  */
-function unreadableAnswer(request: HttpRequest, url: URL, status: number, unreadable: string): UnavailableError {
-  const message = `${request.method} ${url} answered HTTP ${status} with ${unreadable}; ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.`;
+function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: UnreadableBody): UnavailableError {
+  const remedy =
+    body.tooLarge === true
+      ? 'b2bctl reads no larger answer (ask for smaller pages, or check the proxy or gateway in between)'
+      : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
+  const message = `${request.method} ${url} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
   return status < 400 && !isSafeToRepeat(request) ? new AmbiguousRequestError(message) : new UnavailableError(message);
 }
 
 /** Whether repeating the request after an unclear failure is harmless: as it says, else not for a POST. */
 function isSafeToRepeat(request: HttpRequest): boolean {
   return request.safeToRepeat ?? request.method !== 'POST';
+}
+
+/**
+ * An answer's bytes as sent, or undefined past the largest answer b2bctl reads: the rest is not read, and the
+ * connection is dropped rather than drained.
+ */
+async function bodyBytes(body: Dispatcher.ResponseData['body'], largest: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    length += chunk.length;
+    if (length > largest) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, length);
 }
 
 function capitalised(text: string): string {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/base/clock.js';
 import { InterruptedError, UnavailableError } from '../../../src/base/errors.js';
@@ -429,6 +429,54 @@ describe('HttpClient answer bodies', () => {
       new RegExp(
         `^GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with a body labelled Content-Encoding: gzip that does not decode as gzip \\(.+\\); ask the platform's operator`,
       ),
+    );
+  });
+
+  it('an answer larger than the largest read is cut off there: an error naming the limit, not memory filled', async () => {
+    const megabyte = Buffer.alloc(1024 * 1024, 'x');
+    const { baseUrl, client } = await setUp(
+      [
+        (_request, response) => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          // Endless, as a broken gateway's stream: only the client's limit ends it.
+          const more = () => {
+            while (response.write(megabyte));
+          };
+          response.on('drain', more);
+          response.on('close', () => response.off('drain', more));
+          more();
+        },
+      ],
+      { largestAnswerBytes: 64 * 1024, maxRetries: 0 },
+    );
+    const error = await failureOf(client.request(get));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error.message).toBe(
+      `GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with a body of more than 65536 bytes; b2bctl reads no larger answer (ask for smaller pages, or check the proxy or gateway in between).`,
+    );
+  });
+
+  it.each([
+    ['gzip', (bytes: Buffer) => gzipSync(bytes)],
+    ['br', (bytes: Buffer) => brotliCompressSync(bytes)],
+    ['deflate', (bytes: Buffer) => deflateSync(bytes)],
+  ])('a %s body that decodes past the largest answer is refused while decoding', async (coding, compress) => {
+    // 4 MiB of zeros in a few KB: a decompression bomb in small.
+    const bomb = compress(Buffer.alloc(4 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const { baseUrl, client } = await setUp(
+      [
+        (_request, response) => {
+          response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+          response.end(bomb);
+        },
+      ],
+      { largestAnswerBytes: 1024 * 1024, maxRetries: 0 },
+    );
+    const error = await failureOf(client.request(get));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error.message).toBe(
+      `GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with a body that decodes (${coding}) to more than 1 MiB; b2bctl reads no larger answer (ask for smaller pages, or check the proxy or gateway in between).`,
     );
   });
 
