@@ -27,7 +27,7 @@ import {
   shownValue,
   textInput,
 } from './customer-values.js';
-import { checkDocument } from './documents.js';
+import { checkDocument, documentAsSent } from './documents.js';
 import { normalizePhone } from './phone.js';
 import type { FieldProblem, RecordVerdict } from './validation.js';
 
@@ -117,7 +117,10 @@ function bodySchema(mode: 'create' | 'update', registration: z.ZodType = address
   const shape: Record<string, z.ZodType> = {};
   for (const [key, type] of Object.entries(topFieldTypes[mode])) shape[key] = optionalSchemas[type];
   if (Object.hasOwn(shape, 'active')) shape.active = z.boolean({ error: reasons.active }).optional();
-  shape.document = withReason(requiredText, (value: string) => checkDocument(value));
+  shape.document = withReason(requiredText, (value: string) => checkDocument(value)).transform((value) => {
+    const check = checkDocument(value);
+    return check.ok ? documentAsSent(value, check.normalized) : value;
+  });
   shape.customerRegistrationAddress = registration.optional();
   if (mode === 'create') {
     shape.documentType = withReason(requiredText, documentTypeCheck);

@@ -34,6 +34,7 @@ import {
 } from './customer-values.js';
 import {
   checkDocument,
+  documentAsSent,
   type DocumentCheck,
   documentKindOfType,
   documentLookupKey,
@@ -178,7 +179,8 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
 // object machinery on each row of a 100,000-row file was most of the cost of validating it.
 // test/unit/domain/customer-plain-rules.test.ts holds them to the schema.
 
-type TextCheck = (text: string) => { ok: true } | { ok: false; reason: string };
+/** A field's rule on its text; `sent` is what goes in the body when that is not the text as written. */
+type TextCheck = (text: string) => { ok: true; sent?: string } | { ok: false; reason: string };
 
 interface FieldRule {
   key: string;
@@ -213,13 +215,13 @@ function fieldRules(
 const topRules: Record<'create' | 'update', readonly FieldRule[]> = {
   create: fieldRules(topFieldTypes.create, {
     documentType: { required: true, check: documentTypeCheck },
-    document: { required: true, check: checkedDocument },
+    document: { required: true, check: documentRule },
     username: { required: true, check: emailCheck },
     phone: { required: true, check: normalizePhone },
     password: { required: true },
   }),
   update: fieldRules(topFieldTypes.update, {
-    document: { required: true, check: checkedDocument },
+    document: { required: true, check: documentRule },
     phone: { required: false, check: normalizePhone },
   }),
 };
@@ -322,11 +324,13 @@ function readField(
       const text = textInput(raw);
       if (text === undefined) return rule.required ? reasons.required : undefined;
       if (typeof text !== 'string') return reasons.text;
+      let sent = text;
       if (rule.check !== undefined) {
         const checked = rule.check(text);
         if (!checked.ok) return checked.reason;
+        sent = checked.sent ?? text;
       }
-      body[rule.key] = text;
+      body[rule.key] = sent;
       return undefined;
     }
     case 'boolean': {
@@ -364,6 +368,12 @@ function readField(
       return undefined;
     }
   }
+}
+
+/** A document's rule: valid, and sent as documentAsSent says. */
+function documentRule(text: string): ReturnType<TextCheck> {
+  const check = checkedDocument(text);
+  return check.ok ? { ok: true, sent: documentAsSent(text, check.normalized) } : check;
 }
 
 let lastDocumentText: string | undefined;

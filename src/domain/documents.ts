@@ -12,6 +12,15 @@ export type DocumentKind = 'cpf' | 'cnpj';
 export type DocumentCheck =
   { ok: true; kind: DocumentKind; normalized: string; formatted: string } | { ok: false; reason: string };
 
+/**
+ * A valid document as it is sent: as written, unless white space stands in it, when it is sent as read, without
+ * punctuation. The platform takes a document with its punctuation `.`, `-`, `/` or without it, but says nothing
+ * of spaces, and the no-break space of a spreadsheet's number format would otherwise reach the customer's key.
+ */
+export function documentAsSent(written: string, normalized: string): string {
+  return /\s/.test(written) ? normalized : written;
+}
+
 /** Punctuation people write around documents; anything else (letters aside) makes the value invalid. */
 const punctuation = /[.\-/\s]/g;
 const cpfWeightsFirst = [10, 9, 8, 7, 6, 5, 4, 3, 2];
