@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
+import { notPagingByOffsetLine, watchForRepeatedPages } from '../../platform/answers/repeated-pages.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -44,13 +44,6 @@ export function pagingPlan(
 }
 
 /**
- * Answers of a one-item page at further offsets, in a row, that stop the run: an item added at the head of a listing
- * between two requests moves a one-item page down one, so the next page answers it again (it is not written twice).
- * Five in a row is no listing moving; a larger page answered again at the next offset is (orders poll's rule too).
- */
-const oneItemPageRepeatsToStop = 5;
-
-/**
  * The listing's pages in order, each fetched once it is needed (memory holds one page). A page is the last when it
  * is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found` of the cashback balance listing;
  * a short page is read on from where it ended, since a store may cap its pages below the limit asked (the platform
@@ -65,7 +58,7 @@ export async function* listingPages(
   warn: (line: string) => void,
 ): AsyncGenerator<unknown[]> {
   let offset = paging.startOffset;
-  let previous: { fingerprint: string; offset: number; repeats: number } | undefined;
+  const repeatOf = watchForRepeatedPages();
   let answeredAgain: { offset: number; at: number } | undefined;
   for (;;) {
     const query: Record<string, string[]> = { ...request.query, offset: [String(offset)] };
@@ -79,18 +72,14 @@ export async function* listingPages(
         );
       return;
     }
-    const fingerprint = pageFingerprint(items);
-    if (previous?.fingerprint === fingerprint) {
-      if (++previous.repeats >= (items.length === 1 ? oneItemPageRepeatsToStop : 1))
-        throw new B2bctlError(
-          `GET ${response.url} answered the same page as offset ${previous.offset}: the route does not seem to page by offset; stopped instead of looping (the items of offset ${previous.offset} were written once).`,
-          ExitCode.someRecordsFailed,
-        );
-      answeredAgain ??= { offset: previous.offset, at: offset };
-    } else {
-      previous = { fingerprint, offset, repeats: 0 };
-      yield items;
-    }
+    const repeat = repeatOf(items, offset);
+    if (repeat.kind === 'notPagingByOffset')
+      throw new B2bctlError(
+        notPagingByOffsetLine(response.url, repeat.firstOffset, 'items'),
+        ExitCode.someRecordsFailed,
+      );
+    if (repeat.kind === 'again') answeredAgain ??= { offset: repeat.firstOffset, at: offset };
+    else yield items;
     offset += items.length;
   }
 }
@@ -110,13 +99,6 @@ async function itemsOf(
   const proxyPage = proxyPageOf(request, response);
   if (proxyPage) throw proxyPage;
   return pageItems(response);
-}
-
-/** The page's length and its first and last items: pages of one listing never share both ends. */
-function pageFingerprint(items: unknown[]): string {
-  return createHash('sha256')
-    .update(`${items.length}\n${JSON.stringify(items[0])}\n${JSON.stringify(items.at(-1))}`)
-    .digest('base64');
 }
 
 /** The items of a page: a bare array or a recognised envelope; an empty body or `{}` is an empty page. */
