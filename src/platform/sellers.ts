@@ -1,6 +1,7 @@
 import type { SalesRep } from '../domain/sales-rep.js';
-import { PlatformError } from '../base/errors.js';
+import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
 import { readListingPage } from './answers/listing.js';
+import { notPagingByOffsetLine, watchForRepeatedPages } from './answers/repeated-pages.js';
 import type { PlatformClient } from './client.js';
 
 export interface SellerPageQuery {
@@ -28,15 +29,27 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
   return page as SalesRep[];
 }
 
-/** Every sales rep from `offset` on, page by page until the platform answers `[]`. */
+/**
+ * Every sales rep from `offset` on, page by page until the platform answers `[]` (a short page ends nothing: a store
+ * may cap its pages below the limit asked). A route that ignores the offset would be read for ever: the same page
+ * answered again stops the read (a page of one rep, five times in a row; once, an added rep moved it down one).
+ */
 export async function* listAllSellers(
   client: PlatformClient,
   query: { email?: string; pageSize: number; offset?: number },
 ): AsyncGenerator<SalesRep> {
   let offset = query.offset ?? 0;
+  const repeatOf = watchForRepeatedPages();
   for (;;) {
     const page = await listSellers(client, { email: query.email, limit: query.pageSize, offset });
     if (page.length === 0) return;
+    const repeat = repeatOf(page, offset);
+    if (repeat.kind === 'notPagingByOffset') {
+      const asked = { limit: query.pageSize, offset, email: query.email };
+      const url = client.http.urlFor(client.route('paths.sellers'), asked).toString();
+      throw new B2bctlError(notPagingByOffsetLine(url, repeat.firstOffset, 'sales reps'), ExitCode.someRecordsFailed);
+    }
+    // Answered again, its reps are counted as seen twice by the listing's reader (each written once).
     yield* page;
     offset += page.length;
   }

@@ -75,7 +75,7 @@ async function paginate(
   let count = 0;
   let failed = true;
   try {
-    for await (const page of listingPages(client, request, paging, refuse)) {
+    for await (const page of listingPages(client, request, paging, refuse, (line) => context.log.warn(line))) {
       // One line per item, a page in one write: the stream's buffers stay few on a listing of millions.
       if (format === 'ndjson')
         await writeText(context.io.stdout, page.map((item) => `${JSON.stringify(item)}\n`).join(''));

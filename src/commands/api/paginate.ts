@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
+import { notPagingByOffsetLine, watchForRepeatedPages } from '../../platform/answers/repeated-pages.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -22,8 +22,8 @@ const uncappedPageSize = 100;
 
 /**
  * The page size: a recognised listing's stated cap (a larger --page-size is cut to it, as the platform would), any
- * size for one without a ceiling, and --page-size otherwise. With none, no `limit` is sent and only an empty
- * page ends the listing: a short page proves nothing when the platform's page size is unknown.
+ * size for one without a ceiling, and --page-size otherwise. With none, no `limit` is sent: the platform's own
+ * page size.
  */
 export function pagingPlan(
   request: PlannedRequest,
@@ -44,45 +44,61 @@ export function pagingPlan(
 }
 
 /**
- * The listing's pages in order, each fetched once it is needed (memory holds one page). A page is the last
- * when it is empty (`[]`, `{}`, an empty body), shorter than asked, or the documented 400 `no record found` of
- * the cashback balance listing; a page equal to the one before stops with an error instead of looping.
+ * The listing's pages in order, each fetched once it is needed (memory holds one page). A page is the last when it
+ * is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found` of the cashback balance listing;
+ * a short page is read on from where it ended, since a store may cap its pages below the limit asked (the platform
+ * document ends a listing with an empty page only). A page equal to the one before stops with an error instead of
+ * looping (a page of one item, answered again five times in a row).
  */
 export async function* listingPages(
   client: PlatformClient,
   request: PlannedRequest,
   paging: PagingPlan,
   refuse: (response: HttpResponse) => Promise<never>,
+  warn: (line: string) => void,
 ): AsyncGenerator<unknown[]> {
   let offset = paging.startOffset;
-  let previous: { fingerprint: string; offset: number } | undefined;
+  const repeatOf = watchForRepeatedPages();
+  let answeredAgain: { offset: number; at: number } | undefined;
   for (;;) {
     const query: Record<string, string[]> = { ...request.query, offset: [String(offset)] };
     if (paging.pageSize !== undefined) query.limit = [String(paging.pageSize)];
     const response = await client.exchange({ ...request, query });
-    if (response.status === 400 && paging.route?.endsWithNoRecordFound && /no record found/i.test(response.text))
+    const items = await itemsOf(response, request, paging, refuse);
+    if (items.length === 0) {
+      if (answeredAgain)
+        warn(
+          `warning: the listing changed while it was read (the item at offset ${answeredAgain.offset} was answered again at offset ${answeredAgain.at}, and written once): an item added or removed meanwhile may be missing; run it again for a settled list.`,
+        );
       return;
-    // A redirect is not followed (it would take the token elsewhere): not a page, and not an empty one.
-    if (response.status >= 300) await refuse(response);
-    // A captive portal's or proxy's login page with a 200: a network problem (exit 69), as without --paginate.
-    const proxyPage = proxyPageOf(request, response);
-    if (proxyPage) throw proxyPage;
-    const items = pageItems(response);
-    if (items.length === 0) return;
-    // The page's length and its first and last items: pages of one listing never share both ends.
-    const fingerprint = createHash('sha256')
-      .update(`${items.length}\n${JSON.stringify(items[0])}\n${JSON.stringify(items.at(-1))}`)
-      .digest('base64');
-    if (previous?.fingerprint === fingerprint)
+    }
+    const repeat = repeatOf(items, offset);
+    if (repeat.kind === 'notPagingByOffset')
       throw new B2bctlError(
-        `GET ${response.url} answered the same page as offset ${previous.offset}: the route does not seem to page by offset; stopped instead of looping (the items of offset ${previous.offset} were written once).`,
+        notPagingByOffsetLine(response.url, repeat.firstOffset, 'items'),
         ExitCode.someRecordsFailed,
       );
-    previous = { fingerprint, offset };
-    yield items;
-    if (paging.pageSize !== undefined && items.length < paging.pageSize) return;
+    if (repeat.kind === 'again') answeredAgain ??= { offset: repeat.firstOffset, at: offset };
+    else yield items;
     offset += items.length;
   }
+}
+
+/** The items of one answer: none at the listing's end (an empty page, the cashback balance 400 `no record found`). */
+async function itemsOf(
+  response: HttpResponse,
+  request: PlannedRequest,
+  paging: PagingPlan,
+  refuse: (response: HttpResponse) => Promise<never>,
+): Promise<unknown[]> {
+  if (response.status === 400 && paging.route?.endsWithNoRecordFound && /no record found/i.test(response.text))
+    return [];
+  // A redirect is not followed (it would take the token elsewhere): not a page, and not an empty one.
+  if (response.status >= 300) await refuse(response);
+  // A captive portal's or proxy's login page with a 200: a network problem (exit 69), as without --paginate.
+  const proxyPage = proxyPageOf(request, response);
+  if (proxyPage) throw proxyPage;
+  return pageItems(response);
 }
 
 /** The items of a page: a bare array or a recognised envelope; an empty body or `{}` is an empty page. */

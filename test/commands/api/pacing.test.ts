@@ -14,7 +14,7 @@ let configDir: string;
 beforeAll(async () => ({ sandbox, configDir } = await startLoggedInSandbox()));
 afterAll(() => stopTestSandbox(sandbox));
 
-it('--rate 4 starts the 3 pages of the cashback history 250 ms apart', async () => {
+it('--rate 4 starts the 4 pages of the cashback history 250 ms apart (the short third read on to an empty one)', async () => {
   const clock = new FakeClock(Date.now());
   const result = await runCommandLine(['api', '/v1/cashback/history', '--paginate', '--rate', '4'], {
     configDir,
@@ -22,7 +22,7 @@ it('--rate 4 starts the 3 pages of the cashback history 250 ms apart', async () 
   });
   expect(result.code).toBe(0);
   expect(result.stdout.trim().split('\n')).toHaveLength(130);
-  expect(clock.waits).toEqual([250, 250]);
+  expect(clock.waits).toEqual([250, 250, 250]);
 });
 
 it('without --rate, nothing waits', async () => {

@@ -1,6 +1,6 @@
 /**
  * `b2bctl api --paginate` against every sandbox dialect: each named listing pages to its end by its own rule
- * (a short page, `[]`, `{}`, the cashback balance 400 `no record found`), every item once and in the listing's
+ * (`[]`, `{}`, the cashback balance 400 `no record found`; a short page is read on), every item once and in the listing's
  * order; a token revoked, a 429 and a 503 mid-listing cost a retry of that page and no item twice; a route that
  * ignores offset stops with an error; a branch outside the head office gets one line and exit 77.
  */
@@ -33,8 +33,8 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       sandbox = await startTestSandbox({ dialect });
       configDir = freshConfigDir();
       await loginToDialect(sandbox, dialect, configDir);
-      // Sizes that reach each end rule: 112 quotes (50, 50, a short 12), 100 contracts and balances (two full pages,
-      // then [] or the 400), 33 credit limits (no stated cap: the platform's pages of 20, then {}).
+      // Sizes that reach each end rule: 112 quotes (50, 50, a short 12 read on to []), 100 contracts and balances
+      // (two full pages, then [] or the 400), 33 credit limits (no stated cap: the platform's pages of 20, then {}).
       await generateListing(sandbox, 'pendingQuotes', 100);
       await generateListing(sandbox, 'contracts', 55);
       await generateListing(sandbox, 'cashbackBalances', 43);
@@ -46,11 +46,17 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     });
 
     it.each([
-      ['pendingQuotes', '/v1/quotes/pending', false, 3, ['offset=0&limit=50', 'offset=100&limit=50']],
+      [
+        'pendingQuotes',
+        '/v1/quotes/pending',
+        false,
+        4,
+        ['offset=0&limit=50', 'offset=100&limit=50', 'offset=112&limit=50'],
+      ],
       ['contracts', '/v1/contracts', true, 3, ['offset=100']],
-      ['marketplaceOrders', '/v1/marketplace/orders', true, 3, ['offset=50&limit=25']],
+      ['marketplaceOrders', '/v1/marketplace/orders', true, 4, ['offset=50&limit=25', 'offset=60&limit=25']],
       ['cashbackBalances', '/v1/cashback/balances', false, 3, ['offset=100']],
-      ['cashbackHistory', '/v1/cashback/history', false, 3, ['offset=100']],
+      ['cashbackHistory', '/v1/cashback/history', false, 4, ['offset=100', 'offset=130']],
       ['creditLimits', '/v1/credit-limits', false, 3, ['offset=33']],
       ['customerGroups', '/v1/customer-groups', false, 2, ['offset=8']],
       ['leadTimes', '/v1/lead-times', false, 2, ['offset=14']],
@@ -110,7 +116,8 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(result.code).toBe(0);
       expect(idsOfLines(result.stdout)).toEqual(storeIds('cashbackHistory'));
       const counts = await requestCounts(sandbox);
-      expect(counts['GET /v1/cashback/history']).toBe(4);
+      // 50, 50, the short 30, the empty page that ends it, and the page asked again.
+      expect(counts['GET /v1/cashback/history']).toBe(5);
       expect(counts[`POST ${dialect.tokenPath}`]).toBe(answer === 'revoke-tokens' ? 1 : undefined);
     });
 

@@ -257,6 +257,36 @@ describe('sellers list: the listing rules', () => {
     }
   });
 
+  it.each([
+    ['a page of 20', '20', 2],
+    ['a page of one rep, answered again five times in a row', '1', 6],
+  ])(
+    '--all over a route that ignores the offset, %s: stops, exit 1, the reps written once',
+    async (_, limit, requests) => {
+      await loggedIn();
+      const stored = sandbox.state.sellers;
+      const stuck = [...stored];
+      // Every page is the listing's first, whatever the offset asked.
+      stuck.slice = function (this: SalesRep[], start?: number, end?: number) {
+        return Array.prototype.slice.call(this, 0, (end ?? this.length) - (start ?? 0)) as SalesRep[];
+      };
+      sandbox.state.sellers = stuck;
+      try {
+        const result = await list('--all', '--limit', limit);
+        expect(result.code).toBe(1);
+        expect(result.stdout).toBe(asJson(seedReps.slice(0, Number(limit))));
+        const last = Number(limit) * (requests - 1);
+        expect(result.stderr.split('\n')).toEqual([
+          `error: GET ${sandbox.url}/sellerModule/listSellers?limit=${limit}&offset=${last} answered the same page as offset 0: the route does not seem to page by offset; stopped instead of looping (the sales reps of offset 0 were written once).`,
+          '',
+        ]);
+        expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: requests });
+      } finally {
+        sandbox.state.sellers = stored;
+      }
+    },
+  );
+
   it('--all with nothing to list prints [] after one request', async () => {
     await loggedIn();
     const result = await list('--all', '--email', 'nobody-at-all');
