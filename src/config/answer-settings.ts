@@ -21,7 +21,11 @@ export const tokenAnswerSettings = [
   ),
   answerPathSetting(
     'answers.token.expiresIn',
-    'Where the token route answer holds its lifetime in seconds (default: expires_in, expiresIn, …; absent means 12 hours)',
+    'Where the token route answer holds its lifetime in seconds, milliseconds from 43200000 on (default: expires_in, expiresIn, …; absent means 12 hours)',
+  ),
+  answerPathSetting(
+    'answers.token.expiresAt',
+    'Where the token route answer holds the instant the token expires, ISO-8601 or epoch seconds or milliseconds (default: expires_at, expiresAt, expiration, expiry, …; the earlier of it and the lifetime wins)',
   ),
 ] as const satisfies readonly SettingDefinition[];
 

@@ -22,3 +22,11 @@ export function parseDuration(text: string, bareUnit?: TimeUnit): number | undef
 export function millisecondsIn(unit: TimeUnit): number {
   return millisecondsPer[unit];
 }
+
+/** `0.5 s`, `30 s`, `12 min`, `72 h`, `500 days`: a duration as the logs say it (days from a week on). */
+export function spokenDuration(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 3_600_000) return `${Math.round(ms / 6000) / 10} min`;
+  if (ms < millisecondsPer.w) return `${Math.round(ms / 360_000) / 10} h`;
+  return `${Math.round(ms / 8_640_000) / 10} days`;
+}

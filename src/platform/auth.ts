@@ -1,5 +1,5 @@
 import { AuthError, messageOfBody, PlatformError, UsageError } from '../base/errors.js';
-import { readTokenAnswer, type TokenAnswerSettings } from './answers/token.js';
+import { readTokenAnswer, type TokenAnswer, type TokenAnswerSettings } from './answers/token.js';
 import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import type { HttpClient } from './http-client.js';
 import { redactSecrets } from './redact.js';
@@ -8,14 +8,8 @@ import { parseWrittenJson } from '../lib/written-json.js';
 
 export type TokenRouteStyle = 'json' | 'form' | 'basic';
 
-export interface IssuedToken {
-  accessToken: string;
-  /** Lifetime the platform announced, in seconds. */
-  expiresInSeconds: number;
-}
-
-/** The platform's documented token lifetime, used when the token route does not say. */
-export const defaultTokenLifetimeSeconds = 12 * 60 * 60;
+/** A token and what its answer says of its end, as read (src/domain/token-expiry.ts decides what to believe). */
+export type IssuedToken = TokenAnswer;
 
 /** Exchanges the integration user's credentials for an access token at the token route. */
 export async function requestToken(
@@ -54,10 +48,7 @@ export async function requestToken(
       'the token route answered without a token b2bctl recognises (access_token, accessToken, token); set answers.token.accessToken to the field that holds it, or check paths.token and auth.style',
     );
   }
-  return {
-    accessToken: answer.accessToken,
-    expiresInSeconds: answer.expiresInSeconds ?? defaultTokenLifetimeSeconds,
-  };
+  return answer;
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { Clock } from '../base/clock.js';
 import type { Session } from '../config/session.js';
-import { tokenNeedsRenewal } from '../domain/token-expiry.js';
+import { believedTokenExpiry, tokenNeedsRenewal } from '../domain/token-expiry.js';
 import { AuthError, ConfigError } from '../base/errors.js';
 import { refusePlainHttp } from '../net/plain-http.js';
 import { sameBaseUrl } from '../net/base-url.js';
 import { LoginRefusedError, requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
+import type { TokenAnswerSettings } from './answers/token.js';
 import type { HttpClient } from './http-client.js';
 import { withoutLineEnd } from '../io/read-stdin.js';
 
@@ -118,8 +119,10 @@ export class TokenSource {
     // A base URL or a username given for this run only (--base-url, B2BCTL_BASE_URL, B2BCTL_USERNAME) is not the
     // profile's: its token serves this run and the profile keeps its own store, user and token.
     if (!this.loginIsTheProfiles(credentials.username)) return issued.accessToken;
+    const { fields, warning } = tokenFields(issued, this.clock.now(), this.session.requireBaseUrl());
+    if (warning) this.log(warning);
     try {
-      this.session.save(tokenFields(issued, this.clock.now(), this.session.requireBaseUrl()));
+      this.session.save(fields);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       this.log(`warning: the new token is used for this run only: ${error.message}`);
@@ -176,7 +179,7 @@ export class TokenSource {
 export function tokenRoute(session: Session): {
   path: string;
   style: TokenRouteStyle;
-  answers: { accessToken?: string; expiresIn?: string };
+  answers: TokenAnswerSettings;
 } {
   return {
     path: session.get('paths.token'),
@@ -184,16 +187,28 @@ export function tokenRoute(session: Session): {
     answers: {
       accessToken: session.get('answers.token.accessToken'),
       expiresIn: session.get('answers.token.expiresIn'),
+      expiresAt: session.get('answers.token.expiresAt'),
     },
   };
 }
 
-/** The profile fields that cache an issued token. */
-export function tokenFields(issued: IssuedToken, nowMs: number, baseUrl: string): Record<string, string> {
+/**
+ * The profile fields that cache an issued token, its expiry as b2bctl believes it, and the one warning line about
+ * what the answer said of it when it was read otherwise or is far from the document's 12 hours.
+ */
+export function tokenFields(
+  issued: IssuedToken,
+  nowMs: number,
+  baseUrl: string,
+): { fields: Record<string, string>; warning: string | undefined } {
+  const { expiresAtMs, warning } = believedTokenExpiry(issued, nowMs);
   return {
-    baseUrl,
-    token: issued.accessToken,
-    tokenObtainedAt: new Date(nowMs).toISOString(),
-    tokenExpiresAt: new Date(nowMs + issued.expiresInSeconds * 1000).toISOString(),
+    fields: {
+      baseUrl,
+      token: issued.accessToken,
+      tokenObtainedAt: new Date(nowMs).toISOString(),
+      tokenExpiresAt: new Date(expiresAtMs).toISOString(),
+    },
+    warning,
   };
 }

@@ -20,10 +20,3 @@ export class Backoff {
     this.nextMs = this.initialMs;
   }
 }
-
-/** `0.5 s`, `30 s`, `12 min`, `72 h`: a duration as the logs say it. */
-export function spokenDuration(ms: number): string {
-  if (ms < 60_000) return `${Math.round(ms / 100) / 10} s`;
-  if (ms < 3_600_000) return `${Math.round(ms / 6000) / 10} min`;
-  return `${Math.round(ms / 360_000) / 10} h`;
-}

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../base/clock.js';
-import { spokenDuration } from './backoff.js';
+import { spokenDuration } from '../domain/duration.js';
 import type { CommandRun, EventStore, StoredEvent } from './store/types.js';
 
 /** Where an `--exec` hand-off keeps its running commands' process groups: the store, under its name and host. */

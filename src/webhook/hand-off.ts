@@ -1,5 +1,6 @@
 import type { Clock } from '../base/clock.js';
-import { Backoff, spokenDuration } from './backoff.js';
+import { spokenDuration } from '../domain/duration.js';
+import { Backoff } from './backoff.js';
 import { type EventConsumer, PermanentRefusal } from './consumers.js';
 import type { EventStore, FailingEvent, StoredEvent } from './store/types.js';
 

@@ -80,8 +80,9 @@ export async function run(options: LoginOptions, context: Context): Promise<void
 
   const http = await context.httpClient(checkedBaseUrl);
   const issued = await requestToken(http, tokenRoute(session), { username, password });
-  const fields = tokenFields(issued, context.clock.now(), checkedBaseUrl);
+  const { fields, warning } = tokenFields(issued, context.clock.now(), checkedBaseUrl);
   session.save({ ...fields, username, ...(plainHttpAllowed ? { 'http.allowPlain': 'true' } : {}) });
+  if (warning) context.log.warn(warning);
   context.log.info(
     `Logged in to ${checkedBaseUrl} as ${username} (profile "${session.profileName}"); the token is valid until ${fields.tokenExpiresAt}.`,
   );

@@ -1,11 +1,11 @@
 import type { Session } from '../../config/session.js';
-import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
+import { believedTokenExpiry, millisecondLifetimeFrom, tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { ExitCode } from '../../base/errors.js';
 import { isPlainHttpOffMachine } from '../../net/plain-http.js';
 import { locateListingPage } from '../../platform/answers/listing.js';
 import { locateOrderListing, type OrderAnswerSettings } from '../../platform/answers/orders.js';
 import { htmlTitle, isHtmlAnswer, isRecord, valueAtPath as valueAt } from '../../platform/answers/shapes.js';
-import { locateTokenAnswer } from '../../platform/answers/token.js';
+import { locateTokenAnswer, readTokenAnswer } from '../../platform/answers/token.js';
 import { issuedTokenOf, parseJson, tokenRequest } from '../../platform/auth.js';
 import type { HttpClient, HttpResponse } from '../../platform/http-client.js';
 import { redactSecrets } from '../../platform/redact.js';
@@ -98,18 +98,36 @@ export async function probeToken(
     });
   const token =
     located.tokenPath === '(the whole body)' ? String(body).trim() : String(valueAt(body, located.tokenPath));
-  const lifetime = located.lifetimePath
-    ? `lifetime in "${located.lifetimePath}" (${String(valueAt(body, located.lifetimePath))} s)`
-    : "no lifetime given: the document's 12 hours assumed";
+  const said = lifetimeSaid(body, located);
+  // What a login would warn of this answer's lifetime (read as milliseconds, past a week, already past…).
+  const { warning } = believedTokenExpiry(readTokenAnswer(body, route.answers) ?? { accessToken: token }, nowMs);
   return {
     finding: {
       ...base,
-      result: 'ok',
-      detail: `token obtained for ${username}: token in "${located.tokenPath}", ${lifetime}`,
-      setting: located.lifetimePath ? undefined : 'answers.token.expiresIn',
+      result: warning ? 'warn' : 'ok',
+      detail: `token obtained for ${username}: token in "${located.tokenPath}", ${said ?? "no lifetime given: the document's 12 hours assumed"}${warning ? `; ${warning.replace(/^warning: /, '')}` : ''}`,
+      setting: said ? undefined : 'answers.token.expiresIn',
     },
     token,
   };
+}
+
+/** Where the answer states the token's lifetime and its expiry instant, and what; undefined when it states neither. */
+function lifetimeSaid(
+  body: unknown,
+  located: { lifetimePath: string | undefined; expiryPath: string | undefined },
+): string | undefined {
+  const said = [
+    located.lifetimePath &&
+      `lifetime in "${located.lifetimePath}" (${lifetimeText(valueAt(body, located.lifetimePath))})`,
+    located.expiryPath && `expiry in "${located.expiryPath}" (${String(valueAt(body, located.expiryPath))})`,
+  ].filter(Boolean);
+  return said.length > 0 ? said.join(', ') : undefined;
+}
+
+/** A stated lifetime with its unit as b2bctl reads it (src/domain/token-expiry.ts). */
+function lifetimeText(value: unknown): string {
+  return Number(value) >= millisecondLifetimeFrom ? `${String(value)} ms` : `${String(value)} s`;
 }
 
 /** A token check that gave no token. */

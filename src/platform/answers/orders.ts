@@ -2,7 +2,17 @@ import type { orderAnswerSettings } from '../../config/answer-settings.js';
 import { documentLookupKey } from '../../domain/documents.js';
 import type { HeldMoveData } from '../../domain/order-stages.js';
 import { WrittenNumber } from '../../lib/written-json.js';
-import { candidatePaths, firstAt, isArray, isIdLike, isRecord, shownEmptyAt, valueAtPath } from './shapes.js';
+import {
+  candidatePaths,
+  firstAt,
+  instantMs,
+  isArray,
+  isIdLike,
+  isInstant,
+  isRecord,
+  shownEmptyAt,
+  valueAtPath,
+} from './shapes.js';
 import { recognisedListPaths } from './listing.js';
 
 /**
@@ -193,15 +203,8 @@ export function readOrderNumber(order: unknown, settings: OrderAnswerSettings = 
   return number === undefined ? undefined : String(number);
 }
 
-/** An ISO-8601 text, or a number of epoch milliseconds (seconds when it is too small to be milliseconds). */
-function isInstant(value: unknown): value is string | number {
-  if (typeof value === 'number') return Number.isFinite(value) && value > 0;
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
-}
-
 function instantText(value: string | number): string {
-  const ms = typeof value === 'number' ? (value < 1e11 ? value * 1000 : value) : Date.parse(value);
-  return new Date(ms).toISOString();
+  return new Date(instantMs(value)).toISOString();
 }
 
 /** The order in a detail answer: the body itself when it is the order, else the recognised envelope's content. */

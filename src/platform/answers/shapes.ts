@@ -55,6 +55,20 @@ export const isNonEmptyText = (value: unknown): value is string => typeof value 
 export const isIdLike = (value: unknown): value is string | number | WrittenNumber =>
   isNonEmptyText(value) || (typeof value === 'number' && Number.isFinite(value)) || value instanceof WrittenNumber;
 
+/** An instant: ISO-8601 text, or a number of epoch seconds or milliseconds (told apart by `instantMs`). */
+export function isInstant(value: unknown): value is string | number {
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0;
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/**
+ * An instant's epoch milliseconds. A number below 10^11 is seconds: as milliseconds it would be a day of 1973, and as
+ * seconds 10^11 is the year 5138, so no instant an answer states is read in the wrong unit.
+ */
+export function instantMs(value: string | number): number {
+  return typeof value === 'number' ? (value < 1e11 ? value * 1000 : value) : Date.parse(value);
+}
+
 /** A setting's candidate paths: the setting's own value first when set, else the recognised ones. */
 export function candidatePaths(setting: string | undefined, recognised: readonly string[]): readonly string[] {
   return setting !== undefined && setting.trim() !== '' ? [setting.trim()] : recognised;

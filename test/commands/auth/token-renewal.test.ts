@@ -83,7 +83,11 @@ describe('renewal of an expired token (--token-ttl)', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(asJson(seedReps.slice(0, 3)));
-    expect(result.stderr).toBe(`The token of profile "default" has expired; logging in again as ${sandboxUser}.\n`);
+    // A lifetime of seconds is used as said, and the login that read it says so (docs/platform.md, "Logging in").
+    expect(result.stderr).toBe(
+      `The token of profile "default" has expired; logging in again as ${sandboxUser}.\n` +
+        `warning: the token route's answer "expires_in": ${shortTtlSeconds} says the token lasts ${shortTtlSeconds} s, far less than the document's 12 hours; b2bctl uses it as said, so each command may have to log in again.\n`,
+    );
     // Renewed first: one more token request, and the listing went out once, with the new token.
     expect(await requestCounts(shortLived)).toEqual({ [tokenRoute]: 1, [listingRoute]: 1 });
     const newToken = cachedToken(configDir);

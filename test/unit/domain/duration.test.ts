@@ -1,6 +1,6 @@
 /** The one duration grammar, at its edges (every flag and setting that takes a time reads it). */
 import { describe, expect, it } from 'vitest';
-import { millisecondsIn, parseDuration } from '../../../src/domain/duration.js';
+import { millisecondsIn, parseDuration, spokenDuration } from '../../../src/domain/duration.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -39,5 +39,18 @@ describe('parseDuration', () => {
     expect(['ms', 's', 'm', 'h', 'd', 'w'].map((unit) => millisecondsIn(unit as 'ms'))).toEqual([
       1, 1_000, 60_000, 3_600_000, 86_400_000, 604_800_000,
     ]);
+  });
+});
+
+describe('spokenDuration', () => {
+  it.each([
+    [500, '0.5 s'],
+    [30_000, '30 s'],
+    [720_000, '12 min'],
+    [72 * 3_600_000, '72 h'],
+    [7 * 86_400_000, '7 days'],
+    [500 * 86_400_000, '500 days'],
+  ])('%d ms -> %s', (ms, spoken) => {
+    expect(spokenDuration(ms)).toBe(spoken);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenNeedsRenewal } from '../../../src/domain/token-expiry.js';
+import { believedTokenExpiry, tokenNeedsRenewal } from '../../../src/domain/token-expiry.js';
 
 const obtainedAtMs = Date.parse('2026-11-02T08:00:00Z');
 const hours12 = 12 * 3_600_000;
@@ -89,5 +89,85 @@ describe('tokenNeedsRenewal', () => {
     },
   ])('$name -> $expected', ({ token, nowMs, expected }) => {
     expect(tokenNeedsRenewal(token, nowMs)).toBe(expected);
+  });
+});
+
+/** An `expires_at` of `text`, as the token answer reader hands it over. */
+function at(text: string) {
+  return { path: 'expires_at', written: text, ms: Date.parse(text) };
+}
+
+describe('believedTokenExpiry: what a token answer says of its end, and what b2bctl believes', () => {
+  const nowMs = Date.parse('2026-11-30T08:00:00Z');
+
+  it.each([
+    { name: 'nothing said: the document 12 hours', stated: {}, expiresAt: '2026-11-30T20:00:00.000Z' },
+    {
+      name: 'seconds',
+      stated: { lifetime: { path: 'expires_in', value: 3600 } },
+      expiresAt: '2026-11-30T09:00:00.000Z',
+    },
+    {
+      name: 'just under 1,000 × 12 h is still seconds (a week at most)',
+      stated: { lifetime: { path: 'expires_in', value: 604_800 } },
+      expiresAt: '2026-12-07T08:00:00.000Z',
+    },
+    { name: 'an instant', stated: { expiresAt: at('2026-11-30T10:00:00Z') }, expiresAt: '2026-11-30T10:00:00.000Z' },
+    {
+      name: 'both: the instant is earlier',
+      stated: { lifetime: { path: 'expires_in', value: 43_200 }, expiresAt: at('2026-11-30T10:00:00Z') },
+      expiresAt: '2026-11-30T10:00:00.000Z',
+    },
+    {
+      name: 'both: the lifetime is earlier',
+      stated: { lifetime: { path: 'expires_in', value: 600 }, expiresAt: at('2026-11-30T10:00:00Z') },
+      expiresAt: '2026-11-30T08:10:00.000Z',
+    },
+  ])('$name, no warning', ({ stated, expiresAt }) => {
+    const believed = believedTokenExpiry(stated, nowMs);
+    expect(new Date(believed.expiresAtMs).toISOString()).toBe(expiresAt);
+    expect(believed.warning).toBeUndefined();
+  });
+
+  it.each([
+    {
+      name: 'milliseconds from 1,000 × 12 h on',
+      stated: { lifetime: { path: 'data.expiresIn', value: 43_200_000 } },
+      expiresAt: '2026-11-30T20:00:00.000Z',
+      warning:
+        'warning: the token route\'s answer "data.expiresIn": 43200000 would be 500 days as seconds, so b2bctl reads it as milliseconds: 12 h.',
+    },
+    {
+      name: 'past a week: counted for a week',
+      stated: { lifetime: { path: 'expires_in', value: 2_592_000 } },
+      expiresAt: '2026-12-07T08:00:00.000Z',
+      warning:
+        'warning: the token route\'s answer "expires_in": 2592000 says the token lasts 30 days, far past the document\'s 12 hours; b2bctl counts it valid for 7 days at most, then logs in again as for an expired one.',
+    },
+    {
+      name: 'epoch seconds given as a lifetime: milliseconds, then a week at most',
+      stated: { lifetime: { path: 'expires_in', value: 1_795_000_000 } },
+      expiresAt: '2026-12-07T08:00:00.000Z',
+      warning:
+        'warning: the token route\'s answer "expires_in": 1795000000 would be 20775.5 days as seconds, so b2bctl reads it as milliseconds: 20.8 days; "expires_in": 1795000000 says the token lasts 20.8 days, far past the document\'s 12 hours; b2bctl counts it valid for 7 days at most, then logs in again as for an expired one.',
+    },
+    {
+      name: 'under a minute: used as said',
+      stated: { lifetime: { path: 'expires_in', value: 30 } },
+      expiresAt: '2026-11-30T08:00:30.000Z',
+      warning:
+        'warning: the token route\'s answer "expires_in": 30 says the token lasts 30 s, far less than the document\'s 12 hours; b2bctl uses it as said, so each command may have to log in again.',
+    },
+    {
+      name: 'an instant already past: ignored, the lifetime or 12 hours kept',
+      stated: { expiresAt: at('2026-11-30T06:00:00Z') },
+      expiresAt: '2026-11-30T20:00:00.000Z',
+      warning:
+        'warning: the token route\'s answer "expires_at": "2026-11-30T06:00:00Z" is already past by this machine\'s clock (2026-11-30T08:00:00.000Z), so b2bctl ignores it: check this machine\'s clock (b2bctl doctor compares it with the platform\'s).',
+    },
+  ])('$name, one warning line', ({ stated, expiresAt, warning }) => {
+    const believed = believedTokenExpiry(stated, nowMs);
+    expect(new Date(believed.expiresAtMs).toISOString()).toBe(expiresAt);
+    expect(believed.warning).toBe(warning);
   });
 });
