@@ -12,6 +12,8 @@ import { ListingStore } from './listings/store.js';
 export class SandboxState {
   readonly tokens = new Map<string, number>();
   readonly requestCounts = new Map<string, number>();
+  /** Told of each counted request as it arrives: a test waits for the request it wants instead of polling the counts. */
+  readonly onRequestCounted: ((key: string, count: number) => void)[] = [];
   sellers: SalesRep[] = [];
   /** Catalogue, stock lines and the stock queue; seeded by seedSandboxState. */
   stock = new StockState();
@@ -53,6 +55,8 @@ export class SandboxState {
   }
 
   countRequest(key: string): void {
-    this.requestCounts.set(key, (this.requestCounts.get(key) ?? 0) + 1);
+    const count = (this.requestCounts.get(key) ?? 0) + 1;
+    this.requestCounts.set(key, count);
+    for (const listener of this.onRequestCounted) listener(key, count);
   }
 }

@@ -138,6 +138,24 @@ export async function requestCounts(sandbox: RunningSandbox): Promise<Record<str
   return (await response.json()) as Record<string, number>;
 }
 
+/**
+ * Resolves as the sandbox counts the `count`th request of `route` ("METHOD /route") since its last reset, told by
+ * the sandbox as the request arrives: a loop asking GET /_sandbox/requests would take the CPU the run it waits for
+ * needs, from the same process that answers that run, and see the request only on its next turn.
+ */
+export function untilRequestCount(sandbox: RunningSandbox, route: string, count: number): Promise<void> {
+  const listeners = sandbox.state.onRequestCounted;
+  return new Promise((resolvePromise) => {
+    if ((sandbox.state.requestCounts.get(route) ?? 0) >= count) return resolvePromise();
+    const listener = (key: string, reached: number) => {
+      if (key !== route || reached < count) return;
+      listeners.splice(listeners.indexOf(listener), 1);
+      resolvePromise();
+    };
+    listeners.push(listener);
+  });
+}
+
 export async function resetCounts(sandbox: RunningSandbox): Promise<void> {
   await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
 }

@@ -27,6 +27,8 @@ import {
   UsageError,
 } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
+import { RedirectAnswerError } from '../../platform/redirect.js';
+import { isRetryableStatus } from '../../platform/retry-policy.js';
 import {
   getOrder,
   UnreadableOrderDetail,
@@ -481,6 +483,28 @@ function refuseNullOutput(options: OrdersPollOptions, context: Context): void {
   );
 }
 
+/**
+ * A failure every later cycle would meet again, so `--watch` ends with it as a single run does (its line, its exit
+ * code) instead of retrying it for ever: bad flags, settings or cursor (a UsageError); refused credentials (a 401
+ * with no password to log in again, a 403); a redirect (b2bctl never follows one: the platform moved, or something
+ * answers in its place); a 4xx that retrying will not change (a listing route that is not there, a query the
+ * platform refuses); an output its reader closed (`| head`, an importer that died: no later cycle could write, and a
+ * supervisor restarts the pair only once this one ends, exit 141, the cursor unmoved). Network errors, 5xx and 429
+ * are waited out.
+ */
+function waitingCannotCure(error: unknown): boolean {
+  if (error instanceof UsageError || error instanceof AuthError) return true;
+  if (error instanceof RedirectAnswerError || error instanceof OutputClosedError) return true;
+  // 408 and 425 are a server's own "try again later", whatever a single run does with them.
+  return (
+    error instanceof PlatformError &&
+    error.status < 500 &&
+    !isRetryableStatus(error.status) &&
+    error.status !== 408 &&
+    error.status !== 425
+  );
+}
+
 /** `--watch`: a run every interval until SIGINT/SIGTERM; platform outages are waited out with growing pauses. */
 async function watch(options: OrdersPollOptions, context: Context, poll: () => Promise<number>): Promise<void> {
   let failures = 0;
@@ -490,10 +514,7 @@ async function watch(options: OrdersPollOptions, context: Context, poll: () => P
       failures = 0;
     } catch (error) {
       if (error instanceof InterruptedError || context.interrupt.aborted) throw error;
-      // Bad flags, a bad cursor or refused credentials do not heal by waiting, nor does an output its reader closed
-      // (`| head`, an importer that died): no later cycle could write, and a supervisor restarts the pair only once
-      // this one ends, as a single run does (exit 141, the cursor unmoved).
-      if (error instanceof UsageError || error instanceof AuthError || error instanceof OutputClosedError) throw error;
+      if (waitingCannotCure(error)) throw error;
       failures++;
       const message = error instanceof B2bctlError ? error.message : String((error as Error)?.message ?? error);
       context.log.warn(`orders poll: cycle failed (${message}); trying again, the cursor is unchanged.`);

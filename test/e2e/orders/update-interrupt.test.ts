@@ -8,11 +8,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { collect, freshConfigDir, freshWorkDir, login, sleep, spawnCli } from '../../support/cli.js';
+import { collect, freshConfigDir, freshWorkDir, login, spawnCli } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { acceptedMoves, newOrders } from '../../support/order-moves.js';
 import { readReport, runFiles } from '../../support/run-files.js';
-import { requestCounts, startTestSandbox } from '../../support/sandbox.js';
+import { startTestSandbox, untilRequestCount } from '../../support/sandbox.js';
+import type { TestContext } from '../../support/test-context.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
@@ -30,20 +31,20 @@ describe('orders update interrupted while it reads the orders', () => {
 
   it.each(['SIGINT', 'SIGTERM'] as const)(
     '%s: no move is sent after it; exit 75, the resume sends them all',
-    // A ceiling for a hang: 3-7 s alone, 9-14 s beside two busy loops, and it reached 120 s in a suite run at load
-    // 16-28 (a spawned run, then 80 requests of the resume in this process, beside the other worker's file).
+    // A ceiling for a hang, not a wait: each step waits for an event (a request counted, an exit, a resolved run).
     { timeout: 300_000 },
     async (signal) => {
       const dir = freshWorkDir();
-      const ids = newOrders(sandbox, 40);
+      const ids = newOrders(sandbox, 10);
       writeFileSync(
         join(dir, 'cancel.csv'),
         ['order,action,reason', ...ids.map((id) => `${id},cancel,engano`), ''].join('\n'),
       );
       const movesBefore = acceptedMoves(sandbox).length;
-      const readsBefore = (await requestCounts(sandbox))['GET /v1/orders/:id'] ?? 0;
-      // Two requests a second: the 40 reads before the first move take 20 s, so the signal comes while they run.
-      const child = spawnCli(['orders', 'update', 'cancel.csv', '--rate', '2'], configDir, {}, dir);
+      const read = 'GET /v1/orders/:id';
+      const secondRead = untilRequestCount(sandbox, read, (sandbox.state.requestCounts.get(read) ?? 0) + 2);
+      // One request a second: the 10 reads before the first move take 9 s; the signal goes as the second arrives.
+      const child = spawnCli(['orders', 'update', 'cancel.csv', '--rate', '1'], configDir, {}, dir);
       child.stdin?.end();
       const exited = collect(child);
       // A run that outlives its test (a failure, a timeout) would send its moves into the next test's counts.
@@ -52,28 +53,32 @@ describe('orders update interrupted while it reads the orders', () => {
         child.kill('SIGKILL');
         await exited;
       });
-      while (((await requestCounts(sandbox))['GET /v1/orders/:id'] ?? 0) < readsBefore + 2) {
-        // A run that ended before its second read never makes one: say how it ended rather than wait for the timeout.
-        if (child.exitCode !== null || child.signalCode !== null)
-          throw new Error(`orders update ended before its second read: ${JSON.stringify(await exited)}`);
-        await sleep(20);
-      }
+      // A run that ended before its second read never makes one: say how it ended rather than wait for the timeout.
+      const endedFirst = await Promise.race([secondRead.then(() => undefined), exited]);
+      if (endedFirst) throw new Error(`orders update ended before its second read: ${JSON.stringify(endedFirst)}`);
       child.kill(signal);
       const stopped = await exited;
       expect(stopped.code).toBe(75);
-      expect(stopped.closingLine).toMatch(/: 40 not sent; exit 75$/);
+      expect(stopped.closingLine).toMatch(/: 10 not sent; exit 75$/);
       expect(acceptedMoves(sandbox).length).toBe(movesBefore);
       const [report] = runFiles(dir, 'cancel').reports;
       expect(readReport(join(dir, report as string))).toEqual([]);
-      const resumed = await runCommandLine(
+      // The resume runs in this process: interrupted when its test ends, so a timeout does not leave it sending.
+      let resume: TestContext | undefined;
+      const resumed = runCommandLine(
         ['orders', 'update', 'cancel.csv', '--resume', report as string, '--rate', '100'],
         {
           configDir,
           cwd: dir,
+          started: (test) => (resume = test),
         },
       );
-      expect(resumed.code).toBe(0);
-      expect(acceptedMoves(sandbox).length).toBe(movesBefore + 40);
+      onTestFinished(async () => {
+        resume?.interrupt('SIGINT');
+        await resumed.catch(() => undefined);
+      });
+      expect((await resumed).code).toBe(0);
+      expect(acceptedMoves(sandbox).length).toBe(movesBefore + 10);
     },
   );
 });
