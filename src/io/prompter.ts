@@ -8,7 +8,7 @@ import { InterruptedError, SignalledError } from '../base/errors.js';
  */
 export function inquirerPrompter(io: IOStreams, interrupt?: AbortSignal): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal: interrupt };
-  const ask = (answer: Promise<string>) => interruptible(answer, interrupt);
+  const ask = (answer: Promise<string>) => resumedAfterSuspend(io.stdin, () => interruptible(answer, interrupt));
   return {
     input: (message, defaultValue) => ask(input({ message, default: defaultValue, required: true }, context)),
     // No ctrl+t to show the password as typed (as sudo, ssh and gh have none): its tip under the question was left
@@ -64,5 +64,28 @@ async function interruptible(
     throw error;
   } finally {
     if (onIdle) process.removeListener('beforeExit', onIdle);
+  }
+}
+
+/**
+ * Ctrl-Z at a prompt, then `fg`, goes on with the question, what was typed before Ctrl-Z kept. The key reaches
+ * node's readline (the terminal is in raw mode), which stops the process itself and, once continued, pauses its
+ * input and never resumes it: with nothing left to read the process ran out of work and the prompt ended as if its
+ * input had closed (exit 75). The input is resumed once readline has paused it (its handler runs after this one),
+ * and paused again when the question ends, as readline would have (it believes it paused the input already).
+ */
+async function resumedAfterSuspend(stdin: NodeJS.ReadableStream, ask: () => Promise<string>): Promise<string> {
+  let resumed = false;
+  const resume = () =>
+    setImmediate(() => {
+      resumed = true;
+      stdin.resume();
+    });
+  process.on('SIGCONT', resume);
+  try {
+    return await ask();
+  } finally {
+    process.off('SIGCONT', resume);
+    if (resumed) stdin.pause();
   }
 }

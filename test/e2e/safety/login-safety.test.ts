@@ -5,9 +5,10 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { configFile, freshConfigDir, readConfig, runCli } from '../../support/cli.js';
-import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
-import { requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
+import { configFile, freshConfigDir, readConfig, runCli, sleep } from '../../support/cli.js';
+import { inRawMode, onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
+import { requestCounts, resetCounts, sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
+import { expectPasswordLoginStored, loggedInLine } from '../../support/auth.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
@@ -67,6 +68,30 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     expect(
       existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
     ).toBeUndefined();
+  });
+
+  it('Ctrl-Z at the password prompt, then fg: the prompt goes on with what was typed, and the login succeeds', async () => {
+    const configDir = freshConfigDir();
+    const [typedBefore, typedAfter] = [sandboxPassword.slice(0, 3), sandboxPassword.slice(3)];
+    const { code, screen } = await onTerminal(['login', '--base-url', sandbox.url, '--username', sandboxUser], {
+      env: { B2BCTL_CONFIG_DIR: configDir, NO_COLOR: '1' },
+      during: async ({ pid, printed, type }) => {
+        await printed('Password');
+        type(`${typedBefore}\x1a`);
+        // Ctrl-Z makes readline give the terminal back (line mode) and stop the process. Here the kernel ignores
+        // the stop (the process leads its own session, an orphaned job), so SIGCONT is sent as `fg` would send it.
+        while (inRawMode(pid)) await sleep(20);
+        process.kill(pid, 'SIGCONT');
+        while (!inRawMode(pid)) await sleep(20);
+        type(`${typedAfter}\r`);
+      },
+    });
+    expect(code).toBe(0);
+    const profile = expectPasswordLoginStored(sandbox, configDir);
+    expect(screen.lines).toEqual([
+      `✔ Password ${'*'.repeat(sandboxPassword.length)}`,
+      loggedInLine(sandbox, profile).trimEnd(),
+    ]);
   });
 
   it.each([
