@@ -1,5 +1,6 @@
 import type { Clock } from '../base/clock.js';
 import type { Context, IOStreams } from '../context.js';
+import { restoreTerminal } from '../io/output/restore-terminal.js';
 
 export interface ProgressCounts {
   done: number;
@@ -68,9 +69,6 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
     stop: () => {},
   };
 }
-
-/** Shows the cursor and turns line wrapping back on: what a shell needs after a bar, however the run ends. */
-export const restoreTerminal = '\x1b[?25h\x1b[?7h';
 
 /**
  * The cli-progress bar, fitted to the terminal's width, cleared on stop, the cursor shown again on every exit, even

@@ -5,6 +5,7 @@ import { type LogFormat, logFormatOf, logFormats } from '../io/output/log-format
 import { type OutputFormat, outputFormats } from '../base/output-format.js';
 import type { CommandGroupModule, Dispatch } from '../command-kit/command-group.js';
 import { addExamples } from './examples.js';
+import { helpLayout } from './help-layout.js';
 import { nonEmpty } from '../command-kit/parse.js';
 
 /** The global options (docs/output.md, "Conventions") as commander parses them. */
@@ -67,8 +68,7 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
       ).choices(logFormats),
     )
     .showSuggestionAfterError(true)
-    // Option text wraps down to 24 columns (commander's own floor, 40, left it unwrapped on a 60-column terminal).
-    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 24 });
+    .configureHelp(helpLayout);
 
   // `--version` alone needs no command at all: loading every group for it would cost its start-up.
   const words = argv.slice(2);

@@ -3,7 +3,7 @@
  * the bytes it wrote, so a test asserts what an operator sees (lines, cursor, wrapping, the window's title), never
  * substrings of the byte stream.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +49,15 @@ export interface TerminalOptions {
   stdin?: string;
   /** Runs once the command has started: to type at a prompt or to signal it. */
   during?: (running: RunningOnTerminal) => Promise<void>;
+}
+
+/**
+ * Whether the terminal of the process `pid` is in raw mode (no line editing), as it is while a prompt asks: how a
+ * test knows that a key it typed was read (the mode a command sets on it changes) without waiting for a time.
+ */
+export function inRawMode(pid: number): boolean {
+  const settings = execFileSync('stty', ['-F', `/proc/${pid}/fd/0`, '-a'], { encoding: 'utf8' });
+  return /(^|\s)-icanon(\s|$)/.test(settings);
 }
 
 /** Runs `b2bctl ARGS` (the built CLI) on a terminal of `columns` × `rows`; its exit code and the rendered screen. */

@@ -147,6 +147,8 @@ describe("a command's help", () => {
       // Which signals stop a command (SIGINT, SIGTERM, SIGHUP): the handlers are set before any command.
       'src/base/stop-signals.ts',
       'src/cli/examples.ts',
+      // How the help is laid out (wrapped, descriptions under their flags on a narrow terminal).
+      'src/cli/help-layout.ts',
       // The signal handlers are set before any command: which signal is a second Ctrl-C is decided there.
       'src/cli/interruptions.ts',
       'src/cli/main.ts',

@@ -5,9 +5,10 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { configFile, freshConfigDir, readConfig, runCli } from '../../support/cli.js';
-import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
-import { requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
+import { configFile, freshConfigDir, readConfig, runCli, sleep } from '../../support/cli.js';
+import { inRawMode, onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
+import { requestCounts, resetCounts, sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
+import { expectPasswordLoginStored, loggedInLine } from '../../support/auth.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
@@ -18,6 +19,9 @@ afterAll(async () => {
   await sandbox.close();
   removeTemporaryFolders();
 });
+
+/** Beside the password question: nothing of the password itself is drawn. */
+const hiddenNote = '(not shown as you type)';
 
 /** Runs b2bctl on a pseudo-terminal, typing `keys` once it has printed `waitFor`; the screen's lines at the end. */
 async function loginOnTerminal(
@@ -62,11 +66,64 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
       { waitFor: 'Password', keys: 'abc\x03' },
     );
     expect(result.code).toBe(130);
-    // The question, what was typed (masked), and the line that says why it stopped: no key tip left between them.
-    expect(result.lines).toEqual(['? Password ***', 'error: Ctrl-C at the prompt: stopped; nothing was changed.']);
+    // The question (nothing of what was typed) and the line that says why it stopped: no key tip left between them.
+    expect(result.lines).toEqual([
+      `? Password ${hiddenNote}`,
+      'error: Ctrl-C at the prompt: stopped; nothing was changed.',
+    ]);
     expect(
       existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
     ).toBeUndefined();
+  });
+
+  it('Ctrl-Z at the password prompt gives the cursor back; after fg the prompt goes on with what was typed', async () => {
+    const configDir = freshConfigDir();
+    const [typedBefore, typedAfter] = [sandboxPassword.slice(0, 3), sandboxPassword.slice(3)];
+    let cursorHiddenWhileStopped: boolean | undefined;
+    const { code, screen } = await onTerminal(['login', '--base-url', sandbox.url, '--username', sandboxUser], {
+      env: { B2BCTL_CONFIG_DIR: configDir },
+      during: async ({ pid, printed, type, screen: shown }) => {
+        await printed('Password');
+        type(`${typedBefore}\x1a`);
+        // Ctrl-Z makes readline give the terminal back (line mode) and stop the process. Here the kernel ignores
+        // the stop (the process leads its own session, an orphaned job), so SIGCONT is sent as `fg` would send it.
+        while (inRawMode(pid)) await sleep(20);
+        // What b2bctl wrote before stopping reaches the screen a moment later.
+        const givenBackBy = Date.now() + 5000;
+        while ((await shown()).cursorHidden && Date.now() < givenBackBy) await sleep(20);
+        cursorHiddenWhileStopped = (await shown()).cursorHidden;
+        process.kill(pid, 'SIGCONT');
+        while (!inRawMode(pid)) await sleep(20);
+        type(`${typedAfter}\r`);
+      },
+    });
+    expect(cursorHiddenWhileStopped).toBe(false);
+    expect(code).toBe(0);
+    const profile = expectPasswordLoginStored(sandbox, configDir);
+    // The answered question ends in a space where the answer would be: nothing of it is drawn.
+    expect(screen.lines.map((line) => line.trimEnd())).toEqual([
+      '✔ Password',
+      loggedInLine(sandbox, profile).trimEnd(),
+    ]);
+  });
+
+  it('a 3000-character password pasted draws one question line, nothing of the password, on a 100×30 terminal', async () => {
+    const { code, screen } = await onTerminal(['login', '--base-url', sandbox.url, '--username', sandboxUser], {
+      env: { B2BCTL_CONFIG_DIR: freshConfigDir() },
+      columns: 100,
+      rows: 30,
+      during: async ({ printed, type }) => {
+        await printed('Password');
+        type(`\x1b[200~${'x'.repeat(3000)}\x1b[201~`);
+        type('\r');
+      },
+    });
+    expect(code).toBe(77);
+    // Every line, the scrollback's too: a mask taller than the window left copies of the question there.
+    expect(screen.lines.filter((line) => line.includes('Password')).map((line) => line.trimEnd())).toEqual([
+      '✔ Password',
+    ]);
+    expect(screen.lines.filter((line) => /[x*]{10}/.test(line))).toEqual([]);
   });
 
   it.each([
@@ -86,7 +143,10 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
       expect(code).toBe(exit);
       // The question stays above the line that says why it stopped: a signal sent from outside is not a typed ^C
       // (the prompt's raw terminal echoes none), so there is nothing of its own to erase.
-      expect(screen.lines).toEqual(['? Password', `error: ${signal} at the prompt: stopped; nothing was changed.`]);
+      expect(screen.lines).toEqual([
+        `? Password ${hiddenNote}`,
+        `error: ${signal} at the prompt: stopped; nothing was changed.`,
+      ]);
       expect(
         existsSync(configFile(configDir)) ? readConfig(configDir).profiles.default?.token : undefined,
       ).toBeUndefined();
@@ -97,7 +157,7 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     const coloured = await askPasswordThenStop([]);
     expect(coloured.screen.colouredCells).toBeGreaterThan(0);
     const plain = await askPasswordThenStop(['--no-color']);
-    expect(plain.screen.lines[0]).toBe('? Password');
+    expect(plain.screen.lines[0]).toBe(`? Password ${hiddenNote}`);
     expect(plain.screen.colouredCells).toBe(0);
   });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, sleep } from '../../support/cli.js';
 import { generateCustomers } from '../../support/customers.js';
-import { restoreTerminal } from '../../../src/bulk/progress.js';
+import { restoreTerminal } from '../../../src/io/output/restore-terminal.js';
 import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
 import { clearSandboxCustomers, credentialsEnv, repoRoot, startTestSandbox } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';

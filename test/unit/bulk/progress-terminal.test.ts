@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createProgress, fittedBar, fittedCount, restoreTerminal, timeLeft } from '../../../src/bulk/progress.js';
+import { createProgress, fittedBar, fittedCount, timeLeft } from '../../../src/bulk/progress.js';
+import { restoreTerminal } from '../../../src/io/output/restore-terminal.js';
 import type { IOStreams } from '../../../src/context.js';
 import { createLogger } from '../../../src/io/output/logger.js';
 import { FakeClock } from '../../support/fake-clock.js';
