@@ -1,5 +1,7 @@
+import { B2bctlError, ExitCode } from '../base/errors.js';
 import { orderAnswers, orderListingPageSize } from './orders.js';
 import { readListedOrder, readOrderListingPage, type OrderAnswerSettings } from './answers/orders.js';
+import { watchForRepeatedPages } from './answers/repeated-pages.js';
 import type { PlatformClient } from './client.js';
 
 /** What a search by number found: the order's id, or (when no order has the number) what the search saw. */
@@ -7,6 +9,29 @@ export type NumberSearch = { id: string; searched?: undefined } | { id?: undefin
 
 /** How many pages of a full read go by between two progress lines: 1,000 orders. */
 const progressEveryPages = 40;
+
+/**
+ * The furthest offset a search asks: 2^31 - 1, the largest a 32-bit whole number (a listing's usual offset type)
+ * holds. A listing holding orders past it does not page by offset (nor does it end): the search stops there, which
+ * the gallop reaches in about 27 requests.
+ */
+export const furthestSearchedOffset = 2 ** 31 - 1;
+
+/**
+ * One pass of a search (its bisection, or its full read): the number sought, and the pages read, compared as the
+ * other listing readers compare them (repeated-pages.ts). A listing that ignores the offset answers the same page
+ * wherever it is asked, and stops the search: a page of one order at its fifth answer again in a row (each order
+ * created meanwhile moves it down one); a larger page answered again by the next read of a full read, or by the next
+ * two reads of a bisection, whose jumps of 25 orders or more a busy store can match once by the orders it takes.
+ */
+interface SearchPass {
+  target: bigint;
+  repeatOf: ReturnType<typeof watchForRepeatedPages>;
+}
+
+function searchPass(target: bigint, kind: 'bisection' | 'full read'): SearchPass {
+  return { target, repeatOf: watchForRepeatedPages(kind === 'bisection' ? 2 : 1) };
+}
 
 /** One listing page as the search reads it: where it starts, how many entries it holds, their numbers. */
 interface SearchedPage {
@@ -25,7 +50,8 @@ const unordered = Symbol('unordered');
  * offsets (0, 25, 75, 175, …) and bisecting between the last two: a few requests for any order of the store, one
  * for an order of the newest page. When a page shows numbers that do not fall down it (or a number that is not
  * digits), the listing is read to its end instead (a progress line every 1,000 orders). Everything read is kept for the rest of the run
- * (docs/decisions/0012-order-conflicts-and-numbers.md).
+ * (docs/decisions/0012-order-conflicts-and-numbers.md). A listing that answers the same page at other offsets, or
+ * orders past `furthestSearchedOffset`, does not page by offset: the search stops instead of reading it for ever.
  */
 export class OrderNumberIndex {
   private readonly idOfNumber = new Map<string, string>();
@@ -66,8 +92,9 @@ export class OrderNumberIndex {
     let { low, high, above, below } = this.boundsFor(target);
     let stride = orderListingPageSize;
     let offset = low;
+    const pass = searchPass(target, 'bisection');
     for (;;) {
-      const page = await this.readPage(offset, signal);
+      const page = await this.readPage(offset, pass, signal);
       if (page === unordered) return unordered;
       const newest = page.numbers[0];
       const oldest = page.numbers.at(-1);
@@ -93,7 +120,8 @@ export class OrderNumberIndex {
           continue;
         }
         if (high === undefined) {
-          offset += stride;
+          // No further than the furthest offset asked, so a listing of that many orders is still searched to it.
+          offset = Math.min(offset + stride, Math.max(low, furthestSearchedOffset));
           stride *= 2;
           continue;
         }
@@ -133,8 +161,12 @@ export class OrderNumberIndex {
   }
 
   /** One page at `offset`: its orders kept, its numbers checked to fall down the page. */
-  private async readPage(offset: number, signal?: AbortSignal): Promise<SearchedPage | typeof unordered> {
-    const entries = await this.listingPage(offset, signal);
+  private async readPage(
+    offset: number,
+    pass: SearchPass,
+    signal?: AbortSignal,
+  ): Promise<SearchedPage | typeof unordered> {
+    const entries = await this.listingPage(offset, pass, signal);
     const numbers: bigint[] = [];
     for (const entry of entries) {
       const order = readListedOrder(entry, this.settings);
@@ -153,8 +185,9 @@ export class OrderNumberIndex {
   /** Every page from the start to the end, or until the target shows: no other way finds an unordered number. */
   private async readToEnd(target: bigint, signal?: AbortSignal): Promise<NumberSearch> {
     let pages = 0;
+    const pass = searchPass(target, 'full read');
     while (!this.fullRead.ended && !this.idOfNumber.has(String(target))) {
-      const entries = await this.listingPage(this.fullRead.offset, signal);
+      const entries = await this.listingPage(this.fullRead.offset, pass, signal);
       for (const entry of entries) {
         const order = readListedOrder(entry, this.settings);
         if (order) this.idOfNumber.set(String(order.orderNumber), String(order.id));
@@ -172,7 +205,10 @@ export class OrderNumberIndex {
     return { searched: `the listing was read to its end: ${counted(this.fullRead.offset)} orders` };
   }
 
-  private async listingPage(offset: number, signal?: AbortSignal): Promise<unknown[]> {
+  /** The page at `offset`, unless the listing shows it does not page by offset (then the search stops). */
+  private async listingPage(offset: number, pass: SearchPass, signal?: AbortSignal): Promise<unknown[]> {
+    if (offset > furthestSearchedOffset)
+      throw notPagingByOffset(`the order listing holds orders past offset ${counted(furthestSearchedOffset)}`, pass);
     const { body } = await this.client.send<unknown>({
       method: 'GET',
       path: this.client.route('paths.orders'),
@@ -180,8 +216,23 @@ export class OrderNumberIndex {
       safeToRepeat: true,
       signal,
     });
-    return readOrderListingPage(body, this.settings) ?? [];
+    const entries = readOrderListingPage(body, this.settings) ?? [];
+    const repeat = entries.length === 0 ? undefined : pass.repeatOf(entries, offset);
+    if (repeat?.kind === 'notPagingByOffset')
+      throw notPagingByOffset(
+        `the order listing answered the same page at offset ${offset} as at offset ${repeat.firstOffset}`,
+        pass,
+      );
+    return entries;
   }
+}
+
+/** The line that stops a search whose listing `seen` something no listing paging by offset does. */
+function notPagingByOffset(seen: string, pass: SearchPass): B2bctlError {
+  return new B2bctlError(
+    `${seen}: it does not seem to page by offset; stopped the search for order number ${pass.target} instead of reading it for ever.`,
+    ExitCode.someRecordsFailed,
+  );
 }
 
 /** An order number as a whole number, or undefined when it is not digits (such a listing cannot be bisected). */

@@ -16,9 +16,13 @@ export type PageRepeat = { kind: 'new' } | { kind: 'again' | 'notPagingByOffset'
 /**
  * Watches a listing read by offset for a route that ignores the offset, which would be read for ever (a short page
  * ends nothing: only an empty page ends a listing). Pages are compared by their length and their first and last
- * items: pages of one listing never share both ends.
+ * items: pages of one listing never share both ends. A page of two items or more stops the read at its first answer
+ * again when read page after page; a reader jumping over offsets (the order number search) passes 2: an offset as
+ * far on as the jump, reached by exactly that many items added meanwhile, is no listing moving twice in a row.
  */
-export function watchForRepeatedPages(): (items: readonly unknown[], offset: number) => PageRepeat {
+export function watchForRepeatedPages(
+  largerPageRepeatsToStop = 1,
+): (items: readonly unknown[], offset: number) => PageRepeat {
   let previous: { fingerprint: string; offset: number; repeats: number } | undefined;
   return (items, offset) => {
     const fingerprint = createHash('sha256')
@@ -29,7 +33,7 @@ export function watchForRepeatedPages(): (items: readonly unknown[], offset: num
       return { kind: 'new' };
     }
     previous.repeats++;
-    const stuck = previous.repeats >= (items.length === 1 ? oneItemPageRepeatsToStop : 1);
+    const stuck = previous.repeats >= (items.length === 1 ? oneItemPageRepeatsToStop : largerPageRepeatsToStop);
     return { kind: stuck ? 'notPagingByOffset' : 'again', firstOffset: previous.offset };
   };
 }

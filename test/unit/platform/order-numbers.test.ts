@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PlatformClient } from '../../../src/platform/client.js';
-import { OrderNumberIndex } from '../../../src/platform/order-numbers.js';
+import { furthestSearchedOffset, OrderNumberIndex } from '../../../src/platform/order-numbers.js';
 import { seededRandom } from '../../support/seeded-text.js';
 
 interface Listed {
@@ -115,5 +115,31 @@ describe('OrderNumberIndex', () => {
     ]);
     // Pages of 20: 130 of them to the end, one empty page to know it, and the first page that showed the disorder.
     expect(requests()).toBe(1 + 130 + 1);
+  });
+
+  it('a listing in number order that never ends: the search stops past the furthest offset, asking none beyond', async () => {
+    // Every offset answers 25 orders, their numbers falling by one down the listing from 10^15: never the target.
+    const asked: number[] = [];
+    const client = {
+      session: { get: () => undefined },
+      route: () => '/v1/orders',
+      send: async ({ query }: { query: { limit: number; offset: number } }) => {
+        asked.push(query.offset);
+        // A search that does not stop fails here rather than running on for ever.
+        if (asked.length > 1000) throw new Error('the search went on past 1,000 requests');
+        const body = Array.from({ length: query.limit }, (_, index) => ({
+          id: query.offset + index + 1,
+          orderId: String(10n ** 15n - BigInt(query.offset + index)),
+          lastUpdated: '2026-11-28T10:00:00.000Z',
+        }));
+        return { status: 200, body };
+      },
+    } as unknown as PlatformClient;
+    await expect(new OrderNumberIndex(client).find('5')).rejects.toThrow(
+      'the order listing holds orders past offset 2,147,483,647: it does not seem to page by offset; stopped the search for order number 5 instead of reading it for ever.',
+    );
+    // The gallop (0, 25, 75, …) to the furthest offset, which is read too: 28 requests.
+    expect(asked.at(-1)).toBe(furthestSearchedOffset);
+    expect(asked).toHaveLength(28);
   });
 });
