@@ -203,7 +203,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       .command('replay')
       .summary('re-deliver stored events, in order, to a URL or a command')
       .description(
-        'Sends stored events again, in the order they arrived, to a URL (POST, with the delivery id header) or to a shell command with the event on stdin: the events chosen by id, by time or the dead letters. Use it after the ERP lost what it received, or to feed a new system the history. An event still failing after --attempts tries is named, and the run exits 1.',
+        'Sends stored events again, in the order they arrived, to a URL (POST, with the delivery id header) or to a shell command with the event on stdin: the events chosen by id, by time or the dead letters. Use it after the ERP lost what it received, or to feed a new system the history. An event still failing after --attempts tries, or refused for good at once (HTTP 400, 404, 409, 410 or 422; an --exec exit 65), is named, and the run exits 1.',
       ),
   )
     .option('--id <id>', 'only this event (repeat for more)', eventId)

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { NotFoundError, PartialFailureError } from '../../base/errors.js';
-import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
+import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';
 import { handOffAuthorization } from './hand-off-authorization.js';
@@ -78,6 +78,8 @@ async function deliverWithAttempts(
       return undefined;
     } catch (error) {
       lastError = error as Error;
+      // A refusal for good (a 422, an --exec exit 65) is final here as in webhook listen: trying again sends it again.
+      if (error instanceof PermanentRefusal) break;
       if (attempt < attempts)
         await context.clock.sleep(500 * 2 ** (attempt - 1), context.interrupt).catch(() => undefined);
     }
