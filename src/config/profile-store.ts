@@ -97,10 +97,39 @@ export class ProfileStore {
           this.file,
         );
       }
-      return profiles;
+      return Object.fromEntries(
+        Object.entries(profiles as Record<string, unknown>).map(([name, values]) => [
+          name,
+          this.profileText(name, values),
+        ]),
+      );
     } catch (error) {
       throw this.explain(error);
     }
+  }
+
+  /**
+   * A profile's values as text, as `config set` writes them: a file edited by hand may say `"http.timeout": 5000` or
+   * `true`, which are read as their text (they crashed each command that read them), and `null` as unset. A list or
+   * an object is no setting's value: an error naming it.
+   */
+  private profileText(name: string, values: unknown): ProfileData {
+    if (values === null || typeof values !== 'object' || Array.isArray(values))
+      throw new ConfigError(
+        `Config file ${this.file}: profile "${name}" is not an object of settings. Fix it, or remove the profile and run b2bctl login --profile ${name} again.`,
+        this.file,
+      );
+    const profile: ProfileData = {};
+    for (const [key, value] of Object.entries(values)) {
+      if (typeof value === 'string') profile[key] = value;
+      else if (typeof value === 'number' || typeof value === 'boolean') profile[key] = String(value);
+      else if (value !== null)
+        throw new ConfigError(
+          `Config file ${this.file}: setting "${key}" of profile "${name}" is ${Array.isArray(value) ? 'a list' : 'an object'}, not a value. Fix it, or set it again with b2bctl config set ${key} VALUE --profile ${name}.`,
+          this.file,
+        );
+    }
+    return profile;
   }
 
   private write(profiles: Record<string, ProfileData>): void {

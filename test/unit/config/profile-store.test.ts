@@ -167,3 +167,32 @@ describe('ProfileStore on disk', () => {
     expect(readFileSync(join(directory, 'config.json'), 'utf8')).toBe(before);
   });
 });
+
+describe('ProfileStore.read: a config file edited by hand', () => {
+  const writeConfig = (profiles: unknown) => {
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+    writeFileSync(join(root, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+    return new ProfileStore(root);
+  };
+
+  it('a number or a boolean is read as its text, null as unset', () => {
+    const store = writeConfig({ default: { 'http.timeout': 5000, 'report.excel': true, branch: null, baseUrl: 'x' } });
+    expect(store.read('default')).toEqual({ 'http.timeout': '5000', 'report.excel': 'true', baseUrl: 'x' });
+  });
+
+  it('a list or an object is an error naming the setting and the profile', () => {
+    const store = writeConfig({ night: { 'http.retries': [3] } });
+    const file = join(root, 'config.json');
+    expect(() => store.read('night')).toThrow(
+      new ConfigError(
+        `Config file ${file}: setting "http.retries" of profile "night" is a list, not a value. Fix it, or set it again with b2bctl config set http.retries VALUE --profile night.`,
+        file,
+      ),
+    );
+  });
+
+  it('a profile that is not an object is an error naming it', () => {
+    const store = writeConfig({ night: 'x' });
+    expect(() => store.read('night')).toThrow(/profile "night" is not an object of settings/);
+  });
+});
