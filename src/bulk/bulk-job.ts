@@ -208,6 +208,12 @@ async function openAndCheckInput<T, Sent>(
       flags: { ...job.flags },
       configDir: session.store.directory,
     });
+    // A run record of an earlier b2bctl holds no hash of the whole input: a change past its first 64 KiB that keeps
+    // the size cannot be seen, so the resume says what it compared.
+    if (resumed.input.content === undefined)
+      context.log.warn(
+        `${job.name}: ${job.flags.resume} was written by an earlier b2bctl, whose run record holds only the input's size and first 64 KiB: a change past them cannot be seen. Resume only with the file that run read, unchanged.`,
+      );
     // The interrupted run's reading and sending flags hold for the rest of its file.
     Object.assign(job.flags, restored);
     const reported = new PlaceSet();
