@@ -150,6 +150,8 @@ export interface ListedOrder {
   record: unknown;
   /** The creation instant as the platform wrote it (`dateCreated`, `createdDate`, `createdAt`…), when it shows one. */
   dateCreated?: string | number;
+  /** The status the entry shows (`status`, the orders webhook's field), when it shows one as text. */
+  status?: string;
   /**
    * The instant as the platform wrote it when it names no zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`):
    * `lastUpdated` is then this machine's reading of it in its own zone, a guess.
@@ -188,6 +190,7 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
   const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
   if (created) order.dateCreated = created.value;
+  if (typeof entry.status === 'string') order.status = entry.status;
   return order;
 }
 
