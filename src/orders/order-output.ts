@@ -56,11 +56,14 @@ const orderLayout: RecordLayout<Record<string, unknown>> = {
 
 /**
  * `ID-NUMBER-LASTUPDATED.json` (`217-100217-20261127T101500123Z.json`): the id the moves and `orders get` take, the
- * number people see, and the instant compacted so the name is valid on every file system.
+ * number people see, and the instant compacted so the name is valid on every file system. An order that shows no
+ * number leaves its place empty (`217--20261127T101500123Z.json`): the id and the instant keep the name unique, and a
+ * reader splitting it at `-` finds no number, rather than the id taken for one.
  */
 export function orderFileName(version: Pick<ListedOrder, 'id' | 'orderNumber' | 'lastUpdated'>): string {
   const instant = new Date(Date.parse(version.lastUpdated)).toISOString().replace(/[-:]/g, '').replace('.', '');
-  return `${fileSafe(version.id)}-${fileSafe(version.orderNumber)}-${instant}.json`;
+  const number = version.orderNumber === undefined ? '' : fileSafe(version.orderNumber);
+  return `${fileSafe(version.id)}-${number}-${instant}.json`;
 }
 
 function fileSafe(value: string | number): string {
@@ -145,16 +148,16 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
 }
 
 /**
- * An order as the format shows it. The table and the CSV are for people and spreadsheets: they show the id and
- * instants b2bctl read, whatever the platform calls them (the creation instant as written); json and ndjson pass
- * the platform's object on.
+ * An order as the format shows it. The table and the CSV are for people and spreadsheets: they show the id, number
+ * and instants b2bctl read, whatever the platform calls them (the creation instant as written; no number when the
+ * order shows none, as json says null); json and ndjson pass the platform's object on.
  */
 function shownRow(format: OutputFormat, version: ListedOrder, row: Record<string, unknown>): Record<string, unknown> {
   if (format !== 'table' && format !== 'csv') return row;
   return {
     ...row,
     id: version.id,
-    orderId: version.orderNumber,
+    orderId: version.orderNumber ?? '',
     dateCreated: version.dateCreated ?? row.dateCreated,
     lastUpdated: version.lastUpdated,
   };
@@ -247,7 +250,7 @@ function folderSink(outDir: string): OrderSink {
  * b2bctl wrote, so the line says whose it is. The cursor has not passed the order: the same command writes it again.
  */
 function orderNotWritten(version: ListedOrder, path: string, error: unknown): string {
-  const order = `order ${String(version.id)} (number ${String(version.orderNumber)})`;
+  const order = `order ${String(version.id)}${version.orderNumber === undefined ? '' : ` (number ${String(version.orderNumber)})`}`;
   const again = 'the cursor has not passed this order, so running the same command again writes it';
   const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   const owner = code === 'EPERM' || code === 'EACCES' ? ownerOtherThanMe(path) : undefined;

@@ -144,8 +144,11 @@ export interface ListedOrder {
   id: number | string;
   /** The update instant, normalised to ISO-8601 (UTC, milliseconds). */
   lastUpdated: string;
-  /** The order number people use, for file names (`orderId` when there is one, else the id). */
-  orderNumber: number | string;
+  /**
+   * The order number people use (`orderId`, `orderNumber`, `number`), when the entry shows one: never the id in its
+   * place, which is another value an ERP keeping the number would store as one the store never gave.
+   */
+  orderNumber?: number | string;
   /** The entry as the platform listed it. */
   record: unknown;
   /** The creation instant as the platform wrote it (`dateCreated`, `createdDate`, `createdAt`…), when it shows one. */
@@ -183,10 +186,10 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   if (id === undefined) return undefined;
   const lastUpdated = firstAt(entry, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant);
   if (!lastUpdated) return undefined;
-  const number =
-    idValue(firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value) ?? id;
+  const number = idValue(firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value);
   const written = lastUpdated.value;
-  const order: ListedOrder = { id, lastUpdated: instantText(written), orderNumber: number, record: entry };
+  const order: ListedOrder = { id, lastUpdated: instantText(written), record: entry };
+  if (number !== undefined) order.orderNumber = number;
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
   const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
   if (created) order.dateCreated = created.value;
