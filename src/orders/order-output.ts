@@ -30,13 +30,19 @@ export interface OrderSink {
 const orderLayout: RecordLayout<Record<string, unknown>> = {
   table: [
     // Planned widths: which columns a terminal shows depends on its width, never on the run's orders. The id and
-    // the update instant (what the cursor and the files go by) stay whole; the creation instant goes first.
+    // the update instant (what the cursor and the files go by) stay whole; the creation instant goes first, and the
+    // customer's name, cut with … as the terminal narrows, goes last, before the id or the instant would be cut.
     { header: 'ID', value: (order) => String(order.id ?? ''), keepWhole: true, plannedWidth: 6 },
     { header: 'ORDER', value: (order) => String(order.orderId ?? ''), dropRank: 2, plannedWidth: 8 },
     { header: 'STATUS', value: (order) => String(order.status ?? ''), dropRank: 1, plannedWidth: 16 },
     { header: 'CREATED', value: (order) => String(order.dateCreated ?? ''), dropRank: 3, plannedWidth: 24 },
     { header: 'UPDATED', value: (order) => String(order.lastUpdated ?? ''), keepWhole: true, plannedWidth: 24 },
-    { header: 'CUSTOMER', value: (order) => String(order.partnerCompanyName ?? ''), plannedWidth: 16 },
+    {
+      header: 'CUSTOMER',
+      value: (order) => String(order.partnerCompanyName ?? ''),
+      plannedWidth: 16,
+      yieldsToWhole: true,
+    },
   ],
   csv: [
     'id',
