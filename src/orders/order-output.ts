@@ -30,13 +30,19 @@ export interface OrderSink {
 const orderLayout: RecordLayout<Record<string, unknown>> = {
   table: [
     // Planned widths: which columns a terminal shows depends on its width, never on the run's orders. The id and
-    // the update instant (what the cursor and the files go by) stay whole; the creation instant goes first.
+    // the update instant (what the cursor and the files go by) stay whole; the creation instant goes first, and the
+    // customer's name, cut with … as the terminal narrows, goes last, before the id or the instant would be cut.
     { header: 'ID', value: (order) => String(order.id ?? ''), keepWhole: true, plannedWidth: 6 },
     { header: 'ORDER', value: (order) => String(order.orderId ?? ''), dropRank: 2, plannedWidth: 8 },
     { header: 'STATUS', value: (order) => String(order.status ?? ''), dropRank: 1, plannedWidth: 16 },
     { header: 'CREATED', value: (order) => String(order.dateCreated ?? ''), dropRank: 3, plannedWidth: 24 },
     { header: 'UPDATED', value: (order) => String(order.lastUpdated ?? ''), keepWhole: true, plannedWidth: 24 },
-    { header: 'CUSTOMER', value: (order) => String(order.partnerCompanyName ?? ''), plannedWidth: 16 },
+    {
+      header: 'CUSTOMER',
+      value: (order) => String(order.partnerCompanyName ?? ''),
+      plannedWidth: 16,
+      yieldsToWhole: true,
+    },
   ],
   csv: [
     'id',
@@ -56,11 +62,14 @@ const orderLayout: RecordLayout<Record<string, unknown>> = {
 
 /**
  * `ID-NUMBER-LASTUPDATED.json` (`217-100217-20261127T101500123Z.json`): the id the moves and `orders get` take, the
- * number people see, and the instant compacted so the name is valid on every file system.
+ * number people see, and the instant compacted so the name is valid on every file system. An order that shows no
+ * number leaves its place empty (`217--20261127T101500123Z.json`): the id and the instant keep the name unique, and a
+ * reader splitting it at `-` finds no number, rather than the id taken for one.
  */
 export function orderFileName(version: Pick<ListedOrder, 'id' | 'orderNumber' | 'lastUpdated'>): string {
   const instant = new Date(Date.parse(version.lastUpdated)).toISOString().replace(/[-:]/g, '').replace('.', '');
-  return `${fileSafe(version.id)}-${fileSafe(version.orderNumber)}-${instant}.json`;
+  const number = version.orderNumber === undefined ? '' : fileSafe(version.orderNumber);
+  return `${fileSafe(version.id)}-${number}-${instant}.json`;
 }
 
 function fileSafe(value: string | number): string {
@@ -145,16 +154,16 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
 }
 
 /**
- * An order as the format shows it. The table and the CSV are for people and spreadsheets: they show the id and
- * instants b2bctl read, whatever the platform calls them (the creation instant as written); json and ndjson pass
- * the platform's object on.
+ * An order as the format shows it. The table and the CSV are for people and spreadsheets: they show the id, number
+ * and instants b2bctl read, whatever the platform calls them (the creation instant as written; no number when the
+ * order shows none, as json says null); json and ndjson pass the platform's object on.
  */
 function shownRow(format: OutputFormat, version: ListedOrder, row: Record<string, unknown>): Record<string, unknown> {
   if (format !== 'table' && format !== 'csv') return row;
   return {
     ...row,
     id: version.id,
-    orderId: version.orderNumber,
+    orderId: version.orderNumber ?? '',
     dateCreated: version.dateCreated ?? row.dateCreated,
     lastUpdated: version.lastUpdated,
   };
@@ -247,7 +256,7 @@ function folderSink(outDir: string): OrderSink {
  * b2bctl wrote, so the line says whose it is. The cursor has not passed the order: the same command writes it again.
  */
 function orderNotWritten(version: ListedOrder, path: string, error: unknown): string {
-  const order = `order ${String(version.id)} (number ${String(version.orderNumber)})`;
+  const order = `order ${String(version.id)}${version.orderNumber === undefined ? '' : ` (number ${String(version.orderNumber)})`}`;
   const again = 'the cursor has not passed this order, so running the same command again writes it';
   const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   const owner = code === 'EPERM' || code === 'EACCES' ? ownerOtherThanMe(path) : undefined;

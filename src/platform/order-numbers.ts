@@ -170,7 +170,8 @@ export class OrderNumberIndex {
     const numbers: bigint[] = [];
     for (const entry of entries) {
       const order = readListedOrder(entry, this.settings);
-      if (!order) continue;
+      // An order that shows no number cannot be the one searched for, nor bound the search.
+      if (order?.orderNumber === undefined) continue;
       const number = numberOf(order.orderNumber);
       const previous = numbers.at(-1);
       if (number === undefined || (previous !== undefined && number >= previous)) return unordered;
@@ -190,7 +191,7 @@ export class OrderNumberIndex {
       const entries = await this.listingPage(this.fullRead.offset, pass, signal);
       for (const entry of entries) {
         const order = readListedOrder(entry, this.settings);
-        if (order) this.idOfNumber.set(String(order.orderNumber), String(order.id));
+        if (order?.orderNumber !== undefined) this.idOfNumber.set(String(order.orderNumber), String(order.id));
       }
       this.fullRead.offset += entries.length;
       // Only an empty page ends the listing: a store may cap its pages below the 25 asked.

@@ -48,6 +48,7 @@ import {
 import { deviceKeepingNothing } from '../../io/output/device-keeping-nothing.js';
 import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
 import { PollProgress } from '../../orders/poll-progress.js';
+import { StatusFilter } from '../../orders/status-filter.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
 
 export interface OrdersPollOptions {
@@ -216,11 +217,12 @@ async function pollOnce(
     );
   const progress = new PollProgress({ path: cursorPath, profile }, window, settings.lookbackMs, saved);
   const sink = createOrderSink(context, options.outDir);
+  const filter = new StatusFilter(options.statuses);
   let interrupted = false;
   // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
   // and what was written before it stays, with the cursor over what was flushed.
   try {
-    interrupted = await writeWindows(window, options, context, client, sink, progress, settings);
+    interrupted = await writeWindows(window, options, context, client, { sink, filter }, progress, settings);
   } catch (error) {
     if (!context.interrupt.aborted) throw error;
     interrupted = true;
@@ -228,6 +230,7 @@ async function pollOnce(
   await sink.end();
   if (sink.closed()) outputClosed(context, cursorPath, { saved, window, written: progress.written });
   warnUnreadable(progress, context);
+  for (const line of filter.warnings()) context.log.warn(line);
   warnPlatformClock(progress, context);
   if (interrupted || context.interrupt.aborted) {
     const written = `orders poll interrupted: ${countOf(progress.written, 'order versions')} written`;
@@ -263,15 +266,16 @@ function warnEmptyFilter(statuses: readonly string[], context: Context): void {
 }
 
 /**
- * Scans the window and writes each scanned piece's new versions as it comes, in time order, moving the cursor over
- * what is flushed; resolves to true when Ctrl-C stopped it between pieces.
+ * Scans the window and writes each scanned piece's new versions of the statuses asked as it comes, in time order,
+ * moving the cursor over what is flushed (over the orders left out too: the piece was read whole); resolves to true
+ * when Ctrl-C stopped it between pieces.
  */
 async function writeWindows(
   window: TimeWindow,
   options: OrdersPollOptions,
   context: Context,
   client: PlatformClient,
-  sink: OrderSink,
+  { sink, filter }: { sink: OrderSink; filter: StatusFilter },
   progress: PollProgress,
   settings: PollSettings,
 ): Promise<boolean> {
@@ -309,7 +313,8 @@ async function writeWindows(
   };
   const scan = { pageSize: orderListingPageSize, concurrency: options.concurrency, fetchPage };
   for await (const scanned of scanWindow<ListedOrder>(window, scan)) {
-    const fresh = newVersions(scanned.orders, progress.emitted);
+    // Filtered after the scan, which needs every listed order to tell that its pages tiled the window.
+    const fresh = newVersions(filter.keep(scanned.orders), progress.emitted);
     const records = options.detail
       ? await fetchDetails(client, fresh, options.concurrency, (line) => context.log.warn(line))
       : fresh.map((order) => order.record);

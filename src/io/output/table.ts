@@ -15,6 +15,11 @@ export interface TableColumn<T> {
    */
   keepWhole?: boolean;
   /**
+   * Dropped, rather than a column kept whole being cut, when even cut to its narrowest it leaves those too little
+   * room (an order's customer name goes before its update instant is cut, which leaves it unreadable).
+   */
+  yieldsToWhole?: boolean;
+  /**
    * The width this column counts for when deciding what to drop, in place of its widest cell, so that a terminal
    * of a given width always shows the same columns whatever the page's data.
    */
@@ -128,6 +133,7 @@ function fitToWidth<T>(
     const width = withIt.reduce((sum, keptIndex) => sum + (planned[keptIndex] ?? 0), 0) + gap * (withIt.length - 1);
     if (width <= maxWidth) kept = withIt;
   }
+  kept = withoutYielding(columns, kept, planned, maxWidth);
   const keptWidths = kept.map((index) => widths[index] ?? 0);
   const floor = kept.map((index) =>
     columns[index]?.keepWhole ? (widths[index] ?? 0) : Math.max(columns[index]?.header.length ?? 0, narrowestCut),
@@ -147,6 +153,30 @@ function fitToWidth<T>(
     cells: cells.map((row) => kept.map((index, position) => cut(row[index] ?? '', keptWidths[position] ?? 0))),
     widths: keptWidths,
   };
+}
+
+/**
+ * `kept` less the columns that yield to those kept whole, the rightmost first, while the kept ones would not fit even
+ * with every column not kept whole cut to its narrowest. Planned widths decide, as for dropping: which columns a
+ * terminal of a given width shows does not depend on the data.
+ */
+function withoutYielding<T>(
+  columns: readonly TableColumn<T>[],
+  kept: readonly number[],
+  planned: readonly number[],
+  maxWidth: number,
+): number[] {
+  const narrowest = (index: number) => {
+    const column = columns[index];
+    const width = planned[index] ?? 0;
+    return column?.keepWhole ? width : Math.min(width, Math.max(column?.header.length ?? 0, narrowestCut));
+  };
+  let left = [...kept];
+  for (const index of kept.toReversed()) {
+    if (left.reduce((sum, keptIndex) => sum + narrowest(keptIndex), 0) + gap * (left.length - 1) <= maxWidth) break;
+    if (columns[index]?.yieldsToWhole) left = left.filter((keptIndex) => keptIndex !== index);
+  }
+  return left;
 }
 
 /**

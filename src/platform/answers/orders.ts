@@ -144,12 +144,17 @@ export interface ListedOrder {
   id: number | string;
   /** The update instant, normalised to ISO-8601 (UTC, milliseconds). */
   lastUpdated: string;
-  /** The order number people use, for file names (`orderId` when there is one, else the id). */
-  orderNumber: number | string;
+  /**
+   * The order number people use (`orderId`, `orderNumber`, `number`), when the entry shows one: never the id in its
+   * place, which is another value an ERP keeping the number would store as one the store never gave.
+   */
+  orderNumber?: number | string;
   /** The entry as the platform listed it. */
   record: unknown;
   /** The creation instant as the platform wrote it (`dateCreated`, `createdDate`, `createdAt`…), when it shows one. */
   dateCreated?: string | number;
+  /** The status the entry shows (`status`, the orders webhook's field), when it shows one as text. */
+  status?: string;
   /**
    * The instant as the platform wrote it when it names no zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`):
    * `lastUpdated` is then this machine's reading of it in its own zone, a guess.
@@ -181,13 +186,14 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   if (id === undefined) return undefined;
   const lastUpdated = firstAt(entry, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant);
   if (!lastUpdated) return undefined;
-  const number =
-    idValue(firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value) ?? id;
+  const number = idValue(firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value);
   const written = lastUpdated.value;
-  const order: ListedOrder = { id, lastUpdated: instantText(written), orderNumber: number, record: entry };
+  const order: ListedOrder = { id, lastUpdated: instantText(written), record: entry };
+  if (number !== undefined) order.orderNumber = number;
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
   const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
   if (created) order.dateCreated = created.value;
+  if (typeof entry.status === 'string') order.status = entry.status;
   return order;
 }
 

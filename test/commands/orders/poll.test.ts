@@ -329,6 +329,23 @@ describe('orders poll in process, with a fake clock', () => {
     });
   }
 
+  it('a 30-column terminal: the customer name goes before the id or the update instant is cut', async () => {
+    const { stdout, stderr } = await pollOnTerminal({ since: '31d' }, 30);
+    expect(await wrappedLineCount(stdout, 30)).toBe(0);
+    const listed = [...sandbox.state.orders.orders.values()].toSorted(
+      (a, b) => Date.parse(a.lastUpdated) - Date.parse(b.lastUpdated) || String(a.id).localeCompare(String(b.id)),
+    );
+    const idWidth = Math.max(2, ...listed.map((order) => String(order.id).length));
+    const row = (id: string, updated: string) => `${id.padEnd(idWidth)}  ${updated}`;
+    expect(await renderedScreen(stdout, 30)).toEqual([
+      row('ID', 'UPDATED'),
+      ...listed.map((order) => row(String(order.id), new Date(Date.parse(order.lastUpdated)).toISOString())),
+    ]);
+    expect(stderr.trimEnd().split('\n').at(-1)).toBe(
+      'orders poll: ORDER, STATUS, CREATED and CUSTOMER hidden to fit 30 columns: widen the terminal, or -o csv or -o ndjson for every field.',
+    );
+  });
+
   it('--until before now bounds the run; the cursor stops there', async () => {
     const until = new Date(clock.now() - 10 * 86_400_000).toISOString();
     const result = await poll({ since: '31d', until });

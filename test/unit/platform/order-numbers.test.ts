@@ -93,6 +93,21 @@ describe('OrderNumberIndex', () => {
     }
   });
 
+  it('an order that shows no number is passed over: its id is no number, and the others are still bisected', async () => {
+    const listing: { id: number; orderId?: number; lastUpdated: string }[] = listingOf(seededRandom(5), 2000, 0);
+    // Every tenth order without its number, on every page (the listing of a store that gives some none).
+    for (let index = 5; index < listing.length; index += 10) delete listing[index]!.orderId;
+    const numberless = listing[1055]!;
+    const { client, requests } = storeOf(listing as Listed[], 25);
+    const index = new OrderNumberIndex(client);
+    const target = listing[1500]!;
+    expect((await index.find(String(target.orderId))).id).toBe(String(target.id));
+    // Bisected: far fewer than the 81 pages of a whole read.
+    expect(requests()).toBeLessThan(20);
+    // The id of a numberless order is not found as a number (no order has the number 945).
+    expect((await index.find(String(numberless.id))).id).toBeUndefined();
+  });
+
   it('numbers out of listing order: the whole listing read, with a progress line every 1,000 orders', async () => {
     const random = seededRandom(11);
     const listing = listingOf(random, 2600, 0);

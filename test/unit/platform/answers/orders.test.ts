@@ -38,6 +38,7 @@ describe('readListedOrder: the id and update instant the poller tracks', () => {
       id: 7,
       lastUpdated: '2026-11-20T10:00:00.000Z',
       orderNumber: 100_007,
+      status: 'SHIPPED',
       record: order,
     });
   });

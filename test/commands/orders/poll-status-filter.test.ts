@@ -1,0 +1,105 @@
+/**
+ * orders poll --status against a listing that ignores the `status` parameter (as a server does one it does not know,
+ * whatever the platform document says of the listing), from a real HTTP server: an order of another
+ * status is not emitted, the run says once that the platform did not filter, and the cursor moves over the window
+ * read whole, as it does for a platform that filters.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshConfigDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { removeTemporaryFolders } from '../../support/temporary.js';
+
+const platform = useScriptedPlatform();
+afterAll(removeTemporaryFolders);
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const since = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+const until = since + 600_000;
+
+/** Orders of two statuses, one written in small letters, and one that shows no status at all. */
+const orders = [
+  { id: 1001, orderId: 201001, status: 'AWAITING_PAYMENT', lastUpdated: iso(since + 60_000) },
+  { id: 1002, orderId: 201002, status: 'READY_TO_SHIP', lastUpdated: iso(since + 120_000) },
+  { id: 1003, orderId: 201003, status: 'AWAITING_PAYMENT', lastUpdated: iso(since + 180_000) },
+  { id: 1004, orderId: 201004, status: 'ready_to_ship', lastUpdated: iso(since + 240_000) },
+  { id: 1005, orderId: 201005, lastUpdated: iso(since + 300_000) },
+  { id: 1006, orderId: 201006, status: 'CANCELED', lastUpdated: iso(since + 360_000) },
+];
+
+/** A listing that reads its bounds and pages, and ignores `status`; the queries it was sent, in order. */
+function useListingIgnoringStatus(): URLSearchParams[] {
+  const asked: URLSearchParams[] = [];
+  platform.routes['GET /v1/orders'] = (request, _body, response) => {
+    const query = new URL(request.url ?? '/', platform.url).searchParams;
+    asked.push(query);
+    const [from, to] = [Date.parse(query.get('updatedFrom') ?? ''), Date.parse(query.get('updatedTo') ?? '')];
+    const inside = orders.filter(
+      (order) => Date.parse(order.lastUpdated) >= from && Date.parse(order.lastUpdated) <= to,
+    );
+    const offset = Number(query.get('offset'));
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(inside.slice(offset, offset + Number(query.get('limit')))));
+  };
+  return asked;
+}
+
+function poll(configDir: string, args: string[]) {
+  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+  return runCommandLine(['orders', 'poll', '-o', 'ndjson', '--since', iso(since), '--until', iso(until), ...args], {
+    configDir,
+    env,
+  });
+}
+
+const emittedIds = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as { id: number }).id);
+
+describe('orders poll --status, a listing that does not filter by status', () => {
+  it('emits only the orders of the statuses asked, says once how many it left out, moves the cursor', async () => {
+    const asked = useListingIgnoringStatus();
+    const configDir = freshConfigDir();
+    const result = await poll(configDir, ['--status', 'READY_TO_SHIP']);
+    expect(result.code).toBe(0);
+    // The status sent all the same (a platform that filters is helped by it), and only the orders of that status
+    // emitted: in small letters too, and the one that shows no status, which nothing here can check.
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((query) => query.getAll('status').join() === 'READY_TO_SHIP')).toBe(true);
+    expect(emittedIds(result.stdout)).toEqual([1002, 1004, 1005]);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      'warning: the platform listed 3 orders of another status than READY_TO_SHIP though --status was sent: it did not filter its listing by status, so b2bctl left them out itself.',
+      'warning: 1 listed order showed no status, so --status could not be checked on it: it was emitted as the platform listed it for the status asked.',
+      `orders poll: 3 new order versions updated ${iso(since)} … ${iso(until)}; cursor ${iso(until)}.`,
+    ]);
+    const cursorFile = join(configDir, 'cursors', 'default.orders-poll.status-READY_TO_SHIP.json');
+    expect((JSON.parse(readFileSync(cursorFile, 'utf8')) as { cursor: string }).cursor).toBe(iso(until));
+  });
+
+  it('two statuses: an order of either is kept, the others counted', async () => {
+    useListingIgnoringStatus();
+    const configDir = freshConfigDir();
+    const result = await poll(configDir, ['--status', 'AWAITING_PAYMENT', '--status', 'CANCELED']);
+    expect(result.code).toBe(0);
+    expect(emittedIds(result.stdout)).toEqual([1001, 1003, 1005, 1006]);
+    expect(result.stderr.trimEnd().split('\n')[0]).toBe(
+      'warning: the platform listed 2 orders of another status than AWAITING_PAYMENT or CANCELED though --status was sent: it did not filter its listing by status, so b2bctl left them out itself.',
+    );
+  });
+
+  it('without --status every listed order is emitted and nothing is said of statuses', async () => {
+    const asked = useListingIgnoringStatus();
+    const result = await poll(freshConfigDir(), []);
+    expect(result.code).toBe(0);
+    expect(asked.every((query) => !query.has('status'))).toBe(true);
+    expect(emittedIds(result.stdout)).toEqual(orders.map((order) => order.id));
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `orders poll: 6 new order versions updated ${iso(since)} … ${iso(until)}; cursor ${iso(until)}.`,
+    ]);
+  });
+});
