@@ -67,6 +67,8 @@ export interface HttpClientOptions {
   env?: ProxyEnvironment;
   /** The largest answer read, as sent and once decoded; `largestAnswerBytes` (256 MiB) by default. */
   largestAnswerBytes?: number;
+  /** The charset of an answer that declares none (`answers.charset`); without it such an answer must be UTF-8. */
+  undeclaredCharset?: string;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
 }
@@ -324,7 +326,10 @@ export class HttpClient {
     } finally {
       settled();
     }
-    const body = bytes === undefined ? tooLargeAnswer(largest) : await answerBody(bytes, answer.headers, largest);
+    const body =
+      bytes === undefined
+        ? tooLargeAnswer(largest)
+        : await answerBody(bytes, answer.headers, { largest, undeclaredCharset: this.options.undeclaredCharset });
     const text = 'text' in body ? body.text : '';
     const response: HttpResponse = {
       status: answer.statusCode,
@@ -378,7 +383,9 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
   const remedy =
     body.tooLarge === true
       ? 'b2bctl reads no larger answer (ask for smaller pages, or check the proxy or gateway in between)'
-      : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
+      : body.notUtf8 === true
+        ? "if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare it in the Content-Type"
+        : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
   const message = `${request.method} ${url} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
   return status < 400 && !isSafeToRepeat(request) ? new AmbiguousRequestError(message) : new UnavailableError(message);
 }
