@@ -5,7 +5,7 @@ import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
 import { intermediaryAnswer } from './intermediary.js';
-import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
+import { decideRetry, isRetryableStatus, maxRetryAfterMs, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets, redactUrl } from './redact.js';
 import {
   type UnreadableBody,
@@ -278,6 +278,13 @@ export class HttpClient {
     }
     const intermediary = intermediaryAnswer(response, this.route);
     if (intermediary) throw new UnavailableError(`${request.method} ${url} ${intermediary}`);
+    if (!decision.retry && decision.retryAfterMs !== undefined) {
+      // Said as what happened: one answer asked for longer than b2bctl waits, not a request that "kept failing".
+      const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();
+      throw new UnavailableError(
+        `${request.method} ${url} answered HTTP ${response.status} asking to wait ${Math.round(decision.retryAfterMs / 1000)} s (Retry-After), longer than the ${maxRetryAfterMs / 60_000} minutes b2bctl waits; try again after ${until}.`,
+      );
+    }
     if (!decision.retry && isRetryableStatus(response.status)) {
       const why =
         decision.reason === 'retries exhausted'
