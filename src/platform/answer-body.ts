@@ -65,6 +65,11 @@ export type UnreadableBody = { unreadable: string; tooLarge?: boolean; notUtf8?:
 export interface AnswerReading {
   largest?: number;
   undeclaredCharset?: string;
+  /**
+   * An error answer (4xx, 5xx): its status decides what happened, so text that declares no charset and is not UTF-8
+   * is read with U+FFFD where it cannot be, rather than turning a refusal or a 502 into an unreadable answer.
+   */
+  statusDecides?: boolean;
 }
 
 /** An answer's body cut off at the largest answer b2bctl reads, said in the words of an unreadable body. */
@@ -112,7 +117,7 @@ export async function answerBody(
     }
   }
   const declared = charsetOf(headerText(headers['content-type']));
-  return declared === undefined ? undeclaredText(body, reading.undeclaredCharset) : decodedText(body, declared);
+  return declared === undefined ? undeclaredText(body, reading) : decodedText(body, declared);
 }
 
 /** The codings a Content-Encoding header names, lower case, `identity` (no coding) left out. */
@@ -136,10 +141,10 @@ function charsetOf(contentType: string | undefined): string | undefined {
  * (RFC 8259). Bytes that are not UTF-8 (Windows-1252 from an older platform) are refused rather than read with
  * U+FFFD in place of each accent: `S\uFFFDo Jo\uFFFDo` would be handed on as the customer's name, exit 0.
  */
-function undeclaredText(bytes: Buffer, setting: string | undefined): AnswerBody {
-  if (setting !== undefined) return decodedText(bytes, setting);
+function undeclaredText(bytes: Buffer, reading: AnswerReading): AnswerBody {
+  if (reading.undeclaredCharset !== undefined) return decodedText(bytes, reading.undeclaredCharset);
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    return { text: new TextDecoder('utf-8', { fatal: reading.statusDecides !== true }).decode(bytes) };
   } catch {
     return { unreadable: 'text that is not UTF-8 and declares no charset', notUtf8: true };
   }

@@ -336,7 +336,11 @@ export class HttpClient {
     const body =
       bytes === undefined
         ? tooLargeAnswer(largest)
-        : await answerBody(bytes, answer.headers, { largest, undeclaredCharset: this.options.undeclaredCharset });
+        : await answerBody(bytes, answer.headers, {
+            largest,
+            undeclaredCharset: this.options.undeclaredCharset,
+            statusDecides: answer.statusCode >= 400,
+          });
     const text = 'text' in body ? body.text : '';
     const response: HttpResponse = {
       status: answer.statusCode,

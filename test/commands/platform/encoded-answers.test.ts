@@ -170,6 +170,22 @@ describe('a body that declares no charset', () => {
     expect(JSON.parse(result.stdout)).toMatchObject(sellers);
   });
 
+  it('stock push: a 400 whose words are not UTF-8 is still the refusal its status says, exit 1, not unreadable', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(windows1252(JSON.stringify({ message: 'Depósito inválido' })));
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('not UTF-8');
+    const rows = reportOf(dir, 'stock');
+    expect(new Set(rows.map((row) => `${row.outcome} ${row.status}`))).toEqual(new Set(['failed 400']));
+    expect(rows[0]?.message).toContain('Dep\uFFFDsito inv\uFFFDlido');
+    expect(platform.received).toEqual(['PUT /v1/stock/batch', 'PUT /v1/stock/batch']);
+  });
+
   it('config set answers.charset: a charset b2bctl cannot decode is refused', async () => {
     const result = await run(['config', 'set', 'answers.charset', 'x-mac-klingon']);
     expect(result.stderr).toBe(
