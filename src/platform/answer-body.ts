@@ -66,8 +66,9 @@ export interface AnswerReading {
   largest?: number;
   undeclaredCharset?: string;
   /**
-   * An error answer (4xx, 5xx): its status decides what happened, so text that declares no charset and is not UTF-8
-   * is read with U+FFFD where it cannot be, rather than turning a refusal or a 502 into an unreadable answer.
+   * A redirect or an error answer (3xx, 4xx, 5xx): its status decides what happened, so text that declares no
+   * charset and is not UTF-8 is read with U+FFFD where it cannot be, rather than turning a redirect, a refusal or a
+   * 502 into an unreadable answer. Only a 2xx's content is what b2bctl hands on.
    */
   statusDecides?: boolean;
 }

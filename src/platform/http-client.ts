@@ -339,7 +339,7 @@ export class HttpClient {
         : await answerBody(bytes, answer.headers, {
             largest,
             undeclaredCharset: this.options.undeclaredCharset,
-            statusDecides: answer.statusCode >= 400,
+            statusDecides: answer.statusCode >= 300,
           });
     const text = 'text' in body ? body.text : '';
     const response: HttpResponse = {

@@ -186,6 +186,20 @@ describe('a body that declares no charset', () => {
     expect(platform.received).toEqual(['PUT /v1/stock/batch', 'PUT /v1/stock/batch']);
   });
 
+  it('sellers list: a redirect whose page is not UTF-8 is still the redirect, exit 69', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response
+        .writeHead(302, { 'content-type': 'text/html', location: `${platform.url}/entrar` })
+        .end(windows1252('<html><body>Página movida</body></html>'));
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 302 (a redirect to ${platform.url}/entrar, not followed: the token goes to the base URL only; if the platform moved, set the base URL there).\n`,
+    );
+    expect(result.code).toBe(69);
+    expect(platform.received).toEqual(['GET /sellerModule/listSellers']);
+  });
+
   it('config set answers.charset: a charset b2bctl cannot decode is refused', async () => {
     const result = await run(['config', 'set', 'answers.charset', 'x-mac-klingon']);
     expect(result.stderr).toBe(
