@@ -139,6 +139,7 @@ export function createContext(options: ContextOptions): Context {
         baseUrl,
         timeoutMs: clientOptions?.timeoutMs ?? session.get('http.timeout'),
         maxRetries: clientOptions?.retries ?? session.get('http.retries'),
+        undeclaredCharset: session.get('answers.charset'),
         connections: clientOptions?.connections,
         pace: clientOptions?.pace,
         clock,

@@ -6,11 +6,16 @@ import type { ReportRow } from './report.js';
 const reasonsShown = 3;
 /** Distinct reasons kept: a run whose every failure reads differently must not hold them all in memory. */
 const reasonsKept = 1000;
-/** A platform's message can be a page long: the closing lines stay one line each. */
+/** A platform's message can be a page long: on a terminal the closing lines stay a screen line or two each. */
 const longestMessageShown = 200;
+/**
+ * Off a terminal (a cron log, a journal) nothing limits the width, and a log is read later, without the run at hand:
+ * the message is written whole, bounded only against a platform that writes pages into one field.
+ */
+const longestMessageLogged = 2000;
 
 interface Reason {
-  /** The message of its first record, as the report holds it. */
+  /** The message of its first record in the input (the lowest line, not the first answered), as the report holds it. */
   message: string;
   first: ReportReasonRow;
   records: number;
@@ -37,8 +42,11 @@ export class FailureReasons {
     // A word with a digit or an @ names the record (a CPF, an alphanumeric CNPJ, a SKU, an e-mail), not the reason.
     const key = message.replace(/\S*[\d@]\S*/g, '#');
     const reason = this.reasons.get(key);
-    if (reason !== undefined) reason.records++;
-    else if (this.reasons.size < reasonsKept) this.reasons.set(key, { message, first: row, records: 1 });
+    if (reason !== undefined) {
+      reason.records++;
+      // Answers come in any order under concurrency: the line named is the reason's first in the file.
+      if (comesBefore(row, reason.first)) Object.assign(reason, { message, first: row });
+    } else if (this.reasons.size < reasonsKept) this.reasons.set(key, { message, first: row, records: 1 });
     else this.untold++;
   }
 
@@ -46,13 +54,14 @@ export class FailureReasons {
    * `why, 300 customers (first at line 2): Document … is already registered …`, a line per reason, the most common
    * first; the reasons past the first three in one more line that sends to the report.
    */
-  closingLines(unit: string): string[] {
+  closingLines(unit: string, options: { toTerminal: boolean }): string[] {
+    const longest = options.toTerminal ? longestMessageShown : longestMessageLogged;
     const reasons = [...this.reasons.values()].toSorted((one, other) => other.records - one.records);
     const lines = reasons
       .slice(0, reasonsShown)
       .map(
         ({ message, first, records }) =>
-          `why, ${countOf(records, unit)} (${records === 1 ? 'line' : 'first at line'} ${recordPlace(first)}): ${shortMessage(message)}`,
+          `why, ${countOf(records, unit)} (${records === 1 ? 'line' : 'first at line'} ${recordPlace(first)}): ${shortMessage(message, longest)}`,
       );
     const others = reasons.slice(reasonsShown);
     const otherRecords = others.reduce((total, reason) => total + reason.records, this.untold);
@@ -64,7 +73,12 @@ export class FailureReasons {
   }
 }
 
-function shortMessage(message: string): string {
+function shortMessage(message: string, longest: number): string {
   const oneLine = message.replace(/\s*[\r\n]+\s*/g, ' ');
-  return oneLine.length > longestMessageShown ? `${oneLine.slice(0, longestMessageShown)}…` : oneLine;
+  return oneLine.length > longest ? `${oneLine.slice(0, longest)}…` : oneLine;
+}
+
+/** Whether a record comes earlier in the input: by line, then column (elements of a JSON array on one line). */
+function comesBefore(one: ReportReasonRow, other: ReportReasonRow): boolean {
+  return one.line !== other.line ? one.line < other.line : (one.column ?? 0) < (other.column ?? 0);
 }

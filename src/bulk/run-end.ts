@@ -201,7 +201,8 @@ function logSummary<T, Sent>(
       report: ledger.report.path,
     },
   );
-  for (const line of ledger.failureReasons.closingLines(job.unit)) context.log.info(`${job.name}: ${line}`);
+  for (const line of ledger.failureReasons.closingLines(job.unit, { toTerminal: context.io.isStderrTTY }))
+    context.log.info(`${job.name}: ${line}`);
   const feedBack = feedBackHint(ledger.failureReasons.fixFlags);
   for (const line of ledger.filesSummary({ ...next, feedBack })) context.log.info(`${job.name}: ${line}`);
 }

@@ -1,10 +1,11 @@
 /**
- * The `answers.*` settings: where an answer the platform document does not show holds what b2bctl reads, as a dot
- * path. Declared here, beside the settings table, so the table needs nothing of src/platform/; the readers of
- * those answers (src/platform/answers/) take the values by key.
+ * The `answers.*` settings, for what the platform document does not show: the charset of an answer that declares
+ * none, and where an answer holds what b2bctl reads, as a dot path. Declared here, beside the settings table, so
+ * the table needs nothing of src/platform/; the readers of those answers (src/platform/answers/, the HTTP client)
+ * take the values by key.
  */
 import type { SettingDefinition } from './setting-definition.js';
-import { dotPath } from './setting-parsers.js';
+import { charsetName, dotPath } from './setting-parsers.js';
 
 /**
  * A setting naming where an answer holds something, as a dot path (`data.items`, `0.id`; empty for the body
@@ -13,6 +14,20 @@ import { dotPath } from './setting-parsers.js';
 export function answerPathSetting<const Key extends string>(key: Key, description: string) {
   return { key, parser: dotPath, description };
 }
+
+/**
+ * The charset of an answer whose Content-Type declares none. JSON is UTF-8 (RFC 8259), so none is assumed and bytes
+ * that are not UTF-8 are refused; an older platform or ERP gateway writing Windows-1252 without saying so is read
+ * right once this names it.
+ */
+export const answerTextSettings = [
+  {
+    key: 'answers.charset',
+    parser: charsetName,
+    description:
+      'The charset of an answer whose Content-Type declares none, such as windows-1252 (default: UTF-8, and an answer that is not UTF-8 is an error); a charset the answer declares wins',
+  },
+] as const satisfies readonly SettingDefinition[];
 
 export const tokenAnswerSettings = [
   answerPathSetting(

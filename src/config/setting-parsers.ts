@@ -133,6 +133,22 @@ export const dotPath: SettingParser<string> = {
     /^[^.\s]+(\.[^.\s]+)*$/.test(text) ? valid(text) : invalid('must be a dot path such as data.items'),
 };
 
+/**
+ * A charset Node's TextDecoder reads (`windows-1252`, `ISO-8859-1`, `utf-16le`): checked here, so a name `config set`
+ * accepts is one every answer can be read in.
+ */
+export const charsetName: SettingParser<string> = {
+  expects: 'charset such as windows-1252',
+  parse: (text) => {
+    try {
+      // Its WHATWG name (`latin1` is `windows-1252`), which TextDecoder takes again wherever the answer is read.
+      return valid(new TextDecoder(text).encoding);
+    } catch {
+      return invalid('must be a charset b2bctl can decode, such as windows-1252, ISO-8859-1 or UTF-8');
+    }
+  },
+};
+
 /** The integration user: an e-mail, so no spaces (a paste of `erp@loja.com.br ` would be refused at every login). */
 export const loginName: SettingParser<string> = {
   expects: 'e-mail without spaces',

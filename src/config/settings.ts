@@ -1,4 +1,5 @@
 import {
+  answerTextSettings,
   listingAnswerSettings,
   orderAnswerSettings,
   stockAnswerSettings,
@@ -239,6 +240,7 @@ export const settingDefinitions = [
     parser: routePath,
   },
   // Where answers the platform document does not show hold what b2bctl reads (src/platform/answers/).
+  ...answerTextSettings,
   ...tokenAnswerSettings,
   ...listingAnswerSettings,
   ...stockAnswerSettings,

@@ -59,7 +59,19 @@ export const acceptedEncodings = 'gzip, deflate, br, zstd';
  * (`tooLarge`) more than the largest answer b2bctl reads.
  */
 export type AnswerBody = { text: string } | UnreadableBody;
-export type UnreadableBody = { unreadable: string; tooLarge?: boolean };
+export type UnreadableBody = { unreadable: string; tooLarge?: boolean; notUtf8?: boolean };
+
+/** How an answer is read: the largest body, and the charset of a text that declares none (`answers.charset`). */
+export interface AnswerReading {
+  largest?: number;
+  undeclaredCharset?: string;
+  /**
+   * A redirect or an error answer (3xx, 4xx, 5xx): its status decides what happened, so text that declares no
+   * charset and is not UTF-8 is read with U+FFFD where it cannot be, rather than turning a redirect, a refusal or a
+   * 502 into an unreadable answer. Only a 2xx's content is what b2bctl hands on.
+   */
+  statusDecides?: boolean;
+}
 
 /** An answer's body cut off at the largest answer b2bctl reads, said in the words of an unreadable body. */
 export function tooLargeAnswer(largest = largestAnswerBytes): UnreadableBody {
@@ -79,8 +91,9 @@ function sizeText(bytes: number): string {
 export async function answerBody(
   bytes: Buffer,
   headers: Readonly<Record<string, string | string[] | undefined>>,
-  largest = largestAnswerBytes,
+  reading: AnswerReading = {},
 ): Promise<AnswerBody> {
+  const largest = reading.largest ?? largestAnswerBytes;
   let body = bytes;
   // Codings are listed in the order they were applied: undone from the last.
   const codings = codingsOf(headers['content-encoding']);
@@ -104,7 +117,8 @@ export async function answerBody(
       };
     }
   }
-  return decodedText(body, charsetOf(headerText(headers['content-type'])));
+  const declared = charsetOf(headerText(headers['content-type']));
+  return declared === undefined ? undeclaredText(body, reading) : decodedText(body, declared);
 }
 
 /** The codings a Content-Encoding header names, lower case, `identity` (no coding) left out. */
@@ -123,10 +137,24 @@ function charsetOf(contentType: string | undefined): string | undefined {
   return charset === '' ? undefined : charset;
 }
 
-/** Bytes as text in the declared charset (UTF-8 when none is), or why that charset cannot be read. */
-function decodedText(bytes: Buffer, charset: string | undefined): AnswerBody {
+/**
+ * Bytes of an answer that declares no charset, as text: in `answers.charset` when set, else UTF-8, as JSON is
+ * (RFC 8259). Bytes that are not UTF-8 (Windows-1252 from an older platform) are refused rather than read with
+ * U+FFFD in place of each accent: `S\uFFFDo Jo\uFFFDo` would be handed on as the customer's name, exit 0.
+ */
+function undeclaredText(bytes: Buffer, reading: AnswerReading): AnswerBody {
+  if (reading.undeclaredCharset !== undefined) return decodedText(bytes, reading.undeclaredCharset);
   try {
-    return { text: new TextDecoder(charset ?? 'utf-8').decode(bytes) };
+    return { text: new TextDecoder('utf-8', { fatal: reading.statusDecides !== true }).decode(bytes) };
+  } catch {
+    return { unreadable: 'text that is not UTF-8 and declares no charset', notUtf8: true };
+  }
+}
+
+/** Bytes as text in a charset (declared, or `answers.charset`), or why that charset cannot be read. */
+function decodedText(bytes: Buffer, charset: string): AnswerBody {
+  try {
+    return { text: new TextDecoder(charset).decode(bytes) };
   } catch {
     // Only the constructor throws (a non-fatal decoder replaces what it cannot read): a charset Node does not know.
     return { unreadable: `text in the charset "${charset}", which b2bctl cannot decode` };

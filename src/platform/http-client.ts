@@ -5,7 +5,7 @@ import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
 import { intermediaryAnswer } from './intermediary.js';
-import { decideRetry, isRetryableStatus, mayHaveBeenApplied } from './retry-policy.js';
+import { decideRetry, isRetryableStatus, maxRetryAfterMs, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets, redactUrl } from './redact.js';
 import {
   type UnreadableBody,
@@ -67,6 +67,8 @@ export interface HttpClientOptions {
   env?: ProxyEnvironment;
   /** The largest answer read, as sent and once decoded; `largestAnswerBytes` (256 MiB) by default. */
   largestAnswerBytes?: number;
+  /** The charset of an answer that declares none (`answers.charset`); without it such an answer must be UTF-8. */
+  undeclaredCharset?: string;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
 }
@@ -276,6 +278,13 @@ export class HttpClient {
     }
     const intermediary = intermediaryAnswer(response, this.route);
     if (intermediary) throw new UnavailableError(`${request.method} ${url} ${intermediary}`);
+    if (!decision.retry && decision.retryAfterMs !== undefined) {
+      // Said as what happened: one answer asked for longer than b2bctl waits, not a request that "kept failing".
+      const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();
+      throw new UnavailableError(
+        `${request.method} ${url} answered HTTP ${response.status} asking to wait ${Math.round(decision.retryAfterMs / 1000)} s (Retry-After), longer than the ${maxRetryAfterMs / 60_000} minutes b2bctl waits; try again after ${until}.`,
+      );
+    }
     if (!decision.retry && isRetryableStatus(response.status)) {
       const why =
         decision.reason === 'retries exhausted'
@@ -324,7 +333,14 @@ export class HttpClient {
     } finally {
       settled();
     }
-    const body = bytes === undefined ? tooLargeAnswer(largest) : await answerBody(bytes, answer.headers, largest);
+    const body =
+      bytes === undefined
+        ? tooLargeAnswer(largest)
+        : await answerBody(bytes, answer.headers, {
+            largest,
+            undeclaredCharset: this.options.undeclaredCharset,
+            statusDecides: answer.statusCode >= 300,
+          });
     const text = 'text' in body ? body.text : '';
     const response: HttpResponse = {
       status: answer.statusCode,
@@ -378,7 +394,9 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
   const remedy =
     body.tooLarge === true
       ? 'b2bctl reads no larger answer (ask for smaller pages, or check the proxy or gateway in between)'
-      : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
+      : body.notUtf8 === true
+        ? "if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare it in the Content-Type"
+        : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
   const message = `${request.method} ${url} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
   return status < 400 && !isSafeToRepeat(request) ? new AmbiguousRequestError(message) : new UnavailableError(message);
 }

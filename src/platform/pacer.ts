@@ -156,7 +156,8 @@ export class Pacer {
   throttled(retryAfterMs: number, startedAt?: number): void {
     const now = this.clock.now();
     this.throttles++;
-    if (now + retryAfterMs - this.pausedUntil >= announcedPauseMs)
+    // Measured from now when no pause is running: a first 429's pause of a second is everyday work too.
+    if (now + retryAfterMs - Math.max(now, this.pausedUntil) >= announcedPauseMs)
       this.announce(
         `the platform asked to wait ${Math.round(retryAfterMs / 1000)} s (HTTP 429, Retry-After); nothing is sent until ${new Date(now + retryAfterMs).toISOString()}.`,
       );

@@ -74,7 +74,8 @@ export const maxRetryAfterMs = 5 * 60_000;
 /** The reason given when an unsafe request failed in a way that leaves its effect unknown. */
 export const mayHaveBeenApplied = 'the request may have been applied';
 
-export type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
+/** Not to retry, and why; `retryAfterMs` when that is a Retry-After asking for more than b2bctl waits. */
+export type RetryDecision = { retry: false; reason: string; retryAfterMs?: number } | { retry: true; delayMs: number };
 
 export interface FailedAttempt {
   /** 1 for the first try. */
@@ -106,7 +107,11 @@ export function decideRetry(
     const requested = parseRetryAfter(failure.retryAfter, nowMs);
     if (requested !== undefined) {
       if (requested > maxRetryAfterMs)
-        return { retry: false, reason: `Retry-After asks for ${Math.round(requested / 1000)} s` };
+        return {
+          retry: false,
+          reason: `Retry-After asks for ${Math.round(requested / 1000)} s`,
+          retryAfterMs: requested,
+        };
       return { retry: true, delayMs: requested };
     }
     return { retry: true, delayMs: backoffDelay(failure.attempt, backoff, random) };

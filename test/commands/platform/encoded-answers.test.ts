@@ -3,7 +3,7 @@
  * (a Java platform's ISO-8859-1), a body compressed with gzip, deflate or br (real zlib bytes), and JSON labelled
  * text/html. A charset or coding b2bctl cannot decode is an error naming it, never a body read as text.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,9 +19,9 @@ const platform = useScriptedPlatform();
 const { routes } = platform;
 afterAll(removeTemporaryFolders);
 
-function run(args: string[], options: { cwd?: string } = {}) {
+function run(args: string[], options: { cwd?: string; configDir?: string } = {}) {
   const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-  return runCommandLine(args, { configDir: freshConfigDir(), env, cwd: options.cwd });
+  return runCommandLine(args, { configDir: options.configDir ?? freshConfigDir(), env, cwd: options.cwd });
 }
 
 /** A route answering 200 with these bytes and headers. */
@@ -86,6 +86,126 @@ describe('a body in the charset its Content-Type declares', () => {
       `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 200 with text in the charset "x-mac-klingon", which b2bctl cannot decode; ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
     );
     expect(result.code).toBe(69);
+  });
+});
+
+/** Text as Windows-1252 bytes (Node writes no such encoding): Latin-1, and the few characters it places elsewhere. */
+function windows1252(text: string): Buffer {
+  const elsewhere: Record<string, number> = { '€': 0x80, '“': 0x93, '”': 0x94, '–': 0x96 };
+  return Buffer.from([...text].map((character) => elsewhere[character] ?? character.charCodeAt(0)));
+}
+
+describe('a body that declares no charset', () => {
+  const now = Date.now();
+  const order = {
+    id: 7001,
+    orderId: 107001,
+    status: 'AWAITING_PAYMENT',
+    dateCreated: new Date(now - 100_000).toISOString(),
+    lastUpdated: new Date(now - 100_000).toISOString(),
+    partnerCompanyName: 'Comércio “São João” – 5€ Ltda',
+  };
+
+  /** The order listing: the order in Windows-1252 labelled plain application/json on the first page, then the end. */
+  function listingInWindows1252() {
+    const page = answering(windows1252(JSON.stringify([order])), { 'content-type': 'application/json' });
+    const end = answering('[]', { 'content-type': 'application/json' });
+    routes['GET /v1/orders'] = (request, body, response) =>
+      (new URL(request.url ?? '/', platform.url).searchParams.get('offset') === '0' ? page : end)(
+        request,
+        body,
+        response,
+      );
+  }
+
+  it('orders poll: bytes that are not UTF-8 are one error naming them, exit 69, nothing written, the cursor kept', async () => {
+    listingInWindows1252();
+    const configDir = freshConfigDir();
+    const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir });
+    expect(result.stdout).toBe('');
+    const [line, query] = /^error: GET \S+?(\?\S*) answered/.exec(result.stderr) ?? [];
+    expect(line).toBeDefined();
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/v1/orders${query} answered HTTP 200 with text that is not UTF-8 and declares no charset; if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare it in the Content-Type.\n`,
+    );
+    expect(result.code).toBe(69);
+    expect(platform.received).toEqual(['GET /v1/orders']);
+    expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(false);
+  });
+
+  it('api: such a body is the same error, never printed with U+FFFD', async () => {
+    listingInWindows1252();
+    const result = await run(['api', '/v1/orders?offset=0']);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/v1/orders?offset=0 answered HTTP 200 with text that is not UTF-8 and declares no charset; if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare it in the Content-Type.\n`,
+    );
+    expect(result.code).toBe(69);
+  });
+
+  it('orders poll with answers.charset windows-1252: read right; a charset the answer declares still wins', async () => {
+    listingInWindows1252();
+    const configDir = freshConfigDir();
+    expect((await run(['config', 'set', 'answers.charset', 'windows-1252'], { configDir })).code).toBe(0);
+    const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir });
+    expect(result.code).toBe(0);
+    expect(ndjsonOf(result.stdout)).toEqual([
+      expect.objectContaining({ id: 7001, partnerCompanyName: 'Comércio “São João” – 5€ Ltda' }),
+    ]);
+    routes['GET /sellerModule/listSellers'] = answering(JSON.stringify(sellers), {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    const listed = await run(['sellers', 'list', '-o', 'json'], { configDir });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toMatchObject(sellers);
+  });
+
+  it('sellers list: UTF-8 without a charset, a BOM before it, is read as before', async () => {
+    routes['GET /sellerModule/listSellers'] = answering(`\uFEFF${JSON.stringify(sellers)}`, {
+      'content-type': 'application/json',
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject(sellers);
+  });
+
+  it('stock push: a 400 whose words are not UTF-8 is still the refusal its status says, exit 1, not unreadable', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(windows1252(JSON.stringify({ message: 'Depósito inválido' })));
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--concurrency', '1'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('not UTF-8');
+    const rows = reportOf(dir, 'stock');
+    expect(new Set(rows.map((row) => `${row.outcome} ${row.status}`))).toEqual(new Set(['failed 400']));
+    expect(rows[0]?.message).toContain('Dep\uFFFDsito inv\uFFFDlido');
+    expect(platform.received).toEqual(['PUT /v1/stock/batch', 'PUT /v1/stock/batch']);
+  });
+
+  it('sellers list: a redirect whose page is not UTF-8 is still the redirect, exit 69', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response
+        .writeHead(302, { 'content-type': 'text/html', location: `${platform.url}/entrar` })
+        .end(windows1252('<html><body>Página movida</body></html>'));
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 302 (a redirect to ${platform.url}/entrar, not followed: the token goes to the base URL only; if the platform moved, set the base URL there).\n`,
+    );
+    expect(result.code).toBe(69);
+    expect(platform.received).toEqual(['GET /sellerModule/listSellers']);
+  });
+
+  it('config set answers.charset: a charset b2bctl cannot decode is refused', async () => {
+    const result = await run(['config', 'set', 'answers.charset', 'x-mac-klingon']);
+    expect(result.stderr).toBe(
+      'error: "answers.charset" must be a charset b2bctl can decode, such as windows-1252, ISO-8859-1 or UTF-8, not "x-mac-klingon"\n',
+    );
+    expect(result.code).toBe(2);
   });
 });
 

@@ -600,3 +600,26 @@ describe('Pacer: survivors of the mutation run among the probe and widening rule
     expect(told.at(-1)).toMatch(/^pace: 10\.78 requests\/s after a 429 \(11 accepted/);
   });
 });
+
+/** A pacer on the wall-clock epoch (as the system clock is), with the pauses it announced. */
+function announcingPacer() {
+  const clock = new FakeClock(Date.parse('2026-11-30T08:00:00Z'));
+  const announced: string[] = [];
+  return { clock, announced, pacer: new Pacer(clock, undefined, undefined, (line) => announced.push(line)) };
+}
+
+describe('Pacer announcing a pause', () => {
+  it('a first 429 asking for a second is everyday work: not announced', () => {
+    const { pacer, announced } = announcingPacer();
+    pacer.throttled(1000);
+    expect(announced).toEqual([]);
+  });
+
+  it('a pause of 10 s or more is announced with its end', () => {
+    const { pacer, announced } = announcingPacer();
+    pacer.throttled(120_000);
+    expect(announced).toEqual([
+      'the platform asked to wait 120 s (HTTP 429, Retry-After); nothing is sent until 2026-11-30T08:02:00.000Z.',
+    ]);
+  });
+});

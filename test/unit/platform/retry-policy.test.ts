@@ -172,7 +172,7 @@ describe('decideRetry', () => {
     {
       name: '429 with Retry-After above the ceiling',
       failure: { status: 429, retryAfter: '301' },
-      expected: { retry: false, reason: 'Retry-After asks for 301 s' },
+      expected: { retry: false, reason: 'Retry-After asks for 301 s', retryAfterMs: 301_000 },
     },
     {
       name: '429 with unreadable Retry-After backs off',
