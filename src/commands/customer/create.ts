@@ -148,8 +148,8 @@ export async function createOnce(
 
 /**
  * A create whose outcome its answer does not tell, how the report says so, and the status that came, if any: an
- * answer lost (a reset, a time-out, a 502/504), or a 5xx of the platform's, which may come after it stored the
- * customer as a gateway's may (503, a refusal, is retried by the client and ends no create here).
+ * answer lost (a reset, a time-out, a 502, 503 or 504, which the client never repeats for a create), or another 5xx
+ * of the platform's, which may come after it stored the customer as a gateway's may.
  */
 function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: string; status?: number } | undefined {
   if (error instanceof AmbiguousAnswerError)
