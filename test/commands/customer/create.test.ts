@@ -141,6 +141,35 @@ describe('customer create when an answer is lost', () => {
     );
   });
 
+  it('a create answered 500 and not done, its document registered before with another e-mail: failed as registered, not created', async () => {
+    // Reported created, exit 0, though the file's customer never reached the platform (a fresh user test).
+    const { sandbox, test, proxy } = await throughProxy((request, creates) =>
+      isCreate(request) && creates === 2 ? { answer: 500 } : undefined,
+    );
+    const { file: earlier } = peopleFile();
+    writeFileSync(earlier, `${createHeader}\n${ana.replace('ana@example.com', 'outra@example.com')}\n`);
+    expect(await test.run(create, options(earlier))).toBe(ExitCode.ok);
+    proxy.requests.length = 0;
+    const { folder, file } = peopleFile();
+    const again = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    expect(await again.run(create, options(file))).toBe(ExitCode.someRecordsFailed);
+    expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
+    expect((await storedCustomers(sandbox)).map((customer) => [customer.document, customer.email])).toEqual([
+      [anaDocument, 'outra@example.com'],
+    ]);
+    const message = `the create was answered HTTP 500, and document ${anaDocument} is already registered (registered with the e-mail outra@example.com; pass --upsert to update existing customers)`;
+    expect(readReport(join(folder, onlyReport(folder, 'people')))).toEqual([
+      { line: '2', key: anaDocument, outcome: 'failed', status: '500', id: '', message, row: '2' },
+    ]);
+    const lines = again.stderr().trimEnd().split('\n');
+    expect(lines).toContain(
+      'customer create: 1 failed; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 0 customers/s',
+    );
+    expect(lines).toContain(`customer create: why, 1 customer (line 2): ${message}`);
+    // As a refused duplicate: fed back, it goes with --upsert.
+    expect(lines.at(-2)).toMatch(/^customer create: once fixed, feed it back with: .* --upsert$/);
+  });
+
   it('a create reset once written, and no customer found: unknown, never sent again (exit 1); the resume creates it once', async () => {
     const { sandbox, test, proxy } = await throughProxy((request, creates) =>
       isCreate(request) && creates === 1 ? { reset: 'before' } : undefined,

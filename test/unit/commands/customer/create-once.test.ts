@@ -122,6 +122,19 @@ describe('createOnce: a create answered 5xx, which may come after the platform s
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
 
+  it('500, the customer exists with another e-mail: failed as registered before, with the status that came', async () => {
+    const { client, said } = scripted(refused(500), { id: 3, email: 'other@example.com' });
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'failed',
+      status: 500,
+      message:
+        'the create was answered HTTP 500, and document 52998224725 is already registered (registered with the e-mail other@example.com; pass --upsert to update existing customers)',
+      fixedBy: 'upsert',
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
   it('500, no customer when asked: unknown, never sent again', async () => {
     const { client, said } = scripted(refused(500, 'Internal Server Error'), noSuchCustomer());
     expect((await createOnce(client, entry(), false, signal)).row).toEqual({
@@ -146,13 +159,46 @@ describe('createOnce: a create answered 5xx, which may come after the platform s
 });
 
 describe('createOnce: a create whose answer was lost', () => {
-  it('the customer exists: created, never sent again', async () => {
-    const { client, said } = scripted(lost(), { id: 1 });
+  it('the customer exists with the file`s e-mail: created, never sent again', async () => {
+    const { client, said } = scripted(lost(), { id: 1, email: 'ana@example.COM' });
     expect((await createOnce(client, entry(), false, signal)).row).toEqual({
       ...place,
       outcome: 'created',
       status: 200,
       message: 'the answer to the create was lost; the customer exists, so it was not sent again',
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it('the customer exists with another e-mail: failed as registered before, with the fix, never sent again', async () => {
+    // Reported created, exit 0, though the file's customer never reached the platform (a fresh user test).
+    const { client, said } = scripted(lost(), { id: 1, email: 'other@example.com' });
+    expect(await createOnce(client, entry(), false, signal)).toEqual({
+      row: {
+        ...place,
+        outcome: 'failed',
+        status: undefined,
+        message:
+          'the answer to the create was lost, and document 52998224725 is already registered (registered with the e-mail other@example.com; pass --upsert to update existing customers)',
+        fixedBy: 'upsert',
+      },
+      original: ['cells'],
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it.each([
+    ['no e-mail shown', { id: 1, name: 'Ana' }],
+    ['an e-mail that is no text', { id: 1, email: 42 }],
+    ['an answer that is no record', 'ok'],
+  ])('the customer exists, %s: unknown, never sent again, never created without evidence', async (_, record) => {
+    const { client, said } = scripted(lost(), record);
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'unknown',
+      status: undefined,
+      message:
+        "the answer to the create was lost; customer 52998224725 exists, but the platform's answer shows no e-mail to tell whether this create made it or it was there before, so it was not sent again",
     });
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
