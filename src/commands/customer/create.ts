@@ -122,6 +122,14 @@ export async function createOnce(
     original: entry.original,
     ...(kept && kept.length > 0 ? { kept } : {}),
   });
+  // The interrupted run could not tell whether this create went through, and said the resume asks first: sent
+  // first, it would rely on the platform refusing a duplicate it may still be storing (a fresh user test).
+  if (entry.reportedUnknown) {
+    const lead = `The interrupted run sent customer ${document} and could not tell whether it was created.`;
+    const stored = await storedAfterLostAnswer(client, document, lead, signal);
+    if (stored !== undefined)
+      return existingAfterLostAnswer(client, entry, upsert, resumedFind, stored, report, signal);
+  }
   try {
     const created = await createCustomer(client, entry.value, signal);
     return report('created', { status: created.status, id: idOf(created.body) });
@@ -199,6 +207,12 @@ interface UnseenCreate {
   status?: number;
   created: string;
 }
+
+/** An `unknown` row of the resumed report whose customer the resume found before sending it again. */
+const resumedFind: UnseenCreate = {
+  what: "the interrupted run's create had no answer",
+  created: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+};
 
 /**
  * A create whose outcome was not seen (`what` says how), and the customer exists. Without --upsert it is never sent
