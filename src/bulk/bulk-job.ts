@@ -10,7 +10,7 @@ import { acquireProfileLock } from '../config/lock.js';
 import { countOf } from '../lib/plural.js';
 import { announceTerminalStdin, openCommandInput } from './command-input.js';
 import type { BulkJob, SendPlan } from './job.js';
-import { keysChecked } from './pending-records.js';
+import { keysChecked, type ResumedPlaces } from './pending-records.js';
 import { advisoryLogger, problemLogger } from './problem-output.js';
 import { DoneVerdicts, PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
 import { refuseFormatWithoutData, type RunTally, validationCounts, withClosingLine } from './closing-line.js';
@@ -106,7 +106,7 @@ interface CheckedInput {
    * Resumed runs only: the report's rows, by place and by key, the places done, and how this run judges them (filled
    * by the validation pass).
    */
-  resume: { reported: PlaceSet; keys: PlaceKeys; done: PlaceSet; doneVerdicts: DoneVerdicts } | undefined;
+  resume: (ResumedPlaces & { keys: PlaceKeys; doneVerdicts: DoneVerdicts }) | undefined;
   opened: OpenedInput;
   /** Throws an InputError when the file is no longer the one that was validated. */
   unchanged(): void;
@@ -218,8 +218,9 @@ async function openAndCheckInput<T, Sent>(
     Object.assign(job.flags, restored);
     const reported = new PlaceSet();
     const keys = new PlaceKeys();
-    const done = await readDoneLines(job.flags.resume, reported, keys);
-    resume = { reported, keys, done, doneVerdicts: new DoneVerdicts(done) };
+    const unknown = new PlaceSet();
+    const done = await readDoneLines(job.flags.resume, reported, keys, unknown);
+    resume = { reported, unknown, keys, done, doneVerdicts: new DoneVerdicts(done) };
     job.resuming?.(resume.done);
   }
   // Checked after each chunk read as well: a record of a half-rewritten file is never judged, nor its problem printed.

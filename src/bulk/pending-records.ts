@@ -20,6 +20,18 @@ export interface PendingRecord<T> extends RecordPlace {
    * and died before the answer came (a SIGKILL, a crash). Matters only where sending twice does.
    */
   unanswered?: boolean;
+  /**
+   * Resumed runs only: the report's row says `unknown` (the interrupted run sent it and could not tell whether it
+   * went through, and said the resume would ask first). Matters only where sending twice does.
+   */
+  reportedUnknown?: boolean;
+}
+
+/** The places the resumed report has done, has a row for (other than `unknown`), and has an `unknown` row for. */
+export interface ResumedPlaces {
+  done: PlaceSet;
+  reported: PlaceSet;
+  unknown: PlaceSet;
 }
 
 /** What these generators need of a bulk job (bulk-job.ts's BulkJob has it all). */
@@ -72,17 +84,16 @@ export async function* keysChecked(
 export async function* pendingBatches<T>(
   judged: AsyncIterable<SpooledRecord<T>[]>,
   ledger: RunLedger,
-  done: PlaceSet | undefined,
-  reported: PlaceSet | undefined,
+  resume: ResumedPlaces | undefined,
   batchSize: number,
   skippedInvalid?: (record: { key: string; line: number }) => void,
 ): AsyncGenerator<PendingRecord<T>[]> {
   let batch: PendingRecord<T>[] = [];
   for await (const records of judged) {
     for (const record of records) {
-      if (done?.has(record)) continue;
+      if (resume?.done.has(record)) continue;
       if (record.message !== undefined) {
-        if (reported?.has(record)) {
+        if (resume?.reported.has(record)) {
           // A resume: its report says so already.
           ledger.recountInvalid({ original: record.original, message: record.message, row: record.row ?? record.line });
           skippedInvalid?.(record);
@@ -98,7 +109,10 @@ export async function* pendingBatches<T>(
         continue;
       }
       // The spooled record itself goes on, not a copy: its value and cells stay unparsed unless needed.
-      if (reported !== undefined && !reported.has(record)) record.unanswered = true;
+      if (resume !== undefined && !resume.reported.has(record)) {
+        record.unanswered = true;
+        if (resume.unknown.has(record)) record.reportedUnknown = true;
+      }
       batch.push(record as PendingRecord<T>);
       if (batch.length >= batchSize) {
         yield batch;

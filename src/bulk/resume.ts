@@ -141,9 +141,15 @@ export class PlaceKeys {
 
 /**
  * Reads a report written by an earlier run (`--resume REPORT`); a record is done when any of its rows
- * says so. Every line with a row at all, done or not, is added to `reported` when it is given.
+ * says so. Every line with a row at all, done or not, is added to `reported` when it is given, except an `unknown`
+ * row's, which goes to `unknown`.
  */
-export async function readDoneLines(reportPath: string, reported?: PlaceSet, keys?: PlaceKeys): Promise<PlaceSet> {
+export async function readDoneLines(
+  reportPath: string,
+  reported?: PlaceSet,
+  keys?: PlaceKeys,
+  unknown?: PlaceSet,
+): Promise<PlaceSet> {
   const done = new PlaceSet();
   const notAReport = () =>
     new InputError(`${reportPath}: not a b2bctl report (expected the columns line,key,outcome,...).`, {
@@ -173,6 +179,7 @@ export async function readDoneLines(reportPath: string, reported?: PlaceSet, key
       }
       // An `unknown` row (sent, its answer never seen, nothing could tell) stays unanswered: checked again, not sent.
       if (row.outcome !== 'unknown') reported?.add(place);
+      else unknown?.add(place);
       // The report's key cell of `=1+1` is `'=1+1` (formula-guarded for Excel): compared as the record's own key.
       keys?.set(place, restoreFormula(row.key ?? ''));
       if (doneOutcomes.has(row.outcome)) done.add(place);

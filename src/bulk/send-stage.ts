@@ -15,11 +15,11 @@ import { countOf } from '../lib/plural.js';
 import type { PlatformClient } from '../platform/client.js';
 import { Pacer } from '../platform/pacer.js';
 import type { BulkJob, SendPlan } from './job.js';
-import { pendingBatches, type PendingRecord } from './pending-records.js';
+import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
 import { runPool } from './pool.js';
 import { placeOf } from './report.js';
 import { reportEntry } from './report-entry.js';
-import type { DoneVerdicts, PlaceSet } from './resume.js';
+import type { DoneVerdicts } from './resume.js';
 import { RunLedger } from './run-ledger.js';
 import {
   feedBackCommand,
@@ -164,7 +164,7 @@ export async function sendValidRecords<T, Sent>(
   job: BulkJob<T, Sent>,
   { client, ledger, plan, resumeHint }: Sending,
   spooled: AsyncIterable<SpooledRecord<Sent>[]>,
-  resume: { done: PlaceSet; reported: PlaceSet } | undefined,
+  resume: ResumedPlaces | undefined,
   context: Context,
 ): Promise<SendingResult> {
   // Requests already sent finish even after Ctrl-C: their answers belong in the report.
@@ -224,9 +224,7 @@ export async function sendValidRecords<T, Sent>(
     }
   };
   try {
-    const batches = pendingBatches(spooled, ledger, resume?.done, resume?.reported, plan.batchSize, (record) =>
-      job.skippedInvalid?.(record),
-    );
+    const batches = pendingBatches(spooled, ledger, resume, plan.batchSize, (record) => job.skippedInvalid?.(record));
     ({ interrupted: result.interrupted } = await runPool(batches, sendBatch, {
       concurrency: sendingConcurrency(job.flags),
       signal: context.interrupt,

@@ -35,6 +35,8 @@ export class SpooledRecord<T> implements JudgedRecord<T> {
   row?: number;
   /** Resumed runs only: see PendingRecord.unanswered. */
   unanswered?: boolean;
+  /** Resumed runs only: see PendingRecord.reportedUnknown. */
+  reportedUnknown?: boolean;
   private parsedOriginal: unknown;
   private parsedValue: T | undefined;
 

@@ -18,7 +18,7 @@ export type MoveValues = Partial<Record<BodyPlaceholder, string>>;
 /**
  * Sends one move of one order through its route (from the order routes file). A move writes: it is not repeated
  * after an answer that may have come after the platform applied it (AmbiguousRequestError; the caller checks the
- * order's status), only after refusals (429, 503) and connections that never opened.
+ * order's status), only after a refusal (429) and connections that never opened.
  */
 export async function sendOrderMove(
   client: PlatformClient,

@@ -100,9 +100,10 @@ export function decideRetry(
   const exhausted: RetryDecision = { retry: false, reason: 'retries exhausted' };
   if (failure.status !== undefined) {
     if (!isRetryableStatus(failure.status)) return { retry: false, reason: `HTTP ${failure.status} is not retried` };
-    // A gateway error can come after the platform applied the request; 429 and 503 are refusals.
-    if (!failure.safeToRepeat && (failure.status === 502 || failure.status === 504))
-      return { retry: false, reason: mayHaveBeenApplied };
+    // A 5xx can come after the platform applied the request: a 503 too, which a gateway or the platform may give
+    // once the work is done (a fresh user test: a stored customer answered 503, its create sent again). Only 429 is
+    // a refusal a write not safe to repeat is sent again after.
+    if (!failure.safeToRepeat && failure.status >= 500) return { retry: false, reason: mayHaveBeenApplied };
     if (failure.attempt > failure.maxRetries) return exhausted;
     const requested = parseRetryAfter(failure.retryAfter, nowMs);
     if (requested !== undefined) {

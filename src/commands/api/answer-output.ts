@@ -38,7 +38,7 @@ export function bodyText(text: string, forTerminal: boolean): string {
 }
 
 /**
- * A 4xx or 5xx: its body on stderr, and exit 1 with one line. `mayHaveBeenApplied` for a write answered 502 or 504,
+ * A 4xx or 5xx: its body on stderr, and exit 1 with one line. `mayHaveBeenApplied` for a write answered 502, 503 or 504,
  * which was not repeated: the line says to check before sending it again.
  */
 export async function refuseAnswer(

@@ -32,7 +32,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .command('api')
     .summary('send a request to any route with the profile’s token, retries and pacing (like gh api)')
     .description(
-      "Sends one request to any route of the platform with the profile's token, its retries and pacing, and prints the answer's body as it came (-i adds the status line and headers): the quotes, contracts, cashback, credit limits and other routes no command of its own covers. Fields from -f and -F make a JSON body or, with GET, the query; --paginate follows a listing to its end, one item per line. A route with {branch} takes --branch. A write (POST, PUT, PATCH, DELETE) is repeated after a 502, a 504 or a reset only with --retry-writes. The exit code follows the answer (docs/api.md).",
+      "Sends one request to any route of the platform with the profile's token, its retries and pacing, and prints the answer's body as it came (-i adds the status line and headers): the quotes, contracts, cashback, credit limits and other routes no command of its own covers. Fields from -f and -F make a JSON body or, with GET, the query; --paginate follows a listing to its end, one item per line. A route with {branch} takes --branch. A write (POST, PUT, PATCH, DELETE) is repeated after a 502, a 503, a 504 or a reset only with --retry-writes. The exit code follows the answer (docs/api.md).",
     )
     .argument('<path>', 'route path such as /v1/contracts or /v1/branches/{branch}/contracts (a query may follow ?)')
     .option('-X, --method <method>', 'GET, POST, PUT, PATCH, DELETE or HEAD (default: GET, or POST with fields)')

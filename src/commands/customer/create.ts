@@ -12,7 +12,7 @@ import { customerCatalogue, customerRecordKey, newCustomerChecker } from './cust
 import { WrittenNumber } from '../../lib/written-json.js';
 import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
 import { refusalMessage, refusedWrite } from './customer-failures.js';
-import { type KeptChange, keptChangeWords, keptChanges, keptNote } from './upsert-kept.js';
+import { type KeptChange, keptChangeWords, keptChanges, keptNote, sameEmail } from './upsert-kept.js';
 import { countOf } from '../../lib/plural.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
@@ -102,7 +102,8 @@ type Reporter = (
 
 /**
  * Creates one customer. Creating is not idempotent: when the answer is lost (a reset, a time-out, a gateway
- * error) the customer is looked up, so a customer that was created is never reported failed. A look-up that finds
+ * error) the customer is looked up, so a customer that was created is never reported failed, nor one found with
+ * another e-mail (registered before) reported created. A look-up that finds
  * none does not prove the create was not done: the platform may still be working on it (slower than --timeout, or
  * behind a gateway that gave up), and its customer may appear after the look-up. So it is never sent again in this
  * run: the record is `unknown` (a row, not a failure of the platform's: it answered the look-up), and a resume, long
@@ -121,15 +122,25 @@ export async function createOnce(
     original: entry.original,
     ...(kept && kept.length > 0 ? { kept } : {}),
   });
+  // The interrupted run could not tell whether this create went through, and said the resume asks first: sent
+  // first, it would rely on the platform refusing a duplicate it may still be storing (a fresh user test).
+  if (entry.reportedUnknown) {
+    const lead = `The interrupted run sent customer ${document} and could not tell whether it was created.`;
+    const stored = await storedAfterLostAnswer(client, document, lead, signal);
+    if (stored !== undefined)
+      return existingAfterLostAnswer(client, entry, upsert, resumedFind, stored, report, signal);
+  }
   try {
     const created = await createCustomer(client, entry.value, signal);
     return report('created', { status: created.status, id: idOf(created.body) });
   } catch (error) {
     const lost = lostAnswerOf(error);
     if (lost !== undefined) {
-      const stored = await storedAfterLostAnswer(client, document, lost.error, signal);
-      if (stored !== undefined)
-        return existingAfterLostAnswer(client, entry, { upsert, what: lost.what }, stored, report, signal);
+      const stored = await storedAfterLostAnswer(client, document, lost.error.message, signal);
+      if (stored !== undefined) {
+        const found = { ...lost, created: `${lost.what}; the customer exists, so it was not sent again` };
+        return existingAfterLostAnswer(client, entry, upsert, found, stored, report, signal);
+      }
       // The platform answered the look-up, so it is there: the create alone is unknown, not the platform unavailable.
       return report('unknown', {
         status: lost.status,
@@ -148,8 +159,8 @@ export async function createOnce(
 
 /**
  * A create whose outcome its answer does not tell, how the report says so, and the status that came, if any: an
- * answer lost (a reset, a time-out, a 502/504), or a 5xx of the platform's, which may come after it stored the
- * customer as a gateway's may (503, a refusal, is retried by the client and ends no create here).
+ * answer lost (a reset, a time-out, a 502, 503 or 504, which the client never repeats for a create), or another 5xx
+ * of the platform's, which may come after it stored the customer as a gateway's may.
  */
 function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: string; status?: number } | undefined {
   if (error instanceof AmbiguousAnswerError)
@@ -166,15 +177,14 @@ function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: str
 }
 
 /**
- * The stored record of a create whose answer was lost and the status of the question that read it, or undefined when
- * no customer has the document. When the
- * platform cannot be asked either, the create's outcome stays unknown: its error is thrown again, saying so (the
- * record is reported `unknown`).
+ * The stored record of a create whose answer was lost (`lead` says how) and the status of the question that read it,
+ * or undefined when no customer has the document. When the platform cannot be asked either, the create's outcome
+ * stays unknown: an error is thrown, saying so (the record is reported `unknown`, and a resume asks again).
  */
 async function storedAfterLostAnswer(
   client: PlatformClient,
   document: string,
-  lost: AmbiguousRequestError,
+  lead: string,
   signal: AbortSignal,
 ): Promise<StoredCustomer | undefined> {
   try {
@@ -182,32 +192,59 @@ async function storedAfterLostAnswer(
   } catch (error) {
     if (!(error instanceof UnavailableError)) throw error;
     throw new AmbiguousRequestError(
-      `${lost.message} Whether customer ${document} was created could not be asked either (${error.message}); a resume asks again before sending it.`,
+      `${lead} Whether customer ${document} was created could not be asked either (${error.message}); a resume asks again before sending it.`,
       { cause: error },
     );
   }
 }
 
 /**
- * A create whose answer was lost (or was a 5xx: `what` says which), and the customer exists: created by it, or there
- * before (an --upsert run of the ERP's whole export), which nothing tells apart. Without --upsert it is not sent
- * again; with it, the file's values go as an update (an update may be repeated), so a customer that was there before
- * is not left as it was.
+ * How a create whose outcome was not seen went (`what`), the status its answer gave, if any, and the message of a
+ * customer found with the file's e-mail, the evidence that the create made it.
+ */
+interface UnseenCreate {
+  what: string;
+  status?: number;
+  created: string;
+}
+
+/** An `unknown` row of the resumed report whose customer the resume found before sending it again. */
+const resumedFind: UnseenCreate = {
+  what: "the interrupted run's create had no answer",
+  created: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+};
+
+/**
+ * A create whose outcome was not seen (`what` says how), and the customer exists. Without --upsert it is never sent
+ * again, and only the file's e-mail in the record shows the create made it: another e-mail is a customer registered
+ * before (failed, as a refused duplicate is), none shown tells nothing (unknown). With --upsert, created by it or
+ * there before, the file's values go as an update (an update may be repeated), so a customer that was there before is
+ * not left as it was.
  */
 async function existingAfterLostAnswer(
   client: PlatformClient,
   entry: PendingRecord<CustomerCreateBody>,
-  { upsert, what }: { upsert: boolean; what: string },
+  upsert: boolean,
+  { what, status, created }: UnseenCreate,
   stored: StoredCustomer,
   report: Reporter,
   signal: AbortSignal,
 ): Promise<ReportEntry> {
-  if (!upsert)
-    return report('created', {
-      status: stored.status,
-      message: `${what}; the customer exists, so it was not sent again`,
-    });
   const document = String(entry.value.document);
+  if (!upsert) {
+    const email = stored.record.email;
+    if (sameEmail(entry.value.username, email)) return report('created', { status: stored.status, message: created });
+    if (typeof email !== 'string')
+      return report('unknown', {
+        status,
+        message: `${what}; customer ${document} exists, but the platform's answer shows no e-mail to tell whether this create made it or it was there before, so it was not sent again`,
+      });
+    return report('failed', {
+      status,
+      message: alreadyRegistered(`${what}, and document ${document} is already registered`, email),
+      fixedBy: 'upsert',
+    });
+  }
   const updated = await updateKeepingAddress(client, document, updateBodyOf(entry.value), signal, stored.record);
   const kept = keptChanges(entry.value, stored.record);
   const notes = [keptNote(kept), updated.note].filter((note) => note !== undefined);
@@ -256,12 +293,10 @@ async function afterRefusedCreate(
   const registered = await registeredCustomer(client, document, signal);
   if (!registered) return notRegistered();
   const existing = registered.record;
-  const sameEmail =
-    typeof existing.email === 'string' &&
-    existing.email.toLowerCase() === String(entry.value.username).trim().toLowerCase();
+  const fileEmail = sameEmail(entry.value.username, existing.email);
   // A resumed run: the interrupted one may have created this customer and died before the answer. With --upsert
   // it is updated all the same: a customer that existed before gets the file's values, as the run was asked to.
-  if (entry.unanswered && sameEmail && !upsert) {
+  if (entry.unanswered && fileEmail && !upsert) {
     return report('created', {
       id: idOf(existing),
       message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
@@ -269,12 +304,10 @@ async function afterRefusedCreate(
   }
   // The platform's own words when it gave any; what we established when it did not.
   const said = error.platformMessage ?? `document ${document} is already registered`;
-  const emailNote =
-    sameEmail || typeof existing.email !== 'string' ? '' : `registered with the e-mail ${existing.email}; `;
   if (!upsert)
     return report('failed', {
       status: 400,
-      message: `${said} (${emailNote}pass --upsert to update existing customers)`,
+      message: alreadyRegistered(said, fileEmail ? undefined : existing.email),
       // Nothing in the record to fix: fed back without --upsert, it is refused again.
       fixedBy: 'upsert',
     });
@@ -287,6 +320,12 @@ async function afterRefusedCreate(
     { status: updated.status, id: idOf(updated.customer), message: notes.length === 0 ? undefined : notes.join('; ') },
     kept,
   );
+}
+
+/** The line of a document registered before: what was said of it, the stored e-mail when another, and the fix. */
+function alreadyRegistered(said: string, storedEmail: unknown): string {
+  const emailNote = typeof storedEmail === 'string' ? `registered with the e-mail ${storedEmail}; ` : '';
+  return `${said} (${emailNote}pass --upsert to update existing customers)`;
 }
 
 const updatableFields = new Set(customerFieldPaths.update.map((path) => path.split('.')[0] ?? path));

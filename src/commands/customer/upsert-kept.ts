@@ -19,7 +19,7 @@ export function keptChanges(body: CustomerCreateBody, stored: Partial<Customer> 
 }
 
 /** Whether the stored e-mail is the file's, in any case and spacing; unknown (not shown) counts as differing. */
-function sameEmail(fileEmail: unknown, storedEmail: unknown): boolean {
+export function sameEmail(fileEmail: unknown, storedEmail: unknown): boolean {
   return typeof storedEmail === 'string' && storedEmail.toLowerCase() === String(fileEmail).trim().toLowerCase();
 }
 

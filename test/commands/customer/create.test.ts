@@ -115,6 +115,61 @@ describe('customer create when an answer is lost', () => {
     );
   });
 
+  it('a create the platform did and answered 503 with an empty body: looked up as a 502 or 504 is, never sent again', async () => {
+    // Taken for a refusal, it was sent again, refused as a registered document and reported failed (a fresh user test).
+    const { sandbox, test, proxy } = await throughProxy((request, creates) =>
+      isCreate(request) && creates === 1 ? { appliedThenAnswer: 503 } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+    expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
+    expect((await requestCounts(sandbox))[createRoute]).toBe(1);
+    expect((await storedCustomers(sandbox)).map((customer) => customer.document)).toEqual([anaDocument]);
+    expect(readReport(join(folder, onlyReport(folder, 'people')))).toEqual([
+      {
+        line: '2',
+        key: anaDocument,
+        outcome: 'created',
+        status: '200',
+        id: '',
+        message: 'the answer to the create was lost; the customer exists, so it was not sent again',
+        row: '2',
+      },
+    ]);
+    expect(test.stderr()).toContain(
+      '\ncustomer create: 1 created; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 1000 customers/s\n',
+    );
+  });
+
+  it('a create answered 500 and not done, its document registered before with another e-mail: failed as registered, not created', async () => {
+    // Reported created, exit 0, though the file's customer never reached the platform (a fresh user test).
+    const { sandbox, test, proxy } = await throughProxy((request, creates) =>
+      isCreate(request) && creates === 2 ? { answer: 500 } : undefined,
+    );
+    const { file: earlier } = peopleFile();
+    writeFileSync(earlier, `${createHeader}\n${ana.replace('ana@example.com', 'outra@example.com')}\n`);
+    expect(await test.run(create, options(earlier))).toBe(ExitCode.ok);
+    proxy.requests.length = 0;
+    const { folder, file } = peopleFile();
+    const again = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    expect(await again.run(create, options(file))).toBe(ExitCode.someRecordsFailed);
+    expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
+    expect((await storedCustomers(sandbox)).map((customer) => [customer.document, customer.email])).toEqual([
+      [anaDocument, 'outra@example.com'],
+    ]);
+    const message = `the create was answered HTTP 500, and document ${anaDocument} is already registered (registered with the e-mail outra@example.com; pass --upsert to update existing customers)`;
+    expect(readReport(join(folder, onlyReport(folder, 'people')))).toEqual([
+      { line: '2', key: anaDocument, outcome: 'failed', status: '500', id: '', message, row: '2' },
+    ]);
+    const lines = again.stderr().trimEnd().split('\n');
+    expect(lines).toContain(
+      'customer create: 1 failed; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 0 customers/s',
+    );
+    expect(lines).toContain(`customer create: why, 1 customer (line 2): ${message}`);
+    // As a refused duplicate: fed back, it goes with --upsert.
+    expect(lines.at(-2)).toMatch(/^customer create: once fixed, feed it back with: .* --upsert$/);
+  });
+
   it('a create reset once written, and no customer found: unknown, never sent again (exit 1); the resume creates it once', async () => {
     const { sandbox, test, proxy } = await throughProxy((request, creates) =>
       isCreate(request) && creates === 1 ? { reset: 'before' } : undefined,
@@ -148,7 +203,8 @@ describe('customer create when an answer is lost', () => {
     proxy.requests.length = 0;
     const resumed = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
     expect(await resumed.run(create, options(file, { resume: report }))).toBe(ExitCode.ok);
-    expect(customerRequests(proxy)).toEqual(['POST /v1/customer']);
+    // Asked first, as the run said: not there, so sent.
+    expect(customerRequests(proxy)).toEqual([`PUT /v1/customer/${anaDocument}`, 'POST /v1/customer']);
     const stored = await storedCustomers(sandbox);
     expect(stored.map((customer) => customer.document)).toEqual([anaDocument]);
     expect(readReport(report)).toMatchObject([
@@ -199,19 +255,29 @@ describe('customer create when an answer is lost', () => {
     );
 
     await resetCounts(sandbox);
+    proxy.requests.length = 0;
     const resumed = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
     expect(await resumed.run(create, options(file, { resume: report }))).toBe(ExitCode.ok);
-    // Asked by sending: the platform refuses a registered document, and its record holds the file's e-mail.
-    expect((await requestCounts(sandbox))[createRoute]).toBe(1);
+    // Asked before sending, as the run said: found with the file's e-mail, nothing sent. Sent first, it relied on
+    // the platform refusing a duplicate it may still be storing (a fresh user test).
+    expect(customerRequests(proxy)).toEqual([`PUT /v1/customer/${anaDocument}`]);
+    expect((await requestCounts(sandbox))[createRoute]).toBeUndefined();
     expect(await storedCustomers(sandbox)).toHaveLength(2);
-    expect(readReport(report)).toMatchObject([
-      { line: '3', outcome: 'created' },
+    expect(readReport(report)).toEqual([
+      expect.objectContaining({ line: '3', outcome: 'created' }),
       {
         line: '2',
+        key: anaDocument,
         outcome: 'created',
+        status: '200',
+        id: '',
         message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+        row: '2',
       },
     ]);
+    expect(resumed.stderr()).toContain(
+      '\ncustomer create: 1 created; 1 request, 0 retries, 0 throttled (429); 0.0 s, 1000 customers/s\n',
+    );
   });
 });
 

@@ -68,8 +68,9 @@ describe('customer create --resume of a minified JSON file', () => {
     expect(firstRun.map((row) => [row.line, row.key, row.outcome])).toEqual([
       [expect.stringMatching(/^1:\d+ \(element 0\)$/), documents[0], 'created'],
       [expect.stringMatching(/^1:\d+ \(element 1\)$/), documents[1], 'created'],
-      [expect.stringMatching(/^1:\d+ \(element 2\)$/), documents[2], 'failed'],
-      [expect.stringMatching(/^1:\d+ \(element 3\)$/), documents[3], 'failed'],
+      // A create answered 503 may have been stored: looked up, not found, and not sent again (the resume asks).
+      [expect.stringMatching(/^1:\d+ \(element 2\)$/), documents[2], 'unknown'],
+      [expect.stringMatching(/^1:\d+ \(element 3\)$/), documents[3], 'unknown'],
     ]);
 
     down.documents = new Set();
@@ -80,7 +81,7 @@ describe('customer create --resume of a minified JSON file', () => {
     expect((await storedCustomers(sandbox)).map((customer) => customer.document).toSorted()).toEqual(
       documents.toSorted(),
     );
-    // One row per record once the resume ends: the two failed rows gave way to the resume's.
+    // One row per record once the resume ends: the two unknown rows gave way to the resume's.
     const rows = readReport(reportPath);
     expect(rows.map((row) => [row.line, row.key, row.outcome])).toEqual([
       [firstRun[0]?.line, documents[0], 'created'],

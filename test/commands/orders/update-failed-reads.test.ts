@@ -109,7 +109,9 @@ describe('orders update --resume and the status reads', () => {
       join(dir, 'pedidos.csv'),
       [moveHeader, ...ids.map((id) => `${id};ready;PV-${id};;;;;;`), ''].join('\r\n'),
     );
-    await scheduleFault(sandbox, `/v1/orders/${refused}/status`, 1, 503);
+    // Its two reads answered 503: the move is not sent (a move answered 503 is not sent again: it may have been applied).
+    await scheduleFault(sandbox, `/v1/orders/${refused}`, 1, 503);
+    await scheduleFault(sandbox, `/v1/orders/${refused}`, 1, 503);
     const night = await runCommandLine(['orders', 'update', 'pedidos.csv', ...flags, '--quiet'], {
       configDir,
       cwd: dir,

@@ -1,7 +1,7 @@
 /**
  * Every request `orders update` sends goes through the run's pacer: the moves, the status read before each order's
- * first move, and the retries of both after a 429 or a 503. A request that skipped it (or a retry that did not take
- * a new turn) would crowd the platform's window where the pacer cannot see it.
+ * first move, and their retries (of both after a 429, of a read after a 503). A request that skipped it (or a retry
+ * that did not take a new turn) would crowd the platform's window where the pacer cannot see it.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,9 +42,10 @@ describe('orders update and the pacer', () => {
     const [first, second, third] = ids as [number, number, number];
     const { text, moves } = nightlyFile(ids);
     writeFileSync(join(dir, 'moves.csv'), text);
-    // A throttled status read, a refused move (503 is retried: the platform did not apply it), a throttled move.
+    // A throttled status read, a status read answered 503 (a read is repeated; a move answered 503 is not, as it may
+    // come after the platform applied it), a throttled move.
     await scheduleFault(`/v1/orders/${first}`, 1, 429);
-    await scheduleFault(`/v1/orders/${second}/status`, 1, 503);
+    await scheduleFault(`/v1/orders/${second}`, 1, 503);
     await scheduleFault(`/v1/orders/${third}/invoice`, 1, 429);
     const takes = vi.spyOn(Pacer.prototype, 'take');
     const throttled = vi.spyOn(Pacer.prototype, 'throttled');

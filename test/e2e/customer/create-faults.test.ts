@@ -81,7 +81,7 @@ function expectEveryLineDoneOnce(rows: readonly ReportRow[], records: number): v
 
 describe('a platform that fails 5% of requests with 503 and resets 2% of connections', () => {
   it(
-    '10,000 customers with --retries 10 --concurrency 16: resets of a create are unknown, never sent twice; resumed, every customer exactly once',
+    '10,000 customers with --retries 10 --concurrency 16: a 503 or a reset of a create is unknown, never sent twice; resumed, every customer exactly once',
     // The first run and the resumes that finish its unknown records: 90 s on two busy cores.
     { timeout: 240_000 },
     async () => {
@@ -99,24 +99,25 @@ describe('a platform that fails 5% of requests with 503 and resets 2% of connect
         });
       const result = await run([]);
       const report = onlyReport(folder, 'customers');
-      // A create reset once sent may be on the platform: unknown, exit 1. The platform answered its look-up, so the
-      // run does not stop as if it were unavailable.
+      // A create reset once sent, or answered 503, may be on the platform: unknown, exit 1. The platform answered its
+      // look-up, so the run does not stop as if it were unavailable.
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       // No Node warning: 16 requests backing off at once once tripped MaxListenersExceededWarning.
       expect(result.stderr).not.toMatch(/Warning/);
       const firstRows = readReport(join(folder, report));
       const unknown = firstRows.filter((row) => row.outcome === 'unknown').length;
-      expect(unknown).toBeGreaterThan(0);
+      // About 5% of the creates answered 503 and 2% reset: each looked up, none sent again in the run.
+      expect(unknown).toBeGreaterThan(100);
       expect(firstRows.filter((row) => row.outcome !== 'created' && row.outcome !== 'unknown')).toEqual([]);
       expect(result.stderr).toContain(`${unknown} unknown`);
 
-      // Each resume asks about its unknown records by sending them: the platform refuses a registered document.
+      // Each resume asks about its unknown records before it sends them.
       const runs = [result];
       while (runs.length < 8 && runs.at(-1)?.code !== 0) runs.push(await run(['--resume', report]));
       const resumed = runs.at(-1) ?? result;
-      // The faults did happen, and were retried.
-      expect(Number(/(\d+) retries/.exec(result.stderr)?.[1])).toBeGreaterThan(100);
+      // The faults did happen; the look-ups (an update, safe to repeat) were retried after theirs.
+      expect(Number(/(\d+) retries/.exec(result.stderr)?.[1])).toBeGreaterThan(0);
       expect((await requestCounts(sandbox))[createRoute]).toBeGreaterThan(10_000);
       expect(resumed.code).toBe(0);
       const rows = readReport(join(folder, report));

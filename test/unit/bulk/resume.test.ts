@@ -129,6 +129,16 @@ describe('readDoneLines', () => {
     expect(linesIn(reported, 20)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('an `unknown` row is not reported (its record is unanswered) but kept apart: its resume asks before it sends', async () => {
+    const path = writeReport([...rows, { line: 11, key: '8', outcome: 'unknown', message: 'the answer was lost.' }]);
+    const reported = new PlaceSet();
+    const unknown = new PlaceSet();
+    const done = await readDoneLines(path, reported, new PlaceKeys(), unknown);
+    expect(linesIn(done, 20)).toEqual([2, 3, 5, 6, 7, 9, 10]);
+    expect(linesIn(reported, 20)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(linesIn(unknown, 20)).toEqual([11]);
+  });
+
   it('reads a report written with --excel (BOM, `;`) the same, keys with commas and formulas included', async () => {
     const excelRows: ReportRow[] = [...rows, { line: 11, key: '=1+1', outcome: 'created', message: 'a, b; c' }];
     const path = writeReport(excelRows, true);

@@ -179,6 +179,17 @@ describe('decideRetry', () => {
       failure: { status: 429, retryAfter: 'later' },
       expected: { retry: true, delayMs: 125 },
     },
+    ...[502, 503, 504].map((status) => ({
+      // A 503 too: a platform may answer it after storing what a create sent (a fresh user test).
+      name: `${status} on an unsafe POST: it may come after the platform applied it`,
+      failure: { status, safeToRepeat: false },
+      expected: { retry: false as const, reason: 'the request may have been applied' },
+    })),
+    {
+      name: '429 on an unsafe POST is a refusal: backs off',
+      failure: { status: 429, safeToRepeat: false },
+      expected: { retry: true, delayMs: 125 },
+    },
     {
       name: 'reset on a safe request',
       failure: { error: codedError('ECONNRESET') },

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { PendingRecord } from '../../../../src/bulk/pending-records.js';
 import { createOnce, updateBodyOf } from '../../../../src/commands/customer/create.js';
 import type { CustomerCreateBody } from '../../../../src/domain/customer.js';
-import { AmbiguousRequestError, PlatformError } from '../../../../src/base/errors.js';
+import { AmbiguousRequestError, PlatformError, UnavailableError } from '../../../../src/base/errors.js';
 import type { PlatformClient } from '../../../../src/platform/client.js';
 import { AmbiguousAnswerError } from '../../../../src/platform/http-client.js';
 
@@ -122,6 +122,19 @@ describe('createOnce: a create answered 5xx, which may come after the platform s
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
 
+  it('500, the customer exists with another e-mail: failed as registered before, with the status that came', async () => {
+    const { client, said } = scripted(refused(500), { id: 3, email: 'other@example.com' });
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'failed',
+      status: 500,
+      message:
+        'the create was answered HTTP 500, and document 52998224725 is already registered (registered with the e-mail other@example.com; pass --upsert to update existing customers)',
+      fixedBy: 'upsert',
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
   it('500, no customer when asked: unknown, never sent again', async () => {
     const { client, said } = scripted(refused(500, 'Internal Server Error'), noSuchCustomer());
     expect((await createOnce(client, entry(), false, signal)).row).toEqual({
@@ -146,13 +159,46 @@ describe('createOnce: a create answered 5xx, which may come after the platform s
 });
 
 describe('createOnce: a create whose answer was lost', () => {
-  it('the customer exists: created, never sent again', async () => {
-    const { client, said } = scripted(lost(), { id: 1 });
+  it('the customer exists with the file`s e-mail: created, never sent again', async () => {
+    const { client, said } = scripted(lost(), { id: 1, email: 'ana@example.COM' });
     expect((await createOnce(client, entry(), false, signal)).row).toEqual({
       ...place,
       outcome: 'created',
       status: 200,
       message: 'the answer to the create was lost; the customer exists, so it was not sent again',
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it('the customer exists with another e-mail: failed as registered before, with the fix, never sent again', async () => {
+    // Reported created, exit 0, though the file's customer never reached the platform (a fresh user test).
+    const { client, said } = scripted(lost(), { id: 1, email: 'other@example.com' });
+    expect(await createOnce(client, entry(), false, signal)).toEqual({
+      row: {
+        ...place,
+        outcome: 'failed',
+        status: undefined,
+        message:
+          'the answer to the create was lost, and document 52998224725 is already registered (registered with the e-mail other@example.com; pass --upsert to update existing customers)',
+        fixedBy: 'upsert',
+      },
+      original: ['cells'],
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it.each([
+    ['no e-mail shown', { id: 1, name: 'Ana' }],
+    ['an e-mail that is no text', { id: 1, email: 42 }],
+    ['an answer that is no record', 'ok'],
+  ])('the customer exists, %s: unknown, never sent again, never created without evidence', async (_, record) => {
+    const { client, said } = scripted(lost(), record);
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'unknown',
+      status: undefined,
+      message:
+        "the answer to the create was lost; customer 52998224725 exists, but the platform's answer shows no e-mail to tell whether this create made it or it was there before, so it was not sent again",
     });
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
   });
@@ -406,5 +452,78 @@ describe('updateBodyOf', () => {
       name: 'Ana',
       customerRegistrationAddress: body.customerRegistrationAddress,
     });
+  });
+});
+
+/** A resumed record its run reported unknown (sent, its outcome not seen). */
+const unknownBefore = () => entry({ unanswered: true, reportedUnknown: true });
+
+describe('createOnce: a resumed record its run reported unknown (sent, its outcome not seen)', () => {
+  // The run said "the resume asks the platform about it before sending it again"; it sent first, relying on the
+  // platform refusing a duplicate it may still be storing (a fresh user test).
+
+  it('found with the file`s e-mail: created, nothing sent', async () => {
+    const { client, said } = scripted({ id: 5, email: 'ana@example.com' });
+    expect(await createOnce(client, unknownBefore(), false, signal)).toEqual({
+      row: {
+        ...place,
+        outcome: 'created',
+        status: 200,
+        message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+      },
+      original: ['cells'],
+    });
+    expect(said()).toEqual([`PUT ${put}`]);
+  });
+
+  it('found with another e-mail: failed as registered before, with the fix, nothing sent', async () => {
+    const { client, said } = scripted({ id: 5, email: 'other@example.com' });
+    expect((await createOnce(client, unknownBefore(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'failed',
+      status: undefined,
+      message:
+        "the interrupted run's create had no answer, and document 52998224725 is already registered (registered with the e-mail other@example.com; pass --upsert to update existing customers)",
+      fixedBy: 'upsert',
+    });
+    expect(said()).toEqual([`PUT ${put}`]);
+  });
+
+  it('found with --upsert: the file goes as an update, nothing created', async () => {
+    const { client, said } = scripted({ id: 5, email: 'ana@example.com' }, { id: 5 });
+    expect((await createOnce(client, unknownBefore(), true, signal)).row).toMatchObject({
+      outcome: 'updated',
+      id: 5,
+      message:
+        "the interrupted run's create had no answer and the customer exists (created by it, or there before): the file's values went as an update",
+    });
+    expect(said()).toEqual([`PUT ${put}`, `PUT ${put}`]);
+  });
+
+  it('not found: sent, and created', async () => {
+    const { client, said } = scripted(noSuchCustomer(), { id: 6 });
+    expect((await createOnce(client, unknownBefore(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'created',
+      status: 200,
+      id: 6,
+    });
+    expect(said()).toEqual([`PUT ${put}`, `POST ${post}`]);
+  });
+
+  it('the platform cannot be asked: unknown again (thrown as ambiguous), nothing sent', async () => {
+    const { client, said } = scripted(new UnavailableError('PUT kept failing with HTTP 503 after 4 attempts.'));
+    const error = await createOnce(client, unknownBefore(), false, signal).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(AmbiguousRequestError);
+    expect((error as Error).message).toBe(
+      'The interrupted run sent customer 52998224725 and could not tell whether it was created. Whether customer 52998224725 was created could not be asked either (PUT kept failing with HTTP 503 after 4 attempts.); a resume asks again before sending it.',
+    );
+    expect(said()).toEqual([`PUT ${put}`]);
+  });
+
+  it('a record the report has no row for (a killed run) is sent first, as before: the look-up comes after a 400', async () => {
+    const { client, said } = scripted({ id: 6 });
+    expect((await createOnce(client, entry({ unanswered: true }), false, signal)).row.outcome).toBe('created');
+    expect(said()).toEqual([`POST ${post}`]);
   });
 });
