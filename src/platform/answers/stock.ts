@@ -1,4 +1,5 @@
 import { messageOfBody } from '../../base/errors.js';
+import { WrittenNumber } from '../../lib/written-json.js';
 import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 
 /**
@@ -391,15 +392,34 @@ function verdictOf(result: unknown, statusField: string | undefined): ItemVerdic
     const verdict =
       typeof value === 'boolean'
         ? { verdict: value === (field !== 'error') ? ('applied' as const) : ('rejected' as const) }
-        : wordVerdict(String(value));
+        : statusVerdict(value);
     if (verdict) return { ...verdict, ...messageOf(result) };
   }
   return undefined;
 }
 
+/**
+ * A status given as an object (`{"code":404}`, `{"status":"REJECTED","reason":…}`) says it in its `status` or `code`;
+ * one that says nothing b2bctl recognises is quoted as its JSON, never as `[object Object]`.
+ */
+function statusVerdict(value: unknown): ItemVerdict {
+  if (typeof value !== 'object' || value === null || value instanceof WrittenNumber) return wordVerdict(String(value));
+  const inner = isRecord(value) ? [value.status, value.code].find(isWordLike) : undefined;
+  const verdict = inner === undefined ? undefined : wordVerdict(String(inner));
+  return verdict !== undefined && verdict.verdict !== 'unsettled'
+    ? verdict
+    : { verdict: 'unsettled', status: JSON.stringify(value) };
+}
+
+function isWordLike(value: unknown): value is string | number {
+  return typeof value === 'string' || typeof value === 'number';
+}
+
 function wordVerdict(word: string): ItemVerdict {
   const normal = word.trim().toLowerCase();
-  const code = /^\d{3}$/.test(normal) ? Number(normal) : undefined;
+  // A status line's leading code (`400 Bad Request`, `200 OK`) as the bare code is.
+  const leadingCode = /^(\d{3})(?=$|\s|:)/.exec(normal)?.[1];
+  const code = leadingCode === undefined ? undefined : Number(leadingCode);
   if (appliedWords().includes(normal) || within(code, appliedCodes())) return { verdict: 'applied' };
   if (rejectedWords().includes(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
   return { verdict: 'unsettled', status: word };

@@ -229,6 +229,30 @@ describe('stock push: per-item statuses that are HTTP codes, and a 4xx that item
     expect(warnings(test.stderr())).toEqual([]);
   });
 
+  it('a status line "400 Bad Request" is read as 400 (rejected); a status object is quoted as its JSON', async () => {
+    const results = batch.map((sku) =>
+      sku === 'B2'
+        ? { sku, status: '400 Bad Request', message: 'm' }
+        : sku === 'C3'
+          ? { sku, status: { code: 'PENDING' } }
+          : { sku, status: 'OK' },
+    );
+    const { proxy, test } = await batchAnsweredWith(200, { results });
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    expect(runRecord(folder)).toEqual({
+      rows: [
+        'A1 applied 200 ',
+        'B2 rejected 200 m',
+        'C3 accepted 200 the platform answered "{"code":"PENDING"}" for this item',
+        'D4 applied 200 ',
+        'E5 applied 200 ',
+      ],
+      errors: ['B2,20,6.25,3,m'],
+    });
+    expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
+  });
+
   it('a 422 naming the refused item: that item failed with the platform\u2019s words for it, the others with the general line', async () => {
     const results = batch.map((sku, index) =>
       sku === 'B2'
