@@ -272,4 +272,16 @@ describe('stock push: per-item statuses that are HTTP codes, and a 4xx that item
     });
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
   });
+
+  it('a 422 whose refusal names a SKU not sent: every item failed, no warning calls them "unknown"', async () => {
+    const results = [{ sku: 'ZZZ', status: 'ERROR', message: 'no such product' }];
+    const { proxy, test } = await batchAnsweredWith(422, { results });
+    const { folder, options } = stockFile(['A1', 'B2']);
+    expect(await test.run(push, options)).toBe(1);
+    const general = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422`;
+    expect(runRecord(folder).rows).toEqual([`A1 failed 422 ${general}`, `B2 failed 422 ${general}`]);
+    expect(warnings(test.stderr())).toEqual([
+      'warning: the stock batch route answered a result for SKU "ZZZ", which is not in the batch sent: {"sku":"ZZZ","status":"ERROR","message":"no such product"}; b2bctl matched it to no item.',
+    ]);
+  });
 });
