@@ -214,7 +214,7 @@ function matchWarning(note: MatchNote): string {
     case 'conflictingResults':
       return `warning: the stock batch route answered results that disagree for SKU "${note.sku}": ${note.results.join('; ')}; b2bctl reports such an item "unknown" (the errors file holds it to send again).`;
     case 'ambiguousSku':
-      return `warning: the stock batch route named a result by the SKU "${note.named}", which fits ${note.sent.map((sku) => `"${sku}"`).join(' and ')} (the same but for case and leading zeros), and the order of its results does not tell which; b2bctl reports those items "unknown" (the errors file holds them to send again).`;
+      return `warning: the stock batch route named a result by the SKU "${note.named}", which fits ${note.sent.length} items sent (${[...new Set(note.sent)].map((sku) => `"${sku}"`).join(', ')}), and the order of its results does not tell which; b2bctl reports those items "unknown" (the errors file holds them to send again).`;
     case 'untrustedIndex':
       return untrustedIndexWarning(note);
   }

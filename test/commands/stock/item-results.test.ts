@@ -184,7 +184,7 @@ describe('stock push: per-item results matched to their items', () => {
       errors: [`0123,10,5.25,2,${said}`, `00123,20,6.25,3,${said}`],
     });
     expect(warnings(test.stderr())).toEqual([
-      'warning: the stock batch route named a result by the SKU "123", which fits "0123" and "00123" (the same but for case and leading zeros), and the order of its results does not tell which; b2bctl reports those items "unknown" (the errors file holds them to send again).',
+      'warning: the stock batch route named a result by the SKU "123", which fits 2 items sent ("0123", "00123"), and the order of its results does not tell which; b2bctl reports those items "unknown" (the errors file holds them to send again).',
     ]);
   });
 

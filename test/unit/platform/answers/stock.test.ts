@@ -89,6 +89,15 @@ describe('readBatchAnswer: the per-item shapes a platform may answer the batch r
     );
     expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['applied', 'rejected']);
   });
+
+  it('the same SKU twice with fewer results than items: the place tells nothing, so both are unknown', () => {
+    const notes: MatchNote[] = [];
+    const verdicts = readBatchAnswer([{ sku: 'A-1', success: false }], ['A-1', 'A-1', 'B-2'], {}, (note) =>
+      notes.push(note),
+    );
+    expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['unknown', 'unknown', undefined]);
+    expect(notes).toEqual([{ kind: 'ambiguousSku', named: 'A-1', sent: ['A-1', 'A-1'] }]);
+  });
 });
 
 describe('readBatchAnswer: which item a result is about', () => {
