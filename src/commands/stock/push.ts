@@ -206,7 +206,7 @@ function matchWarnings(context: Context): (note: MatchNote) => void {
 function matchWarning(note: MatchNote): string {
   switch (note.kind) {
     case 'respelledSku':
-      return `warning: the stock batch route named items by SKUs spelled otherwise than sent ("${note.named}" for "${note.sent}"); b2bctl matched each to the one item whose SKU is the same but for case and leading zeros.`;
+      return `warning: the stock batch route named items by SKUs spelled otherwise than sent ("${note.named}" for "${note.sent}"); b2bctl matched each to the item whose SKU is the same but for case and leading zeros (where two are, by its place in an answer in the order sent).`;
     case 'strangerSku':
       return `warning: the stock batch route answered a result for SKU "${note.sku}", which is not in the batch sent: ${note.result}; b2bctl matched it to no item.`;
     case 'unmatchedRefusal':

@@ -307,9 +307,13 @@ function itemsBySku(
 ): number[] {
   const exact = itemsWhere(skus, (sent) => sent === sku);
   if (exact.length > 0) return settledByPlace(exact, position, answer.onePerItem);
-  const loose = itemsWhere(skus, (sent) => sameLooseSku(sent, sku));
-  if (loose.length === 1) noted({ kind: 'respelledSku', sent: skus[loose[0] as number] as string, named: sku });
-  return settledByPlace(loose, position, answer.inOrder);
+  const settled = settledByPlace(
+    itemsWhere(skus, (sent) => sameLooseSku(sent, sku)),
+    position,
+    answer.inOrder,
+  );
+  if (settled.length === 1) noted({ kind: 'respelledSku', sent: skus[settled[0] as number] as string, named: sku });
+  return settled;
 }
 
 function settledByPlace(items: number[], position: number | undefined, placeTells: boolean): number[] {

@@ -202,7 +202,7 @@ describe('stock push: per-item results matched to their items', () => {
       errors: ['00123,10,5.25,2,produto inativo'],
     });
     expect(warnings(test.stderr())).toEqual([
-      'warning: the stock batch route named items by SKUs spelled otherwise than sent ("AB-7" for "ab-7"); b2bctl matched each to the one item whose SKU is the same but for case and leading zeros.',
+      'warning: the stock batch route named items by SKUs spelled otherwise than sent ("AB-7" for "ab-7"); b2bctl matched each to the item whose SKU is the same but for case and leading zeros (where two are, by its place in an answer in the order sent).',
     ]);
   });
 });

@@ -184,11 +184,13 @@ describe('readBatchAnswer: which item a result is about', () => {
     ];
     expect(read(twoAs123, ['0123', '00123']).verdicts).toEqual(['unknown', 'unknown']);
     // A1 names its item alone at its place: the answer is in the order sent, so each 123 is its place's.
-    expect(read([{ sku: 'A1', status: 'OK' }, ...twoAs123], ['A1', '0123', '00123']).verdicts).toEqual([
-      'applied',
-      'rejected',
-      'applied',
-    ]);
+    expect(read([{ sku: 'A1', status: 'OK' }, ...twoAs123], ['A1', '0123', '00123'])).toEqual({
+      verdicts: ['applied', 'rejected', 'applied'],
+      notes: [
+        { kind: 'respelledSku', sent: '0123', named: '123' },
+        { kind: 'respelledSku', sent: '00123', named: '123' },
+      ],
+    });
   });
 
   it('two results for one item that disagree leave it unknown, naming both; two that agree are one', () => {
