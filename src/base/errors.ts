@@ -78,7 +78,14 @@ export class UnavailableError extends B2bctlError {
  * A failure after which we cannot tell whether the platform applied the request (docs/bulk-runs.md). Here, not beside
  * the HTTP client that throws it, so a command that checks for it does not load undici before it sends anything.
  */
-export class AmbiguousRequestError extends UnavailableError {}
+export class AmbiguousRequestError extends UnavailableError {
+  /** The status the platform answered when an answer came that cannot be read (a 2xx in a coding b2bctl cannot decode). */
+  readonly status: number | undefined;
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, options);
+    this.status = options?.status;
+  }
+}
 
 /** The run was stopped by a signal; the message says how to resume. */
 export class InterruptedError extends B2bctlError {

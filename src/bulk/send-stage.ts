@@ -204,21 +204,8 @@ export async function sendValidRecords<T, Sent>(
       // Interrupted before any of it went out: not sent, no row, and the resume sends it.
       if (error instanceof NothingSentError) return;
       if (!isBatchFailure(error)) throw error;
-      if (error instanceof UnavailableError) {
-        result.unavailableBatches++;
-        result.lastUnavailable = error;
-      } else result.answeredBatches++;
-      const status = error instanceof PlatformError ? error.status : undefined;
-      // A request that may have been applied without its answer seen: unknown, which a resume asks about again
-      // rather than sending it blindly or taking it as failed.
-      const outcome = error instanceof AmbiguousRequestError ? 'unknown' : 'failed';
-      if (error instanceof UnavailableError && outcome === 'failed') result.unavailableRecords += batch.length;
-      ledger.record(
-        batch.map((entry) =>
-          reportEntry({ ...placeOf(entry), key: entry.key, outcome, status, message: error.message }, entry),
-        ),
-      );
-      if (error instanceof UnavailableError && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;
+      const unanswered = recordFailedBatch(error, batch, ledger, result);
+      if (unanswered && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;
     } finally {
       requestsInFlight--;
     }
@@ -237,6 +224,35 @@ export async function sendValidRecords<T, Sent>(
     ledger.close();
   }
   return result;
+}
+
+/**
+ * Reports the records of a batch `error` failed, and counts the batch; true when no answer came (an unavailable
+ * platform), false when the platform answered, if only in a coding b2bctl cannot decode.
+ */
+function recordFailedBatch<Sent>(
+  error: UnavailableError | PlatformError,
+  batch: readonly PendingRecord<Sent>[],
+  ledger: RunLedger,
+  result: SendingResult,
+): boolean {
+  const status = error instanceof PlatformError || error instanceof AmbiguousRequestError ? error.status : undefined;
+  // An answer that came but cannot be read (a 2xx in a coding b2bctl cannot decode): the platform was there.
+  const unanswered = error instanceof UnavailableError && status === undefined;
+  if (unanswered) {
+    result.unavailableBatches++;
+    result.lastUnavailable = error;
+  } else result.answeredBatches++;
+  // A request that may have been applied without its answer seen: unknown, which a resume asks about again
+  // rather than sending it blindly or taking it as failed.
+  const outcome = error instanceof AmbiguousRequestError ? 'unknown' : 'failed';
+  if (error instanceof UnavailableError && outcome === 'failed') result.unavailableRecords += batch.length;
+  ledger.record(
+    batch.map((entry) =>
+      reportEntry({ ...placeOf(entry), key: entry.key, outcome, status, message: error.message }, entry),
+    ),
+  );
+  return unanswered;
 }
 
 /**

@@ -388,7 +388,9 @@ export class HttpClient {
 
 /**
  * An answer whose body b2bctl cannot decode: never read as text. A write the platform answered below 400 may have
- * been applied, so it is ambiguous (unknown, asked about again by a resume), never "not sent".
+ * been applied, so it is ambiguous (unknown, asked about again by a resume), never "not sent": a write safe to repeat
+ * (a stock batch's absolute values) too, since the answer came and only its words are lost. A read is not sent again
+ * either way, and fails as the platform's being unusable.
  */
 function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: UnreadableBody): UnavailableError {
   const remedy =
@@ -398,7 +400,14 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
         ? "if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare it in the Content-Type"
         : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
   const message = `${request.method} ${url} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
-  return status < 400 && !isSafeToRepeat(request) ? new AmbiguousRequestError(message) : new UnavailableError(message);
+  return status < 400 && isWrite(request)
+    ? new AmbiguousRequestError(message, { status })
+    : new UnavailableError(message);
+}
+
+/** Whether the request asks the platform to change something: any method but a read's. */
+function isWrite(request: HttpRequest): boolean {
+  return request.method !== 'GET' && request.method !== 'HEAD';
 }
 
 /** Whether repeating the request after an unclear failure is harmless: as it says, else not for a POST. */

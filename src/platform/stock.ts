@@ -54,7 +54,11 @@ export function itemisedRefusal(
 ): { error: PlatformError; messages: (string | undefined)[] } | undefined {
   if (!(error instanceof PlatformError) || error.status < 400 || error.status > 499) return undefined;
   if (error.exitCode === ExitCode.authFailed) return undefined;
-  const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), noted);
+  // Every item of a refused batch fails: the notes that make an item `unknown` would say what is not so here.
+  const failedAnyway = new Set<MatchNote['kind']>(['unmatchedRefusal', 'conflictingResults', 'ambiguousSku']);
+  const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), (note) => {
+    if (!failedAnyway.has(note.kind)) noted?.(note);
+  });
   // The item's own words in the same line as the batch's: `PUT … failed with HTTP 422: <the item's message>`.
   const messages = (verdicts ?? []).map((verdict) =>
     verdict?.verdict === 'rejected' && verdict.message !== undefined

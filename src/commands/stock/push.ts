@@ -178,7 +178,7 @@ async function sendToBatchRoute(
   const { status, verdicts, said } = answer;
   return batch.map((entry, index) => {
     const verdict = verdicts?.[index];
-    if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected')
+    if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected' || verdict?.verdict === 'unknown')
       return reportEntry(rowOf(entry, verdict.verdict, status, undefined, verdict.message), entry);
     // The index warning already told why these items are not itemised, and the setting the other one names would not help.
     if (!untrustedIndex) warn.unitemised(said);
@@ -204,14 +204,29 @@ function matchWarnings(context: Context): (note: MatchNote) => void {
 }
 
 function matchWarning(note: MatchNote): string {
-  if (note.kind === 'respelledSku')
-    return `warning: the stock batch route named items by SKUs spelled otherwise than sent ("${note.named}" for "${note.sent}"); b2bctl matched each to the one item whose SKU is the same but for case and leading zeros.`;
+  switch (note.kind) {
+    case 'respelledSku':
+      return `warning: the stock batch route named items by SKUs spelled otherwise than sent ("${note.named}" for "${note.sent}"); b2bctl matched each to the item whose SKU is the same but for case and leading zeros (where two are, by its place in an answer in the order sent).`;
+    case 'strangerSku':
+      return `warning: the stock batch route answered a result for SKU "${note.sku}", which is not in the batch sent: ${note.result}; b2bctl matched it to no item.`;
+    case 'unmatchedRefusal':
+      return `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${note.result}; every item of that batch no result names is reported "unknown" (the errors file holds them to send again), never "accepted".`;
+    case 'conflictingResults':
+      return `warning: the stock batch route answered results that disagree for SKU "${note.sku}": ${note.results.join('; ')}; b2bctl reports such an item "unknown" (the errors file holds it to send again).`;
+    case 'ambiguousSku':
+      return `warning: the stock batch route named a result by the SKU "${note.named}", which fits ${note.sent.length} items sent (${[...new Set(note.sent)].map((sku) => `"${sku}"`).join(', ')}), and the order of its results does not tell which; b2bctl reports those items "unknown" (the errors file holds them to send again).`;
+    case 'untrustedIndex':
+      return untrustedIndexWarning(note);
+  }
+}
+
+function untrustedIndexWarning(note: Extract<MatchNote, { kind: 'untrustedIndex' }>): string {
   const result = note.sku === undefined ? 'a result' : `the result for SKU "${note.sku}"`;
   const which =
     note.itemSku === undefined
       ? `${result} gives index ${note.index}, outside a batch of ${countOf(note.batchSize, 'items')} numbered from 0`
       : `${result} gives index ${note.index}, which is "${note.itemSku}" in the batch, numbered from 0`;
-  return `warning: the stock batch route answered per-item results whose index does not fit the items sent (${which}); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it).`;
+  return `warning: the stock batch route answered per-item results whose index does not fit the items sent (${which}); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it), or "unknown" when the answer refuses an item b2bctl cannot match.`;
 }
 
 /** Queue route: the batch is accepted (or retried) whole; each item is reported with the batch id. */

@@ -1,4 +1,5 @@
 import { messageOfBody } from '../../base/errors.js';
+import { WrittenNumber } from '../../lib/written-json.js';
 import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 
 /**
@@ -48,8 +49,14 @@ function rejectedCodes(): { from: number; to: number } {
   return { from: 400, to: 599 };
 }
 
+/**
+ * What the answer says of one item. `unknown`: the answer may say the item was refused, but not so that b2bctl can
+ * tell (two results that disagree, a SKU that fits several items, a refusal matched to no item): never `accepted`.
+ */
 export type ItemVerdict =
-  { verdict: 'applied' | 'rejected'; message?: string } | { verdict: 'unsettled'; status: string };
+  | { verdict: 'applied' | 'rejected'; message?: string }
+  | { verdict: 'unsettled'; status: string }
+  | { verdict: 'unknown'; message: string };
 
 export interface BatchAnswerSettings {
   results?: string;
@@ -58,17 +65,23 @@ export interface BatchAnswerSettings {
 
 /**
  * What matching the results to the items noticed, for the caller's warning (once a run): an index that cannot be
- * trusted (it lies outside the batch, or names another item than the SKU beside it: results numbered from 1), or a
- * SKU the platform spelled otherwise than sent (`123` for `00123`, `AB-7` for `ab-7`), matched ignoring both.
+ * trusted (it lies outside the batch, or names another item than the SKU beside it: results numbered from 1), a
+ * SKU the platform spelled otherwise than sent (`123` for `00123`, `AB-7` for `ab-7`), matched ignoring both; a
+ * result naming a SKU not sent; a refusal matched to no item; two results for one item that disagree; a SKU that fits
+ * several items, the order of the answer not settling which. A result is shown as the platform wrote it (its JSON).
  */
 export type MatchNote =
   | { kind: 'untrustedIndex'; index: number; sku: string | undefined; batchSize: number; itemSku: string | undefined }
-  | { kind: 'respelledSku'; sent: string; named: string };
+  | { kind: 'respelledSku'; sent: string; named: string }
+  | { kind: 'strangerSku'; sku: string; result: string }
+  | { kind: 'unmatchedRefusal'; result: string }
+  | { kind: 'conflictingResults'; sku: string; results: string[] }
+  | { kind: 'ambiguousSku'; named: string; sent: string[] };
 
 /**
  * One verdict per sent item (in the order sent) when the answer itemises them; undefined when no
  * per-item result can be matched to the items, so the caller reports them `accepted`. An item no result
- * names safely has no verdict: never another item's.
+ * names safely has no verdict: never another item's; but `unknown` when the answer holds a refusal matched to no item.
  */
 export function readBatchAnswer(
   body: unknown,
@@ -83,16 +96,88 @@ export function readBatchAnswer(
     if (!isItemList(list)) continue;
     // Notes wait until this place is the one read: a place passed over says nothing about the answer.
     const notes: MatchNote[] = [];
-    const matched = matchResults(isArray(list) ? arrayResults(list) : keyedResults(list), skus, (note) =>
-      notes.push(note),
+    const note = (found: MatchNote) => notes.push(found);
+    const matched = matchResults(isArray(list) ? arrayResults(list) : keyedResults(list), skus, note);
+    const verdicts = matched.claims.map((claims, item) =>
+      matched.ambiguous.has(item)
+        ? ambiguousVerdict(matched.ambiguous.get(item) as string, claims)
+        : claimedVerdict(claims, skus[item] as string, settings.status, note),
     );
-    const verdicts = matched.map((result) => (result === undefined ? undefined : verdictOf(result, settings.status)));
-    if (verdicts.some((verdict) => verdict !== undefined) || notes.length > 0) {
+    // An object none of whose keys is a SKU sent (`{"data":{…}}`) is no list of results, and says nothing of them.
+    const read =
+      verdicts.some((verdict) => verdict !== undefined) ||
+      notes.some((found) => isArray(list) || found.kind !== 'strangerSku');
+    if (read) {
+      unmatchedRefusals(matched.unmatched, verdicts, settings.status, note);
       notes.forEach(noted);
       return verdicts;
     }
   }
   return undefined;
+}
+
+/** A result as the platform wrote it, for a warning or a report cell: its JSON (an object's entry with its key). */
+function shownResult(entry: PlacedResult): string {
+  const text = JSON.stringify(entry.key === undefined ? entry.result : { [entry.key]: entry.result }) ?? '';
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+/** The verdict of an item from the results matched to it: two that disagree leave it `unknown`, naming both. */
+function claimedVerdict(
+  claims: readonly PlacedResult[],
+  sku: string,
+  statusField: string | undefined,
+  noted: (note: MatchNote) => void,
+): ItemVerdict | undefined {
+  const verdicts = claims.map((claim) => verdictOf(claim.result, statusField));
+  const [first] = verdicts;
+  if (verdicts.every((verdict) => sameVerdict(verdict, first))) {
+    if (first?.verdict !== 'rejected' || verdicts.length === 1) return first;
+    // Refused twice (two of its fields): every reason given is kept.
+    const messages = [...new Set(verdicts.map((verdict) => (verdict as { message?: string }).message))];
+    const message = messages.filter((text) => text !== undefined).join('; ');
+    return message === '' ? first : { verdict: 'rejected', message };
+  }
+  const shown = claims.map(shownResult);
+  noted({ kind: 'conflictingResults', sku, results: shown });
+  return {
+    verdict: 'unknown',
+    message: `the answer gave this item ${claims.length} results that disagree: ${shown.join('; ')}`,
+  };
+}
+
+function sameVerdict(verdict: ItemVerdict | undefined, other: ItemVerdict | undefined): boolean {
+  if (verdict?.verdict !== other?.verdict) return false;
+  return verdict?.verdict !== 'unsettled' || verdict.status === (other as { status: string }).status;
+}
+
+/** An item a result may be about, its SKU fitting several items the order of the answer does not tell apart. */
+function ambiguousVerdict(named: string, claims: readonly PlacedResult[]): ItemVerdict {
+  const said = claims.map(shownResult).join('; ');
+  return {
+    verdict: 'unknown',
+    message: `the answer names this item only by the SKU "${named}", which fits more than one item sent: ${said}`,
+  };
+}
+
+/**
+ * A refusal the answer holds but matched to no item (results numbered from 1 without SKUs, a SKU not sent): any
+ * item no result names may be the refused one, so each is `unknown` with the refusal's words, never `accepted`.
+ */
+function unmatchedRefusals(
+  unmatched: readonly PlacedResult[],
+  verdicts: (ItemVerdict | undefined)[],
+  statusField: string | undefined,
+  noted: (note: MatchNote) => void,
+): void {
+  const refusals = unmatched.filter((entry) => verdictOf(entry.result, statusField)?.verdict === 'rejected');
+  if (refusals.length === 0) return;
+  const shown = refusals.map(shownResult);
+  noted({ kind: 'unmatchedRefusal', result: shown[0] as string });
+  const message = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${shown.join('; ')}`;
+  verdicts.forEach((verdict, item) => {
+    if (verdict === undefined) verdicts[item] = { verdict: 'unknown', message };
+  });
 }
 
 /** An array of results, or an object keyed by SKU or by index. */
@@ -105,12 +190,13 @@ function isResultLike(value: unknown): boolean {
   return typeof value === 'boolean' || typeof value === 'string' || isRecord(value);
 }
 
-/** One result and what it says of its item: the SKU it names, its index, its place in an array. */
+/** One result and what it says of its item: the SKU it names, its index, its place in an array, its key in an object. */
 interface PlacedResult {
   result: unknown;
   sku?: string;
   index?: number;
   position?: number;
+  key?: string;
 }
 
 function arrayResults(results: readonly unknown[]): PlacedResult[] {
@@ -129,7 +215,7 @@ function arrayResults(results: readonly unknown[]): PlacedResult[] {
 /** An object keyed by SKU, or by index when its keys are numbers: either is tried, each checked as in an array. */
 function keyedResults(results: Record<string, unknown>): PlacedResult[] {
   return Object.entries(results).map(([key, result]) =>
-    /^\d+$/.test(key) ? { result, sku: key, index: Number(key) } : { result, sku: key },
+    /^\d+$/.test(key) ? { result, sku: key, index: Number(key), key } : { result, sku: key, key },
   );
 }
 
@@ -140,63 +226,114 @@ interface AnswerShape {
   onePerItem: boolean;
   /** An object keyed by SKU or index, not an array. */
   keyed: boolean;
+  /** One result per item, each naming the item at its place, one at least naming it alone: the order sent. */
+  inOrder: boolean;
+}
+
+/** The results matched to each item; those matched to none; the items a SKU fitting several may be about, by SKU. */
+interface Matched {
+  claims: PlacedResult[][];
+  unmatched: PlacedResult[];
+  ambiguous: Map<number, string>;
 }
 
 /**
- * The result of each item: by index when every index in the answer fits the batch and the SKU beside it; else by the
- * SKU a result names (exactly, then ignoring case and leading zeros when one item alone matches); a result naming
- * neither by its place when the answer has one result per item. An item claimed twice keeps the first claim.
+ * The results of each item: by index when every index in the answer fits the batch and the SKU beside it; else by the
+ * SKU a result names (exactly, then ignoring case and leading zeros when one item alone matches, or when the answer
+ * is in the order sent); a result naming neither by its place when the answer has one result per item.
  */
 function matchResults(
   results: readonly PlacedResult[],
   skus: readonly string[],
   noted: (note: MatchNote) => void,
-): unknown[] {
+): Matched {
   const keyed = results.every((entry) => entry.position === undefined);
   const answer = {
     indexesFit: indexesTrusted(results, skus, keyed, noted),
     onePerItem: results.length === skus.length,
     keyed,
+    inOrder: inOrderSent(results, skus),
   };
-  const claims = new Map<number, unknown>();
+  const matched: Matched = { claims: skus.map(() => []), unmatched: [], ambiguous: new Map() };
   for (const entry of results) {
-    const item = itemOf(entry, skus, answer, noted);
-    if (item !== undefined && !claims.has(item)) claims.set(item, entry.result);
+    const items = itemsOf(entry, skus, answer, noted);
+    if (items.length === 1) matched.claims[items[0] as number]?.push(entry);
+    else if (items.length === 0) matched.unmatched.push(entry);
+    else {
+      noted({ kind: 'ambiguousSku', named: entry.sku as string, sent: items.map((item) => skus[item] as string) });
+      for (const item of items) {
+        matched.ambiguous.set(item, entry.sku as string);
+        matched.claims[item]?.push(entry);
+      }
+    }
   }
-  return skus.map((_sku, item) => claims.get(item));
+  return matched;
 }
 
-function itemOf(
+/** The items a result may be about: one, none (it names nothing sent), or several a SKU fits. */
+function itemsOf(
   entry: PlacedResult,
   skus: readonly string[],
   answer: AnswerShape,
   noted: (note: MatchNote) => void,
-): number | undefined {
+): number[] {
   const { sku, index } = entry;
   // A key that names a SKU sent is that SKU, even when it is all digits.
-  if (answer.keyed && namesSentSku(sku, skus)) return itemBySku(sku as string, entry.position, skus, answer, noted);
-  if (index !== undefined && answer.indexesFit) return index;
-  if (sku !== undefined) return itemBySku(sku, entry.position, skus, answer, noted);
+  if (answer.keyed && namesSentSku(sku, skus)) return itemsBySku(sku as string, entry.position, skus, answer, noted);
+  if (index !== undefined && answer.indexesFit) return [index];
+  if (sku !== undefined) {
+    const items = itemsBySku(sku, entry.position, skus, answer, noted);
+    // An object's number key not sent is an index, which the index warning tells of.
+    if (items.length === 0 && !(answer.keyed && index !== undefined))
+      noted({ kind: 'strangerSku', sku, result: shownResult(entry) });
+    return items;
+  }
   // An index not trusted, with no SKU beside it: nothing tells which item the result is about.
-  if (index !== undefined) return undefined;
-  return answer.onePerItem ? entry.position : undefined;
+  if (index !== undefined) return [];
+  return answer.onePerItem && entry.position !== undefined ? [entry.position] : [];
 }
 
-/** The one item a result's SKU names; a SKU sent twice (two warehouses) is told apart only by the result's place. */
-function itemBySku(
+/**
+ * The items a result's SKU names. A SKU sent twice (two warehouses) is told apart by the result's place when the
+ * answer has one result per item; a SKU given back respelled that fits several items, only when the answer is in the
+ * order sent. Otherwise every item it fits.
+ */
+function itemsBySku(
   sku: string,
   position: number | undefined,
   skus: readonly string[],
   answer: AnswerShape,
   noted: (note: MatchNote) => void,
-): number | undefined {
-  let items = itemsWhere(skus, (sent) => sent === sku);
-  if (items.length === 0) {
-    items = itemsWhere(skus, (sent) => sameLooseSku(sent, sku));
-    if (items.length === 1) noted({ kind: 'respelledSku', sent: skus[items[0] as number] as string, named: sku });
-  }
-  if (items.length === 1) return items[0];
-  return answer.onePerItem && position !== undefined && items.includes(position) ? position : undefined;
+): number[] {
+  const exact = itemsWhere(skus, (sent) => sent === sku);
+  if (exact.length > 0) return settledByPlace(exact, position, answer.onePerItem);
+  const settled = settledByPlace(
+    itemsWhere(skus, (sent) => sameLooseSku(sent, sku)),
+    position,
+    answer.inOrder,
+  );
+  if (settled.length === 1) noted({ kind: 'respelledSku', sent: skus[settled[0] as number] as string, named: sku });
+  return settled;
+}
+
+function settledByPlace(items: number[], position: number | undefined, placeTells: boolean): number[] {
+  if (items.length <= 1) return items;
+  return placeTells && position !== undefined && items.includes(position) ? [position] : items;
+}
+
+/**
+ * Whether the answer is in the order sent: one result per item, every SKU a result names is its place's item's
+ * (exactly or loosely), and at least one result names its item alone, which shows the order is the items'.
+ */
+function inOrderSent(results: readonly PlacedResult[], skus: readonly string[]): boolean {
+  if (results.length !== skus.length) return false;
+  const placed = (entry: PlacedResult) => {
+    const sent = entry.position === undefined ? undefined : skus[entry.position];
+    return sent !== undefined && (entry.sku === undefined || sameLooseSku(sent, entry.sku));
+  };
+  const alone = (entry: PlacedResult) =>
+    entry.sku !== undefined && itemsWhere(skus, (sent) => sameLooseSku(sent, entry.sku as string)).length === 1;
+  return results.every(placed) && results.some(alone);
 }
 
 function itemsWhere(skus: readonly string[], matches: (sku: string) => boolean): number[] {
@@ -259,15 +396,34 @@ function verdictOf(result: unknown, statusField: string | undefined): ItemVerdic
     const verdict =
       typeof value === 'boolean'
         ? { verdict: value === (field !== 'error') ? ('applied' as const) : ('rejected' as const) }
-        : wordVerdict(String(value));
+        : statusVerdict(value);
     if (verdict) return { ...verdict, ...messageOf(result) };
   }
   return undefined;
 }
 
+/**
+ * A status given as an object (`{"code":404}`, `{"status":"REJECTED","reason":…}`) says it in its `status` or `code`;
+ * one that says nothing b2bctl recognises is quoted as its JSON, never as `[object Object]`.
+ */
+function statusVerdict(value: unknown): ItemVerdict {
+  if (typeof value !== 'object' || value === null || value instanceof WrittenNumber) return wordVerdict(String(value));
+  const inner = isRecord(value) ? [value.status, value.code].find(isWordLike) : undefined;
+  const verdict = inner === undefined ? undefined : wordVerdict(String(inner));
+  return verdict !== undefined && verdict.verdict !== 'unsettled'
+    ? verdict
+    : { verdict: 'unsettled', status: JSON.stringify(value) };
+}
+
+function isWordLike(value: unknown): value is string | number {
+  return typeof value === 'string' || typeof value === 'number';
+}
+
 function wordVerdict(word: string): ItemVerdict {
   const normal = word.trim().toLowerCase();
-  const code = /^\d{3}$/.test(normal) ? Number(normal) : undefined;
+  // A status line's leading code (`400 Bad Request`, `200 OK`) as the bare code is.
+  const leadingCode = /^(\d{3})(?=$|\s|:)/.exec(normal)?.[1];
+  const code = leadingCode === undefined ? undefined : Number(leadingCode);
   if (appliedWords().includes(normal) || within(code, appliedCodes())) return { verdict: 'applied' };
   if (rejectedWords().includes(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
   return { verdict: 'unsettled', status: word };

@@ -3,7 +3,7 @@
  * (a Java platform's ISO-8859-1), a body compressed with gzip, deflate or br (real zlib bytes), and JSON labelled
  * text/html. A charset or coding b2bctl cannot decode is an error naming it, never a body read as text.
  */
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -275,6 +275,31 @@ describe('a compressed body', () => {
       `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 200 with a body in the content coding "compress", which b2bctl cannot decode (it decodes gzip, deflate, br, zstd); ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
     );
     expect(result.code).toBe(69);
+  });
+
+  it('stock push --route batch: a 200 in a coding b2bctl cannot decode leaves its items unknown with the 200, never "not sent"', async () => {
+    routes['PUT /v1/stock/batch'] = answering(Buffer.from('not really compressed'), {
+      'content-type': 'application/json',
+      'content-encoding': 'compress',
+    });
+    const dir = freshWorkDir();
+    writeFileSync(join(dir, 'stock.csv'), 'sku,quantity,price\nA1,10,5.50\nB2,20,6.00\n');
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch'], { cwd: dir });
+    const why = `PUT ${platform.url}/v1/stock/batch answered HTTP 200 with a body in the content coding "compress", which b2bctl cannot decode (it decodes gzip, deflate, br, zstd); ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.`;
+    expect(reportOf(dir, 'stock').map((row) => `${row.key} ${row.outcome} ${row.status} ${row.message}`)).toEqual([
+      `A1 unknown 200 ${why}`,
+      `B2 unknown 200 ${why}`,
+    ]);
+    const report = onlyReport(dir, 'stock');
+    const errors = report.replace('.report-', '.errors-');
+    expect(result.stderr).toMatch(/stock push: 2 unknown; 1 request, 0 retries, 0 throttled \(429\);/);
+    expect(result.stderr).toContain(
+      `error: 2 items did not go through (2 unknown); the report ${report} and the errors file ${errors} say why.\n`,
+    );
+    expect(result.stderr).not.toContain('not sent');
+    expect(result.stderr).not.toContain('unavailable');
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual(['PUT /v1/stock/batch']);
   });
 
   it('customer create: a 200 in a coding b2bctl cannot decode is unknown (it may have been applied), not "not sent"', async () => {

@@ -75,21 +75,116 @@ describe('stock push: per-item results matched to their items', () => {
       errors: ['B2,20,6.25,3,SKU not found'],
     });
     expect(warnings(test.stderr())).toEqual([
-      'warning: the stock batch route answered per-item results whose index does not fit the items sent (the result for SKU "A1" gives index 1, which is "B2" in the batch, numbered from 0); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it).',
+      'warning: the stock batch route answered per-item results whose index does not fit the items sent (the result for SKU "A1" gives index 1, which is "B2" in the batch, numbered from 0); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it), or "unknown" when the answer refuses an item b2bctl cannot match.',
     ]);
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
-  it('results numbered from 1 without SKUs: no item takes a neighbour\u2019s result; all "accepted", exit 0', async () => {
-    const results = batch.map((sku, place) => ({ index: place + 1, status: sku === 'B2' ? 'REJECTED' : 'APPLIED' }));
+  it('results numbered from 1 without SKUs, one refusing: every item unknown with the refusal\u2019s words, exit 1', async () => {
+    const results = batch.map((sku, place) =>
+      sku === 'B2'
+        ? { index: place + 1, status: 'REJECTED', message: 'SKU not found' }
+        : { index: place + 1, status: 'APPLIED' },
+    );
+    const { sandbox, proxy, test } = await batchAnsweredWith(200, { results });
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    const refusal = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: {"index":2,"status":"REJECTED","message":"SKU not found"}`;
+    expect(runRecord(folder)).toEqual({
+      rows: batch.map((sku) => `${sku} unknown 200 ${refusal}`),
+      errors: batch.map((sku, place) => `${sku},${(place + 1) * 10},${place + 5}.25,${place + 2},${refusal}`),
+    });
+    expect(warnings(test.stderr())).toEqual([
+      'warning: the stock batch route answered per-item results whose index does not fit the items sent (a result gives index 5, outside a batch of 5 items numbered from 0); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it), or "unknown" when the answer refuses an item b2bctl cannot match.',
+      'warning: the stock batch route refused an item b2bctl cannot match to the items sent: {"index":2,"status":"REJECTED","message":"SKU not found"}; every item of that batch no result names is reported "unknown" (the errors file holds them to send again), never "accepted".',
+    ]);
+    expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('results numbered from 1 without SKUs, all applied: no item takes a neighbour\u2019s result; all "accepted", exit 0', async () => {
+    const results = batch.map((_sku, place) => ({ index: place + 1, status: 'APPLIED' }));
     const { test } = await batchAnsweredWith(200, { results });
     const { folder, options } = stockFile(batch);
     expect(await test.run(push, options)).toBe(0);
     const rows = readReport(onlyFile(folder, 'stock.report-')).map((row) => `${row.key} ${row.outcome} ${row.message}`);
     expect(rows).toEqual(batch.map((sku) => `${sku} accepted the answer did not itemise this item`));
+  });
+
+  it('an object keyed by index from 1 with a refusal: every item unknown, exit 1', async () => {
+    const { test } = await batchAnsweredWith(200, {
+      results: { 1: 'OK', 2: { status: 'ERROR', message: 'bad' }, 3: 'OK', 4: 'OK', 5: 'OK' },
+    });
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    const refusal = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: {"2":{"status":"ERROR","message":"bad"}}`;
+    expect(runRecord(folder).rows).toEqual(batch.map((sku) => `${sku} unknown 200 ${refusal}`));
+  });
+
+  it('a refusal for a SKU not in the batch: named in a warning; the item no result names unknown, exit 1', async () => {
+    const answer = batch.map((sku) =>
+      sku === 'B2' ? { sku: 'ZZZ', status: 'REJECTED', message: 'unknown' } : { sku, status: 'OK' },
+    );
+    const { proxy, test } = await batchAnsweredWith(200, answer);
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    const shown = '{"sku":"ZZZ","status":"REJECTED","message":"unknown"}';
+    expect(runRecord(folder)).toEqual({
+      rows: batch.map((sku) =>
+        sku === 'B2'
+          ? `B2 unknown 200 the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${shown}`
+          : `${sku} applied 200 `,
+      ),
+      errors: [
+        `B2,20,6.25,3,the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${shown}`,
+      ],
+    });
     expect(warnings(test.stderr())).toEqual([
-      'warning: the stock batch route answered per-item results whose index does not fit the items sent (a result gives index 5, outside a batch of 5 items numbered from 0); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it).',
+      `warning: the stock batch route answered a result for SKU "ZZZ", which is not in the batch sent: ${shown}; b2bctl matched it to no item.`,
+      `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${shown}; every item of that batch no result names is reported "unknown" (the errors file holds them to send again), never "accepted".`,
+    ]);
+    expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
+  });
+
+  it('two results for one item that disagree: that item unknown naming both, warned; never the first silently', async () => {
+    const answer = [
+      { sku: 'A1', status: 'APPLIED' },
+      { sku: 'A1', status: 'REJECTED', message: 'second' },
+      ...batch.slice(1).map((sku) => ({ sku, status: 'APPLIED' })),
+    ];
+    const { test } = await batchAnsweredWith(200, { results: answer });
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    const both = '{"sku":"A1","status":"APPLIED"}; {"sku":"A1","status":"REJECTED","message":"second"}';
+    expect(runRecord(folder)).toEqual({
+      rows: [
+        `A1 unknown 200 the answer gave this item 2 results that disagree: ${both}`,
+        ...batch.slice(1).map((sku) => `${sku} applied 200 `),
+      ],
+      errors: [`A1,10,5.25,2,the answer gave this item 2 results that disagree: ${both}`],
+    });
+    expect(warnings(test.stderr())).toEqual([
+      `warning: the stock batch route answered results that disagree for SKU "A1": ${both}; b2bctl reports such an item "unknown" (the errors file holds it to send again).`,
+    ]);
+  });
+
+  it('one SKU given back for two items (0123 and 00123 as 123), the order not shown: both unknown, warned', async () => {
+    const answer = [
+      { sku: '123', status: 'REJECTED', message: 'inativo' },
+      { sku: '123', status: 'OK' },
+    ];
+    const { test } = await batchAnsweredWith(200, answer);
+    const { folder, options } = stockFile(['0123', '00123']);
+    expect(await test.run(push, options)).toBe(1);
+    const said =
+      'the answer names this item only by the SKU "123", which fits more than one item sent: {"sku":"123","status":"REJECTED","message":"inativo"}; {"sku":"123","status":"OK"}';
+    expect(runRecord(folder)).toEqual({
+      rows: [`0123 unknown 200 ${said}`, `00123 unknown 200 ${said}`],
+      errors: [`0123,10,5.25,2,${said}`, `00123,20,6.25,3,${said}`],
+    });
+    expect(warnings(test.stderr())).toEqual([
+      'warning: the stock batch route named a result by the SKU "123", which fits 2 items sent ("0123", "00123"), and the order of its results does not tell which; b2bctl reports those items "unknown" (the errors file holds them to send again).',
     ]);
   });
 
@@ -107,7 +202,7 @@ describe('stock push: per-item results matched to their items', () => {
       errors: ['00123,10,5.25,2,produto inativo'],
     });
     expect(warnings(test.stderr())).toEqual([
-      'warning: the stock batch route named items by SKUs spelled otherwise than sent ("AB-7" for "ab-7"); b2bctl matched each to the one item whose SKU is the same but for case and leading zeros.',
+      'warning: the stock batch route named items by SKUs spelled otherwise than sent ("AB-7" for "ab-7"); b2bctl matched each to the item whose SKU is the same but for case and leading zeros (where two are, by its place in an answer in the order sent).',
     ]);
   });
 });
@@ -134,6 +229,30 @@ describe('stock push: per-item statuses that are HTTP codes, and a 4xx that item
     expect(warnings(test.stderr())).toEqual([]);
   });
 
+  it('a status line "400 Bad Request" is read as 400 (rejected); a status object is quoted as its JSON', async () => {
+    const results = batch.map((sku) =>
+      sku === 'B2'
+        ? { sku, status: '400 Bad Request', message: 'm' }
+        : sku === 'C3'
+          ? { sku, status: { code: 'PENDING' } }
+          : { sku, status: 'OK' },
+    );
+    const { proxy, test } = await batchAnsweredWith(200, { results });
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    expect(runRecord(folder)).toEqual({
+      rows: [
+        'A1 applied 200 ',
+        'B2 rejected 200 m',
+        'C3 accepted 200 the platform answered "{"code":"PENDING"}" for this item',
+        'D4 applied 200 ',
+        'E5 applied 200 ',
+      ],
+      errors: ['B2,20,6.25,3,m'],
+    });
+    expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
+  });
+
   it('a 422 naming the refused item: that item failed with the platform\u2019s words for it, the others with the general line', async () => {
     const results = batch.map((sku, index) =>
       sku === 'B2'
@@ -152,5 +271,17 @@ describe('stock push: per-item statuses that are HTTP codes, and a 4xx that item
       ),
     });
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
+  });
+
+  it('a 422 whose refusal names a SKU not sent: every item failed, no warning calls them "unknown"', async () => {
+    const results = [{ sku: 'ZZZ', status: 'ERROR', message: 'no such product' }];
+    const { proxy, test } = await batchAnsweredWith(422, { results });
+    const { folder, options } = stockFile(['A1', 'B2']);
+    expect(await test.run(push, options)).toBe(1);
+    const general = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422`;
+    expect(runRecord(folder).rows).toEqual([`A1 failed 422 ${general}`, `B2 failed 422 ${general}`]);
+    expect(warnings(test.stderr())).toEqual([
+      'warning: the stock batch route answered a result for SKU "ZZZ", which is not in the batch sent: {"sku":"ZZZ","status":"ERROR","message":"no such product"}; b2bctl matched it to no item.',
+    ]);
   });
 });

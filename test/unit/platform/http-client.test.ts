@@ -486,6 +486,16 @@ describe('HttpClient answer bodies', () => {
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     expect(server.seen).toHaveLength(1);
   });
+
+  it('a write safe to repeat (a stock batch PUT) answered 2xx in such a coding is ambiguous too, with its status', async () => {
+    const { server, client } = await setUp([reply(200, 'x', { 'content-encoding': 'compress' })]);
+    const error = await failureOf(
+      client.request({ method: 'PUT', path: '/v1/stock/batch', body: '{"items":[]}', safeToRepeat: true }),
+    );
+    expect(error).toBeInstanceOf(AmbiguousRequestError);
+    expect((error as AmbiguousRequestError).status).toBe(200);
+    expect(server.seen).toHaveLength(1);
+  });
 });
 
 describe('HttpClient trace', () => {

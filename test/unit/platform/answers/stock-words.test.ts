@@ -43,6 +43,48 @@ describe('readBatchAnswer, word by word', () => {
     ]);
   });
 
+  it.each(['400 Bad Request', '404: not found', '500 Internal Server Error'])(
+    'the status line %j is read by its leading code: rejected, with its message',
+    (line) => {
+      expect(readBatchAnswer([{ status: 'ok' }, { status: line, message: 'm' }], skus)).toEqual([
+        { verdict: 'applied' },
+        { verdict: 'rejected', message: 'm' },
+      ]);
+    },
+  );
+
+  it.each(['200 OK', '201 Created'])('the status line %j is applied', (line) => {
+    expect(readBatchAnswer([{ status: line }, { status: 'error' }], skus)?.[0]).toEqual({ verdict: 'applied' });
+  });
+
+  it.each(['2000 items', '404abc', '4040'])('%j is no status line: neither', (word) => {
+    expect(readBatchAnswer([{ status: word }, { status: 'ok' }], skus)?.[0]).toEqual({
+      verdict: 'unsettled',
+      status: word,
+    });
+  });
+
+  it.each([{ code: 404 }, { code: '422' }, { status: 'REJECTED', code: 7 }, { status: '400 Bad Request' }])(
+    'a status object %j says it in its status or code',
+    (status) => {
+      expect(readBatchAnswer([{ status, message: 'm' }, { status: 'ok' }], skus)?.[0]).toEqual({
+        verdict: 'rejected',
+        message: 'm',
+      });
+    },
+  );
+
+  it('a status object that says nothing b2bctl recognises is quoted as its JSON, never [object Object]', () => {
+    expect(readBatchAnswer([{ status: { code: 'PENDING', at: 3 } }, { status: 'ok' }], skus)?.[0]).toEqual({
+      verdict: 'unsettled',
+      status: '{"code":"PENDING","at":3}',
+    });
+    expect(readBatchAnswer([{ status: ['x'] }, { status: 'ok' }], skus)?.[0]).toEqual({
+      verdict: 'unsettled',
+      status: '["x"]',
+    });
+  });
+
   it.each([100, 199, 302, 600, 2000, '20'])('the per-item code %j is neither', (code) => {
     expect(readBatchAnswer([{ status: code }, { status: 'ok' }], skus)?.[0]).toEqual({
       verdict: 'unsettled',
@@ -195,6 +237,12 @@ describe('readBatchAnswer, survivors of the mutation run', () => {
 
   it('a result without a SKU is matched to no item, not to one whose SKU is spelled "undefined"', () => {
     const answer = [{ sku: 'A', status: 'ok' }, { status: 'failed' }];
-    expect(readBatchAnswer(answer, ['undefined', 'A', 'B'])).toEqual([undefined, { verdict: 'applied' }, undefined]);
+    // Refused but matched to no item: either item no result names may be the refused one.
+    const unknown = {
+      verdict: 'unknown',
+      message:
+        'the answer refused an item b2bctl cannot match to the items sent, which may be this one: {"status":"failed"}',
+    };
+    expect(readBatchAnswer(answer, ['undefined', 'A', 'B'])).toEqual([unknown, { verdict: 'applied' }, unknown]);
   });
 });

@@ -89,6 +89,15 @@ describe('readBatchAnswer: the per-item shapes a platform may answer the batch r
     );
     expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['applied', 'rejected']);
   });
+
+  it('the same SKU twice with fewer results than items: the place tells nothing, so both are unknown', () => {
+    const notes: MatchNote[] = [];
+    const verdicts = readBatchAnswer([{ sku: 'A-1', success: false }], ['A-1', 'A-1', 'B-2'], {}, (note) =>
+      notes.push(note),
+    );
+    expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['unknown', 'unknown', undefined]);
+    expect(notes).toEqual([{ kind: 'ambiguousSku', named: 'A-1', sent: ['A-1', 'A-1'] }]);
+  });
 });
 
 describe('readBatchAnswer: which item a result is about', () => {
@@ -112,18 +121,27 @@ describe('readBatchAnswer: which item a result is about', () => {
     });
   });
 
-  it('results numbered from 1 without a SKU: no item is matched (never a result of its neighbour), the index noted', () => {
+  it('results numbered from 1 without a SKU: no item is matched (never a result of its neighbour); the refusal makes each unknown', () => {
     const results = numberedFrom1.map(({ index, status }) => ({ index, status }));
     expect(read({ results })).toEqual({
-      verdicts: ['-', '-', '-', '-', '-'],
-      notes: [{ kind: 'untrustedIndex', index: 5, sku: undefined, batchSize: 5, itemSku: undefined }],
+      verdicts: ['unknown', 'unknown', 'unknown', 'unknown', 'unknown'],
+      notes: [
+        { kind: 'untrustedIndex', index: 5, sku: undefined, batchSize: 5, itemSku: undefined },
+        { kind: 'unmatchedRefusal', result: '{"index":2,"status":"REJECTED"}' },
+      ],
     });
+    // Applied throughout: nothing refused, so nothing is unknown; the items are not itemised.
+    const applied = results.map(({ index }) => ({ index, status: 'APPLIED' }));
+    expect(read({ results: applied }).verdicts).toEqual(['-', '-', '-', '-', '-']);
   });
 
-  it('an object keyed by index from 1: no item is matched, the index noted', () => {
+  it('an object keyed by index from 1: no item is matched, the index noted; the refusal makes each unknown', () => {
     expect(read({ data: { 1: 'OK', 2: 'ERROR', 3: 'OK', 4: 'OK', 5: 'OK' } })).toEqual({
-      verdicts: ['-', '-', '-', '-', '-'],
-      notes: [{ kind: 'untrustedIndex', index: 5, sku: undefined, batchSize: 5, itemSku: undefined }],
+      verdicts: ['unknown', 'unknown', 'unknown', 'unknown', 'unknown'],
+      notes: [
+        { kind: 'untrustedIndex', index: 5, sku: undefined, batchSize: 5, itemSku: undefined },
+        { kind: 'unmatchedRefusal', result: '{"2":"ERROR"}' },
+      ],
     });
   });
 
@@ -153,7 +171,41 @@ describe('readBatchAnswer: which item a result is about', () => {
       verdicts: ['-', 'rejected'],
       notes: [],
     });
-    expect(read([{ sku: '123', status: 'failed' }], ['0123', '00123'])).toEqual({ verdicts: undefined, notes: [] });
+    expect(read([{ sku: '123', status: 'failed' }], ['0123', '00123'])).toEqual({
+      verdicts: ['unknown', 'unknown'],
+      notes: [{ kind: 'ambiguousSku', named: '123', sent: ['0123', '00123'] }],
+    });
+  });
+
+  it('a loose SKU that two items share is settled by place only when the answer shows it is in the order sent', () => {
+    const twoAs123 = [
+      { sku: '123', status: 'REJECTED', message: 'inativo' },
+      { sku: '123', status: 'OK' },
+    ];
+    expect(read(twoAs123, ['0123', '00123']).verdicts).toEqual(['unknown', 'unknown']);
+    // A1 names its item alone at its place: the answer is in the order sent, so each 123 is its place's.
+    expect(read([{ sku: 'A1', status: 'OK' }, ...twoAs123], ['A1', '0123', '00123'])).toEqual({
+      verdicts: ['applied', 'rejected', 'applied'],
+      notes: [
+        { kind: 'respelledSku', sent: '0123', named: '123' },
+        { kind: 'respelledSku', sent: '00123', named: '123' },
+      ],
+    });
+  });
+
+  it('two results for one item that disagree leave it unknown, naming both; two that agree are one', () => {
+    const answer = [
+      { sku: 'A1', status: 'APPLIED' },
+      { sku: 'A1', status: 'REJECTED', message: 'second' },
+      { sku: 'B2', status: 'OK' },
+      { sku: 'B2', status: 'APPLIED' },
+    ];
+    const shown = ['{"sku":"A1","status":"APPLIED"}', '{"sku":"A1","status":"REJECTED","message":"second"}'];
+    expect(readBatchAnswer(answer, ['A1', 'B2'])).toEqual([
+      { verdict: 'unknown', message: `the answer gave this item 2 results that disagree: ${shown.join('; ')}` },
+      { verdict: 'applied' },
+    ]);
+    expect(read(answer, ['A1', 'B2']).notes).toEqual([{ kind: 'conflictingResults', sku: 'A1', results: shown }]);
   });
 
   it('a result naming a SKU not sent is matched to no item, not to the item at its place', () => {
@@ -165,7 +217,22 @@ describe('readBatchAnswer: which item a result is about', () => {
         ],
         ['A1', 'B2'],
       ),
-    ).toEqual({ verdicts: ['applied', '-'], notes: [] });
+    ).toEqual({
+      verdicts: ['applied', 'unknown'],
+      notes: [
+        { kind: 'strangerSku', sku: 'ZZ', result: '{"sku":"ZZ","status":"failed"}' },
+        { kind: 'unmatchedRefusal', result: '{"sku":"ZZ","status":"failed"}' },
+      ],
+    });
+    expect(
+      read(
+        [
+          { sku: 'A1', status: 'ok' },
+          { sku: 'ZZ', status: 'ok' },
+        ],
+        ['A1', 'B2'],
+      ).verdicts,
+    ).toEqual(['applied', '-']);
   });
 
   it('indexes from 0 that agree with their SKUs are followed, whatever the order', () => {
