@@ -168,13 +168,14 @@ describe('ProfileStore on disk', () => {
   });
 });
 
-describe('ProfileStore.read: a config file edited by hand', () => {
-  const writeConfig = (profiles: unknown) => {
-    mkdirSync(root, { recursive: true, mode: 0o700 });
-    writeFileSync(join(root, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
-    return new ProfileStore(root);
-  };
+/** A store over a config file written as a person might edit it. */
+function writeConfig(profiles: unknown): ProfileStore {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  writeFileSync(join(root, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  return new ProfileStore(root);
+}
 
+describe('ProfileStore.read: a config file edited by hand', () => {
   it('a number or a boolean is read as its text, null as unset', () => {
     const store = writeConfig({ default: { 'http.timeout': 5000, 'report.excel': true, branch: null, baseUrl: 'x' } });
     expect(store.read('default')).toEqual({ 'http.timeout': '5000', 'report.excel': 'true', baseUrl: 'x' });
