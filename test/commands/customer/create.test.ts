@@ -89,57 +89,30 @@ describe('customer create when an answer is lost', () => {
     ]);
   });
 
-  it('a create the platform did and answered 500 with an empty body: looked up, reported created, never sent again', async () => {
+  it.each([
     // Reported failed and never asked about, the resume sent it again (a fresh user test).
-    const { sandbox, test, proxy } = await throughProxy((request, creates) =>
-      isCreate(request) && creates === 1 ? { appliedThenAnswer: 500 } : undefined,
-    );
-    const { folder, file } = peopleFile();
-    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
-    expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
-    expect((await requestCounts(sandbox))[createRoute]).toBe(1);
-    expect((await storedCustomers(sandbox)).map((customer) => customer.document)).toEqual([anaDocument]);
-    expect(readReport(join(folder, onlyReport(folder, 'people')))).toEqual([
-      {
-        line: '2',
-        key: anaDocument,
-        outcome: 'created',
-        status: '200',
-        id: '',
-        message: 'the create was answered HTTP 500; the customer exists, so it was not sent again',
-        row: '2',
-      },
-    ]);
-    expect(test.stderr()).toContain(
-      '\ncustomer create: 1 created; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 1000 customers/s\n',
-    );
-  });
-
-  it('a create the platform did and answered 503 with an empty body: looked up as a 502 or 504 is, never sent again', async () => {
+    [500, 'the create was answered HTTP 500; the customer exists, so it was not sent again'],
     // Taken for a refusal, it was sent again, refused as a registered document and reported failed (a fresh user test).
-    const { sandbox, test, proxy } = await throughProxy((request, creates) =>
-      isCreate(request) && creates === 1 ? { appliedThenAnswer: 503 } : undefined,
-    );
-    const { folder, file } = peopleFile();
-    expect(await test.run(create, options(file))).toBe(ExitCode.ok);
-    expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
-    expect((await requestCounts(sandbox))[createRoute]).toBe(1);
-    expect((await storedCustomers(sandbox)).map((customer) => customer.document)).toEqual([anaDocument]);
-    expect(readReport(join(folder, onlyReport(folder, 'people')))).toEqual([
-      {
-        line: '2',
-        key: anaDocument,
-        outcome: 'created',
-        status: '200',
-        id: '',
-        message: 'the answer to the create was lost; the customer exists, so it was not sent again',
-        row: '2',
-      },
-    ]);
-    expect(test.stderr()).toContain(
-      '\ncustomer create: 1 created; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 1000 customers/s\n',
-    );
-  });
+    [503, 'the answer to the create was lost; the customer exists, so it was not sent again'],
+  ])(
+    'a create the platform did and answered %i with an empty body: looked up, reported created, never sent again',
+    async (status, message) => {
+      const { sandbox, test, proxy } = await throughProxy((request, creates) =>
+        isCreate(request) && creates === 1 ? { appliedThenAnswer: status } : undefined,
+      );
+      const { folder, file } = peopleFile();
+      expect(await test.run(create, options(file))).toBe(ExitCode.ok);
+      expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
+      expect((await requestCounts(sandbox))[createRoute]).toBe(1);
+      expect((await storedCustomers(sandbox)).map((customer) => customer.document)).toEqual([anaDocument]);
+      expect(readReport(join(folder, onlyReport(folder, 'people')))).toEqual([
+        { line: '2', key: anaDocument, outcome: 'created', status: '200', id: '', message, row: '2' },
+      ]);
+      expect(test.stderr()).toContain(
+        '\ncustomer create: 1 created; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 1000 customers/s\n',
+      );
+    },
+  );
 
   it('a create answered 500 and not done, its document registered before with another e-mail: failed as registered, not created', async () => {
     // Reported created, exit 0, though the file's customer never reached the platform (a fresh user test).

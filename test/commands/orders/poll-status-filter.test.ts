@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
@@ -54,12 +55,7 @@ function poll(configDir: string, args: string[]) {
   });
 }
 
-const emittedIds = (stdout: string) =>
-  stdout
-    .trim()
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => (JSON.parse(line) as { id: number }).id);
+const emittedIds = (stdout: string) => ndjsonOf<{ id: number }>(stdout).map((order) => order.id);
 
 describe('orders poll --status, a listing that does not filter by status', () => {
   it('emits only the orders of the statuses asked, says once how many it left out, moves the cursor', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
@@ -71,12 +72,7 @@ function poll(configDir: string, args: string[]) {
   return runCommandLine(['orders', 'poll', '-o', 'ndjson', ...args], { configDir, env });
 }
 
-const emittedIds = (stdout: string) =>
-  stdout
-    .trim()
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => (JSON.parse(line) as { id: number }).id);
+const emittedIds = (stdout: string) => ndjsonOf<{ id: number }>(stdout).map((order) => order.id);
 
 describe('orders poll, a platform that takes whole seconds only', () => {
   it('orders.timePrecision s: every order once, the cursor at the run’s end, none hidden by the rounding', async () => {

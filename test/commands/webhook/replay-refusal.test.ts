@@ -4,35 +4,23 @@
  */
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { testContext } from '../../support/test-context.js';
-import {
-  clientSecret,
-  listenOptions,
-  postEvent,
-  receiverToken,
-  removeReceiverFolders,
-  temporaryFolder,
-} from '../../support/webhook-receiver.js';
+import { postEvent, receiverToken, removeReceiverFolders, startTestReceiver } from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
 
-/** An inbox holding one order event, stored by a receiver with no hand-off. */
+/** An inbox holding one order event, stored by a receiver with no hand-off and closed. */
 async function inboxWithOneEvent(): Promise<string> {
-  const inbox = temporaryFolder();
-  const memory = testContext({
-    env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-  });
-  const running = run(listenOptions(inbox), memory.context);
-  const url = await memory.firstLine();
-  const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
-  expect((await postEvent(url, 'orders', order, await receiverToken(url))).status).toBe(200);
-  memory.interrupt();
-  await running;
-  return inbox;
+  const receiver = await startTestReceiver({ now: () => Date.parse('2026-11-23T12:00:00Z') });
+  try {
+    const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
+    expect((await postEvent(receiver.url, 'orders', order, await receiverToken(receiver.url))).status).toBe(200);
+  } finally {
+    await receiver.close();
+  }
+  return receiver.directory;
 }
 
 /** An ERP answering every event with this status, counting them. */
