@@ -25,7 +25,7 @@ export const answerTextSettings = [
     key: 'answers.charset',
     parser: charsetName,
     description:
-      'The charset of an answer whose Content-Type declares none, such as windows-1252 (default: UTF-8, and an answer that is not UTF-8 is an error); a charset the answer declares wins',
+      'The charset of an answer whose Content-Type declares none and whose bytes are not UTF-8, such as windows-1252 (default: none, and such an answer is an error); UTF-8 is read as UTF-8, and a charset the answer declares wins',
   },
 ] as const satisfies readonly SettingDefinition[];
 

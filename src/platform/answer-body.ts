@@ -138,15 +138,18 @@ function charsetOf(contentType: string | undefined): string | undefined {
 }
 
 /**
- * Bytes of an answer that declares no charset, as text: in `answers.charset` when set, else UTF-8, as JSON is
- * (RFC 8259). Bytes that are not UTF-8 (Windows-1252 from an older platform) are refused rather than read with
- * U+FFFD in place of each accent: `S\uFFFDo Jo\uFFFDo` would be handed on as the customer's name, exit 0.
+ * Bytes of an answer that declares no charset, as text: UTF-8, as JSON is (RFC 8259), and `answers.charset` for
+ * bytes that are not UTF-8. Text in UTF-8 is read as UTF-8 even with the setting (a platform that writes both, or
+ * one fixed since: `Comércio` read as Windows-1252 is `ComÃ©rcio`); accented Windows-1252 text is almost never valid
+ * UTF-8. Without the setting, bytes that are not UTF-8 are refused rather than read with U+FFFD in place of each
+ * accent: `S\uFFFDo Jo\uFFFDo` would be handed on as the customer's name, exit 0.
  */
 function undeclaredText(bytes: Buffer, reading: AnswerReading): AnswerBody {
-  if (reading.undeclaredCharset !== undefined) return decodedText(bytes, reading.undeclaredCharset);
   try {
-    return { text: new TextDecoder('utf-8', { fatal: reading.statusDecides !== true }).decode(bytes) };
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
+    if (reading.undeclaredCharset !== undefined) return decodedText(bytes, reading.undeclaredCharset);
+    if (reading.statusDecides === true) return { text: new TextDecoder('utf-8').decode(bytes) };
     return { unreadable: 'text that is not UTF-8 and declares no charset', notUtf8: true };
   }
 }

@@ -160,6 +160,18 @@ describe('a body that declares no charset', () => {
     expect(JSON.parse(listed.stdout)).toMatchObject(sellers);
   });
 
+  it('answers.charset windows-1252: an answer in UTF-8 that declares no charset is still read as UTF-8', async () => {
+    // Read as Windows-1252 it was "joÃ£o.conceiÃ§Ã£o@x.com", exit 0 (a fresh user test).
+    routes['GET /sellerModule/listSellers'] = answering(JSON.stringify(sellers), {
+      'content-type': 'application/json',
+    });
+    const configDir = freshConfigDir();
+    expect((await run(['config', 'set', 'answers.charset', 'windows-1252'], { configDir })).code).toBe(0);
+    const listed = await run(['sellers', 'list', '-o', 'json'], { configDir });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toMatchObject(sellers);
+  });
+
   it('sellers list: UTF-8 without a charset, a BOM before it, is read as before', async () => {
     routes['GET /sellerModule/listSellers'] = answering(`\uFEFF${JSON.stringify(sellers)}`, {
       'content-type': 'application/json',
