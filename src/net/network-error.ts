@@ -9,6 +9,8 @@ export interface NetworkProblem {
   what: string;
   /** What to do about it. */
   fix: string;
+  /** The server answered, and the connection closed before the answer's end: it was reached. */
+  cutShort?: true;
 }
 
 const untrustedCodes = new Set([
@@ -27,6 +29,8 @@ const timeoutCodes = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED', 'UND_ERR_CLOSED']);
+/** An answer shorter than its Content-Length; a chunked one cut off is said in undici's words ("Invalid EOF state"). */
+const cutShortCodes = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
 /** The code of a network error, found on it or on its cause: `ECONNREFUSED`, `CERT_HAS_EXPIRED`, `timed out`. */
 export function networkErrorCode(error: unknown): string {
@@ -157,6 +161,13 @@ function connectionProblem(
       code,
       what: `${where} did not answer in time (${code})`,
       fix: `${check}; a firewall may drop the traffic${source.timeout ? `, or raise ${source.timeout}` : ''}`,
+    };
+  if (cutShortCodes.has(code) || code.includes('Invalid EOF state'))
+    return {
+      code,
+      what: `${where} answered, but the connection closed before the answer's end (${code})`,
+      fix: 'a gateway or proxy in between may be timing out or cutting answers; check it and the network',
+      cutShort: true,
     };
   if (resetCodes.has(code))
     return {

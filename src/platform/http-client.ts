@@ -329,7 +329,11 @@ export class HttpClient {
         body: request.body,
         signal,
       });
-      bytes = await bodyBytes(answer.body, largest);
+      try {
+        bytes = await bodyBytes(answer.body, largest);
+      } catch (error) {
+        throw cutShort(request, url, answer.statusCode, error);
+      }
     } finally {
       settled();
     }
@@ -378,7 +382,7 @@ export class HttpClient {
     }
     const after = `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
     return new UnavailableError(
-      `Cannot reach ${url.origin} ${after}: ${problem.what}. ${capitalised(problem.fix)}, then try again.`,
+      `${problem.cutShort ? 'No whole answer from' : 'Cannot reach'} ${url.origin} ${after}: ${problem.what}. ${capitalised(problem.fix)}, then try again.`,
       {
         cause: failure,
       },
@@ -408,6 +412,22 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
 /** Whether the request asks the platform to change something: any method but a read's. */
 function isWrite(request: HttpRequest): boolean {
   return request.method !== 'GET' && request.method !== 'HEAD';
+}
+
+/**
+ * A failure while an answer's body was read, its status line already come. A write the platform answered below 400
+ * was received, and most likely applied: ambiguous (looked up, never sent again blindly), not "cannot reach". A
+ * read, or a write answered 4xx or 5xx, fails as the connection did; Ctrl-C is passed on as it is.
+ */
+function cutShort(request: HttpRequest, url: URL, status: number, error: unknown): unknown {
+  if (request.signal?.aborted || isSafeToRepeat(request) || status >= 400) return error;
+  const code =
+    (error as { code?: unknown } | undefined)?.code ??
+    ((error as Error | undefined)?.cause as { code?: unknown } | undefined)?.code;
+  return new AmbiguousRequestError(
+    `${request.method} ${url} answered HTTP ${status}, but its body was cut short${typeof code === 'string' ? ` (${code})` : ''}: the request may have been applied.`,
+    { cause: error },
+  );
 }
 
 /** Whether repeating the request after an unclear failure is harmless: as it says, else not for a POST. */

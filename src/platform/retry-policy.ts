@@ -12,6 +12,8 @@ const retryableNetworkCodes = new Set([
   'ENETUNREACH',
   'EHOSTUNREACH',
   'UND_ERR_SOCKET',
+  // An answer shorter than its Content-Length: the connection closed mid-body.
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_CLOSED',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
@@ -27,6 +29,8 @@ export function isRetryableStatus(status: number): boolean {
 export function isRetryableNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'TimeoutError') return true;
+  // A chunked answer cut off by a closed connection: undici's parser says so in words only (its code is null).
+  if (error.name === 'HTTPParserError' && error.message.includes('Invalid EOF state')) return true;
   const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && retryableNetworkCodes.has(code);
 }

@@ -480,6 +480,39 @@ describe('HttpClient answer bodies', () => {
     );
   });
 
+  /** A 200 cut short mid-body, the connection closed: a gateway or platform failing mid-answer. */
+  const cutShort =
+    (framing: 'content-length' | 'chunked'): Answer =>
+    (_request, response) => {
+      const head = framing === 'content-length' ? 'Content-Length: 1000' : 'Transfer-Encoding: chunked\r\n\r\n1b';
+      // Written on the socket as it is: node's server would not send a body that contradicts its framing.
+      response.socket?.end(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n${head}\r\n{"results":[{"sku":"A1","st`,
+      );
+    };
+
+  it.each(['content-length', 'chunked'] as const)(
+    'a POST whose 200 is cut short (%s) may have been applied: ambiguous, sent once',
+    async (framing) => {
+      const { server, baseUrl, client } = await setUp([cutShort(framing), reply(200, '{"id":1}')]);
+      const error = await failureOf(client.request(post));
+      expect(error).toBeInstanceOf(AmbiguousRequestError);
+      expect(error.message).toMatch(
+        new RegExp(`^POST ${baseUrl}/v1/customer .*may have (been applied|reached the platform)\\.$`),
+      );
+      expect(server.seen).toHaveLength(1);
+    },
+  );
+
+  it.each(['content-length', 'chunked'] as const)(
+    'a GET whose 200 is cut short (%s) is asked again',
+    async (framing) => {
+      const { server, client } = await setUp([cutShort(framing), reply(200, '[]')]);
+      expect((await client.request(get)).text).toBe('[]');
+      expect(server.seen).toHaveLength(2);
+    },
+  );
+
   it('a POST answered 2xx in a coding b2bctl cannot decode may have been applied: ambiguous, not retried', async () => {
     const { server, client } = await setUp([reply(201, 'x', { 'content-encoding': 'compress' })]);
     const error = await failureOf(client.request(post));
