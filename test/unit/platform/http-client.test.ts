@@ -399,6 +399,17 @@ describe('HttpClient requests', () => {
   });
 });
 
+/** A 200 cut short mid-body, the connection closed: a gateway or platform failing mid-answer. */
+const cutShort =
+  (framing: 'content-length' | 'chunked'): Answer =>
+  (_request, response) => {
+    const head = framing === 'content-length' ? 'Content-Length: 1000' : 'Transfer-Encoding: chunked\r\n\r\n1b';
+    // Written on the socket as it is: node's server would not send a body that contradicts its framing.
+    response.socket?.end(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n${head}\r\n{"results":[{"sku":"A1","st`,
+    );
+  };
+
 describe('HttpClient answer bodies', () => {
   it('names the codings it decodes in Accept-Encoding; a caller naming its own sends that one alone', async () => {
     const { server, client } = await setUp([reply(200, '[]')]);
@@ -479,17 +490,6 @@ describe('HttpClient answer bodies', () => {
       `GET ${baseUrl}/sellerModule/listSellers answered HTTP 200 with a body that decodes (${coding}) to more than 1 MiB; b2bctl reads no larger answer (ask for smaller pages, or check the proxy or gateway in between).`,
     );
   });
-
-  /** A 200 cut short mid-body, the connection closed: a gateway or platform failing mid-answer. */
-  const cutShort =
-    (framing: 'content-length' | 'chunked'): Answer =>
-    (_request, response) => {
-      const head = framing === 'content-length' ? 'Content-Length: 1000' : 'Transfer-Encoding: chunked\r\n\r\n1b';
-      // Written on the socket as it is: node's server would not send a body that contradicts its framing.
-      response.socket?.end(
-        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n${head}\r\n{"results":[{"sku":"A1","st`,
-      );
-    };
 
   it.each(['content-length', 'chunked'] as const)(
     'a POST whose 200 is cut short (%s) may have been applied: ambiguous, sent once',
