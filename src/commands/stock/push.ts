@@ -144,7 +144,8 @@ function planRoute(
 /**
  * Batch route: one request per batch, each item reported as the answer says. An item the answer
  * does not itemise is `accepted` (the platform took it with a 2xx), never failed: the document does
- * not show the per-item result, so not recognising it says nothing about the item.
+ * not show the per-item result, so not recognising it says nothing about the item; unless the answer shows a
+ * refusal it does not tie to an item, which makes the item `unknown` (readBatchAnswer).
  */
 async function sendToBatchRoute(
   client: PlatformClient,
@@ -210,7 +211,7 @@ function matchWarning(note: MatchNote): string {
     case 'strangerSku':
       return `warning: the stock batch route answered a result for SKU "${note.sku}", which is not in the batch sent: ${note.result}; b2bctl matched it to no item.`;
     case 'unmatchedRefusal':
-      return `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${note.result}; every item of that batch no result names is reported "unknown" (the errors file holds them to send again), never "accepted".`;
+      return `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${note.result}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".`;
     case 'conflictingResults':
       return `warning: the stock batch route answered results that disagree for SKU "${note.sku}": ${note.results.join('; ')}; b2bctl reports such an item "unknown" (the errors file holds it to send again).`;
     case 'ambiguousSku':

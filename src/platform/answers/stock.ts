@@ -6,7 +6,7 @@ import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } fro
  * The stock routes' answers. The document says the batch route gives "a per-item result in the
  * response" without showing it, and shows nothing of the queue route's 202. We recognise the
  * plausible shapes; what we cannot match is reported `accepted` (the platform took the request
- * without itemising it), never failed.
+ * without itemising it), never failed; but `unknown` when the answer shows a refusal we cannot tie to an item.
  */
 
 // The lists below are built at each call, in function bodies, not once at module load: mutation testing switches its
@@ -40,6 +40,14 @@ function appliedWords(): readonly string[] {
 }
 function rejectedWords(): readonly string[] {
   return ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found'];
+}
+// The words that name a refusal in a field's name or a batch's status, beside the per-item results.
+function refusalNames(): readonly string[] {
+  const words = ['error', 'errors', 'fail', 'failed', 'failure', 'failures', 'rejected', 'rejection', 'rejections'];
+  return [...words, 'invalid', 'partial', 'partially'];
+}
+function negations(): readonly string[] {
+  return ['no', 'not', 'without', 'zero'];
 }
 // A per-item HTTP code (a 207 Multi-Status's items, `200` and `404`), as a number or as text, says what the words do.
 function appliedCodes(): { from: number; to: number } {
@@ -80,8 +88,9 @@ export type MatchNote =
 
 /**
  * One verdict per sent item (in the order sent) when the answer itemises them; undefined when no
- * per-item result can be matched to the items, so the caller reports them `accepted`. An item no result
- * names safely has no verdict: never another item's; but `unknown` when the answer holds a refusal matched to no item.
+ * per-item result can be matched to the items and the answer shows no refusal, so the caller reports them `accepted`.
+ * An item no result names safely has no verdict: never another item's; but `unknown` when the answer holds a refusal
+ * b2bctl cannot tie to an item (a result matched to no item, or a sign of refusal beside the results).
  */
 export function readBatchAnswer(
   body: unknown,
@@ -89,8 +98,28 @@ export function readBatchAnswer(
   settings: BatchAnswerSettings = {},
   noted: (note: MatchNote) => void = () => {},
 ): (ItemVerdict | undefined)[] | undefined {
-  // The first recognised place whose entries match the items sent: `{"items":{…}}` is itself an
-  // object of objects, so being list-shaped is not enough.
+  const itemised = itemisedAnswer(body, skus, settings, noted);
+  const beside = refusalBeside(body, itemised?.list, settings.status);
+  const verdicts = itemised?.verdicts ?? skus.map(() => undefined);
+  // A sign of refusal beside results that refuse an item themselves, and leave none unshown, says nothing more.
+  const unshown = verdicts.some((verdict) => verdict === undefined || verdict.verdict === 'unsettled');
+  const explained = !unshown && verdicts.some((verdict) => verdict?.verdict === 'rejected');
+  const unexplained = beside === undefined || explained ? [] : [beside];
+  const refusals = [...(itemised?.refusals ?? []), ...unexplained];
+  if (refusals.length === 0) return itemised?.verdicts;
+  noted({ kind: 'unmatchedRefusal', result: refusals[0] as string });
+  unknownUnlessShown(verdicts, refusals);
+  return verdicts;
+}
+
+/** The results read at the first recognised place whose entries match the items sent, and the refusals matched to none. */
+function itemisedAnswer(
+  body: unknown,
+  skus: readonly string[],
+  settings: BatchAnswerSettings,
+  noted: (note: MatchNote) => void,
+): { verdicts: (ItemVerdict | undefined)[]; list: unknown; refusals: string[] } | undefined {
+  // `{"items":{…}}` is itself an object of objects, so being list-shaped is not enough.
   for (const path of candidatePaths(settings.results, recognisedResultPaths())) {
     const list = path === '' ? body : valueAtPath(body, path);
     if (!isItemList(list)) continue;
@@ -103,14 +132,18 @@ export function readBatchAnswer(
         ? ambiguousVerdict(matched.ambiguous.get(item) as string, claims)
         : claimedVerdict(claims, skus[item] as string, settings.status, note),
     );
-    // An object none of whose keys is a SKU sent (`{"data":{…}}`) is no list of results, and says nothing of them.
+    const refusals = matched.unmatched
+      .filter((entry) => verdictOf(entry.result, settings.status)?.verdict === 'rejected')
+      .map(shownResult);
+    // An object none of whose keys is a SKU sent (`{"data":{…}}`) is no list of results, and says nothing of them; a
+    // list is, even when none of its results names an item (a count that is not the batch's, one refusing).
     const read =
       verdicts.some((verdict) => verdict !== undefined) ||
-      notes.some((found) => isArray(list) || found.kind !== 'strangerSku');
+      notes.some((found) => isArray(list) || found.kind !== 'strangerSku') ||
+      (isArray(list) && refusals.length > 0);
     if (read) {
-      unmatchedRefusals(matched.unmatched, verdicts, settings.status, note);
       notes.forEach(noted);
-      return verdicts;
+      return { verdicts, list, refusals };
     }
   }
   return undefined;
@@ -161,23 +194,73 @@ function ambiguousVerdict(named: string, claims: readonly PlacedResult[]): ItemV
 }
 
 /**
- * A refusal the answer holds but matched to no item (results numbered from 1 without SKUs, a SKU not sent): any
- * item no result names may be the refused one, so each is `unknown` with the refusal's words, never `accepted`.
+ * A refusal the answer holds that b2bctl cannot tie to an item (results numbered from 1 without SKUs, a SKU not sent,
+ * an `errors` list or a count of failures beside the results, a batch-level `REJECTED`): any item the answer does not
+ * show applied or refused may be the refused one, so each is `unknown` with the refusal's words, never `accepted`.
  */
-function unmatchedRefusals(
-  unmatched: readonly PlacedResult[],
-  verdicts: (ItemVerdict | undefined)[],
-  statusField: string | undefined,
-  noted: (note: MatchNote) => void,
-): void {
-  const refusals = unmatched.filter((entry) => verdictOf(entry.result, statusField)?.verdict === 'rejected');
-  if (refusals.length === 0) return;
-  const shown = refusals.map(shownResult);
-  noted({ kind: 'unmatchedRefusal', result: shown[0] as string });
-  const message = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${shown.join('; ')}`;
+function unknownUnlessShown(verdicts: (ItemVerdict | undefined)[], refusals: readonly string[]): void {
+  const message = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${refusals.join('; ')}`;
   verdicts.forEach((verdict, item) => {
-    if (verdict === undefined) verdicts[item] = { verdict: 'unknown', message };
+    if (verdict === undefined || verdict.verdict === 'unsettled') verdicts[item] = { verdict: 'unknown', message };
   });
+}
+
+/**
+ * A sign beside the results that the batch or some item was refused, shown as the answer wrote it (its JSON without
+ * the results read): a batch-level status that refuses (`"status": "REJECTED"`, `"success": false`,
+ * `"COMPLETED_WITH_ERRORS"`), or a field named for refusals holding something (`"errors": [...]`, `"failed": 1`,
+ * `"rejectedCount": 2`). Looked for at the answer's top level and in the object holding its results.
+ */
+function refusalBeside(body: unknown, list: unknown, statusField: string | undefined): string | undefined {
+  // The results themselves are not beside them: an object keyed by SKU may have a SKU `ERROR-1`.
+  const places = [body, containerOf(body, list), valueAtPath(body, 'data')].filter(
+    (place) => isRecord(place) && place !== list,
+  ) as Record<string, unknown>[];
+  const signed = [...new Set(places)].some((place) =>
+    Object.entries(place).some(
+      ([field, value]) => value !== list && (refusingStatus(field, value, statusField) || refusalNamed(field, value)),
+    ),
+  );
+  if (!signed) return undefined;
+  const text = JSON.stringify(body, (_key, value: unknown) => (value === list && list !== body ? undefined : value));
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+/** The object whose field holds the results read, when they are not the answer itself. */
+function containerOf(body: unknown, list: unknown): unknown {
+  if (list === undefined || list === body || !isRecord(body)) return undefined;
+  const holders = [body, ...Object.values(body).filter(isRecord)];
+  return holders.find((holder) => Object.values(holder).includes(list));
+}
+
+/** A batch-level status field that refuses, as an item's would, or whose words name a refusal (`PARTIAL_SUCCESS`). */
+function refusingStatus(field: string, value: unknown, statusField: string | undefined): boolean {
+  const fields = statusField ? [statusField, ...recognisedStatusFields()] : recognisedStatusFields();
+  if (!fields.includes(field) || value === undefined || value === null) return false;
+  if (typeof value === 'string' && value.trim() === '') return false;
+  if (fieldVerdict(field, value)?.verdict === 'rejected') return true;
+  return typeof value === 'string' && wordsOf(value).some((word) => refusalNames().includes(word));
+}
+
+/** A field named for refusals (`errors`, `failedCount`, `rejected`) holding a count above 0, `true`, text or entries. */
+function refusalNamed(field: string, value: unknown): boolean {
+  const words = wordsOf(field);
+  // `noErrors`, `withoutFailures`: the name says there were none.
+  if (!words.some((word) => refusalNames().includes(word)) || words.some((word) => negations().includes(word)))
+    return false;
+  if (typeof value === 'number' || value instanceof WrittenNumber) return Number(String(value)) > 0;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (isArray(value)) return value.length > 0;
+  return value === true || (isRecord(value) && Object.keys(value).length > 0);
+}
+
+/** The words of a field name or status: `failedCount`, `failed_count` and `FAILED-COUNT` are `failed` and `count`. */
+function wordsOf(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
 }
 
 /** An array of results, or an object keyed by SKU or by index. */
@@ -389,17 +472,21 @@ function verdictOf(result: unknown, statusField: string | undefined): ItemVerdic
   if (!isRecord(result)) return undefined;
   const fields = statusField ? [statusField] : recognisedStatusFields();
   for (const field of fields) {
-    const value = valueAtPath(result, field);
-    if (value === undefined || value === null) continue;
-    // `error: "text"` names a rejection; `error: null` above was skipped as no verdict.
-    if (field === 'error' && typeof value === 'string') return { verdict: 'rejected', message: value };
-    const verdict =
-      typeof value === 'boolean'
-        ? { verdict: value === (field !== 'error') ? ('applied' as const) : ('rejected' as const) }
-        : statusVerdict(value);
-    if (verdict) return { ...verdict, ...messageOf(result) };
+    const verdict = fieldVerdict(field, valueAtPath(result, field));
+    // `error: "text"` is its own message.
+    if (verdict) return 'message' in verdict ? verdict : { ...verdict, ...messageOf(result) };
   }
   return undefined;
+}
+
+/** What one status field says: nothing when absent or null, else a verdict. */
+function fieldVerdict(field: string, value: unknown): ItemVerdict | undefined {
+  if (value === undefined || value === null) return undefined;
+  // `error: "text"` names a rejection; `error: null` above was skipped as no verdict.
+  if (field === 'error' && typeof value === 'string') return { verdict: 'rejected', message: value };
+  return typeof value === 'boolean'
+    ? { verdict: value === (field !== 'error') ? 'applied' : 'rejected' }
+    : statusVerdict(value);
 }
 
 /**

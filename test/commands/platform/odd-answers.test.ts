@@ -53,9 +53,7 @@ describe('a 200 with an empty body', () => {
 
   it('stock push --route batch: a 200 whose body is an error-like message is passed on as the platform said it', async () => {
     routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
-      response
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end('{"status":"ERROR","message":"Invalid token for store"}');
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"Invalid token for store"}');
     const dir = freshWorkDir();
     copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--quiet'], { cwd: dir });
@@ -67,6 +65,27 @@ describe('a 200 with an empty body', () => {
     const name = readdirSync(dir).find((file) => /^stock\.report-.*\.csv$/.test(file)) as string;
     const messages = new Set(readReport(join(dir, name)).map((row) => row.message));
     expect([...messages]).toEqual(['the answer did not itemise this item; it said "Invalid token for store"']);
+  });
+
+  it('stock push --route batch: a 200 whose status refuses the batch leaves every item unknown, quoting it, exit 1', async () => {
+    const answer = '{"status":"ERROR","message":"Invalid token for store"}';
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--quiet'], { cwd: dir });
+    // The status word is read as an item's would be; the message is quoted, never judged.
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
+      `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${answer}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".`,
+    ]);
+    const name = readdirSync(dir).find((file) => /^stock\.report-.*\.csv$/.test(file)) as string;
+    const rows = new Set(readReport(join(dir, name)).map((row) => `${row.outcome} ${row.status} ${row.message}`));
+    expect([...rows]).toEqual([
+      `unknown 200 the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${answer}`,
+    ]);
+    // The sample's 52 items in two batches of at most 50, each sent once.
+    expect(received.filter((request) => request === 'PUT /v1/stock/batch')).toHaveLength(2);
   });
 
   it('stock push --route queue: a 202 with no body is queued without a batch id, exit 0', async () => {

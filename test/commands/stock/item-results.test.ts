@@ -97,7 +97,7 @@ describe('stock push: per-item results matched to their items', () => {
     });
     expect(warnings(test.stderr())).toEqual([
       'warning: the stock batch route answered per-item results whose index does not fit the items sent (a result gives index 5, outside a batch of 5 items numbered from 0); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it), or "unknown" when the answer refuses an item b2bctl cannot match.',
-      'warning: the stock batch route refused an item b2bctl cannot match to the items sent: {"index":2,"status":"REJECTED","message":"SKU not found"}; every item of that batch no result names is reported "unknown" (the errors file holds them to send again), never "accepted".',
+      'warning: the stock batch route refused an item b2bctl cannot match to the items sent: {"index":2,"status":"REJECTED","message":"SKU not found"}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".',
     ]);
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
     expect(await requestCounts(sandbox)).toEqual({});
@@ -142,7 +142,7 @@ describe('stock push: per-item results matched to their items', () => {
     });
     expect(warnings(test.stderr())).toEqual([
       `warning: the stock batch route answered a result for SKU "ZZZ", which is not in the batch sent: ${shown}; b2bctl matched it to no item.`,
-      `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${shown}; every item of that batch no result names is reported "unknown" (the errors file holds them to send again), never "accepted".`,
+      `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${shown}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".`,
     ]);
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
   });
@@ -283,5 +283,56 @@ describe('stock push: per-item statuses that are HTTP codes, and a 4xx that item
     expect(warnings(test.stderr())).toEqual([
       'warning: the stock batch route answered a result for SKU "ZZZ", which is not in the batch sent: {"sku":"ZZZ","status":"ERROR","message":"no such product"}; b2bctl matched it to no item.',
     ]);
+  });
+});
+
+/** The warning of a refusal b2bctl cannot tie to an item, and the report's message for each item it may be about. */
+function unmatchedRefusalWarning(shown: string): string {
+  return `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${shown}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".`;
+}
+function unmatchedRefusalMessage(shown: string): string {
+  return `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${shown}`;
+}
+
+describe('stock push: an answer showing a refusal it does not tie to an item leaves the items it does not show applied unknown', () => {
+  const ok = { status: 'OK' };
+  const refused = { status: 'REJECTED', message: 'x' };
+  const priceBelowCost = { status: 'REJECTED', message: 'batch refused: price below cost' };
+  const itemised = ['A1', 'C3', 'D4', 'E5'].map((sku) => ({ sku, status: 'OK' }));
+
+  it.each([
+    ['4 results naming no item, the second refusing', 200, [ok, refused, ok, ok], JSON.stringify(refused), ''],
+    ['6 results naming no item, one refusing', 200, [ok, refused, ok, ok, ok, ok], JSON.stringify(refused), ''],
+    ['a single result refusing', 200, { results: [priceBelowCost] }, JSON.stringify(priceBelowCost), ''],
+    ['a batch-level REJECTED', 200, priceBelowCost, JSON.stringify(priceBelowCost), ''],
+    ['a 207 with counts only', 207, { processed: 4, failed: 1 }, '{"processed":4,"failed":1}', ''],
+    ['a 207 with counts accepted/rejected', 207, { accepted: 4, rejected: 1 }, '{"accepted":4,"rejected":1}', ''],
+    [
+      'an errors list beside results naming the others',
+      200,
+      { results: itemised, errors: [{ sku: 'B2', message: 'inativo' }] },
+      '{"errors":[{"sku":"B2","message":"inativo"}]}',
+      'B2',
+    ],
+  ])('%s: exit 1, the refusal quoted in one warning and the rows', async (_name, status, body, shown, onlyUnknown) => {
+    const { sandbox, proxy, test } = await batchAnsweredWith(status, body);
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    const unknown = batch.filter((sku) => onlyUnknown === '' || sku === onlyUnknown);
+    expect(runRecord(folder)).toEqual({
+      rows: batch.map((sku) =>
+        unknown.includes(sku)
+          ? `${sku} unknown ${status} ${unmatchedRefusalMessage(shown)}`
+          : `${sku} applied ${status} `,
+      ),
+      errors: batch.flatMap((sku, place) =>
+        unknown.includes(sku)
+          ? [`${sku},${(place + 1) * 10},${place + 5}.25,${place + 2},${unmatchedRefusalMessage(shown)}`]
+          : [],
+      ),
+    });
+    expect(warnings(test.stderr())).toEqual([unmatchedRefusalWarning(shown)]);
+    expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
+    expect(await requestCounts(sandbox)).toEqual({});
   });
 });

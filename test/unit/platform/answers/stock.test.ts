@@ -242,6 +242,43 @@ describe('readBatchAnswer: which item a result is about', () => {
       notes: [],
     });
   });
+
+  it.each([
+    ['an empty errors list', { results: numberedFrom1.map(({ sku }) => ({ sku, status: 'OK' })), errors: [] }],
+    ['no failures counted', { accepted: 5, rejected: 0, failedCount: 0 }],
+    ['a batch-level success with a message', { success: true, error: null, message: 'Stock updated' }],
+    ['a field saying there were none', { status: 'DONE', noErrors: true }],
+  ])('no sign of refusal beside the results (%s): nothing unknown, nothing noted', (_name, body) => {
+    const { verdicts, notes } = read(body);
+    expect(verdicts?.includes('unknown')).not.toBe(true);
+    expect(notes).toEqual([]);
+  });
+
+  it('a SKU whose name holds a refusal word is an item, not a sign of refusal', () => {
+    expect(read({ 'ERROR-1': 'OK', 'FAILED-2': 'OK' }, ['ERROR-1', 'FAILED-2'])).toEqual({
+      verdicts: ['applied', 'applied'],
+      notes: [],
+    });
+  });
+
+  it('a sign of refusal beside the results makes the items they do not show applied or refused unknown', () => {
+    const nested = { data: { results: [{ sku: 'A1', status: 'OK' }], failedCount: 2 } };
+    expect(read(nested)).toEqual({
+      verdicts: ['applied', 'unknown', 'unknown', 'unknown', 'unknown'],
+      notes: [{ kind: 'unmatchedRefusal', result: '{"data":{"failedCount":2}}' }],
+    });
+    const pending = { status: 'COMPLETED_WITH_ERRORS', results: [{ sku: 'A1', status: 'PENDING' }] };
+    expect(read(pending, ['A1']).verdicts).toEqual(['unknown']);
+    // Results that refuse an item themselves and show every other applied explain the count beside them.
+    const explained = { results: numberedFrom1.map(({ sku, status }) => ({ sku, status })), rejected: 1 };
+    expect(read(explained)).toEqual({ verdicts: ['applied', 'rejected', 'applied', 'applied', 'applied'], notes: [] });
+    // Every item shown applied beside a refusing status: the items stand, the status's words are noted.
+    const contradicted = { status: 'FAILED', results: batch.map((sku) => ({ sku, status: 'OK' })) };
+    expect(read(contradicted)).toEqual({
+      verdicts: ['applied', 'applied', 'applied', 'applied', 'applied'],
+      notes: [{ kind: 'unmatchedRefusal', result: '{"status":"FAILED"}' }],
+    });
+  });
 });
 
 describe('readQueueAnswer: the id in a 202 the document does not show', () => {
