@@ -41,7 +41,10 @@ interface SearchedPage {
   numbers: bigint[];
 }
 
-/** Reading the pages showed numbers that do not fall with the listing's order: bisection cannot be trusted. */
+/**
+ * Reading the pages showed numbers that do not fall with the listing's order, or a page of orders that show no
+ * number: bisection cannot be trusted.
+ */
 const unordered = Symbol('unordered');
 
 /**
@@ -49,7 +52,7 @@ const unordered = Symbol('unordered');
  * is newest first by creation and numbers grow with creation, so the number's page is found by galloping over
  * offsets (0, 25, 75, 175, …) and bisecting between the last two: a few requests for any order of the store, one
  * for an order of the newest page. When a page shows numbers that do not fall down it (or a number that is not
- * digits), the listing is read to its end instead (a progress line every 1,000 orders). Everything read is kept for the rest of the run
+ * digits, or no number at all), the listing is read to its end instead (a progress line every 1,000 orders). Everything read is kept for the rest of the run
  * (docs/decisions/0012-order-conflicts-and-numbers.md). A listing that answers the same page at other offsets, or
  * orders past `furthestSearchedOffset`, does not page by offset: the search stops instead of reading it for ever.
  */
@@ -60,6 +63,8 @@ export class OrderNumberIndex {
   private inNumberOrder = true;
   /** Where a full read of an unordered listing goes on; `ended` once it reached the end. */
   private fullRead = { offset: 0, ended: false };
+  /** Why the listing is read in turn, as its progress lines say. */
+  private fullReadBecause = 'order numbers are not in listing order';
   private reading: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -98,12 +103,17 @@ export class OrderNumberIndex {
       if (page === unordered) return unordered;
       const newest = page.numbers[0];
       const oldest = page.numbers.at(-1);
+      if (page.length > 0 && newest === undefined) {
+        // Orders that show no number say nothing of which side the target is on (numberless orders at the oldest
+        // end taken as newer ones had the search jump past the target): the listing is read in turn instead.
+        this.fullReadBecause = 'some listed orders show no number';
+        return unordered;
+      }
       if (newest === undefined || oldest === undefined) {
-        // Past the end of the listing (or a page with no readable number: nothing to compare, move past it).
-        if (page.length === 0 && offset <= low)
+        // Past the end of the listing.
+        if (offset <= low)
           return { searched: above === undefined ? 'the listing is empty' : `the oldest order is number ${above}` };
-        if (page.length === 0) high = offset;
-        else low = offset + page.length;
+        high = offset;
       } else if (newest < target) {
         if (offset === 0) return { searched: `the newest order is number ${newest}` };
         below = newest;
@@ -198,7 +208,7 @@ export class OrderNumberIndex {
       if (entries.length === 0) this.fullRead.ended = true;
       if (++pages % progressEveryPages === 0)
         this.progress(
-          `order numbers are not in listing order: reading the whole listing for number ${target}, ${counted(this.fullRead.offset)} orders read`,
+          `${this.fullReadBecause}: reading the whole listing for number ${target}, ${counted(this.fullRead.offset)} orders read`,
         );
     }
     const id = this.idOfNumber.get(String(target));

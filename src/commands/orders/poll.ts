@@ -17,7 +17,7 @@ import {
   type TimeWindow,
   versionKey,
 } from '../../domain/orders-window.js';
-import { type OrderAnswerSettings, readListedOrder } from '../../platform/answers/orders.js';
+import { type OrderAnswerSettings, readListedOrder, readOrderStatus } from '../../platform/answers/orders.js';
 import {
   AuthError,
   B2bctlError,
@@ -217,7 +217,7 @@ async function pollOnce(
     );
   const progress = new PollProgress({ path: cursorPath, profile }, window, settings.lookbackMs, saved);
   const sink = createOrderSink(context, options.outDir);
-  const filter = new StatusFilter(options.statuses);
+  const filter = new StatusFilter(options.statuses, { detail: options.detail });
   let interrupted = false;
   // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
   // and what was written before it stays, with the cursor over what was flushed.
@@ -248,7 +248,9 @@ async function pollOnce(
     `orders poll: ${countOf(progress.written, 'new order versions')} updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
   noteHiddenColumns(sink.hiddenColumns(), context);
-  if (saved === undefined && progress.written === 0) warnEmptyFilter(options.statuses, context);
+  // An order listed with a status asked, left out because its detail showed another, proves the spelling right.
+  if (saved === undefined && progress.written === 0 && !filter.sawStatusAsked)
+    warnEmptyFilter(options.statuses, context);
   return progress.written;
 }
 
@@ -267,8 +269,8 @@ function warnEmptyFilter(statuses: readonly string[], context: Context): void {
 
 /**
  * Scans the window and writes each scanned piece's new versions of the statuses asked as it comes, in time order,
- * moving the cursor over what is flushed (over the orders left out too: the piece was read whole); resolves to true
- * when Ctrl-C stopped it between pieces.
+ * moving the cursor over what is flushed (over the orders left out too: the piece was read whole; with --detail, the
+ * status checked is the detail's); resolves to true when Ctrl-C stopped it between pieces.
  */
 async function writeWindows(
   window: TimeWindow,
@@ -320,6 +322,8 @@ async function writeWindows(
       : fresh.map((order) => order.record);
     for (const [index, listed] of fresh.entries()) {
       if (sink.closed()) return false;
+      // What is written is the detail, read after the listing: the status checked is the one it shows.
+      if (options.detail && !filter.keepShown(listed, readOrderStatus(records[index]))) continue;
       const version = options.detail ? versionShown(listed, records[index], answers, progress.emitted) : listed;
       await sink.write(version, records[index]);
       progress.written++;

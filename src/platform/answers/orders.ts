@@ -193,8 +193,14 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
   const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
   if (created) order.dateCreated = created.value;
-  if (typeof entry.status === 'string') order.status = entry.status;
+  const status = readOrderStatus(entry);
+  if (status !== undefined) order.status = status;
   return order;
+}
+
+/** The status an order (a listing entry or a detail) shows as text, when it shows one. */
+export function readOrderStatus(order: unknown): string | undefined {
+  return isRecord(order) && typeof order.status === 'string' ? order.status : undefined;
 }
 
 /** An id as a key and a path take it: a whole number past 2^53 as its digits. */

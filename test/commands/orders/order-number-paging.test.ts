@@ -16,7 +16,7 @@ const offsets: number[] = [];
 
 interface Listed {
   id: number;
-  orderId: number;
+  orderId?: number;
   lastUpdated: string;
 }
 
@@ -27,6 +27,11 @@ function newestFirst(count: number): Listed[] {
     orderId: 100_000 + count - index,
     lastUpdated: '2026-11-28T10:00:00.000Z',
   }));
+}
+
+/** The orders, those at the places `numberless` picks without their number (`orderId`). */
+function withoutNumbers(orders: Listed[], numberless: (index: number) => boolean): Listed[] {
+  return orders.map((order, index) => (numberless(index) ? { id: order.id, lastUpdated: order.lastUpdated } : order));
 }
 
 /** A listing of `orders` by offset, at most `cap` a page whatever the limit asked. */
@@ -73,6 +78,8 @@ describe('orders get NUMBER on a listing that ignores the offset', () => {
     ['a page of three orders', newestFirst(3), [0, 25, 75]],
     // Numbers rising down the page: read in turn from the start, the first page answered again at the next offset.
     ['a page of three orders out of number order', newestFirst(3).toReversed(), [0, 0, 3]],
+    // Orders without a number: read in turn too, the first page answered again at the next offset.
+    ['a page of three orders without a number', withoutNumbers(newestFirst(3), () => true), [0, 0, 3]],
   ])('%s: one line, exit 1, after a few requests', async (_, page, asked) => {
     routes['GET /v1/orders'] = ignoringOffset(page);
     routes['GET /v1/orders/*'] = details(page);
@@ -98,5 +105,22 @@ describe('orders get NUMBER on a store that caps its pages below the 25 asked', 
     expect(result.stderr).toBe('order 100123 is id 123\n');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ id: 123, orderId: 100123 });
+  });
+});
+
+describe('orders get NUMBER on a listing whose oldest orders show no number', () => {
+  it('the order is found past the numbered pages, its detail written', async () => {
+    // 300 orders, the oldest 60 (offsets 240 to 299) without a number: the order is at offset 200.
+    const orders = withoutNumbers(newestFirst(300), (index) => index >= 240);
+    routes['GET /v1/orders'] = listing(orders, 25);
+    routes['GET /v1/orders/*'] = details(orders);
+    const result = await ordersGet('100100');
+    expect(result.stderr).toBe('order 100100 is id 100\n');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: 100, orderId: 100100 });
+    // The gallop and the bisection up to the first page of numberless orders (at 275), which bounds nothing: then
+    // the listing read in turn from its start (where the search had jumped past offsets 200 to 274).
+    const inTurn = Array.from({ length: 9 }, (_, page) => page * 25);
+    expect(offsets).toEqual([0, 25, 75, 175, 375, 275, ...inTurn]);
   });
 });

@@ -47,6 +47,21 @@ function useListingIgnoringStatus(): URLSearchParams[] {
   return asked;
 }
 
+/**
+ * The detail route: each order as listed, with what `changes` gives its id over it (a field set to undefined is
+ * left out); the ids whose detail was asked, in order.
+ */
+function useDetails(changes: Record<number, Record<string, unknown>>): number[] {
+  const asked: number[] = [];
+  platform.routes['GET /v1/orders/*'] = (request, _body, response) => {
+    const id = Number(request.url?.split('/').at(-1));
+    asked.push(id);
+    const detail = { ...orders.find((order) => order.id === id), ...changes[id] };
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(detail));
+  };
+  return asked;
+}
+
 function poll(configDir: string, args: string[]) {
   const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
   return runCommandLine(['orders', 'poll', '-o', 'ndjson', '--since', iso(since), '--until', iso(until), ...args], {
@@ -96,6 +111,66 @@ describe('orders poll --status, a listing that does not filter by status', () =>
     expect(emittedIds(result.stdout)).toEqual(orders.map((order) => order.id));
     expect(result.stderr.trimEnd().split('\n')).toEqual([
       `orders poll: 6 new order versions updated ${iso(since)} … ${iso(until)}; cursor ${iso(until)}.`,
+    ]);
+  });
+});
+
+describe('orders poll --status --detail: the status checked is the one the detail shows', () => {
+  const otherListed =
+    'warning: the platform listed 3 orders of another status than READY_TO_SHIP though --status was sent: it did not filter its listing by status, so b2bctl left them out itself.';
+
+  it('an order listed ready to ship whose detail says cancelled, and one listed without a status whose detail says unpaid, are left out', async () => {
+    useListingIgnoringStatus();
+    const details = useDetails({
+      1002: { status: 'CANCELED', lastUpdated: iso(since + 130_000) },
+      1004: { status: undefined },
+      1005: { status: 'AWAITING_PAYMENT' },
+    });
+    const configDir = freshConfigDir();
+    const result = await poll(configDir, ['--status', 'READY_TO_SHIP', '--detail']);
+    expect(result.code).toBe(0);
+    // Details asked only for the orders the listing kept; 1004's shows no status, so its listing's decides.
+    expect(details.toSorted()).toEqual([1002, 1004, 1005]);
+    expect(emittedIds(result.stdout)).toEqual([1004]);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      otherListed,
+      'warning: 2 listed orders showed another status than READY_TO_SHIP in their details, so b2bctl left them out (an order that changed after it was listed is emitted by a later run whose listing shows it with a status asked).',
+      `orders poll: 1 new order version updated ${iso(since)} … ${iso(until)}; cursor ${iso(until)}.`,
+    ]);
+  });
+
+  it('a first run whose orders listed ready to ship all show another status in their details: the spelling is not doubted', async () => {
+    useListingIgnoringStatus();
+    useDetails({ 1002: { status: 'CANCELED' }, 1004: { status: 'CANCELED' }, 1005: { status: 'AWAITING_PAYMENT' } });
+    const result = await poll(freshConfigDir(), ['--status', 'READY_TO_SHIP', '--detail']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      otherListed,
+      'warning: 3 listed orders showed another status than READY_TO_SHIP in their details, so b2bctl left them out (an order that changed after it was listed is emitted by a later run whose listing shows it with a status asked).',
+      `orders poll: 0 new order versions updated ${iso(since)} … ${iso(until)}; cursor ${iso(until)}.`,
+    ]);
+  });
+
+  it.each([
+    ['its detail shows the status asked: emitted, no warning for it', { status: 'READY_TO_SHIP' }, []],
+    [
+      'its detail shows none either: emitted, and said',
+      {},
+      [
+        'warning: 1 listed order showed no status (nor its detail), so --status could not be checked on it: it was emitted as the platform listed it for the status asked.',
+      ],
+    ],
+  ])('an order listed without a status, %s', async (_, change, warnings) => {
+    useListingIgnoringStatus();
+    useDetails({ 1005: change });
+    const result = await poll(freshConfigDir(), ['--status', 'READY_TO_SHIP', '--detail']);
+    expect(result.code).toBe(0);
+    expect(emittedIds(result.stdout)).toEqual([1002, 1004, 1005]);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      otherListed,
+      ...warnings,
+      `orders poll: 3 new order versions updated ${iso(since)} … ${iso(until)}; cursor ${iso(until)}.`,
     ]);
   });
 });

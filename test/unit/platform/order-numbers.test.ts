@@ -108,6 +108,27 @@ describe('OrderNumberIndex', () => {
     expect((await index.find(String(numberless.id))).id).toBeUndefined();
   });
 
+  it.each([
+    ['the oldest 60 of 300, pages of 25', 300, 25, (index: number) => index >= 240],
+    ['the oldest 60 of 300, pages of 10', 300, 10, (index: number) => index >= 240],
+    ['the newest and the oldest of 40, pages of 1', 40, 1, (index: number) => index === 0 || index === 39],
+    ['the newest 30 of 300, pages of 25', 300, 25, (index: number) => index < 30],
+  ])('orders without a number, %s: every numbered order is found, the rest read to the end', async (...args) => {
+    const [, count, pageCap, numberless] = args;
+    const listing: { id: number; orderId?: number; lastUpdated: string }[] = listingOf(seededRandom(7), count, 0);
+    listing.forEach((order, index) => numberless(index) && delete order.orderId);
+    // A page of numberless orders bounds nothing: taken for newer orders, the search jumped past the target.
+    for (const target of listing.filter((order) => order.orderId !== undefined)) {
+      const found = await new OrderNumberIndex(storeOf(listing as Listed[], pageCap).client).find(
+        String(target.orderId),
+      );
+      expect(found, `number ${target.orderId}`).toEqual({ id: String(target.id) });
+    }
+    expect(await new OrderNumberIndex(storeOf(listing as Listed[], pageCap).client).find('99999')).toEqual({
+      searched: `the listing was read to its end: ${count} orders`,
+    });
+  });
+
   it('numbers out of listing order: the whole listing read, with a progress line every 1,000 orders', async () => {
     const random = seededRandom(11);
     const listing = listingOf(random, 2600, 0);
