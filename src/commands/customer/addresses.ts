@@ -1,5 +1,5 @@
 import { type Context, stdoutStyle } from '../../context.js';
-import { checkDocument } from '../../domain/documents.js';
+import { checkDocument, documentAsSent } from '../../domain/documents.js';
 import { validationMessage } from '../../domain/validation.js';
 import { InputError, PlatformError } from '../../base/errors.js';
 import { customerNotFound } from './customer-failures.js';
@@ -42,7 +42,7 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
   const client = await context.platform();
   let addresses: AddressOut[];
   try {
-    addresses = await customerAddresses(client, options.document);
+    addresses = await customerAddresses(client, documentAsSent(options.document, check.normalized));
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404)
       throw customerNotFound(options.document, error, 'paths.customerAddresses');

@@ -79,7 +79,14 @@ function checkStatus(record: InputRecord): RecordVerdict<StatusChange> {
       fieldProblem('active', written === undefined ? '' : String(written), `active must be ${activeStateWords}`),
     );
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: { document: String(record.values.document), active: active as boolean } };
+  // The document as the update rules send it: a written one with spaces goes as read (documentAsSent).
+  return {
+    ok: true,
+    value: {
+      document: String(verdict.ok ? verdict.value.document : record.values.document),
+      active: active as boolean,
+    },
+  };
 }
 
 async function statusFromFile(options: { file: string } & InputFlags & SendFlags, context: Context): Promise<void> {

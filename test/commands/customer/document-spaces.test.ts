@@ -6,6 +6,7 @@
  * was sent as written, no-break spaces and all, into the customer's key and the update's path.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
@@ -67,6 +68,26 @@ describe('a document with spaces is sent as read, without spaces or punctuation'
       expect(sent.map((request) => JSON.parse(request.body).document)).toEqual(['10000791989', '529.982.247-25']);
     },
   );
+
+  it('customer status and customer addresses: the path carries 10000791989', async () => {
+    sent.length = 0;
+    const answer = (body: string) => (request: IncomingMessage, _body: string, response: ServerResponse) => {
+      sent.push({ key: `${request.method} ${request.url}`, body: '' });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    };
+    platform.routes['PUT /v1/customer/updateStatus/*'] = answer('{}');
+    platform.routes['GET /v1/customer/addresses/*'] = answer('[]');
+    const folder = freshWorkDir();
+    writeFileSync(join(folder, 'status.csv'), 'document,active\n100 007 919 89,false\n');
+    expect((await run(['customer', 'status', '100.007.919\u00A089', 'inactive'], folder)).code).toBe(0);
+    expect((await run(['customer', 'status', 'status.csv'], folder)).code).toBe(0);
+    expect((await run(['customer', 'addresses', '100 007 919\u00A089', '-o', 'json'], folder)).code).toBe(0);
+    expect(sent.map((request) => request.key)).toEqual([
+      'PUT /v1/customer/updateStatus/10000791989/false',
+      'PUT /v1/customer/updateStatus/10000791989/false',
+      'GET /v1/customer/addresses/10000791989',
+    ]);
+  });
 
   it('customer update: the path and nothing else carries 10000791989', async () => {
     sent.length = 0;
