@@ -163,8 +163,9 @@ export async function createOnce(
  * of the platform's, which may come after it stored the customer as a gateway's may.
  */
 function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: string; status?: number } | undefined {
+  // A 502, 503 or 504 is an answer, though not the create's outcome: said as the 500 case is.
   if (error instanceof AmbiguousAnswerError)
-    return { error, what: 'the answer to the create was lost', status: error.response.status };
+    return { error, what: `the create was answered HTTP ${error.response.status}`, status: error.response.status };
   if (error instanceof AmbiguousRequestError) return { error, what: 'the answer to the create was lost' };
   if (!(error instanceof PlatformError) || error.status < 500) return undefined;
   return {

@@ -93,7 +93,7 @@ describe('customer create when an answer is lost', () => {
     // Reported failed and never asked about, the resume sent it again (a fresh user test).
     [500, 'the create was answered HTTP 500; the customer exists, so it was not sent again'],
     // Taken for a refusal, it was sent again, refused as a registered document and reported failed (a fresh user test).
-    [503, 'the answer to the create was lost; the customer exists, so it was not sent again'],
+    [503, 'the create was answered HTTP 503; the customer exists, so it was not sent again'],
   ])(
     'a create the platform did and answered %i with an empty body: looked up, reported created, never sent again',
     async (status, message) => {
