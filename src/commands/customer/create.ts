@@ -38,6 +38,9 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       outcomes: ['created', 'updated', 'invalid', 'failed', 'unknown'],
       // A create whose outcome is unknown may have made the customer: the resume asks, feeding it back would not.
       unknownToFeedBack: false,
+      // A dry run of a resume says so: read at its line, options.upsert is the interrupted run's (restored).
+      resumedUnknownFirst: (records) =>
+        `Of these, ${countOf(records, 'customers')} whose create the resumed run could not tell went through ${records === 1 ? 'is' : 'are'} looked up first: sent only if not found${options.upsert ? ', updated if found (--upsert)' : ''}.`,
       sentOutcomes: ['created', 'updated'],
       plan: () => ({
         batchSize: 1,

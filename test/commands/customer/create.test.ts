@@ -316,3 +316,27 @@ describe('customer create: what the run says', () => {
     );
   });
 });
+
+describe('customer create --dry-run --resume', () => {
+  it('counts what the resume would do: the done records left out, the unknown one looked up first; sends nothing', async () => {
+    // It said "would send 2 customers in 2 requests" while the resume sent one look-up and no create (a fresh user test).
+    const { test, proxy } = await throughProxy((request, creates) =>
+      isCreate(request) && creates === 1 ? { reset: 'before' } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    writeFileSync(file, `${createHeader}\n${ana}\n${bia}\n`);
+    expect(await test.run(create, options(file))).toBe(ExitCode.someRecordsFailed);
+    const report = join(folder, onlyReport(folder, 'people'));
+    expect(readReport(report).map((row) => [row.line, row.outcome])).toEqual([
+      ['2', 'unknown'],
+      ['3', 'created'],
+    ]);
+    proxy.requests.length = 0;
+    const rehearsal = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    expect(await rehearsal.run(create, options(file, { resume: report, dryRun: true }))).toBe(ExitCode.ok);
+    expect(rehearsal.stderr().trimEnd().split('\n')).toContain(
+      'customer create: dry run; would send 1 customer in 1 request to POST /v1/customer (1 already done by the resumed run). Of these, 1 customer whose create the resumed run could not tell went through is looked up first: sent only if not found.',
+    );
+    expect(customerRequests(proxy)).toEqual([]);
+  });
+});
