@@ -14,6 +14,7 @@ import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
 import { refusalMessage, refusedWrite } from './customer-failures.js';
 import { type KeptChange, keptChangeWords, keptChanges, keptNote, sameEmail } from './upsert-kept.js';
 import { countOf } from '../../lib/plural.js';
+import { asClause } from '../../lib/clause.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -196,7 +197,7 @@ async function storedAfterLostAnswer(
   } catch (error) {
     if (!(error instanceof UnavailableError)) throw error;
     throw new AmbiguousRequestError(
-      `${lead} Whether customer ${document} was created could not be asked either (${error.message}); a resume asks again before sending it.`,
+      `${lead} Whether customer ${document} was created could not be asked either (${asClause(error.message)}); a resume asks again before sending it.`,
       { cause: error },
     );
   }
