@@ -340,3 +340,32 @@ describe('customer create --dry-run --resume', () => {
     expect(customerRequests(proxy)).toEqual([]);
   });
 });
+
+describe('customer create with every create and look-up answered 503', () => {
+  it('stops after three in a row, its closing error naming the customer the why line names, the first in the file', async () => {
+    // The why line named line 2's customer, the error line the last one lost (a fresh user test).
+    const { test, proxy } = await throughProxy((request) =>
+      pathOf(request).startsWith('/v1/customer') ? { answer: 503 } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    const others = ['935.411.347-80', '714.602.380-01'].map((document, index) =>
+      ana.replace(anaDocument, document).replace('ana@', `c${index}@`),
+    );
+    writeFileSync(file, [createHeader, ana, bia, ...others, ''].join('\n'));
+    expect(await test.run(create, options(file, { retries: 0 }))).toBe(ExitCode.unavailable);
+    expect(customerRequests(proxy)).toEqual(
+      [anaDocument, biaDocument, '935.411.347-80'].flatMap((document) => [
+        'POST /v1/customer',
+        `PUT /v1/customer/${document}`,
+      ]),
+    );
+    const why = (document: string) =>
+      `POST ${proxy.url}/v1/customer answered HTTP 503, which may come after the platform applied the request. Whether customer ${document} was created could not be asked either (PUT ${proxy.url}/v1/customer/${document} kept failing with HTTP 503 after 1 attempt; the platform is unavailable, try again later); a resume asks again before sending it.`;
+    const lines = test.stderr().trimEnd().split('\n');
+    expect(lines).toContain(`customer create: why, 3 customers (first at line 2): ${why(anaDocument)}`);
+    const report = join(folder, onlyReport(folder, 'people'));
+    expect(lines.at(-1)).toBe(
+      `error: ${why(anaDocument)} Stopped after 3 failed requests in a row; when the platform is back, run: B2BCTL_CONFIG_DIR=${test.configDir} b2bctl customer create ${file} --profile default --base-url ${proxy.url} --concurrency 1 --retries 0 --resume ${report}`,
+    );
+  });
+});
