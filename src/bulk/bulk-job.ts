@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
 import { InputError, InterruptedError, PartialFailureError, UsageError } from '../base/errors.js';
-import { defaultOutputFolder } from './report.js';
+import { defaultOutputFolder, type RecordPlace } from './report.js';
 import { isPipe, openNamedInput } from '../io/input/byte-source.js';
 import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import { acquireProfileLock } from '../config/lock.js';
@@ -220,7 +220,8 @@ async function openAndCheckInput<T, Sent>(
     const keys = new PlaceKeys();
     const unknown = new PlaceSet();
     const done = await readDoneLines(job.flags.resume, reported, keys, unknown);
-    resume = { reported, unknown, keys, done, doneVerdicts: new DoneVerdicts(done) };
+    const unknownOnly = (place: RecordPlace) => unknown.has(place) && !reported.has(place);
+    resume = { reported, unknown, keys, done, doneVerdicts: new DoneVerdicts(done, unknownOnly) };
     job.resuming?.(resume.done);
   }
   // Checked after each chunk read as well: a record of a half-rewritten file is never judged, nor its problem printed.
@@ -327,6 +328,25 @@ function logValidation<T, Sent>(
 }
 
 /**
+ * What a dry run says it would send: of a resume, what the resume would (a resumed report's done records left out,
+ * its `unknown` ones asked about first where the job does so), not the whole file as a fresh run would.
+ */
+function wouldSend<T, Sent>(
+  job: BulkJob<T, Sent>,
+  plan: SendPlan,
+  valid: number,
+  resumed: DoneVerdicts | undefined,
+): string {
+  const toSend = valid - (resumed?.valid ?? 0);
+  const requests = Math.ceil(toSend / plan.batchSize);
+  const done = resumed === undefined ? '' : ` (${resumed.valid} already done by the resumed run)`;
+  const unknown = resumed?.unknownValid ?? 0;
+  const askedFirst = unknown > 0 && job.resumedUnknownFirst ? ` ${job.resumedUnknownFirst(unknown)}` : '';
+  const leaves = job.dryRunLeaves ? ` ${job.dryRunLeaves}` : '';
+  return `would send ${countOf(toSend, job.unit)} in ${countOf(requests, 'requests')} ${plan.description}${done}.${askedFirst}${leaves}`;
+}
+
+/**
  * What would stop the real run before it sends, checked by a dry run too, so that it exits as the real run would: a
  * folder its report or errors file cannot be written in (exit 2). (An input that changed while it was read was
  * refused before, as in the real run.)
@@ -381,10 +401,7 @@ function planSending<T, Sent>(
     );
   const plan = job.plan(validation.valid);
   if (!job.flags.dryRun) return plan;
-  const requests = Math.ceil(validation.valid / plan.batchSize);
-  context.log.info(
-    `${job.name}: dry run; would send ${countOf(validation.valid, job.unit)} in ${countOf(requests, 'requests')} ${plan.description}.${job.dryRunLeaves ? ` ${job.dryRunLeaves}` : ''}`,
-  );
+  context.log.info(`${job.name}: dry run; ${wouldSend(job, plan, validation.valid, input.resume?.doneVerdicts)}`);
   // The real run reports the skipped invalid records as failures and exits 1: a rehearsal that exits 0 would
   // tell a script the file is fine.
   if (validation.invalid > 0)

@@ -1,6 +1,6 @@
 import { recordPlace } from '../io/input/opened-input.js';
 import { countOf } from '../lib/plural.js';
-import type { ReportRow } from './report.js';
+import type { RecordPlace, ReportRow } from './report.js';
 
 /** The reasons the closing lines name, the most common first; the rest are counted in one line. */
 const reasonsShown = 3;
@@ -79,6 +79,6 @@ function shortMessage(message: string, longest: number): string {
 }
 
 /** Whether a record comes earlier in the input: by line, then column (elements of a JSON array on one line). */
-function comesBefore(one: ReportReasonRow, other: ReportReasonRow): boolean {
+export function comesBefore(one: RecordPlace, other: RecordPlace): boolean {
   return one.line !== other.line ? one.line < other.line : (one.column ?? 0) < (other.column ?? 0);
 }

@@ -54,6 +54,11 @@ export interface BulkJob<T, Sent = T> {
   /** What a dry run, which reads nothing of the platform, leaves to the real run to find: said after its line. */
   dryRunLeaves?: string;
   /**
+   * What a resume does first with the records its report shows only `unknown`, when it asks the platform about them
+   * before sending (customer create looks each one up): said by a dry run of the resume, given how many there are.
+   */
+  resumedUnknownFirst?(records: number): string;
+  /**
    * What the run learnt while sending that the next run should know (stock push: the smaller batch a 413 taught),
    * said as a warning once sending ends, however it ends: after the summary, before the closing line.
    */

@@ -97,22 +97,38 @@ export class PlaceSet {
  */
 export class DoneVerdicts {
   private readonly validPlaces = new PlaceSet();
+  private readonly validUnknown = new PlaceSet();
 
-  constructor(private readonly done: PlaceSet) {}
+  /**
+   * `unknownOnly` tells the places the report shows only `unknown` (sent, the outcome never seen): the records a
+   * resume may ask the platform about before it sends them, which a dry run counts.
+   */
+  constructor(
+    private readonly done: PlaceSet,
+    private readonly unknownOnly?: (place: RecordPlace) => boolean,
+  ) {}
 
   /** A record's verdict, as the validation pass gives it. */
   judged(place: RecordPlace, valid: boolean): void {
-    if (valid && this.done.has(place)) this.validPlaces.add(place);
+    if (!valid) return;
+    if (this.done.has(place)) this.validPlaces.add(place);
+    else if (this.unknownOnly?.(place)) this.validUnknown.add(place);
   }
 
   /** A record judged valid that a later one showed invalid (the first of a repeated value). */
   shownInvalid(place: RecordPlace): void {
     this.validPlaces.delete(place);
+    this.validUnknown.delete(place);
   }
 
   /** Done records this run judges valid. */
   get valid(): number {
     return this.validPlaces.count;
+  }
+
+  /** Records this run judges valid whose only row in the report is `unknown`: among those left to send. */
+  get unknownValid(): number {
+    return this.validUnknown.count;
   }
 
   /** Done records this run judges invalid. */

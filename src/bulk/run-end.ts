@@ -113,7 +113,7 @@ export async function concludeRun<T, Sent>(
     case 'platform unavailable throughout':
       // Why first (nothing listens at a mistyped base URL, a 503), as a run stopped after requests in a row says it.
       throw new UnavailableError(
-        `${result.lastUnavailable === undefined ? '' : `${result.lastUnavailable.message} `}The platform was unavailable for every request of this run (${unsentWords(ledger, job.unit)}); when it is back, run: ${resumeHint}`,
+        `${result.firstUnavailable === undefined ? '' : `${result.firstUnavailable.error.message} `}The platform was unavailable for every request of this run (${unsentWords(ledger, job.unit)}); when it is back, run: ${resumeHint}`,
       );
     case 'interrupted':
       throw new InterruptedError(

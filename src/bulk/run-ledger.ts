@@ -251,42 +251,57 @@ export class RunLedger {
     const rows = this.errors.rows;
     if (rows === 0) return lines;
     const unavailable = next.unavailable ?? 0;
-    const toFix = Math.max(0, rows - unavailable);
-    const records = countOf(rows, 'records');
+    // Unknown records fed back (stock items, order moves) have nothing to fix either: they only go again as they are.
+    const unknown = this.unknownToFeedBack ? Math.min(this.count('unknown'), rows - unavailable) : 0;
+    const toFix = Math.max(0, rows - unavailable - unknown);
+    const holds = { rows, toFix, unknown, unavailable };
     if (next.resumeFollows === true) {
-      const sentAgain = 'which the resume command below sends again';
-      lines.push(
-        `errors: ${this.errors.path} (${
-          unavailable === 0
-            ? `${records} to fix`
-            : toFix === 0
-              ? `${records} that failed because the platform was unavailable, ${sentAgain}`
-              : `${records}: ${toFix} to fix, ${unavailable} that failed because the platform was unavailable, ${sentAgain}`
-        })`,
-      );
+      lines.push(`errors: ${this.errors.path} (${errorsFileHolds(holds, true)})`);
       if (toFix > 0)
         lines.push(
           'once the resume command below has finished the run, fix and feed back the errors file that run writes: it holds every record still to fix',
         );
       return lines;
     }
-    const what =
-      unavailable === 0
-        ? `${records} to fix and feed back`
-        : toFix === 0
-          ? `${records} that failed because the platform was unavailable, to feed back once it answers`
-          : `${records}: ${toFix} to fix, ${unavailable} that failed because the platform was unavailable`;
-    lines.push(`errors: ${this.errors.path} (${what})`);
+    lines.push(`errors: ${this.errors.path} (${errorsFileHolds(holds, false)})`);
     // It keeps the input's own headers, so the run's own flags read it.
     const when =
-      unavailable === 0
-        ? 'once fixed'
-        : toFix === 0
-          ? 'once the platform answers'
-          : 'once fixed and the platform answers';
+      unavailable > 0
+        ? toFix > 0
+          ? 'once fixed and the platform answers'
+          : 'once the platform answers'
+        : toFix > 0
+          ? 'once fixed'
+          : `to send ${unknown === 1 ? 'it' : 'them'} again`;
     if (next.feedBack) lines.push(`${when}, feed it back with: ${next.feedBack}`);
     return lines;
   }
+}
+
+/**
+ * What the errors file holds, of `rows` records: `toFix` to fix, `unknown` whose outcome is unknown and
+ * `unavailable` that failed because the platform was unavailable, the last two with nothing to fix (a resume that
+ * follows sends them again).
+ */
+function errorsFileHolds(
+  { rows, toFix, unknown, unavailable }: { rows: number; toFix: number; unknown: number; unavailable: number },
+  resumeFollows: boolean,
+): string {
+  const records = countOf(rows, 'records');
+  const unavailableWords = 'that failed because the platform was unavailable';
+  const unknownWords = 'whose outcome is unknown, with nothing to fix';
+  const sentAgain = 'which the resume command below sends again';
+  if (toFix === rows) return resumeFollows ? `${records} to fix` : `${records} to fix and feed back`;
+  if (unavailable === rows)
+    return `${records} ${unavailableWords}, ${resumeFollows ? sentAgain : 'to feed back once it answers'}`;
+  if (unknown === rows)
+    return `${records} ${unknownWords}, ${resumeFollows ? sentAgain : `to feed back as ${rows === 1 ? 'it is' : 'they are'}`}`;
+  const parts = [
+    toFix > 0 ? `${toFix} to fix` : undefined,
+    unknown > 0 ? `${unknown} ${unknownWords}` : undefined,
+    unavailable > 0 ? `${unavailable} ${unavailableWords}` : undefined,
+  ].filter((part) => part !== undefined);
+  return `${records}: ${parts.join(', ')}${resumeFollows ? `, ${sentAgain}` : ''}`;
 }
 
 /**

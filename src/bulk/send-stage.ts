@@ -17,7 +17,8 @@ import { Pacer } from '../platform/pacer.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
 import { runPool } from './pool.js';
-import { placeOf } from './report.js';
+import { comesBefore } from './failure-reasons.js';
+import { placeOf, type RecordPlace } from './report.js';
 import { reportEntry } from './report-entry.js';
 import type { DoneVerdicts } from './resume.js';
 import { RunLedger } from './run-ledger.js';
@@ -73,8 +74,11 @@ export interface SendingResult {
    * unreachable): nothing to fix in them, and a resume may get them through.
    */
   unavailableRecords: number;
-  /** The last request lost to an unavailable platform: why (nothing listens there, a 503), for the closing error. */
-  lastUnavailable?: UnavailableError;
+  /**
+   * Why (nothing listens there, a 503) the record first in the file of those lost to an unavailable platform was: the
+   * closing error's, which named the last one lost while the `why` line above it named the first (a fresh user test).
+   */
+  firstUnavailable?: { error: UnavailableError; place: RecordPlace };
 }
 
 /** Opens the client, the report and the run record (for --resume) of a run whose records are valid. */
@@ -205,7 +209,9 @@ export async function sendValidRecords<T, Sent>(
       if (error instanceof NothingSentError) return;
       if (!isBatchFailure(error)) throw error;
       const unanswered = recordFailedBatch(error, batch, ledger, result);
-      if (unanswered && ++unavailableInARow >= unavailableBatchesBeforeStopping) throw error;
+      // Stopped with the why of the record first in the file, as the `why` line names it.
+      if (unanswered && ++unavailableInARow >= unavailableBatchesBeforeStopping)
+        throw result.firstUnavailable?.error ?? error;
     } finally {
       requestsInFlight--;
     }
@@ -241,7 +247,9 @@ function recordFailedBatch<Sent>(
   const unanswered = error instanceof UnavailableError && status === undefined;
   if (unanswered) {
     result.unavailableBatches++;
-    result.lastUnavailable = error;
+    const place = placeOf(batch[0]!);
+    if (result.firstUnavailable === undefined || comesBefore(place, result.firstUnavailable.place))
+      result.firstUnavailable = { error, place };
   } else result.answeredBatches++;
   // A request that may have been applied without its answer seen: unknown, which a resume asks about again
   // rather than sending it blindly or taking it as failed.

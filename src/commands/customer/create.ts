@@ -14,6 +14,7 @@ import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
 import { refusalMessage, refusedWrite } from './customer-failures.js';
 import { type KeptChange, keptChangeWords, keptChanges, keptNote, sameEmail } from './upsert-kept.js';
 import { countOf } from '../../lib/plural.js';
+import { asClause } from '../../lib/clause.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -38,6 +39,9 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       outcomes: ['created', 'updated', 'invalid', 'failed', 'unknown'],
       // A create whose outcome is unknown may have made the customer: the resume asks, feeding it back would not.
       unknownToFeedBack: false,
+      // A dry run of a resume says so: read at its line, options.upsert is the interrupted run's (restored).
+      resumedUnknownFirst: (records) =>
+        `Of these, ${countOf(records, 'customers')} whose create the resumed run could not tell went through ${records === 1 ? 'is' : 'are'} looked up first: sent only if not found${options.upsert ? ', updated if found (--upsert)' : ''}.`,
       sentOutcomes: ['created', 'updated'],
       plan: () => ({
         batchSize: 1,
@@ -163,8 +167,9 @@ export async function createOnce(
  * of the platform's, which may come after it stored the customer as a gateway's may.
  */
 function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: string; status?: number } | undefined {
+  // A 502, 503 or 504 is an answer, though not the create's outcome: said as the 500 case is.
   if (error instanceof AmbiguousAnswerError)
-    return { error, what: 'the answer to the create was lost', status: error.response.status };
+    return { error, what: `the create was answered HTTP ${error.response.status}`, status: error.response.status };
   if (error instanceof AmbiguousRequestError) return { error, what: 'the answer to the create was lost' };
   if (!(error instanceof PlatformError) || error.status < 500) return undefined;
   return {
@@ -192,7 +197,7 @@ async function storedAfterLostAnswer(
   } catch (error) {
     if (!(error instanceof UnavailableError)) throw error;
     throw new AmbiguousRequestError(
-      `${lead} Whether customer ${document} was created could not be asked either (${error.message}); a resume asks again before sending it.`,
+      `${lead} Whether customer ${document} was created could not be asked either (${asClause(error.message)}); a resume asks again before sending it.`,
       { cause: error },
     );
   }

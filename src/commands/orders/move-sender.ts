@@ -26,6 +26,7 @@ import {
 } from '../../platform/order-moves.js';
 import { howToGive, type MoveFieldsGivenAs, type PreparedMove } from './move-input.js';
 import { OrderLookup } from './order-lookup.js';
+import { asClause } from '../../lib/clause.js';
 
 /** How one move went: the report's outcome, the HTTP status, a message, and the order's id when a number named it. */
 export interface MoveResult {
@@ -362,16 +363,19 @@ export class MoveSender {
     try {
       status = (await orderState(this.client, move.values.id ?? move.order, signal)).status;
     } catch {
-      return { outcome: 'failed', message: `${error.message}; its status could not be read to check` };
+      return { outcome: 'failed', message: `${asClause(error.message)}; its status could not be read to check` };
     }
     if (status === 'CANCELED' || status === 'DELIVERED')
       if (statusAfter[move.action] !== status)
-        return { outcome: 'failed', message: `${error.message}; the order is ${status} now: it moves no further` };
+        return {
+          outcome: 'failed',
+          message: `${asClause(error.message)}; the order is ${status} now: it moves no further`,
+        };
     if (status !== undefined && reachedStage(status, move.action))
       return { outcome: 'applied', message: `the answer was lost; the order is ${status}, so the move went through` };
     return {
       outcome: 'failed',
-      message: `${error.message}; the order is ${status ?? 'of a status b2bctl cannot read'}, not ${statusAfter[move.action]}: send it again`,
+      message: `${asClause(error.message)}; the order is ${status ?? 'of a status b2bctl cannot read'}, not ${statusAfter[move.action]}: send it again`,
     };
   }
 

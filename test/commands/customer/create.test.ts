@@ -93,7 +93,7 @@ describe('customer create when an answer is lost', () => {
     // Reported failed and never asked about, the resume sent it again (a fresh user test).
     [500, 'the create was answered HTTP 500; the customer exists, so it was not sent again'],
     // Taken for a refusal, it was sent again, refused as a registered document and reported failed (a fresh user test).
-    [503, 'the answer to the create was lost; the customer exists, so it was not sent again'],
+    [503, 'the create was answered HTTP 503; the customer exists, so it was not sent again'],
   ])(
     'a create the platform did and answered %i with an empty body: looked up, reported created, never sent again',
     async (status, message) => {
@@ -313,6 +313,59 @@ describe('customer create: what the run says', () => {
     // Created and updated customers went through: only the invalid one did not.
     expect(again.stderr()).toMatch(
       /\nerror: 1 customer did not go through \(1 invalid\); the report \S+\.report-\d{8}-\d{6}\.csv and the errors file \S+\.errors-\d{8}-\d{6}\.csv say why\.\n/,
+    );
+  });
+});
+
+describe('customer create --dry-run --resume', () => {
+  it('counts what the resume would do: the done records left out, the unknown one looked up first; sends nothing', async () => {
+    // It said "would send 2 customers in 2 requests" while the resume sent one look-up and no create (a fresh user test).
+    const { test, proxy } = await throughProxy((request, creates) =>
+      isCreate(request) && creates === 1 ? { reset: 'before' } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    writeFileSync(file, `${createHeader}\n${ana}\n${bia}\n`);
+    expect(await test.run(create, options(file))).toBe(ExitCode.someRecordsFailed);
+    const report = join(folder, onlyReport(folder, 'people'));
+    expect(readReport(report).map((row) => [row.line, row.outcome])).toEqual([
+      ['2', 'unknown'],
+      ['3', 'created'],
+    ]);
+    proxy.requests.length = 0;
+    const rehearsal = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    expect(await rehearsal.run(create, options(file, { resume: report, dryRun: true }))).toBe(ExitCode.ok);
+    expect(rehearsal.stderr().trimEnd().split('\n')).toContain(
+      'customer create: dry run; would send 1 customer in 1 request to POST /v1/customer (1 already done by the resumed run). Of these, 1 customer whose create the resumed run could not tell went through is looked up first: sent only if not found.',
+    );
+    expect(customerRequests(proxy)).toEqual([]);
+  });
+});
+
+describe('customer create with every create and look-up answered 503', () => {
+  it('stops after three in a row, its closing error naming the customer the why line names, the first in the file', async () => {
+    // The why line named line 2's customer, the error line the last one lost (a fresh user test).
+    const { test, proxy } = await throughProxy((request) =>
+      pathOf(request).startsWith('/v1/customer') ? { answer: 503 } : undefined,
+    );
+    const { folder, file } = peopleFile();
+    const others = ['935.411.347-80', '714.602.380-01'].map((document, index) =>
+      ana.replace(anaDocument, document).replace('ana@', `c${index}@`),
+    );
+    writeFileSync(file, [createHeader, ana, bia, ...others, ''].join('\n'));
+    expect(await test.run(create, options(file, { retries: 0 }))).toBe(ExitCode.unavailable);
+    expect(customerRequests(proxy)).toEqual(
+      [anaDocument, biaDocument, '935.411.347-80'].flatMap((document) => [
+        'POST /v1/customer',
+        `PUT /v1/customer/${document}`,
+      ]),
+    );
+    const why = (document: string) =>
+      `POST ${proxy.url}/v1/customer answered HTTP 503, which may come after the platform applied the request. Whether customer ${document} was created could not be asked either (PUT ${proxy.url}/v1/customer/${document} kept failing with HTTP 503 after 1 attempt; the platform is unavailable, try again later); a resume asks again before sending it.`;
+    const lines = test.stderr().trimEnd().split('\n');
+    expect(lines).toContain(`customer create: why, 3 customers (first at line 2): ${why(anaDocument)}`);
+    const report = join(folder, onlyReport(folder, 'people'));
+    expect(lines.at(-1)).toBe(
+      `error: ${why(anaDocument)} Stopped after 3 failed requests in a row; when the platform is back, run: B2BCTL_CONFIG_DIR=${test.configDir} b2bctl customer create ${file} --profile default --base-url ${proxy.url} --concurrency 1 --retries 0 --resume ${report}`,
     );
   });
 });

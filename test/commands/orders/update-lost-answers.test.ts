@@ -79,4 +79,19 @@ describe.each([true, false])('orders update, a move whose answer is lost (status
     expect(row).toMatchObject({ outcome: 'failed' });
     expect(row?.message).toMatch(/; the order is CANCELED now: it moves no further$/);
   });
+
+  it('answered 503 and not applied: one sentence, the order named as it stands, no `.;` between its parts', async () => {
+    // The answer's sentence kept its full stop before the order's: `… applied the request.; the order is …` (a fresh
+    // user test).
+    const { code, first, second, rows, taken } = await readyTwo({ answer: 503 }, statusCheck);
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    expect(taken).toEqual([`${second} ready`]);
+    const row = rows.find((candidate) => candidate.key === `${first} ready`);
+    expect(row).toMatchObject({ outcome: 'failed' });
+    expect(row?.message).toMatch(
+      new RegExp(
+        `^PUT http://127\\.0\\.0\\.1:\\d+/v1/orders/${first}/status answered HTTP 503, which may come after the platform applied the request; the order is AWAITING_PAYMENT, not READY_TO_SHIP: send it again$`,
+      ),
+    );
+  });
 });

@@ -97,6 +97,21 @@ describe('DoneVerdicts', () => {
     verdicts.shownInvalid({ line: 3 });
     expect({ valid: verdicts.valid, invalid: verdicts.invalid }).toEqual({ valid: 2, invalid: 2 });
   });
+
+  it('counts apart the valid records whose only row is unknown, for a dry run of the resume to say', () => {
+    const done = new PlaceSet();
+    done.add({ line: 2 });
+    const unknownOnly = new PlaceSet();
+    for (const place of [{ line: 3 }, { line: 4 }, { line: 5 }]) unknownOnly.add(place);
+    const verdicts = new DoneVerdicts(done, (place) => unknownOnly.has(place));
+    verdicts.judged({ line: 2 }, true);
+    verdicts.judged({ line: 3 }, true);
+    verdicts.judged({ line: 4 }, false);
+    verdicts.judged({ line: 5 }, true);
+    verdicts.judged({ line: 6 }, true);
+    verdicts.shownInvalid({ line: 5 });
+    expect({ valid: verdicts.valid, unknownValid: verdicts.unknownValid }).toEqual({ valid: 1, unknownValid: 1 });
+  });
 });
 
 describe('readDoneLines', () => {

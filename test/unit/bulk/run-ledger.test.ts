@@ -383,4 +383,40 @@ describe('RunLedger: the summary lines', () => {
       'once the resume command below has finished the run, fix and feed back the errors file that run writes: it holds every record still to fix',
     ]);
   });
+
+  it('unknown records fed back are named apart: nothing in them to fix, they only go again', async () => {
+    // Five stock items `unknown` read "5 records to fix and feed back" and "once fixed, feed it back" (a fresh user
+    // test).
+    const ledger = await ledgerIn(temporaryFolder(), { unknownToFeedBack: true }).open();
+    const feedBack = `b2bctl stock push ${ledger.errors.path}`;
+    ledger.record([row(1, 'unknown'), row(2, 'unknown')]);
+    expect(ledger.filesSummary({ feedBack })).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records whose outcome is unknown, with nothing to fix, to feed back as they are)`,
+      `to send them again, feed it back with: ${feedBack}`,
+    ]);
+    expect(ledger.filesSummary({ feedBack, resumeFollows: true })).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records whose outcome is unknown, with nothing to fix, which the resume command below sends again)`,
+    ]);
+    ledger.record([row(3, 'failed'), row(4, 'failed')]);
+    ledger.close();
+    expect(ledger.filesSummary({ feedBack, unavailable: 1 })).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (4 records: 1 to fix, 2 whose outcome is unknown, with nothing to fix, 1 that failed because the platform was unavailable)`,
+      `once fixed and the platform answers, feed it back with: ${feedBack}`,
+    ]);
+  });
+
+  it('one unknown record fed back is said as one', async () => {
+    const ledger = await ledgerIn(temporaryFolder(), { unknownToFeedBack: true }).open();
+    const feedBack = `b2bctl stock push ${ledger.errors.path}`;
+    ledger.record([row(1, 'unknown')]);
+    ledger.close();
+    expect(ledger.filesSummary({ feedBack })).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (1 record whose outcome is unknown, with nothing to fix, to feed back as it is)`,
+      `to send it again, feed it back with: ${feedBack}`,
+    ]);
+  });
 });

@@ -516,7 +516,7 @@ describe('createOnce: a resumed record its run reported unknown (sent, its outco
     const error = await createOnce(client, unknownBefore(), false, signal).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     expect((error as Error).message).toBe(
-      'The interrupted run sent customer 52998224725 and could not tell whether it was created. Whether customer 52998224725 was created could not be asked either (PUT kept failing with HTTP 503 after 4 attempts.); a resume asks again before sending it.',
+      'The interrupted run sent customer 52998224725 and could not tell whether it was created. Whether customer 52998224725 was created could not be asked either (PUT kept failing with HTTP 503 after 4 attempts); a resume asks again before sending it.',
     );
     expect(said()).toEqual([`PUT ${put}`]);
   });
