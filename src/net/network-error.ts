@@ -29,8 +29,22 @@ const timeoutCodes = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED', 'UND_ERR_CLOSED']);
-/** An answer shorter than its Content-Length; a chunked one cut off is said in undici's words ("Invalid EOF state"). */
-const cutShortCodes = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+/** The system or undici code found on an error or on its cause (`ECONNRESET`, `UND_ERR_SOCKET`), if any. */
+export function errorCodeOf(error: unknown): string | undefined {
+  const withCode = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = withCode?.code ?? withCode?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Whether the connection closed before the answer's end: a body shorter than its Content-Length, or a chunked one
+ * without its last chunk, which undici's parser says in words only (its code is null).
+ */
+export function isCutShortAnswer(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (errorCodeOf(error) === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return true;
+  return error.name === 'HTTPParserError' && error.message.includes('Invalid EOF state');
+}
 
 /** The code of a network error, found on it or on its cause: `ECONNREFUSED`, `CERT_HAS_EXPIRED`, `timed out`. */
 export function networkErrorCode(error: unknown): string {
@@ -39,9 +53,8 @@ export function networkErrorCode(error: unknown): string {
     const proxyStatus = proxyStatusOf(error);
     if (proxyStatus !== undefined) return `proxy HTTP ${proxyStatus}`;
   }
-  const withCode = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = withCode?.code ?? withCode?.cause?.code;
-  if (typeof code === 'string') return code;
+  const code = errorCodeOf(error);
+  if (code !== undefined) return code;
   return error instanceof Error ? redactProxyText(error.message) : String(error);
 }
 
@@ -102,6 +115,7 @@ export function describeNetworkProblem(
     url,
     route.kind === 'proxy' ? { shown: proxy ?? '', variable: route.variable } : undefined,
     source,
+    isCutShortAnswer(error),
   );
 }
 
@@ -131,6 +145,7 @@ function connectionProblem(
   url: URL,
   through: { shown: string; variable: string } | undefined,
   source: UrlSource,
+  cutShort: boolean,
 ): NetworkProblem {
   // Through a proxy, b2bctl connects to the proxy only: a failure to connect is the proxy's. The variable named is
   // the one the proxy came from (a lower-case http_proxy wins over HTTP_PROXY, as in curl).
@@ -162,7 +177,7 @@ function connectionProblem(
       what: `${where} did not answer in time (${code})`,
       fix: `${check}; a firewall may drop the traffic${source.timeout ? `, or raise ${source.timeout}` : ''}`,
     };
-  if (cutShortCodes.has(code) || code.includes('Invalid EOF state'))
+  if (cutShort)
     return {
       code,
       what: `${where} answered, but the connection closed before the answer's end (${code})`,

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../base/clock.js';
 import { AmbiguousRequestError, InterruptedError, NothingSentError, UnavailableError } from '../base/errors.js';
 import { dispatcherFor } from '../net/dispatcher.js';
-import { explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
+import { errorCodeOf, explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
 import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, maxRetryAfterMs, mayHaveBeenApplied } from './retry-policy.js';
@@ -421,11 +421,9 @@ function isWrite(request: HttpRequest): boolean {
  */
 function cutShort(request: HttpRequest, url: URL, status: number, error: unknown): unknown {
   if (request.signal?.aborted || isSafeToRepeat(request) || status >= 400) return error;
-  const code =
-    (error as { code?: unknown } | undefined)?.code ??
-    ((error as Error | undefined)?.cause as { code?: unknown } | undefined)?.code;
+  const code = errorCodeOf(error);
   return new AmbiguousRequestError(
-    `${request.method} ${url} answered HTTP ${status}, but its body was cut short${typeof code === 'string' ? ` (${code})` : ''}: the request may have been applied.`,
+    `${request.method} ${url} answered HTTP ${status}, but its body was cut short${code === undefined ? '' : ` (${code})`}: the request may have been applied.`,
     { cause: error },
   );
 }

@@ -1,4 +1,5 @@
 /** When to retry a request and how long to wait first. Pure: the caller supplies the clock and the dice. */
+import { errorCodeOf, isCutShortAnswer } from '../net/network-error.js';
 
 const retryableStatuses = new Set([429, 502, 503, 504]);
 
@@ -12,8 +13,6 @@ const retryableNetworkCodes = new Set([
   'ENETUNREACH',
   'EHOSTUNREACH',
   'UND_ERR_SOCKET',
-  // An answer shorter than its Content-Length: the connection closed mid-body.
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_CLOSED',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
@@ -29,10 +28,10 @@ export function isRetryableStatus(status: number): boolean {
 export function isRetryableNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'TimeoutError') return true;
-  // A chunked answer cut off by a closed connection: undici's parser says so in words only (its code is null).
-  if (error.name === 'HTTPParserError' && error.message.includes('Invalid EOF state')) return true;
-  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && retryableNetworkCodes.has(code);
+  // An answer cut short by a closed connection: the platform failed mid-answer, as after a reset.
+  if (isCutShortAnswer(error)) return true;
+  const code = errorCodeOf(error);
+  return code !== undefined && retryableNetworkCodes.has(code);
 }
 
 /**
@@ -131,8 +130,6 @@ export function decideRetry(
 
 /** A refused connection means the request never left: safe to repeat even when it is not idempotent. */
 function isRefusedBeforeSending(error: unknown): boolean {
-  const code =
-    (error as { code?: unknown } | undefined)?.code ??
-    ((error as Error | undefined)?.cause as { code?: unknown } | undefined)?.code;
+  const code = errorCodeOf(error);
   return code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'EAI_AGAIN';
 }
