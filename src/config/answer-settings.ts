@@ -16,16 +16,16 @@ export function answerPathSetting<const Key extends string>(key: Key, descriptio
 }
 
 /**
- * The charset of an answer whose Content-Type declares none. JSON is UTF-8 (RFC 8259), so none is assumed and bytes
- * that are not UTF-8 are refused; an older platform or ERP gateway writing Windows-1252 without saying so is read
- * right once this names it.
+ * The charset of an answer whose Content-Type declares none, or declares UTF-8, and whose bytes are not UTF-8. JSON is
+ * UTF-8 (RFC 8259), so such bytes are refused; an older platform or ERP gateway writing Windows-1252 without saying
+ * so, or under a UTF-8 label it copied from a template, is read right once this names it.
  */
 export const answerTextSettings = [
   {
     key: 'answers.charset',
     parser: charsetName,
     description:
-      'The charset of an answer whose Content-Type declares none and whose bytes are not UTF-8, such as windows-1252 (default: none, and such an answer is an error); UTF-8 is read as UTF-8, and a charset the answer declares wins',
+      'The charset of an answer whose bytes are not UTF-8 though its Content-Type declares none or UTF-8, such as windows-1252 (default: none, and such an answer is an error); UTF-8 is read as UTF-8, and another charset the answer declares wins',
   },
 ] as const satisfies readonly SettingDefinition[];
 

@@ -61,7 +61,10 @@ export const acceptedEncodings = 'gzip, deflate, br, zstd';
 export type AnswerBody = { text: string } | UnreadableBody;
 export type UnreadableBody = { unreadable: string; tooLarge?: boolean; notUtf8?: boolean };
 
-/** How an answer is read: the largest body, and the charset of a text that declares none (`answers.charset`). */
+/**
+ * How an answer is read: the largest body, and the charset of a text that is not UTF-8 though it declares none or
+ * UTF-8 (`answers.charset`).
+ */
 export interface AnswerReading {
   largest?: number;
   undeclaredCharset?: string;
@@ -118,7 +121,20 @@ export async function answerBody(
     }
   }
   const declared = charsetOf(headerText(headers['content-type']));
-  return declared === undefined ? undeclaredText(body, reading) : decodedText(body, declared);
+  if (declared === undefined) return utf8Text(body, reading, 'text that is not UTF-8 and declares no charset');
+  // A label of UTF-8 (`utf-8`, `utf8`, `unicode-1-1-utf-8`) is held to it, as an answer that declares none is.
+  if (encodingOf(declared) === 'utf-8')
+    return utf8Text(body, reading, `text labelled charset=${declared} whose bytes are not UTF-8`);
+  return decodedText(body, declared);
+}
+
+/** The encoding a charset label names, in the WHATWG name TextDecoder gives it; undefined for a label Node does not know. */
+function encodingOf(label: string): string | undefined {
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The codings a Content-Encoding header names, lower case, `identity` (no coding) left out. */
@@ -138,19 +154,20 @@ function charsetOf(contentType: string | undefined): string | undefined {
 }
 
 /**
- * Bytes of an answer that declares no charset, as text: UTF-8, as JSON is (RFC 8259), and `answers.charset` for
- * bytes that are not UTF-8. Text in UTF-8 is read as UTF-8 even with the setting (a platform that writes both, or
- * one fixed since: `Comércio` read as Windows-1252 is `ComÃ©rcio`); accented Windows-1252 text is almost never valid
- * UTF-8. Without the setting, bytes that are not UTF-8 are refused rather than read with U+FFFD in place of each
- * accent: `S\uFFFDo Jo\uFFFDo` would be handed on as the customer's name, exit 0.
+ * Bytes of an answer that declares no charset, or declares UTF-8, as text: UTF-8, as JSON is (RFC 8259), and
+ * `answers.charset` for bytes that are not UTF-8. Text in UTF-8 is read as UTF-8 even with the setting (a platform
+ * that writes both, or one fixed since: `Comércio` read as Windows-1252 is `ComÃ©rcio`); accented Windows-1252 text
+ * is almost never valid UTF-8. Without the setting, bytes that are not UTF-8 are refused (`unreadable` says why)
+ * rather than read with U+FFFD in place of each accent: `S\uFFFDo Jo\uFFFDo` would be handed on as the customer's
+ * name, exit 0. A label of UTF-8 costs the platform that means it nothing: its bytes decode the same.
  */
-function undeclaredText(bytes: Buffer, reading: AnswerReading): AnswerBody {
+function utf8Text(bytes: Buffer, reading: AnswerReading, unreadable: string): AnswerBody {
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
     if (reading.undeclaredCharset !== undefined) return decodedText(bytes, reading.undeclaredCharset);
     if (reading.statusDecides === true) return { text: new TextDecoder('utf-8').decode(bytes) };
-    return { unreadable: 'text that is not UTF-8 and declares no charset', notUtf8: true };
+    return { unreadable, notUtf8: true };
   }
 }
 

@@ -67,7 +67,10 @@ export interface HttpClientOptions {
   env?: ProxyEnvironment;
   /** The largest answer read, as sent and once decoded; `largestAnswerBytes` (256 MiB) by default. */
   largestAnswerBytes?: number;
-  /** The charset of an answer that declares none (`answers.charset`); without it such an answer must be UTF-8. */
+  /**
+   * The charset of an answer that declares none or UTF-8 and is not UTF-8 (`answers.charset`); without it such an
+   * answer is refused.
+   */
   undeclaredCharset?: string;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
@@ -401,7 +404,7 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
     body.tooLarge === true
       ? 'b2bctl reads no larger answer (ask for smaller pages, or check the proxy or gateway in between)'
       : body.notUtf8 === true
-        ? "if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare it in the Content-Type"
+        ? "if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare the charset it writes in the Content-Type"
         : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
   const message = `${request.method} ${url} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
   return status < 400 && isWrite(request)

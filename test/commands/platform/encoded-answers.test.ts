@@ -126,7 +126,7 @@ describe('a body that declares no charset', () => {
     const [line, query] = /^error: GET \S+?(\?\S*) answered/.exec(result.stderr) ?? [];
     expect(line).toBeDefined();
     expect(result.stderr).toBe(
-      `error: GET ${platform.url}/v1/orders${query} answered HTTP 200 with text that is not UTF-8 and declares no charset; if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare it in the Content-Type.\n`,
+      `error: GET ${platform.url}/v1/orders${query} answered HTTP 200 with text that is not UTF-8 and declares no charset; if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare the charset it writes in the Content-Type.\n`,
     );
     expect(result.code).toBe(69);
     expect(platform.received).toEqual(['GET /v1/orders']);
@@ -138,7 +138,7 @@ describe('a body that declares no charset', () => {
     const result = await run(['api', '/v1/orders?offset=0']);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${platform.url}/v1/orders?offset=0 answered HTTP 200 with text that is not UTF-8 and declares no charset; if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare it in the Content-Type.\n`,
+      `error: GET ${platform.url}/v1/orders?offset=0 answered HTTP 200 with text that is not UTF-8 and declares no charset; if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare the charset it writes in the Content-Type.\n`,
     );
     expect(result.code).toBe(69);
   });
@@ -218,6 +218,86 @@ describe('a body that declares no charset', () => {
       'error: "answers.charset" must be a charset b2bctl can decode, such as windows-1252, ISO-8859-1 or UTF-8, not "x-mac-klingon"\n',
     );
     expect(result.code).toBe(2);
+  });
+});
+
+describe('a body labelled charset=utf-8 whose bytes are not UTF-8', () => {
+  const order = {
+    id: 7002,
+    orderId: 107002,
+    status: 'AWAITING_PAYMENT',
+    dateCreated: new Date(Date.now() - 100_000).toISOString(),
+    lastUpdated: new Date(Date.now() - 100_000).toISOString(),
+    partnerCompanyName: 'Comércio São João Ltda',
+  };
+
+  /** The order listing in Windows-1252 under a UTF-8 label (a template's header), then the end. */
+  function listingMislabelled(label: string) {
+    const page = answering(windows1252(JSON.stringify([order])), { 'content-type': `application/json; ${label}` });
+    const end = answering('[]', { 'content-type': `application/json; ${label}` });
+    routes['GET /v1/orders'] = (request, body, response) =>
+      (new URL(request.url ?? '/', platform.url).searchParams.get('offset') === '0' ? page : end)(
+        request,
+        body,
+        response,
+      );
+  }
+
+  it('orders poll: one error naming the label, exit 69, nothing written, the cursor kept (it was read with U+FFFD)', async () => {
+    listingMislabelled('charset=UTF-8');
+    const configDir = freshConfigDir();
+    const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir });
+    expect(result.stdout).toBe('');
+    const [, query] = /^error: GET \S+?(\?\S*) answered/.exec(result.stderr) ?? [];
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/v1/orders${query} answered HTTP 200 with text labelled charset=UTF-8 whose bytes are not UTF-8; if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare the charset it writes in the Content-Type.\n`,
+    );
+    expect(result.code).toBe(69);
+    expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(false);
+  });
+
+  it('orders poll with answers.charset windows-1252: read right under the label utf8 too', async () => {
+    listingMislabelled('charset="utf8"');
+    const configDir = freshConfigDir();
+    expect((await run(['config', 'set', 'answers.charset', 'windows-1252'], { configDir })).code).toBe(0);
+    const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir });
+    expect(result.code).toBe(0);
+    expect(ndjsonOf(result.stdout)).toEqual([
+      expect.objectContaining({ id: 7002, partnerCompanyName: 'Comércio São João Ltda' }),
+    ]);
+  });
+
+  it('sellers list: real UTF-8 under the label is read as before', async () => {
+    routes['GET /sellerModule/listSellers'] = answering(JSON.stringify(sellers), {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject(sellers);
+  });
+
+  it('customer create: such a 200 is unknown (it may have been applied), never created with U+FFFD in its words', async () => {
+    routes['POST /v1/customer'] = answering(windows1252(JSON.stringify({ id: 9, razaoSocial: 'Comércio' })), {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    const dir = freshWorkDir();
+    copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
+    const result = await run(['customer', 'create', 'customers.csv', '--concurrency', '1'], { cwd: dir });
+    expect(result.stderr).toContain('customer create: 25 unknown;');
+    expect(new Set(reportOf(dir, 'customers').map((row) => row.outcome))).toEqual(new Set(['unknown']));
+    expect(result.code).toBe(1);
+  });
+
+  it('a 400 so labelled is still the refusal its status says', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+      response
+        .writeHead(400, { 'content-type': 'application/json; charset=utf-8' })
+        .end(windows1252(JSON.stringify({ message: 'Depósito inválido' })));
+    const dir = freshWorkDir();
+    writeFileSync(join(dir, 'stock.csv'), 'sku,quantity,price\nA1,10,5.50\n');
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(reportOf(dir, 'stock').map((row) => `${row.outcome} ${row.status}`)).toEqual(['failed 400']);
   });
 });
 
