@@ -27,34 +27,38 @@ const deadLayout: RecordLayout<DeadLetter> = {
 
 /** `b2bctl webhook dead list|retry ID...|drop ID...`: the events hand-offs gave up on. */
 export async function run(options: DeadOptions, context: Context): Promise<void> {
-  await withStore(storeLocation(options, context), async (store) => {
-    if (options.action === 'list') {
-      const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, deadLayout, {
-        ...stdoutStyle(context),
-      });
-      for (const dead of await store.deadLetters(options.handoff)) await writer.write(dead);
-      const count = await writer.end();
-      context.log.info(`${countOf(count, 'dead letters')}.`);
-      return;
-    }
-    // An id that is no dead letter (a typo, one delivered since) is named, not passed over: the rest are acted on.
-    const dead = new Set((await store.deadLetters(options.handoff)).map((letter) => letter.eventId));
-    const known = options.ids.filter((id) => dead.has(id));
-    const unknown = options.ids.filter((id) => !dead.has(id));
-    const notDead = `No dead letter with id ${unknown.join(', ')}${options.handoff ? ` for hand-off "${options.handoff}"` : ''}`;
-    if (known.length === 0) throw new NotFoundError(`${notDead}; see webhook dead list.`);
-    const changed =
-      options.action === 'retry'
-        ? await store.retryDead(known, options.handoff)
-        : await store.dropDead(known, options.handoff);
-    context.log.info(
-      options.action === 'retry'
-        ? `${countOf(changed, 'dead letters')} queued: the running receiver delivers ${changed === 1 ? 'it' : 'them'} before its next event.`
-        : `${countOf(changed, 'dead letters')} dropped (the events stay in the inbox until retention removes them).`,
-    );
-    if (unknown.length > 0)
-      throw new NotFoundError(
-        `${notDead}: left alone, the rest ${options.action === 'retry' ? 'queued' : 'dropped'}; see webhook dead list.`,
+  await withStore(
+    storeLocation(options, context),
+    { command: `webhook dead ${options.action}`, warn: context.log.warn },
+    async (store) => {
+      if (options.action === 'list') {
+        const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, deadLayout, {
+          ...stdoutStyle(context),
+        });
+        for (const dead of await store.deadLetters(options.handoff)) await writer.write(dead);
+        const count = await writer.end();
+        context.log.info(`${countOf(count, 'dead letters')}.`);
+        return;
+      }
+      // An id that is no dead letter (a typo, one delivered since) is named, not passed over: the rest are acted on.
+      const dead = new Set((await store.deadLetters(options.handoff)).map((letter) => letter.eventId));
+      const known = options.ids.filter((id) => dead.has(id));
+      const unknown = options.ids.filter((id) => !dead.has(id));
+      const notDead = `No dead letter with id ${unknown.join(', ')}${options.handoff ? ` for hand-off "${options.handoff}"` : ''}`;
+      if (known.length === 0) throw new NotFoundError(`${notDead}; see webhook dead list.`);
+      const changed =
+        options.action === 'retry'
+          ? await store.retryDead(known, options.handoff)
+          : await store.dropDead(known, options.handoff);
+      context.log.info(
+        options.action === 'retry'
+          ? `${countOf(changed, 'dead letters')} queued: the running receiver delivers ${changed === 1 ? 'it' : 'them'} before its next event.`
+          : `${countOf(changed, 'dead letters')} dropped (the events stay in the inbox until retention removes them).`,
       );
-  });
+      if (unknown.length > 0)
+        throw new NotFoundError(
+          `${notDead}: left alone, the rest ${options.action === 'retry' ? 'queued' : 'dropped'}; see webhook dead list.`,
+        );
+    },
+  );
 }

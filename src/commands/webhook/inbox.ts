@@ -3,7 +3,7 @@ import { type Context, stdoutStyle } from '../../context.js';
 import { orderOfEvent, type WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-import.js';
-import { openStore, type StoreLocation } from '../../webhook/store/open.js';
+import { openStore, type StoreLocation, type StoreUser } from '../../webhook/store/open.js';
 import { sqliteFileName } from '../../webhook/store/sqlite-store.js';
 import type { EventSelection, EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
@@ -129,7 +129,10 @@ export async function run(options: InboxOptions, context: Context): Promise<void
   if (options.import !== undefined) return importInbox(options.import, location, context);
   if (options.compact) return compactInbox(location, context);
   if (options.dropHandoff !== undefined) return dropHandOff(options.dropHandoff, location, context);
-  const { store } = await openStore(location, { mustExist: true });
+  const { store } = await openStore(location, {
+    mustExist: true,
+    beside: { command: 'webhook inbox', warn: context.log.warn },
+  });
   try {
     const format = context.outputFormat('ndjson');
     const style = stdoutStyle(context);
@@ -308,8 +311,12 @@ async function dropHandOff(name: string, location: StoreLocation, context: Conte
   }
 }
 
-export async function withStore<T>(location: StoreLocation, work: (store: EventStore) => Promise<T>): Promise<T> {
-  const { store } = await openStore(location, { mustExist: true });
+export async function withStore<T>(
+  location: StoreLocation,
+  user: StoreUser,
+  work: (store: EventStore) => Promise<T>,
+): Promise<T> {
+  const { store } = await openStore(location, { mustExist: true, beside: user });
   try {
     return await work(store);
   } finally {

@@ -35,22 +35,26 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
       });
   const selection = { ...selectionOf(options), ids: options.id };
   const asked = new Set(options.id ?? []);
-  const { delivered, failed } = await withStore(storeLocation(options, context), async (store) => {
-    const counts = { delivered: 0, failed: 0 };
-    for await (const event of store.select(selection)) {
-      if (context.interrupt.aborted) break;
-      asked.delete(event.id);
-      const error = await deliverWithAttempts(consumer, event, options.attempts, context);
-      if (error === undefined) counts.delivered++;
-      else {
-        counts.failed++;
-        context.log.warn(
-          `${event.kind} event ${event.id} (received ${event.receivedAt}): ${consumer.target} failed: ${error.message}.`,
-        );
+  const { delivered, failed } = await withStore(
+    storeLocation(options, context),
+    { command: 'webhook replay', warn: context.log.warn },
+    async (store) => {
+      const counts = { delivered: 0, failed: 0 };
+      for await (const event of store.select(selection)) {
+        if (context.interrupt.aborted) break;
+        asked.delete(event.id);
+        const error = await deliverWithAttempts(consumer, event, options.attempts, context);
+        if (error === undefined) counts.delivered++;
+        else {
+          counts.failed++;
+          context.log.warn(
+            `${event.kind} event ${event.id} (received ${event.receivedAt}): ${consumer.target} failed: ${error.message}.`,
+          );
+        }
       }
-    }
-    return counts;
-  });
+      return counts;
+    },
+  );
   context.log.info(
     `Replayed ${delivered} event${delivered === 1 ? '' : 's'} (${consumer.target})${failed ? `, ${failed} failed` : ''}.`,
   );

@@ -23,8 +23,10 @@ const statusLayout: RecordLayout<HandOffHealth> = {
 
 /** `b2bctl webhook status`: each hand-off's backlog, as /healthz gives it; exit 69 when one is stuck. */
 export async function run(options: StatusOptions, context: Context): Promise<void> {
-  const health = await withStore(storeLocation(options, context), (store) =>
-    backlogHealth(store, context.clock.now(), options.stuckAfter),
+  const health = await withStore(
+    storeLocation(options, context),
+    { command: 'webhook status', warn: context.log.warn },
+    (store) => backlogHealth(store, context.clock.now(), options.stuckAfter),
   );
   const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, statusLayout, {
     ...stdoutStyle(context),

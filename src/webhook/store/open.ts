@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../../config/lock.js';
-import { B2bctlError, InputError, UnavailableError } from '../../base/errors.js';
+import { B2bctlError, ExitCode, InputError, UnavailableError } from '../../base/errors.js';
 import { sqliteFileName } from './sqlite-store.js';
 import type { EventStore, StoreOptions } from './types.js';
 
@@ -16,13 +16,20 @@ export interface StoreLocation {
 
 export const receiverLockName = 'receiver.lock';
 
+/** The command that opens the store, as a lock names its holder, and where a lock's warnings go. */
+export interface StoreUser {
+  command: string;
+  warn: (message: string) => void;
+}
+
 /**
  * Opens the store. A receiver (`exclusive`) first takes the folder's lock, before reading anything: a second
- * receiver on the same folder stops with exit 75 naming the holder's PID. Readers open beside it.
+ * receiver on the same folder stops with exit 75 naming the holder's PID. Other commands open `beside` it, and take
+ * the lock only to bring an older inbox up to date.
  */
 export async function openStore(
   location: StoreLocation,
-  mode: { exclusive?: { command: string; warn: (message: string) => void }; mustExist?: boolean },
+  mode: { exclusive?: StoreUser; beside?: StoreUser; mustExist?: boolean },
   options: StoreOptions = {},
 ): Promise<{ store: EventStore; release: () => void }> {
   if (location.url) {
@@ -49,9 +56,29 @@ export async function openStore(
     : () => undefined;
   try {
     const { SqliteStore } = await import('./sqlite-store.js');
-    return { store: await SqliteStore.open(location.inbox, options), release };
+    const upgradeLock = mode.beside === undefined ? undefined : upgradeBesideReceiver(location.inbox, mode.beside);
+    return { store: await SqliteStore.open(location.inbox, { ...options, upgradeLock }), release };
   } catch (error) {
     release();
     throw error;
   }
+}
+
+/**
+ * A command beside the receiver brings an older inbox up to date only under the receiver's lock. Upgrading goes
+ * "stop, upgrade, start", but `webhook status` run with the new build while the old receiver still runs would
+ * otherwise change the tables under it. With a receiver running, one line says so and what to do (exit 75).
+ */
+function upgradeBesideReceiver(inbox: string, user: StoreUser): (found: number, newest: number) => () => void {
+  return (found, newest) => {
+    try {
+      return acquireLock(join(inbox, receiverLockName), `${user.command} (bringing the inbox up to date)`, user.warn);
+    } catch (error) {
+      if (!(error instanceof B2bctlError) || error.exitCode !== ExitCode.interrupted) throw error;
+      throw new B2bctlError(
+        `The inbox in ${inbox} has schema version ${found}, which this b2bctl (${B2BCTL_VERSION}) brings up to ${newest} only while no receiver runs on it. ${error.message} Stop that receiver and start it with this b2bctl (it brings the inbox up to date), then run ${user.command} again.`,
+        ExitCode.interrupted,
+      );
+    }
+  };
 }

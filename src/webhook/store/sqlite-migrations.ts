@@ -57,15 +57,25 @@ function versionOf(database: SqliteDatabase): number {
 export function migrateSqlite(
   database: SqliteDatabase,
   description: string,
-  options: { readOnly?: boolean; migrations?: readonly Migration[] } = {},
+  options: {
+    readOnly?: boolean;
+    migrations?: readonly Migration[];
+    upgradeLock?: (found: number, newest: number) => () => void;
+  } = {},
 ): void {
   const migrations = options.migrations ?? sqliteMigrations;
   // Checked before taking the write lock: an inbox already up to date costs its readers no lock.
-  if (stepsAfter(migrations, versionOf(database), description).length === 0 || options.readOnly) return;
-  database
-    .transaction(() => {
-      for (const step of stepsAfter(migrations, versionOf(database), description)) database.exec(step.sql);
-      database.pragma(`user_version = ${migrations.length}`);
-    })
-    .immediate();
+  const found = versionOf(database);
+  if (stepsAfter(migrations, found, description).length === 0 || options.readOnly) return;
+  const release = options.upgradeLock?.(found, migrations.length) ?? (() => undefined);
+  try {
+    database
+      .transaction(() => {
+        for (const step of stepsAfter(migrations, versionOf(database), description)) database.exec(step.sql);
+        database.pragma(`user_version = ${migrations.length}`);
+      })
+      .immediate();
+  } finally {
+    release();
+  }
 }

@@ -113,7 +113,7 @@ export class SqliteStore implements EventStore {
     if (!readOnly) tightenDatabaseFiles(file);
     database.pragma('synchronous = FULL');
     try {
-      migrateSqlite(database, descriptionOf(file), { readOnly });
+      migrateSqlite(database, descriptionOf(file), { readOnly, upgradeLock: options.upgradeLock });
     } catch (error) {
       database.close();
       throw error;

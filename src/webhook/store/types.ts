@@ -210,6 +210,12 @@ export interface StoreOptions {
   groupCommit?: boolean;
   /** The time the store records (hand-offs made, dead letters) and expires tokens by: the command's clock. */
   now?: () => number;
+  /**
+   * Taken before an older SQLite inbox is brought up to date, released after: a command beside the receiver (`webhook
+   * status`, `inbox`, `dead`, `replay`) takes the receiver's lock there, so the tables never change under a running
+   * receiver of the older b2bctl. Unset, the caller holds that lock already (the receiver).
+   */
+  upgradeLock?: (found: number, newest: number) => () => void;
 }
 
 /** What dropping a hand-off did: removed it, found none by that name, or left it for its recorded command run. */

@@ -1,13 +1,16 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Client } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/base/errors.js';
+import { acquireLock } from '../../../src/config/lock.js';
+import { run as status } from '../../../src/commands/webhook/status.js';
 import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
 import { run as listen } from '../../../src/commands/webhook/listen.js';
 import { postgresMigrations } from '../../../src/webhook/store/postgres-migrations.js';
+import { receiverLockName } from '../../../src/webhook/store/open.js';
 import { sqliteMigrations } from '../../../src/webhook/store/sqlite-migrations.js';
 import { sqliteFileName } from '../../../src/webhook/store/sqlite-store.js';
 import { requireThat } from '../../support/external-tools.js';
@@ -94,7 +97,48 @@ describe('an inbox of b2bctl 0.1.0', () => {
       .map((line) => (JSON.parse(line) as { event: { id: number } }).event.id);
     expect(events).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
+
+  it('with no receiver running, webhook inbox brings it up to date under the receiver lock, and leaves no lock', async () => {
+    const inbox = oldInbox();
+    const memory = context();
+    expect(await memory.run(listInbox, { inbox })).toBe(ExitCode.ok);
+    expect(versionOf(inbox)).toBe(sqliteMigrations.length);
+    expect(existsSync(join(inbox, receiverLockName))).toBe(false);
+  });
+
+  it('under a running receiver (an older one, not yet restarted), webhook status and webhook inbox change nothing: exit 75 and what to do', async () => {
+    const inbox = oldInbox();
+    const before = readFileSync(join(inbox, sqliteFileName));
+    const receiver = acquireLock(join(inbox, receiverLockName), 'webhook listen', () => undefined);
+    try {
+      for (const [command, name] of [
+        [status, 'webhook status'],
+        [listInbox, 'webhook inbox'],
+      ] as const) {
+        const memory = context();
+        expect(await memory.run(command, { inbox })).toBe(ExitCode.interrupted);
+        expect(memory.stdout()).toBe('');
+        expect(memory.stderr().trim().split('\n')).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^error: The inbox in ${inbox} has schema version 0, which this b2bctl \\(0\\.0\\.0-test\\) brings up to ${sqliteMigrations.length} only while no receiver runs on it\\. Another "webhook listen" is running \\(PID ${process.pid}, .* Stop that receiver and start it with this b2bctl \\(it brings the inbox up to date\\), then run ${name} again\\.$`,
+            ),
+          ),
+        ]);
+      }
+      expect(readFileSync(join(inbox, sqliteFileName)).equals(before)).toBe(true);
+    } finally {
+      receiver();
+    }
+  });
 });
+
+function versionOf(inbox: string): number {
+  const database = new DatabaseSync(join(inbox, sqliteFileName), { readOnly: true });
+  const { user_version: version } = database.prepare('PRAGMA user_version').get() as { user_version: number };
+  database.close();
+  return version;
+}
 
 /** The line a newer inbox is refused with. */
 function refusal(inbox: string): string {
