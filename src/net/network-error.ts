@@ -37,10 +37,29 @@ export function errorCodeOf(error: unknown): string | undefined {
 }
 
 /**
+ * A failure while an answer's body was read, its status line already come: the server was reached and answered
+ * `status`, whatever undici calls the break (`UND_ERR_SOCKET` for a connection closed mid-body, a length mismatch, a
+ * chunked body without its end in words only). The code stays the cause's, for the retry policy and the message.
+ */
+export class CutShortAnswerError extends Error {
+  readonly code: string | undefined;
+  constructor(
+    readonly status: number,
+    cause: unknown,
+  ) {
+    // The cause's words: a break undici gives no code (a chunked body without its end) is named by them.
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'CutShortAnswerError';
+    this.code = errorCodeOf(cause);
+  }
+}
+
+/**
  * Whether the connection closed before the answer's end: a body shorter than its Content-Length, or a chunked one
  * without its last chunk, which undici's parser says in words only (its code is null).
  */
 export function isCutShortAnswer(error: unknown): boolean {
+  if (error instanceof CutShortAnswerError) return true;
   if (!(error instanceof Error)) return false;
   if (errorCodeOf(error) === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return true;
   return error.name === 'HTTPParserError' && error.message.includes('Invalid EOF state');

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../base/clock.js';
 import { AmbiguousRequestError, InterruptedError, NothingSentError, UnavailableError } from '../base/errors.js';
 import { dispatcherFor } from '../net/dispatcher.js';
-import { errorCodeOf, explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
+import { CutShortAnswerError, errorCodeOf, explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
 import { intermediaryAnswer } from './intermediary.js';
 import { decideRetry, isRetryableStatus, maxRetryAfterMs, mayHaveBeenApplied } from './retry-policy.js';
@@ -384,6 +384,15 @@ export class HttpClient {
       );
     }
     const after = `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+    // A write safe to repeat (a stock batch) answered, its words cut off each time: most likely applied. undici
+    // rejects some such answers before their status is handed on (a body shorter than its Content-Length).
+    if (problem.cutShort && isWrite(request)) {
+      const status = failure instanceof CutShortAnswerError ? failure.status : undefined;
+      return new AmbiguousRequestError(
+        `${request.method} ${url} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}), ${after}: the request may have been applied. ${capitalised(problem.fix)}.`,
+        { cause: failure, status },
+      );
+    }
     return new UnavailableError(
       `${problem.cutShort ? 'No whole answer from' : 'Cannot reach'} ${url.origin} ${after}: ${problem.what}. ${capitalised(problem.fix)}, then try again.`,
       {
@@ -420,10 +429,13 @@ function isWrite(request: HttpRequest): boolean {
 /**
  * A failure while an answer's body was read, its status line already come. A write the platform answered below 400
  * was received, and most likely applied: ambiguous (looked up, never sent again blindly), not "cannot reach". A
- * read, or a write answered 4xx or 5xx, fails as the connection did; Ctrl-C is passed on as it is.
+ * read, or a write safe to repeat, is tried again as after a reset, and said as answered, never "cannot reach"
+ * (networkFailure); a write answered 4xx or 5xx fails as the connection did; Ctrl-C and time-outs pass as they are.
  */
 function cutShort(request: HttpRequest, url: URL, status: number, error: unknown): unknown {
-  if (request.signal?.aborted || isSafeToRepeat(request) || status >= 400) return error;
+  if (request.signal?.aborted || status >= 400) return error;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return error;
+  if (isSafeToRepeat(request)) return new CutShortAnswerError(status, error);
   const code = errorCodeOf(error);
   return new AmbiguousRequestError(
     `${request.method} ${url} answered HTTP ${status}, but its body was cut short${code === undefined ? '' : ` (${code})`}: the request may have been applied.`,

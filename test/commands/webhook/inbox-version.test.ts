@@ -116,7 +116,7 @@ describe('an inbox of b2bctl 0.1.0', () => {
         [listInbox, 'webhook inbox'],
       ] as const) {
         const memory = context();
-        expect(await memory.run(command, { inbox })).toBe(ExitCode.interrupted);
+        expect(await memory.run(command, { inbox, stuckAfter: 900 })).toBe(ExitCode.interrupted);
         expect(memory.stdout()).toBe('');
         expect(memory.stderr().trim().split('\n')).toEqual([
           expect.stringMatching(
