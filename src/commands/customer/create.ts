@@ -238,7 +238,8 @@ async function existingAfterLostAnswer(
   const document = String(entry.value.document);
   if (!upsert) {
     const email = stored.record.email;
-    if (sameEmail(entry.value.username, email)) return report('created', { status: stored.status, message: created });
+    if (sameEmail(entry.value.username, email))
+      return report('created', { status: stored.status, id: idOf(stored.record), message: created });
     if (typeof email !== 'string')
       return report('unknown', {
         status,

@@ -82,7 +82,7 @@ describe('customer create when an answer is lost', () => {
         key: '529.982.247-25',
         outcome: 'created',
         status: '200',
-        id: '',
+        id: String((await storedCustomers(sandbox))[0]?.id),
         message: 'the answer to the create was lost; the customer exists, so it was not sent again',
         row: '2',
       },
@@ -105,8 +105,10 @@ describe('customer create when an answer is lost', () => {
       expect(customerRequests(proxy)).toEqual(['POST /v1/customer', `PUT /v1/customer/${anaDocument}`]);
       expect((await requestCounts(sandbox))[createRoute]).toBe(1);
       expect((await storedCustomers(sandbox)).map((customer) => customer.document)).toEqual([anaDocument]);
+      // The look-up's record gives the id, as a create's answer does.
+      const id = String((await storedCustomers(sandbox))[0]?.id);
       expect(readReport(join(folder, onlyReport(folder, 'people')))).toEqual([
-        { line: '2', key: anaDocument, outcome: 'created', status: '200', id: '', message, row: '2' },
+        { line: '2', key: anaDocument, outcome: 'created', status: '200', id, message, row: '2' },
       ]);
       expect(test.stderr()).toContain(
         '\ncustomer create: 1 created; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 1000 customers/s\n',
@@ -243,7 +245,7 @@ describe('customer create when an answer is lost', () => {
         key: anaDocument,
         outcome: 'created',
         status: '200',
-        id: '',
+        id: String((await storedCustomers(sandbox)).find((customer) => customer.document === anaDocument)?.id),
         message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
         row: '2',
       },
