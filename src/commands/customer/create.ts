@@ -136,7 +136,7 @@ export async function createOnce(
   }
   try {
     const created = await createCustomer(client, entry.value, signal);
-    return report('created', { status: created.status, id: idOf(created.body) });
+    return report('created', { status: created.status, id: idOf(created.body), message: queuedNote(created.status) });
   } catch (error) {
     const lost = lostAnswerOf(error);
     if (lost !== undefined) {
@@ -159,6 +159,16 @@ export async function createOnce(
       });
     return afterRefusedCreate(client, entry, upsert, error, report, signal);
   }
+}
+
+/**
+ * A 202 Accepted takes the create to do later (a platform with a queue): counted created, as the platform took it,
+ * but the row says the customer may be neither stored nor refused yet.
+ */
+function queuedNote(status: number): string | undefined {
+  return status === 202
+    ? 'the platform answered 202 Accepted: it took the create to do later, so the customer may not be stored yet, nor refused'
+    : undefined;
 }
 
 /**
