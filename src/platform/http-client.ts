@@ -106,7 +106,7 @@ export class AmbiguousAnswerError extends AmbiguousRequestError {
     message: string,
     readonly response: HttpResponse,
   ) {
-    super(message);
+    super(message, { status: response.status });
   }
 }
 
@@ -439,7 +439,7 @@ function cutShort(request: HttpRequest, url: URL, status: number, error: unknown
   const code = errorCodeOf(error);
   return new AmbiguousRequestError(
     `${request.method} ${url} answered HTTP ${status}, but its body was cut short${code === undefined ? '' : ` (${code})`}: the request may have been applied.`,
-    { cause: error },
+    { cause: error, status },
   );
 }
 

@@ -180,7 +180,15 @@ function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: str
   // A 502, 503 or 504 is an answer, though not the create's outcome: said as the 500 case is.
   if (error instanceof AmbiguousAnswerError)
     return { error, what: `the create was answered HTTP ${error.response.status}`, status: error.response.status };
-  if (error instanceof AmbiguousRequestError) return { error, what: 'the answer to the create was lost' };
+  // A 2xx whose body was cut short or could not be decoded: answered, though not in words b2bctl could read.
+  if (error instanceof AmbiguousRequestError)
+    return error.status === undefined
+      ? { error, what: 'the answer to the create was lost' }
+      : {
+          error,
+          what: `the create was answered HTTP ${error.status}, in words b2bctl could not read`,
+          status: error.status,
+        };
   if (!(error instanceof PlatformError) || error.status < 500) return undefined;
   return {
     error: new AmbiguousRequestError(`${error.message}, which may come after the platform created the customer.`, {

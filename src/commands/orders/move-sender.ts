@@ -357,24 +357,40 @@ export class MoveSender {
     }
   }
 
-  /** After an ambiguous failure: the order's status says whether the move went through. */
+  /**
+   * After an ambiguous failure: the order's status says whether the move went through. The report's status column
+   * holds the move's own answer when one came (a 503, a 200 cut short), as for any other move.
+   */
   private async settle(move: PreparedMove, error: AmbiguousRequestError, signal?: AbortSignal): Promise<MoveResult> {
+    const answered = error.status;
     let status: string | undefined;
     try {
       status = (await orderState(this.client, move.values.id ?? move.order, signal)).status;
     } catch {
-      return { outcome: 'failed', message: `${asClause(error.message)}; its status could not be read to check` };
+      return {
+        outcome: 'failed',
+        status: answered,
+        message: `${asClause(error.message)}; its status could not be read to check`,
+      };
     }
     if (status === 'CANCELED' || status === 'DELIVERED')
       if (statusAfter[move.action] !== status)
         return {
           outcome: 'failed',
+          status: answered,
           message: `${asClause(error.message)}; the order is ${status} now: it moves no further`,
         };
-    if (status !== undefined && reachedStage(status, move.action))
-      return { outcome: 'applied', message: `the answer was lost; the order is ${status}, so the move went through` };
+    if (status !== undefined && reachedStage(status, move.action)) {
+      const how = answered === undefined ? 'the answer was lost' : `the move was answered HTTP ${answered}`;
+      return {
+        outcome: 'applied',
+        status: answered,
+        message: `${how}; the order is ${status}, so the move went through`,
+      };
+    }
     return {
       outcome: 'failed',
+      status: answered,
       message: `${asClause(error.message)}; the order is ${status ?? 'of a status b2bctl cannot read'}, not ${statusAfter[move.action]}: send it again`,
     };
   }

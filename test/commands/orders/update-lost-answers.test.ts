@@ -87,11 +87,21 @@ describe.each([true, false])('orders update, a move whose answer is lost (status
     expect(code).toBe(ExitCode.someRecordsFailed);
     expect(taken).toEqual([`${second} ready`]);
     const row = rows.find((candidate) => candidate.key === `${first} ready`);
-    expect(row).toMatchObject({ outcome: 'failed' });
+    expect(row).toMatchObject({ outcome: 'failed', status: '503' });
     expect(row?.message).toMatch(
       new RegExp(
         `^PUT http://127\\.0\\.0\\.1:\\d+/v1/orders/${first}/status answered HTTP 503, which may come after the platform applied the request; the order is AWAITING_PAYMENT, not READY_TO_SHIP: send it again$`,
       ),
     );
+  });
+
+  it('applied, then answered 503: applied, the 503 in the status column, said as answered, not lost', async () => {
+    // The row read `the answer was lost` with an empty status column (a fresh user test).
+    const { code, first, rows, taken } = await readyTwo({ appliedThenAnswer: 503 }, statusCheck);
+    expect(code).toBe(ExitCode.ok);
+    expect(taken).toContain(`${first} ready`);
+    const row = rows.find((candidate) => candidate.key === `${first} ready`);
+    expect(row).toMatchObject({ outcome: 'applied', status: '503' });
+    expect(row?.message).toMatch(/^the move was answered HTTP 503; the order is \w+, so the move went through$/);
   });
 });
