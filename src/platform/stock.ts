@@ -55,7 +55,12 @@ export function itemisedRefusal(
   if (!(error instanceof PlatformError) || error.status < 400 || error.status > 499) return undefined;
   if (error.exitCode === ExitCode.authFailed) return undefined;
   // Every item of a refused batch fails: the notes that make an item `unknown` would say what is not so here.
-  const failedAnyway = new Set<MatchNote['kind']>(['unmatchedRefusal', 'conflictingResults', 'ambiguousSku']);
+  const failedAnyway = new Set<MatchNote['kind']>([
+    'unmatchedRefusal',
+    'contradictedBatch',
+    'conflictingResults',
+    'ambiguousSku',
+  ]);
   const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), (note) => {
     if (!failedAnyway.has(note.kind)) noted?.(note);
   });

@@ -212,6 +212,8 @@ function matchWarning(note: MatchNote): string {
       return `warning: the stock batch route answered a result for SKU "${note.sku}", which is not in the batch sent: ${note.result}; b2bctl matched it to no item.`;
     case 'unmatchedRefusal':
       return `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${note.result}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".`;
+    case 'contradictedBatch':
+      return `warning: the stock batch route showed every item of a batch applied, but refused the batch beside them: ${note.result}; b2bctl reports those items "unknown" (the errors file holds them to send again).`;
     case 'conflictingResults':
       return `warning: the stock batch route answered results that disagree for SKU "${note.sku}": ${note.results.join('; ')}; b2bctl reports such an item "unknown" (the errors file holds it to send again).`;
     case 'ambiguousSku':

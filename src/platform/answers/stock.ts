@@ -75,7 +75,8 @@ export interface BatchAnswerSettings {
  * What matching the results to the items noticed, for the caller's warning (once a run): an index that cannot be
  * trusted (it lies outside the batch, or names another item than the SKU beside it: results numbered from 1), a
  * SKU the platform spelled otherwise than sent (`123` for `00123`, `AB-7` for `ab-7`), matched ignoring both; a
- * result naming a SKU not sent; a refusal matched to no item; two results for one item that disagree; a SKU that fits
+ * result naming a SKU not sent; a refusal matched to no item; a refusal of the batch beside results showing every item
+ * applied; two results for one item that disagree; a SKU that fits
  * several items, the order of the answer not settling which. A result is shown as the platform wrote it (its JSON).
  */
 export type MatchNote =
@@ -83,6 +84,7 @@ export type MatchNote =
   | { kind: 'respelledSku'; sent: string; named: string }
   | { kind: 'strangerSku'; sku: string; result: string }
   | { kind: 'unmatchedRefusal'; result: string }
+  | { kind: 'contradictedBatch'; result: string }
   | { kind: 'conflictingResults'; sku: string; results: string[] }
   | { kind: 'ambiguousSku'; named: string; sent: string[] };
 
@@ -107,6 +109,17 @@ export function readBatchAnswer(
   const unexplained = beside === undefined || explained ? [] : [beside];
   const refusals = [...(itemised?.refusals ?? []), ...unexplained];
   if (refusals.length === 0) return itemised?.verdicts;
+  // A refusal of the batch beside results that show every item applied contradicts them (`"status": "FAILED"` over
+  // items `OK`: checked, maybe, and not stored): no item is known applied, and a batch is safe to send again.
+  if (unexplained.length > 0 && !unshown) {
+    noted({ kind: 'contradictedBatch', result: unexplained[0] as string });
+    for (const item of verdicts.keys())
+      verdicts[item] = {
+        verdict: 'unknown',
+        message: `the answer shows this item applied, but refuses the batch beside it: ${unexplained[0] as string}`,
+      };
+    return verdicts;
+  }
   noted({ kind: 'unmatchedRefusal', result: refusals[0] as string });
   unknownUnlessShown(verdicts, refusals);
   return verdicts;

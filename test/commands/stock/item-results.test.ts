@@ -335,4 +335,16 @@ describe('stock push: an answer showing a refusal it does not tie to an item lea
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
     expect(await requestCounts(sandbox)).toEqual({});
   });
+
+  it('a batch-level FAILED beside results showing every item OK: every item unknown, exit 1 (they stood applied, exit 0)', async () => {
+    const body = { status: 'FAILED', results: batch.map((sku) => ({ sku, status: 'OK' })) };
+    const { test } = await batchAnsweredWith(200, body);
+    const { folder, options } = stockFile(batch);
+    expect(await test.run(push, options)).toBe(1);
+    const message = 'the answer shows this item applied, but refuses the batch beside it: {"status":"FAILED"}';
+    expect(runRecord(folder).rows).toEqual(batch.map((sku) => `${sku} unknown 200 ${message}`));
+    expect(warnings(test.stderr())).toEqual([
+      'warning: the stock batch route showed every item of a batch applied, but refused the batch beside them: {"status":"FAILED"}; b2bctl reports those items "unknown" (the errors file holds them to send again).',
+    ]);
+  });
 });

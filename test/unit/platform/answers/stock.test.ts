@@ -272,11 +272,12 @@ describe('readBatchAnswer: which item a result is about', () => {
     // Results that refuse an item themselves and show every other applied explain the count beside them.
     const explained = { results: numberedFrom1.map(({ sku, status }) => ({ sku, status })), rejected: 1 };
     expect(read(explained)).toEqual({ verdicts: ['applied', 'rejected', 'applied', 'applied', 'applied'], notes: [] });
-    // Every item shown applied beside a refusing status: the items stand, the status's words are noted.
+    // Every item shown applied beside a refusing status: contradicted, so none is known applied (they stood, exit 0,
+    // though the batch may not have been stored).
     const contradicted = { status: 'FAILED', results: batch.map((sku) => ({ sku, status: 'OK' })) };
     expect(read(contradicted)).toEqual({
-      verdicts: ['applied', 'applied', 'applied', 'applied', 'applied'],
-      notes: [{ kind: 'unmatchedRefusal', result: '{"status":"FAILED"}' }],
+      verdicts: ['unknown', 'unknown', 'unknown', 'unknown', 'unknown'],
+      notes: [{ kind: 'contradictedBatch', result: '{"status":"FAILED"}' }],
     });
   });
 });
