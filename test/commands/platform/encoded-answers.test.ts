@@ -58,17 +58,7 @@ describe('a body in the charset its Content-Type declares', () => {
       lastUpdated: new Date(now - 100_000).toISOString(),
       partnerCompanyName: 'Comércio São João Ltda',
     };
-    // The order on the first page, an empty page past it: a listing ends with an empty page.
-    const page = answering(Buffer.from(JSON.stringify([order]), 'latin1'), {
-      'content-type': 'application/json;charset="iso-8859-1"',
-    });
-    const end = answering(Buffer.from('[]'), { 'content-type': 'application/json;charset="iso-8859-1"' });
-    routes['GET /v1/orders'] = (request, body, response) =>
-      (new URL(request.url ?? '/', platform.url).searchParams.get('offset') === '0' ? page : end)(
-        request,
-        body,
-        response,
-      );
+    listingOf(Buffer.from(JSON.stringify([order]), 'latin1'), 'application/json;charset="iso-8859-1"');
     const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson']);
     expect(result.code).toBe(0);
     expect(ndjsonOf(result.stdout)).toEqual([
@@ -89,6 +79,18 @@ describe('a body in the charset its Content-Type declares', () => {
   });
 });
 
+/** The order listing: `page` on the first page, then an empty one (a listing ends with an empty page). */
+function listingOf(page: Buffer, contentType: string): void {
+  const first = answering(page, { 'content-type': contentType });
+  const end = answering('[]', { 'content-type': contentType });
+  routes['GET /v1/orders'] = (request, body, response) =>
+    (new URL(request.url ?? '/', platform.url).searchParams.get('offset') === '0' ? first : end)(
+      request,
+      body,
+      response,
+    );
+}
+
 /** Text as Windows-1252 bytes (Node writes no such encoding): Latin-1, and the few characters it places elsewhere. */
 function windows1252(text: string): Buffer {
   const elsewhere: Record<string, number> = { '€': 0x80, '“': 0x93, '”': 0x94, '–': 0x96 };
@@ -107,16 +109,7 @@ describe('a body that declares no charset', () => {
   };
 
   /** The order listing: the order in Windows-1252 labelled plain application/json on the first page, then the end. */
-  function listingInWindows1252() {
-    const page = answering(windows1252(JSON.stringify([order])), { 'content-type': 'application/json' });
-    const end = answering('[]', { 'content-type': 'application/json' });
-    routes['GET /v1/orders'] = (request, body, response) =>
-      (new URL(request.url ?? '/', platform.url).searchParams.get('offset') === '0' ? page : end)(
-        request,
-        body,
-        response,
-      );
-  }
+  const listingInWindows1252 = () => listingOf(windows1252(JSON.stringify([order])), 'application/json');
 
   it('orders poll: bytes that are not UTF-8 are one error naming them, exit 69, nothing written, the cursor kept', async () => {
     listingInWindows1252();
@@ -232,16 +225,8 @@ describe('a body labelled charset=utf-8 whose bytes are not UTF-8', () => {
   };
 
   /** The order listing in Windows-1252 under a UTF-8 label (a template's header), then the end. */
-  function listingMislabelled(label: string) {
-    const page = answering(windows1252(JSON.stringify([order])), { 'content-type': `application/json; ${label}` });
-    const end = answering('[]', { 'content-type': `application/json; ${label}` });
-    routes['GET /v1/orders'] = (request, body, response) =>
-      (new URL(request.url ?? '/', platform.url).searchParams.get('offset') === '0' ? page : end)(
-        request,
-        body,
-        response,
-      );
-  }
+  const listingMislabelled = (label: string) =>
+    listingOf(windows1252(JSON.stringify([order])), `application/json; ${label}`);
 
   it('orders poll: one error naming the label, exit 69, nothing written, the cursor kept (it was read with U+FFFD)', async () => {
     listingMislabelled('charset=UTF-8');
