@@ -117,6 +117,7 @@ describe('createOnce: a create answered 5xx, which may come after the platform s
       ...place,
       outcome: 'created',
       status: 200,
+      id: 3,
       message: `the create was answered HTTP ${status}; the customer exists, so it was not sent again`,
     });
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
@@ -165,6 +166,7 @@ describe('createOnce: a create whose answer was lost', () => {
       ...place,
       outcome: 'created',
       status: 200,
+      id: 1,
       message: 'the answer to the create was lost; the customer exists, so it was not sent again',
     });
     expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
@@ -469,6 +471,7 @@ describe('createOnce: a resumed record its run reported unknown (sent, its outco
         ...place,
         outcome: 'created',
         status: 200,
+        id: 5,
         message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
       },
       original: ['cells'],
