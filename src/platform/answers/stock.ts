@@ -139,7 +139,7 @@ function itemisedAnswer(
     // Notes wait until this place is the one read: a place passed over says nothing about the answer.
     const notes: MatchNote[] = [];
     const note = (found: MatchNote) => notes.push(found);
-    const matched = matchResults(isArray(list) ? arrayResults(list) : keyedResults(list), skus, note);
+    const matched = matchResults(isArray(list) ? arrayResults(list, skus) : keyedResults(list), skus, note);
     const verdicts = matched.claims.map((claims, item) =>
       matched.ambiguous.has(item)
         ? ambiguousVerdict(matched.ambiguous.get(item) as string, claims)
@@ -295,10 +295,12 @@ interface PlacedResult {
   key?: string;
 }
 
-function arrayResults(results: readonly unknown[]): PlacedResult[] {
+function arrayResults(results: readonly unknown[], skus: readonly string[]): PlacedResult[] {
+  const inferred = inferredSkuField(results, skus);
   return results.map((result, position) => {
     if (!isRecord(result)) return { result, position };
-    const sku = result.sku ?? result.SKU ?? result.code ?? result.productCode;
+    const sku =
+      inferred === undefined ? (result.sku ?? result.SKU ?? result.code ?? result.productCode) : result[inferred];
     return {
       result,
       position,
@@ -306,6 +308,26 @@ function arrayResults(results: readonly unknown[]): PlacedResult[] {
       ...(typeof result.index === 'number' ? { index: result.index } : {}),
     };
   });
+}
+
+/**
+ * The field each result names its SKU by when none uses a usual name (`sku`, `SKU`, `code`, `productCode`): the one
+ * field in which every result holds the SKU of an item sent (`codigo` of a store's own schema, `referencia`), when exactly one field does. Results
+ * naming their SKU under a name b2bctl does not list, in another order than sent, were matched by place: the item
+ * refused reported applied and an applied one rejected (a fresh user test). Two such fields (numeric SKUs beside
+ * quantities that happen to be SKUs too) tell nothing, and the place decides as before.
+ */
+function inferredSkuField(results: readonly unknown[], skus: readonly string[]): string | undefined {
+  const records = results.filter(isRecord);
+  const usual = ['sku', 'SKU', 'code', 'productCode'];
+  if (records.some((record) => usual.some((field) => record[field] !== undefined))) return undefined;
+  if (records.length === 0 || records.length < results.length) return undefined;
+  const holdsSentSku = (value: unknown) =>
+    (typeof value === 'string' || typeof value === 'number') && namesSentSku(String(value), skus);
+  const fields = Object.keys(records[0] as Record<string, unknown>).filter((field) =>
+    records.every((record) => holdsSentSku(record[field])),
+  );
+  return fields.length === 1 ? fields[0] : undefined;
 }
 
 /** An object keyed by SKU, or by index when its keys are numbers: either is tried, each checked as in an array. */

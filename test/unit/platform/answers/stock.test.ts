@@ -32,6 +32,26 @@ describe('readBatchAnswer: the per-item shapes a platform may answer the batch r
       { data: { 0: true, 1: { success: false, message: 'Unknown SKU [B-2]' }, 2: true } },
     ],
     [
+      // The store's own name for the SKU (its --schema's), results in another order: matched by place, the refused
+      // item was reported applied and an applied one rejected (a fresh user test).
+      "results naming the SKU under a field of the store's own, in another order",
+      {
+        results: [
+          { codigo: 'B-2', status: 'REJECTED', message: 'Unknown SKU [B-2]' },
+          { codigo: 'C-3', status: 'APPLIED', message: '' },
+          { codigo: 'A-1', status: 'APPLIED', message: '' },
+        ],
+      },
+    ],
+    [
+      'results naming the SKU under another field of their own, out of order',
+      [
+        { referencia: 'C-3', ok: true },
+        { referencia: 'A-1', ok: true },
+        { referencia: 'B-2', ok: false, message: 'Unknown SKU [B-2]' },
+      ],
+    ],
+    [
       'a bare array in order with SUCCESS/REJECTED words',
       [{ result: 'SUCCESS' }, { result: 'REJECTED', error: 'Unknown SKU [B-2]' }, { result: 'success' }],
     ],
@@ -49,6 +69,20 @@ describe('readBatchAnswer: the per-item shapes a platform may answer the batch r
     ['an empty array', []],
   ])('%s: nothing itemised, so undefined (the caller reports the items accepted)', (_name, body) => {
     expect(readBatchAnswer(body, skus)).toBeUndefined();
+  });
+
+  it('two fields that could each name the SKU (numeric SKUs, quantities among them) tell nothing: the place decides', () => {
+    const numeric = ['1', '2', '3'];
+    const results = [
+      { codigo: 1, quantidade: 3, status: 'OK' },
+      { codigo: 2, quantidade: 1, status: 'ERROR', message: 'inativo' },
+      { codigo: 3, quantidade: 2, status: 'OK' },
+    ];
+    expect(readBatchAnswer(results, numeric)?.map((verdict) => verdict?.verdict)).toEqual([
+      'applied',
+      'rejected',
+      'applied',
+    ]);
   });
 
   it('a status word it does not know is neither applied nor rejected', () => {
