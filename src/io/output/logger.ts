@@ -1,6 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import { type BatchedWriter, batchedWriter } from './batched-writer.js';
 import type { LogFormat } from './log-formats.js';
+import { printableLines } from './printable.js';
 
 /** Extra facts of a log line, kept apart from its wording in `--log-format json` (counts, file and line). */
 export type LogFields = Readonly<Record<string, unknown>>;
@@ -78,7 +79,9 @@ export function createLogger(options: LoggerOptions): Logger {
     }
     return formattedTime;
   };
-  const write = (level: Level, message: string, fields: LogFields | undefined) => {
+  const write = (level: Level, said: string, fields: LogFields | undefined) => {
+    // JSON escapes control characters itself; text lines show them as `\u{1B}`.
+    const message = options.format === 'json' ? said : printableLines(said);
     if (options.format === 'json') {
       const time = timeNow();
       // The level says what the prefix said; the message keeps the words.

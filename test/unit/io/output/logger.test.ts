@@ -57,6 +57,21 @@ describe('createLogger', () => {
     ]);
   });
 
+  it("a platform's words cannot drive the terminal: controls shown as \\u{…}, a message's own line breaks and tabs kept", () => {
+    // A refusal reading `\e[2J\e[H…` cleared the screen and wrote over b2bctl's own lines (a fresh user test).
+    const said = 'why: \u001b[2J\u001b[Hall applied\u0007\b\u009B1m\u001b]0;TITLE\u0007 ok\tdone\nnext line';
+    const shown = 'why: \\u{1B}[2J\\u{1B}[Hall applied\\u{7}\\u{8}\\u{9B}1m\\u{1B}]0;TITLE\\u{7} ok\tdone\nnext line\n';
+    for (const options of [{ format: 'text', tty: true }, { format: 'plain' }] as const) {
+      const { log, text } = logged(options);
+      log.error(said);
+      expect(text()).toBe(shown);
+    }
+    const { log, text } = logged({ format: 'json' });
+    log.error(said);
+    expect(text()).not.toContain('\u001b');
+    expect((JSON.parse(text()) as { message: string }).message).toBe(said);
+  });
+
   it('--quiet silences info, not notice, warn or error; debug only with --verbose', () => {
     const { log, text } = logged({ format: 'plain', quiet: true });
     log.info('progress');
