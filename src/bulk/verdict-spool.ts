@@ -3,6 +3,7 @@ import { writeWholeSync } from '../lib/whole-write.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileExclusively } from '../lib/private-file.js';
+import { temporaryFolderError } from '../lib/private-temporary-file.js';
 import { jsonOfCells, jsonString } from '../lib/json-text.js';
 import { isProcessAlive } from '../lib/process-alive.js';
 import type { RecordPlace } from './report.js';
@@ -78,6 +79,9 @@ export class SpooledRecord<T> implements JudgedRecord<T> {
   }
 }
 
+/** What the spool is, for a message naming the temporary folder it could not be written in. */
+const spoolWhat = "the run's private list of its records' verdicts";
+
 /**
  * The verdicts of the validation pass, in file order, on disk: the sending pass reads them instead of parsing and
  * judging the input again, so the input is read once (docs/decisions/0003-verdict-spool.md).
@@ -89,6 +93,7 @@ export class SpooledRecord<T> implements JudgedRecord<T> {
  * passwords, and is removed when the run ends.
  */
 export class VerdictSpool<T> {
+  private readonly temporaryFolder: string;
   private readonly folder: string;
   readonly path: string;
   private fd: number | undefined;
@@ -96,10 +101,15 @@ export class VerdictSpool<T> {
 
   constructor(temporaryFolder: string = tmpdir()) {
     removeAbandonedSpools(temporaryFolder);
-    // The PID in the name lets a later run find and remove a spool whose run was killed (SIGKILL, a crash).
-    this.folder = mkdtempSync(join(temporaryFolder, `${spoolPrefix}${process.pid}-`));
-    this.path = join(this.folder, 'verdicts.tsv');
-    this.fd = createFileExclusively(this.path);
+    this.temporaryFolder = temporaryFolder;
+    try {
+      // The PID in the name lets a later run find and remove a spool whose run was killed (SIGKILL, a crash).
+      this.folder = mkdtempSync(join(temporaryFolder, `${spoolPrefix}${process.pid}-`));
+      this.path = join(this.folder, 'verdicts.tsv');
+      this.fd = createFileExclusively(this.path);
+    } catch (error) {
+      throw temporaryFolderError(error, spoolWhat, temporaryFolder);
+    }
     // Customer verdicts hold passwords: the spool must not stay in /tmp when a second Ctrl-C ends the process.
     process.once('exit', this.removeOnExit);
   }
@@ -182,7 +192,11 @@ export class VerdictSpool<T> {
 
   private flush(): void {
     if (this.buffer === '' || this.fd === undefined) return;
-    writeWholeSync(this.fd, this.buffer);
+    try {
+      writeWholeSync(this.fd, this.buffer);
+    } catch (error) {
+      throw temporaryFolderError(error, spoolWhat, this.temporaryFolder);
+    }
     this.buffer = '';
   }
 }

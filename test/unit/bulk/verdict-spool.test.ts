@@ -13,6 +13,8 @@ import {
   type SpooledRecord,
   VerdictSpool,
 } from '../../../src/bulk/verdict-spool.js';
+import { ExitCode, UsageError } from '../../../src/base/errors.js';
+import { temporaryFolderError } from '../../../src/lib/private-temporary-file.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 /** The records read back as plain objects: a spooled record parses its value and cells when asked for them. */
@@ -292,5 +294,31 @@ describe('VerdictSpool: survivors of the mutation run', () => {
     mkdirSync(join(temporary, `old-b2bctl-verdicts-${dead}-abc`));
     removeAbandonedSpools(temporary);
     expect(readdirSync(temporary)).toEqual([`old-b2bctl-verdicts-${dead}-abc`]);
+  });
+});
+
+describe('VerdictSpool: a temporary folder it cannot write in', () => {
+  it('a missing TMPDIR: exit 2, naming the folder and TMPDIR, nothing sent (it was a bare ENOENT, exit 1)', () => {
+    const missing = join(temporaryFolder(), 'gone', 'deeper');
+    let thrown: unknown;
+    try {
+      new VerdictSpool(missing);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as UsageError).exitCode).toBe(ExitCode.usage);
+    expect((thrown as Error).message).toBe(
+      `Cannot write the run's private list of its records' verdicts in the temporary folder ${missing} (ENOENT: no such file or directory); nothing was sent. It needs about as much free room as the input: make room there, or set TMPDIR to a writable folder with room.`,
+    );
+  });
+
+  it("a full disk is said the same way; an error that is not the system's passes as it is", () => {
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    expect((temporaryFolderError(full, 'a copy', '/tmp/x') as Error).message).toMatch(
+      /^Cannot write a copy in the temporary folder \/tmp\/x \(ENOSPC: no space left on device\); nothing was sent\./,
+    );
+    const other = new TypeError('not a system error');
+    expect(temporaryFolderError(other, 'a copy')).toBe(other);
   });
 });
