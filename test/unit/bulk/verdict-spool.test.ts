@@ -301,11 +301,13 @@ describe('VerdictSpool: a temporary folder it cannot write in', () => {
   it('a missing TMPDIR: exit 2, naming the folder and TMPDIR, nothing sent (it was a bare ENOENT, exit 1)', () => {
     const missing = join(temporaryFolder(), 'gone', 'deeper');
     let thrown: unknown;
+    let spool: VerdictSpool<unknown> | undefined;
     try {
-      new VerdictSpool(missing);
+      spool = new VerdictSpool(missing);
     } catch (error) {
       thrown = error;
     }
+    expect(spool).toBeUndefined();
     expect(thrown).toBeInstanceOf(UsageError);
     expect((thrown as UsageError).exitCode).toBe(ExitCode.usage);
     expect((thrown as Error).message).toBe(
