@@ -147,12 +147,13 @@ async function validateThenSend<T, Sent>(
     const sending = await openSending(job, input, validation.valid, plan, context);
     try {
       const judged = lateProblems.applied(verdicts.read());
-      const sent = await sendValidRecords(job, sending, judged, input.resume, context);
-      await concludeRun(job, sending, sent, context, {
+      const closing = {
         tally,
         toSend: validation.valid - (input.resume?.doneVerdicts.valid ?? 0),
         invalidRecorded: job.flags.skipInvalid ? validation.invalid - (input.resume?.doneVerdicts.invalid ?? 0) : 0,
-      });
+      };
+      const sent = await sendValidRecords(job, sending, judged, input.resume, context, closing);
+      await concludeRun(job, sending, sent, context, closing);
     } finally {
       // Here, not after the run: the closing line (withClosingLine, or run-program after the error) stays the last.
       const lesson = job.sendingLesson?.();

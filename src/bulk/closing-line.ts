@@ -28,6 +28,23 @@ export function closingLine(name: string, tally: RunTally, exitCode: number): st
   return `${name}: ${tally.file}${store}: ${tally.counts ?? 'nothing read'}; exit ${exitCode}`;
 }
 
+/** Off a terminal (cron, a file) and with --quiet, where it is the one line kept. */
+export function closingLineWanted(context: Context): boolean {
+  return !context.io.isStderrTTY || context.globals.quiet;
+}
+
+/** The closing line's facts by name, for `--log-format json` and `-o json`. */
+export function closingFields(name: string, tally: RunTally, exitCode: number): Record<string, unknown> {
+  return {
+    command: name,
+    file: tally.file,
+    profile: tally.profile,
+    baseUrl: tally.baseUrl,
+    ...(tally.outcomes ? { outcomes: tally.outcomes } : {}),
+    exitCode,
+  };
+}
+
 /**
  * Runs a bulk job and ends its log with its closing line: off a terminal (cron, a file) and with --quiet, where
  * it is the one line kept. A failure's line goes after its error message (run-program prints `closingLine`).
@@ -38,15 +55,8 @@ export async function withClosingLine(
   context: Context,
   work: () => Promise<void>,
 ): Promise<void> {
-  const wanted = !context.io.isStderrTTY || context.globals.quiet;
-  const fields = (exitCode: number) => ({
-    command: name,
-    file: tally.file,
-    profile: tally.profile,
-    baseUrl: tally.baseUrl,
-    ...(tally.outcomes ? { outcomes: tally.outcomes } : {}),
-    exitCode,
-  });
+  const wanted = closingLineWanted(context);
+  const fields = (exitCode: number) => closingFields(name, tally, exitCode);
   // `-o json` or `ndjson` asked of a bulk run: its summary as one JSON object on stdout, for a script (`| jq`). The
   // records themselves are the report's rows; a run prints no data otherwise.
   const asJson = context.globals.output === 'json' || context.globals.output === 'ndjson';

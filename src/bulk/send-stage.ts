@@ -17,10 +17,12 @@ import { Pacer } from '../platform/pacer.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
 import { runPool } from './pool.js';
+import { closingFields, closingLine, closingLineWanted, sendingCounts } from './closing-line.js';
 import { comesBefore } from './failure-reasons.js';
 import { placeOf, type RecordPlace } from './report.js';
 import { reportEntry } from './report-entry.js';
 import type { DoneVerdicts } from './resume.js';
+import type { ClosingCounts } from './run-end.js';
 import { RunLedger } from './run-ledger.js';
 import {
   feedBackCommand,
@@ -170,6 +172,7 @@ export async function sendValidRecords<T, Sent>(
   spooled: AsyncIterable<SpooledRecord<Sent>[]>,
   resume: ResumedPlaces | undefined,
   context: Context,
+  closing: ClosingCounts,
 ): Promise<SendingResult> {
   // Requests already sent finish even after Ctrl-C: their answers belong in the report.
   const inFlight = new AbortController().signal;
@@ -190,12 +193,16 @@ export async function sendValidRecords<T, Sent>(
     context.log.info(`${job.name}: interrupted; finishing the requests already sent (at most ${requestsInFlight})…`);
   context.interrupt.addEventListener('abort', onInterrupt, { once: true });
   // A second Ctrl-C ends the process at once (src/cli/main.ts), through the 'exit' listeners: the way back is said
-  // there, since the closing line that says it will not be reached.
-  const onExitAtOnce = () => {
+  // there, and the closing line a cron log ends with, counted from the report as it stands.
+  const onExitAtOnce = (exitCode: number) => {
     if (!context.interrupt.aborted) return;
     context.log.warn(
       `${job.name}: stopped at once; ${countOf(requestsInFlight, 'requests')} in flight may have been applied without their answers in the report (a resume sends them again). Resume with: ${resumeHint}`,
     );
+    if (!closingLineWanted(context)) return;
+    const { counts, outcomes } = sendingCounts(job.outcomes, ledger, closing.toSend, closing.invalidRecorded);
+    const tally = { ...closing.tally, counts, outcomes, report: ledger.report.path };
+    context.log.notice(closingLine(job.name, tally, exitCode), closingFields(job.name, tally, exitCode));
   };
   process.once('exit', onExitAtOnce);
   const sendBatch = async (batch: PendingRecord<Sent>[]) => {
