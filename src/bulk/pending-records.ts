@@ -58,9 +58,7 @@ export async function* keysChecked(
     const key = job.keyOf(record);
     const place = placeOf(record);
     if (!report.keys.matches(place, key))
-      throw new UsageError(
-        `Cannot resume from ${job.flags.resume}: its row for ${place.element === undefined ? `line ${place.line}` : `element ${place.element}`} names another record than ${key} on ${shownName}:${recordPlace(place)}; it is the report of another file. Nothing was sent.`,
-      );
+      throw otherRecordInReport(job.flags.resume, place, key, report.keys, shownName);
     if (report.reported.has(place)) placesFound++;
     if (place.element !== undefined) elementsPlaced = true;
     yield record;
@@ -75,6 +73,27 @@ export async function* keysChecked(
         : '; it is the report of another file'
     }. Nothing was sent.`,
   );
+}
+
+/**
+ * A resumed report whose row names another record than the input at the same place. A key that lost its leading
+ * zeros (`1` for `0000001`) is a report opened and saved again in a spreadsheet, not another file's: said so, with
+ * the way out, since "the report of another file" sent the operator looking for a file that was never there.
+ */
+function otherRecordInReport(
+  reportPath: string | undefined,
+  place: RecordPlace,
+  key: string,
+  keys: PlaceKeys,
+  shownName: string,
+): UsageError {
+  const row = place.element === undefined ? `line ${place.line}` : `element ${place.element}`;
+  const unpadded = key.replace(/^0+(?=.)/, '');
+  const why =
+    unpadded !== key && keys.matches(place, unpadded)
+      ? `names ${unpadded} where ${shownName}:${recordPlace(place)} has ${key}: its keys lost their leading zeros, as a spreadsheet drops them when it opens and saves a CSV. Resume from the report as b2bctl wrote it (or a copy whose key column was kept as text)`
+      : `names another record than ${key} on ${shownName}:${recordPlace(place)}; it is the report of another file`;
+  return new UsageError(`Cannot resume from ${reportPath}: its row for ${row} ${why}. Nothing was sent.`);
 }
 
 /**

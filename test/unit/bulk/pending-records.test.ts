@@ -79,6 +79,19 @@ describe('keysChecked', () => {
     );
   });
 
+  it('a row whose key lost its leading zeros is said as a report re-saved by a spreadsheet, not another file', async () => {
+    // It said "it is the report of another file" of the very report, opened and saved in a spreadsheet (a fresh
+    // user test).
+    const padded: Placed[] = [
+      { line: 2, key: '0000001' },
+      { line: 3, key: '0000002' },
+    ];
+    expect(await check([{ line: 2, key: '1' }], padded)).toBe(
+      'Cannot resume from in.report.csv: its row for line 2 names 1 where in.json:2 has 0000001: its keys lost their leading zeros, as a spreadsheet drops them when it opens and saves a CSV. Resume from the report as b2bctl wrote it (or a copy whose key column was kept as text). Nothing was sent.',
+    );
+    expect(await check([{ line: 2, key: '7' }], padded)).toMatch(/another record than 0000001 .*another file\./);
+  });
+
   it('refuses, once the input is read, rows for elements the input does not have', async () => {
     expect(await check([records[0] as Placed, { line: 1, column: 160, element: 4, key: 'F' }])).toBe(
       'Cannot resume from in.report.csv: it has rows for 1 place where in.json has no record; it is the report of another file. Nothing was sent.',
