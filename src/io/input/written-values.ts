@@ -50,15 +50,21 @@ function textAsWritten(problem: FieldProblem, written: string): FieldProblem {
 
 /**
  * `1.500` or `1.234,56` in a decimal-point file (a tab- or comma-separated pt-BR export): the number a decimal comma
- * reads, and the flag that reads it so.
+ * reads, and the flag that reads it so. A whole number `1,500` there is an English export's thousands separator:
+ * read with a decimal comma it would be 1.5, no whole number either, so the hint says what it is.
  */
 export function decimalCommaHint(written: string, decimal: ',' | '.', type: 'number' | 'integer'): string | undefined {
+  if (decimal !== '.') return undefined;
+  if (type === 'integer' && /^[+-]?\d{1,3}(,\d{3})+$/.test(written))
+    return `written with a thousands separator it is ${written.replaceAll(',', '')}: remove the separator, or export whole numbers without one`;
   // `1.234` alone is also a decimal-point number: only a whole-number field says its dot cannot be a decimal point.
   const pattern =
     type === 'integer' ? /^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$|^[+-]?\d+,\d+$/ : /^[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+$/;
-  if (decimal !== '.' || !pattern.test(written)) return undefined;
+  if (!pattern.test(written)) return undefined;
   const read = parseDecimal(written, ',');
-  return read === undefined ? undefined : `written the pt-BR way it is ${read}: pass --decimal , to read it so`;
+  // A whole-number field read as a fraction is refused again: no flag to offer.
+  if (read === undefined || (type === 'integer' && !Number.isInteger(read))) return undefined;
+  return `written the pt-BR way it is ${read}: pass --decimal , to read it so`;
 }
 
 /**

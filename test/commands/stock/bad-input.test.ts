@@ -431,6 +431,19 @@ describe('a price with thousands grouping and a decimal comma, 1.234,56', () => 
     await expectNothingSent(dir, ['price.csv']);
   });
 
+  it("a quantity 1,500 (an English export's thousands separator) is said so, not as 1.5 to read with --decimal ,", async () => {
+    // The hint "written the pt-BR way it is 1.5: pass --decimal , to read it so" led to the same refusal (a fresh user
+    // test).
+    const { dir, run } = workspace({ 'en.csv': 'sku,quantity,price\nC1,"1,500",17.50\n' });
+    const result = await run(['stock', 'push', 'en.csv']);
+    expect(maskClock(result.stderr)).toContain(
+      'en.csv:2: Property [quantity] with value [1,500] does not pass validation (quantity must be a whole number of 0 or more; written with a thousands separator it is 1500: remove the separator, or export whole numbers without one)',
+    );
+    expect(result.stderr).not.toContain('--decimal');
+    expect(result.code).toBe(65);
+    await expectNothingSent(dir, ['en.csv']);
+  });
+
   it('with the , delimiter unquoted the row splits: both problems are listed, exit 65', async () => {
     const { dir, run } = workspace({ 'price.csv': 'sku,quantity,price\nCIM-CP2-50KG,4,1.234,56\n' });
     const result = await run(['stock', 'push', 'price.csv']);
