@@ -175,6 +175,8 @@ export function routePathFor(route: OrderRoute, values: Partial<Record<BodyPlace
   const path = route.path.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (_whole, name: string) => {
     const value = values[name as BodyPlaceholder];
     if (value === undefined || value === '') missing = true;
+    // `.` and `..` are refused with the row (moveFieldProblems); an id the detail gave is checked here too.
+    if (value === '.' || value === '..') missing = true;
     return encodeURIComponent(value ?? '');
   });
   return missing ? undefined : path;

@@ -250,6 +250,10 @@ export function moveFieldProblems(move: Partial<OrderMove>): FieldProblem[] {
   if (order === '') problems.push(fieldProblem('order', '', 'the order id is required'));
   else if (!/^[0-9A-Za-z._-]{1,64}$/.test(order))
     problems.push(fieldProblem('order', order, 'an order id is letters, digits, . _ - (at most 64)'));
+  // In a route's path `.` and `..` are no segment of their own: the URL would resolve them to another route
+  // (`PUT /v1/orders/../status` is `PUT /v1/status`).
+  else if (order === '.' || order === '..')
+    problems.push(fieldProblem('order', order, 'an order id is not . or .., which a route would read as a folder'));
   switch (move.action) {
     case 'ready':
       problems.push(

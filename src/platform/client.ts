@@ -67,7 +67,7 @@ export class PlatformClient {
           `The ${settingKey} setting (${template}) names :${name}, which this route does not fill (it fills ${known.join(', ') || 'no parameter'}); correct the setting.`,
         );
       }
-      return encodeURIComponent(String(value));
+      return pathSegment(String(value), `:${name} of the ${settingKey} setting`);
     });
   }
 
@@ -193,4 +193,16 @@ function challengeOf(headers: Record<string, string | string[] | undefined>): st
   const challenge = headers['www-authenticate'];
   const text = Array.isArray(challenge) ? challenge.join(', ') : challenge;
   return text ? `, WWW-Authenticate: ${text.slice(0, 200)}` : '';
+}
+
+/**
+ * A value as one segment of a route's path, URI-encoded. `.` and `..` are refused: the URL resolves them, also
+ * encoded (`%2E%2E`), so an order id `..` sent `PUT /v1/orders/../status` to `PUT /v1/status`.
+ */
+export function pathSegment(value: string, where: string): string {
+  if (value === '.' || value === '..')
+    throw new UsageError(
+      `"${value}" cannot fill ${where}: as a path segment it would send the request to another route than it names.`,
+    );
+  return encodeURIComponent(value);
 }

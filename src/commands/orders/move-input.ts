@@ -109,6 +109,11 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
           `the ${action} route (${route.path}) needs {${name}}: give ${howToGive(name, setting.givenAs)}`,
         ),
       );
+    // A route would read `.` or `..` as a folder, not as the value (moveFieldProblems says so of the order id).
+    else if (used.has(name) && (values[name] === '.' || values[name] === '..'))
+      problems.push(
+        fieldProblem(name, values[name] as string, `${name} is not . or .., which a route would read as a folder`),
+      );
   const invoice = action === 'invoice' ? prepareInvoice(move, values, used, setting) : undefined;
   if (invoice?.problems) problems.push(...invoice.problems);
   if (problems.length > 0) return { ok: false, problems };

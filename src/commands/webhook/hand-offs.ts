@@ -123,6 +123,9 @@ function flagsRunning(name: string, target: string): string {
 
 /** The order's detail through the API; an order the platform does not know (404) is refused for good. */
 async function orderDetail(platform: PlatformClient, id: string | number): Promise<unknown> {
+  // As a path segment `.` or `..` would ask another route with the profile's token (pathSegment): no such order.
+  if (id === '.' || id === '..')
+    throw new PermanentRefusal(`the order id "${id}" names no order the platform can be asked`);
   try {
     // A 2xx without JSON is no order to write: thrown, and the event is tried again as after any failure.
     return await orderDetailBody(platform, id);

@@ -95,6 +95,24 @@ describe('orders update with bad input', () => {
     expect(acceptedMoves(sandbox)).toEqual([]);
   });
 
+  it('an order id . or .. is refused, and nothing goes to the route the URL would resolve it to', async () => {
+    // `..;ready` was sent `PUT /v1/status`, and `.;cancel` `PUT /v1/orders/status` (a fresh user test).
+    writeFileSync(join(dir, 'dots.csv'), `${moveHeader}\r\n..;ready;PV-1;;;;;;\r\n.;cancel;;;;;;;Cliente desistiu\r\n`);
+    const before = sandbox.state.requestCounts.size;
+    const result = await run(['orders', 'update', 'dots.csv']);
+    expect(result.code).toBe(65);
+    const why = 'does not pass validation (an order id is not . or .., which a route would read as a folder)';
+    expect(result.stderr).toContain(`dots.csv:2: Property [order] with value [..] ${why}`);
+    expect(result.stderr).toContain(`dots.csv:3: Property [order] with value [.] ${why}`);
+    expect(sandbox.state.requestCounts.size).toBe(before);
+    expect(acceptedMoves(sandbox)).toEqual([]);
+    const get = await run(['orders', 'get', '..']);
+    expect(get.stderr).toBe(
+      'error: ".." cannot fill :id of the paths.order setting: as a path segment it would send the request to another route than it names.\n',
+    );
+    expect(get.code).toBe(2);
+  });
+
   it('names each bad row, line and field, and sends nothing', async () => {
     const [id] = newOrders(sandbox, 1) as [number];
     writeFileSync(join(dir, 'nfe', 'big.xml'), Buffer.alloc(maximumNfeBytes + 1, 0x20));
