@@ -598,7 +598,9 @@ function fieldVerdict(field: string, value: unknown): ItemVerdict | undefined {
   if (value === undefined || value === null) return undefined;
   // `error: "text"` (or `erro`) names a rejection; `error: null` above was skipped as no verdict.
   const errorField = field === 'error' || field === 'erro';
-  if (errorField && typeof value === 'string') return { verdict: 'rejected', message: value };
+  // A blank one (`"erro": ""` beside `"ok": true`) says there was none.
+  if (errorField && typeof value === 'string')
+    return value.trim() === '' ? undefined : { verdict: 'rejected', message: value };
   return typeof value === 'boolean'
     ? { verdict: value === !errorField ? 'applied' : 'rejected' }
     : statusVerdict(value);

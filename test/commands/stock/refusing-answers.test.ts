@@ -134,6 +134,41 @@ describe('stock push --route batch: per-item refusals in shapes b2bctl did not l
     expect(sent()).toBe(1);
   });
 
+  it.each([
+    ['mensagem', { results: results({ status: 'OK' }, { status: 'REJECTED', mensagem: 'Produto não encontrado' }) }],
+    ['erro', { results: results({ status: 'OK' }, { status: 'REJECTED', erro: 'Produto não encontrado' }) }],
+    ['motivo', { results: results({ status: 'OK' }, { status: 'REJECTED', motivo: 'Produto não encontrado' }) }],
+    ['msg', { results: results({ status: 'OK' }, { status: 'REJECTED', msg: 'Produto não encontrado' }) }],
+    [
+      'error_message',
+      { results: results({ status: 'OK' }, { status: 'REJECTED', error_message: 'Produto não encontrado' }) },
+    ],
+    [
+      'msg, in an object keyed by SKU under data',
+      {
+        data: Object.fromEntries(
+          batch.map((sku) => [
+            sku,
+            refused.has(sku) ? { ok: false, msg: 'Produto não encontrado' } : { ok: true, msg: '' },
+          ]),
+        ),
+      },
+    ],
+  ])('a refusal\u2019s reason under %s: in the report and the errors file, exit 1', async (_name, body) => {
+    const { test, sent } = await routeAnsweredWith('batch', 200, body);
+    const { folder, options } = stockFile('batch');
+    expect(await test.run(push, options)).toBe(1);
+    expect(runRecord(folder).rows).toEqual(
+      batch.map((sku) => (refused.has(sku) ? `${sku} rejected  Produto não encontrado` : `${sku} applied  `)),
+    );
+    const errors = readErrorsCsv(onlyFile(folder, 'stock.errors-')).rows;
+    expect(errors.map((cells) => `${cells[0]} ${cells.at(-1)}`)).toEqual([
+      'A2 Produto não encontrado',
+      'A4 Produto não encontrado',
+    ]);
+    expect(sent()).toBe(1);
+  });
+
   it('a refusal whose reason is under a name b2bctl does not list: the result quoted as its JSON', async () => {
     const body = { results: results({ status: 'OK' }, { status: 'REJECTED', texto: 'Produto não encontrado' }) };
     const { test } = await routeAnsweredWith('batch', 200, body);

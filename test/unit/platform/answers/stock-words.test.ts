@@ -276,6 +276,11 @@ describe('readBatchAnswer, the words a refusal, a pending item or an unknown sta
     ]);
   });
 
+  it('a blank "error" or "erro" is no refusal: it gives no verdict', () => {
+    expect(readBatchAnswer([{ status: 'ok' }, { error: '' }], skus)).toEqual([{ verdict: 'applied' }, undefined]);
+    expect(readBatchAnswer([{ erro: ' ' }, { status: 'ok' }], skus)).toEqual([undefined, { verdict: 'applied' }]);
+  });
+
   it('"erro" holds a refusal as "error" does: its text is the reason, false is applied', () => {
     expect(readBatchAnswer([{ erro: 'Produto inexistente' }, { erro: false }], skus)).toEqual([
       { verdict: 'rejected', message: 'Produto inexistente' },
