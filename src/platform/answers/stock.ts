@@ -6,7 +6,8 @@ import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } fro
  * The stock routes' answers. The document says the batch route gives "a per-item result in the
  * response" without showing it, and shows nothing of the queue route's 202. We recognise the
  * plausible shapes; what we cannot match is reported `accepted` (the platform took the request
- * without itemising it), never failed; but `unknown` when the answer shows a refusal we cannot tie to an item.
+ * without itemising it), never failed; but `unknown` when the answer shows a refusal we cannot tie to an item, or
+ * gives an item a status we do not know. The queue route's 2xx is read for the same signs of refusal.
  */
 
 // The lists below are built at each call, in function bodies, not once at module load: mutation testing switches its
