@@ -1,5 +1,11 @@
 import type { PlatformClient } from './client.js';
-import { readBatchAnswer, readQueueAnswer, type ItemVerdict, type MatchNote } from './answers/stock.js';
+import {
+  readBatchAnswer,
+  readQueueAnswer,
+  readQueueRefusal,
+  type ItemVerdict,
+  type MatchNote,
+} from './answers/stock.js';
 import { ExitCode, messageOfBody, PlatformError } from '../base/errors.js';
 
 export type { ItemVerdict, MatchNote } from './answers/stock.js';
@@ -74,14 +80,16 @@ export function itemisedRefusal(
 }
 
 /**
- * `POST /api/v1/stocks/batch`: up to 200 items, accepted for asynchronous processing; resolves to the batch id and the
- * status the platform gave.
+ * `POST /api/v1/stocks/batch`: up to 200 items, accepted for asynchronous processing; resolves to the batch id, the
+ * status the platform gave, and, when the 2xx shows a refusal (readQueueRefusal), the items it refuses or may refuse.
  */
 export async function queueStockBatch(
   client: PlatformClient,
   itemsJson: readonly string[],
+  skus: readonly string[],
   signal?: AbortSignal,
-): Promise<{ status: number; batchId: string | undefined }> {
+  noted?: (note: MatchNote) => void,
+): Promise<{ status: number; batchId: string | undefined; refused: (ItemVerdict | undefined)[] | undefined }> {
   const { status, body } = await client.send<unknown>({
     method: 'POST',
     path: client.route('paths.stockQueue'),
@@ -89,5 +97,9 @@ export async function queueStockBatch(
     safeToRepeat: true,
     signal,
   });
-  return { status, batchId: readQueueAnswer(body, client.session.get('answers.stockQueue.id')) };
+  return {
+    status,
+    batchId: readQueueAnswer(body, client.session.get('answers.stockQueue.id')),
+    refused: readQueueRefusal(body, skus, noted),
+  };
 }

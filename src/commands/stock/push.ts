@@ -49,16 +49,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
   let wireJson: ((item: StockItem) => string) | undefined;
   const threshold = session.get('stock.autoThreshold');
   let route: 'batch' | 'queue' = 'batch';
-  let warnedUnitemised = false;
-  const warnUnitemisedOnce = (said: string | undefined) => {
-    if (warnedUnitemised) return;
-    warnedUnitemised = true;
-    // What the answer said is shown as it came (an error-like message in a 2xx is the platform's to mean).
-    context.log.warn(
-      `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).`,
-    );
-  };
-  const warnMatchOnce = matchWarnings(context);
+  const warn = answerWarnings(context);
   // Made by plan(), once the batch size is known; a 413 makes the rest of the run's requests smaller.
   let fitting: FittingBatches | undefined;
   await runBulkJob<StockItem, WireItem>(
@@ -104,13 +95,51 @@ export async function run(options: StockPushOptions, context: Context): Promise<
           batch,
           (part) =>
             route === 'batch'
-              ? sendToBatchRoute(client, part, signal, { unitemised: warnUnitemisedOnce, noted: warnMatchOnce })
-              : sendToQueueRoute(client, part, signal),
+              ? sendToBatchRoute(client, part, signal, warn.batch)
+              : sendToQueueRoute(client, part, signal, warn.queue),
           bodyBytes,
         ),
     },
     context,
   );
+}
+
+/** What a batch route's answer warns of, and a queue route's. */
+interface AnswerWarnings {
+  unitemised: (said: string | undefined) => void;
+  pending: (status: string) => void;
+  noted: (note: MatchNote) => void;
+}
+
+/** A warning given the first time only. */
+function once(warn: (text: string) => void): (text: string) => void {
+  let warned = false;
+  return (text) => {
+    if (!warned) warn(text);
+    warned = true;
+  };
+}
+
+/** The warnings of reading the stock routes' answers, each once a run. */
+function answerWarnings(context: Context): { batch: AnswerWarnings; queue: Pick<AnswerWarnings, 'noted'> } {
+  const unitemised = once(context.log.warn);
+  const pending = once(context.log.warn);
+  return {
+    batch: {
+      // What the answer said is shown as it came (an error-like message in a 2xx is the platform's to mean).
+      unitemised: (said) =>
+        unitemised(
+          `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).`,
+        ),
+      // The results were recognised: only their status says the items are not applied yet.
+      pending: (status) =>
+        pending(
+          `warning: the stock batch route answered a per-item status saying the item is taken but not yet applied ("${status}"); those items are reported "accepted".`,
+        ),
+      noted: matchWarnings(context, 'batch'),
+    },
+    queue: { noted: matchWarnings(context, 'queue') },
+  };
 }
 
 /** The size of the request body that carries `batch` (`{"items":[...]}`), for a 413's message. */
@@ -151,7 +180,7 @@ async function sendToBatchRoute(
   client: PlatformClient,
   batch: PendingRecord<WireItem>[],
   signal: AbortSignal,
-  warn: { unitemised: (said: string | undefined) => void; noted: (note: MatchNote) => void },
+  warn: AnswerWarnings,
 ): Promise<ReportEntry[]> {
   const skus = batch.map((entry) => entry.key);
   let untrustedIndex = false;
@@ -181,26 +210,30 @@ async function sendToBatchRoute(
     const verdict = verdicts?.[index];
     if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected' || verdict?.verdict === 'unknown')
       return reportEntry(rowOf(entry, verdict.verdict, status, undefined, verdict.message), entry);
+    if (verdict?.verdict === 'unsettled') {
+      warn.pending(verdict.status);
+      return reportEntry(
+        rowOf(entry, 'accepted', status, undefined, `the platform answered "${verdict.status}" for this item`),
+        entry,
+      );
+    }
     // The index warning already told why these items are not itemised, and the setting the other one names would not help.
     if (!untrustedIndex) warn.unitemised(said);
-    const message =
-      verdict?.verdict === 'unsettled'
-        ? `the platform answered "${verdict.status}" for this item`
-        : `the answer did not itemise this item${said === undefined ? '' : `; it said "${said}"`}`;
+    const message = `the answer did not itemise this item${said === undefined ? '' : `; it said "${said}"`}`;
     return reportEntry(rowOf(entry, 'accepted', status, undefined, message), entry);
   });
 }
 
 /**
- * The warnings of matching the batch route's results to the items, each once a run: an index not followed (results
+ * The warnings of matching a stock route's results to the items, each once a run: an index not followed (results
  * numbered from 1), SKUs given back spelled otherwise than sent and matched ignoring case and leading zeros.
  */
-function matchWarnings(context: Context): (note: MatchNote) => void {
+function matchWarnings(context: Context, route: 'batch' | 'queue'): (note: MatchNote) => void {
   const warned = new Set<MatchNote['kind']>();
   return (note) => {
     if (warned.has(note.kind)) return;
     warned.add(note.kind);
-    context.log.warn(matchWarning(note));
+    context.log.warn(matchWarning(note).replace('the stock batch route', `the stock ${route} route`));
   };
 }
 
@@ -232,18 +265,30 @@ function untrustedIndexWarning(note: Extract<MatchNote, { kind: 'untrustedIndex'
   return `warning: the stock batch route answered per-item results whose index does not fit the items sent (${which}); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it), or "unknown" when the answer refuses an item b2bctl cannot match.`;
 }
 
-/** Queue route: the batch is accepted (or retried) whole; each item is reported with the batch id. */
+/**
+ * Queue route: the batch is accepted (or retried) whole; each item is reported with the batch id, `queued`; but an
+ * item the 2xx refuses is `rejected`, and one a refusal in it may be about `unknown`, quoting the answer
+ * (readQueueRefusal).
+ */
 async function sendToQueueRoute(
   client: PlatformClient,
   batch: PendingRecord<WireItem>[],
   signal: AbortSignal,
+  warn: Pick<AnswerWarnings, 'noted'>,
 ): Promise<ReportEntry[]> {
-  const { status, batchId } = await queueStockBatch(
+  const { status, batchId, refused } = await queueStockBatch(
     client,
     batch.map((entry) => entry.json),
+    batch.map((entry) => entry.key),
     signal,
+    warn.noted,
   );
-  return batch.map((entry) => reportEntry(rowOf(entry, 'queued', status, batchId), entry));
+  return batch.map((entry, index) => {
+    const verdict = refused?.[index];
+    return verdict?.verdict === 'rejected' || verdict?.verdict === 'unknown'
+      ? reportEntry(rowOf(entry, verdict.verdict, status, batchId, verdict.message), entry)
+      : reportEntry(rowOf(entry, 'queued', status, batchId), entry);
+  });
 }
 
 /** An item's report row (see withPlaceOf: no object spread per item). */

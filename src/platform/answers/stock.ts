@@ -6,19 +6,23 @@ import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } fro
  * The stock routes' answers. The document says the batch route gives "a per-item result in the
  * response" without showing it, and shows nothing of the queue route's 202. We recognise the
  * plausible shapes; what we cannot match is reported `accepted` (the platform took the request
- * without itemising it), never failed; but `unknown` when the answer shows a refusal we cannot tie to an item.
+ * without itemising it), never failed; but `unknown` when the answer shows a refusal we cannot tie to an item, or
+ * gives an item a status we do not know. The queue route's 2xx is read for the same signs of refusal.
  */
 
 // The lists below are built at each call, in function bodies, not once at module load: mutation testing switches its
 // changes at run time, inside functions; a few short arrays per answer cost nothing beside the request itself.
 function recognisedResultPaths(): readonly string[] {
-  return ['', 'results', 'items', 'data', 'result', 'data.results', 'data.items'];
+  return ['', 'results', 'items', 'data', 'result', 'data.results', 'data.items', 'resultados', 'itens'];
 }
 function recognisedStatusFields(): readonly string[] {
-  return ['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid', 'error'];
+  return ['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid', 'error', 'erro'];
 }
+// A Brazilian platform words its reasons in Portuguese (`mensagem`, `erro`, `motivo`): a refused item's reason was
+// dropped when it came under a name this list did not hold (a fresh user test).
 function recognisedMessageFields(): readonly string[] {
-  return ['message', 'reason', 'error', 'errorMessage', 'detail', 'description'];
+  const english = ['message', 'reason', 'error', 'errorMessage', 'error_message', 'msg', 'detail', 'description'];
+  return [...english, 'mensagem', 'erro', 'motivo', 'descricao', 'detalhe'];
 }
 function recognisedQueueIdPaths(): readonly string[] {
   return [
@@ -36,15 +40,30 @@ function recognisedQueueIdPaths(): readonly string[] {
   ];
 }
 function appliedWords(): readonly string[] {
-  return ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true'];
+  const english = ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', 'completed'];
+  return [...english, 'sucesso', 'atualizado', 'aplicado', 'concluido'];
+}
+// A status that says the item is taken and not yet applied: `accepted`, quoting it. Any word that is neither applied,
+// refusing nor one of these is `unknown`: per-item refusals in words b2bctl did not list (`SKU_NOT_FOUND`, `ERRO`,
+// `ignored`) ended the night `accepted`, exit 0 (a fresh user test).
+function pendingWords(): readonly string[] {
+  const english = ['pending', 'queued', 'enqueued', 'processing', 'in_progress', 'received', 'accepted'];
+  return [...english, 'pendente', 'em_processamento', 'recebido', 'aceito'];
 }
 function rejectedWords(): readonly string[] {
-  return ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found'];
+  const english = ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found'];
+  return [...english, 'erro', 'falha', 'rejeitado', 'invalido', 'nao_encontrado', 'inexistente', 'recusado'];
 }
-// The words that name a refusal in a field's name or a batch's status, beside the per-item results.
+// A status whose words hold one of these refuses (`SKU_NOT_FOUND`, `INVALID_PRICE`, `ERRO: produto inexistente`).
+function refusingStems(): readonly string[] {
+  return ['not_found', 'notfound', 'error', 'fail', 'invalid', 'reject', 'nao_encontrad', 'inexistent', 'rejeitad'];
+}
+// The words that name a refusal in a field's name or a batch's status, beside the per-item results; `notFound`,
+// `naoEncontrados` and `ignored` name the SKUs the platform did not take.
 function refusalNames(): readonly string[] {
   const words = ['error', 'errors', 'fail', 'failed', 'failure', 'failures', 'rejected', 'rejection', 'rejections'];
-  return [...words, 'invalid', 'partial', 'partially'];
+  const portuguese = ['erro', 'erros', 'falha', 'falhas', 'rejeitados', 'invalidos', 'inexistentes', 'naoencontrados'];
+  return [...words, 'invalid', 'partial', 'partially', 'notfound', 'ignored', ...portuguese];
 }
 function negations(): readonly string[] {
   return ['no', 'not', 'without', 'zero'];
@@ -113,11 +132,13 @@ export function readBatchAnswer(
   // items `OK`: checked, maybe, and not stored): no item is known applied, and a batch is safe to send again.
   if (unexplained.length > 0 && !unshown) {
     noted({ kind: 'contradictedBatch', result: unexplained[0] as string });
-    for (const item of verdicts.keys())
-      verdicts[item] = {
-        verdict: 'unknown',
-        message: `the answer shows this item applied, but refuses the batch beside it: ${unexplained[0] as string}`,
-      };
+    // An item already `unknown` (a status b2bctl does not know) keeps its own words.
+    for (const [item, verdict] of verdicts.entries())
+      if (verdict?.verdict === 'applied')
+        verdicts[item] = {
+          verdict: 'unknown',
+          message: `the answer shows this item applied, but refuses the batch beside it: ${unexplained[0] as string}`,
+        };
     return verdicts;
   }
   noted({ kind: 'unmatchedRefusal', result: refusals[0] as string });
@@ -267,13 +288,25 @@ function refusalNamed(field: string, value: unknown): boolean {
   return value === true || (isRecord(value) && Object.keys(value).length > 0);
 }
 
-/** The words of a field name or status: `failedCount`, `failed_count` and `FAILED-COUNT` are `failed` and `count`. */
+/**
+ * The words of a field name or status: `failedCount`, `failed_count` and `FAILED-COUNT` are `failed` and `count`;
+ * `notFound` and `naoEncontrados` one word each (`not` alone is a negation), `não` as `nao`.
+ */
 function wordsOf(text: string): string[] {
-  return text
+  return withoutMarks(text)
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-    .filter((word) => word !== '');
+    .filter((word) => word !== '')
+    .join(' ')
+    .replace(/\bnot found\b/g, 'notfound')
+    .replace(/\bnao encontrad[a-z]*/g, 'naoencontrados')
+    .split(' ');
+}
+
+/** `não`, `inválido`, `concluído` as `nao`, `invalido`, `concluido`: the accents a platform may or may not write. */
+function withoutMarks(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 }
 
 /** An array of results, or an object keyed by SKU or by index. */
@@ -503,24 +536,74 @@ function indexesTrusted(
 
 function verdictOf(result: unknown, statusField: string | undefined): ItemVerdict | undefined {
   if (typeof result === 'boolean') return { verdict: result ? 'applied' : 'rejected' };
-  if (typeof result === 'string') return wordVerdict(result);
+  if (typeof result === 'string') return sentenceVerdict(result);
   if (!isRecord(result)) return undefined;
   const fields = statusField ? [statusField] : recognisedStatusFields();
   for (const field of fields) {
     const verdict = fieldVerdict(field, valueAtPath(result, field));
-    // `error: "text"` is its own message.
-    if (verdict) return 'message' in verdict ? verdict : { ...verdict, ...messageOf(result) };
+    if (verdict) return withReason(verdict, result, field);
   }
-  return undefined;
+  return unlistedBooleanVerdict(result);
+}
+
+/**
+ * A verdict with the result's reason: under a field b2bctl lists; else, for a refusal whose result says more than a
+ * bare `REJECTED` (a status such as `SKU_NOT_FOUND`, fields b2bctl does not read), the result as its JSON, where the
+ * reason is; a status b2bctl does not know, quoted whole.
+ */
+function withReason(verdict: ItemVerdict, result: Record<string, unknown>, statusField: string): ItemVerdict {
+  if (verdict.verdict === 'unknown') return { ...verdict, message: `${verdict.message}: ${resultJson(result)}` };
+  // `error: "text"` is its own message.
+  if ('message' in verdict) return verdict;
+  const reason = messageOf(result);
+  if (reason.message !== undefined || verdict.verdict !== 'rejected') return { ...verdict, ...reason };
+  const status = valueAtPath(result, statusField);
+  const bare =
+    typeof status !== 'string' || rejectedWords().includes(status.trim().toLowerCase()) || /^\d+$/.test(status.trim());
+  const read = new Set(['sku', 'SKU', 'code', 'productCode', 'index', ...recognisedStatusFields()]);
+  const saysMore = !bare || Object.keys(result).some((field) => !read.has(field));
+  return saysMore ? { verdict: 'rejected', message: `the platform refused this item: ${resultJson(result)}` } : verdict;
+}
+
+function resultJson(result: unknown): string {
+  const text = JSON.stringify(result) ?? '';
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+/**
+ * A result with no status b2bctl lists, judged by its booleans: `false` under any of them (`"updated": false`) may be a
+ * refusal, or "nothing to change", so `unknown`, never `accepted`; `true` under a name that says applied
+ * (`"updated": true`) is applied; otherwise nothing is known.
+ */
+function unlistedBooleanVerdict(result: Record<string, unknown>): ItemVerdict | undefined {
+  const booleans = Object.entries(result).filter(([, value]) => typeof value === 'boolean');
+  const denied = booleans.find(([, value]) => value === false);
+  if (denied !== undefined)
+    return {
+      verdict: 'unknown',
+      message: `the answer gave this item "${denied[0]}": false, which b2bctl cannot read as applied or refused: ${resultJson(result)}`,
+    };
+  const saysApplied = booleans.some(([field]) => wordsOf(field).some((word) => appliedWords().includes(word)));
+  return saysApplied ? { verdict: 'applied', ...messageOf(result) } : undefined;
+}
+
+/** A result given as text: a status word, or a sentence (`ERRO: produto inexistente`) that is its own reason. */
+function sentenceVerdict(text: string): ItemVerdict {
+  const verdict = wordVerdict(text);
+  const sentence = /\s/.test(text.trim());
+  return verdict.verdict === 'rejected' && sentence ? { verdict: 'rejected', message: text.trim() } : verdict;
 }
 
 /** What one status field says: nothing when absent or null, else a verdict. */
 function fieldVerdict(field: string, value: unknown): ItemVerdict | undefined {
   if (value === undefined || value === null) return undefined;
-  // `error: "text"` names a rejection; `error: null` above was skipped as no verdict.
-  if (field === 'error' && typeof value === 'string') return { verdict: 'rejected', message: value };
+  // `error: "text"` (or `erro`) names a rejection; `error: null` above was skipped as no verdict.
+  const errorField = field === 'error' || field === 'erro';
+  // A blank one (`"erro": ""` beside `"ok": true`) says there was none.
+  if (errorField && typeof value === 'string')
+    return value.trim() === '' ? undefined : { verdict: 'rejected', message: value };
   return typeof value === 'boolean'
-    ? { verdict: value === (field !== 'error') ? 'applied' : 'rejected' }
+    ? { verdict: value === !errorField ? 'applied' : 'rejected' }
     : statusVerdict(value);
 }
 
@@ -532,23 +615,42 @@ function statusVerdict(value: unknown): ItemVerdict {
   if (typeof value !== 'object' || value === null || value instanceof WrittenNumber) return wordVerdict(String(value));
   const inner = isRecord(value) ? [value.status, value.code].find(isWordLike) : undefined;
   const verdict = inner === undefined ? undefined : wordVerdict(String(inner));
-  return verdict !== undefined && verdict.verdict !== 'unsettled'
-    ? verdict
-    : { verdict: 'unsettled', status: JSON.stringify(value) };
+  if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected') return verdict;
+  const shown = JSON.stringify(value);
+  return verdict?.verdict === 'unsettled' ? { verdict: 'unsettled', status: shown } : unknownStatus(shown);
 }
 
 function isWordLike(value: unknown): value is string | number {
   return typeof value === 'string' || typeof value === 'number';
 }
 
+/**
+ * A status word: applied, refusing (a word b2bctl lists, or one holding `NOT_FOUND`, `ERROR`, `FAIL`, `INVALID`,
+ * `REJECT`), pending (`unsettled`: reported `accepted`, quoting it), else `unknown`: a word b2bctl does not know may
+ * be a refusal, and a night of refusals must not end `accepted`, exit 0.
+ */
 function wordVerdict(word: string): ItemVerdict {
-  const normal = word.trim().toLowerCase();
+  const normal = withoutMarks(word).trim().toLowerCase();
   // A status line's leading code (`400 Bad Request`, `200 OK`) as the bare code is.
   const leadingCode = /^(\d{3})(?=$|\s|:)/.exec(normal)?.[1];
   const code = leadingCode === undefined ? undefined : Number(leadingCode);
   if (appliedWords().includes(normal) || within(code, appliedCodes())) return { verdict: 'applied' };
-  if (rejectedWords().includes(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
-  return { verdict: 'unsettled', status: word };
+  if (refusingWord(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
+  if (pendingWords().includes(normal.replace(/[\s-]+/g, '_'))) return { verdict: 'unsettled', status: word };
+  return unknownStatus(word);
+}
+
+function refusingWord(normal: string): boolean {
+  const joined = normal.replace(/[\s-]+/g, '_');
+  if (rejectedWords().includes(joined) || refusingStems().some((stem) => joined.includes(stem))) return true;
+  return normal.split(/[^a-z0-9_]+/).some((word) => rejectedWords().includes(word));
+}
+
+function unknownStatus(shown: string): ItemVerdict {
+  return {
+    verdict: 'unknown',
+    message: `the platform answered "${shown}" for this item, which b2bctl knows as neither applied, refused nor pending`,
+  };
 }
 
 function within(code: number | undefined, range: { from: number; to: number }): boolean {
@@ -569,4 +671,22 @@ function messageOf(result: Record<string, unknown>): { message?: string } {
 export function readQueueAnswer(body: unknown, setting?: string): string | undefined {
   const found = firstAt(body, candidatePaths(setting, recognisedQueueIdPaths()), isIdLike);
   return found ? String(found.value) : undefined;
+}
+
+/**
+ * What the queue route's 2xx says against the batch, read for the signs of refusal the batch route's answer is read
+ * for (readBatchAnswer): per item, `rejected` when a result refuses it, `unknown` when a refusal may be about it (a
+ * batch-level `"status": "REJECTED"`, `"success": false`, an `errors` list), undefined when nothing refuses it (it stays
+ * queued); undefined for an answer with no sign of refusal. A platform refusing every batch in a 200 gave a clean
+ * "5000 queued; exit 0" night, its words nowhere (a fresh user test).
+ */
+export function readQueueRefusal(
+  body: unknown,
+  skus: readonly string[],
+  noted: (note: MatchNote) => void = () => {},
+): (ItemVerdict | undefined)[] | undefined {
+  const refused = readBatchAnswer(body, skus, {}, noted)?.map((verdict) =>
+    verdict?.verdict === 'rejected' || verdict?.verdict === 'unknown' ? verdict : undefined,
+  );
+  return refused?.some((verdict) => verdict !== undefined) ? refused : undefined;
 }

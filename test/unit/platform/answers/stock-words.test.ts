@@ -4,9 +4,17 @@
  */
 import { describe, expect, it } from 'vitest';
 // The places are written out here, not taken from the module's lists: a place dropped from a list must fail a row.
-import { readBatchAnswer, readQueueAnswer } from '../../../../src/platform/answers/stock.js';
+import { readBatchAnswer, readQueueAnswer, readQueueRefusal } from '../../../../src/platform/answers/stock.js';
 
 const skus = ['SKU-1', 'SKU-2'];
+
+/** The verdict of a result whose status b2bctl knows as neither applied, refused nor pending. */
+function unknownStatus(status: string, result: unknown) {
+  return {
+    verdict: 'unknown',
+    message: `the platform answered "${status}" for this item, which b2bctl knows as neither applied, refused nor pending: ${JSON.stringify(result)}`,
+  };
+}
 
 describe('readBatchAnswer, word by word', () => {
   it.each(['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', '200', ' OK '])(
@@ -57,11 +65,10 @@ describe('readBatchAnswer, word by word', () => {
     expect(readBatchAnswer([{ status: line }, { status: 'error' }], skus)?.[0]).toEqual({ verdict: 'applied' });
   });
 
-  it.each(['2000 items', '404abc', '4040'])('%j is no status line: neither', (word) => {
-    expect(readBatchAnswer([{ status: word }, { status: 'ok' }], skus)?.[0]).toEqual({
-      verdict: 'unsettled',
-      status: word,
-    });
+  it.each(['2000 items', '404abc', '4040'])('%j is no status line: unknown, quoting the result', (word) => {
+    expect(readBatchAnswer([{ status: word }, { status: 'ok' }], skus)?.[0]).toEqual(
+      unknownStatus(word, { status: word }),
+    );
   });
 
   it.each([{ code: 404 }, { code: '422' }, { status: 'REJECTED', code: 7 }, { status: '400 Bad Request' }])(
@@ -74,22 +81,20 @@ describe('readBatchAnswer, word by word', () => {
     },
   );
 
-  it('a status object that says nothing b2bctl recognises is quoted as its JSON, never [object Object]', () => {
+  it('a status object is quoted as its JSON, never [object Object]: pending when it says so, else unknown', () => {
     expect(readBatchAnswer([{ status: { code: 'PENDING', at: 3 } }, { status: 'ok' }], skus)?.[0]).toEqual({
       verdict: 'unsettled',
       status: '{"code":"PENDING","at":3}',
     });
-    expect(readBatchAnswer([{ status: ['x'] }, { status: 'ok' }], skus)?.[0]).toEqual({
-      verdict: 'unsettled',
-      status: '["x"]',
-    });
+    expect(readBatchAnswer([{ status: ['x'] }, { status: 'ok' }], skus)?.[0]).toEqual(
+      unknownStatus('["x"]', { status: ['x'] }),
+    );
   });
 
-  it.each([100, 199, 302, 600, 2000, '20'])('the per-item code %j is neither', (code) => {
-    expect(readBatchAnswer([{ status: code }, { status: 'ok' }], skus)?.[0]).toEqual({
-      verdict: 'unsettled',
-      status: String(code),
-    });
+  it.each([100, 199, 302, 600, 2000, '20'])('the per-item code %j is unknown', (code) => {
+    expect(readBatchAnswer([{ status: code }, { status: 'ok' }], skus)?.[0]).toEqual(
+      unknownStatus(String(code), { status: code }),
+    );
   });
 
   it.each(['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid'])(
@@ -113,13 +118,24 @@ describe('readBatchAnswer, word by word', () => {
     ]);
   });
 
-  it.each(['message', 'reason', 'error', 'errorMessage', 'detail', 'description'])(
-    'the field "%s" holds the message',
-    (field) => {
-      const verdicts = readBatchAnswer([{ status: 'rejected', [field]: 'stock locked' }, { status: 'ok' }], skus);
-      expect(verdicts?.[0]).toEqual({ verdict: 'rejected', message: 'stock locked' });
-    },
-  );
+  it.each([
+    'message',
+    'reason',
+    'error',
+    'errorMessage',
+    'error_message',
+    'msg',
+    'detail',
+    'description',
+    'mensagem',
+    'erro',
+    'motivo',
+    'descricao',
+    'detalhe',
+  ])('the field "%s" holds the message', (field) => {
+    const verdicts = readBatchAnswer([{ status: 'rejected', [field]: 'stock locked' }, { status: 'ok' }], skus);
+    expect(verdicts?.[0]).toEqual({ verdict: 'rejected', message: 'stock locked' });
+  });
 
   it('a blank message is no message; the first non-blank one is', () => {
     expect(readBatchAnswer([{ status: 'rejected', message: '  ', reason: 'why' }, true], skus)?.[0]).toEqual({
@@ -128,14 +144,17 @@ describe('readBatchAnswer, word by word', () => {
     });
   });
 
-  it.each(['results', 'items', 'data', 'result', 'data.results', 'data.items'])('results under "%s"', (path) => {
-    const body: Record<string, unknown> = {};
-    let place = body;
-    const parts = path.split('.');
-    for (const part of parts.slice(0, -1)) place = (place[part] = {}) as Record<string, unknown>;
-    place[parts.at(-1) as string] = [{ status: 'ok' }, { status: 'failed' }];
-    expect(readBatchAnswer(body, skus)).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
-  });
+  it.each(['results', 'items', 'data', 'result', 'data.results', 'data.items', 'resultados', 'itens'])(
+    'results under "%s"',
+    (path) => {
+      const body: Record<string, unknown> = {};
+      let place = body;
+      const parts = path.split('.');
+      for (const part of parts.slice(0, -1)) place = (place[part] = {}) as Record<string, unknown>;
+      place[parts.at(-1) as string] = [{ status: 'ok' }, { status: 'failed' }];
+      expect(readBatchAnswer(body, skus)).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
+    },
+  );
 
   it.each(['sku', 'SKU', 'code', 'productCode'])('results matched by their "%s" field, in any order', (field) => {
     expect(
@@ -191,6 +210,163 @@ describe('readBatchAnswer, word by word', () => {
 
   it('a status field set to one the results do not have: no verdict from the others', () => {
     expect(readBatchAnswer([{ status: 'ok' }, { status: 'ok' }], skus, { status: 'outcome' })).toBeUndefined();
+  });
+});
+
+describe('readBatchAnswer, the words a refusal, a pending item or an unknown status is told by', () => {
+  it.each([
+    'ERRO',
+    'Falha',
+    'REJEITADO',
+    'INVALIDO',
+    'inválido',
+    'NAO_ENCONTRADO',
+    'NÃO ENCONTRADO',
+    'INEXISTENTE',
+    'recusado',
+    'SKU_NOT_FOUND',
+    'NOT FOUND',
+    'PRODUCT_NOT_FOUND',
+    'VALIDATION_ERROR',
+    'FAILED_VALIDATION',
+    'INVALID_PRICE',
+    'REJECTED_BY_RULE',
+    'produto_inexistente',
+    'PRODUTO_NAO_ENCONTRADO',
+  ])('"%s" is rejected', (word) => {
+    expect(readBatchAnswer([{ status: 'ok' }, { status: word }], skus)?.[1]?.verdict).toBe('rejected');
+  });
+
+  it.each(['completed', 'SUCESSO', 'atualizado', 'aplicado', 'concluído'])('"%s" is applied', (word) => {
+    expect(readBatchAnswer([{ status: word }, { status: 'error' }], skus)?.[0]).toEqual({ verdict: 'applied' });
+  });
+
+  it.each([
+    'PENDING',
+    'queued',
+    'enqueued',
+    'PROCESSING',
+    'IN_PROGRESS',
+    'in progress',
+    'received',
+    'accepted',
+    'PENDENTE',
+    'EM_PROCESSAMENTO',
+    'em processamento',
+    'recebido',
+    'aceito',
+  ])('"%s" is pending: accepted, quoting it', (word) => {
+    expect(readBatchAnswer([{ status: word }, { status: 'ok' }], skus)?.[0]).toEqual({
+      verdict: 'unsettled',
+      status: word,
+    });
+  });
+
+  it.each(['ignored', 'SKIPPED', 'unchanged', 'WARNING', 'yes'])('"%s" is unknown, never accepted', (word) => {
+    expect(readBatchAnswer([{ sku: 'SKU-1', status: word }, { status: 'ok' }], skus)?.[0]).toEqual({
+      verdict: 'unknown',
+      message: `the platform answered "${word}" for this item, which b2bctl knows as neither applied, refused nor pending: {"sku":"SKU-1","status":"${word}"}`,
+    });
+  });
+
+  it('a result given as a refusing sentence is rejected with it as its reason; a bare word has none', () => {
+    expect(readBatchAnswer({ 'SKU-1': 'ERRO: produto inexistente', 'SKU-2': 'ERROR' }, skus)).toEqual([
+      { verdict: 'rejected', message: 'ERRO: produto inexistente' },
+      { verdict: 'rejected' },
+    ]);
+  });
+
+  it('a blank "error" or "erro" is no refusal: it gives no verdict', () => {
+    expect(readBatchAnswer([{ status: 'ok' }, { error: '' }], skus)).toEqual([{ verdict: 'applied' }, undefined]);
+    expect(readBatchAnswer([{ erro: ' ' }, { status: 'ok' }], skus)).toEqual([undefined, { verdict: 'applied' }]);
+  });
+
+  it('"erro" holds a refusal as "error" does: its text is the reason, false is applied', () => {
+    expect(readBatchAnswer([{ erro: 'Produto inexistente' }, { erro: false }], skus)).toEqual([
+      { verdict: 'rejected', message: 'Produto inexistente' },
+      { verdict: 'applied' },
+    ]);
+  });
+
+  it('a refusal whose reason is under no name b2bctl lists, or in its status alone, is quoted as its JSON', () => {
+    const answer = [
+      { sku: 'SKU-1', status: 'REJECTED', texto: 'sem estoque' },
+      { sku: 'SKU-2', status: 'SKU_NOT_FOUND' },
+    ];
+    expect(readBatchAnswer(answer, skus)).toEqual(
+      answer.map((result) => ({
+        verdict: 'rejected',
+        message: `the platform refused this item: ${JSON.stringify(result)}`,
+      })),
+    );
+  });
+
+  it('a boolean b2bctl does not list: false is unknown quoting the result, true under a name saying applied is applied', () => {
+    const answer = [
+      { sku: 'SKU-1', updated: true },
+      { sku: 'SKU-2', updated: false, reason: 'Produto inexistente' },
+    ];
+    expect(readBatchAnswer(answer, skus)).toEqual([
+      { verdict: 'applied', message: undefined },
+      {
+        verdict: 'unknown',
+        message: `the answer gave this item "updated": false, which b2bctl cannot read as applied or refused: ${JSON.stringify(answer[1])}`,
+      },
+    ]);
+    // `true` under a name that says nothing of the item is no verdict.
+    expect(readBatchAnswer([{ sku: 'SKU-1', promo: true }], skus)).toBeUndefined();
+  });
+
+  it.each(['notFound', 'naoEncontrados', 'nao_encontrados', 'invalidSkus', 'ignored', 'skusInexistentes', 'erros'])(
+    'a list "%s" beside the results is a sign of refusal: the items not shown applied are unknown',
+    (field) => {
+      const verdicts = readBatchAnswer({ results: [{ sku: 'SKU-1', status: 'ok' }], [field]: ['SKU-2'] }, skus);
+      expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['applied', 'unknown']);
+    },
+  );
+
+  it.each(['found', 'notFoundCount', 'ignoredCount', 'noErrors'])('"%s" empty, zero or negated is no sign', (field) => {
+    const body = { results: [{ sku: 'SKU-1', status: 'ok' }], [field]: field === 'found' ? ['SKU-2'] : 0 };
+    expect(readBatchAnswer(body, skus)).toEqual([{ verdict: 'applied' }, undefined]);
+  });
+});
+
+describe('readQueueRefusal: the queue route\u2019s 2xx read for the signs the batch route\u2019s is', () => {
+  it.each([
+    { success: false, status: 'REJECTED', message: 'Lote rejeitado' },
+    { status: 'FAILED' },
+    { id: 'Q-1', status: 'QUEUED', errors: ['SKU-2: produto inexistente'] },
+    { erro: 'Lote inválido' },
+    { jobId: 'J-1', rejected: 2 },
+  ])('%j: every item unknown, quoting it', (body) => {
+    const message = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${JSON.stringify(body)}`;
+    expect(readQueueRefusal(body, skus)).toEqual([
+      { verdict: 'unknown', message },
+      { verdict: 'unknown', message },
+    ]);
+  });
+
+  it('per-item results: the refused item rejected, the one shown applied not judged (it stays queued)', () => {
+    const body = { batchId: 'B-1', results: [{ sku: 'SKU-2', status: 'REJECTED', message: 'inativo' }] };
+    expect(readQueueRefusal(body, skus)).toEqual([undefined, { verdict: 'rejected', message: 'inativo' }]);
+  });
+
+  it.each([
+    { batchId: 'B-1', status: 'QUEUED', items: 2 },
+    { jobId: 'J-1', state: 'RECEIVED' },
+    { id: 'B-1' },
+    {
+      batchId: 'B-1',
+      results: [
+        { sku: 'SKU-1', status: 'PENDING' },
+        { sku: 'SKU-2', status: 'ACCEPTED' },
+      ],
+    },
+    { id: 'B-1', errors: [], failed: 0 },
+    null,
+    '',
+  ])('%j: no sign of refusal', (body) => {
+    expect(readQueueRefusal(body, skus)).toBeUndefined();
   });
 });
 

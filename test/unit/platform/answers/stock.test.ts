@@ -106,7 +106,8 @@ describe('readBatchAnswer: the per-item shapes a platform may answer the batch r
     };
     expect(readBatchAnswer(body, skus)).toBeUndefined();
     const verdicts = readBatchAnswer(body, skus, { results: 'payload.lines', status: 'outcome2' });
-    expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['unsettled', 'unsettled', 'unsettled']);
+    // `yes` and `no` are words b2bctl does not know: `unknown`, never `accepted` with exit 0.
+    expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['unknown', 'unknown', 'unknown']);
     const booleans = { payload: { lines: [{ done: true }, { done: false }, { done: true }] } };
     expect(
       readBatchAnswer(booleans, skus, { results: 'payload.lines', status: 'done' })?.map((verdict) => verdict?.verdict),
