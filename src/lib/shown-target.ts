@@ -45,6 +45,20 @@ export function commandShownSafely(command: string): string {
 }
 
 /**
+ * The variables a shell command sets for its program (`DB_PASSWORD=x TOKEN=y ./import.sh`), as the shell reads
+ * them: the command's own environment, whose secrets its output may quote.
+ */
+export function leadingAssignments(command: string): Record<string, string> {
+  const assignments: Record<string, string> = {};
+  for (const word of leadingWords(command)) {
+    const assignment = /^([A-Za-z_]\w*)=(.*)$/s.exec(word.text);
+    if (!assignment) break;
+    assignments[assignment[1] as string] = assignment[2] as string;
+  }
+  return assignments;
+}
+
+/**
  * A hand-off target as kept in the store (`exec COMMAND`, a URL, or `fetch orders into FOLDER`), shown safely;
  * stores written by earlier versions kept targets with their credentials, so they are shown through this too.
  */

@@ -23,6 +23,11 @@ export interface PlatformRequest {
   signal?: AbortSignal;
   /** The branch code filled into the path, if any: a 403 then means the branch is not linked to the head office. */
   branch?: string;
+  /**
+   * Secret values the body carries (a customer's password): a refusal may quote them back (`Password X does not
+   * meet the policy`), so they are masked in its body before any message, report or errors file quotes it.
+   */
+  secrets?: readonly string[];
 }
 
 /** A request sent as given (`b2bctl api`): its own headers and body text, the answer returned whatever its status. */
@@ -79,11 +84,11 @@ export class PlatformClient {
       if (branch !== undefined) throw branchNotLinked(branch, request.method, response.url);
     }
     if (response.status >= 400) {
-      // An error body may echo the Authorization header it was sent.
+      // An error body may echo the Authorization header it was sent, and the secrets of its body.
       throw new PlatformError(
         response.status,
         { method: request.method, url: response.url },
-        parseJson(redactSecrets(response.text, [token])),
+        parseJson(redactSecrets(response.text, [token, ...(request.secrets ?? [])])),
       );
     }
     // Not followed (the token would go where it points), and no success: the platform's route never saw the request.

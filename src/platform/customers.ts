@@ -37,6 +37,7 @@ export async function createCustomer(
     body,
     safeToRepeat: false,
     signal,
+    secrets: [body.password],
   });
 }
 

@@ -1,12 +1,8 @@
 /** Keeps secrets out of traces, logs and messages. Pure. */
 
-export const redacted = '[redacted]';
+import { redacted, secretNamePattern as secretKeyPattern } from '../lib/secret-values.js';
 
-// Names that end in a secret word: `password`, `clientSecret`, `access_token`, `x-api-key`, `senha`, `pwd`,
-// `x-access-key`, `signature`, `app-key`; not `token_type` or `passport`. `password_confirmation` and `x-senha` hold one
-// too (the second pattern: a secret word anywhere, as the Portuguese and confirmation names put it first).
-const secretKeyPattern =
-  /(pass(word|wd)?|pwd|senha|secret|token|authorization|credentials?|api[-_]?key|access[-_]?key|app[-_]?key|signature)$|(password|passwd|senha|secret)/i;
+export { redacted, redactSecrets } from '../lib/secret-values.js';
 
 /** Headers as they may be printed: credentials replaced, the scheme kept. */
 export function redactHeaders(
@@ -138,15 +134,6 @@ function redactValue(value: unknown): unknown {
     );
   }
   return value;
-}
-
-/** Replaces every occurrence of known secret strings (a password, a token) in free text. */
-export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let safe = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) safe = safe.split(secret).join(redacted);
-  }
-  return safe;
 }
 
 /**

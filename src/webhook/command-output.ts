@@ -1,3 +1,5 @@
+import { redactSecrets } from '../lib/secret-values.js';
+
 /** Lines of an `--exec` command's output kept per run: enough to say why it failed, bounded whatever it prints. */
 const keptLines = 10;
 /** Characters kept of one line: a command that dumps the event on one line does not flood the log. */
@@ -8,11 +10,14 @@ const linesInFailure = 3;
 /**
  * What a command run printed (stdout and stderr, in the order they came), kept as its last lines, so that the
  * receiver logs it in its own format, tied to the event, instead of the raw bytes breaking `--log-format json`.
+ * The `secrets` the command was given are masked in each line (secret-values.ts), before it is cut to length.
  */
 export class CommandOutput {
   private lines: string[] = [];
   private partial = '';
   private dropped = 0;
+
+  constructor(private readonly secrets: readonly string[] = []) {}
 
   add(chunk: Buffer | string): void {
     const pieces = (this.partial + chunk.toString()).split(/\r?\n/);
@@ -29,7 +34,7 @@ export class CommandOutput {
 
   private keep(line: string): void {
     // Control characters (a progress bar's \r, colours) would break the receiver's one line.
-    const shown = line.replace(/\p{Cc}/gu, ' ').trimEnd();
+    const shown = redactSecrets(line.replace(/\p{Cc}/gu, ' ').trimEnd(), this.secrets);
     if (shown === '') return;
     this.lines.push(shown.length > lineLength ? `${shown.slice(0, lineLength)}…` : shown);
     if (this.lines.length > keptLines) {

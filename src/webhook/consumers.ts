@@ -9,11 +9,12 @@ import {
   type UrlSource,
 } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
+import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
 import type { CommandRuns } from './command-runs.js';
 import { type ForwardRequest, ForwardThread } from './forward-thread.js';
 import { CommandOutput, failureWithOutput } from './command-output.js';
-import { commandEnvironment, type ExecEnvironment } from './exec-environment.js';
+import { commandEnvironment, type ExecEnvironment, secretsGivenTo } from './exec-environment.js';
 import type { StoredEvent } from './store/types.js';
 
 /** Something that takes one stored event: throws when it did not (then the same event is tried again). */
@@ -113,6 +114,7 @@ export function forwardTo(
   // proxy or a replay carries it too.
   const target = withoutUserInfo(url);
   const credential: Record<string, string> = authorization === undefined ? {} : { authorization };
+  const secrets = credentialsSent(url, authorization);
   const thread = new ForwardThread(target, timeoutMs);
   /** The error `deliver` throws for a failed request: the network problem in the words of the URL's flags. */
   const networkFailure = async (error: unknown) => {
@@ -136,7 +138,7 @@ export function forwardTo(
         throw signal.aborted ? error : await networkFailure(error);
       });
       const text = await answer.body.text();
-      if (answer.statusCode < 200 || answer.statusCode > 299) throw refusalOf(answer.statusCode, text);
+      if (answer.statusCode < 200 || answer.statusCode > 299) throw refusalOf(answer.statusCode, text, secrets);
     },
     async deliverInOrder(events, signal, progress) {
       if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal);
@@ -166,7 +168,7 @@ export function forwardTo(
         const error = Object.assign(new Error(failure.message), { code: failure.code });
         return { taken, failure: signal.aborted ? error : await networkFailure(error) };
       }
-      const refusal = refusalOf(failure.status, failure.body);
+      const refusal = refusalOf(failure.status, failure.body, secrets);
       const refused = counts[outcome.taken] ?? 1;
       if (!(refusal instanceof PermanentRefusal) || refused === 1) return { taken, failure: refusal };
       // A batch refused for good: some event in it is. Each is sent alone, in order, to find which.
@@ -176,6 +178,15 @@ export function forwardTo(
     close: () => thread.close(),
   };
   return consumer;
+}
+
+/**
+ * What of its credential the ERP's refusal may quote back (an auth layer's "token X not valid"): the URL's password
+ * and query values, the header's token or Basic password. Masked before the refusal is logged or kept as a dead
+ * letter's error.
+ */
+function credentialsSent(url: string, authorization: string | undefined): string[] {
+  return [...secretsOfUrl(url), ...secretsOfAuthorization(authorization)];
 }
 
 /** One POST: an event as it is, or (`asArray`, --forward-batch) events as a JSON array, with their headers. */
@@ -196,9 +207,13 @@ function forwardHeaders(event: StoredEvent): Record<string, string> {
   };
 }
 
-/** The ERP's answer other than 2xx, as an error: for good when the status says it will never take the event. */
-function refusalOf(status: number, text: string): Error {
-  const message = `HTTP ${status}${text.trim() ? `: ${text.trim().slice(0, 200)}` : ''}`;
+/**
+ * The ERP's answer other than 2xx, as an error: for good when the status says it will never take the event. The
+ * `secrets` it was sent are masked before the answer is cut to length, so no piece of one is left at the cut.
+ */
+function refusalOf(status: number, text: string, secrets: readonly string[]): Error {
+  const quoted = redactSecrets(text.trim(), secrets);
+  const message = `HTTP ${status}${quoted ? `: ${quoted.slice(0, 200)}` : ''}`;
   return permanentStatuses.has(status) ? new PermanentRefusal(message) : new Error(message);
 }
 
@@ -256,6 +271,7 @@ export function execCommand(
     });
   }
   const target = `exec ${commandShownSafely(command)}`;
+  const secrets = secretsGivenTo(environment, command);
   return {
     target,
     prepare: runs ? (signal) => runs.settle(signal) : undefined,
@@ -264,7 +280,7 @@ export function execCommand(
         const text = eventText(event);
         // The command's own output is kept, not passed through: stdout carries the receiver's own lines
         // (--log-events), and stderr its log, one line each in its format.
-        const output = new CommandOutput();
+        const output = new CommandOutput(secrets);
         const child = spawn(command, {
           shell: true,
           detached: true,

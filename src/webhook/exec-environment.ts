@@ -1,3 +1,5 @@
+import { secretsOfVariables } from '../lib/secret-values.js';
+import { leadingAssignments } from '../lib/shown-target.js';
 import type { StoredEvent } from './store/types.js';
 
 /** What an `--exec` command gets of the receiver's environment: `PATH`, `HOME`, `LANG`, `TZ` and the names given. */
@@ -28,6 +30,17 @@ export function commandEnvironment(environment: ExecEnvironment, event: StoredEv
     B2BCTL_EVENT_ID: String(event.id),
     B2BCTL_DELIVERY_ID: event.deliveryId,
   };
+}
+
+/**
+ * The secrets a command run is given, which its output may quote (`login failed for token …`): the values of the
+ * variables passed with `--exec-env` and of those the command line sets itself that are named like secrets, or are
+ * URLs with credentials (secret-values.ts). Masked in what the receiver logs and keeps of that output.
+ */
+export function secretsGivenTo(environment: ExecEnvironment, command: string): string[] {
+  const passed: Record<string, string | undefined> = {};
+  for (const name of environment.names) passed[name] = environment.parent[name];
+  return [...secretsOfVariables(passed), ...secretsOfVariables(leadingAssignments(command))];
 }
 
 /** Parses `--exec-env NAME` (repeatable): a variable's name, as a shell writes it. */

@@ -300,10 +300,14 @@ async function afterRefusedCreate(
   signal: AbortSignal,
 ): Promise<ReportEntry> {
   const document = String(entry.value.document);
+  // The platform's reason when its 400 gives one (a password policy, a field it refused), whatever its wording; the
+  // guess from the documented causes only when it says nothing of its own.
   const notRegistered = () =>
     report('failed', {
       status: 400,
-      message: `${error.platformMessage ? `${error.platformMessage}: ` : ''}no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
+      message:
+        error.platformMessage ??
+        `no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
     });
   const changes = updateBodyOf(entry.value);
   if (upsert && !entry.unanswered && !leavesAddressPartsOut(changes)) {

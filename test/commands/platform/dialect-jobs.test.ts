@@ -128,9 +128,10 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(clash.code).toBe(1);
       const [row] = reportOf(dir, clash.stderr);
       expect(row?.outcome).toBe('failed');
-      expect(row?.message).toContain(
-        'no customer has document 529.982.247-25, so the e-mail cliente1@email.com.br is registered to another customer',
-      );
+      // Each dialect's own words for the 400, not b2bctl's guess at its cause, which is for a 400 that says nothing.
+      expect(row?.status).toBe('400');
+      expect(row?.message).not.toBe('');
+      expect(row?.message).not.toContain('registered to another customer');
       expect(await storedCustomers(sandbox)).toHaveLength(sampleDocuments.length);
     });
 

@@ -1,0 +1,101 @@
+/**
+ * Known secret values (a password, a token, a URL's key) and the text that may quote them: what another system
+ * answers is quoted in logs, reports and stores, and an answer may echo the credential it was sent (an auth
+ * middleware's error page, a validation framework's "value X is not allowed"). Pure.
+ */
+
+export const redacted = '[redacted]';
+
+/** Shorter values are not masked: a 3-letter password would mask every word that holds it, and guards nothing. */
+const shortestMasked = 4;
+
+/**
+ * Replaces every occurrence of known secret strings (a password, a token) in free text, as written and as a JSON
+ * string writes it (a body quoted as it came: `"pass \"x\""`). The longest first, so a secret that holds another
+ * (`user:password` and `password`) leaves no piece of itself behind.
+ */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (!secret || secret.length < shortestMasked) continue;
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+  }
+  let safe = text;
+  for (const form of [...forms].toSorted((a, b) => b.length - a.length)) safe = safe.split(form).join(redacted);
+  return safe;
+}
+
+/**
+ * Names that end in a secret word: `password`, `clientSecret`, `access_token`, `x-api-key`, `senha`, `pwd`,
+ * `x-access-key`, `signature`, `app-key`; not `token_type` or `passport`. `password_confirmation` and `x-senha` hold
+ * one too (the second pattern: a secret word anywhere, as the Portuguese and confirmation names put it first).
+ */
+export const secretNamePattern =
+  /(pass(word|wd)?|pwd|senha|secret|token|authorization|credentials?|api[-_]?key|access[-_]?key|app[-_]?key|signature)$|(password|passwd|senha|secret)/i;
+
+/**
+ * The credentials a URL carries: its user-info's password and every query value, as written and decoded. Every query value, as urlShownSafely hides them all: b2bctl cannot tell `?code=` (an Azure
+ * Function's key) from `?format=`.
+ */
+export function secretsOfUrl(text: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return [];
+  }
+  const secrets: string[] = [];
+  if (url.password !== '') secrets.push(url.password, decodedSafely(url.password));
+  for (const pair of url.search.slice(1).split('&')) {
+    const equals = pair.indexOf('=');
+    if (equals < 0) continue;
+    const value = pair.slice(equals + 1);
+    secrets.push(value, decodedSafely(value.replaceAll('+', ' ')));
+  }
+  return secrets.filter((secret) => secret !== '');
+}
+
+/**
+ * The secrets of an `Authorization` header: its credential as sent (a token, Basic's base64), and for Basic the
+ * password it encodes. The user is no secret (`usr:[redacted]` still says who was refused), and masked, a user `erp`
+ * would hide every word that holds it.
+ */
+export function secretsOfAuthorization(header: string | undefined): string[] {
+  if (header === undefined) return [];
+  const credential = header.replace(/^\S+\s+/, '');
+  if (!/^basic\s/i.test(header)) return [credential];
+  return [credential, passwordOfPair(Buffer.from(credential, 'base64').toString('utf8'))];
+}
+
+/** The password of a `user:password` pair (all of it without a colon: then it cannot tell which part is which). */
+function passwordOfPair(pair: string): string {
+  const colon = pair.indexOf(':');
+  return colon < 0 ? pair : pair.slice(colon + 1);
+}
+
+/**
+ * The secrets of environment variables a command is given: the value of one named like a secret
+ * (`ERP_PASSWORD`, `API_TOKEN`, `B2BCTL_WEBHOOK_FORWARD_BASIC`), and the credentials of one that holds a URL
+ * (`DATABASE_URL=postgres://user:password@host/db`).
+ */
+export function secretsOfVariables(variables: Readonly<Record<string, string | undefined>>): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(variables)) {
+    if (!value) continue;
+    // A `user:password` pair (`B2BCTL_WEBHOOK_FORWARD_BASIC`): its password, as in a Basic header.
+    if (/(^|_)basic$/i.test(name)) secrets.push(passwordOfPair(value));
+    else if (secretNamePattern.test(name)) secrets.push(value);
+    if (/^[a-z][\w+.-]*:\/\//i.test(value)) secrets.push(...secretsOfUrl(value));
+  }
+  return secrets;
+}
+
+/** A URL's part decoded, or as written when its escapes are broken: masking must never throw. */
+function decodedSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

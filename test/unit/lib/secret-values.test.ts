@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import {
+  redactSecrets,
+  secretsOfAuthorization,
+  secretsOfUrl,
+  secretsOfVariables,
+} from '../../../src/lib/secret-values.js';
+
+describe('redactSecrets', () => {
+  it.each([
+    ['token abcd-1234 refused', ['abcd-1234'], 'token [redacted] refused'],
+    // The longest first: a secret holding another leaves no piece of itself.
+    ['pair usr:pw-long-9', ['pw-lo', 'usr:pw-long-9'], 'pair [redacted]'],
+    // As a JSON string writes it, in a body quoted as it came.
+    ['{"message":"bad Pw\\"q\\\\9"}', ['Pw"q\\9'], '{"message":"bad [redacted]"}'],
+    // Shorter than four characters, or none: left as written.
+    ['user usr ok', ['usr', undefined, ''], 'user usr ok'],
+  ])('%s', (text, secrets, safe) => {
+    expect(redactSecrets(text, secrets)).toBe(safe);
+  });
+});
+
+describe('secretsOfUrl', () => {
+  it.each([
+    ['http://usr:p%2Fw@erp/hook?api_key=k%2B1&code=a+b', ['p%2Fw', 'p/w', 'k%2B1', 'k+1', 'a+b', 'a b']],
+    ['http://erp/hook', []],
+    ['not a url', []],
+  ])('%s', (url, secrets) => {
+    expect(secretsOfUrl(url)).toEqual(secrets);
+  });
+});
+
+describe('secretsOfAuthorization', () => {
+  it.each([
+    ['Bearer tok-1234', ['tok-1234']],
+    [
+      `Basic ${Buffer.from('usr:pw:with-colon').toString('base64')}`,
+      [Buffer.from('usr:pw:with-colon').toString('base64'), 'pw:with-colon'],
+    ],
+    [undefined, []],
+  ])('%s', (header, secrets) => {
+    expect(secretsOfAuthorization(header)).toEqual(secrets);
+  });
+});
+
+describe('secretsOfVariables', () => {
+  it('values named like secrets, a Basic pair’s password, a URL’s credentials; not other values', () => {
+    expect(
+      secretsOfVariables({
+        ERP_TOKEN: 'tok-1234',
+        PGPASSWORD: 'pg-pw-1',
+        B2BCTL_WEBHOOK_FORWARD_BASIC: 'usr:basic-pw',
+        DATABASE_URL: 'postgres://erp:db-pw@db/erp',
+        ERP_DIR: '/srv/erp',
+        EMPTY_SECRET: '',
+      }),
+    ).toEqual(['tok-1234', 'pg-pw-1', 'basic-pw', 'db-pw', 'db-pw']);
+  });
+});
