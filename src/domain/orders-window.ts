@@ -258,14 +258,58 @@ export function newVersions<T extends OrderVersion>(orders: readonly T[], emitte
   return fresh;
 }
 
-/** The versions worth remembering for the next run: those inside its look-back overlap. */
-export function versionsToRemember(emitted: Iterable<string>, cursor: number, lookbackMs: number): string[] {
+/**
+ * What a run knows of where the platform lists the versions it remembers, beyond their instants. An instant written
+ * without a zone is read in this machine's zone, a guess that may be hours from the platform's (Brasília wall clock
+ * read on a UTC server is three hours early): by that guess, a version the next run lists again would be forgotten,
+ * and emitted again by every run while the platform lists it. Its listing tells instead.
+ */
+export interface ListingMemory {
+  /** Key → the upper bound of the latest window the platform listed that version in (before it was asked wider). */
+  readonly listedUpTo: ReadonlyMap<string, number>;
+  /** Keys whose listing the run cannot tell yet (remembered by the last run, not listed again so far). */
+  readonly undecided: ReadonlySet<string>;
+}
+
+const noListingMemory: ListingMemory = { listedUpTo: new Map(), undecided: new Set() };
+
+/**
+ * How far past a window's bound the platform may list an order: each bound is asked a millisecond wider, then
+ * rounded outward to whole seconds with orders.timePrecision s.
+ */
+const listingReachMs = 1_001;
+
+/**
+ * Whether the platform listed an order updated at `instant` (as this machine reads it) in a window it could not be in,
+ * even stretched as far as the platform may stretch it: read so, its instant is not where the platform has it.
+ */
+export function outsideListedWindow(instant: number, window: TimeWindow): boolean {
+  return instant < window.from - listingReachMs || instant > window.to + listingReachMs;
+}
+
+/**
+ * Whether a run reading from `floor` on may list the version `key` again: its instant is there, or the platform
+ * listed it in a window reaching there (both windows as far as the platform may stretch them), or the run cannot
+ * tell yet.
+ */
+export function mayBeListedFrom(key: string, floor: number, memory: ListingMemory = noListingMemory): boolean {
+  if (memory.undecided.has(key)) return true;
+  const listedUpTo = memory.listedUpTo.get(key);
+  if (listedUpTo !== undefined && listedUpTo + 2 * listingReachMs >= floor) return true;
+  const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1));
+  return !Number.isNaN(instant) && instant >= floor;
+}
+
+/** The versions worth remembering for the next run: those it may list again, inside its look-back overlap. */
+export function versionsToRemember(
+  emitted: Iterable<string>,
+  cursor: number,
+  lookbackMs: number,
+  memory: ListingMemory = noListingMemory,
+): string[] {
   const floor = cursor - lookbackMs;
   const kept: string[] = [];
-  for (const key of emitted) {
-    const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1));
-    if (!Number.isNaN(instant) && instant >= floor) kept.push(key);
-  }
+  for (const key of emitted) if (mayBeListedFrom(key, floor, memory)) kept.push(key);
   return kept.toSorted();
 }
 

@@ -8,7 +8,10 @@ export interface OrdersCursor {
   profile: string;
   /** ISO-8601: every order version updated up to here has been written and flushed. */
   cursor: string;
-  /** `id@lastUpdated` keys emitted at or after `cursor` minus the look-back, not to be emitted again. */
+  /**
+   * `id@lastUpdated` keys emitted at or after `cursor` minus the look-back, not to be emitted again; one whose instant
+   * has no zone (read in this machine's, maybe hours off) while the platform lists it in a window reaching there.
+   */
   emitted: string[];
   /**
    * ISO-8601: where the first run started (its --since), kept while the look-back would reach behind it: an order

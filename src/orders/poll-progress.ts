@@ -1,8 +1,16 @@
-import { versionsToRemember, type TimeWindow } from '../domain/orders-window.js';
+import { type ListingMemory, mayBeListedFrom, versionsToRemember, type TimeWindow } from '../domain/orders-window.js';
 import { writeCursor } from './cursor-file.js';
 import { OutputError } from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
+
+/** What a run saw of update instants written without a zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`). */
+export interface ZonelessInstantsSeen {
+  /** The first one, as the platform wrote it. */
+  example?: string;
+  /** One the platform listed in a window that this machine's reading of it falls outside: its zone is another. */
+  elsewhere?: { written: string; window: TimeWindow };
+}
 
 /**
  * What one poll run has emitted and may remember: the versions already emitted (to emit each once), the entries it
@@ -22,6 +30,13 @@ export class PollProgress {
   private platformCeiling = Number.POSITIVE_INFINITY;
   /** Size of `emitted` after the last forgetting: it is swept again only once it has doubled, so sweeps stay rare. */
   private sweptAt: number;
+  /**
+   * Emitted versions whose instant has no zone, by the upper bound of the latest window the platform listed them in:
+   * their instant is this machine's guess, so it is their listing that says whether the next run may list them.
+   */
+  private readonly listedUpTo = new Map<string, number>();
+  /** The versions the last run remembered that this run has not listed yet (see listingMemory). */
+  private readonly unlisted: Set<string>;
 
   constructor(
     private readonly file: { path: string; profile: string },
@@ -30,6 +45,7 @@ export class PollProgress {
     saved: { cursor: string; emitted?: readonly string[]; floor?: string } | undefined,
   ) {
     this.emitted = new Set(saved?.emitted ?? []);
+    this.unlisted = new Set(this.emitted);
     this.cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
     // A first run's start, or the one a run before kept.
     this.floor = saved === undefined ? window.from : saved.floor === undefined ? undefined : Date.parse(saved.floor);
@@ -69,6 +85,28 @@ export class PollProgress {
   /** How far ahead of ours the platform's clock was (its updates then show up that much late); undefined if not. */
   platformAheadMs: number | undefined;
 
+  /** What the run saw of update instants written without a zone, for its one warning about them. */
+  readonly zoneless: ZonelessInstantsSeen = {};
+
+  /**
+   * The platform listed the emitted version `key`, whose instant has no zone, in a window ending at `upTo` (or b2bctl
+   * read it in the order's detail, `upTo` then infinite): it is remembered while a run may list it again.
+   */
+  noteListed(key: string, upTo: number): void {
+    if (!this.emitted.has(key)) return;
+    this.listedUpTo.set(key, Math.max(upTo, this.listedUpTo.get(key) ?? upTo));
+    this.unlisted.delete(key);
+  }
+
+  /**
+   * Where this run has seen its remembered versions listed. Until it has read its whole window, a version the last
+   * run remembered and this one has not listed yet may still be listed further on: its instant, if it has no zone,
+   * does not say, so it stays remembered (a cursor saved mid-run must not lose it).
+   */
+  private listingMemory(readWhole: boolean): ListingMemory {
+    return { listedUpTo: this.listedUpTo, undecided: readWhole ? new Set() : this.unlisted };
+  }
+
   /** The cursor as it stands (the run's start when none was saved yet). */
   current(): number {
     return this.cursor ?? this.window.from;
@@ -86,7 +124,12 @@ export class PollProgress {
     const cursor = {
       profile: this.file.profile,
       cursor: new Date(this.cursor).toISOString(),
-      emitted: versionsToRemember(this.emitted, this.cursor, this.lookbackMs),
+      emitted: versionsToRemember(
+        this.emitted,
+        this.cursor,
+        this.lookbackMs,
+        this.listingMemory(upTo >= this.window.to),
+      ),
       ...(floorNeeded ? { floor: new Date(this.floor as number).toISOString() } : {}),
     };
     try {
@@ -117,16 +160,19 @@ export class PollProgress {
 
   /**
    * After the windows up to `writtenTo` were written: forgets the versions updated more than the look-back before
-   * it. No later window of this run lists them (windows tile in time order) and the cursor saved later is at least
-   * `writtenTo` or the start of a window read later, so the next run does not need them either: memory stays flat
-   * over a long catch-up.
+   * it (listed in a window ending there, for an instant without a zone; never one the last run remembered and this
+   * one has not listed yet, which a later window may list). No later window of this run lists them (windows tile in
+   * time order) and the cursor saved later is at least `writtenTo` or the start of a window read later, so the next
+   * run does not need them either: memory stays flat over a long catch-up.
    */
   forgetBefore(writtenTo: number): void {
     if (this.emitted.size < 2 * this.sweptAt) return;
     const floor = Math.min(writtenTo, this.unreadableFrom) - this.lookbackMs;
+    const memory = this.listingMemory(false);
     for (const key of this.emitted) {
-      const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1));
-      if (!Number.isNaN(instant) && instant < floor) this.emitted.delete(key);
+      if (mayBeListedFrom(key, floor, memory)) continue;
+      this.emitted.delete(key);
+      this.listedUpTo.delete(key);
     }
     this.sweptAt = Math.max(1_000, this.emitted.size);
   }

@@ -12,6 +12,7 @@ import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import {
   newVersions,
+  outsideListedWindow,
   parseInstantOrDuration,
   runWindow,
   type TimeWindow,
@@ -47,7 +48,7 @@ import {
 } from '../../orders/cursor-file.js';
 import { deviceKeepingNothing } from '../../io/output/device-keeping-nothing.js';
 import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
-import { PollProgress } from '../../orders/poll-progress.js';
+import { PollProgress, type ZonelessInstantsSeen } from '../../orders/poll-progress.js';
 import { StatusFilter } from '../../orders/status-filter.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
 
@@ -232,6 +233,7 @@ async function pollOnce(
   warnUnreadable(progress, context);
   for (const line of filter.warnings()) context.log.warn(line);
   warnPlatformClock(progress, context);
+  warnZoneless(progress, context);
   if (interrupted || context.interrupt.aborted) {
     const written = `orders poll interrupted: ${countOf(progress.written, 'order versions')} written`;
     // A first run stopped before its first window was flushed saved no cursor: the next must be told where to start.
@@ -282,8 +284,7 @@ async function writeWindows(
   settings: PollSettings,
 ): Promise<boolean> {
   const answers = orderAnswers(client);
-  let zonelessSaid = false;
-  const fetchPage: FetchPage<ListedOrder> = async (part, offset, signal) => {
+  const fetchPage: FetchPage<PolledOrder> = async (part, offset, signal) => {
     // Asked a millisecond wider at each end: a platform that stamps microseconds (57.5 ms) or compares its bounds
     // exclusively would leave an order between two pieces that meet at whole milliseconds. Each order is kept in the
     // one piece its millisecond falls in, so the pieces still tile.
@@ -296,27 +297,15 @@ async function writeWindows(
     progress.noteUnreadable(part, page.untrackable, page.unrecognised);
     if (page.platformNow !== undefined) holdForPlatformClock(progress, page.platformNow, context.clock.now(), settings);
     // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
-    const kept = page.orders.filter((order) => {
-      // An instant without a zone is this machine's guess at the platform's: the platform's own window is trusted
-      // for it (a piece that lists it again is no second version), never a guess that drops it.
-      if (order.zonelessInstant !== undefined) {
-        if (!zonelessSaid) {
-          zonelessSaid = true;
-          context.log.warn(
-            `warning: the platform writes update instants without a time zone ("${order.zonelessInstant}"): such orders are taken in the window the platform lists them in, and their times are read in this machine's zone.`,
-          );
-        }
-        return true;
-      }
-      const instant = Date.parse(order.lastUpdated);
-      return instant >= part.from && instant <= part.to;
-    });
-    return { orders: kept, listed: page.listed };
+    return { orders: keptInPiece(page.orders, part, progress.zoneless), listed: page.listed };
   };
   const scan = { pageSize: orderListingPageSize, concurrency: options.concurrency, fetchPage };
-  for await (const scanned of scanWindow<ListedOrder>(window, scan)) {
+  for await (const scanned of scanWindow<PolledOrder>(window, scan)) {
     // Filtered after the scan, which needs every listed order to tell that its pages tiled the window.
     const fresh = newVersions(filter.keep(scanned.orders), progress.emitted);
+    // Listed again or for the first time: remembered while the platform may list it (an instant without a zone).
+    for (const order of scanned.orders)
+      if (order.listedUpTo !== undefined) progress.noteListed(versionKey(order), order.listedUpTo);
     const records = options.detail
       ? await fetchDetails(client, fresh, options.concurrency, (line) => context.log.warn(line))
       : fresh.map((order) => order.record);
@@ -324,7 +313,7 @@ async function writeWindows(
       if (sink.closed()) return false;
       // What is written is the detail, read after the listing: the status checked is the one it shows.
       if (options.detail && !filter.keepShown(listed, readOrderStatus(records[index]))) continue;
-      const version = options.detail ? versionShown(listed, records[index], answers, progress.emitted) : listed;
+      const version = options.detail ? versionShown(listed, records[index], answers, progress) : listed;
       await sink.write(version, records[index]);
       progress.written++;
     }
@@ -333,6 +322,56 @@ async function writeWindows(
     if (context.interrupt.aborted) return true;
   }
   return false;
+}
+
+/** A listed order, with the window the platform listed it in when its instant has no zone (PollProgress.noteListed). */
+type PolledOrder = ListedOrder & { listedUpTo?: number };
+
+/**
+ * The orders of a page of `part` that belong to it: those whose instant falls in it, so that windows tile. An
+ * instant without a zone is this machine's guess at the platform's, which may be hours off: the platform's own
+ * window is trusted for it (a piece that lists it again is no second version), never a guess that drops it, and
+ * kept with it, for the run to remember the version while the platform may list it again.
+ */
+function keptInPiece(orders: readonly ListedOrder[], part: TimeWindow, zoneless: ZonelessInstantsSeen): PolledOrder[] {
+  const kept: PolledOrder[] = [];
+  for (const order of orders) {
+    const instant = Date.parse(order.lastUpdated);
+    if (order.zonelessInstant === undefined) {
+      if (instant >= part.from && instant <= part.to) kept.push(order);
+      continue;
+    }
+    zoneless.example ??= order.zonelessInstant;
+    if (zoneless.elsewhere === undefined && outsideListedWindow(instant, part))
+      zoneless.elsewhere = { written: order.zonelessInstant, window: part };
+    kept.push({ ...order, listedUpTo: part.to });
+  }
+  return kept;
+}
+
+/**
+ * Instants written without a zone, said once a run, with what they change: nothing of what is emitted (each version
+ * once, kept by its listing), only the instant in --out-dir's file names, which is read in this machine's zone. TZ
+ * names the platform's zone when it is another, as for --since.
+ */
+function warnZoneless(progress: PollProgress, context: Context): void {
+  const { example, elsewhere } = progress.zoneless;
+  if (example === undefined) return;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const kept =
+    'b2bctl keeps such an order in the window the platform lists it in, and remembers it while the platform lists it';
+  const fileNames = `Only the instant in --out-dir's file names is read in this machine's zone (${zone})`;
+  const tz = "run b2bctl with TZ set to the platform's zone (TZ=America/Sao_Paulo for Brasília)";
+  if (elsewhere === undefined) {
+    context.log.warn(
+      `warning: the platform writes update instants without a time zone ("${example}"): ${kept}, so each version is emitted once whatever the platform's zone. ${fileNames}; if the platform's zone is another, ${tz} to have it read in the platform's.`,
+    );
+    return;
+  }
+  const { from, to } = elsewhere.window;
+  context.log.warn(
+    `warning: the platform writes update instants without a time zone, and in a zone other than this machine's (${zone}): it listed "${elsewhere.written}" among the orders updated ${new Date(from).toISOString()} … ${new Date(to).toISOString()}. Each version is still emitted once: ${kept}. ${fileNames}; ${tz} to have it read in the platform's.`,
+  );
 }
 
 /**
@@ -405,13 +444,17 @@ function versionShown(
   listed: ListedOrder,
   detail: unknown,
   answers: OrderAnswerSettings,
-  emitted: Set<string>,
+  progress: PollProgress,
 ): ListedOrder {
   const read = readListedOrder(detail, answers);
   if (read === undefined || String(read.id) !== String(listed.id)) return listed;
   if (!(Date.parse(read.lastUpdated) > Date.parse(listed.lastUpdated))) return listed;
   const newer = { ...listed, lastUpdated: read.lastUpdated };
-  emitted.add(versionKey(newer));
+  const key = versionKey(newer);
+  progress.emitted.add(key);
+  // An instant without a zone says nothing of where the platform will list this version: remembered through this
+  // run's saves, and after it for as long as the next runs list it.
+  if (read.zonelessInstant !== undefined) progress.noteListed(key, Number.POSITIVE_INFINITY);
   return newer;
 }
 

@@ -671,9 +671,8 @@ describe('orders poll against platforms whose update instants are finer or vague
     await run({ ...options, since: '2026-11-29T07:00:00Z' }, memory.context);
     await store.close();
     expect(ndjsonOf<{ id: number }>(memory.stdout()).map((order) => order.id)).toEqual([1, 2, 3]);
-    expect(memory.stderr()).toContain(
-      'warning: the platform writes update instants without a time zone ("2026-11-29T04:01:00.000")',
-    );
+    // What the warning says of the zone depends on this machine's: poll-zoneless-instants.test.ts has its words.
+    expect(memory.stderr()).toContain('warning: the platform writes update instants without a time zone');
   });
 });
 

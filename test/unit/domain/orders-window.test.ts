@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   cursorAfter,
   listingBounds,
+  mayBeListedFrom,
   newVersions,
+  outsideListedWindow,
   parseInstantOrDuration,
   piecesForFullWindow,
   runWindow,
@@ -57,6 +59,37 @@ describe('versions', () => {
     expect(newVersions(orders, emitted)).toHaveLength(2);
     expect(newVersions(orders, emitted)).toHaveLength(0);
     expect(versionsToRemember(emitted, now, 5 * 60_000)).toEqual(['2@2026-06-01T11:59:00.000Z']);
+  });
+});
+
+describe('versions whose instant has no zone (read in this machine’s zone, maybe hours off)', () => {
+  // Brasília's 08:59 read on a UTC machine: three hours before the 11:59 the platform lists it at.
+  const readEarly = '7@2026-06-01T08:59:00.000Z';
+  const floor = now - 5 * 60_000;
+  const memory = (listedUpTo: number) => ({
+    listedUpTo: new Map([[readEarly, listedUpTo]]),
+    undecided: new Set<string>(),
+  });
+
+  it('are remembered while the window the platform listed them in reaches the next run’s, stretched as it may be', () => {
+    // The platform may list up to a millisecond and then a second (orders.timePrecision s) past either bound.
+    expect(mayBeListedFrom(readEarly, floor, memory(floor - 2_002))).toBe(true);
+    expect(mayBeListedFrom(readEarly, floor, memory(floor - 2_003))).toBe(false);
+    expect(versionsToRemember([readEarly], now, 5 * 60_000, memory(now))).toEqual([readEarly]);
+    expect(versionsToRemember([readEarly], now, 5 * 60_000)).toEqual([]);
+  });
+
+  it('are remembered, whatever their instant, while the run cannot tell where the platform lists them', () => {
+    const undecided = { listedUpTo: new Map<string, number>(), undecided: new Set([readEarly]) };
+    expect(versionsToRemember([readEarly], now, 5 * 60_000, undecided)).toEqual([readEarly]);
+  });
+
+  it('tell a platform of another zone by a window their reading falls outside, stretched as far as it may be', () => {
+    const window = { from: now - 60_000, to: now };
+    expect(outsideListedWindow(now - 60_000 - 1_001, window)).toBe(false);
+    expect(outsideListedWindow(now - 60_000 - 1_002, window)).toBe(true);
+    expect(outsideListedWindow(now + 1_001, window)).toBe(false);
+    expect(outsideListedWindow(now - 3 * 3_600_000, window)).toBe(true);
   });
 });
 

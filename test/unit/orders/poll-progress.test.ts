@@ -16,6 +16,8 @@ afterAll(removeTemporaryFolders);
 const start = Date.parse('2026-01-01T00:00:00Z');
 const lookbackMs = 300_000;
 const key = (id: number, ms: number) => `${id}@${new Date(ms).toISOString()}`;
+/** A platform writing Brasília's wall clock with no zone, read on a UTC machine: each instant three hours early. */
+const threeHoursEarly = (id: number, ms: number) => key(id, ms - 3 * 3_600_000);
 
 function progressFor(saved?: { cursor: string; emitted?: string[] }) {
   const path = join(temporaryFolder(), 'cursor.json');
@@ -60,6 +62,51 @@ describe('PollProgress', () => {
     progress.noteUnreadable({ from: start, to: start + 1 }, 1, false);
     progress.save(start + 10_000_000);
     expect(readCursor(path, 'default')?.cursor).toBe(new Date(start + 5_000_000).toISOString());
+  });
+
+  it('a version the last run remembered, read hours early, stays remembered until the run has read its window whole', () => {
+    const cursor = start + 2_000_000;
+    const remembered = threeHoursEarly(1, cursor - 60_000);
+    const { path, progress } = progressFor({ cursor: new Date(cursor).toISOString(), emitted: [remembered] });
+    // A cursor saved mid-run (a file output, window by window): a later window may still list it.
+    progress.save(cursor + 60_000);
+    expect(readCursor(path, 'default')?.emitted).toEqual([remembered]);
+    // Over a long catch-up, forgetting does not drop it either.
+    for (let id = 2; id <= 5_000; id++) progress.emitted.add(key(id, cursor + id * 100));
+    progress.forgetBefore(cursor + 500_000);
+    expect(progress.emitted.has(remembered)).toBe(true);
+    // Read whole without listing it: the platform no longer lists it (its instant left the window), so it is dropped.
+    progress.save(start + 10_000_000);
+    expect(readCursor(path, 'default')?.emitted).not.toContain(remembered);
+  });
+
+  it('a version read hours early is remembered while the platform lists it in a window the next run reads', () => {
+    const cursor = start + 2_000_000;
+    const listedAgain = threeHoursEarly(1, cursor - 60_000);
+    const listedLongAgo = threeHoursEarly(2, cursor - 60_000);
+    const { path, progress } = progressFor({
+      cursor: new Date(cursor).toISOString(),
+      emitted: [listedAgain, listedLongAgo],
+    });
+    progress.noteListed(listedAgain, start + 10_000_000);
+    progress.noteListed(listedLongAgo, cursor);
+    progress.save(start + 10_000_000);
+    // The next run reads from the cursor less the look-back: only the window listing the first reaches there.
+    expect(readCursor(path, 'default')?.emitted).toEqual([listedAgain]);
+  });
+
+  it('over a catch-up, a version read hours early is forgotten once the window it was listed in is a look-back behind', () => {
+    const { progress } = progressFor();
+    const early = threeHoursEarly(1, start + 1_000);
+    progress.emitted.add(early);
+    progress.noteListed(early, start + 1_000);
+    for (let id = 2; id <= 2_000; id++) progress.emitted.add(key(id, start + id * 100));
+    // Written up to less than a look-back past the window that listed it: a window of this run may list it again.
+    progress.forgetBefore(start + 1_000 + lookbackMs);
+    expect(progress.emitted.has(early)).toBe(true);
+    for (let id = 2_001; id <= 6_000; id++) progress.emitted.add(key(id, start + id * 100));
+    progress.forgetBefore(start + 600_000);
+    expect(progress.emitted.has(early)).toBe(false);
   });
 
   // A full or read-only disk: the bare `ENOSPC: no space left on device, write` named no file and exited 1. Here the
