@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { countOf } from '../lib/plural.js';
 import { countedAddress } from './counted-address.js';
 import { linesPerWindow, ThrottledLog } from './throttled-log.js';
@@ -19,12 +20,31 @@ export interface FailureCounted {
 interface FailureWindow {
   start: number;
   failures: number;
+  /** The attempts counted in this window, by fingerprint: the same wrong credential again is not another guess. */
+  attempts: Set<string>;
+}
+
+/** The key of the fingerprints: a process's own, so the limiter never holds a credential, nor a digest of one alone. */
+const fingerprintKey = randomBytes(32);
+
+/**
+ * A fingerprint of the credentials a failed request presented (`client id`, `secret`), to tell a guesser, who tries a
+ * new secret each time, from a sender repeating one wrong secret (another tenant of the platform sharing its egress
+ * address, a store left on an old secret after a rotation), who guesses nothing.
+ */
+export function attemptFingerprint(...parts: readonly string[]): string {
+  const mac = createHmac('sha256', fingerprintKey);
+  for (const part of parts) mac.update(`${part.length}:${part}`);
+  return mac.digest('base64').slice(0, 22);
 }
 
 /**
  * Counts failures (wrong credentials) per key (a client's address) in fixed windows that start at a key's first
- * failure: past `limit` in one window, the key is refused until the window ends, whatever it sends. Shared machinery
- * of the HTTP servers; in memory, so a restart forgets it.
+ * failure: past `limit` in one window, the key is refused until the window ends, whatever it sends. A failure with
+ * the same credentials as one already counted in the window (attemptFingerprint) is not counted again: only distinct
+ * guesses are limited, so a misconfigured sender repeating its wrong secret from the platform's own egress address
+ * cannot lock the platform out (docs/decisions/0035-distinct-wrong-credentials-counted.md). Shared machinery of the
+ * HTTP servers; in memory, so a restart forgets it.
  */
 export class FailureLimiter {
   private readonly windows = new Map<string, FailureWindow>();
@@ -48,17 +68,21 @@ export class FailureLimiter {
     return wait;
   }
 
-  /** Counts one failure against each key. */
-  fail(keys: readonly string[]): FailureCounted {
+  /** Counts one failure against each key, unless its `attempt` (a fingerprint) was counted in the key's window. */
+  fail(keys: readonly string[], attempt?: string): FailureCounted {
     const now = this.now();
     const counted: FailureCounted = { opened: [], reachedLimit: [] };
     for (const key of keys) {
       let window = this.current(key, now);
       if (window === undefined) {
         this.makeRoom(now);
-        window = { start: now, failures: 0 };
+        window = { start: now, failures: 0, attempts: new Set() };
         this.windows.set(key, window);
         counted.opened.push(key);
+      }
+      if (attempt !== undefined) {
+        if (window.attempts.has(attempt)) continue;
+        window.attempts.add(attempt);
       }
       window.failures++;
       if (window.failures === this.options.limit) {

@@ -1,5 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { failureKeys, type FailureLimiter, type FailureLimitOptions, type FailureLog } from './failure-limit.js';
+import {
+  attemptFingerprint,
+  failureKeys,
+  type FailureLimiter,
+  type FailureLimitOptions,
+  type FailureLog,
+} from './failure-limit.js';
 import { credentialsOfTokenRequest, type TokenIssuer } from './tokens.js';
 
 /** Wrong credentials allowed per client address before 429: 10 a minute. */
@@ -66,7 +72,7 @@ export async function answerTokenRequest(
       tokens.accepts(verdict.formDecoded.clientId, verdict.formDecoded.clientSecret));
   if (!accepted) {
     endpoint.failureLog.failed(
-      failures.fail(keys),
+      failures.fail(keys, attemptFingerprint(verdict.clientId, verdict.clientSecret)),
       request.ip,
       `Token refused: wrong client credentials (${verdict.style} style)`,
     );

@@ -1,5 +1,11 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { failureKeys, FailureLimiter, type FailureLimitOptions, FailureLog } from '../http-server/failure-limit.js';
+import {
+  attemptFingerprint,
+  failureKeys,
+  FailureLimiter,
+  type FailureLimitOptions,
+  FailureLog,
+} from '../http-server/failure-limit.js';
 import { secretCheck } from '../http-server/same-secret.js';
 import {
   answerTokenRequest,
@@ -154,7 +160,11 @@ function fixedCredentialGuard(auth: Exclude<TaxAuth, { kind: 'token' }>, options
       };
     }
     if (matches(authorization ?? '')) return undefined;
-    failureLog.failed(failures.fail(keys), clientAddress, `Callback refused: wrong credential (${auth.kind})`);
+    failureLog.failed(
+      failures.fail(keys, attemptFingerprint(authorization ?? '')),
+      clientAddress,
+      `Callback refused: wrong credential (${auth.kind})`,
+    );
     return refusal;
   };
   return { check, countsByAddress: true, refusingSome: () => failures.refusingSome() };

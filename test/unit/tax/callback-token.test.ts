@@ -216,26 +216,33 @@ describe('tax serve --auth token', () => {
 
   it('past the guessing limit, even the right secret waits (429 with Retry-After)', async () => {
     const { token } = await serve();
-    for (let attempt = 0; attempt < 3; attempt++) expect((await token(...styles[1]![1]('wrong'))).status).toBe(401);
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect((await token(...styles[1]![1](`wrong-${attempt}`))).status).toBe(401);
     const limited = await token(...styles[1]![1](clientSecret));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it.each([
-    ['bearer', { kind: 'bearer', token: clientSecret } as TaxAuth, `Bearer ${clientSecret}`, 'Bearer wrong'],
+    [
+      'bearer',
+      { kind: 'bearer', token: clientSecret } as TaxAuth,
+      `Bearer ${clientSecret}`,
+      (guess: number) => `Bearer wrong-${guess}`,
+    ],
     [
       'basic',
       { kind: 'basic', user: clientId, password: clientSecret } as TaxAuth,
       basic(clientId, clientSecret),
-      basic(clientId, 'wrong'),
+      (guess: number) => basic(clientId, `wrong-${guess}`),
     ],
   ])(
     'a fixed %s credential: wrong ones counted per address and logged once, then 429 for that address alone, the right one included',
     async (kind, auth, right, wrong) => {
       const { callback, lines, advance } = await serve({ auth, trustProxy: ['127.0.0.1'] });
+      // Three guesses, each another credential (one sent again is no new guess).
       for (let attempt = 0; attempt < 3; attempt++)
-        expect((await callback(wrong, from('203.0.113.7'))).status).toBe(401);
+        expect((await callback(wrong(attempt), from('203.0.113.7'))).status).toBe(401);
       expect(await callback(right, from('203.0.113.7'))).toEqual({
         status: 429,
         body: { error: 'too_many_requests', message: 'Too many wrong credentials; try again in 60 s.' },
@@ -256,7 +263,7 @@ describe('tax serve --auth token', () => {
     const { callback, lines } = await serve({ auth, trustProxy: ['127.0.0.1'] });
     const statuses: number[] = [];
     for (let guess = 1; guess <= 5; guess++)
-      statuses.push((await callback(basic(clientId, 'wrong'), from(`2001:db8:1:2:0:${guess}::1`))).status);
+      statuses.push((await callback(basic(clientId, `wrong-${guess}`), from(`2001:db8:1:2:0:${guess}::1`))).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
     expect((await callback(basic(clientId, clientSecret), from('2001:db8:1:3::1'))).status).toBe(200);
     expect(lines.filter((line) => line.includes('Callback'))).toEqual([
@@ -320,10 +327,10 @@ describe('tax serve --auth token', () => {
 });
 
 /** A token request with a wrong secret, through a proxy naming `address` as the client. */
-const wrongSecret = (address: string): [RequestInit, string] => [
+const wrongSecret = (address: string, secret = 'wrong'): [RequestInit, string] => [
   {
     headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-    body: JSON.stringify({ clientId: `${clientId}-${address}`, clientSecret: 'wrong' }),
+    body: JSON.stringify({ clientId: `${clientId}-${address}`, clientSecret: secret }),
   },
   '',
 ];
@@ -343,8 +350,8 @@ describe('tax serve --trust-proxy', () => {
     expect((await token(...wrongSecret('203.0.113.7'))).status).toBe(401);
     expect(lines.join('\n')).toContain('from 203.0.113.7');
     // Three failures from one forwarded client close it; another client behind the same proxy still gets its turn.
-    for (let attempt = 0; attempt < 2; attempt++) await token(...wrongSecret('203.0.113.7'));
-    expect((await token(...wrongSecret('203.0.113.7'))).status).toBe(429);
+    for (let attempt = 0; attempt < 2; attempt++) await token(...wrongSecret('203.0.113.7', `wrong-${attempt}`));
+    expect((await token(...wrongSecret('203.0.113.7', 'wrong-2'))).status).toBe(429);
     expect((await token(...wrongSecret('198.51.100.9'))).status).toBe(401);
   });
 
@@ -360,7 +367,7 @@ describe('tax serve --trust-proxy', () => {
   it('wrong secrets from one address lock that address alone, the right secret included', async () => {
     const { token, lines } = await serve({ trustProxy: ['127.0.0.1'] });
     for (let attempt = 0; attempt < 3; attempt++)
-      expect((await token(...basicFrom(clientId, 'wrong', '203.0.113.7'))).status).toBe(401);
+      expect((await token(...basicFrom(clientId, `wrong-${attempt}`, '203.0.113.7'))).status).toBe(401);
     expect((await token(...basicFrom(clientId, clientSecret, '203.0.113.7'))).status).toBe(429);
     expect((await token(...basicFrom(clientId, clientSecret, '198.51.100.1'))).status).toBe(200);
     expect(lines.filter((line) => line.includes('429'))).toEqual([

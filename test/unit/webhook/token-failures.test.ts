@@ -61,7 +61,7 @@ describe('token endpoint: failures limited', () => {
     const now = Date.parse('2026-11-23T06:00:00Z');
     const started = await receiver({ now: () => now, trustProxy: ['127.0.0.1'] });
     for (let attempt = 0; attempt < 10; attempt++)
-      expect((await basic(started.url, 'wrong', { from: '203.0.113.7' })).status).toBe(401);
+      expect((await basic(started.url, `wrong-${attempt}`, { from: '203.0.113.7' })).status).toBe(401);
     expect((await basic(started.url, clientSecret, { from: '203.0.113.7' })).status).toBe(429);
     expect((await basic(started.url, clientSecret, { from: '198.51.100.1' })).status).toBe(200);
   });
@@ -72,7 +72,7 @@ describe('token endpoint: failures limited', () => {
     const logged: string[] = [];
     const started = await receiver({ now: () => now, trustProxy: ['127.0.0.1'], log: (line) => logged.push(line) });
     for (let guess = 1; guess <= 10; guess++)
-      expect((await basic(started.url, 'wrong', { from: `2001:db8:1:2:${guess}::1` })).status).toBe(401);
+      expect((await basic(started.url, `wrong-${guess}`, { from: `2001:db8:1:2:${guess}::1` })).status).toBe(401);
     expect((await basic(started.url, clientSecret, { from: '2001:db8:1:2:ffff::9' })).status).toBe(429);
     expect((await basic(started.url, clientSecret, { from: '2001:db8:1:3::1' })).status).toBe(200);
     expect(logged).toEqual([
@@ -84,13 +84,30 @@ describe('token endpoint: failures limited', () => {
   it('does not count good requests or malformed ones', async () => {
     const now = Date.parse('2026-11-23T06:00:00Z');
     const started = await receiver({ now: () => now });
-    for (let attempt = 0; attempt < 9; attempt++) expect((await basic(started.url, 'wrong')).status).toBe(401);
+    for (let attempt = 0; attempt < 9; attempt++)
+      expect((await basic(started.url, `wrong-${attempt}`)).status).toBe(401);
     for (let attempt = 0; attempt < 5; attempt++) {
       expect((await basic(started.url, clientSecret)).status).toBe(200);
       const malformed = await fetch(`${started.url}/oauth/token`, { method: 'POST' });
       expect(malformed.status).toBe(400);
     }
-    expect((await basic(started.url, 'wrong')).status).toBe(401);
+    expect((await basic(started.url, 'wrong-9')).status).toBe(401);
     expect((await basic(started.url, clientSecret)).status).toBe(429);
+  });
+
+  // s3-12: a SaaS platform sends every tenant's webhooks from a few egress addresses; another tenant pointed here with
+  // its own secret (or a store left on the old secret after a rotation) locked the platform out with ten requests.
+  it("one wrong secret sent again and again from the platform's address is one guess: the platform keeps its token", async () => {
+    const now = Date.parse('2026-11-23T06:00:00Z');
+    const logged: string[] = [];
+    const started = await receiver({ now: () => now, trustProxy: ['127.0.0.1'], log: (line) => logged.push(line) });
+    for (let attempt = 0; attempt < 50; attempt++)
+      expect((await basic(started.url, 'another-tenants-secret', { from: '203.0.113.7' })).status).toBe(401);
+    expect((await basic(started.url, clientSecret, { from: '203.0.113.7' })).status).toBe(200);
+    expect(logged.filter((line) => line.includes('429'))).toEqual([]);
+    // Ten different ones are ten guesses: the limit holds.
+    for (let guess = 0; guess < 9; guess++)
+      expect((await basic(started.url, `guess-${guess}`, { from: '203.0.113.7' })).status).toBe(401);
+    expect((await basic(started.url, clientSecret, { from: '203.0.113.7' })).status).toBe(429);
   });
 });
