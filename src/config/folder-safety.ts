@@ -63,12 +63,11 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
 export function checkCursorFileSafety(path: string): void {
   const uid = process.getuid?.();
   if (uid === undefined) return;
-  let stats: ReturnType<typeof statSync>;
-  try {
-    stats = statSync(path);
-  } catch {
-    return; // None yet (a first run), or unreadable: readCursor says which.
-  }
+  // The file itself, not where a link leads: a link (one another user planted, pointing at a cursor of this user's)
+  // is refused by readCursor, which never follows one, whoever owns it.
+  const stats = lstatOrUndefined(path);
+  // None yet (a first run), or unreadable: readCursor says which.
+  if (stats === undefined || stats.isSymbolicLink()) return;
   const others = othersWhoCanChange(stats, uid);
   const stake = 'whoever can change it decides which orders the poll emits and which it skips; nothing was emitted';
   if (others?.owner !== undefined)

@@ -66,6 +66,28 @@ describe('a report or errors path that exists and is not a private file of this 
     },
   );
 
+  // A mistyped `--report /dev/sdb` in a root cron job wrote the report over the start of the disk. The node made
+  // here is of a major number with no driver (240, reserved for local use): even opened, nothing could be written.
+  it.skipIf(root.missing)(
+    `a block device at --report or --errors: refused before it is opened, exit 2, one line, nothing sent${root.note}`,
+    async () => {
+      const { dir, shared } = workspace();
+      const disk = join(shared, 'sdb');
+      execFileSync('mknod', [disk, 'b', '240', '0']);
+      for (const flag of ['--report', '--errors']) {
+        const result = await runCommandLine(['stock', 'push', 'stock.csv', flag, disk, '-q'], { configDir, cwd: dir });
+        const what = flag === '--report' ? 'report' : 'errors file';
+        expect(result.stderr).toBe(
+          `error: Cannot write the ${what} ${disk}: it is a block device (a disk or a partition), not a file: the rows would be written over the start of it; ${advice(flag)}`,
+        );
+        expect(result.code).toBe(2);
+        expect(result.stdout).toBe('');
+      }
+      expect(await requestCounts(sandbox)).toEqual({});
+      expect(statSync(disk).isBlockDevice()).toBe(true);
+    },
+  );
+
   it('a FIFO at --report: refused at once, exit 2, nothing sent', async () => {
     const { dir, shared } = workspace();
     const fifo = join(shared, 'r.csv');
