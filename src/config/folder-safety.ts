@@ -28,6 +28,7 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
   const uid = process.getuid?.();
   // Windows: no owner ids and no mode bits to judge.
   if (uid === undefined) return;
+  refuseForeignFolderLink(directory, uid);
   for (const [path, what] of [
     [directory, 'config folder'],
     [file, 'config file'],
@@ -52,6 +53,23 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
     // Readable by others, the file shows them the tokens: b2bctl writes it 0600, and puts back a mode widened since.
     if (what === 'config file' && stats.uid === uid && (stats.mode & 0o044) !== 0) chmodSync(path, 0o600);
   }
+}
+
+/**
+ * A config folder named through a symbolic link another user owns (B2BCTL_CONFIG_DIR=/srv/shared/cfglink): whatever
+ * the folder it leads to, its owner can re-point it at will, at another config folder of this user's (a production
+ * profile, its base URL and token) or one of their own. Refused (exit 77); a link of this user's (or root's) is a
+ * choice of theirs, such as a dotfiles manager's, and is followed. A trailing slash is dropped: with it, lstat would
+ * look through the link.
+ */
+function refuseForeignFolderLink(directory: string, uid: number): void {
+  const path = directory.length > 1 ? directory.replace(/\/+$/, '') : directory;
+  const found = lstatOrUndefined(path);
+  if (found?.isSymbolicLink() !== true || found.uid === uid || found.uid === 0) return;
+  throw new B2bctlError(
+    `The config folder ${path} is a symbolic link that belongs to ${userName(found.uid)}, not to ${currentUserName(uid)}: that user can point it at another config folder (another profile, base URL and token) whenever they like. Point B2BCTL_CONFIG_DIR at the folder itself, one of your own, or remove the link (rm ${shellWord(path)}).`,
+    ExitCode.authFailed,
+  );
 }
 
 /**
