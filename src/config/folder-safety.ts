@@ -28,7 +28,12 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
   const uid = process.getuid?.();
   // Windows: no owner ids and no mode bits to judge.
   if (uid === undefined) return;
-  refuseForeignFolderLink(directory, uid);
+  refuseForeignFolderLink(
+    directory,
+    'config folder',
+    'another config folder (another profile, base URL and token)',
+    'Point B2BCTL_CONFIG_DIR at the folder itself, one of your own',
+  );
   for (const [path, what] of [
     [directory, 'config folder'],
     [file, 'config file'],
@@ -56,19 +61,31 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
 }
 
 /**
- * A config folder named through a symbolic link another user owns (B2BCTL_CONFIG_DIR=/srv/shared/cfglink): whatever
- * the folder it leads to, its owner can re-point it at will, at another config folder of this user's (a production
- * profile, its base URL and token) or one of their own. Refused (exit 77); a link of this user's (or root's) is a
- * choice of theirs, such as a dotfiles manager's, and is followed. A trailing slash is dropped: with it, lstat would
- * look through the link.
+ * A folder named through a symbolic link another user owns (B2BCTL_CONFIG_DIR=/srv/shared/cfglink, an --inbox in a
+ * shared folder): whatever the folder it leads to, its owner can re-point it at will, at another folder of this
+ * user's (a production profile and its token, another job's inbox or orders) or one of their own. Refused (exit 77);
+ * a link of this user's (or root's) is a choice of theirs, such as a dotfiles manager's, and is followed. A trailing
+ * slash is dropped: with it, lstat would look through the link.
  */
-function refuseForeignFolderLink(directory: string, uid: number): void {
+function refuseForeignFolderLink(directory: string, what: string, stake: string, fix: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
   const path = directory.length > 1 ? directory.replace(/\/+$/, '') : directory;
   const found = lstatOrUndefined(path);
   if (found?.isSymbolicLink() !== true || found.uid === uid || found.uid === 0) return;
   throw new B2bctlError(
-    `The config folder ${path} is a symbolic link that belongs to ${userName(found.uid)}, not to ${currentUserName(uid)}: that user can point it at another config folder (another profile, base URL and token) whenever they like. Point B2BCTL_CONFIG_DIR at the folder itself, one of your own, or remove the link (rm ${shellWord(path)}).`,
+    `The ${what} ${path} is a symbolic link that belongs to ${userName(found.uid)}, not to ${currentUserName(uid)}: that user can point it at ${stake} whenever they like. ${fix}, or remove the link (rm ${shellWord(path)}).`,
     ExitCode.authFailed,
+  );
+}
+
+/** The webhook inbox folder through another user's link: refused before the receiver opens it (exit 77). */
+export function checkInboxFolderLink(folder: string): void {
+  refuseForeignFolderLink(
+    folder,
+    'inbox folder',
+    'another inbox (its events, its token key) or a folder of theirs',
+    'Give --inbox the folder itself, one of your own',
   );
 }
 
@@ -106,6 +123,12 @@ export function checkCursorFileSafety(path: string): void {
  * its place. Refused as a config folder of theirs is, before the receiver starts; exit 77.
  */
 export function checkOrdersFolderSafety(folder: string): void {
+  refuseForeignFolderLink(
+    folder,
+    'orders folder',
+    "another folder, another job's orders folder of yours or one of theirs",
+    'Give --inbox a folder of your own',
+  );
   const uid = process.getuid?.();
   if (uid === undefined) return;
   const others = othersWhoCanChange(statSync(folder), uid);

@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lchownSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
@@ -270,6 +280,47 @@ describe('webhook listen (in process)', () => {
       expect((failure as { exitCode?: number }).exitCode).toBe(77);
       expect(memory.stdout()).toBe('');
       expect(existsSync(join(inbox, 'inbox.sqlite'))).toBe(false);
+    },
+  );
+
+  // Another user's link, named as the inbox or planted as its orders folder, leads to a folder of this user's (another
+  // receiver's inbox, another job's orders): its owner chooses, and changes at will, where the events and orders go.
+  it.skipIf(root.missing)(
+    `refuses an inbox folder, or an orders folder, that is a link another user owns (exit 77), making nothing${root.note}`,
+    async () => {
+      const mine = temporaryFolder();
+      const shared = join(temporaryFolder(), 'shared');
+      mkdirSync(shared, { mode: 0o1777 });
+      const inboxLink = join(shared, 'inbox');
+      symlinkSync(mine, inboxLink);
+      lchownSync(inboxLink, 65534, 65534);
+      const memory = receiverContext();
+      const failure = await run(listenOptions(inboxLink, { fetchOrders: true }), memory.context).catch(
+        (error: unknown) => error,
+      );
+      expect((failure as Error).message).toMatch(
+        new RegExp(
+          `^The inbox folder ${inboxLink} is a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: that user can point it at another inbox \\(its events, its token key\\) or a folder of theirs whenever they like\\. Give --inbox the folder itself, one of your own, or remove the link \\(rm ${inboxLink}\\)\\.$`,
+        ),
+      );
+      expect((failure as { exitCode?: number }).exitCode).toBe(77);
+      expect(memory.stdout()).toBe('');
+      expect(readdirSync(mine)).toEqual([]);
+
+      const inbox = temporaryFolder();
+      const ordersLink = join(inbox, 'orders');
+      symlinkSync(mine, ordersLink);
+      lchownSync(ordersLink, 65534, 65534);
+      const second = receiverContext();
+      const refused = await run(listenOptions(inbox, { fetchOrders: true }), second.context).catch(
+        (error: unknown) => error,
+      );
+      expect((refused as Error).message).toMatch(
+        new RegExp(`^The orders folder ${ordersLink} is a symbolic link that belongs to \\S+ \\(uid 65534\\)`),
+      );
+      expect((refused as { exitCode?: number }).exitCode).toBe(77);
+      expect(existsSync(join(inbox, 'inbox.sqlite'))).toBe(false);
+      expect(readdirSync(mine)).toEqual([]);
     },
   );
 
