@@ -11,7 +11,7 @@ import { defaultReceiverPaths, type ReceivedEvent, startReceiver } from '../../w
 import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
 import type { EventStore } from '../../webhook/store/types.js';
-import { profileSetting, warnIfOthersRead } from '../../command-kit/client-secret.js';
+import { profileSetting, checkSecretFile } from '../../command-kit/client-secret.js';
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
 import { handOffAuthorization } from './hand-off-authorization.js';
 import { eventSummary } from './event-line.js';
@@ -79,7 +79,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     options.forwardTo === undefined
       ? undefined
       : handOffAuthorization(options.forwardTo, '--forward-to', options.allowHttp === true, context);
-  if (options.tlsKey !== undefined) warnIfOthersRead(options.tlsKey, 'the TLS private key', context);
+  if (options.tlsKey !== undefined) checkSecretFile(options.tlsKey, 'the TLS private key', context);
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: await readInput(options.tlsCert), key: await readInput(options.tlsKey) }

@@ -462,6 +462,27 @@ describe('webhook listen: what it says of its own exposure', () => {
       expect(await startedAndStopped({ tlsCert: cert, tlsKey: key })).not.toContain('warning:');
     },
   );
+
+  it.skipIf(openssl.missing || root.missing)(
+    `refuses (exit 77) a TLS private key another user owns: they hold the receiver's key${openssl.note}${root.note}`,
+    async () => {
+      const folder = temporaryFolder();
+      const cert = join(folder, 'cert.pem');
+      const key = join(folder, 'key.pem');
+      makeSelfSignedCertificate({ certFile: cert, keyFile: key, subject: '/CN=127.0.0.1', days: 1 });
+      chmodSync(key, 0o600);
+      chownSync(key, 65534, 65534);
+      const memory = receiverContext();
+      const failure = await run(listenOptions(temporaryFolder(), { tlsCert: cert, tlsKey: key }), memory.context).catch(
+        (error: unknown) => error,
+      );
+      expect((failure as Error).message).toMatch(
+        new RegExp(`^The TLS private key ${key} belongs to \\S+ \\(uid 65534\\), not to root: `),
+      );
+      expect((failure as { exitCode?: number }).exitCode).toBe(77);
+      expect(memory.stdout()).toBe('');
+    },
+  );
 });
 
 describe('webhook listen: backlog and hand-offs', () => {
