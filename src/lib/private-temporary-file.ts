@@ -20,7 +20,9 @@ export async function copyToPrivateTemporaryFile(
   stream: NodeJS.ReadableStream,
   options: { prefix: string; name: string; signal?: AbortSignal },
 ): Promise<PrivateTemporaryFile> {
-  const folder = mkdtempSync(join(tmpdir(), options.prefix));
+  // The PID in the name lets a later run find and remove a copy whose run was killed (SIGKILL, the OOM killer), as
+  // it removes such a run's verdicts: the exit handler below never runs then, and the copy holds customers' data.
+  const folder = mkdtempSync(join(tmpdir(), `${options.prefix}${process.pid}-`));
   const path = join(folder, options.name);
   let removed = false;
   const remove = () => {
