@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../base/errors.js';
 import { sameBaseUrl } from '../net/base-url.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
+import { NamedFileRefusal, openNamedFileSync } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
 
 /** A flag that decides where or how records go, with the value it has when it was not given. */
@@ -126,8 +127,12 @@ export function writeMeta(reportPath: string, meta: RunMeta): void {
 export function readMeta(reportPath: string): RunMeta {
   const path = metaPathOf(reportPath);
   try {
+    // The report itself, not where a link leads: one another user planted in a shared folder would choose which
+    // run's rows count as done. Refused here, before either file is read (the append would refuse it later anyway).
+    if (lstatSync(reportPath).isSymbolicLink()) throw linkedResumeFile(reportPath, 'the report');
     statSync(reportPath);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(`${reportPath}: cannot read the report to resume from (${code}).`, {
       file: reportPath,
@@ -136,9 +141,18 @@ export function readMeta(reportPath: string): RunMeta {
   }
   let meta: RunMeta;
   try {
-    meta = JSON.parse(readFileSync(path, 'utf8')) as RunMeta;
+    // The run record never through a link either: one pointing at another run's record of the same input would
+    // bring back that run's --map, route and profile.
+    const { descriptor } = openNamedFileSync(path, { flags: constants.O_NOFOLLOW ?? 0 });
+    try {
+      meta = JSON.parse(readFileSync(descriptor, 'utf8')) as RunMeta;
+    } finally {
+      closeSync(descriptor);
+    }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'not JSON';
+    const code =
+      (error as NodeJS.ErrnoException).code ?? (error instanceof NamedFileRefusal ? error.message : 'not JSON');
+    if (code === 'ELOOP') throw linkedResumeFile(reportPath, `its run record ${path}`);
     throw new UsageError(
       `Cannot resume from ${reportPath}: its run record ${path} is unreadable (${code}), so where its records went is unknown; nothing was sent.`,
     );
@@ -146,6 +160,13 @@ export function readMeta(reportPath: string): RunMeta {
   if (meta?.version !== 1 || typeof meta.command !== 'string' || typeof meta.input !== 'object')
     throw new UsageError(`Cannot resume from ${reportPath}: ${path} is not a b2bctl run record; nothing was sent.`);
   return meta;
+}
+
+/** A --resume report or run record that is a symbolic link: refused (exit 2), nothing read through it. */
+function linkedResumeFile(reportPath: string, which: string): UsageError {
+  return new UsageError(
+    `Cannot resume from ${reportPath}: ${which} is a symbolic link, which b2bctl never follows; nothing was sent. Resume from the report itself, the one the interrupted run wrote, beside its run record.`,
+  );
 }
 
 /**

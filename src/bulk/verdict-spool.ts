@@ -244,11 +244,13 @@ function spooledFrom<T>(text: string, start: number, lineEnd: number): SpooledRe
 }
 
 const spoolPrefix = 'b2bctl-verdicts-';
-const spoolName = /^b2bctl-verdicts-(\d+)-/;
+/** A run's verdicts, or its private copy of stdin or of a workbook on stdin (spool.ts, workbook-copy.ts). */
+const spoolName = /^b2bctl-(?:verdicts|stdin|workbook)-(\d+)-/;
 
 /**
- * Removes the spools of runs that no longer exist: a run killed with SIGKILL cannot remove its own,
- * and a customer spool holds passwords. A folder of a live process (another run) is left alone.
+ * Removes the spools of runs that no longer exist, and their copies of stdin: a run killed with SIGKILL cannot
+ * remove its own, and a customer spool or copy holds passwords. A folder of a live process (another run) is left
+ * alone, and so is a copy named without a PID (by an earlier b2bctl), which cannot be told from a live run's.
  */
 export function removeAbandonedSpools(temporaryFolder: string): void {
   let names: string[];

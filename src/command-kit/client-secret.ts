@@ -3,7 +3,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Session } from '../config/session.js';
 import type { SettingKey, SettingValue } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { InputError, UsageError } from '../base/errors.js';
+import { B2bctlError, ExitCode, InputError, UsageError } from '../base/errors.js';
+import { currentUserName, otherWriters, shownMode, userName } from '../lib/file-owners.js';
 import { readRegularFile } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
 
@@ -59,25 +60,45 @@ async function secretInFile(file: string, context: Context, named = ''): Promise
   // and kept, it made the receiver refuse the platform while `webhook trigger` with the same file passed.
   const secret = text.trim();
   if (secret === '') throw new InputError(`The client secret file ${file} is empty.`, { file });
-  warnIfOthersRead(file, 'the client secret file', context);
+  checkSecretFile(file, 'the client secret file', context);
   return secret;
 }
 
 /**
- * Says once that a secret file others may read is not private (as ssh says of a key file): chmod 600 fixes it.
+ * Refuses (exit 77) a secret file another user owns, or that its group or others may write: they know the secret,
+ * or can change it, and with it ask tokens and post forged events, or compute taxes as the platform (with a TLS key:
+ * answer as the receiver). The rule config.json and the orders cursor follow; root owning it is fine. Says once that
+ * a secret file others may only read is not private (as ssh says of a key file): chmod 600 fixes it.
  * `what` names the file's kind: "the client secret file", "the TLS private key".
  */
-export function warnIfOthersRead(file: string, what: string, context: Context): void {
-  let mode: number;
+export function checkSecretFile(file: string, what: string, context: Context): void {
+  let stats: { uid: number; mode: number };
   try {
-    mode = statSync(file).mode;
+    stats = statSync(file);
   } catch {
     return;
   }
-  if ((mode & 0o077) !== 0)
-    context.log.warn(
-      `warning: ${what} ${file} may be read by other users (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${shellWord(file)}.`,
+  const uid = process.getuid?.();
+  const fix = `Make one of your own (umask 077; openssl rand -hex 32 > FILE), or sudo chown ${currentUserName(uid ?? 0)} ${shellWord(file)} && chmod 600 ${shellWord(file)} if you trust it`;
+  if (uid !== undefined && stats.uid !== uid && stats.uid !== 0)
+    throw new B2bctlError(
+      `${capitalised(what)} ${file} belongs to ${userName(stats.uid)}, not to ${currentUserName(uid)}: that user knows it and can change it. ${fix}.`,
+      ExitCode.authFailed,
     );
+  const writers = uid === undefined ? undefined : otherWriters(stats.mode);
+  if (writers !== undefined)
+    throw new B2bctlError(
+      `${capitalised(what)} ${file} is writable by ${writers} (mode ${shownMode(stats.mode)}): they could change it. Run chmod 600 ${shellWord(file)}, and check what it holds.`,
+      ExitCode.authFailed,
+    );
+  if ((stats.mode & 0o077) !== 0)
+    context.log.warn(
+      `warning: ${what} ${file} may be read by other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${shellWord(file)}.`,
+    );
+}
+
+function capitalised(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 /** The shortest client secret a token endpoint takes: 32 characters, 128 bits as hex. */

@@ -28,6 +28,12 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
   const uid = process.getuid?.();
   // Windows: no owner ids and no mode bits to judge.
   if (uid === undefined) return;
+  refuseForeignFolderLink(
+    directory,
+    'config folder',
+    'another config folder (another profile, base URL and token)',
+    'Point B2BCTL_CONFIG_DIR at the folder itself, one of your own',
+  );
   for (const [path, what] of [
     [directory, 'config folder'],
     [file, 'config file'],
@@ -55,6 +61,35 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
 }
 
 /**
+ * A folder named through a symbolic link another user owns (B2BCTL_CONFIG_DIR=/srv/shared/cfglink, an --inbox in a
+ * shared folder): whatever the folder it leads to, its owner can re-point it at will, at another folder of this
+ * user's (a production profile and its token, another job's inbox or orders) or one of their own. Refused (exit 77);
+ * a link of this user's (or root's) is a choice of theirs, such as a dotfiles manager's, and is followed. A trailing
+ * slash is dropped: with it, lstat would look through the link.
+ */
+function refuseForeignFolderLink(directory: string, what: string, stake: string, fix: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const path = directory.length > 1 ? directory.replace(/\/+$/, '') : directory;
+  const found = lstatOrUndefined(path);
+  if (found?.isSymbolicLink() !== true || found.uid === uid || found.uid === 0) return;
+  throw new B2bctlError(
+    `The ${what} ${path} is a symbolic link that belongs to ${userName(found.uid)}, not to ${currentUserName(uid)}: that user can point it at ${stake} whenever they like. ${fix}, or remove the link (rm ${shellWord(path)}).`,
+    ExitCode.authFailed,
+  );
+}
+
+/** The webhook inbox folder through another user's link: refused before the receiver opens it (exit 77). */
+export function checkInboxFolderLink(folder: string): void {
+  refuseForeignFolderLink(
+    folder,
+    'inbox folder',
+    'another inbox (its events, its token key) or a folder of theirs',
+    'Give --inbox the folder itself, one of your own',
+  );
+}
+
+/**
  * The orders cursor decides which orders a poll emits and which it skips (one another user made in a shared folder,
  * dated 2030, had every order until then skipped): the config file's rule, on the cursor file; exit 77. Unlike the
  * config folder, the cursor's folder is not judged: b2bctl rewrites the cursor as its own by a rename, and a file
@@ -63,12 +98,11 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
 export function checkCursorFileSafety(path: string): void {
   const uid = process.getuid?.();
   if (uid === undefined) return;
-  let stats: ReturnType<typeof statSync>;
-  try {
-    stats = statSync(path);
-  } catch {
-    return; // None yet (a first run), or unreadable: readCursor says which.
-  }
+  // The file itself, not where a link leads: a link (one another user planted, pointing at a cursor of this user's)
+  // is refused by readCursor, which never follows one, whoever owns it.
+  const stats = lstatOrUndefined(path);
+  // None yet (a first run), or unreadable: readCursor says which.
+  if (stats === undefined || stats.isSymbolicLink()) return;
   const others = othersWhoCanChange(stats, uid);
   const stake = 'whoever can change it decides which orders the poll emits and which it skips; nothing was emitted';
   if (others?.owner !== undefined)
@@ -89,6 +123,12 @@ export function checkCursorFileSafety(path: string): void {
  * its place. Refused as a config folder of theirs is, before the receiver starts; exit 77.
  */
 export function checkOrdersFolderSafety(folder: string): void {
+  refuseForeignFolderLink(
+    folder,
+    'orders folder',
+    "another folder, another job's orders folder of yours or one of theirs",
+    'Give --inbox a folder of your own',
+  );
   const uid = process.getuid?.();
   if (uid === undefined) return;
   const others = othersWhoCanChange(statSync(folder), uid);

@@ -12,7 +12,7 @@ import {
   statSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { lstatOrUndefined } from './file-status.js';
+import { lstatOrUndefined, statOrUndefined } from './file-status.js';
 import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from './file-owners.js';
 import { noBlock } from './named-file.js';
 
@@ -57,7 +57,15 @@ export function openForAppend(path: string, mode = privateFileMode): number {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  if (isSystemOutput(path)) return openSync(path, constants.O_WRONLY | constants.O_APPEND);
+  // Looked at before any open for writing: a block device (`--report /dev/sdb` mistyped in a root cron job) would have
+  // the rows written over the start of the disk, its partition table and file system.
+  if (statOrUndefined(path)?.isBlockDevice() === true)
+    throw new NotOwnPrivateFileError(
+      path,
+      'it is a block device (a disk or a partition), not a file: the rows would be written over the start of it',
+    );
+  if (isSystemOutput(path, lstatOrUndefined(path), statOrUndefined(path)))
+    return openSync(path, constants.O_WRONLY | constants.O_APPEND);
   // Read too: a resumed report's cut last row is found and dropped. Not blocking: a FIFO opens at once, to be refused.
   const descriptor = openSync(path, constants.O_RDWR | constants.O_APPEND | noFollow | noBlock);
   try {
@@ -106,15 +114,18 @@ function refuseUnlessOwnPrivateFile(path: string, stats: Stats): void {
 }
 
 /**
- * The system's own outputs under /dev, which no other user can plant: the links directly in /dev (/dev/stdout,
- * /dev/stderr) and /dev/fd/N lead to this process's own descriptors; elsewhere only a real character device
- * (/dev/null, /dev/pts/3) counts, never a link or file in the world-writable /dev/shm or /dev/mqueue.
+ * The system's own outputs under /dev, which no other user can plant, given what is at the path itself (`found`) and
+ * where it leads (`target`): the links directly in /dev (/dev/stdout, /dev/stderr) and /dev/fd/N lead to this
+ * process's own descriptors; elsewhere only a real character device (/dev/null, /dev/pts/3) counts, never a link or
+ * file in the world-writable /dev/shm or /dev/mqueue. A block device is none of them, as a link to one in /dev
+ * (/dev/cdrom) or a file /dev itself holds is not: they are opened, and refused, as any other path.
  */
-function isSystemOutput(given: string): boolean {
+export function isSystemOutput(given: string, found: Stats | undefined, target: Stats | undefined): boolean {
   const path = resolve(given);
-  if (!path.startsWith('/dev/') || path !== given) return false;
-  if (dirname(path) === '/dev' || dirname(path) === '/dev/fd') return lstatOrUndefined(path)?.isDirectory() !== true;
-  return lstatOrUndefined(path)?.isCharacterDevice() === true;
+  if (!path.startsWith('/dev/') || path !== given || target?.isBlockDevice() === true) return false;
+  if (dirname(path) === '/dev/fd') return found?.isDirectory() !== true;
+  if (dirname(path) === '/dev') return found?.isSymbolicLink() === true || found?.isCharacterDevice() === true;
+  return found?.isCharacterDevice() === true;
 }
 
 /** A name beside `path` no other process can guess: `.name.<random>.tmp`, for a file renamed into place. */

@@ -36,9 +36,11 @@ export async function copyToPrivateTemporaryFile(
   stream: NodeJS.ReadableStream,
   options: { prefix: string; name: string; signal?: AbortSignal },
 ): Promise<PrivateTemporaryFile> {
+  // The PID in the name lets a later run find and remove a copy whose run was killed (SIGKILL, the OOM killer), as
+  // it removes such a run's verdicts: the exit handler below never runs then, and the copy holds customers' data.
   let folder: string;
   try {
-    folder = mkdtempSync(join(tmpdir(), options.prefix));
+    folder = mkdtempSync(join(tmpdir(), `${options.prefix}${process.pid}-`));
   } catch (error) {
     throw temporaryFolderError(error, `a private copy of ${options.name}`);
   }

@@ -1,7 +1,12 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../base/errors.js';
+import { B2bctlError, ExitCode, UsageError } from '../base/errors.js';
+import { openNamedFileSync } from '../lib/named-file.js';
+import { shellWord } from '../lib/shell-word.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
+
+// Windows has no O_NOFOLLOW (and no links a user can plant without privilege).
+const noFollow = constants.O_NOFOLLOW ?? 0;
 
 /** Where a poller resumes: the upper bound already written and the versions emitted inside the look-back overlap. */
 export interface OrdersCursor {
@@ -44,13 +49,8 @@ export function defaultCursorPath(
  * profile, stops the run (exit 2) before anything is emitted: guessing would re-emit or skip orders.
  */
 export function readCursor(path: string, profileName: string): OrdersCursor | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`Cannot read the orders cursor ${path}: ${(error as Error).message}.`);
-  }
+  const text = readCursorText(path);
+  if (text === undefined) return undefined;
   let parsed: Partial<OrdersCursor> | undefined;
   try {
     parsed = JSON.parse(text) as Partial<OrdersCursor>;
@@ -79,6 +79,33 @@ export function readCursor(path: string, profileName: string): OrdersCursor | un
   return parsed as OrdersCursor;
 }
 
+/**
+ * The cursor's text, undefined when there is none. Never through a symbolic link (O_NOFOLLOW), whoever owns it: one
+ * another user planted in a shared folder, pointing at this user's cursor of another job, had that cursor read and
+ * every order since --since skipped (exit 0), and whoever can re-point it chooses the cursor of every later run.
+ * Refused as a linked config.json is (exit 77). A FIFO or a device is refused too (exit 2): read, it would hang.
+ */
+function readCursorText(path: string): string | undefined {
+  let descriptor: number;
+  try {
+    descriptor = openNamedFileSync(path, { flags: noFollow }).descriptor;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP')
+      throw new B2bctlError(
+        `The orders cursor ${path} is a symbolic link, which b2bctl never follows: whoever can point it elsewhere decides which cursor the poll continues from, and so which orders it skips; nothing was emitted. Remove the link (rm ${shellWord(path)}) and give --cursor the file itself, or a new file (with --since for its first run).`,
+        ExitCode.authFailed,
+      );
+    throw new UsageError(`Cannot read the orders cursor ${path}: ${(error as Error).message}.`);
+  }
+  try {
+    return readFileSync(descriptor, 'utf8');
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
 /** Saves the cursor atomically (temporary file, fsync, rename): a crash leaves the old one or the new one. */
 export function writeCursor(path: string, cursor: OrdersCursor): void {
   writeFileDurably(path, `${JSON.stringify(cursor, null, 2)}\n`);
@@ -105,7 +132,15 @@ export function writeCutShort(cursorPath: string, run: CutShortRun): void {
 /** The note of a cut-short last run, or undefined (none, or unreadable: it is only a note). */
 export function readCutShort(cursorPath: string): CutShortRun | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(cutShortPath(cursorPath), 'utf8')) as Partial<CutShortRun>;
+    // Never through a link either: one planted beside the cursor could name any --since for the next run to suggest.
+    const { descriptor } = openNamedFileSync(cutShortPath(cursorPath), { flags: noFollow });
+    let text: string;
+    try {
+      text = readFileSync(descriptor, 'utf8');
+    } finally {
+      closeSync(descriptor);
+    }
+    const parsed = JSON.parse(text) as Partial<CutShortRun>;
     if (typeof parsed.at !== 'string' || typeof parsed.since !== 'string' || typeof parsed.written !== 'number')
       return undefined;
     return parsed as CutShortRun;

@@ -1,6 +1,6 @@
 import { readRegularFile } from '../../lib/named-file.js';
 import type { Context } from '../../context.js';
-import { inboxFolderWarning } from '../../config/folder-safety.js';
+import { checkInboxFolderLink, inboxFolderWarning } from '../../config/folder-safety.js';
 import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
 import { exposedTrustWarning } from '../../command-kit/trust-proxy-exposure.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
@@ -11,7 +11,7 @@ import { defaultReceiverPaths, type ReceivedEvent, startReceiver } from '../../w
 import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
 import type { EventStore } from '../../webhook/store/types.js';
-import { profileSetting, warnIfOthersRead } from '../../command-kit/client-secret.js';
+import { profileSetting, checkSecretFile } from '../../command-kit/client-secret.js';
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
 import { handOffAuthorization } from './hand-off-authorization.js';
 import { eventSummary } from './event-line.js';
@@ -79,7 +79,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     options.forwardTo === undefined
       ? undefined
       : handOffAuthorization(options.forwardTo, '--forward-to', options.allowHttp === true, context);
-  if (options.tlsKey !== undefined) warnIfOthersRead(options.tlsKey, 'the TLS private key', context);
+  if (options.tlsKey !== undefined) checkSecretFile(options.tlsKey, 'the TLS private key', context);
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: await readInput(options.tlsCert), key: await readInput(options.tlsKey) }
@@ -89,9 +89,10 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     customers: (await profileSetting(context, 'webhook.paths.customers')) ?? defaultReceiverPaths.customers,
     orders: (await profileSetting(context, 'webhook.paths.orders')) ?? defaultReceiverPaths.orders,
   };
+  // Before anything is made or opened in the inbox folder: a link there is refused before it is followed.
+  checkInboxFolder(options, context);
   if (options.fetchOrders) fetchedOrdersFolder(context, options.inbox);
   const { store, release } = await openReceiverStore(options, context);
-  warnAboutSharedInbox(options, context);
   try {
     await serve({ ...options, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
@@ -217,11 +218,16 @@ async function withinDeadline(work: Promise<unknown>, ms: number, late: () => vo
   if (outcome === 'late') late();
 }
 
-/** Says when the inbox folder, which holds the events or the fetched orders, is one other users may write. */
-function warnAboutSharedInbox(options: ListenOptions, context: Context): void {
+/**
+ * Refuses an inbox folder named through another user's link, and says when the inbox folder, which holds the events
+ * or the fetched orders, is one other users may write.
+ */
+function checkInboxFolder(options: ListenOptions, context: Context): void {
   const inDatabase = options.store !== undefined || options.storeEnv !== undefined;
   if (inDatabase && !options.fetchOrders) return;
-  const warning = inboxFolderWarning(options.inbox ?? defaultInboxDirectory(context.env));
+  const inbox = options.inbox ?? defaultInboxDirectory(context.env);
+  checkInboxFolderLink(inbox);
+  const warning = inboxFolderWarning(inbox);
   if (warning !== undefined) context.log.warn(warning);
 }
 

@@ -6,6 +6,7 @@ import {
   chmodSync,
   chownSync,
   existsSync,
+  lchownSync,
   mkdirSync,
   readFileSync,
   statSync,
@@ -113,6 +114,32 @@ describe("the config folder must be this user's and private", () => {
       expect(result.stderr).toContain(
         `error: The config folder ${folder} belongs to uid 4321, not to root: that user could change where b2bctl sends your password. Make it yours (sudo chown root ${folder} && chmod 700 ${folder}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
       );
+    },
+  );
+
+  // Another user's link in a shared folder, named as the config folder: its owner could re-point it at another config
+  // folder of this user's (a production profile and its token) between two runs of the job.
+  it.skipIf(root.missing)(
+    `a config folder named through a link another user owns is refused (exit 77), with or without a trailing slash${root.note}`,
+    async () => {
+      const folder = configFolder();
+      const shared = join(temporaryFolder('b2bctl-config-shared-'), 'shared');
+      mkdirSync(shared, { mode: 0o1777 });
+      const link = join(shared, 'cfglink');
+      symlinkSync(folder, link);
+      lchownSync(link, 4321, 4321);
+      for (const named of [link, `${link}/`]) {
+        const result = await readBaseUrl(named);
+        expect(result.code).toBe(77);
+        expect(result.stderr).toBe(
+          `error: The config folder ${link} is a symbolic link that belongs to uid 4321, not to root: that user can point it at another config folder (another profile, base URL and token) whenever they like. Point B2BCTL_CONFIG_DIR at the folder itself, one of your own, or remove the link (rm ${link}).\n`,
+        );
+        expect(result.stdout).toBe('');
+      }
+      lchownSync(link, 0, 0);
+      const ownLink = await readBaseUrl(link);
+      expect(ownLink.code).toBe(0);
+      expect(ownLink.stdout).toContain('https://loja.example.com.br');
     },
   );
 

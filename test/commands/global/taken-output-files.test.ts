@@ -4,7 +4,16 @@
  * before anything is sent, exit 2, saying why; a file of one's own that no one else may write is still used.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -66,6 +75,28 @@ describe('a report or errors path that exists and is not a private file of this 
     },
   );
 
+  // A mistyped `--report /dev/sdb` in a root cron job wrote the report over the start of the disk. The node made
+  // here is of a major number with no driver (240, reserved for local use): even opened, nothing could be written.
+  it.skipIf(root.missing)(
+    `a block device at --report or --errors: refused before it is opened, exit 2, one line, nothing sent${root.note}`,
+    async () => {
+      const { dir, shared } = workspace();
+      const disk = join(shared, 'sdb');
+      execFileSync('mknod', [disk, 'b', '240', '0']);
+      for (const flag of ['--report', '--errors']) {
+        const result = await runCommandLine(['stock', 'push', 'stock.csv', flag, disk, '-q'], { configDir, cwd: dir });
+        const what = flag === '--report' ? 'report' : 'errors file';
+        expect(result.stderr).toBe(
+          `error: Cannot write the ${what} ${disk}: it is a block device (a disk or a partition), not a file: the rows would be written over the start of it; ${advice(flag)}`,
+        );
+        expect(result.code).toBe(2);
+        expect(result.stdout).toBe('');
+      }
+      expect(await requestCounts(sandbox)).toEqual({});
+      expect(statSync(disk).isBlockDevice()).toBe(true);
+    },
+  );
+
   it('a FIFO at --report: refused at once, exit 2, nothing sent', async () => {
     const { dir, shared } = workspace();
     const fifo = join(shared, 'r.csv');
@@ -109,6 +140,40 @@ describe('a report or errors path that exists and is not a private file of this 
       expect(await requestCounts(sandbox)).toEqual(before);
     },
   );
+
+  // A link in a shared folder at the report or its run record, pointing at another run's of the same input, would
+  // choose which rows count as done and which --map, route and profile come back.
+  it('--resume of a report, or beside a run record, that is a symbolic link: refused before either is read, exit 2, nothing sent', async () => {
+    const { dir, shared } = workspace();
+    const report = join(dir, 'r.csv');
+    const earlier = await runCommandLine(['stock', 'push', 'stock.csv', '--report', report, '-q'], {
+      configDir,
+      cwd: dir,
+    });
+    expect(earlier.code).toBe(0);
+    const linkedReport = join(shared, 'linked.csv');
+    symlinkSync(report, linkedReport);
+    symlinkSync(join(dir, 'r.meta.json'), join(shared, 'linked.meta.json'));
+    const copied = join(shared, 'copied.csv');
+    copyFileSync(report, copied);
+    const linkedRecord = join(shared, 'copied.meta.json');
+    symlinkSync(join(dir, 'r.meta.json'), linkedRecord);
+    const before = await requestCounts(sandbox);
+    const resumeAdvice =
+      'which b2bctl never follows; nothing was sent. Resume from the report itself, the one the interrupted run wrote, beside its run record.\n';
+    for (const [resumed, which] of [
+      [linkedReport, 'the report'],
+      [copied, `its run record ${linkedRecord}`],
+    ] as const) {
+      const result = await runCommandLine(['stock', 'push', 'stock.csv', '--resume', resumed, '-q'], {
+        configDir,
+        cwd: dir,
+      });
+      expect(result.stderr).toBe(`error: Cannot resume from ${resumed}: ${which} is a symbolic link, ${resumeAdvice}`);
+      expect(result.code).toBe(2);
+    }
+    expect(await requestCounts(sandbox)).toEqual(before);
+  });
 
   it('an empty file of ours that others may write: refused; once chmod 600, used', async () => {
     const { dir } = workspace();

@@ -3,7 +3,16 @@
  * program, argv to exit code, as runCommandLine runs them). Moved from test/e2e/orders/poll.test.ts with their
  * assertions unchanged; that the binary itself exits 2 on a usage error is checked in test/e2e/safety/hints.test.ts.
  */
-import { chmodSync, chownSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
@@ -123,6 +132,30 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
       expect((await requestCounts(sandbox))[listing]).toBeUndefined();
     },
   );
+
+  // Another user planted a link in the shared folder where a new job's cursor goes, pointing at this user's cursor of
+  // another job: read through it, the first run continued from there and skipped every order since --since, exit 0.
+  it('refuses a cursor that is a symbolic link, whoever owns it, before anything is sent (exit 77)', async () => {
+    const first = await poll(['--since', '1h', '-o', 'ndjson']);
+    expect(first.code).toBe(0);
+    const own = join(configDir, 'cursors', 'default.orders-poll.json');
+    const before = readFileSync(own, 'utf8');
+    const shared = join(freshWorkDir(), 'shared');
+    mkdirSync(shared, { mode: 0o1777 });
+    const link = join(shared, 'erp-a.cursor');
+    symlinkSync(own, link);
+    if (!root.missing) lchownSync(link, 65534, 65534);
+    await resetCounts(sandbox);
+    const result = await poll(['--since', '7d', '--cursor', link]);
+    expect(result.code).toBe(77);
+    expect(result.stderr).toBe(
+      `error: The orders cursor ${link} is a symbolic link, which b2bctl never follows: whoever can point it elsewhere decides which cursor the poll continues from, and so which orders it skips; nothing was emitted. Remove the link (rm ${link}) and give --cursor the file itself, or a new file (with --since for its first run).\n`,
+    );
+    expect(result.stdout).toBe('');
+    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(own, 'utf8')).toBe(before);
+  });
 
   it('refuses a cursor others may write (exit 77)', async () => {
     const open = join(freshWorkDir(), 'open.json');

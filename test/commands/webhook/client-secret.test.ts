@@ -3,15 +3,19 @@
  * file of the profile's setting. A secret left in the shell's environment must not override the file the command
  * line names (the platform's token requests would then be refused, with nothing to say why).
  */
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { webhookClientSecret } from '../../../src/commands/webhook/client-secret.js';
 import { ProfileStore } from '../../../src/config/profile-store.js';
+import type { B2bctlError } from '../../../src/base/errors.js';
+import { requireThat } from '../../support/external-tools.js';
 import { testContext } from '../../support/test-context.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
+
+const root = requireThat(process.getuid?.() === 0, 'giving a file to another user needs root');
 
 const fromEnvironment = 'e'.repeat(40);
 const fromFlag = 'f'.repeat(40);
@@ -62,5 +66,44 @@ describe('a client secret file as editors and echo leave it', () => {
     const privateFile = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
     await webhookClientSecret(privateFile.context, file);
     expect(privateFile.stderr()).toBe('');
+  });
+});
+
+/** The refusal of a secret file (the error, undefined when it was taken) and what was said on stderr. */
+async function refusalOf(file: string) {
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+  const refused = await webhookClientSecret(memory.context, file).then(
+    () => undefined,
+    (error: unknown) => error as B2bctlError,
+  );
+  return { refused, stderr: memory.stderr() };
+}
+
+// Another user's file (one made first in a shared folder) or one others may write: they know the secret or can change
+// it, and with it ask tokens and post forged events. Refused as a config.json of theirs is.
+describe('a client secret file another user could change', () => {
+  it.skipIf(root.missing)(`one another user owns, even 0600: refused, exit 77${root.note}`, async () => {
+    const file = join(temporaryFolder(), 'secret');
+    writeFileSync(file, `${fromFlag}\n`, { mode: 0o600 });
+    chownSync(file, 65534, 65534);
+    const { refused, stderr } = await refusalOf(file);
+    expect(refused?.exitCode).toBe(77);
+    expect(refused?.message).toMatch(
+      new RegExp(
+        `^The client secret file ${file} belongs to \\S+ \\(uid 65534\\), not to root: that user knows it and can change it\\. Make one of your own \\(umask 077; openssl rand -hex 32 > FILE\\), or sudo chown root ${file} && chmod 600 ${file} if you trust it\\.$`,
+      ),
+    );
+    expect(stderr).toBe('');
+  });
+
+  it('one of ours that others may write (0666): refused, exit 77, naming the chmod', async () => {
+    const file = join(temporaryFolder(), 'secret');
+    writeFileSync(file, `${fromFlag}\n`);
+    chmodSync(file, 0o666);
+    const { refused } = await refusalOf(file);
+    expect(refused?.exitCode).toBe(77);
+    expect(refused?.message).toBe(
+      `The client secret file ${file} is writable by its group and others (mode 0666): they could change it. Run chmod 600 ${file}, and check what it holds.`,
+    );
   });
 });

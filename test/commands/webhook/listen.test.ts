@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lchownSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
@@ -273,6 +283,47 @@ describe('webhook listen (in process)', () => {
     },
   );
 
+  // Another user's link, named as the inbox or planted as its orders folder, leads to a folder of this user's (another
+  // receiver's inbox, another job's orders): its owner chooses, and changes at will, where the events and orders go.
+  it.skipIf(root.missing)(
+    `refuses an inbox folder, or an orders folder, that is a link another user owns (exit 77), making nothing${root.note}`,
+    async () => {
+      const mine = temporaryFolder();
+      const shared = join(temporaryFolder(), 'shared');
+      mkdirSync(shared, { mode: 0o1777 });
+      const inboxLink = join(shared, 'inbox');
+      symlinkSync(mine, inboxLink);
+      lchownSync(inboxLink, 65534, 65534);
+      const memory = receiverContext();
+      const failure = await run(listenOptions(inboxLink, { fetchOrders: true }), memory.context).catch(
+        (error: unknown) => error,
+      );
+      expect((failure as Error).message).toMatch(
+        new RegExp(
+          `^The inbox folder ${inboxLink} is a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: that user can point it at another inbox \\(its events, its token key\\) or a folder of theirs whenever they like\\. Give --inbox the folder itself, one of your own, or remove the link \\(rm ${inboxLink}\\)\\.$`,
+        ),
+      );
+      expect((failure as { exitCode?: number }).exitCode).toBe(77);
+      expect(memory.stdout()).toBe('');
+      expect(readdirSync(mine)).toEqual([]);
+
+      const inbox = temporaryFolder();
+      const ordersLink = join(inbox, 'orders');
+      symlinkSync(mine, ordersLink);
+      lchownSync(ordersLink, 65534, 65534);
+      const second = receiverContext();
+      const refused = await run(listenOptions(inbox, { fetchOrders: true }), second.context).catch(
+        (error: unknown) => error,
+      );
+      expect((refused as Error).message).toMatch(
+        new RegExp(`^The orders folder ${ordersLink} is a symbolic link that belongs to \\S+ \\(uid 65534\\)`),
+      );
+      expect((refused as { exitCode?: number }).exitCode).toBe(77);
+      expect(existsSync(join(inbox, 'inbox.sqlite'))).toBe(false);
+      expect(readdirSync(mine)).toEqual([]);
+    },
+  );
+
   it('--fetch-orders refuses an orders folder others may write (exit 77), naming the chmod', async () => {
     const inbox = temporaryFolder();
     const orders = join(inbox, 'orders');
@@ -409,6 +460,27 @@ describe('webhook listen: what it says of its own exposure', () => {
       expect(readable).not.toContain('reachable from other machines');
       chmodSync(key, 0o600);
       expect(await startedAndStopped({ tlsCert: cert, tlsKey: key })).not.toContain('warning:');
+    },
+  );
+
+  it.skipIf(openssl.missing || root.missing)(
+    `refuses (exit 77) a TLS private key another user owns: they hold the receiver's key${openssl.note}${root.note}`,
+    async () => {
+      const folder = temporaryFolder();
+      const cert = join(folder, 'cert.pem');
+      const key = join(folder, 'key.pem');
+      makeSelfSignedCertificate({ certFile: cert, keyFile: key, subject: '/CN=127.0.0.1', days: 1 });
+      chmodSync(key, 0o600);
+      chownSync(key, 65534, 65534);
+      const memory = receiverContext();
+      const failure = await run(listenOptions(temporaryFolder(), { tlsCert: cert, tlsKey: key }), memory.context).catch(
+        (error: unknown) => error,
+      );
+      expect((failure as Error).message).toMatch(
+        new RegExp(`^The TLS private key ${key} belongs to \\S+ \\(uid 65534\\), not to root: `),
+      );
+      expect((failure as { exitCode?: number }).exitCode).toBe(77);
+      expect(memory.stdout()).toBe('');
     },
   );
 });

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readlinkSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
   type JudgedRecord,
@@ -14,7 +15,7 @@ import {
   VerdictSpool,
 } from '../../../src/bulk/verdict-spool.js';
 import { ExitCode, UsageError } from '../../../src/base/errors.js';
-import { temporaryFolderError } from '../../../src/lib/private-temporary-file.js';
+import { copyToPrivateTemporaryFile, temporaryFolderError } from '../../../src/lib/private-temporary-file.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 /** The records read back as plain objects: a spooled record parses its value and cells when asked for them. */
@@ -286,6 +287,26 @@ describe('VerdictSpool: survivors of the mutation run', () => {
     (added[0] as () => void)();
     expect(existsSync(dirname(spool.path))).toBe(false);
     expect(process.listeners('exit')).toEqual(before);
+  });
+
+  // A run killed by SIGKILL (the OOM killer, a CI timeout) left its copy of stdin, every customer's password, in
+  // $TMPDIR for good: the next run removed only the verdicts of the dead PID.
+  it('removes the copy of stdin and of a workbook a dead run left, keeps a live run’s', () => {
+    const temporary = temporaryFolder('b2bctl-spool-test-');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    for (const name of [`b2bctl-stdin-${dead}-abc`, `b2bctl-workbook-${dead}-abc`]) {
+      mkdirSync(join(temporary, name));
+      writeFileSync(join(temporary, name, 'stdin'), 'cpf,52998224725,Ana,a9@ex.com.br,Senha#A1x\n');
+    }
+    mkdirSync(join(temporary, `b2bctl-stdin-${process.pid}-def`));
+    removeAbandonedSpools(temporary);
+    expect(readdirSync(temporary)).toEqual([`b2bctl-stdin-${process.pid}-def`]);
+  });
+
+  it('names the copy of stdin with its PID, so a later run can find it', async () => {
+    const copy = await copyToPrivateTemporaryFile(Readable.from(['a;b\n']), { prefix: 'b2bctl-stdin-', name: 'stdin' });
+    expect(basename(dirname(copy.path))).toMatch(new RegExp(`^b2bctl-stdin-${process.pid}-`));
+    copy.remove();
   });
 
   it('leaves alone a folder whose name only contains a spool`s name', () => {

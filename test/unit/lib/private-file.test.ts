@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import {
+  type Stats,
   chmodSync,
   chownSync,
   closeSync,
@@ -21,7 +22,12 @@ import { describe, expect, it } from 'vitest';
 import { ReportWriter } from '../../../src/bulk/report.js';
 import { acquireLock } from '../../../src/config/lock.js';
 import { writeFileDurably } from '../../../src/io/output/durable-file.js';
-import { NotOwnPrivateFileError, createFileExclusively, openForAppend } from '../../../src/lib/private-file.js';
+import {
+  NotOwnPrivateFileError,
+  createFileExclusively,
+  isSystemOutput,
+  openForAppend,
+} from '../../../src/lib/private-file.js';
 import { requireThat } from '../../support/external-tools.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
@@ -83,6 +89,24 @@ describe('files created, never followed', () => {
     closeSync(descriptor);
   });
 
+  // Judged on stand-in file types: a test must never open a real disk for writing, as the code before this did.
+  it.each([
+    ['/dev/stdout', 'link', 'character', true],
+    ['/dev/stderr', 'link', 'fifo', true],
+    ['/dev/fd/3', 'file', 'file', true],
+    ['/dev/null', 'character', 'character', true],
+    ['/dev/pts/3', 'character', 'character', true],
+    ['/dev/loop7', 'block', 'block', false],
+    ['/dev/sdb', 'block', 'block', false],
+    ['/dev/cdrom', 'link', 'block', false],
+    ['/dev/fd/4', 'block', 'block', false],
+    ['/dev/loop7.meta.json', 'file', 'file', false],
+    ['/dev/shm/r.csv', 'file', 'file', false],
+    ['/dev/disk/by-id/x', 'link', 'block', false],
+  ] as const)('isSystemOutput(%s: a %s leading to a %s) is %s', (path, found, target, expected) => {
+    expect(isSystemOutput(path, fakeStats(found), fakeStats(target))).toBe(expected);
+  });
+
   it('openForAppend refuses a FIFO at once (nothing blocks, nothing is written to it)', () => {
     const { shared } = plantedFolder();
     const fifo = join(shared, 'errors.csv');
@@ -141,3 +165,16 @@ describe('files created, never followed', () => {
     expect(() => lstatSync(join(shared, 'nowhere'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
 });
+
+/** A Stats of one kind, for judging a path without a file of that kind on this machine. */
+function fakeStats(kind: 'file' | 'link' | 'character' | 'block' | 'fifo'): Stats {
+  return {
+    isFile: () => kind === 'file',
+    isDirectory: () => false,
+    isSymbolicLink: () => kind === 'link',
+    isCharacterDevice: () => kind === 'character',
+    isBlockDevice: () => kind === 'block',
+    isFIFO: () => kind === 'fifo',
+    isSocket: () => false,
+  } as Stats;
+}

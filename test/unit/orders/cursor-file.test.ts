@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultCursorPath, readCursor, writeCursor } from '../../../src/orders/cursor-file.js';
-import { UsageError } from '../../../src/base/errors.js';
+import { B2bctlError, ExitCode, UsageError } from '../../../src/base/errors.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 const folder = temporaryFolder('b2bctl-cursor-');
@@ -55,7 +55,26 @@ describe('readCursor and writeCursor', () => {
   it('a folder where the file should be: a usage error naming it', () => {
     const path = join(folder, 'a-folder.json');
     mkdirSync(path);
-    expect(refusal(path)).toMatch(new RegExp(`^Cannot read the orders cursor ${path}: EISDIR`));
+    expect(refusal(path)).toBe(`Cannot read the orders cursor ${path}: it is a folder, not a file.`);
+  });
+
+  // The open itself never follows a link (O_NOFOLLOW): one put there after poll's look at the path is refused too,
+  // and the cursor it leads to is neither read nor changed.
+  it.skipIf(process.platform === 'win32')('a symbolic link: refused (exit 77), never read through', () => {
+    const target = cursorFile(JSON.stringify({ profile: 'prod', cursor: '2026-11-20T10:00:00.000Z', emitted: [] }));
+    const link = join(folder, 'planted.cursor');
+    symlinkSync(target, link);
+    let refused: unknown;
+    try {
+      readCursor(link, 'prod');
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(B2bctlError);
+    expect((refused as B2bctlError).exitCode).toBe(ExitCode.authFailed);
+    expect((refused as Error).message).toMatch(
+      new RegExp(`^The orders cursor ${link} is a symbolic link, which b2bctl never follows: `),
+    );
   });
 
   it.each([
