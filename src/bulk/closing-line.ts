@@ -18,6 +18,15 @@ export interface RunTally {
   report?: string;
 }
 
+/** What the closing line counts: the records this run was to send, and the invalid ones validation let through. */
+export interface ClosingCounts {
+  tally: RunTally;
+  /** Valid records not done by the resumed run. */
+  toSend: number;
+  /** Records validation found invalid and --skip-invalid reported: never to be sent. */
+  invalidRecorded: number;
+}
+
 /**
  * `stock push: estoque.csv to profile "prod" (https://…): 1998 applied, 2 rejected; exit 1` — the line a cron
  * log ends with, so the night's result is read from one line whatever came before.

@@ -13,7 +13,7 @@ import {
 import { countOf } from '../lib/plural.js';
 import type { RunLedger } from './run-ledger.js';
 import type { BulkJob } from './job.js';
-import { type RunTally, sendingCounts } from './closing-line.js';
+import { type ClosingCounts, sendingCounts } from './closing-line.js';
 import { isSystemPath } from './report.js';
 import { pruneOldRuns } from './retention.js';
 import { dropSupersededRows } from './superseded-rows.js';
@@ -61,15 +61,6 @@ export function runEnd(facts: SendingFacts): RunEnd {
   if (facts.interrupted && facts.unanswered !== 0) return { kind: 'interrupted', exitCode: ExitCode.interrupted };
   if (facts.failures > 0) return { kind: 'some records failed', exitCode: ExitCode.someRecordsFailed };
   return { kind: 'done', exitCode: ExitCode.ok };
-}
-
-/** What the closing line counts: the records this run was to send, and the invalid ones validation let through. */
-export interface ClosingCounts {
-  tally: RunTally;
-  /** Valid records not done by the resumed run. */
-  toSend: number;
-  /** Records validation found invalid and --skip-invalid reported: never to be sent. */
-  invalidRecorded: number;
 }
 
 /** Prints the run's summary, prunes older runs' files, and ends the run as runEnd says (an error but for `done`). */

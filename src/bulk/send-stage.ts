@@ -17,12 +17,11 @@ import { Pacer } from '../platform/pacer.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
 import { runPool } from './pool.js';
-import { closingFields, closingLine, closingLineWanted, sendingCounts } from './closing-line.js';
+import { type ClosingCounts, closingFields, closingLine, closingLineWanted, sendingCounts } from './closing-line.js';
 import { comesBefore } from './failure-reasons.js';
 import { placeOf, type RecordPlace } from './report.js';
 import { reportEntry } from './report-entry.js';
 import type { DoneVerdicts } from './resume.js';
-import type { ClosingCounts } from './run-end.js';
 import { RunLedger } from './run-ledger.js';
 import {
   feedBackCommand,

@@ -1,4 +1,5 @@
 import { InterruptedError } from '../base/errors.js';
+import { temporaryFolderError } from '../io/temporary-folder.js';
 import { copyToPrivateTemporaryFile, type PrivateTemporaryFile } from '../lib/private-temporary-file.js';
 
 /**
@@ -15,6 +16,6 @@ export async function spoolStdin(
   } catch (error) {
     if (options.signal?.aborted)
       throw new InterruptedError(`Interrupted while reading ${options.name}; nothing was sent.`);
-    throw error;
+    throw temporaryFolderError(error, `a private copy of ${options.name}`);
   }
 }

@@ -3,7 +3,7 @@ import { writeWholeSync } from '../lib/whole-write.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileExclusively } from '../lib/private-file.js';
-import { temporaryFolderError } from '../lib/private-temporary-file.js';
+import { temporaryFolderError } from '../io/temporary-folder.js';
 import { jsonOfCells, jsonString } from '../lib/json-text.js';
 import { isProcessAlive } from '../lib/process-alive.js';
 import type { RecordPlace } from './report.js';

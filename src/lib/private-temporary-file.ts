@@ -2,23 +2,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { UsageError } from '../base/errors.js';
 import { createFileExclusively } from './private-file.js';
-import { systemErrorCause } from './system-error-cause.js';
-
-/**
- * The temporary folder (TMPDIR) full, read-only or missing, said as the output paths that cannot be written are
- * (exit 2, nothing sent), naming the folder and the variable: the bare `ENOSPC: no space left on device, write`
- * named neither and exited 1, "some records failed" to a scheduler. System errors only; any other passes as it is.
- */
-export function temporaryFolderError(error: unknown, what: string, folder = tmpdir()): unknown {
-  const cause = systemErrorCause(error);
-  if (cause === undefined) return error;
-  return new UsageError(
-    `Cannot write ${what} in the temporary folder ${folder} (${cause}); nothing was sent. It needs about as much free room as the input: make room there, or set TMPDIR to a writable folder with room.`,
-    { cause: error },
-  );
-}
 
 /** A stream's bytes in a private temporary file, and how to remove it (at once, or when the process exits). */
 export interface PrivateTemporaryFile {
@@ -38,12 +22,7 @@ export async function copyToPrivateTemporaryFile(
 ): Promise<PrivateTemporaryFile> {
   // The PID in the name lets a later run find and remove a copy whose run was killed (SIGKILL, the OOM killer), as
   // it removes such a run's verdicts: the exit handler below never runs then, and the copy holds customers' data.
-  let folder: string;
-  try {
-    folder = mkdtempSync(join(tmpdir(), `${options.prefix}${process.pid}-`));
-  } catch (error) {
-    throw temporaryFolderError(error, `a private copy of ${options.name}`);
-  }
+  const folder = mkdtempSync(join(tmpdir(), `${options.prefix}${process.pid}-`));
   const path = join(folder, options.name);
   let removed = false;
   const remove = () => {
@@ -64,7 +43,7 @@ export async function copyToPrivateTemporaryFile(
     await Promise.race([copied, interrupted.promise]);
   } catch (error) {
     remove();
-    throw options.signal?.aborted ? error : temporaryFolderError(error, `a private copy of ${options.name}`);
+    throw error;
   } finally {
     interrupted.stop();
   }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { InterruptedError } from '../../base/errors.js';
 import { nothingSent } from './nothing-sent.js';
+import { temporaryFolderError } from '../temporary-folder.js';
 import { copyToPrivateTemporaryFile, type PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
 
 /**
@@ -22,6 +23,6 @@ export async function copyOfWorkbookStream(
     });
   } catch (error) {
     if (interrupt?.aborted) throw new InterruptedError(`Interrupted while reading ${file}${nothingSent(sends)}.`);
-    throw error;
+    throw temporaryFolderError(error, `a private copy of ${file}`);
   }
 }

@@ -15,7 +15,8 @@ import {
   VerdictSpool,
 } from '../../../src/bulk/verdict-spool.js';
 import { ExitCode, UsageError } from '../../../src/base/errors.js';
-import { copyToPrivateTemporaryFile, temporaryFolderError } from '../../../src/lib/private-temporary-file.js';
+import { temporaryFolderError } from '../../../src/io/temporary-folder.js';
+import { copyToPrivateTemporaryFile } from '../../../src/lib/private-temporary-file.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 /** The records read back as plain objects: a spooled record parses its value and cells when asked for them. */
