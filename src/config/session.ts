@@ -88,13 +88,16 @@ export class Session {
    * Why there is no usable token, so an operator knows whether to log in, renew or fix the base URL:
    * none cached, expired, cached for another base URL, or refused by the platform.
    */
-  notLoggedIn(reason: 'no token' | 'expired' | 'other base URL' | 'refused' = 'no token'): AuthError {
+  notLoggedIn(reason: 'no token' | 'expired' | 'other base URL' | 'refused' | 'unsendable' = 'no token'): AuthError {
     const login = `Run b2bctl login --profile ${this.profileName}`;
     const cause = {
       'no token': 'no token is cached',
       expired: `its token expired at ${this.profileData.tokenExpiresAt ?? 'an unknown time'}`,
       'other base URL': `its token was issued for ${this.profileData.baseUrl ?? '?'}, not ${this.setting('baseUrl').value ?? '?'}`,
       refused: 'the platform refused its token',
+      // Written by a b2bctl that stored the token route's answer as it came (a line break inside the token).
+      unsendable:
+        'its cached token holds a character no HTTP header can carry (a line break or another control character), so it cannot be sent',
     }[reason];
     // A token from the environment or a flag outranks the profile's: logging in would not change what is sent.
     const given = {

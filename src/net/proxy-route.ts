@@ -50,8 +50,22 @@ export function parseProxyUrl(value: string, variable: string): URL {
     throw refused();
   }
   // `http://user:12/3@proxy` parses as the host `user`, port 12 and the path `/3@proxy`: a password split by a `/`.
-  if (`${proxy.pathname}${proxy.search}${proxy.hash}`.includes('@')) throw refused();
+  // Any other path, query or fragment is no part of a proxy's address either: undici refuses it ("invalid url").
+  if (!['', '/'].includes(proxy.pathname) || proxy.search !== '' || proxy.hash !== '') throw refused();
+  // A `%` not followed by two hex digits (`100%-off`): the URL keeps it, and reading the credentials fails
+  // ("URI malformed") when the first request is made, naming no variable.
+  if (!decodes(proxy.username) || !decodes(proxy.password)) throw refused();
   return proxy;
+}
+
+/** Whether percent-encoded text decodes: each `%` followed by two hex digits, making UTF-8. */
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

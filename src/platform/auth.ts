@@ -1,4 +1,5 @@
-import { AuthError, messageOfBody, PlatformError, UsageError } from '../base/errors.js';
+import { AuthError, messageOfBody, PlatformError, UnavailableError, UsageError } from '../base/errors.js';
+import { unsendableTokenCharacter } from '../domain/bearer-token.js';
 import { readTokenAnswer, type TokenAnswer, type TokenAnswerSettings } from './answers/token.js';
 import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import type { HttpClient } from './http-client.js';
@@ -48,7 +49,22 @@ export async function requestToken(
       'the token route answered without a token b2bctl recognises (access_token, accessToken, token); set answers.token.accessToken to the field that holds it, or check paths.token and auth.style',
     );
   }
+  const unsendable = unsendableTokenCharacter(answer.accessToken);
+  if (unsendable !== undefined) throw new UnsendableTokenError(url, unsendable);
   return answer;
+}
+
+/**
+ * The token route answered a token that holds a character no HTTP header can carry (a line break inside it, another
+ * control character): exit 69, as for another answer b2bctl cannot use. Refused at login, so it is never stored and
+ * every later command does not fail to send it as if the network were down; the token itself is never shown.
+ */
+export class UnsendableTokenError extends UnavailableError {
+  constructor(url: string, character: string) {
+    super(
+      `POST ${url} answered a token that holds ${character}, which no HTTP header can carry, so b2bctl cannot send it; nothing was stored. The token route's answer is malformed: check paths.token and answers.token.accessToken, or ask the platform's support (b2bctl --verbose login shows the answer, the token masked).`,
+    );
+  }
 }
 
 /**

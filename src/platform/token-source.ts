@@ -1,7 +1,8 @@
 import type { Clock } from '../base/clock.js';
 import type { Session } from '../config/session.js';
 import { believedTokenExpiry, tokenNeedsRenewal } from '../domain/token-expiry.js';
-import { AuthError, ConfigError } from '../base/errors.js';
+import { AuthError, ConfigError, UsageError } from '../base/errors.js';
+import { bearerTokenText, unsendableTokenCharacter } from '../domain/bearer-token.js';
 import { refusePlainHttp } from '../net/plain-http.js';
 import { sameBaseUrl } from '../net/base-url.js';
 import { LoginRefusedError, requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
@@ -16,7 +17,7 @@ import { withoutLineEnd } from '../io/read-stdin.js';
  * client that needed it, so a bulk run's summary counts it among the run's requests.
  */
 /** Why b2bctl logs in by itself, as the line of a refused login names it. */
-type LoginReason = 'no token' | 'expired' | 'refused' | 'other base URL';
+type LoginReason = 'no token' | 'expired' | 'refused' | 'other base URL' | 'unsendable';
 
 export class TokenSource {
   private token: string | undefined;
@@ -59,10 +60,20 @@ export class TokenSource {
     if (this.renewal) return this.renewal;
     const setting = this.session.setting('token');
     if (setting.value && setting.source !== 'profile') {
-      this.token = setting.value;
+      this.token = givenToken(setting.value, setting.source === 'env' ? 'B2BCTL_TOKEN' : '--token');
       return this.token;
     }
     if (setting.value && this.profileTokenFitsBaseUrl()) {
+      // A token an older b2bctl cached as the token route answered it: a line end around it is dropped; one that
+      // holds a character no header can carry would fail every request as if the network were down.
+      const cached = bearerTokenText(setting.value);
+      if (unsendableTokenCharacter(cached) !== undefined) {
+        if (!this.credentials()) throw this.session.notLoggedIn('unsendable');
+        this.log(
+          `The token cached in profile "${this.session.profileName}" holds a character no HTTP header can carry; logging in again as ${this.credentials()?.username}.`,
+        );
+        return this.renew(http, 'unsendable');
+      }
       const expired = tokenNeedsRenewal(
         {
           obtainedAtMs: Date.parse(this.session.profile.tokenObtainedAt ?? ''),
@@ -71,7 +82,7 @@ export class TokenSource {
         this.clock.now(),
       );
       if (!expired) {
-        this.token = setting.value;
+        this.token = cached;
         return this.token;
       }
       if (!this.credentials()) throw this.session.notLoggedIn('expired');
@@ -142,8 +153,9 @@ export class TokenSource {
       expired: `The token of ${profile} expired`,
       refused: `The platform refused the token of ${profile}`,
       'other base URL': `The token of ${profile} was issued for ${this.session.profile.baseUrl ?? '?'}`,
+      unsendable: `The token cached in ${profile} holds a character no HTTP header can carry`,
     }[reason];
-    const loggingIn = reason === 'expired' || reason === 'refused' ? 'logging in again' : 'logging in';
+    const loggingIn = reason === 'no token' || reason === 'other base URL' ? 'logging in' : 'logging in again';
     const origin = new URL(this.session.requireBaseUrl()).origin;
     const fix = `check B2BCTL_PASSWORD, or run b2bctl login --profile ${this.session.profileName}`;
     return new AuthError(
@@ -174,6 +186,21 @@ export class TokenSource {
     const current = this.session.get('baseUrl');
     return !profileBaseUrl || (current !== undefined && sameBaseUrl(profileBaseUrl, current));
   }
+}
+
+/**
+ * A token given by the user (B2BCTL_TOKEN, --token, login --token-stdin) as it is sent: the line end a file or a variable may add is
+ * dropped, and one that holds a character no header can carry is refused (exit 2) before anything is sent, not
+ * reported as a network that cannot be reached.
+ */
+export function givenToken(value: string, source: 'B2BCTL_TOKEN' | '--token' | '--token-stdin'): string {
+  const token = bearerTokenText(value);
+  const unsendable = unsendableTokenCharacter(token);
+  if (unsendable !== undefined)
+    throw new UsageError(
+      `The token given with ${source} holds ${unsendable}, which no HTTP header can carry: give the token alone, on one line.`,
+    );
+  return token;
 }
 
 export function tokenRoute(session: Session): {

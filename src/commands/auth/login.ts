@@ -4,7 +4,7 @@ import { AuthError, UsageError } from '../../base/errors.js';
 import { readSecretFromStdin, withoutLineEnd } from '../../io/read-stdin.js';
 import { isPlainHttpOffMachine, refusePlainHttp } from '../../net/plain-http.js';
 import { requestToken } from '../../platform/auth.js';
-import { tokenFields, tokenRoute } from '../../platform/token-source.js';
+import { givenToken, tokenFields, tokenRoute } from '../../platform/token-source.js';
 
 export interface LoginOptions {
   username?: string;
@@ -43,7 +43,8 @@ export async function run(options: LoginOptions, context: Context): Promise<void
       throw new UsageError(
         '--token-stdin reads a pipe, and stdin is a terminal where the token would be echoed: pipe it (cat FILE | b2bctl login --token-stdin).',
       );
-    const token = options.tokenStdin ? (await readSecretFromStdin(context.io.stdin)).trim() : presetToken;
+    const given = options.tokenStdin ? await readSecretFromStdin(context.io.stdin) : (presetToken ?? '');
+    const token = givenToken(given, options.tokenStdin ? '--token-stdin' : '--token');
     if (!token) throw new UsageError('The token is empty: pipe it with --token-stdin.');
     if (options.verify !== false) await verifyToken(context, checkedBaseUrl, session.get('paths.sellers'), token);
     session.save({

@@ -1,11 +1,12 @@
 import type { Session } from '../../config/session.js';
 import { believedTokenExpiry, millisecondLifetimeFrom, tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { ExitCode } from '../../base/errors.js';
+import { bearerTokenText, unsendableTokenCharacter } from '../../domain/bearer-token.js';
 import { isPlainHttpOffMachine } from '../../net/plain-http.js';
 import { locateListingPage } from '../../platform/answers/listing.js';
 import { locateOrderListing, type OrderAnswerSettings } from '../../platform/answers/orders.js';
 import { htmlTitle, isHtmlAnswer, isRecord, valueAtPath as valueAt } from '../../platform/answers/shapes.js';
-import { locateTokenAnswer, readTokenAnswer } from '../../platform/answers/token.js';
+import { locateTokenAnswer, readTokenAnswer, type TokenAnswerSettings } from '../../platform/answers/token.js';
 import { issuedTokenOf, parseJson, tokenRequest } from '../../platform/auth.js';
 import type { HttpClient, HttpResponse } from '../../platform/http-client.js';
 import { redactSecrets } from '../../platform/redact.js';
@@ -86,9 +87,21 @@ export async function probeToken(
     });
   const unreadable = unreadableAnswer(response);
   if (unreadable) return failed({ ...base, ...unreadable });
-  const body = parseJson(redactSecrets(response.text, [password]));
-  const located = locateTokenAnswer(body, route.answers);
-  if (!located.tokenPath)
+  return tokenAnswerFinding(base, parseJson(redactSecrets(response.text, [password])), route.answers, username, nowMs);
+}
+
+/** The token check of a 2xx answer of the token route: where it holds the token and its lifetime, and what of them. */
+function tokenAnswerFinding(
+  base: { check: string; status: number },
+  body: unknown,
+  answers: TokenAnswerSettings,
+  username: string,
+  nowMs: number,
+): { finding: Finding; token: string | undefined } {
+  const status = base.status;
+  const located = locateTokenAnswer(body, answers);
+  const issued = readTokenAnswer(body, answers);
+  if (!located.tokenPath || !issued)
     return failed({
       ...base,
       result: 'fail',
@@ -96,11 +109,19 @@ export async function probeToken(
       setting: 'answers.token.accessToken',
       exitCode: ExitCode.authFailed,
     });
-  const token =
-    located.tokenPath === '(the whole body)' ? String(body).trim() : String(valueAt(body, located.tokenPath));
+  const token = issued.accessToken;
+  const unsendable = unsendableTokenCharacter(token);
+  if (unsendable !== undefined)
+    return failed({
+      ...base,
+      result: 'fail',
+      detail: `answered ${status} with a token in "${located.tokenPath}" that holds ${unsendable}, which no HTTP header can carry: b2bctl cannot send it, and login refuses it`,
+      setting: 'answers.token.accessToken',
+      exitCode: ExitCode.unavailable,
+    });
   const said = lifetimeSaid(body, located);
   // What a login would warn of this answer's lifetime (read as milliseconds, past a week, already past…).
-  const { warning } = believedTokenExpiry(readTokenAnswer(body, route.answers) ?? { accessToken: token }, nowMs);
+  const { warning } = believedTokenExpiry(issued, nowMs);
   return {
     finding: {
       ...base,
@@ -146,6 +167,14 @@ function cachedToken(session: Session, nowMs: number): Finding {
       detail: `no token for profile "${session.profileName}": run b2bctl login --profile ${session.profileName}, or set B2BCTL_PASSWORD to let doctor log in`,
       exitCode: ExitCode.authFailed,
     };
+  const unsendable = unsendableTokenCharacter(bearerTokenText(session.get('token') ?? ''));
+  if (unsendable !== undefined)
+    return {
+      check,
+      result: 'fail',
+      detail: `the token holds ${unsendable}, which no HTTP header can carry, so it cannot be sent: run b2bctl login --profile ${session.profileName}${session.setting('token').source === 'profile' ? '' : ', or give the token alone with --token or B2BCTL_TOKEN'}`,
+      exitCode: ExitCode.authFailed,
+    };
   if (!expiresAt) return { check, result: 'ok', detail: 'a token given with --token or B2BCTL_TOKEN (expiry unknown)' };
   const expired = tokenNeedsRenewal(
     { obtainedAtMs: Date.parse(profile.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(expiresAt) },
@@ -162,7 +191,8 @@ function cachedToken(session: Session, nowMs: number): Finding {
 }
 
 function cachedTokenValue(session: Session, nowMs: number): string | undefined {
-  return cachedToken(session, nowMs).result === 'ok' ? session.get('token') : undefined;
+  const token = session.get('token');
+  return cachedToken(session, nowMs).result === 'ok' && token !== undefined ? bearerTokenText(token) : undefined;
 }
 
 export interface ListingProbe {

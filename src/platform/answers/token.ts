@@ -1,3 +1,4 @@
+import { bearerTokenText } from '../../domain/bearer-token.js';
 import type { StatedTokenExpiry } from '../../domain/token-expiry.js';
 import { candidatePaths, firstAt, instantMs, isInstant, isNonEmptyText } from './shapes.js';
 
@@ -54,7 +55,7 @@ export interface TokenAnswerSettings {
 export function readTokenAnswer(body: unknown, settings: TokenAnswerSettings = {}): TokenAnswer | undefined {
   // A bare token as the whole body (text/plain), as some gateways answer.
   if (typeof body === 'string') {
-    const bare = body.trim().replace(/^"|"$/g, '');
+    const bare = bearerTokenText(body).replace(/^"|"$/g, '');
     return /^[\w.~+/=-]{16,}$/.test(bare) ? { accessToken: bare } : undefined;
   }
   const token = firstAt(body, candidatePaths(settings.accessToken, recognisedTokenPaths), isNonEmptyText);
@@ -62,7 +63,7 @@ export function readTokenAnswer(body: unknown, settings: TokenAnswerSettings = {
   const lifetime = firstAt(body, candidatePaths(settings.expiresIn, recognisedLifetimePaths), isPositiveSeconds);
   const expiresAt = firstAt(body, candidatePaths(settings.expiresAt, recognisedExpiryPaths), isExpiryInstant);
   return {
-    accessToken: token.value,
+    accessToken: bearerTokenText(token.value),
     ...(lifetime && { lifetime: { path: lifetime.path, value: Number(lifetime.value) } }),
     ...(expiresAt && {
       expiresAt: { path: expiresAt.path, written: expiresAt.value, ms: instantMs(expiresAt.value) },

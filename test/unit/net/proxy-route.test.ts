@@ -126,6 +126,13 @@ describe('redaction of proxy credentials', () => {
     ['no scheme and a / in the password', 'ci:pa/ss-S3CRET@proxy:3128', 'ci:[redacted]@proxy:3128'],
     ['an @ and a / in the password', 'http://ci:p@ss/S3CRET@proxy:3128', 'http://ci:[redacted]@proxy:3128'],
     ['a bad port', 'http://ci:S3CRET@proxy:port', 'http://ci:[redacted]@proxy:port'],
+    ['a bare % in the password', 'http://ci:100%-S3CRET@proxy:3128', 'http://ci:[redacted]@proxy:3128'],
+    ['a % not followed by hex digits', 'http://ci:%zzS3CRET@proxy:3128', 'http://ci:[redacted]@proxy:3128'],
+    ['a % making no UTF-8', 'http://ci:%C3S3CRET@proxy:3128', 'http://ci:[redacted]@proxy:3128'],
+    ['a bare % in the user', 'http://c%i:S3CRET@proxy:3128', 'http://c%i:[redacted]@proxy:3128'],
+    ['a path', 'http://ci:S3CRET@proxy:3128/path', 'http://ci:[redacted]@proxy:3128/path'],
+    ['a query', 'http://ci:S3CRET@proxy:3128?x=1', 'http://ci:[redacted]@proxy:3128?x=1'],
+    ['a fragment', 'http://ci:S3CRET@proxy:3128/#top', 'http://ci:[redacted]@proxy:3128/#top'],
   ])('a proxy variable with %s is refused with its password masked', (_case, value, shown) => {
     let error: unknown;
     try {
@@ -138,6 +145,14 @@ describe('redaction of proxy credentials', () => {
     expect((error as Error).message).not.toContain('S3CRET');
     // Free text (an error's message) is masked where the address has its scheme.
     expect(value.startsWith('http://') ? redactProxyText(`failed via ${value} now`) : '').not.toContain('S3CRET');
+  });
+
+  it.each([
+    ['a % written %25', 'http://ci:100%25-off@proxy:3128'],
+    ['a trailing /', 'http://ci:pw@proxy:3128/'],
+    ['no scheme', 'proxy:3128'],
+  ])('a proxy variable with %s is an address', (_case, value) => {
+    expect(proxyRouteFor(new URL('https://s.example/'), { HTTPS_PROXY: value }).kind).toBe('proxy');
   });
 
   it('describeRoute names the proxy and its variable, or the NO_PROXY entry', () => {
