@@ -1,5 +1,5 @@
 /** When to retry a request and how long to wait first. Pure: the caller supplies the clock and the dice. */
-import { errorCodeOf, isCutShortAnswer } from '../net/network-error.js';
+import { errorCodeOf, isCutShortAnswer, UnansweredRequestError } from '../net/network-error.js';
 
 const retryableStatuses = new Set([429, 502, 503, 504]);
 
@@ -27,6 +27,8 @@ export function isRetryableStatus(status: number): boolean {
 /** The network failures worth another try: resets, refusals, time-outs, DNS hiccups. */
 export function isRetryableNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // Sent, and no answer began: retried as the time-out or reset it was.
+  if (error instanceof UnansweredRequestError) return isRetryableNetworkError(error.cause);
   if (error.name === 'TimeoutError') return true;
   // An answer cut short by a closed connection: the platform failed mid-answer, as after a reset.
   if (isCutShortAnswer(error)) return true;

@@ -1,6 +1,6 @@
 import type { PlatformClient } from './client.js';
 import { readBatchAnswer, readQueueAnswer, type ItemVerdict, type MatchNote } from './answers/stock.js';
-import { ExitCode, messageOfBody, PlatformError } from '../base/errors.js';
+import { AmbiguousRequestError, ExitCode, messageOfBody, PlatformError } from '../base/errors.js';
 
 export type { ItemVerdict, MatchNote } from './answers/stock.js';
 
@@ -22,7 +22,7 @@ export async function putStockBatch(
   signal?: AbortSignal,
   noted?: (note: MatchNote) => void,
 ): Promise<{ status: number; verdicts: (ItemVerdict | undefined)[] | undefined; said: string | undefined }> {
-  const { status, body } = await client.send<unknown>({
+  const { status, body } = await sendStockBatch(client, {
     method: 'PUT',
     path: client.route('paths.stockBatch'),
     jsonBody: itemsBody(itemsJson),
@@ -82,7 +82,7 @@ export async function queueStockBatch(
   itemsJson: readonly string[],
   signal?: AbortSignal,
 ): Promise<{ status: number; batchId: string | undefined }> {
-  const { status, body } = await client.send<unknown>({
+  const { status, body } = await sendStockBatch(client, {
     method: 'POST',
     path: client.route('paths.stockQueue'),
     jsonBody: itemsBody(itemsJson),
@@ -90,4 +90,24 @@ export async function queueStockBatch(
     signal,
   });
   return { status, batchId: readQueueAnswer(body, client.session.get('answers.stockQueue.id')) };
+}
+
+/**
+ * Sends a stock batch to either route. A 5xx the platform answered (a 500 included, which is not retried) may come
+ * after it stored the batch, as for a customer create: the items' outcome is not known, so the error is ambiguous
+ * (`unknown`, sent again by a resume, harmless with absolute values), never a refusal ("failed", "to fix").
+ */
+async function sendStockBatch(
+  client: PlatformClient,
+  request: Parameters<PlatformClient['send']>[0],
+): Promise<{ status: number; body: unknown }> {
+  try {
+    return await client.send<unknown>(request);
+  } catch (error) {
+    if (!(error instanceof PlatformError) || error.status < 500) throw error;
+    throw new AmbiguousRequestError(`${error.message}, which may come after the platform applied the batch.`, {
+      cause: error,
+      status: error.status,
+    });
+  }
 }
