@@ -12,7 +12,14 @@ import {
 } from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
 import { intermediaryAnswer } from './intermediary.js';
-import { decideRetry, isRetryableStatus, maxRetryAfterMs, mayHaveBeenApplied } from './retry-policy.js';
+import {
+  type BackoffSettings,
+  decideRetry,
+  defaultBackoff,
+  isRetryableStatus,
+  maxRetryAfterMs,
+  mayHaveBeenApplied,
+} from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets, redactUrl } from './redact.js';
 import {
   type UnreadableBody,
@@ -79,6 +86,8 @@ export interface HttpClientOptions {
    * answer is refused.
    */
   undeclaredCharset?: string;
+  /** The waits between retries after a failure (a 429's keep the default); `defaultBackoff` when absent. */
+  backoff?: BackoffSettings;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
 }
@@ -237,6 +246,7 @@ export class HttpClient {
         },
         this.options.clock.now(),
         random,
+        response?.status === 429 ? defaultBackoff : (this.options.backoff ?? defaultBackoff),
       );
       if (response?.status === 429) {
         this.stats.throttled++;

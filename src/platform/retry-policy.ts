@@ -65,6 +65,14 @@ export interface BackoffSettings {
 export const defaultBackoff: BackoffSettings = { baseMs: 250, maxMs: 15_000 };
 
 /**
+ * A bulk run's back-off, often a night's cron job with no one to paste its resume command: waits of 1–2 s, 2–4 s,
+ * 4–8 s… up to 20 s (the ceiling of the AWS SDKs' standard retry mode), so the default 3 retries ride out 7 to 14 s
+ * of a platform restarting, a load balancer failing over or a DNS blip, where the default's ~1.6 s lost the night
+ * (a fresh user test). A 429 keeps the default's: the pacer, not the back-off, waits a rate limit out.
+ */
+export const bulkRunBackoff: BackoffSettings = { baseMs: 2000, maxMs: 20_000 };
+
+/**
  * Exponential back-off with "equal jitter": half the step is fixed, half random, so retries of
  * many clients spread out without any of them retrying at once. `attempt` counts from 1.
  */
