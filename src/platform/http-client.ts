@@ -1,6 +1,12 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../base/clock.js';
-import { AmbiguousRequestError, InterruptedError, NothingSentError, UnavailableError } from '../base/errors.js';
+import {
+  AmbiguousRequestError,
+  InterruptedError,
+  KeptFailingError,
+  NothingSentError,
+  UnavailableError,
+} from '../base/errors.js';
 import { dispatcherFor } from '../net/dispatcher.js';
 import {
   CutShortAnswerError,
@@ -310,8 +316,9 @@ export class HttpClient {
         decision.reason === 'retries exhausted'
           ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
           : `(${decision.reason})`;
-      throw new UnavailableError(
+      throw new KeptFailingError(
         `${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
+        response.status,
       );
     }
     return response;

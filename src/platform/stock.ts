@@ -1,6 +1,7 @@
 import type { PlatformClient } from './client.js';
 import { readBatchAnswer, readQueueAnswer, type ItemVerdict, type MatchNote } from './answers/stock.js';
-import { AmbiguousRequestError, ExitCode, messageOfBody, PlatformError } from '../base/errors.js';
+import { AmbiguousRequestError, ExitCode, KeptFailingError, messageOfBody, PlatformError } from '../base/errors.js';
+import { asClause } from '../lib/clause.js';
 
 export type { ItemVerdict, MatchNote } from './answers/stock.js';
 
@@ -95,7 +96,9 @@ export async function queueStockBatch(
 /**
  * Sends a stock batch to either route. A 5xx the platform answered (a 500 included, which is not retried) may come
  * after it stored the batch, as for a customer create: the items' outcome is not known, so the error is ambiguous
- * (`unknown`, sent again by a resume, harmless with absolute values), never a refusal ("failed", "to fix").
+ * (`unknown`, sent again by a resume, harmless with absolute values), never a refusal ("failed", "to fix"). A 502,
+ * 503 or 504 on every attempt too, though still the platform unavailable (no status: 3 such batches in a row stop
+ * the run, as before); a 429 on every attempt was refused each time, and stays failed.
  */
 async function sendStockBatch(
   client: PlatformClient,
@@ -104,6 +107,11 @@ async function sendStockBatch(
   try {
     return await client.send<unknown>(request);
   } catch (error) {
+    if (error instanceof KeptFailingError && error.status >= 500)
+      throw new AmbiguousRequestError(
+        `${asClause(error.message)}; each ${error.status} may have come after the platform applied the batch.`,
+        { cause: error },
+      );
     if (!(error instanceof PlatformError) || error.status < 500) throw error;
     throw new AmbiguousRequestError(`${error.message}, which may come after the platform applied the batch.`, {
       cause: error,

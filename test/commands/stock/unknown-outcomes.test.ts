@@ -3,13 +3,15 @@
  * stored the batch), a time-out after the request went, a connection cut before the answer. Its items were "failed",
  * "did not go through", "records to fix", and a slow platform was "Cannot reach … check the base URL; a firewall may
  * drop the traffic" (a fresh user test). They are `unknown` (sent again by a resume, harmless: stock values are
- * absolute), said as what happened; a connection refused, which never opened, is still "Cannot reach", `failed`.
+ * absolute), said as what happened; a 502, 503 or 504 on every attempt too. A connection refused, which never
+ * opened, is still "Cannot reach", `failed`.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir, refusedPort } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
 
@@ -23,6 +25,8 @@ async function push(route: 'batch' | 'queue', flags: string[] = [], baseUrl = pl
     configDir: freshConfigDir(),
     env,
     cwd: folder,
+    // The retries' waits (a bulk run's: seconds) are counted, not slept.
+    clock: new FakeClock(Date.UTC(2026, 10, 30, 2, 0, 0)),
   });
   const rows = readReport(join(folder, onlyReport(folder, 'stock')));
   return { result, rows, outcomes: rows.map((row) => `${row.key} ${row.outcome} ${row.status}`) };
@@ -72,6 +76,21 @@ describe('stock push: a batch sent whose outcome no answer told', () => {
       /^PUT \S+\/v1\/stock\/batch was sent, and the connection to 127\.0\.0\.1:\d+ was cut before an answer came \(\S+\), after 2 attempts: the request may have been applied\./,
     );
     expect(result.stderr).not.toContain('Cannot reach');
+    expect(platform.received).toEqual(['PUT /v1/stock/batch', 'PUT /v1/stock/batch']);
+  });
+
+  it('a 503 on every attempt: unknown (each may have come after the platform applied it), the platform unavailable', async () => {
+    platform.routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+      response.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"maintenance"}');
+    const { result, rows, outcomes } = await push('batch', ['--retries', '1']);
+    // Still the platform unavailable: every batch lost so, exit 69 with the resume command.
+    expect(result.code).toBe(69);
+    expect(outcomes).toEqual(['A1 unknown ', 'B2 unknown ']);
+    expect(rows[0]?.message).toMatch(
+      /^PUT \S+\/v1\/stock\/batch kept failing with HTTP 503 after 2 attempts; the platform is unavailable, try again later; each 503 may have come after the platform applied the batch\.$/,
+    );
+    expect(result.stderr).toContain('stock push: 2 unknown;');
+    expect(result.stderr).toContain('--resume ');
     expect(platform.received).toEqual(['PUT /v1/stock/batch', 'PUT /v1/stock/batch']);
   });
 
