@@ -4,6 +4,7 @@ import type { Session } from './config/session.js';
 import type { LogFormat } from './io/output/log-formats.js';
 import { createLogger, type Logger } from './io/output/logger.js';
 import type { HttpClient, RequestPace } from './platform/http-client.js';
+import type { BackoffSettings } from './platform/retry-policy.js';
 import type { PlatformClient } from './platform/client.js';
 import type { TokenSource } from './platform/token-source.js';
 
@@ -80,6 +81,8 @@ export interface HttpClientTuning {
   pace?: RequestPace;
   retries?: number;
   timeoutMs?: number;
+  /** The waits between retries (a bulk run's are longer: retry-policy.ts, bulkRunBackoff). */
+  backoff?: BackoffSettings;
   /** A bulk run's client: once interrupted, a request not yet started is not sent (NothingSentError). */
   startNothingAfterInterrupt?: boolean;
 }
@@ -139,6 +142,7 @@ export function createContext(options: ContextOptions): Context {
         baseUrl,
         timeoutMs: clientOptions?.timeoutMs ?? session.get('http.timeout'),
         maxRetries: clientOptions?.retries ?? session.get('http.retries'),
+        backoff: clientOptions?.backoff,
         undeclaredCharset: session.get('answers.charset'),
         connections: clientOptions?.connections,
         pace: clientOptions?.pace,

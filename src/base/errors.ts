@@ -87,6 +87,19 @@ export class AmbiguousRequestError extends UnavailableError {
   }
 }
 
+/**
+ * A request answered a passing failure (a 429, 502, 503 or 504) on every attempt: the platform is unavailable.
+ * `status` is the last answer's, for a caller that tells a 5xx, which may come after the work was done, from a 429.
+ */
+export class KeptFailingError extends UnavailableError {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
 /** The run was stopped by a signal; the message says how to resume. */
 export class InterruptedError extends B2bctlError {
   constructor(message: string) {

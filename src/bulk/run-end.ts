@@ -150,7 +150,7 @@ function partialFailure({ ledger, resumeHint }: Sending, unit: string, unavailab
     ledger.errors.rows > 0
       ? `the report ${ledger.report.path} and the errors file ${ledger.errors.path} say why`
       : `the report ${ledger.report.path} says why`;
-  const line = `${countOf(ledger.failures, unit)} did not go through (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); ${files}.`;
+  const line = `${notThroughWords(ledger, unit)} (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); ${files}.`;
   const unknown = ledger.unknownForResume;
   if (unavailable === 0 && unknown === 0) return line;
   const reasons = [];
@@ -166,6 +166,24 @@ function partialFailure({ ledger, resumeHint }: Sending, unit: string, unavailab
   const alsoOthers =
     others > 0 ? ` (it also sends the ${countOf(others, `other ${unit}`)} not done again, as they are)` : '';
   return `${line} ${reasons.join('; ')}: run ${resumeHint}${alsoOthers}`;
+}
+
+/**
+ * What did not go through, in words: an `unknown` record was sent and may have been applied (a 500 after the
+ * platform stored it, a time-out), so it is never said "did not go through" (a fresh user test).
+ */
+function notThroughWords(ledger: RunLedger, unit: string): string {
+  const unknown = ledger.count('unknown');
+  const failed = ledger.failures - unknown;
+  if (unknown === 0) return `${countOf(failed, unit)} did not go through`;
+  const unknownWords = `the outcome of ${failed === 0 ? countOf(unknown, unit) : unknown} is not known`;
+  return failed === 0
+    ? capitalisedFirst(unknownWords)
+    : `${countOf(failed, unit)} did not go through and ${unknownWords}`;
+}
+
+function capitalisedFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The summary, with the pace and the requests; --quiet keeps the closing line alone (closing-line.ts). */

@@ -14,6 +14,7 @@ import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import type { PlatformClient } from '../platform/client.js';
 import { Pacer } from '../platform/pacer.js';
+import { bulkRunBackoff } from '../platform/retry-policy.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
 import { runPool } from './pool.js';
@@ -102,6 +103,7 @@ export async function openSending<T, Sent>(
     connections: sendingConcurrency(job.flags),
     pace: pacer,
     retries: job.flags.retries,
+    backoff: bulkRunBackoff,
     timeoutMs: job.flags.timeoutMs,
     startNothingAfterInterrupt: true,
   });

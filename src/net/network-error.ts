@@ -55,6 +55,45 @@ export class CutShortAnswerError extends Error {
 }
 
 /**
+ * A request written on an open connection whose answer never began: the attempt's time-out ran out, or the connection
+ * was cut (a reset). The platform may have received it, and applied it, so a write is not "not sent" (a refused
+ * connection is: it never opened). The code and name stay the cause's, for the retry policy and the message.
+ */
+export class UnansweredRequestError extends Error {
+  readonly code: string | undefined;
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'UnansweredRequestError';
+    this.code = errorCodeOf(cause);
+  }
+
+  /** Whether it was b2bctl's time-out that ended the wait (else the connection was cut). */
+  get timedOut(): boolean {
+    return (
+      (this.cause instanceof Error && this.cause.name === 'TimeoutError') ||
+      (this.code !== undefined && timeoutCodes.has(this.code))
+    );
+  }
+}
+
+/**
+ * Whether a failure of a request already written on its connection leaves it unanswered rather than refused: a
+ * time-out (b2bctl's own or undici's) or a cut connection. Anything else (a certificate, a proxy's refusal) is kept.
+ */
+export function isUnansweredFailure(error: unknown): boolean {
+  // An answer whose status came, cut short after it, is that: answered (CutShortAnswerError).
+  if (error instanceof CutShortAnswerError || error instanceof UnansweredRequestError) return false;
+  if (error instanceof Error && error.name === 'TimeoutError') return true;
+  const code = errorCodeOf(error);
+  return code !== undefined && code !== 'UND_ERR_CONNECT_TIMEOUT' && (timeoutCodes.has(code) || resetCodes.has(code));
+}
+
+/** The failure as the network gave it: the cause of an UnansweredRequestError, else itself. */
+function asGiven(error: unknown): unknown {
+  return error instanceof UnansweredRequestError ? error.cause : error;
+}
+
+/**
  * Whether the connection closed before the answer's end: a body shorter than its Content-Length, or a chunked one
  * without its last chunk, which undici's parser says in words only (its code is null).
  */
@@ -66,7 +105,8 @@ export function isCutShortAnswer(error: unknown): boolean {
 }
 
 /** The code of a network error, found on it or on its cause: `ECONNREFUSED`, `CERT_HAS_EXPIRED`, `timed out`. */
-export function networkErrorCode(error: unknown): string {
+export function networkErrorCode(failure: unknown): string {
+  const error = asGiven(failure);
   if (error instanceof Error) {
     if (error.name === 'TimeoutError') return 'timed out';
     const proxyStatus = proxyStatusOf(error);

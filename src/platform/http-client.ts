@@ -1,11 +1,31 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../base/clock.js';
-import { AmbiguousRequestError, InterruptedError, NothingSentError, UnavailableError } from '../base/errors.js';
+import {
+  AmbiguousRequestError,
+  InterruptedError,
+  KeptFailingError,
+  NothingSentError,
+  UnavailableError,
+} from '../base/errors.js';
 import { dispatcherFor } from '../net/dispatcher.js';
-import { CutShortAnswerError, errorCodeOf, explainNetworkProblem, networkErrorCode } from '../net/network-error.js';
+import {
+  CutShortAnswerError,
+  errorCodeOf,
+  explainNetworkProblem,
+  isUnansweredFailure,
+  networkErrorCode,
+  UnansweredRequestError,
+} from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
 import { intermediaryAnswer } from './intermediary.js';
-import { decideRetry, isRetryableStatus, maxRetryAfterMs, mayHaveBeenApplied } from './retry-policy.js';
+import {
+  type BackoffSettings,
+  decideRetry,
+  defaultBackoff,
+  isRetryableStatus,
+  maxRetryAfterMs,
+  mayHaveBeenApplied,
+} from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets, redactUrl } from './redact.js';
 import {
   type UnreadableBody,
@@ -72,6 +92,8 @@ export interface HttpClientOptions {
    * answer is refused.
    */
   undeclaredCharset?: string;
+  /** The waits between retries after a failure (a 429's keep the default); `defaultBackoff` when absent. */
+  backoff?: BackoffSettings;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
 }
@@ -127,7 +149,7 @@ export class HttpClient {
       connectTimeoutMs: Math.min(options.timeoutMs, 10_000),
       env: options.env,
     });
-    this.dispatcher = dispatcher;
+    this.dispatcher = dispatcher.compose(noteWrittenRequests);
     this.route = route;
     if (route.kind !== 'direct') options.trace?.(`* ${this.baseUrl.origin}: ${describeRoute(route)}`);
   }
@@ -230,6 +252,7 @@ export class HttpClient {
         },
         this.options.clock.now(),
         random,
+        response?.status === 429 ? defaultBackoff : (this.options.backoff ?? defaultBackoff),
       );
       if (response?.status === 429) {
         this.stats.throttled++;
@@ -293,8 +316,9 @@ export class HttpClient {
         decision.reason === 'retries exhausted'
           ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
           : `(${decision.reason})`;
-      throw new UnavailableError(
+      throw new KeptFailingError(
         `${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
+        response.status,
       );
     }
     return response;
@@ -323,6 +347,7 @@ export class HttpClient {
     let answer: Dispatcher.ResponseData;
     let bytes: Buffer | undefined;
     const largest = this.options.largestAnswerBytes ?? largestAnswerBytes;
+    const written: WrittenNote = { written: false };
     try {
       answer = await this.dispatcher.request({
         origin: url.origin,
@@ -331,12 +356,18 @@ export class HttpClient {
         headers,
         body: request.body,
         signal,
-      });
+        [writtenNote]: written,
+      } as Dispatcher.RequestOptions);
       try {
         bytes = await bodyBytes(answer.body, largest);
       } catch (error) {
         throw cutShort(request, url, answer.statusCode, error);
       }
+    } catch (error) {
+      // Written on its connection, then a time-out or a cut: it may have reached the platform (networkFailure).
+      if (written.written && !request.signal?.aborted && isUnansweredFailure(error))
+        throw new UnansweredRequestError(error);
+      throw error;
     } finally {
       settled();
     }
@@ -393,12 +424,36 @@ export class HttpClient {
         { cause: failure, status },
       );
     }
+    if (failure instanceof UnansweredRequestError) return this.unanswered(request, url, failure, after);
     return new UnavailableError(
       `${problem.cutShort ? 'No whole answer from' : 'Cannot reach'} ${url.origin} ${after}: ${problem.what}. ${capitalised(problem.fix)}, then try again.`,
       {
         cause: failure,
       },
     );
+  }
+
+  /**
+   * A request the platform was sent and never answered (`after` its attempts): slower than the time-out, or its
+   * connection cut. Said as such, never "Cannot reach … check the base URL": the platform was reached. A write may
+   * have been applied, so it is ambiguous (a stock batch's items `unknown`, which a resume sends again), not failed.
+   */
+  private unanswered(request: HttpRequest, url: URL, failure: UnansweredRequestError, after: string): Error {
+    const seconds = `${+(this.options.timeoutMs / 1000).toFixed(3)} s`;
+    const what = failure.timedOut
+      ? `${url.host} did not answer within the ${seconds} time-out (${networkErrorCode(failure)})`
+      : `the connection to ${url.host} was cut before an answer came (${networkErrorCode(failure)})`;
+    const fix = failure.timedOut
+      ? 'If the platform is this slow, raise the time-out (--timeout, or the http.timeout setting)'
+      : 'A firewall, proxy or gateway in between may be closing it; check the network';
+    if (isWrite(request))
+      return new AmbiguousRequestError(
+        `${request.method} ${url} was sent, and ${what}, ${after}: the request may have been applied. ${fix}.`,
+        { cause: failure },
+      );
+    return new UnavailableError(`No answer from ${url.origin} ${after}: ${what}. ${fix}, then try again.`, {
+      cause: failure,
+    });
   }
 }
 
@@ -494,6 +549,38 @@ function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { sig
       clearTimeout(timer);
       outer.removeEventListener('abort', forward);
     },
+  };
+}
+
+/** Where a request's options carry the note that undici wrote it on a connection (noteWrittenRequests). */
+const writtenNote = Symbol('b2bctl.written');
+
+interface WrittenNote {
+  written: boolean;
+}
+
+/**
+ * Notes, for a request that carries a WrittenNote, that undici wrote it on an open connection: its handler's
+ * onRequestStart runs only then. A time-out or a reset before that left nothing at the platform (a connection that
+ * never opened); after it, the request may have been received and applied.
+ */
+function noteWrittenRequests(dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch {
+  return (options, handler) => {
+    const note = (options as { [writtenNote]?: WrittenNote })[writtenNote];
+    if (note === undefined) return dispatch(options, handler);
+    const noting = new Proxy(handler, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        const method = value as (...args: unknown[]) => unknown;
+        if (key !== 'onRequestStart') return method.bind(target);
+        return (...args: unknown[]) => {
+          note.written = true;
+          return method.apply(target, args);
+        };
+      },
+    });
+    return dispatch(options, noting);
   };
 }
 

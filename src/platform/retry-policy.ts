@@ -1,5 +1,5 @@
 /** When to retry a request and how long to wait first. Pure: the caller supplies the clock and the dice. */
-import { errorCodeOf, isCutShortAnswer } from '../net/network-error.js';
+import { errorCodeOf, isCutShortAnswer, UnansweredRequestError } from '../net/network-error.js';
 
 const retryableStatuses = new Set([429, 502, 503, 504]);
 
@@ -27,6 +27,8 @@ export function isRetryableStatus(status: number): boolean {
 /** The network failures worth another try: resets, refusals, time-outs, DNS hiccups. */
 export function isRetryableNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // Sent, and no answer began: retried as the time-out or reset it was.
+  if (error instanceof UnansweredRequestError) return isRetryableNetworkError(error.cause);
   if (error.name === 'TimeoutError') return true;
   // An answer cut short by a closed connection: the platform failed mid-answer, as after a reset.
   if (isCutShortAnswer(error)) return true;
@@ -61,6 +63,14 @@ export interface BackoffSettings {
 }
 
 export const defaultBackoff: BackoffSettings = { baseMs: 250, maxMs: 15_000 };
+
+/**
+ * A bulk run's back-off, often a night's cron job with no one to paste its resume command: waits of 1–2 s, 2–4 s,
+ * 4–8 s… up to 20 s (the ceiling of the AWS SDKs' standard retry mode), so the default 3 retries ride out 7 to 14 s
+ * of a platform restarting, a load balancer failing over or a DNS blip, where the default's ~1.6 s lost the night
+ * (a fresh user test). A 429 keeps the default's: the pacer, not the back-off, waits a rate limit out.
+ */
+export const bulkRunBackoff: BackoffSettings = { baseMs: 2000, maxMs: 20_000 };
 
 /**
  * Exponential back-off with "equal jitter": half the step is fixed, half random, so retries of

@@ -6,7 +6,8 @@ import {
   type ItemVerdict,
   type MatchNote,
 } from './answers/stock.js';
-import { ExitCode, messageOfBody, PlatformError } from '../base/errors.js';
+import { AmbiguousRequestError, ExitCode, KeptFailingError, messageOfBody, PlatformError } from '../base/errors.js';
+import { asClause } from '../lib/clause.js';
 
 export type { ItemVerdict, MatchNote } from './answers/stock.js';
 
@@ -28,7 +29,7 @@ export async function putStockBatch(
   signal?: AbortSignal,
   noted?: (note: MatchNote) => void,
 ): Promise<{ status: number; verdicts: (ItemVerdict | undefined)[] | undefined; said: string | undefined }> {
-  const { status, body } = await client.send<unknown>({
+  const { status, body } = await sendStockBatch(client, {
     method: 'PUT',
     path: client.route('paths.stockBatch'),
     jsonBody: itemsBody(itemsJson),
@@ -90,7 +91,7 @@ export async function queueStockBatch(
   signal?: AbortSignal,
   noted?: (note: MatchNote) => void,
 ): Promise<{ status: number; batchId: string | undefined; refused: (ItemVerdict | undefined)[] | undefined }> {
-  const { status, body } = await client.send<unknown>({
+  const { status, body } = await sendStockBatch(client, {
     method: 'POST',
     path: client.route('paths.stockQueue'),
     jsonBody: itemsBody(itemsJson),
@@ -102,4 +103,31 @@ export async function queueStockBatch(
     batchId: readQueueAnswer(body, client.session.get('answers.stockQueue.id')),
     refused: readQueueRefusal(body, skus, noted),
   };
+}
+
+/**
+ * Sends a stock batch to either route. A 5xx the platform answered (a 500 included, which is not retried) may come
+ * after it stored the batch, as for a customer create: the items' outcome is not known, so the error is ambiguous
+ * (`unknown`, sent again by a resume, harmless with absolute values), never a refusal ("failed", "to fix"). A 502,
+ * 503 or 504 on every attempt too, though still the platform unavailable (no status: 3 such batches in a row stop
+ * the run, as before); a 429 on every attempt was refused each time, and stays failed.
+ */
+async function sendStockBatch(
+  client: PlatformClient,
+  request: Parameters<PlatformClient['send']>[0],
+): Promise<{ status: number; body: unknown }> {
+  try {
+    return await client.send<unknown>(request);
+  } catch (error) {
+    if (error instanceof KeptFailingError && error.status >= 500)
+      throw new AmbiguousRequestError(
+        `${asClause(error.message)}; each ${error.status} may have come after the platform applied the batch.`,
+        { cause: error },
+      );
+    if (!(error instanceof PlatformError) || error.status < 500) throw error;
+    throw new AmbiguousRequestError(`${error.message}, which may come after the platform applied the batch.`, {
+      cause: error,
+      status: error.status,
+    });
+  }
 }

@@ -172,7 +172,7 @@ describe('customer create when an answer is lost', () => {
       'customer create: 1 unknown; 2 requests, 0 retries, 0 throttled (429); 0.0 s, 0 customers/s',
     );
     expect(lines.at(-1)).toMatch(
-      /^error: 1 customer did not go through \(1 unknown\); the report \S+people\.report-20261123-120000\.csv says why\. 1 unknown may have gone through without an answer, and the resume asks the platform about it before sending it again: run B2BCTL_CONFIG_DIR=\S+ b2bctl customer create \S+people\.csv --profile default --base-url http:\/\/127\.0\.0\.1:\d+ --concurrency 1 --resume \S+people\.report-20261123-120000\.csv$/,
+      /^error: The outcome of 1 customer is not known \(1 unknown\); the report \S+people\.report-20261123-120000\.csv says why\. 1 unknown may have gone through without an answer, and the resume asks the platform about it before sending it again: run B2BCTL_CONFIG_DIR=\S+ b2bctl customer create \S+people\.csv --profile default --base-url http:\/\/127\.0\.0\.1:\d+ --concurrency 1 --resume \S+people\.report-20261123-120000\.csv$/,
     );
 
     proxy.requests.length = 0;
@@ -226,7 +226,7 @@ describe('customer create when an answer is lost', () => {
     );
     // No errors file: fed back, Ana would be refused as registered. The resume is the way on.
     expect(lines.at(-1)).toMatch(
-      /^error: 1 customer did not go through \(1 unknown\); the report \S+people\.report-20261123-120000\.csv says why\. 1 unknown may have gone through without an answer, and the resume asks the platform about it before sending it again: run B2BCTL_CONFIG_DIR=\S+ b2bctl customer create \S+people\.csv .*--resume \S+people\.report-20261123-120000\.csv$/,
+      /^error: The outcome of 1 customer is not known \(1 unknown\); the report \S+people\.report-20261123-120000\.csv says why\. 1 unknown may have gone through without an answer, and the resume asks the platform about it before sending it again: run B2BCTL_CONFIG_DIR=\S+ b2bctl customer create \S+people\.csv .*--resume \S+people\.report-20261123-120000\.csv$/,
     );
 
     await resetCounts(sandbox);

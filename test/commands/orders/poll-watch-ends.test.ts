@@ -130,7 +130,7 @@ describe('orders poll --watch: an outage is waited out', () => {
     const result = await watch((response) => response.socket?.destroy());
     expect(result.stderr.split('\n')).toEqual(
       waitedOut(
-        `Cannot reach ${platform.url} after 1 attempt: the connection to ${platform.url.slice('http://'.length)} was cut (UND_ERR_SOCKET). A firewall or proxy may be closing it; check the network, then try again.`,
+        `No answer from ${platform.url} after 1 attempt: the connection to ${platform.url.slice('http://'.length)} was cut before an answer came (UND_ERR_SOCKET). A firewall, proxy or gateway in between may be closing it; check the network, then try again.`,
       ),
     );
     expect([result.code, result.listings]).toEqual([0, 1]);

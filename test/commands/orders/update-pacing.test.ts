@@ -59,8 +59,9 @@ describe('orders update and the pacer', () => {
     expect(result.code).toBe(0);
     expect(acceptedMoves(sandbox).toSorted()).toEqual(moves.toSorted());
     const sent = platformRequests() - before;
-    // Each order's status read, each move, and the three requests sent again.
-    expect(sent).toBe(ids.length + moves.length + 3);
+    // Each order's status read, each move, and the three requests sent again; and, the run outlasting
+    // statusFreshForMs (a bulk run's back-off waits 1–2 s after the 503), an order read again before a later move.
+    expect(sent).toBeGreaterThanOrEqual(ids.length + moves.length + 3);
     expect(takes).toHaveBeenCalledTimes(sent);
     expect(throttled).toHaveBeenCalledTimes(2);
   });

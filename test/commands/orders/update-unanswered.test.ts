@@ -96,7 +96,7 @@ describe('orders update --resume --no-status-check, after a kill', () => {
     state.detailReadable = false;
     const resumed = again();
     expect(await resumed.run(update, options(file, { resume: report }))).toBe(ExitCode.someRecordsFailed);
-    expect(resumed.stderr()).toContain('3 moves did not go through (3 unknown)');
+    expect(resumed.stderr()).toContain('The outcome of 3 moves is not known (3 unknown)');
     expect(movesSent(proxy)).toEqual([]);
     expect(acceptedMoves(sandbox).toSorted()).toEqual(moves.toSorted());
     const rows = readReport(report);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
 
@@ -28,6 +29,8 @@ async function push() {
     configDir: freshConfigDir(),
     env,
     cwd: folder,
+    // The retries' waits (a bulk run's: seconds) are counted, not slept.
+    clock: new FakeClock(Date.UTC(2026, 10, 30, 2, 0, 0)),
   });
   return { result, rows: readReport(join(folder, onlyReport(folder, 'stock'))) };
 }

@@ -50,7 +50,9 @@ describe('HttpClient attempts', () => {
       .request({ method: 'GET', path: '/hang', signal: run.signal })
       .catch((failure: unknown) => failure as Error);
     expect(error).toBeInstanceOf(UnavailableError);
-    expect((error as Error).message).toMatch(/after 1 attempt: .* did not answer in time \(timed out\)/);
+    expect((error as Error).message).toMatch(
+      /after 1 attempt: .* did not answer within the 0\.1 s time-out \(timed out\)/,
+    );
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 

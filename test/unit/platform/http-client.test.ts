@@ -281,15 +281,40 @@ describe('HttpClient retries', () => {
     expect(server.seen).toHaveLength(2);
   });
 
-  it('a time-out on GET is retried, then reported as unavailable', async () => {
+  it('a time-out on GET, the request sent, is retried, then reported as no answer (the platform was reached)', async () => {
     const { server, baseUrl, clock, client } = await setUp([hang], { timeoutMs: 150, maxRetries: 1 });
     const error = await failureOf(client.request(get));
     expect(error).toBeInstanceOf(UnavailableError);
+    expect(error).not.toBeInstanceOf(AmbiguousRequestError);
     expect(error.message).toBe(
-      `Cannot reach ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer in time (timed out). Check the base URL (--base-url or B2BCTL_BASE_URL); a firewall may drop the traffic, or raise http.timeout, then try again.`,
+      `No answer from ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out). If the platform is this slow, raise the time-out (--timeout, or the http.timeout setting), then try again.`,
     );
     expect(server.seen).toHaveLength(2);
     expect(clock.sleeps).toEqual([125]);
+  });
+
+  it('a write safe to repeat (a stock batch PUT) timing out once sent is retried, then ambiguous: it may have been applied', async () => {
+    const { server, baseUrl, client } = await setUp([hang], { timeoutMs: 150, maxRetries: 1 });
+    const error = await failureOf(
+      client.request({ method: 'PUT', path: '/v1/stock/batch', body: '{"items":[]}', safeToRepeat: true }),
+    );
+    expect(error).toBeInstanceOf(AmbiguousRequestError);
+    expect(error.message).toBe(
+      `PUT ${baseUrl}/v1/stock/batch was sent, and ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out), after 2 attempts: the request may have been applied. If the platform is this slow, raise the time-out (--timeout, or the http.timeout setting).`,
+    );
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('a write safe to repeat whose connection is refused was never sent: "Cannot reach", not ambiguous', async () => {
+    const baseUrl = await closedPortUrl();
+    const client = new HttpClient({ baseUrl, timeoutMs: 1000, maxRetries: 0, clock: fakeClock() });
+    cleanups.push(() => client.close());
+    const error = await failureOf(
+      client.request({ method: 'PUT', path: '/v1/stock/batch', body: '{"items":[]}', safeToRepeat: true }),
+    );
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error).not.toBeInstanceOf(AmbiguousRequestError);
+    expect(error.message).toMatch(/^Cannot reach \S+ after 1 attempt: nothing listens at \S+ \(ECONNREFUSED\)/);
   });
 });
 
