@@ -253,6 +253,8 @@ function matchWarning(note: MatchNote): string {
       return `warning: the stock batch route named a result by the SKU "${note.named}", which fits ${note.sent.length} items sent (${[...new Set(note.sent)].map((sku) => `"${sku}"`).join(', ')}), and the order of its results does not tell which; b2bctl reports those items "unknown" (the errors file holds them to send again).`;
     case 'untrustedIndex':
       return untrustedIndexWarning(note);
+    case 'unshownIndexBase':
+      return `warning: the stock batch route answered per-item results by index alone (the first ${note.index}), none of them 0 and no SKU beside them, so b2bctl cannot tell whether they count from 0 or from 1 in a batch of ${countOf(note.batchSize, 'items')}; it does not follow them: an item they may be about is reported "unknown" when they refuse one (the errors file holds them to send again).`;
   }
 }
 

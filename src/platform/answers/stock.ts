@@ -104,6 +104,7 @@ export type MatchNote =
   | { kind: 'strangerSku'; sku: string; result: string }
   | { kind: 'unmatchedRefusal'; result: string }
   | { kind: 'contradictedBatch'; result: string }
+  | { kind: 'unshownIndexBase'; index: number; batchSize: number }
   | { kind: 'conflictingResults'; sku: string; results: string[] }
   | { kind: 'ambiguousSku'; named: string; sent: string[] };
 
@@ -531,7 +532,27 @@ function indexesTrusted(
     noted({ kind: 'untrustedIndex', index, sku: keyed ? undefined : sku, batchSize: skus.length, itemSku });
     return false;
   }
-  return true;
+  return indexBaseShown(results, skus, keyed, noted);
+}
+
+/**
+ * Whether the answer shows its indexes count from 0: one of them is 0, or a SKU beside one agrees with it. A short
+ * list of refusals by index alone (`[{"index": 2, "status": "REJECTED"}]`) may count from 1, and read from 0 it
+ * named the refused item's neighbour, the refused one left `accepted` (a fresh user test): not followed, so the
+ * refusal is one b2bctl cannot match, and the items it may be about are `unknown`.
+ */
+function indexBaseShown(
+  results: readonly PlacedResult[],
+  skus: readonly string[],
+  keyed: boolean,
+  noted: (note: MatchNote) => void,
+): boolean {
+  const indexed = results.filter(({ index, sku }) => index !== undefined && !(keyed && namesSentSku(sku, skus)));
+  const first = indexed[0];
+  if (first?.index === undefined) return true;
+  if (indexed.some(({ index, sku }) => index === 0 || (!keyed && sku !== undefined))) return true;
+  noted({ kind: 'unshownIndexBase', index: first.index, batchSize: skus.length });
+  return false;
 }
 
 function verdictOf(result: unknown, statusField: string | undefined): ItemVerdict | undefined {

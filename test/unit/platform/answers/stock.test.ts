@@ -170,6 +170,26 @@ describe('readBatchAnswer: which item a result is about', () => {
     expect(read({ results: applied }).verdicts).toEqual(['-', '-', '-', '-', '-']);
   });
 
+  it('a short list of refusals by index alone, none 0: the base is not shown, so the items are unknown, never the neighbour refused', () => {
+    // `[{"index": 2, REJECTED}]` for B2 counted from 1 was read from 0: C3 rejected, B2 accepted (a fresh user test).
+    expect(read({ results: [{ index: 2, status: 'REJECTED', message: 'Produto não encontrado' }] })).toEqual({
+      verdicts: ['unknown', 'unknown', 'unknown', 'unknown', 'unknown'],
+      notes: [
+        { kind: 'unshownIndexBase', index: 2, batchSize: 5 },
+        {
+          kind: 'unmatchedRefusal',
+          result: '{"index":2,"status":"REJECTED","message":"Produto não encontrado"}',
+        },
+      ],
+    });
+    // An index 0 among them shows the base: followed.
+    const fromZero = [
+      { index: 0, status: 'APPLIED' },
+      { index: 2, status: 'REJECTED', message: 'x' },
+    ];
+    expect(read({ results: fromZero })).toEqual({ verdicts: ['applied', '-', 'rejected', '-', '-'], notes: [] });
+  });
+
   it('an object keyed by index from 1: no item is matched, the index noted; the refusal makes each unknown', () => {
     expect(read({ data: { 1: 'OK', 2: 'ERROR', 3: 'OK', 4: 'OK', 5: 'OK' } })).toEqual({
       verdicts: ['unknown', 'unknown', 'unknown', 'unknown', 'unknown'],
