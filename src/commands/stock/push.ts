@@ -163,6 +163,14 @@ function planRoute(
   }
   const maxItems = route === 'batch' ? batchRouteMaxItems : queueRouteMaxItems;
   const batchSize = options.batchSize ?? maxItems;
+  // With auto the night's size picks the route: a --batch-size for the queue route (a proxy's limit) is no mistake
+  // on a small night, which the crontab line did not choose.
+  if (batchSize > maxItems && options.route === 'auto') {
+    context.log.info(
+      `stock push: --batch-size ${batchSize} is more than the ${route} route takes: batches of ${maxItems} items`,
+    );
+    return { route, batchSize: maxItems };
+  }
   if (batchSize > maxItems)
     throw new UsageError(
       `--batch-size ${batchSize} is more than the ${route} route takes (${maxItems} items per request); nothing was sent.`,
@@ -185,7 +193,7 @@ async function sendToBatchRoute(
   const skus = batch.map((entry) => entry.key);
   let untrustedIndex = false;
   const noted = (note: MatchNote) => {
-    if (note.kind === 'untrustedIndex') untrustedIndex = true;
+    if (note.kind === 'untrustedIndex' || note.kind === 'unshownIndexBase') untrustedIndex = true;
     warn.noted(note);
   };
   let answer: Awaited<ReturnType<typeof putStockBatch>>;

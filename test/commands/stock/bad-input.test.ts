@@ -492,6 +492,17 @@ describe("--batch-size beyond the route's limit", () => {
     await expectNothingSent(dir, ['big.csv']);
   });
 
+  it('100 with --route auto on a night small enough for the batch route: batches of 50, said, exit 0', async () => {
+    // The crontab line that passes on big nights (queue route) was a usage error on small ones (a fresh user test).
+    const { run } = workspace({ 'big.csv': file });
+    const result = await run(['stock', 'push', 'big.csv', '--route', 'auto', '--batch-size', '100']);
+    expect(result.stderr).toContain(
+      'stock push: --batch-size 100 is more than the batch route takes: batches of 50 items\n',
+    );
+    expect(result.stderr).toContain('stock push: sending 60 items in up to 2 requests of up to 50 items');
+    expect(result.code).toBe(0);
+  });
+
   it('0 is refused by the parser with the usage line: exit 2', async () => {
     const { dir, run } = workspace({ 'big.csv': file });
     const result = await run(['stock', 'push', 'big.csv', '--batch-size', '0']);
