@@ -145,13 +145,18 @@ function endsWithResume(end: RunEnd, toResume: number): boolean {
  * sends every valid record its report does not show done, as it is: the rejected ones too, which the platform will
  * most likely refuse again; never the invalid ones.
  */
-function partialFailure({ ledger, resumeHint }: Sending, unit: string, unavailable: number): string {
+function partialFailure({ ledger, resumeHint, feedBackHint }: Sending, unit: string, unavailable: number): string {
   const files =
     ledger.errors.rows > 0
       ? `the report ${ledger.report.path} and the errors file ${ledger.errors.path} say why`
       : `the report ${ledger.report.path} says why`;
   const line = `${notThroughWords(ledger, unit)} (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); ${files}.`;
   const unknown = ledger.unknownForResume;
+  // Unknown records the errors file holds (a stock batch answered 5xx or timed out: sending it again is harmless),
+  // and nothing else: under --quiet this line is all the log holds, so it gives the command that sends them.
+  const unknownInErrors = ledger.count('unknown') - unknown;
+  if (unavailable === 0 && unknown === 0 && unknownInErrors > 0 && unknownInErrors === ledger.failures)
+    return `${line} They may have been applied without an answer; the errors file holds them to send again as they are: run ${feedBackHint(ledger.failureReasons.fixFlags)}`;
   if (unavailable === 0 && unknown === 0) return line;
   const reasons = [];
   if (unavailable > 0)

@@ -388,7 +388,11 @@ export class HttpClient {
       attempts: attempt,
     };
     if (trace) {
-      trace(`< ${response.status} (${this.options.clock.now() - started} ms)`);
+      // Named: with requests in flight side by side (a bulk run's concurrency), the answer under a login's request
+      // may be another request's.
+      trace(
+        `< ${response.status} (${this.options.clock.now() - started} ms) to ${request.method} ${redactUrl(String(url))}`,
+      );
       for (const [name, value] of Object.entries(redactHeaders(answer.headers))) trace(`< ${name}: ${value}`);
       const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text) : [];
       if (text) trace(`< ${truncate(redactSecrets(redactBody(text), answerSecrets))}`);

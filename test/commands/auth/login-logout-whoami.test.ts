@@ -452,7 +452,8 @@ describe('--verbose', () => {
     expect(lines).toContain(`> POST ${sandbox.url}/v1/auth/token`);
     expect(lines).toContain('> content-type: application/json');
     expect(lines).toContain(`> {"username":"${sandboxUser}","password":"[redacted]"}`);
-    expect(lines.some((line) => /^< 200 \(\d+ ms\)$/.test(line))).toBe(true);
+    // Each answer names its request: beside others in flight, an answer under a login's request may be another's.
+    expect(lines.some((line) => /^< 200 \(\d+ ms\) to (POST|GET) http:\/\/\S+$/.test(line))).toBe(true);
     expect(lines.some((line) => line.startsWith('< {"access_token":"[redacted]"'))).toBe(true);
     expect(result.stderr).not.toContain(sandboxPassword);
     expect(result.stderr).not.toContain(token);
@@ -495,7 +496,8 @@ describe('--verbose', () => {
     const lines = result.stderr.split('\n');
     expect(lines).toContain(`> GET ${sandbox.url}/sellerModule/listSellers?limit=2`);
     expect(lines).toContain('> authorization: Bearer [redacted]');
-    expect(lines.some((line) => /^< 200 \(\d+ ms\)$/.test(line))).toBe(true);
+    // Each answer names its request: beside others in flight, an answer under a login's request may be another's.
+    expect(lines.some((line) => /^< 200 \(\d+ ms\) to (POST|GET) http:\/\/\S+$/.test(line))).toBe(true);
     expect(result.stderr).not.toContain(token);
     expect(result.stderr).not.toContain(sandboxPassword);
   });

@@ -1,7 +1,8 @@
 /**
- * A run some of whose records failed only because the platform was unavailable (a 503 after every retry) ends with
- * exit 1, and its error line, alone under --quiet, names the report and the errors file and gives the resume command
- * that sends them again. It printed neither: a cron log of 14 kept reports did not say which, nor what to run.
+ * A run some of whose batches the platform left without an outcome (a 503 after every retry, which may come after it
+ * applied them: `unknown`) ends with exit 1, and its error line, alone under --quiet, names the report and the errors
+ * file and gives the command that sends them again. It printed neither: a cron log of 14 kept reports did not say
+ * which, nor what to run. A run stopped by the platform gives its resume command.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ function stockFile(folder: string, count: number, unknown = 0): void {
 }
 
 describe('records that failed on an unavailable platform', () => {
-  it('the error line alone (--quiet) names the files and the resume command, which sends exactly them', async () => {
+  it('the error line alone (--quiet) names the files and the command that sends the unknown items again, exactly them', async () => {
     const folder = temporaryFolder('b2bctl-unavailable-');
     const configDir = join(folder, 'config');
     stockFile(folder, 30);
@@ -41,27 +42,27 @@ describe('records that failed on an unavailable platform', () => {
       env,
     });
     expect(night.code).toBe(1);
-    const report = /--resume (\S+)$/m.exec(night.stderr)?.[1] ?? '';
+    const report = /the report (\S+) and/.exec(night.stderr)?.[1] ?? '';
     expect(report).toMatch(/^stock\.report-\d{8}-\d{6}\.csv$/);
     const errors = report.replace('.report-', '.errors-');
-    const resumeLine = `B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push stock.csv --profile default --base-url ${sandbox.url} --concurrency 1 --retries 0 --route batch --batch-size 10 --resume ${report}`;
+    const feedBackLine = `B2BCTL_CONFIG_DIR=${configDir} b2bctl stock push ${errors} --profile default --base-url ${sandbox.url} --concurrency 1 --retries 0 --route batch --batch-size 10`;
     expect(night.stderr).toBe(
-      `error: 10 items did not go through (10 failed); the report ${report} and the errors file ${errors} say why. 10 items failed because the platform was unavailable, and may go through when sent again: run ${resumeLine}\n`,
+      `error: The outcome of 10 items is not known (10 unknown); the report ${report} and the errors file ${errors} say why. They may have been applied without an answer; the errors file holds them to send again as they are: run ${feedBackLine}\n`,
     );
 
-    // Pasted as printed: the ten failed items, in one request, and nothing else.
+    // Pasted as printed: the ten unknown items, in one request, and nothing else.
     await resetCounts(sandbox);
-    const resumed = await runCommandLine(resumeLine.replace(/^.* b2bctl /, '').split(' '), {
+    const resumed = await runCommandLine(feedBackLine.replace(/^.* b2bctl /, '').split(' '), {
       configDir,
       cwd: folder,
       env,
     });
     expect(resumed.code).toBe(0);
     expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 1 });
-    expect(readReport(join(folder, report)).filter((row) => row.outcome === 'applied')).toHaveLength(30);
+    expect(resumed.stderr).toContain('stock push: 10 applied;');
   });
 
-  it('says the resume also sends the rejected records again, as they are', async () => {
+  it('unknown and rejected items share the errors file: fed back as printed, both go again, the unknown through', async () => {
     const folder = temporaryFolder('b2bctl-unavailable-rejected-');
     stockFile(folder, 20, 2);
     await scheduleFault(sandbox, '/v1/stock/batch', 1, 503);
@@ -71,20 +72,24 @@ describe('records that failed on an unavailable platform', () => {
       { configDir: join(folder, 'config'), cwd: folder, env },
     );
     expect(night.code).toBe(1);
-    // The 10 have nothing to fix, and the resume sends them again: the errors file says which are which, and offers
-    // no feed-back command of its own beside the resume (both run, the 10 would go twice).
+    // The 10 have nothing to fix: the errors file says which are which.
     expect(night.stderr).toMatch(
-      /^stock push: errors: stock\.errors-\d{8}-\d{6}\.csv \(12 records: 2 to fix, 10 that failed because the platform was unavailable, which the resume command below sends again\)\nstock push: once the resume command below has finished the run, fix and feed back the errors file that run writes: it holds every record still to fix\n/m,
+      /^stock push: errors: stock\.errors-\d{8}-\d{6}\.csv \(12 records: 2 to fix, 10 whose outcome is unknown, with nothing to fix\)\nstock push: once fixed, feed it back with: (.*)$/m,
     );
-    expect(night.stderr).not.toContain('feed it back with');
+    const feedBack = /^stock push: once fixed, feed it back with: B2BCTL_CONFIG_DIR=\S+ b2bctl (.*)$/m.exec(
+      night.stderr,
+    )?.[1];
     const last = night.stderr.trimEnd().split('\n').at(-1) ?? '';
     expect(last).toMatch(
-      /^error: 12 items did not go through \(2 rejected, 10 failed\); the report \S+ and the errors file \S+ say why\. 10 items failed because the platform was unavailable, and may go through when sent again: run .* --resume \S+ \(it also sends the 2 other items not done again, as they are\)$/,
+      /^error: 2 items did not go through and the outcome of 10 is not known \(2 rejected, 10 unknown\); the report \S+ and the errors file \S+ say why\.$/,
     );
-    // Pasted: the 10 failed and the 2 rejected go again (12 items, 2 requests); the 2 are rejected again.
+    // Fed back: the 10 unknown and the 2 rejected go again (12 items, 2 requests); the 2 are rejected again.
     await resetCounts(sandbox);
-    const resumeWords = / run B2BCTL_CONFIG_DIR=\S+ b2bctl (.*) \(it also sends/.exec(last)?.[1]?.split(' ') ?? [];
-    const resumed = await runCommandLine(resumeWords, { configDir: join(folder, 'config'), cwd: folder, env });
+    const resumed = await runCommandLine(feedBack?.split(' ') ?? [], {
+      configDir: join(folder, 'config'),
+      cwd: folder,
+      env,
+    });
     expect(resumed.code).toBe(1);
     expect(await requestCounts(sandbox)).toEqual({ [batchRoute]: 2 });
     expect(resumed.stderr).toContain('stock push: 10 applied, 2 rejected;');
@@ -95,7 +100,7 @@ describe('records that failed on an unavailable platform', () => {
     const configDir = join(folder, 'config');
     stockFile(folder, 60);
     await resetCounts(sandbox);
-    // Requests 2, 3 and 4 answered 503 (no retry spent) stop the run: 10 applied, 30 failed, 20 never sent. Each
+    // Requests 2, 3 and 4 answered 503 (no retry spent) stop the run: 10 applied, 30 unknown, 20 never sent. Each
     // fault counts the requests the ones before it let through.
     for (let fault = 0; fault < 3; fault++) await scheduleFault(sandbox, '/v1/stock/batch', 2, 503);
     const flags = ['--route', 'batch', '--batch-size', '10', '--concurrency', '1', '--retries', '0'];
@@ -105,7 +110,7 @@ describe('records that failed on an unavailable platform', () => {
     const errors = report.replace('.report-', '.errors-');
     // The feed-back command would send the 30 and leave the 20 never sent: the resume sends all 50.
     expect(night.stderr).toContain(
-      `stock push: report: ${report}\nstock push: errors: ${errors} (30 records that failed because the platform was unavailable, which the resume command below sends again)\nerror: `,
+      `stock push: report: ${report}\nstock push: errors: ${errors} (30 records whose outcome is unknown, with nothing to fix, which the resume command below sends again)\nerror: `,
     );
     expect(night.stderr).not.toContain('feed it back');
     expect(night.stderr).toMatch(

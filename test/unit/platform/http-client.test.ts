@@ -580,7 +580,7 @@ describe('HttpClient trace', () => {
       '> {"username":"erp@example.com","password":"[redacted]"}',
     ];
     expect(lines.slice(0, 6)).toEqual(request);
-    expect(lines[6]).toBe('< 503 (0 ms)');
+    expect(lines[6]).toMatch(/^< 503 \(0 ms\) to POST http:\/\/127\.0\.0\.1:\d+\//);
     expect(lines).toContain('* retry 1/3 in 125 ms (HTTP 503)');
     expect(lines).toContain('< set-cookie: [redacted]');
     expect(lines).toContain('< {"access_token":"[redacted]","expires_in":3600}');
