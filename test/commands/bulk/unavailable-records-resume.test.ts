@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { scheduleFault } from '../../support/api-sandbox.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { readReport } from '../../support/run-files.js';
 import { requestCounts, resetCounts, useSandboxWithToken } from '../../support/sandbox.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
