@@ -271,7 +271,7 @@ async function validate<T, Sent>(
         batches: resume ? batchesOfOne(keysChecked(opened.records, resume, job, shownName)) : opened.recordBatches(),
         checker: job.newChecker(),
         estimatedRecords: opened.estimatedRecords,
-        onProblem: problemLogger(context, shownName),
+        onProblem: problemLogger(context, shownName, job.catalogue),
         signal: context.interrupt,
         // What the sending pass needs of each record, so it does not parse and judge the input again.
         onVerdict: verdicts || advisories || resume ? spoolVerdict : undefined,

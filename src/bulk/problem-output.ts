@@ -7,6 +7,8 @@ import { createRecordWriter } from '../io/output/record-writer.js';
 import type { FieldProblem } from '../domain/validation.js';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import type { InputFormat } from '../io/input/sniff.js';
+import type { FieldCatalogue } from '../io/input/record-shape.js';
+import { redactSecrets, redacted } from '../lib/secret-values.js';
 
 type Place = Pick<InputRecord, 'line' | 'row' | 'column' | 'element'>;
 
@@ -34,7 +36,12 @@ export interface ProblemOutput {
  * Where `validate` puts the problems it finds, as its data on stdout: `file:line: message` lines on a
  * terminal (streamed, not a table that waits for the end), else NDJSON, or `-o json|csv`.
  */
-export function problemOutput(context: Context, file: string, inputFormat: InputFormat = 'csv'): ProblemOutput {
+export function problemOutput(
+  context: Context,
+  file: string,
+  inputFormat: InputFormat = 'csv',
+  catalogue?: Pick<FieldCatalogue, 'isSecret'>,
+): ProblemOutput {
   const output = problemWriter(context, file, inputFormat);
   let found = false;
   return {
@@ -42,7 +49,7 @@ export function problemOutput(context: Context, file: string, inputFormat: Input
       // A problem found means the file is invalid: a reader that stops early (`| head -1`) must not make it exit 0.
       if (!found) exitOnClosedOutput(context.io.stdout, ExitCode.dataInvalid);
       found = true;
-      return output.write(line, problem, place);
+      return output.write(line, shownProblem(problem, catalogue), place);
     },
     end: () => output.end(),
   };
@@ -121,8 +128,10 @@ export function advisoryLogger(
 export function problemLogger(
   context: Context,
   file: string,
+  catalogue?: Pick<FieldCatalogue, 'isSecret'>,
 ): (line: number, problem: FieldProblem, place?: Place) => void {
-  return (line, problem, place) =>
+  return (line, found, place) => {
+    const problem = shownProblem(found, catalogue);
     context.log.warn(`${file}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}`, {
       file,
       line,
@@ -130,6 +139,18 @@ export function problemLogger(
       field: problem.field,
       value: problem.value,
     });
+  };
+}
+
+/**
+ * A problem as printed: the value of a secret field (a customer's password) is `[redacted]`, in the value and wherever
+ * the message quotes it. The checks that find the problem are the reader's as well as the record's (an invisible
+ * character, a formula's error), and each quotes the cell its own way: the mask is put on here, where all are printed.
+ * An empty value stays empty: it says the password is missing, and hides nothing.
+ */
+export function shownProblem(problem: FieldProblem, catalogue?: Pick<FieldCatalogue, 'isSecret'>): FieldProblem {
+  if (problem.value === '' || !catalogue?.isSecret?.(problem.field)) return problem;
+  return { ...problem, value: redacted, message: redactSecrets(problem.message, [problem.value]) };
 }
 
 /** A message on one line: a value that holds a line break (a quoted CSV cell) shows it as \n. */

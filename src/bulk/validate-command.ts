@@ -80,7 +80,7 @@ async function validateEveryRecord<T>(
   started: number,
   unchanged: () => void,
 ): Promise<void> {
-  const output = problemOutput(context, input.file, input.format);
+  const output = problemOutput(context, input.file, input.format, command.catalogue);
   const progress = checkingProgress(context, `${command.noun} checked`);
   // Problems printed on the terminal that shows the count would be drawn over: the count gives way to them.
   const onProblem: ProblemOutput['write'] = context.io.isStdoutTTY

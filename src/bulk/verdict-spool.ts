@@ -1,4 +1,4 @@
-import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
+import { closeSync, lstatSync, mkdtempSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { writeWholeSync } from '../lib/whole-write.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -250,7 +250,8 @@ const spoolName = /^b2bctl-(?:verdicts|stdin|workbook)-(\d+)-/;
 /**
  * Removes the spools of runs that no longer exist, and their copies of stdin: a run killed with SIGKILL cannot
  * remove its own, and a customer spool or copy holds passwords. A folder of a live process (another run) is left
- * alone, and so is a copy named without a PID (by an earlier b2bctl), which cannot be told from a live run's.
+ * alone, and so is a copy named without a PID (by an earlier b2bctl), which cannot be told from a live run's, and
+ * another user's.
  */
 export function removeAbandonedSpools(temporaryFolder: string): void {
   let names: string[];
@@ -259,9 +260,18 @@ export function removeAbandonedSpools(temporaryFolder: string): void {
   } catch {
     return;
   }
+  const uid = process.getuid?.();
   for (const name of names) {
     const match = spoolName.exec(name);
     if (!match || isProcessAlive(Number(match[1]))) continue;
-    rmSync(join(temporaryFolder, name), { recursive: true, force: true });
+    const path = join(temporaryFolder, name);
+    try {
+      // Another user's, in a shared /tmp, is theirs to remove: not ours to judge, and its 0700 folder cannot be
+      // read to be removed (EACCES ended every bulk run of this user while that user's killed run's copy was there).
+      if (uid !== undefined && lstatSync(path).uid !== uid) continue;
+      rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile (another run removed it), or not removable: a clean-up never fails the run.
+    }
   }
 }

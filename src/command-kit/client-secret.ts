@@ -69,9 +69,15 @@ async function secretInFile(file: string, context: Context, named = ''): Promise
  * or can change it, and with it ask tokens and post forged events, or compute taxes as the platform (with a TLS key:
  * answer as the receiver). The rule config.json and the orders cursor follow; root owning it is fine. Says once that
  * a secret file others may only read is not private (as ssh says of a key file): chmod 600 fixes it.
- * `what` names the file's kind: "the client secret file", "the TLS private key".
+ * `what` names the file's kind: "the client secret file", "the TLS private key"; `remake` how to make one of your own
+ * (a key is no `openssl rand` text).
  */
-export function checkSecretFile(file: string, what: string, context: Context): void {
+export function checkSecretFile(
+  file: string,
+  what: string,
+  context: Context,
+  remake = 'Make one of your own (umask 077; openssl rand -hex 32 > FILE)',
+): void {
   let stats: { uid: number; mode: number };
   try {
     stats = statSync(file);
@@ -79,7 +85,7 @@ export function checkSecretFile(file: string, what: string, context: Context): v
     return;
   }
   const uid = process.getuid?.();
-  const fix = `Make one of your own (umask 077; openssl rand -hex 32 > FILE), or sudo chown ${currentUserName(uid ?? 0)} ${shellWord(file)} && chmod 600 ${shellWord(file)} if you trust it`;
+  const fix = `${remake}, or sudo chown ${currentUserName(uid ?? 0)} ${shellWord(file)} && chmod 600 ${shellWord(file)} if you trust it`;
   if (uid !== undefined && stats.uid !== uid && stats.uid !== 0)
     throw new B2bctlError(
       `${capitalised(what)} ${file} belongs to ${userName(stats.uid)}, not to ${currentUserName(uid)}: that user knows it and can change it. ${fix}.`,

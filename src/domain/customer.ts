@@ -397,9 +397,14 @@ export function numberTextReasonOfValue(value: unknown): string | undefined {
   return reason === undefined ? undefined : `it ${reason}`;
 }
 
+/** Whether a customer field holds a secret: the password, never echoed in a problem, a log line or an output. */
+export function isCustomerSecretField(path: string): boolean {
+  return platformFieldOf(path) === 'password';
+}
+
 /** A problem of a customer field; the customer's password is a secret like any other, never echoed. */
 export function customerProblem(field: string, value: string, detail: string): FieldProblem {
-  const shown = platformFieldOf(field) === 'password' && value !== '' ? '***' : value;
+  const shown = isCustomerSecretField(field) && value !== '' ? '***' : value;
   return { field, value: shown, message: validationMessage(field, shown, detail) };
 }
 

@@ -5,7 +5,7 @@ import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
 import { branchInRoute, branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
 import { proxyPageOf } from './answers/shapes.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets, redactUrl } from './redact.js';
 import { isRedirect, RedirectAnswerError } from './redirect.js';
 import type { TokenSource } from './token-source.js';
 
@@ -81,13 +81,13 @@ export class PlatformClient {
     const { response, token } = await this.withToken(request, (bearer) => this.sendWithToken(request, bearer));
     if (response.status === 403) {
       const branch = request.branch ?? this.branchInPath(request.path);
-      if (branch !== undefined) throw branchNotLinked(branch, request.method, response.url);
+      if (branch !== undefined) throw branchNotLinked(branch, request.method, redactUrl(response.url));
     }
     if (response.status >= 400) {
       // An error body may echo the Authorization header it was sent, and the secrets of its body.
       throw new PlatformError(
         response.status,
-        { method: request.method, url: response.url },
+        { method: request.method, url: redactUrl(response.url) },
         parseJson(redactSecrets(response.text, [token, ...(request.secrets ?? [])])),
       );
     }
@@ -119,7 +119,7 @@ export class PlatformClient {
     );
     if (response.status === 403) {
       const branch = request.branch ?? this.branchOfRoute(request.path);
-      if (branch !== undefined) throw branchNotLinked(branch, request.method, response.url);
+      if (branch !== undefined) throw branchNotLinked(branch, request.method, redactUrl(response.url));
     }
     return response;
   }

@@ -181,7 +181,7 @@ export class HttpClient {
     } catch (error) {
       if (signal?.aborted)
         throw new InterruptedError(
-          `Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${this.urlFor(request.path)}.`,
+          `Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${redactUrl(String(this.urlFor(request.path)))}.`,
         );
       throw error;
     }
@@ -197,8 +197,8 @@ export class HttpClient {
     const notStarted = () =>
       new NothingSentError(
         spent.pacedThrottles === 0
-          ? `Interrupted before ${request.method} ${this.urlFor(request.path)} was sent.`
-          : `Interrupted while ${request.method} ${this.urlFor(request.path)} waited to be sent again after HTTP 429 (the platform applied none of it).`,
+          ? `Interrupted before ${request.method} ${redactUrl(String(this.urlFor(request.path)))} was sent.`
+          : `Interrupted while ${request.method} ${redactUrl(String(this.urlFor(request.path)))} waited to be sent again after HTTP 429 (the platform applied none of it).`,
       );
     if (stop?.aborted) throw notStarted();
     if (this.options.pace === undefined) return undefined;
@@ -298,17 +298,17 @@ export class HttpClient {
   ): HttpResponse {
     if (!decision.retry && decision.reason === mayHaveBeenApplied) {
       throw new AmbiguousAnswerError(
-        `${request.method} ${url} answered HTTP ${response.status}, which may come after the platform applied the request.`,
+        `${request.method} ${redactUrl(String(url))} answered HTTP ${response.status}, which may come after the platform applied the request.`,
         response,
       );
     }
     const intermediary = intermediaryAnswer(response, this.route);
-    if (intermediary) throw new UnavailableError(`${request.method} ${url} ${intermediary}`);
+    if (intermediary) throw new UnavailableError(`${request.method} ${redactUrl(String(url))} ${intermediary}`);
     if (!decision.retry && decision.retryAfterMs !== undefined) {
       // Said as what happened: one answer asked for longer than b2bctl waits, not a request that "kept failing".
       const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();
       throw new UnavailableError(
-        `${request.method} ${url} answered HTTP ${response.status} asking to wait ${Math.round(decision.retryAfterMs / 1000)} s (Retry-After), longer than the ${maxRetryAfterMs / 60_000} minutes b2bctl waits; try again after ${until}.`,
+        `${request.method} ${redactUrl(String(url))} answered HTTP ${response.status} asking to wait ${Math.round(decision.retryAfterMs / 1000)} s (Retry-After), longer than the ${maxRetryAfterMs / 60_000} minutes b2bctl waits; try again after ${until}.`,
       );
     }
     if (!decision.retry && isRetryableStatus(response.status)) {
@@ -317,7 +317,7 @@ export class HttpClient {
           ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
           : `(${decision.reason})`;
       throw new KeptFailingError(
-        `${request.method} ${url} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
+        `${request.method} ${redactUrl(String(url))} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
         response.status,
       );
     }
@@ -414,7 +414,7 @@ export class HttpClient {
     const problem = await explainNetworkProblem(failure, url, this.route, Math.min(this.options.timeoutMs, 10_000));
     if (reason === mayHaveBeenApplied) {
       return new AmbiguousRequestError(
-        `${request.method} ${url} failed (${problem.code}) after the request may have reached the platform.`,
+        `${request.method} ${redactUrl(String(url))} failed (${problem.code}) after the request may have reached the platform.`,
         { cause: failure },
       );
     }
@@ -424,7 +424,7 @@ export class HttpClient {
     if (problem.cutShort && isWrite(request)) {
       const status = failure instanceof CutShortAnswerError ? failure.status : undefined;
       return new AmbiguousRequestError(
-        `${request.method} ${url} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}), ${after}: the request may have been applied. ${capitalised(problem.fix)}.`,
+        `${request.method} ${redactUrl(String(url))} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}), ${after}: the request may have been applied. ${capitalised(problem.fix)}.`,
         { cause: failure, status },
       );
     }
@@ -452,7 +452,7 @@ export class HttpClient {
       : 'A firewall, proxy or gateway in between may be closing it; check the network';
     if (isWrite(request))
       return new AmbiguousRequestError(
-        `${request.method} ${url} was sent, and ${what}, ${after}: the request may have been applied. ${fix}.`,
+        `${request.method} ${redactUrl(String(url))} was sent, and ${what}, ${after}: the request may have been applied. ${fix}.`,
         { cause: failure },
       );
     return new UnavailableError(`No answer from ${url.origin} ${after}: ${what}. ${fix}, then try again.`, {
@@ -474,7 +474,7 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
       : body.notUtf8 === true
         ? "if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare the charset it writes in the Content-Type"
         : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
-  const message = `${request.method} ${url} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
+  const message = `${request.method} ${redactUrl(String(url))} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
   return status < 400 && isWrite(request)
     ? new AmbiguousRequestError(message, { status })
     : new UnavailableError(message);
@@ -497,7 +497,7 @@ function cutShort(request: HttpRequest, url: URL, status: number, error: unknown
   if (isSafeToRepeat(request)) return new CutShortAnswerError(status, error);
   const code = errorCodeOf(error);
   return new AmbiguousRequestError(
-    `${request.method} ${url} answered HTTP ${status}, but its body was cut short${code === undefined ? '' : ` (${code})`}: the request may have been applied.`,
+    `${request.method} ${redactUrl(String(url))} answered HTTP ${status}, but its body was cut short${code === undefined ? '' : ` (${code})`}: the request may have been applied.`,
     { cause: error, status },
   );
 }

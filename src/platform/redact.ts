@@ -27,7 +27,28 @@ export function redactHeaders(
 /** Names whose value is a secret whole, whatever its shape. */
 const wholeSecretKey = /pass(word|wd)?|pwd|senha|secret|token/i;
 
-/** A URL as it may be printed: the values of its secret-looking query parameters replaced (`?password=[redacted]`). */
+/**
+ * Query parameters whose whole name says they carry a credential, though no secret word ends it: Google's API `key`,
+ * Azure's SAS `sig` and its Functions' `code` (an OAuth authorization code too), a `jwt`, an `auth`, and AWS's
+ * `AWSAccessKeyId` (with `Signature`, `sig` and `X-Goog-Signature`, OpenTelemetry's default list of query values to
+ * redact). The whole name only: `key` ending another name (`invoiceKey`, `sortKey`) is no credential, and b2bctl's
+ * own parameters (`limit`, `offset`, `status`, `email`, `updatedFrom`, `updatedTo`) are never masked.
+ */
+const credentialQueryName = /^(key|sig|code|jwt|auth|awsaccesskeyid)$/i;
+
+/** A JSON Web Token, under whatever name (`?state=eyJ…`): its header and payload start `eyJ`, `{"` in base64url. */
+const jsonWebToken = /^eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*$/;
+
+/** Whether a query or form parameter holds a credential, by its name (secret-looking, or one of the above) or value. */
+export function isCredentialParameter(name: string, value: string): boolean {
+  const decoded = decodedName(name);
+  return secretKeyPattern.test(decoded) || credentialQueryName.test(decoded) || jsonWebToken.test(decodedName(value));
+}
+
+/**
+ * A URL as it may be printed: the values of its query parameters that hold credentials replaced
+ * (`?password=[redacted]`, `?key=[redacted]`; see isCredentialParameter).
+ */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');
   if (at < 0) return url;
@@ -36,8 +57,10 @@ export function redactUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const equals = pair.indexOf('=');
-      const name = equals < 0 ? pair : pair.slice(0, equals);
-      return equals >= 0 && secretKeyPattern.test(decodedName(name)) ? `${name}=${redacted}` : pair;
+      if (equals < 0) return pair;
+      return isCredentialParameter(pair.slice(0, equals), pair.slice(equals + 1))
+        ? `${pair.slice(0, equals)}=${redacted}`
+        : pair;
     })
     .join('&');
   return `${url.slice(0, at)}?${query}`;
@@ -58,9 +81,10 @@ export function redactBody(body: string): string {
     return trimmed
       .split('&')
       .map((pair) => {
-        // Only the first "=" ends the name; a value may hold more.
-        const name = pair.slice(0, pair.indexOf('='));
-        return secretKeyPattern.test(decodedName(name)) ? `${name}=${redacted}` : pair;
+        // Only the first "=" ends the name; a value may hold more. A form is a query's grammar: the same names.
+        const equals = pair.indexOf('=');
+        const name = pair.slice(0, equals);
+        return isCredentialParameter(name, pair.slice(equals + 1)) ? `${name}=${redacted}` : pair;
       })
       .join('&');
   }

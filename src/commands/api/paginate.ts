@@ -8,6 +8,7 @@ import { proxyPageOf } from '../../platform/answers/shapes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';
 import { type ListingRoute, recogniseListing } from '../../platform/listing-routes.js';
+import { redactUrl } from '../../platform/redact.js';
 import type { PlannedRequest } from './request-plan.js';
 
 /** How a listing is paged: its route when recognised, the `limit` sent (none: the platform's default), the start. */
@@ -75,7 +76,7 @@ export async function* listingPages(
     const repeat = repeatOf(items, offset);
     if (repeat.kind === 'notPagingByOffset')
       throw new B2bctlError(
-        notPagingByOffsetLine(response.url, repeat.firstOffset, 'items'),
+        notPagingByOffsetLine(redactUrl(response.url), repeat.firstOffset, 'items'),
         ExitCode.someRecordsFailed,
       );
     if (repeat.kind === 'again') answeredAgain ??= { offset: repeat.firstOffset, at: offset };
@@ -109,14 +110,14 @@ function pageItems(response: HttpResponse): unknown[] {
     body = parseJsonKeepingNumbers(response.text);
   } catch {
     throw new B2bctlError(
-      `GET ${response.url} answered HTTP ${response.status} with a body that is not JSON; --paginate reads JSON listings only (run without --paginate to see it).`,
+      `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body that is not JSON; --paginate reads JSON listings only (run without --paginate to see it).`,
       ExitCode.someRecordsFailed,
     );
   }
   const items = readListingPageStrictly(body);
   if (items) return items;
   throw new B2bctlError(
-    `GET ${response.url} answered an object with no list b2bctl recognises (a bare array, or one under data, items, content, results…); run without --paginate to see it.`,
+    `GET ${redactUrl(response.url)} answered an object with no list b2bctl recognises (a bare array, or one under data, items, content, results…); run without --paginate to see it.`,
     ExitCode.someRecordsFailed,
   );
 }

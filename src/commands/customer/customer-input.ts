@@ -5,6 +5,7 @@ import {
   customerFieldType,
   customerKey,
   customerTextKind,
+  isCustomerSecretField,
   requiredCustomerFields,
   validateCustomerCreate,
   validateCustomerUpdate,
@@ -23,6 +24,8 @@ export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
     typeOf: (path) => customerFieldType(path, mode),
     textKindOf: (path) => customerTextKind(path, mode),
     readingOf: customerReadingOf,
+    // Its problems come from the reader too (an invisible character, a formula's error), which quote the cell.
+    isSecret: isCustomerSecretField,
     knownPaths: customerFieldPaths[mode],
     // A header without one of them is one error at the header, not the same problem on every row.
     requiredColumns: requiredCustomerFields[mode],

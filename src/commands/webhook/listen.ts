@@ -79,7 +79,13 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     options.forwardTo === undefined
       ? undefined
       : handOffAuthorization(options.forwardTo, '--forward-to', options.allowHttp === true, context);
-  if (options.tlsKey !== undefined) checkSecretFile(options.tlsKey, 'the TLS private key', context);
+  if (options.tlsKey !== undefined)
+    checkSecretFile(
+      options.tlsKey,
+      'the TLS private key',
+      context,
+      'Use a key and certificate of your own (the key made under umask 077, and the certificate issued for it)',
+    );
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: await readInput(options.tlsCert), key: await readInput(options.tlsKey) }

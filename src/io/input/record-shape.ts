@@ -30,6 +30,11 @@ export interface FieldCatalogue {
   textKindOf?(path: string): TextKind | undefined;
   /** How a field's cell is read, where its type does not say (an active state, a password's exact text): see CellReading. */
   readingOf?(path: string): CellReading | undefined;
+  /**
+   * Whether a field's value is a secret (a customer's password): what validate and a bulk run print of its problems
+   * (a CSV or JSON `value`, a log line's fields and message) never quotes it.
+   */
+  isSecret?(path: string): boolean;
   knownPaths: readonly string[];
   /** Columns without which no row can be valid (a stock file's `sku`): one error at the header, not one per row. */
   requiredColumns?: readonly string[];

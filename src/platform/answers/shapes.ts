@@ -1,5 +1,6 @@
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
+import { redactUrl } from '../redact.js';
 
 /**
  * Reading answers the platform document does not show. The rule (docs/platform.md, "Where the document is silent"): decide on status
@@ -107,7 +108,7 @@ export function proxyPageOf(
 ): ProxyPageError | undefined {
   const contentType = response.headers['content-type'];
   return isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text)
-    ? new ProxyPageError({ method: request.method, url: response.url }, response.status, response.text)
+    ? new ProxyPageError({ method: request.method, url: redactUrl(response.url) }, response.status, response.text)
     : undefined;
 }
 

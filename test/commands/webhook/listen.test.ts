@@ -477,7 +477,9 @@ describe('webhook listen: what it says of its own exposure', () => {
         (error: unknown) => error,
       );
       expect((failure as Error).message).toMatch(
-        new RegExp(`^The TLS private key ${key} belongs to \\S+ \\(uid 65534\\), not to root: `),
+        new RegExp(
+          `^The TLS private key ${key} belongs to \\S+ \\(uid 65534\\), not to root: that user knows it and can change it\\. Use a key and certificate of your own \\(the key made under umask 077, and the certificate issued for it\\), or sudo chown root ${key} && chmod 600 ${key} if you trust it\\.$`,
+        ),
       );
       expect((failure as { exitCode?: number }).exitCode).toBe(77);
       expect(memory.stdout()).toBe('');

@@ -221,3 +221,42 @@ describe('secrets a user test found in the trace', () => {
     );
   });
 });
+
+// s3-10: the usual names of credentials in a query that no secret word ends, and b2bctl's own parameters left alone.
+describe('redactUrl: credentials under names of their own', () => {
+  it.each([
+    ['key', 'Google-style API key'],
+    ['sig', "Azure SAS's signature"],
+    ['code', "Azure Functions' key, an OAuth code"],
+    ['jwt', 'a JWT'],
+    ['auth', 'an auth value'],
+    ['Key', 'any case'],
+    ['AWSAccessKeyId', "AWS's access key id"],
+    ['X-Goog-Signature', "Google's signed URL"],
+    ['X-Amz-Security-Token', "AWS's session token"],
+    ['k%65y', 'an encoded name'],
+  ])('%s (%s): its value masked', (name) => {
+    expect(redactUrl(`https://x.example/p?limit=5&${name}=VALUE-1&offset=0`)).toBe(
+      `https://x.example/p?limit=5&${name}=[redacted]&offset=0`,
+    );
+  });
+
+  it('a JWT under any name is masked; names that only end in key are not', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+    expect(redactUrl(`https://x.example/p?state=${jwt}&invoiceKey=3526&sortKey=name&monkey=1&keyword=a`)).toBe(
+      'https://x.example/p?state=[redacted]&invoiceKey=3526&sortKey=name&monkey=1&keyword=a',
+    );
+  });
+
+  it("b2bctl's own listing parameters are never masked", () => {
+    const own =
+      'https://x.example/v1/orders?updatedFrom=2026-11-30T11%3A37%3A08.303Z&updatedTo=2026-11-30T12%3A37%3A06.446Z&limit=25&offset=0&status=READY_TO_SHIP&status=CANCELED&email=a%40b.example';
+    expect(redactUrl(own)).toBe(own);
+  });
+
+  it('a form body follows the same names (an OAuth code grant)', () => {
+    expect(redactBody('grant_type=authorization_code&code=C-1&redirect_uri=x')).toBe(
+      'grant_type=authorization_code&code=[redacted]&redirect_uri=x',
+    );
+  });
+});
