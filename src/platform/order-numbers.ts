@@ -234,6 +234,12 @@ export class OrderNumberIndex {
         `the order listing answered the same page at offset ${offset} as at offset ${repeat.firstOffset}`,
         pass,
       );
+    // Paged by offset until then: orders are created as fast as the listing is read, which no search outruns.
+    if (repeat?.kind === 'outrun')
+      throw new B2bctlError(
+        `the order listing answered the page of offset ${repeat.firstOffset} again at offset ${offset}, ${repeat.repeats} times in a row: orders are created as fast as it is read; stopped the search for order number ${pass.target} (run it again when the store is quieter).`,
+        ExitCode.someRecordsFailed,
+      );
     return entries;
   }
 }

@@ -1,7 +1,7 @@
 import type { SalesRep } from '../domain/sales-rep.js';
 import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
 import { readListingPage } from './answers/listing.js';
-import { notPagingByOffsetLine, watchForRepeatedPages } from './answers/repeated-pages.js';
+import { notPagingByOffsetLine, outrunLine, watchForRepeatedPages } from './answers/repeated-pages.js';
 import type { PlatformClient } from './client.js';
 
 export interface SellerPageQuery {
@@ -32,7 +32,8 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
 /**
  * Every sales rep from `offset` on, page by page until the platform answers `[]` (a short page ends nothing: a store
  * may cap its pages below the limit asked). A route that ignores the offset would be read for ever: the same page
- * answered again stops the read (a page of one rep, five times in a row; once, an added rep moved it down one).
+ * answered again stops the read (a page of one rep, five times in a row; once, an added rep moved it down one); on a
+ * route that has paged by offset, it says the listing grows as fast as it is read instead of blaming the route.
  */
 export async function* listAllSellers(
   client: PlatformClient,
@@ -44,10 +45,14 @@ export async function* listAllSellers(
     const page = await listSellers(client, { email: query.email, limit: query.pageSize, offset });
     if (page.length === 0) return;
     const repeat = repeatOf(page, offset);
-    if (repeat.kind === 'notPagingByOffset') {
+    if (repeat.kind === 'notPagingByOffset' || repeat.kind === 'outrun') {
       const asked = { limit: query.pageSize, offset, email: query.email };
       const url = client.http.urlFor(client.route('paths.sellers'), asked).toString();
-      throw new B2bctlError(notPagingByOffsetLine(url, repeat.firstOffset, 'sales reps'), ExitCode.someRecordsFailed);
+      const line =
+        repeat.kind === 'outrun'
+          ? outrunLine(url, repeat.firstOffset, repeat.repeats, 'sales reps')
+          : notPagingByOffsetLine(url, repeat.firstOffset, 'sales reps');
+      throw new B2bctlError(line, ExitCode.someRecordsFailed);
     }
     // Answered again, its reps are counted as seen twice by the listing's reader (each written once).
     yield* page;

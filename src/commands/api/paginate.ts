@@ -1,9 +1,11 @@
 import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
-import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
+import { countOf } from '../../lib/plural.js';
+import { RecentKeys } from '../../lib/recent-keys.js';
+import { parseJsonKeepingNumbers, WrittenNumber } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
-import { notPagingByOffsetLine, watchForRepeatedPages } from '../../platform/answers/repeated-pages.js';
+import { notPagingByOffsetLine, outrunLine, watchForRepeatedPages } from '../../platform/answers/repeated-pages.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -45,11 +47,27 @@ export function pagingPlan(
 }
 
 /**
- * The listing's pages in order, each fetched once it is needed (memory holds one page). A page is the last when it
- * is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found` of the cashback balance listing;
- * a short page is read on from where it ended, since a store may cap its pages below the limit asked (the platform
- * document ends a listing with an empty page only). A page equal to the one before stops with an error instead of
- * looping (a page of one item, answered again five times in a row).
+ * Ids of the items written last that a read remembers, to write each once: an item added at the head of a listing
+ * between two requests moves every later item down one, so the next page starts with the last item of the page
+ * before. An item comes back only as far down as items were added between two requests; 10,000 (about 1 MB) is far
+ * past any store's pace: an item pushed further down than that between two pages is written again.
+ */
+export const rememberedItemIds = 10_000;
+
+/** What a read has seen of its listing changing: items answered again further down, and where the first was. */
+interface ListingChanges {
+  itemsAnsweredAgain: number;
+  firstAt: number | undefined;
+}
+
+/**
+ * The listing's pages in order, each fetched once it is needed (memory holds one page and the ids of the last items
+ * written). A page is the last when it is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found`
+ * of the cashback balance listing; a short page is read on from where it ended, since a store may cap its pages
+ * below the limit asked (the platform document ends a listing with an empty page only). An item already written
+ * (its `id` seen among the last written) is skipped, and the read ends with a warning that the listing changed. A
+ * page equal to the one before stops with an error instead of looping (a page of one item, answered again five
+ * times in a row).
  */
 export async function* listingPages(
   client: PlatformClient,
@@ -60,17 +78,15 @@ export async function* listingPages(
 ): AsyncGenerator<unknown[]> {
   let offset = paging.startOffset;
   const repeatOf = watchForRepeatedPages();
-  let answeredAgain: { offset: number; at: number } | undefined;
+  const written = new RecentKeys(rememberedItemIds);
+  const changes: ListingChanges = { itemsAnsweredAgain: 0, firstAt: undefined };
   for (;;) {
     const query: Record<string, string[]> = { ...request.query, offset: [String(offset)] };
     if (paging.pageSize !== undefined) query.limit = [String(paging.pageSize)];
     const response = await client.exchange({ ...request, query });
     const items = await itemsOf(response, request, paging, refuse);
     if (items.length === 0) {
-      if (answeredAgain)
-        warn(
-          `warning: the listing changed while it was read (the item at offset ${answeredAgain.offset} was answered again at offset ${answeredAgain.at}, and written once): an item added or removed meanwhile may be missing; run it again for a settled list.`,
-        );
+      if (changes.itemsAnsweredAgain > 0) warn(listingChangedLine(changes));
       return;
     }
     const repeat = repeatOf(items, offset);
@@ -79,10 +95,47 @@ export async function* listingPages(
         notPagingByOffsetLine(redactUrl(response.url), repeat.firstOffset, 'items'),
         ExitCode.someRecordsFailed,
       );
-    if (repeat.kind === 'again') answeredAgain ??= { offset: repeat.firstOffset, at: offset };
-    else yield items;
+    if (repeat.kind === 'outrun')
+      throw new B2bctlError(
+        outrunLine(response.url, repeat.firstOffset, repeat.repeats, 'items'),
+        ExitCode.someRecordsFailed,
+      );
+    const unwritten = repeat.kind === 'again' ? [] : itemsNotWritten(items, written);
+    if (unwritten.length < items.length) {
+      changes.itemsAnsweredAgain += items.length - unwritten.length;
+      changes.firstAt ??= offset;
+    }
+    if (unwritten.length > 0) yield unwritten;
     offset += items.length;
   }
+}
+
+/**
+ * The items of a page not written yet by this read, noting their ids as written. An item without an id (`id`, a
+ * string or a number) cannot be told from another one and is always written.
+ */
+function itemsNotWritten(items: readonly unknown[], written: RecentKeys): unknown[] {
+  return items.filter((item) => {
+    const id = idOf(item);
+    if (id === undefined) return true;
+    if (written.has(id)) return false;
+    written.note(id);
+    return true;
+  });
+}
+
+/** An item's `id` as text, when it has one: a string, or a number (one past 2^53 kept as written). */
+function idOf(item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
+  const id: unknown = (item as Record<string, unknown>).id;
+  return typeof id === 'string' || typeof id === 'number' || id instanceof WrittenNumber
+    ? `${typeof id === 'string' ? 's' : 'n'}:${String(id)}`
+    : undefined;
+}
+
+/** The warning that ends a read during which items already written were answered again further down. */
+function listingChangedLine(changes: ListingChanges): string {
+  return `warning: the listing changed while it was read (${countOf(changes.itemsAnsweredAgain, 'items')} already written answered again further down, the first in the page of offset ${changes.firstAt}, each written once): an item added or removed meanwhile may be missing; run it again for a settled list.`;
 }
 
 /** The items of one answer: none at the listing's end (an empty page, the cashback balance 400 `no record found`). */

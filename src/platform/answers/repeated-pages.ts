@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { countOf } from '../../lib/plural.js';
 
 /**
  * Answers of a one-item page at the next offsets, in a row, that stop a read: an item added at the head of a listing
@@ -9,36 +10,61 @@ const oneItemPageRepeatsToStop = 5;
 
 /**
  * A page read at an offset, to a listing read page by page: a new page; the page before answered again (written
- * already, to be read past); or the same page answered so often that the route ignores the offset.
+ * already, to be read past); the same page answered so often that the route ignores the offset; or, on a route
+ * that has shown it pages by offset, answered so often that items are added at the listing's head as fast as it is
+ * read (each new one moves the page down as far as the reader moved on).
  */
-export type PageRepeat = { kind: 'new' } | { kind: 'again' | 'notPagingByOffset'; firstOffset: number };
+export type PageRepeat =
+  { kind: 'new' } | { kind: 'again' | 'notPagingByOffset' | 'outrun'; firstOffset: number; repeats: number };
 
 /**
  * Watches a listing read by offset for a route that ignores the offset, which would be read for ever (a short page
- * ends nothing: only an empty page ends a listing). Pages are compared by their length and their first and last
- * items: pages of one listing never share both ends. A page of two items or more stops the read at its first answer
- * again when read page after page; a reader jumping over offsets (the order number search) passes 2: an offset as
- * far on as the jump, reached by exactly that many items added meanwhile, is no listing moving twice in a row.
+ * ends nothing: only an empty page ends a listing). Pages are compared whole, by their length and their first and
+ * last items: pages of one listing never share both ends, and a page shifted by items added at the head (its first
+ * items the last of the page before) is a new page, whose items already written its reader skips. A page of two
+ * items or more stops the read at its first answer again when read page after page; a reader jumping over offsets
+ * (the order number search) passes 2: an offset as far on as the jump, reached by exactly that many items added
+ * meanwhile, is no listing moving twice in a row.
+ *
+ * A route that ignores the offset answers, at the second offset, the same page or (when an item was added at its
+ * head meanwhile) the same items one place down, so a page at a later offset ending on an item the page before did
+ * not hold shows the route pages by offset. After that, a page of any length answered again is the listing moving,
+ * and five in a row a listing outrun (items added at its head as fast as it is read), not a route to blame.
  */
 export function watchForRepeatedPages(
   largerPageRepeatsToStop = 1,
 ): (items: readonly unknown[], offset: number) => PageRepeat {
-  let previous: { fingerprint: string; offset: number; repeats: number } | undefined;
+  let previous: { fingerprint: string; offset: number; repeats: number; items: Set<string> } | undefined;
+  let pagesByOffset = false;
   return (items, offset) => {
     const fingerprint = createHash('sha256')
       .update(`${items.length}\n${JSON.stringify(items[0])}\n${JSON.stringify(items.at(-1))}`)
       .digest('base64');
     if (previous?.fingerprint !== fingerprint) {
-      previous = { fingerprint, offset, repeats: 0 };
+      if (previous && offset > previous.offset && !previous.items.has(JSON.stringify(items.at(-1))))
+        pagesByOffset = true;
+      previous = { fingerprint, offset, repeats: 0, items: new Set(items.map((item) => JSON.stringify(item))) };
       return { kind: 'new' };
     }
-    previous.repeats++;
-    const stuck = previous.repeats >= (items.length === 1 ? oneItemPageRepeatsToStop : largerPageRepeatsToStop);
-    return { kind: stuck ? 'notPagingByOffset' : 'again', firstOffset: previous.offset };
+    const repeats = ++previous.repeats;
+    // Paged by offset, any page answered again is the listing moving (its reader skips what it wrote): only five in a
+    // row, every request finding it moved down as far as the read moved on, is a listing growing faster than it is read.
+    const repeatsToStop = items.length === 1 || pagesByOffset ? oneItemPageRepeatsToStop : largerPageRepeatsToStop;
+    const kind = repeats < repeatsToStop ? 'again' : pagesByOffset ? 'outrun' : 'notPagingByOffset';
+    return { kind, firstOffset: previous.offset, repeats };
   };
 }
 
 /** The line that stops a read whose route answered the same page at `url` as at `firstOffset`. */
 export function notPagingByOffsetLine(url: string, firstOffset: number, itemsWord: string): string {
   return `GET ${url} answered the same page as offset ${firstOffset}: the route does not seem to page by offset; stopped instead of looping (the ${itemsWord} of offset ${firstOffset} were written once).`;
+}
+
+/**
+ * The line that stops a read whose listing, paged by offset until then, answered the page of `firstOffset` again
+ * `repeats` times in a row (the last at `url`): items are added at its head as fast as it is read. Every item
+ * read was written once; the end of the listing was not answered, so the run fails.
+ */
+export function outrunLine(url: string, firstOffset: number, repeats: number, itemsWord: string): string {
+  return `GET ${url} answered the page of offset ${firstOffset} again, ${countOf(repeats, 'times')} in a row: ${itemsWord} are added at the head of the listing as fast as it is read (each answer found that page moved down as far as the read moved on); stopped instead of chasing it (every one of the ${itemsWord} read was written once; ${itemsWord} added meanwhile are not in this read). Run it again when the store is quieter.`;
 }

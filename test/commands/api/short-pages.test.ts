@@ -87,7 +87,7 @@ describe('api --paginate on a store that caps its pages below the limit asked', 
     );
     expect(asked).toEqual([0, 10, 11, 12].map((offset) => `offset=${offset} limit=50`));
     expect(result.stderr.split('\n')).toEqual([
-      'warning: the listing changed while it was read (the item at offset 10 was answered again at offset 11, and written once): an item added or removed meanwhile may be missing; run it again for a settled list.',
+      'warning: the listing changed while it was read (1 item already written answered again further down, the first in the page of offset 11, each written once): an item added or removed meanwhile may be missing; run it again for a settled list.',
       '',
     ]);
   });

@@ -242,6 +242,36 @@ describe('sellers list: the listing rules', () => {
     }
   });
 
+  it('--all over a listing that grows before every page: each rep once, stopped as outrun, not as ignoring the offset', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const growing = [...stored];
+    const newcomer = {
+      ...(seedReps[0] as SalesRep),
+      id: '00000000-0000-4000-8000-0000000000aa',
+      username: 'new@x.com',
+    };
+    // A rep created at the head of the listing after every page: the last rep is chased down one place a request.
+    growing.slice = function (this: SalesRep[], start?: number, end?: number) {
+      const page = Array.prototype.slice.call(this, start, end) as SalesRep[];
+      this.unshift(newcomer);
+      return page;
+    };
+    sandbox.state.sellers = growing;
+    try {
+      const result = await list('--all', '--limit', '20');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe(asJson(seedReps));
+      expect(result.stderr.split('\n')).toEqual([
+        `error: GET ${sandbox.url}/sellerModule/listSellers?limit=20&offset=72 answered the page of offset 67 again, 5 times in a row: sales reps are added at the head of the listing as fast as it is read (each answer found that page moved down as far as the read moved on); stopped instead of chasing it (every one of the sales reps read was written once; sales reps added meanwhile are not in this read). Run it again when the store is quieter.`,
+        '',
+      ]);
+      expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 10 });
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
   it('--all keeps reps without an id as they are: nothing to tell them apart by', async () => {
     await loggedIn();
     const stored = sandbox.state.sellers;

@@ -153,6 +153,26 @@ describe('OrderNumberIndex', () => {
     expect(requests()).toBe(1 + 130 + 1);
   });
 
+  it('an order created before every request of a whole read: stopped as outrun, not as a listing ignoring the offset', async () => {
+    // Numbers out of listing order (read in turn), and one order created at the head before every request: the last
+    // order is answered again one place further down each time, on a listing that did page by offset until then.
+    const listing = listingOf(seededRandom(3), 60, 0).map((order, index) => ({
+      ...order,
+      orderId: 200_000 + (index % 2) * 7 + index,
+    }));
+    let nextId = 61;
+    const { client, requests } = storeOf(listing, 25, () => {
+      listing.unshift({ id: nextId, orderId: 300_000 + nextId, lastUpdated: '2026-11-28T10:00:00.000Z' });
+      nextId++;
+    });
+    const search = new OrderNumberIndex(client).find('99999');
+    await expect(search).rejects.toThrow(
+      /again at offset \d+, 5 times in a row: orders are created as fast as it is read; stopped the search for order number 99999/,
+    );
+    await expect(search).rejects.not.toThrow(/does not seem to page by offset/);
+    expect(requests()).toBeLessThan(20);
+  });
+
   it('a listing in number order that never ends: the search stops past the furthest offset, asking none beyond', async () => {
     // Every offset answers 25 orders, their numbers falling by one down the listing from 10^15: never the target.
     const asked: number[] = [];
