@@ -73,6 +73,16 @@ const maximumRepairRounds = 8;
  */
 const ordersPerChunk = 16;
 const defaultOffsetReadBudget = 5_000;
+/**
+ * The listing requests one time window may take (an empty window's one request is not counted): this many, plus one
+ * for every `entriesPerRequest` entries its answers listed. A read, however churned, lists several entries a request
+ * (pages of 25, or of 10 on a store capping them; a window it cannot prove is split into smaller ones, each with a
+ * budget of its own); a window that gains orders as fast as it is read (a platform whose clock is behind stamps the
+ * orders it creates and updates meanwhile inside it, on a busy store) is read on one or two at a time for ever, and
+ * stops here.
+ */
+const requestsBeforeBudget = 200;
+const entriesPerRequest = 4;
 
 /**
  * Reads every order version in `window` so that none can be skipped (the arguments are in domain/orders-window.ts),
@@ -111,6 +121,8 @@ class WindowScanner<T extends OrderVersion> {
   private widthSeen = 0;
   /** Requests asked and answered so far, each a tick: whether an empty page was answered before a page was asked. */
   private ticks = 0;
+  /** Per window read, the listing requests it took and the entries they listed: its budget (requestsBeforeBudget). */
+  private readonly spent = new Map<string, { requests: number; entries: number }>();
   /** Orders per millisecond from the first large window's bounds, until windows read whole measure it. */
   private provisionalDensity: number | undefined;
   private readonly stopOnSignal = () => this.abort.abort(this.options.signal?.reason);
@@ -121,6 +133,7 @@ class WindowScanner<T extends OrderVersion> {
     this.limit = pLimit(this.concurrency);
     this.observe = options.observe ?? (() => {});
     options.signal?.addEventListener('abort', this.stopOnSignal, { once: true });
+    if (options.signal?.aborted) this.stopOnSignal();
   }
 
   stop(): void {
@@ -150,11 +163,25 @@ class WindowScanner<T extends OrderVersion> {
 
   private fetch(part: TimeWindow, offset: number): Promise<StampedPage<T>> {
     return this.limit(async () => {
+      // Stopped (Ctrl-C, SIGTERM) or past the budget: no further request, whatever path the scan is on.
+      this.abort.signal.throwIfAborted();
+      const spent = this.spentOn(part);
+      if (spent.requests >= requestsBeforeBudget + spent.entries / entriesPerRequest) throw overBudget(part, spent);
       const asked = ++this.ticks;
       const page = await this.options.fetchPage(part, offset, this.abort.signal);
+      // An empty window costs its one request: not counted.
+      if (offset > 0 || page.listed > 0) spent.requests++;
+      spent.entries += page.listed;
       this.heldToPaging(part, offset, page);
       return { ...page, asked, answered: ++this.ticks };
     });
+  }
+
+  private spentOn(part: TimeWindow): { requests: number; entries: number } {
+    const key = `${part.from} ${part.to}`;
+    const spent = this.spent.get(key) ?? { requests: 0, entries: 0 };
+    this.spent.set(key, spent);
+    return spent;
   }
 
   /**
@@ -408,6 +435,18 @@ class WindowScanner<T extends OrderVersion> {
 function notPagingByOffset(offset: number): B2bctlError {
   return new B2bctlError(
     `the order listing answered the same page at offset ${offset} as at offset 0: it does not seem to page by offset; stopped instead of reading it for ever (the cursor does not pass this window).`,
+    ExitCode.someRecordsFailed,
+  );
+}
+
+/**
+ * A window past its budget of requests: the listing gains orders inside it as fast as they are read. What was written
+ * before it stays, the cursor over it; the next run reads it again.
+ */
+function overBudget(part: TimeWindow, spent: { requests: number; entries: number }): B2bctlError {
+  const window = `${new Date(part.from).toISOString()} … ${new Date(part.to).toISOString()}`;
+  return new B2bctlError(
+    `the order listing changed faster than it could be read: ${spent.requests} listing requests of the orders updated ${window} listed ${spent.entries} entries, fewer than ${entriesPerRequest} a request past the first ${requestsBeforeBudget}, as when orders are created or updated inside the window while it is read (a platform clock behind this machine's stamps them there); stopped instead of reading it for ever (the cursor does not pass this window).`,
     ExitCode.someRecordsFailed,
   );
 }

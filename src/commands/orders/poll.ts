@@ -50,6 +50,7 @@ import { deviceKeepingNothing } from '../../io/output/device-keeping-nothing.js'
 import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
 import { PollProgress, type ZonelessInstantsSeen } from '../../orders/poll-progress.js';
 import { StatusFilter } from '../../orders/status-filter.js';
+import { UnfilteredListingCheck } from '../../orders/unfiltered-listing.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
 
 export interface OrdersPollOptions {
@@ -225,7 +226,11 @@ async function pollOnce(
   try {
     interrupted = await writeWindows(window, options, context, client, { sink, filter }, progress, settings);
   } catch (error) {
-    if (!context.interrupt.aborted) throw error;
+    // A clock behind is often why a window could not be read (its new stamps land inside it): said before the error.
+    if (!context.interrupt.aborted) {
+      warnPlatformClock(progress, context);
+      throw error;
+    }
     interrupted = true;
   }
   await sink.end();
@@ -284,6 +289,7 @@ async function writeWindows(
   settings: PollSettings,
 ): Promise<boolean> {
   const answers = orderAnswers(client);
+  const windowCheck = new UnfilteredListingCheck();
   const fetchPage: FetchPage<PolledOrder> = async (part, offset, signal) => {
     // Asked a millisecond wider at each end: a platform that stamps microseconds (57.5 ms) or compares its bounds
     // exclusively would leave an order between two pieces that meet at whole milliseconds. Each order is kept in the
@@ -295,11 +301,18 @@ async function writeWindows(
       answers,
     );
     progress.noteUnreadable(part, page.untrackable, page.unrecognised);
+    windowCheck.note(part, page.orders);
     if (page.platformNow !== undefined) holdForPlatformClock(progress, page.platformNow, context.clock.now(), settings);
     // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
     return { orders: keptInPiece(page.orders, part, progress.zoneless), listed: page.listed };
   };
-  const scan = { pageSize: orderListingPageSize, concurrency: options.concurrency, fetchPage };
+  // The interrupt stops the scan whatever it is doing: its requests carry the scan's own signal, not the client's.
+  const scan = {
+    pageSize: orderListingPageSize,
+    concurrency: options.concurrency,
+    fetchPage,
+    signal: context.interrupt,
+  };
   for await (const scanned of scanWindow<PolledOrder>(window, scan)) {
     // Filtered after the scan, which needs every listed order to tell that its pages tiled the window.
     const fresh = newVersions(filter.keep(scanned.orders), progress.emitted);

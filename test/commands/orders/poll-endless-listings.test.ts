@@ -1,0 +1,176 @@
+/**
+ * `orders poll` against listings a run could read for ever: one that ignores `updatedFrom`/`updatedTo` (a gateway
+ * dropping the query) while it lists orders updated after the run's upper bound, and a busy store whose clock is
+ * behind, so that the orders it creates and updates while it is read land inside the window. Each run ends in a
+ * bounded number of requests with one line, and SIGTERM stops one at once whatever it is doing.
+ */
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../../src/commands/orders/poll.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { ndjsonOf } from '../../support/ndjson.js';
+import { temporaryFolder } from '../../support/temporary.js';
+import { testContext, type TestContext } from '../../support/test-context.js';
+
+const now = Date.parse('2026-11-30T11:41:00.000Z');
+const at = (ms: number) => new Date(ms).toISOString();
+
+interface Order {
+  id: number;
+  dateCreated: string;
+  lastUpdated: string;
+}
+
+interface StoreRules {
+  /** Lists every order whatever the updatedFrom/updatedTo asked. */
+  ignoresWindow?: boolean;
+  /** Seconds the store's clock (its stamps and Date header) is behind this machine's. */
+  behindSeconds?: number;
+  /** On every request past offset 0, an order created and one updated, stamped by the store's clock. */
+  churnPerRequest?: boolean;
+  /** Told of each request before it is answered, with how many came before it. */
+  onRequest?: (count: number) => void;
+}
+
+/** A store listing `orders` newest first by creation, paged by offset with pages of at most 25. */
+async function store(orders: Order[], rules: StoreRules = {}) {
+  const requests: string[] = [];
+  const storeNow = () => now - (rules.behindSeconds ?? 0) * 1000 + requests.length;
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    rules.onRequest?.(requests.length);
+    requests.push(url.search);
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    if (rules.churnPerRequest && offset > 0) {
+      const target = orders[requests.length % orders.length] as Order;
+      target.lastUpdated = at(storeNow());
+      orders.push({ id: 5000 + requests.length, dateCreated: at(storeNow()), lastUpdated: at(storeNow()) });
+    }
+    const from = Date.parse(url.searchParams.get('updatedFrom') ?? '');
+    const to = Date.parse(url.searchParams.get('updatedTo') ?? '');
+    const limit = Math.min(Number(url.searchParams.get('limit') ?? 25), 25);
+    const listed = orders
+      .filter(
+        (order) =>
+          rules.ignoresWindow || (Date.parse(order.lastUpdated) >= from && Date.parse(order.lastUpdated) <= to),
+      )
+      .toSorted((left, right) => right.dateCreated.localeCompare(left.dateCreated));
+    response.setHeader('date', new Date(storeNow()).toUTCString());
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(listed.slice(offset, offset + limit)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const configDir = temporaryFolder('b2bctl-orders-endless-');
+  const env = {
+    B2BCTL_CONFIG_DIR: configDir,
+    B2BCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    B2BCTL_TOKEN: 'stub-token',
+  };
+  const cursorFile = join(configDir, 'cursors', 'default.orders-poll.json');
+  return { env, requests, cursorFile, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const options = { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4 };
+
+/** `count` orders created a minute apart from two hours back, each updated `updatedAgoMs` before now. */
+function ordersUpdated(count: number, updatedAgoMs: number): Order[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: 1000 + index,
+    dateCreated: at(now - 7_200_000 + index * 60_000),
+    lastUpdated: at(now - updatedAgoMs),
+  }));
+}
+
+describe('orders poll against a listing that ignores the update-date window', () => {
+  it('40 orders updated within orders.lag, listed for every window: exit 69 in one line, nothing sent on, no cursor', async () => {
+    const platform = await store(ordersUpdated(40, 500), { ignoresWindow: true });
+    try {
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '5m' })).toBe(69);
+      const lines = memory.stderr().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^error: orders poll: the order listing does not filter by update date: 3 answers listed mostly orders updated outside the updatedFrom\/updatedTo asked \(order \d+ updated 2026-11-30T11:40:59\.500Z among those asked for 2026-11-30T11:36:00\.000Z … 2026-11-30T11:40:58\.000Z\).*the cursor does not pass this window\. Check that nothing between b2bctl and the platform drops the query/,
+      );
+      expect(memory.stdout()).toBe('');
+      expect(existsSync(platform.cursorFile)).toBe(false);
+      expect(platform.requests.length).toBeLessThanOrEqual(10);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('a saved cursor stays where it was', async () => {
+    const platform = await store(ordersUpdated(40, 500), { ignoresWindow: true });
+    try {
+      mkdirSync(join(platform.env.B2BCTL_CONFIG_DIR, 'cursors'), { recursive: true, mode: 0o700 });
+      const saved = `${JSON.stringify({ profile: 'default', cursor: at(now - 60_000), emitted: [] })}\n`;
+      writeFileSync(platform.cursorFile, saved, { mode: 0o600 });
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, options)).toBe(69);
+      expect(memory.stdout()).toBe('');
+      expect(readFileSync(platform.cursorFile, 'utf8')).toBe(saved);
+      expect(platform.requests.length).toBeLessThanOrEqual(10);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('the same listing with every order inside the window: all 40 emitted once, exit 0 (nothing to tell)', async () => {
+    const platform = await store(ordersUpdated(40, 3_000), { ignoresWindow: true });
+    try {
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '5m' })).toBe(0);
+      expect(ndjsonOf<{ id: number }>(memory.stdout())).toHaveLength(40);
+      expect(memory.stderr()).not.toMatch(/does not filter/);
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe('orders poll against a busy store whose clock is behind', () => {
+  it('an order created and one updated inside the window at every request: stopped in bounded requests, exit 1', async () => {
+    const platform = await store(ordersUpdated(20, 3_600_000), { behindSeconds: 600, churnPerRequest: true });
+    try {
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '2h' })).toBe(1);
+      expect(memory.stderr()).toMatch(
+        /^error: the order listing changed faster than it could be read: \d+ listing requests of the orders updated \S+ … \S+ listed \d+ entries, fewer than 4 a request past the first 200.*stopped instead of reading it for ever/m,
+      );
+      expect(existsSync(platform.cursorFile)).toBe(false);
+      expect(platform.requests.length).toBeLessThan(1_000);
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe('orders poll stopped by SIGTERM', () => {
+  it('a run with no end in sight stops at the signal: exit 75, no request after it', async () => {
+    let memory: TestContext | undefined;
+    let requestsAtSignal = 0;
+    const platform = await store(ordersUpdated(20, 3_600_000), {
+      behindSeconds: 600,
+      churnPerRequest: true,
+      onRequest: (count) => {
+        if (count !== 30) return;
+        requestsAtSignal = count + 1;
+        memory?.interrupt('SIGTERM');
+      },
+    });
+    try {
+      memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '2h' })).toBe(75);
+      expect(memory.stderr()).toMatch(
+        /^error: orders poll interrupted: 0 order versions written; no cursor was saved/m,
+      );
+      // The requests already in flight when the signal came (at most --concurrency), none after.
+      expect(platform.requests.length - requestsAtSignal).toBeLessThan(options.concurrency);
+    } finally {
+      await platform.close();
+    }
+  });
+});
