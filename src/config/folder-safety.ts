@@ -101,8 +101,9 @@ export function checkCursorFileSafety(path: string): void {
   // The file itself, not where a link leads: a link (one another user planted, pointing at a cursor of this user's)
   // is refused by readCursor, which never follows one, whoever owns it.
   const stats = lstatOrUndefined(path);
-  // None yet (a first run), or unreadable: readCursor says which.
-  if (stats === undefined || stats.isSymbolicLink()) return;
+  // None yet (a first run), unreadable, or no file at all (a FIFO, a device such as /dev/zero, whose mode says nothing
+  // of who decides the cursor): readCursor says which, before anything is opened.
+  if (stats === undefined || !stats.isFile()) return;
   const others = othersWhoCanChange(stats, uid);
   const stake = 'whoever can change it decides which orders the poll emits and which it skips; nothing was emitted';
   if (others?.owner !== undefined)
