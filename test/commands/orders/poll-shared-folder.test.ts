@@ -27,6 +27,8 @@ import { orderFileName } from '../../../src/orders/order-output.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import type { TestContext } from '../../support/test-context.js';
+import type { Clock } from '../../../src/base/clock.js';
 import { requireThat } from '../../support/external-tools.js';
 import { logInProcess, requestCounts, resetCounts } from '../../support/sandbox.js';
 
@@ -184,5 +186,32 @@ describe('orders poll --out-dir in a folder shared with other users', () => {
       expect(fs.statSync(made).mode & 0o777).toBe(0o700);
       expect(readdirSync(made).length).toBeGreaterThan(0);
     });
+  });
+
+  // A --watch runs for weeks: a folder handed to others meanwhile is refused at its next cycle, which is tried again.
+  it('a --watch checks the folder again at each cycle: once others may write it, nothing more is fetched', async () => {
+    const outDir = join(freshWorkDir(), 'orders');
+    let run: TestContext | undefined;
+    let sleeps = 0;
+    const clock: Clock = {
+      now: () => Date.now() + sleeps * 60_000,
+      async sleep(_ms, signal) {
+        signal?.throwIfAborted();
+        sleeps++;
+        if (sleeps === 1) {
+          chmodSync(outDir, 0o777);
+          await resetCounts(sandbox);
+        } else run?.interrupt('SIGTERM');
+        signal?.throwIfAborted();
+      },
+    };
+    const result = await runCommandLine(
+      ['orders', 'poll', '--watch', '--since', '1d', '--cursor', join(freshWorkDir(), 'c.json'), '--out-dir', outDir],
+      { configDir, clock, started: (test) => (run = test) },
+    );
+    expect(result.stderr).toContain(
+      `orders poll: cycle failed (The orders folder ${outDir} is writable by its group and others (mode 0777): they could swap the orders the ERP reads from it for forged ones. Run chmod 700 ${outDir}.); trying again, the cursor is unchanged.\n`,
+    );
+    expect((await requestCounts(sandbox))[listing]).toBeUndefined();
   });
 });
