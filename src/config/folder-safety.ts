@@ -1,4 +1,5 @@
 import { chmodSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
 import { lstatOrUndefined } from '../lib/file-status.js';
@@ -101,8 +102,9 @@ export function checkCursorFileSafety(path: string): void {
   // The file itself, not where a link leads: a link (one another user planted, pointing at a cursor of this user's)
   // is refused by readCursor, which never follows one, whoever owns it.
   const stats = lstatOrUndefined(path);
-  // None yet (a first run), or unreadable: readCursor says which.
-  if (stats === undefined || stats.isSymbolicLink()) return;
+  // None yet (a first run), unreadable, or no file at all (a FIFO, a device such as /dev/zero, whose mode says nothing
+  // of who decides the cursor): readCursor says which, before anything is opened.
+  if (stats === undefined || !stats.isFile()) return;
   const others = othersWhoCanChange(stats, uid);
   const stake = 'whoever can change it decides which orders the poll emits and which it skips; nothing was emitted';
   if (others?.owner !== undefined)
@@ -118,31 +120,43 @@ export function checkCursorFileSafety(path: string): void {
 }
 
 /**
- * `webhook listen --fetch-orders` writes each order where the ERP reads it: in an `orders` folder another user made
- * first in a shared inbox folder, or one others may write, they could rename an order away and put a forged one in
- * its place. Refused as a config folder of theirs is, before the receiver starts; exit 77.
+ * `webhook listen --fetch-orders` (under `--inbox`) and `orders poll --out-dir` write each order where the ERP reads
+ * it: in a folder another user made first in a shared folder, reached through their link, or one others may write,
+ * they could rename an order away and put a forged one in its place. Refused as a config folder of theirs is,
+ * before anything is fetched; exit 77. `flag` is the option that names the folder, for the fix.
  */
-export function checkOrdersFolderSafety(folder: string): void {
+export function checkOrdersFolderSafety(folder: string, flag: '--inbox' | '--out-dir'): void {
   refuseForeignFolderLink(
     folder,
     'orders folder',
     "another folder, another job's orders folder of yours or one of theirs",
-    'Give --inbox a folder of your own',
+    `Give ${flag} a folder of your own`,
   );
   const uid = process.getuid?.();
   if (uid === undefined) return;
-  const others = othersWhoCanChange(statSync(folder), uid);
+  const stats = statSync(folder);
+  const others = othersWhoCanChange(stats, uid);
   const stake = 'they could swap the orders the ERP reads from it for forged ones';
   if (others?.owner !== undefined)
     throw new B2bctlError(
-      `The orders folder ${folder} belongs to ${others.owner}, not to ${others.me}: ${stake}. Make it yours (sudo chown ${others.me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}), or give an --inbox folder of your own.`,
+      `The orders folder ${folder} belongs to ${others.owner}, not to ${others.me}: ${stake}. Make it yours (sudo chown ${others.me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}), or give ${flag} a folder of your own.`,
       ExitCode.authFailed,
     );
   if (others?.writableBy !== undefined)
     throw new B2bctlError(
-      `The orders folder ${folder} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. Run chmod 700 ${shellWord(folder)}.`,
+      `The orders folder ${folder} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. ${writableOrdersFolderFix(folder, flag, stats.mode)}`,
       ExitCode.authFailed,
     );
+}
+
+/**
+ * A folder shared on purpose (the sticky bit: /tmp, a team's drop folder) is no mistake to chmod away: `chmod 700
+ * /tmp` would break every other user's programs. The fix is a folder of one's own in it. The receiver's orders folder
+ * is its own inbox's, whose mode is the fix.
+ */
+function writableOrdersFolderFix(folder: string, flag: '--inbox' | '--out-dir', mode: number): string {
+  if (flag === '--inbox' || (mode & 0o1000) === 0) return `Run chmod 700 ${shellWord(folder)}.`;
+  return `It is shared on purpose, as /tmp is (the sticky bit): leave its mode, and give ${flag} a folder of your own (mkdir -m 700 ${shellWord(join(folder, 'erp-orders'))}).`;
 }
 
 /**

@@ -1,7 +1,9 @@
-import { closeSync, constants, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, readFileSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { B2bctlError, ExitCode, UsageError } from '../base/errors.js';
-import { openNamedFileSync } from '../lib/named-file.js';
+import { specialFileKind } from '../lib/file-owners.js';
+import { lstatOrUndefined } from '../lib/file-status.js';
+import { NotRegularFileError, openNamedFileSync } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 
@@ -83,13 +85,18 @@ export function readCursor(path: string, profileName: string): OrdersCursor | un
  * The cursor's text, undefined when there is none. Never through a symbolic link (O_NOFOLLOW), whoever owns it: one
  * another user planted in a shared folder, pointing at this user's cursor of another job, had that cursor read and
  * every order since --since skipped (exit 0), and whoever can re-point it chooses the cursor of every later run.
- * Refused as a linked config.json is (exit 77). A FIFO or a device is refused too (exit 2): read, it would hang.
+ * Refused as a linked config.json is (exit 77). What is no file at all is refused before it is opened, by what lstat
+ * sees (a socket cannot even be opened); the open without waiting refuses one swapped in after that look.
  */
 function readCursorText(path: string): string | undefined {
+  const found = lstatOrUndefined(path);
+  if (found !== undefined && !found.isFile() && !found.isSymbolicLink())
+    throw cursorNotAFile(path, cursorFileKind(found));
   let descriptor: number;
   try {
     descriptor = openNamedFileSync(path, { flags: noFollow }).descriptor;
   } catch (error) {
+    if (error instanceof NotRegularFileError) throw cursorNotAFile(path, error.kind);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP')
@@ -104,6 +111,26 @@ function readCursorText(path: string): string | undefined {
   } finally {
     closeSync(descriptor);
   }
+}
+
+/**
+ * A FIFO, a socket, a device or a folder named as the cursor: read, a FIFO held the poll for ever in open(2), deaf to
+ * SIGTERM and Ctrl-C (a cron job piled up stuck runs, each holding the profile's lock), and /dev/zero was judged by
+ * its mode, with advice to chmod it. Refused as an unreadable input is (exit 66), saying what it is; the fix never
+ * names an rm: the path may be the system's own (/dev/zero).
+ */
+function cursorNotAFile(path: string, kind: string): B2bctlError {
+  return new B2bctlError(
+    `The orders cursor ${path} is ${kind}, not a file: b2bctl keeps the cursor in a regular file, which it reads whole and replaces by a rename; nothing was emitted. Give --cursor the path of a file (a new one, with --since for its first run).`,
+    ExitCode.inputMissing,
+  );
+}
+
+/** What a cursor path is, a device named as character or block (which /dev/zero and /dev/sdb are). */
+function cursorFileKind(stats: Stats): string {
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return specialFileKind(stats);
 }
 
 /** Saves the cursor atomically (temporary file, fsync, rename): a crash leaves the old one or the new one. */

@@ -5,9 +5,10 @@ import pLimit from 'p-limit';
 import { existsSync } from 'node:fs';
 import { specialFileKind } from '../../lib/file-owners.js';
 import { statOrUndefined } from '../../lib/file-status.js';
+import { makePrivateFolder } from '../../lib/private-file.js';
 import { devNull } from 'node:os';
 import { Pacer } from '../../platform/pacer.js';
-import { checkCursorFileSafety } from '../../config/folder-safety.js';
+import { checkCursorFileSafety, checkOrdersFolderSafety } from '../../config/folder-safety.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import {
@@ -112,6 +113,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   refuseWatchedDocument(options, context);
   refuseNullOutput(options, context);
   refuseOutDirThatIsNoFolder(options.outDir);
+  checkOutDirSafety(options.outDir);
   const release = takeLock();
   try {
     const pacer = new Pacer(
@@ -219,6 +221,9 @@ async function pollOnce(
     );
   const progress = new PollProgress({ path: cursorPath, profile }, window, settings.lookbackMs, saved);
   const sink = createOrderSink(context, options.outDir);
+  // Again at each run, not only at start: a --watch runs for weeks, and the folder may be handed to others meanwhile.
+  // Refused, the cycle fails and is tried again once the folder is safe; nothing of this run was fetched.
+  if (options.outDir !== undefined) checkOrdersFolderSafety(options.outDir, '--out-dir');
   const filter = new StatusFilter(options.statuses, { detail: options.detail });
   let interrupted = false;
   // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
@@ -533,6 +538,17 @@ function refuseOutDirThatIsNoFolder(outDir: string | undefined): void {
   throw new UsageError(
     `--out-dir ${outDir}: it is ${kind}, not a folder. Give a folder (it is made if it is missing).`,
   );
+}
+
+/**
+ * The folder the ERP imports the orders from, made when missing (0700): one another user owns, reached through their
+ * link, or one its group or others may write would let them swap an order for a forged one between two runs. Refused
+ * at start as `webhook listen --fetch-orders` refuses its orders folder (exit 77, docs/security.md).
+ */
+function checkOutDirSafety(outDir: string | undefined): void {
+  if (outDir === undefined) return;
+  makePrivateFolder(outDir);
+  checkOrdersFolderSafety(outDir, '--out-dir');
 }
 
 /**

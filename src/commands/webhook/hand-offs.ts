@@ -187,7 +187,7 @@ function exactOrderId(id: number | string, atRoot: boolean, text: string | undef
 export function fetchedOrdersFolder(context: Context, inbox: string | undefined): string {
   const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
   makePrivateFolder(folder);
-  checkOrdersFolderSafety(folder);
+  checkOrdersFolderSafety(folder, '--inbox');
   return folder;
 }
 
@@ -216,7 +216,7 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
         return;
       // Again at each order, not only at start: another user may swap the folder while the receiver runs (a shared
       // inbox folder). Refused, the event waits in the store and is tried again once the folder is safe.
-      checkOrdersFolderSafety(folder);
+      checkOrdersFolderSafety(folder, '--inbox');
       writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order })}\n`);
     },
   };

@@ -13,6 +13,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
@@ -37,6 +39,15 @@ beforeEach(async () => {
 });
 
 const poll = (args: string[] = []) => runCommandLine(['orders', 'poll', ...args], { configDir });
+
+/** The line a cursor that is no file is refused with. */
+const cursorNotAFile = (path: string, kind: string) =>
+  `error: The orders cursor ${path} is ${kind}, not a file: b2bctl keeps the cursor in a regular file, which it reads whole and replaces by a rename; nothing was emitted. Give --cursor the path of a file (a new one, with --since for its first run).\n`;
+
+function makeFifo(path: string): string {
+  execFileSync('mkfifo', ['-m', '600', path]);
+  return path;
+}
 
 describe('orders poll: bad input stops before anything is sent (exit 2)', () => {
   it.each([
@@ -168,6 +179,54 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
       `error: The orders cursor ${open} is writable by its group and others (mode 0666): whoever can change it decides which orders the poll emits and which it skips; nothing was emitted. Run chmod go-w ${open}, and check what it says.\n`,
     );
     expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+  });
+
+  // A FIFO cursor held the poll for ever in open(2), deaf to SIGTERM and Ctrl-C (a cron job piled up stuck runs, each
+  // holding the profile's lock); /dev/zero was judged by its mode, with advice to `chmod go-w /dev/zero`.
+  describe('refuses a cursor that is no file, saying what it is, before anything is opened or sent (exit 66)', () => {
+    it.each([
+      ['a named pipe (FIFO)', (work: string) => makeFifo(join(work, 'own.fifo'))],
+      ['a character device', () => '/dev/zero'],
+      ['a folder', (work: string) => work],
+    ])('%s', { timeout: 20_000 }, async (kind, make) => {
+      const path = make(freshWorkDir());
+      const mode = lstatSync(path).mode;
+      await resetCounts(sandbox);
+      const result = await poll(['--since', '1h', '--cursor', path]);
+      expect(result.code).toBe(66);
+      expect(result.stderr).toBe(cursorNotAFile(path, kind));
+      expect(result.stdout).toBe('');
+      expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+      // Left as it was: neither replaced by a cursor nor changed in mode.
+      expect(lstatSync(path).mode).toBe(mode);
+    });
+
+    it('a socket', { timeout: 20_000 }, async () => {
+      const path = join(freshWorkDir(), 'erp.sock');
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(path, resolve));
+      try {
+        await resetCounts(sandbox);
+        const result = await poll(['--since', '1h', '--cursor', path]);
+        expect(result.code).toBe(66);
+        expect(result.stderr).toBe(cursorNotAFile(path, 'a socket'));
+        expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
+    // Another user's link in a shared folder, pointing at a FIFO of this user's: the link is refused, never followed.
+    it('a link to a FIFO is refused as a link (exit 77)', { timeout: 20_000 }, async () => {
+      const work = freshWorkDir();
+      const link = join(work, 'erp-fifo.cursor');
+      symlinkSync(makeFifo(join(work, 'own.fifo')), link);
+      await resetCounts(sandbox);
+      const result = await poll(['--since', '1h', '--cursor', link]);
+      expect(result.code).toBe(77);
+      expect(result.stderr).toMatch(/^error: The orders cursor \S+ is a symbolic link, which b2bctl never follows/);
+      expect((await requestCounts(sandbox))[listing]).toBeUndefined();
+    });
   });
 
   it('takes a cursor ahead by less than the look-back (a clock set back a little): nothing is skipped', async () => {

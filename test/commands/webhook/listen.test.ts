@@ -274,7 +274,7 @@ describe('webhook listen (in process)', () => {
       );
       expect((failure as Error).message).toMatch(
         new RegExp(
-          `^The orders folder ${orders} belongs to \\S+ \\(uid 65534\\), not to root: they could swap the orders the ERP reads from it for forged ones\\. Make it yours \\(sudo chown root ${orders} && chmod 700 ${orders}\\), or give an --inbox folder of your own\\.$`,
+          `^The orders folder ${orders} belongs to \\S+ \\(uid 65534\\), not to root: they could swap the orders the ERP reads from it for forged ones\\. Make it yours \\(sudo chown root ${orders} && chmod 700 ${orders}\\), or give --inbox a folder of your own\\.$`,
         ),
       );
       expect((failure as { exitCode?: number }).exitCode).toBe(77);
