@@ -77,10 +77,10 @@ describe('a PostgreSQL store that takes the connection and never answers', () =>
   });
 
   it.each([
-    ['webhook status', ['webhook', 'status'], 75, 'error: '],
+    ['webhook status', 75, ['webhook', 'status'], 'error: '],
     // A server stopped by SIGTERM exits 0, the clean stop a service manager expects (docs/output.md).
-    ['webhook listen', listenFlags, 0, ''],
-  ])('%s stops at once on SIGTERM while it waits (exit %i)', async (_name, command, code, level) => {
+    ['webhook listen', 0, listenFlags, ''],
+  ])('%s stops at once on SIGTERM while it waits (exit %i)', async (_name, code, command, level) => {
     const database = await silentDatabase();
     let test: TestContext | undefined;
     // No connect_timeout: the default limit is far off, so only the signal can end the wait here.
