@@ -29,7 +29,7 @@ const deadLayout: RecordLayout<DeadLetter> = {
 export async function run(options: DeadOptions, context: Context): Promise<void> {
   await withStore(
     storeLocation(options, context),
-    { command: `webhook dead ${options.action}`, warn: context.log.warn },
+    { command: `webhook dead ${options.action}`, warn: context.log.warn, interrupt: context.interrupt },
     async (store) => {
       if (options.action === 'list') {
         const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, deadLayout, {

@@ -129,10 +129,11 @@ export async function run(options: InboxOptions, context: Context): Promise<void
   if (options.import !== undefined) return importInbox(options.import, location, context);
   if (options.compact) return compactInbox(location, context);
   if (options.dropHandoff !== undefined) return dropHandOff(options.dropHandoff, location, context);
-  const { store } = await openStore(location, {
-    mustExist: true,
-    beside: { command: 'webhook inbox', warn: context.log.warn },
-  });
+  const { store } = await openStore(
+    location,
+    { mustExist: true, beside: { command: 'webhook inbox', warn: context.log.warn } },
+    { interrupt: context.interrupt },
+  );
   try {
     const format = context.outputFormat('ndjson');
     const style = stdoutStyle(context);
@@ -217,9 +218,11 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
       file,
       missing: true,
     });
-  const { store, release } = await openStore(location, {
-    exclusive: { command: 'webhook inbox --import', warn: context.log.warn },
-  });
+  const { store, release } = await openStore(
+    location,
+    { exclusive: { command: 'webhook inbox --import', warn: context.log.warn } },
+    { interrupt: context.interrupt },
+  );
   try {
     const counts = await importNdjsonInbox(file, store);
     // A torn last line is what a receiver killed mid-write leaves; any other line not taken is the operator's to see.
@@ -290,10 +293,14 @@ async function compactInbox(location: StoreLocation, context: Context): Promise<
  * receiver's lock for a folder; a PostgreSQL store's receivers must not run it.
  */
 async function dropHandOff(name: string, location: StoreLocation, context: Context): Promise<void> {
-  const { store, release } = await openStore(location, {
-    mustExist: true,
-    exclusive: location.url ? undefined : { command: 'webhook inbox --drop-handoff', warn: context.log.warn },
-  });
+  const { store, release } = await openStore(
+    location,
+    {
+      mustExist: true,
+      exclusive: location.url ? undefined : { command: 'webhook inbox --drop-handoff', warn: context.log.warn },
+    },
+    { interrupt: context.interrupt },
+  );
   try {
     const outcome = await store.dropHandOff(name);
     if (outcome === 'unknown')
@@ -311,12 +318,14 @@ async function dropHandOff(name: string, location: StoreLocation, context: Conte
   }
 }
 
+/** Opens the store beside the receiver for `work`, then closes it; `interrupt` stops a PostgreSQL store's opening. */
 export async function withStore<T>(
   location: StoreLocation,
-  user: StoreUser,
+  user: StoreUser & { interrupt: AbortSignal },
   work: (store: EventStore) => Promise<T>,
 ): Promise<T> {
-  const { store } = await openStore(location, { mustExist: true, beside: user });
+  const { interrupt, ...beside } = user;
+  const { store } = await openStore(location, { mustExist: true, beside }, { interrupt });
   try {
     return await work(store);
   } finally {

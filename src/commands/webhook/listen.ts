@@ -1,7 +1,7 @@
 import { readRegularFile } from '../../lib/named-file.js';
 import type { Context } from '../../context.js';
 import { checkInboxFolderLink, inboxFolderWarning } from '../../config/folder-safety.js';
-import { B2bctlError, InputError, UsageError } from '../../base/errors.js';
+import { B2bctlError, InputError, InterruptedError, UsageError } from '../../base/errors.js';
 import { exposedTrustWarning } from '../../command-kit/trust-proxy-exposure.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { reachableListenerWarning } from '../../net/plain-http.js';
@@ -98,7 +98,13 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   // Before anything is made or opened in the inbox folder: a link there is refused before it is followed.
   checkInboxFolder(options, context);
   if (options.fetchOrders) fetchedOrdersFolder(context, options.inbox);
-  const { store, release } = await openReceiverStore(options, context);
+  const opened = await openReceiverStore(options, context).catch((error: unknown) => {
+    // Stopped while the database kept it waiting: nothing was served, and a server stopped so exits 0 (docs/output.md).
+    if (!(error instanceof InterruptedError && context.interrupt.aborted)) throw error;
+    context.log.info(error.message);
+  });
+  if (opened === undefined) return;
+  const { store, release } = opened;
   try {
     await serve({ ...options, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
@@ -245,7 +251,7 @@ async function openReceiverStore(options: ListenOptions, context: Context) {
     return await openStore(
       { inbox, url, urlFlag: options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}` },
       { exclusive: { command: 'webhook listen', warn: context.log.warn } },
-      { groupCommit: options.groupCommit, now: () => context.clock.now() },
+      { groupCommit: options.groupCommit, now: () => context.clock.now(), interrupt: context.interrupt },
     );
   } catch (error) {
     if (error instanceof B2bctlError) throw error;

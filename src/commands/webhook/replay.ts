@@ -37,7 +37,7 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
   const asked = new Set(options.id ?? []);
   const { delivered, failed } = await withStore(
     storeLocation(options, context),
-    { command: 'webhook replay', warn: context.log.warn },
+    { command: 'webhook replay', warn: context.log.warn, interrupt: context.interrupt },
     async (store) => {
       const counts = { delivered: 0, failed: 0 };
       for await (const event of store.select(selection)) {

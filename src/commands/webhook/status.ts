@@ -25,7 +25,7 @@ const statusLayout: RecordLayout<HandOffHealth> = {
 export async function run(options: StatusOptions, context: Context): Promise<void> {
   const health = await withStore(
     storeLocation(options, context),
-    { command: 'webhook status', warn: context.log.warn },
+    { command: 'webhook status', warn: context.log.warn, interrupt: context.interrupt },
     (store) => backlogHealth(store, context.clock.now(), options.stuckAfter),
   );
   const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, statusLayout, {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../../config/lock.js';
 import { B2bctlError, ExitCode, InputError, UnavailableError } from '../../base/errors.js';
+import { StoreUnansweredError } from './postgres-opening.js';
 import { sqliteFileName } from './sqlite-store.js';
 import type { EventStore, StoreOptions } from './types.js';
 
@@ -40,8 +41,9 @@ export async function openStore(
       if (error instanceof B2bctlError) throw error;
       // Every command that opens the store says it alike, with the exit code a monitor reads as "unavailable".
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      const longer = error instanceof StoreUnansweredError ? ' (connect_timeout=SECONDS in the URL waits longer)' : '';
       throw new UnavailableError(
-        `Cannot open the PostgreSQL store (${reason}); check ${location.urlFlag ?? '--store'} and that the database is up.`,
+        `Cannot open the PostgreSQL store (${reason}); check ${location.urlFlag ?? '--store'} and that the database is up${longer}.`,
       );
     }
   }

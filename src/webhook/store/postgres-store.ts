@@ -1,7 +1,9 @@
+import { Socket } from 'node:net';
 import type pg from 'pg';
 import { systemClock } from '../../base/clock.js';
 import { GroupCommit } from './group-commit.js';
 import { migratePostgres } from './postgres-migrations.js';
+import { openingLimitMs, withinOpeningLimit } from './postgres-opening.js';
 import {
   type CommandRunRow,
   deadLetterUpsert,
@@ -98,16 +100,27 @@ export class PostgresStore implements EventStore {
     this.commits = new GroupCommit((events) => this.commitBatch(events), options.groupCommit === false);
   }
 
-  /** Connects, creating or migrating the tables once (two receivers starting together do not race). */
+  /**
+   * Connects, creating or migrating the tables once (two receivers starting together do not race), within the
+   * opening time limit (postgres-opening.ts) and until the command's interrupt: a database that takes the connection
+   * and never answers no longer holds the command for ever, deaf to SIGTERM.
+   */
   static async open(url: string, options: StoreOptions = {}): Promise<PostgresStore> {
+    const limitMs = openingLimitMs(url);
     const { default: postgres } = await import('pg');
     const pool = new postgres.Pool({ connectionString: url, max: 8 });
-    const lockSession = new postgres.Client({ connectionString: url });
+    // The session's socket is made here so that a stop can destroy it: pg offers no way to drop a connection that
+    // is still starting, and its end() waits for the database to answer its goodbye.
+    const socket = new Socket();
+    const lockSession = new postgres.Client({ connectionString: url, stream: () => socket });
     const parsed = new URL(url);
     const description = `PostgreSQL ${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`;
+    const session = { socket, host: lockSession.host, port: lockSession.port };
     try {
-      await lockSession.connect();
-      await migratePostgres(lockSession, description);
+      await withinOpeningLimit(session, { limitMs, interrupt: options.interrupt }, async () => {
+        await lockSession.connect();
+        await migratePostgres(lockSession, description);
+      });
     } catch (error) {
       await lockSession.end().catch(() => undefined);
       await pool.end().catch(() => undefined);

@@ -216,6 +216,8 @@ export interface StoreOptions {
    * receiver of the older b2bctl. Unset, the caller holds that lock already (the receiver).
    */
   upgradeLock?: (found: number, newest: number) => () => void;
+  /** The command's Ctrl-C or SIGTERM: a PostgreSQL store still being opened stops waiting at once (InterruptedError). */
+  interrupt?: AbortSignal;
 }
 
 /** What dropping a hand-off did: removed it, found none by that name, or left it for its recorded command run. */
