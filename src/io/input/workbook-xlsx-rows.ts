@@ -105,10 +105,7 @@ export function saxesSheetReader(onError: (error: Error) => never, bound = Numbe
     else if (name === 'col' && isTrue(attributes.hidden)) addColumns(hiddenColumns, attributes.min, attributes.max);
   });
   const addText = (text: string) => {
-    if (!inValue || !cell) return;
-    cell.value += text;
-    if (cell.value.length > bound)
-      throw new OverlongXmlError({ row: row?.row, column: cell.column }, cell.value.length);
+    if (inValue && cell) cell.value += text;
   };
   parser.on('text', addText);
   parser.on('cdata', addText);
@@ -125,15 +122,30 @@ export function saxesSheetReader(onError: (error: Error) => never, bound = Numbe
     }
   });
   parser.on('error', onError);
-  return { ...chunkReader(parser, rows), hiddenColumns };
+  return {
+    ...chunkReader(parser, rows, { bound, where: () => ({ row: row?.row, column: cell?.column }) }),
+    hiddenColumns,
+  };
 }
 
-/** A saxes parser fed chunk by chunk: after each chunk, and at the end, what its handlers gathered into `gathered`. */
-function chunkReader<Item>(parser: SaxesParser, gathered: Item[]): { feed(text: string): Item[]; end(): Item[] } {
+/**
+ * A saxes parser fed chunk by chunk: after each chunk, and at the end, what its handlers gathered into `gathered`.
+ * saxes holds a text until the markup after it, so the bound is on what was fed since an item last came out (to a
+ * chunk's length): past it, the item in progress (`where`) is refused.
+ */
+function chunkReader<Item>(
+  parser: SaxesParser,
+  gathered: Item[],
+  limit: { bound: number; where: () => OverlongXmlError['found'] },
+): { feed(text: string): Item[]; end(): Item[] } {
+  let sinceLastItem = 0;
   return {
     feed(text) {
       parser.write(text);
-      return gathered.splice(0);
+      const items = gathered.splice(0);
+      sinceLastItem = items.length > 0 ? 0 : sinceLastItem + text.length;
+      if (sinceLastItem > limit.bound) throw new OverlongXmlError(limit.where(), sinceLastItem);
+      return items;
     },
     end() {
       parser.close();
@@ -299,24 +311,18 @@ export function saxesSharedStrings(
   const parser = new SaxesParser({ position: false });
   const strings: string[] = [];
   let count = 0;
-  let length = 0;
   let text: string[] | undefined;
   let inText = false;
   // Phonetic guides (<rPh>) are reading aids of Japanese text, not part of the string.
   let inPhonetic = false;
   parser.on('opentag', (tag) => {
     const name = tag.name.slice(tag.name.indexOf(':') + 1);
-    if (name === 'si') {
-      text = [];
-      length = 0;
-    } else if (name === 't') inText = !inPhonetic;
+    if (name === 'si') text = [];
+    else if (name === 't') inText = !inPhonetic;
     else if (name === 'rPh') inPhonetic = true;
   });
   parser.on('text', (value) => {
-    if (!inText || !text) return;
-    text.push(value);
-    length += value.length;
-    if (length > bound) throw new OverlongXmlError({ sharedString: count }, length);
+    if (inText) text?.push(value);
   });
   parser.on('closetag', (tag) => {
     const name = tag.name.slice(tag.name.indexOf(':') + 1);
@@ -329,7 +335,7 @@ export function saxesSharedStrings(
     }
   });
   parser.on('error', onError);
-  return chunkReader(parser, strings);
+  return chunkReader(parser, strings, { bound, where: () => ({ sharedString: count }) });
 }
 
 /**
