@@ -4,9 +4,9 @@ import { crc32, deflateRawSync } from 'node:zlib';
 /**
  * A minimal .xlsx (one sheet, no styles, no shared strings) around the sheet XML a test gives: a workbook whose rows
  * hold what no spreadsheet program would write (a damaged stream's text, a hostile cell of millions of characters).
- * Its parts are deflated, as in a real workbook, so a long run of one character stays a file of kilobytes.
+ * `afterSheetData`: what follows the rows (`<mergeCells>`). Its parts are deflated, as in a real workbook, so a long run of one character stays a file of kilobytes.
  */
-export function writeXlsx(path: string, sheetData: string): void {
+export function writeXlsx(path: string, sheetData: string, afterSheetData = ''): void {
   const parts: [string, string][] = [
     [
       '[Content_Types].xml',
@@ -18,7 +18,7 @@ export function writeXlsx(path: string, sheetData: string): void {
     ],
     [
       'xl/worksheets/sheet1.xml',
-      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`,
+      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData>${afterSheetData}</worksheet>`,
     ],
   ];
   writeFileSync(path, zipOf(parts));

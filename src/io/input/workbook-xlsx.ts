@@ -245,7 +245,11 @@ function numberStylesOf(xml: string, file: string): NumberStyle[] {
 
 const mergeMark = Buffer.from('<mergeCell ');
 
-/** The sheet's merged ranges: `<mergeCell ref="A2:A4"/>` follows the rows, so its bytes are looked for, not parsed. */
+/**
+ * The sheet's merged ranges: `<mergeCell ref="A2:A4"/>` follows the rows, so its bytes are looked for, not parsed.
+ * From the first mark on, each chunk's whole elements are read and only an unfinished one is kept: the text after
+ * the ranges (or a damaged stream's) is never held.
+ */
 async function mergedRanges(
   zip: WorkbookZip,
   path: string,
@@ -253,29 +257,39 @@ async function mergedRanges(
   reading: Omit<XlsxReading, 'bound'>,
 ): Promise<MergedRange[]> {
   let carry: Buffer = Buffer.alloc(0);
-  let tail: Buffer[] | undefined;
+  let pending: string | undefined;
+  const ranges: MergedRange[] = [];
   const stream = await zip.open(path);
   for await (const chunk of partChunks(stream, file, reading, () => 'the sheet')) {
-    if (tail) {
-      tail.push(chunk as Buffer);
-      continue;
+    if (pending === undefined) {
+      // Markup cannot appear inside a cell's text (it is escaped there), so the mark is the element itself.
+      const joined = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+      const at = joined.indexOf(mergeMark);
+      if (at === -1) {
+        carry = joined.subarray(Math.max(0, joined.length - mergeMark.length));
+        continue;
+      }
+      pending = '';
+      carry = joined.subarray(at);
     }
-    // Markup cannot appear inside a cell's text (it is escaped there), so the mark is the element itself.
-    const joined = carry.length === 0 ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
-    const at = joined.indexOf(mergeMark);
-    if (at !== -1) tail = [joined.subarray(at)];
-    else carry = joined.subarray(Math.max(0, joined.length - mergeMark.length));
+    // A reference is ASCII: latin1 cuts no character in two at a chunk's edge.
+    pending = rangesIn(pending + (carry.length > 0 ? carry : chunk).toString('latin1'), ranges);
+    carry = Buffer.alloc(0);
   }
-  if (!tail) return [];
-  const ranges: MergedRange[] = [];
-  for (const match of Buffer.concat(tail)
-    .toString('utf8')
-    .matchAll(/<mergeCell ref="([A-Z]+\d+):([A-Z]+\d+)"/g)) {
+  return ranges;
+}
+
+/** Adds the merged ranges of whole elements in `text`; what follows the last `<` is kept, if an element may start there. */
+function rangesIn(text: string, ranges: MergedRange[]): string {
+  for (const match of text.matchAll(/<mergeCell ref="([A-Z]+\d+):([A-Z]+\d+)"/g)) {
     const start = parseCellReference(match[1] as string);
     const end = parseCellReference(match[2] as string);
     if (start && end) ranges.push({ top: start.row, left: start.column, bottom: end.row, right: end.column });
   }
-  return ranges;
+  const last = text.lastIndexOf('<');
+  const rest = last === -1 ? '' : text.slice(last);
+  // A mergeCell element is some 40 characters: a longer unfinished one is none, and is not kept.
+  return rest.length > 256 || rest.includes('/>') || /^<mergeCell ref="[A-Z]+\d+:[A-Z]+\d+"/.test(rest) ? '' : rest;
 }
 
 interface SheetContext {
