@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { InputError } from '../../base/errors.js';
+import { InputError, InterruptedError } from '../../base/errors.js';
 import type { PrivateTemporaryFile } from '../../lib/private-temporary-file.js';
 import { dateCellReason, numberCellProblem, textDateCellReason } from '../../domain/spreadsheet-numbers.js';
 import {
@@ -46,6 +46,8 @@ import { copyOfWorkbookStream } from './workbook-copy.js';
 import { openOdsSheet } from './workbook-ods.js';
 import type { SheetReader } from './workbook-sheet.js';
 import { openXlsxSheet } from './workbook-xlsx.js';
+import { rowXmlBound } from './workbook-xlsx-rows.js';
+import { defaultRowBounds } from './row-bounds.js';
 import { openWorkbookZip, type WorkbookZip } from './workbook-zip.js';
 
 export type WorkbookFormat = 'xlsx' | 'ods';
@@ -237,16 +239,58 @@ async function openSheet(
   let zip: WorkbookZip;
   try {
     zip = await openWorkbookZip(path, file);
+  } catch (error) {
+    throw changedOr(error, options.unchanged);
   } finally {
     copy?.remove();
   }
   try {
-    return format === 'ods'
-      ? await openOdsSheet(zip, file, options.sheet)
-      : await openXlsxSheet(zip, file, options.sheet);
+    const reader =
+      format === 'ods'
+        ? await openOdsSheet(zip, file, options.sheet)
+        : await openXlsxSheet(zip, file, options.sheet, {
+            bound: rowXmlBound(options.rowBounds ?? defaultRowBounds),
+            interrupt: options.interrupt,
+            sends: options.sends,
+          });
+    // In place: a reader's sheet is a getter (OpenDocument learns it while streaming), lost to a copy.
+    const rows = reader.rows.bind(reader);
+    reader.rows = () => checkedForChange(rows(), options.unchanged);
+    return reader;
   } catch (error) {
     zip.close();
-    throw error;
+    throw changedOr(error, options.unchanged);
+  }
+}
+
+/**
+ * A workbook saved over while it is read (Excel or the ERP rewriting it in place) is read from its old places in
+ * the zip: its inflating fails (`unexpected end of file`) or gives text that is not the sheet. Whatever the reading
+ * failed with, a file that is no longer the one opened is said to have changed, as a CSV is (`unchanged` throws that
+ * refusal); a Ctrl-C stays a Ctrl-C.
+ */
+function changedOr(error: unknown, unchanged: (() => void) | undefined): unknown {
+  if (error instanceof InterruptedError) return error;
+  try {
+    unchanged?.();
+  } catch (changed) {
+    return changed;
+  }
+  return error;
+}
+
+/** The rows of a sheet, each batch handed on only once the file is still the one opened (as a CSV's chunks are). */
+async function* checkedForChange(
+  batches: AsyncGenerator<WorkbookRow[]>,
+  unchanged: (() => void) | undefined,
+): AsyncGenerator<WorkbookRow[]> {
+  try {
+    for await (const batch of batches) {
+      unchanged?.();
+      yield batch;
+    }
+  } catch (error) {
+    throw changedOr(error, unchanged);
   }
 }
 

@@ -23,6 +23,30 @@ export interface RawRow {
   cells: RawCell[];
 }
 
+/**
+ * The most characters of XML one row (or one shared string) is read into before it is refused: a damaged stream
+ * inflates into text that never closes its row, and a hostile cell can hold hundreds of millions of characters in a
+ * file of kilobytes, so what the reader holds is bounded as a CSV row is, by input.maxRowChars (and maxColumns). A
+ * character of text takes at most 10 of XML (`&#x10FFFF;`); a cell's markup (`<c r="XFD1048576" s="12" t="s"><v>`
+ * and its closing) well under 200.
+ */
+export function rowXmlBound(bounds: { maxRowChars: number; maxColumns: number }): number {
+  return 10 * bounds.maxRowChars + 200 * bounds.maxColumns;
+}
+
+/**
+ * A row, or a shared string, still unfinished past rowXmlBound: where it starts (the row's number and the last
+ * cell opened in it, as the XML gives them; for a shared string, its index) and how many characters were read.
+ */
+export class OverlongXmlError extends Error {
+  constructor(
+    readonly found: { row?: number; column?: number; sharedString?: number },
+    readonly length: number,
+  ) {
+    super(`an element of more than ${length} characters`);
+  }
+}
+
 /** A reader of a sheet's XML, fed chunk by chunk: the rows each chunk completes, and the hidden columns. */
 export interface SheetXmlReader {
   feed(text: string): RawRow[];
@@ -30,13 +54,16 @@ export interface SheetXmlReader {
   readonly hiddenColumns: ReadonlySet<number>;
 }
 
-/** The scanner when the sheet's XML is the usual unprefixed markup, else saxes; decided on the first chunk. */
-export function sheetXmlReader(onError: (error: Error) => never): SheetXmlReader {
+/** The scanner when the sheet's XML is the usual unprefixed markup, else saxes; decided on the first chunk. A row
+ * (a cell, for saxes) is held to `bound` characters (rowXmlBound). */
+export function sheetXmlReader(onError: (error: Error) => never, bound = Number.POSITIVE_INFINITY): SheetXmlReader {
   let chosen: SheetXmlReader | undefined;
   return {
     feed(text) {
       // A prefixed root (`<x:worksheet>`, as some libraries write) is left to the full parser.
-      chosen ??= /<[\w.-]+:worksheet[\s>]/.test(text.slice(0, 4096)) ? saxesSheetReader(onError) : new SheetScanner();
+      chosen ??= /<[\w.-]+:worksheet[\s>]/.test(text.slice(0, 4096))
+        ? saxesSheetReader(onError, bound)
+        : new SheetScanner(bound);
       return chosen.feed(text);
     },
     end: () => chosen?.end() ?? [],
@@ -46,8 +73,8 @@ export function sheetXmlReader(onError: (error: Error) => never): SheetXmlReader
   };
 }
 
-/** The reference reader: every event of saxes, kept for what a row needs. */
-export function saxesSheetReader(onError: (error: Error) => never): SheetXmlReader {
+/** The reference reader: every event of saxes, kept for what a row needs; a cell's text is held to `bound`. */
+export function saxesSheetReader(onError: (error: Error) => never, bound = Number.POSITIVE_INFINITY): SheetXmlReader {
   const parser = new SaxesParser({ position: false });
   const rows: RawRow[] = [];
   const hiddenColumns = new Set<number>();
@@ -77,12 +104,11 @@ export function saxesSheetReader(onError: (error: Error) => never): SheetXmlRead
     else if (name === 'f' && cell) cell.formula = true;
     else if (name === 'col' && isTrue(attributes.hidden)) addColumns(hiddenColumns, attributes.min, attributes.max);
   });
-  parser.on('text', (text) => {
+  const addText = (text: string) => {
     if (inValue && cell) cell.value += text;
-  });
-  parser.on('cdata', (text) => {
-    if (inValue && cell) cell.value += text;
-  });
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
   parser.on('closetag', (tag) => {
     const name = tag.name.slice(tag.name.indexOf(':') + 1);
     if (name === 'v' || name === 't') inValue = false;
@@ -96,15 +122,30 @@ export function saxesSheetReader(onError: (error: Error) => never): SheetXmlRead
     }
   });
   parser.on('error', onError);
-  return { ...chunkReader(parser, rows), hiddenColumns };
+  return {
+    ...chunkReader(parser, rows, { bound, where: () => ({ row: row?.row, column: cell?.column }) }),
+    hiddenColumns,
+  };
 }
 
-/** A saxes parser fed chunk by chunk: after each chunk, and at the end, what its handlers gathered into `gathered`. */
-function chunkReader<Item>(parser: SaxesParser, gathered: Item[]): { feed(text: string): Item[]; end(): Item[] } {
+/**
+ * A saxes parser fed chunk by chunk: after each chunk, and at the end, what its handlers gathered into `gathered`.
+ * saxes holds a text until the markup after it, so the bound is on what was fed since an item last came out (to a
+ * chunk's length): past it, the item in progress (`where`) is refused.
+ */
+function chunkReader<Item>(
+  parser: SaxesParser,
+  gathered: Item[],
+  limit: { bound: number; where: () => OverlongXmlError['found'] },
+): { feed(text: string): Item[]; end(): Item[] } {
+  let sinceLastItem = 0;
   return {
     feed(text) {
       parser.write(text);
-      return gathered.splice(0);
+      const items = gathered.splice(0);
+      sinceLastItem = items.length > 0 ? 0 : sinceLastItem + text.length;
+      if (sinceLastItem > limit.bound) throw new OverlongXmlError(limit.where(), sinceLastItem);
+      return items;
     },
     end() {
       parser.close();
@@ -123,11 +164,15 @@ class SheetScanner implements SheetXmlReader {
   private buffer = '';
   private state: 'head' | 'rows' | 'done' = 'head';
 
+  /** `bound`: the most characters an unfinished row (or the head before `<sheetData>`) may hold. */
+  constructor(private readonly bound: number = Number.POSITIVE_INFINITY) {}
+
   feed(text: string): RawRow[] {
     this.buffer = this.buffer === '' ? text : this.buffer + text;
     const rows: RawRow[] = [];
     if (this.state === 'head') this.readHead();
     if (this.state === 'rows') this.readRows(rows);
+    if (this.state !== 'done' && this.buffer.length > this.bound) throw overlongRow(this.buffer);
     return rows;
   }
 
@@ -175,6 +220,22 @@ class SheetScanner implements SheetXmlReader {
     const unfinished = buffer.indexOf('<', position);
     this.buffer = unfinished === -1 ? '' : buffer.slice(unfinished);
   }
+}
+
+/** The refusal of the unfinished row `buffer` starts with: its `r`, and the last cell reference opened in it. */
+function overlongRow(buffer: string): OverlongXmlError {
+  const rowTag = buffer.startsWith('<row') ? buffer.slice(4, buffer.indexOf('>')) : '';
+  const r = rowTag === '' ? undefined : attributeOf(rowTag, 'r');
+  const lastCell = buffer.lastIndexOf('<c ');
+  const reference =
+    lastCell === -1 ? undefined : attributeOf(buffer.slice(lastCell + 2, buffer.indexOf('>', lastCell)), 'r');
+  return new OverlongXmlError(
+    {
+      row: r === undefined || !/^\d+$/.test(r) ? undefined : Number(r),
+      column: reference === undefined ? undefined : referenceColumn(reference),
+    },
+    buffer.length,
+  );
 }
 
 /**
@@ -225,6 +286,10 @@ function scanRow(segment: string): RawRow {
       position = cellTagEnd + 1;
     } else {
       const cellEnd = segment.indexOf('</c>', cellTagEnd);
+      // A cell left open inside its row is no XML a spreadsheet writes (a damaged stream inflates into such text):
+      // read from the row's start again, it would be found again, forever.
+      if (cellEnd === -1)
+        throw new Error(`${row.row === undefined ? 'a row' : `row ${row.row}`} holds a cell never closed`);
       const inner = segment.slice(cellTagEnd + 1, cellEnd);
       cell.formula = inner.includes('<f') && nextElement(inner, '<f', 0) !== -1;
       cell.value = innerValue(inner);
@@ -235,13 +300,17 @@ function scanRow(segment: string): RawRow {
   return row;
 }
 
-/** The reference reader of the shared strings. */
-export function saxesSharedStrings(onError: (error: Error) => never): {
+/** The reference reader of the shared strings; a string's text is held to `bound`. */
+export function saxesSharedStrings(
+  onError: (error: Error) => never,
+  bound = Number.POSITIVE_INFINITY,
+): {
   feed(text: string): string[];
   end(): string[];
 } {
   const parser = new SaxesParser({ position: false });
   const strings: string[] = [];
+  let count = 0;
   let text: string[] | undefined;
   let inText = false;
   // Phonetic guides (<rPh>) are reading aids of Japanese text, not part of the string.
@@ -261,11 +330,12 @@ export function saxesSharedStrings(onError: (error: Error) => never): {
     else if (name === 'rPh') inPhonetic = false;
     else if (name === 'si') {
       strings.push((text ?? []).join(''));
+      count++;
       text = undefined;
     }
   });
   parser.on('error', onError);
-  return chunkReader(parser, strings);
+  return chunkReader(parser, strings, { bound, where: () => ({ sharedString: count }) });
 }
 
 /**
@@ -274,6 +344,10 @@ export function saxesSharedStrings(onError: (error: Error) => never): {
  */
 export class SharedStringScanner {
   private buffer = '';
+  private count = 0;
+
+  /** `bound`: the most characters an unfinished `<si>` may hold. */
+  constructor(private readonly bound: number = Number.POSITIVE_INFINITY) {}
 
   feed(text: string): string[] {
     const buffer = this.buffer === '' ? text : this.buffer + text;
@@ -290,6 +364,8 @@ export class SharedStringScanner {
     }
     const unfinished = buffer.indexOf('<', position);
     this.buffer = unfinished === -1 ? '' : buffer.slice(unfinished);
+    this.count += strings.length;
+    if (this.buffer.length > this.bound) throw new OverlongXmlError({ sharedString: this.count }, this.buffer.length);
     return strings;
   }
 }

@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import { SaxesParser } from 'saxes';
-import { InputError } from '../../base/errors.js';
+import { InputError, InterruptedError } from '../../base/errors.js';
 import {
+  cellReference,
   isDateFormat,
   isPercentFormat,
   type NumberStyle,
@@ -14,32 +15,49 @@ import {
 import { type MergedRange, MergedCells } from './workbook-merges.js';
 import { chooseSheet, type SheetChoice, type SheetReader } from './workbook-sheet.js';
 import {
+  OverlongXmlError,
   type RawCell,
   type RawRow,
   saxesSharedStrings,
   SharedStringScanner,
   sheetXmlReader,
 } from './workbook-xlsx-rows.js';
+import { nothingSent } from './nothing-sent.js';
 import { damaged, type WorkbookZip } from './workbook-zip.js';
 
 type Attributes = Record<string, string>;
 
+/** How the streamed parts are read: `bound` (rowXmlBound) holds a row or a shared string; Ctrl-C stops the reading. */
+export interface XlsxReading {
+  bound: number;
+  interrupt?: AbortSignal;
+  /** Whether the command sends what it reads: an interrupted reading then says nothing was sent. */
+  sends?: boolean;
+}
+
 /** Opens the chosen sheet of an Office Open XML workbook (.xlsx): its parts read first, its rows streamed. */
-export async function openXlsxSheet(zip: WorkbookZip, file: string, choice: SheetChoice): Promise<SheetReader> {
+export async function openXlsxSheet(
+  zip: WorkbookZip,
+  file: string,
+  choice: SheetChoice,
+  reading: XlsxReading = { bound: Number.POSITIVE_INFINITY },
+): Promise<SheetReader> {
   const book = await workbookParts(zip, file);
   const chosen = book.sheets[chooseSheet(book.sheets, choice, file)] as SheetEntry & { path: string };
   if (!zip.has(chosen.path)) throw damaged(file, new Error(`it has no ${chosen.path}`));
-  const sharedStrings = zip.has('xl/sharedStrings.xml') ? await readSharedStrings(zip, file) : new SharedStrings();
+  const sharedStrings = zip.has('xl/sharedStrings.xml')
+    ? await readSharedStrings(zip, file, reading)
+    : new SharedStrings();
   const numberStyles = zip.has('xl/styles.xml') ? numberStylesOf(await zip.text('xl/styles.xml'), file) : [];
   // Merged ranges are listed after the rows: found by a scan of the bytes first, so the rows can be filled as they stream.
-  const merges = new MergedCells(await mergedRanges(zip, chosen.path));
+  const merges = new MergedCells(await mergedRanges(zip, chosen.path, file, reading));
   const hiddenColumns = new Set<number>();
+  const context = { sharedStrings, numberStyles, date1904: book.date1904, hiddenColumns, sheet: chosen.name };
   return {
     sheet: chosen,
     merges,
     hiddenColumns,
-    rows: () =>
-      sheetRows(zip, chosen.path, file, { sharedStrings, numberStyles, date1904: book.date1904, hiddenColumns }),
+    rows: () => sheetRows(zip, chosen.path, file, context, reading),
     otherSheets: () => book.sheets.filter((sheet) => sheet !== chosen && !sheet.hidden).map((sheet) => sheet.name),
     activeSheet: () => book.active,
     close: () => zip.close(),
@@ -125,30 +143,77 @@ export class SharedStrings {
   }
 }
 
+/**
+ * The chunks of a part as they are inflated; the inflating's own failure (a damaged or cut stream) is the damaged
+ * workbook's line, and a Ctrl-C stops the reading at the next chunk, `where` saying what was being read.
+ */
+async function* partChunks(
+  stream: AsyncIterable<unknown>,
+  file: string,
+  reading: Omit<XlsxReading, 'bound'>,
+  where: () => string,
+): AsyncGenerator<Buffer> {
+  const chunks = stream[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<unknown>;
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      throw damaged(file, error);
+    }
+    if (reading.interrupt?.aborted)
+      throw new InterruptedError(`Interrupted while reading ${file} (${where()})${nothingSent(reading.sends)}.`);
+    if (next.done) return;
+    yield next.value as Buffer;
+  }
+}
+
 /** The shared strings, streamed: a sheet of a million rows holds most of its text here. */
-async function readSharedStrings(zip: WorkbookZip, file: string): Promise<SharedStrings> {
+async function readSharedStrings(zip: WorkbookZip, file: string, reading: XlsxReading): Promise<SharedStrings> {
   const strings = new SharedStrings();
   const head = await zip.open('xl/sharedStrings.xml');
   const decoder = new TextDecoder('utf-8');
   let reader: { feed(text: string): string[] } | undefined;
   try {
-    for await (const chunk of head) {
-      const text = decoder.decode(chunk as Buffer, { stream: true });
+    for await (const chunk of partChunks(head, file, reading, () => "the workbook's shared strings")) {
+      const text = decoder.decode(chunk, { stream: true });
       // A prefixed root (`<x:sst>`) is left to saxes; the usual markup is scanned (workbook-xlsx-rows.ts).
       reader ??= /<[\w.-]+:sst[\s>]/.test(text.slice(0, 4096))
         ? saxesSharedStrings((error) => {
             throw damaged(file, error);
-          })
-        : new SharedStringScanner();
+          }, reading.bound)
+        : new SharedStringScanner(reading.bound);
       for (const item of reader.feed(text)) strings.push(item);
     }
   } catch (error) {
+    if (error instanceof OverlongXmlError) throw overlongRefusal(file, '', error);
+    if (error instanceof InterruptedError) throw error;
     throw damaged(file, error);
   } finally {
     head.destroy();
   }
   strings.seal();
   return strings;
+}
+
+/**
+ * A row or shared string past the bound: by its cell (`Plan1!E2`) when the XML names it. What ran on is a damaged
+ * part (inflated into text that never ends its row) or a cell far longer than any row input.maxRowChars allows.
+ */
+function overlongRefusal(file: string, sheet: string, error: OverlongXmlError, nextRow = 1): InputError {
+  const { row, column, sharedString } = error.found;
+  const length = error.length.toLocaleString('en-US');
+  const where =
+    sharedString !== undefined
+      ? `shared string ${(sharedString + 1).toLocaleString('en-US')} of the workbook`
+      : row !== undefined && column !== undefined
+        ? `cell ${cellReference(sheet, column, row)}`
+        : `row ${row ?? nextRow} of sheet "${sheet}"`;
+  const place = sharedString === undefined ? `:${row ?? nextRow}` : '';
+  return new InputError(
+    `${file}${place}: ${where} runs on for more than ${length} characters of the workbook's XML without ending, more than a row within the input.maxRowChars setting can take: the workbook is damaged (a bad copy or disk), or holds a cell far longer than a spreadsheet row. Open it in the spreadsheet program and save it again; if it is meant to be this long, raise the setting: b2bctl config set input.maxRowChars NUMBER.`,
+    sharedString === undefined ? { file, line: row ?? nextRow } : { file },
+  );
 }
 
 /** For each cell style (the `s` of a cell), whether its number format shows a date, a percentage, or neither. */
@@ -180,34 +245,55 @@ function numberStylesOf(xml: string, file: string): NumberStyle[] {
 
 const mergeMark = Buffer.from('<mergeCell ');
 
-/** The sheet's merged ranges: `<mergeCell ref="A2:A4"/>` follows the rows, so its bytes are looked for, not parsed. */
-async function mergedRanges(zip: WorkbookZip, path: string): Promise<MergedRange[]> {
+/**
+ * The sheet's merged ranges: `<mergeCell ref="A2:A4"/>` follows the rows, so its bytes are looked for, not parsed.
+ * From the first mark on, each chunk's whole elements are read and only an unfinished one is kept: the text after
+ * the ranges (or a damaged stream's) is never held.
+ */
+async function mergedRanges(
+  zip: WorkbookZip,
+  path: string,
+  file: string,
+  reading: Omit<XlsxReading, 'bound'>,
+): Promise<MergedRange[]> {
   let carry: Buffer = Buffer.alloc(0);
-  let tail: Buffer[] | undefined;
-  for await (const chunk of await zip.open(path)) {
-    if (tail) {
-      tail.push(chunk as Buffer);
-      continue;
-    }
-    // Markup cannot appear inside a cell's text (it is escaped there), so the mark is the element itself.
-    const joined = carry.length === 0 ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
-    const at = joined.indexOf(mergeMark);
-    if (at !== -1) tail = [joined.subarray(at)];
-    else carry = joined.subarray(Math.max(0, joined.length - mergeMark.length));
-  }
-  if (!tail) return [];
+  let pending: string | undefined;
   const ranges: MergedRange[] = [];
-  for (const match of Buffer.concat(tail)
-    .toString('utf8')
-    .matchAll(/<mergeCell ref="([A-Z]+\d+):([A-Z]+\d+)"/g)) {
-    const start = parseCellReference(match[1] as string);
-    const end = parseCellReference(match[2] as string);
-    if (start && end) ranges.push({ top: start.row, left: start.column, bottom: end.row, right: end.column });
+  const stream = await zip.open(path);
+  for await (const chunk of partChunks(stream, file, reading, () => 'the sheet')) {
+    if (pending === undefined) {
+      // Markup cannot appear inside a cell's text (it is escaped there), so the mark is the element itself.
+      const joined = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+      const at = joined.indexOf(mergeMark);
+      if (at === -1) {
+        carry = joined.subarray(Math.max(0, joined.length - mergeMark.length));
+        continue;
+      }
+      pending = '';
+      carry = joined.subarray(at);
+    }
+    // A reference is ASCII: latin1 cuts no character in two at a chunk's edge.
+    pending = rangesIn(pending + (carry.length > 0 ? carry : chunk).toString('latin1'), ranges);
+    carry = Buffer.alloc(0);
   }
   return ranges;
 }
 
+/** Adds the merged ranges of whole elements in `text`; what follows the last `<` is kept, if an element may start there. */
+function rangesIn(text: string, ranges: MergedRange[]): string {
+  for (const match of text.matchAll(/<mergeCell ref="([A-Z]+\d+):([A-Z]+\d+)"/g)) {
+    const start = parseCellReference(match[1] as string);
+    const end = parseCellReference(match[2] as string);
+    if (start && end) ranges.push({ top: start.row, left: start.column, bottom: end.row, right: end.column });
+  }
+  const last = text.lastIndexOf('<');
+  const rest = last === -1 ? '' : text.slice(last);
+  // A mergeCell element is some 40 characters: a longer unfinished one is none, and is not kept.
+  return rest.length > 256 || rest.includes('/>') || /^<mergeCell ref="[A-Z]+\d+:[A-Z]+\d+"/.test(rest) ? '' : rest;
+}
+
 interface SheetContext {
+  sheet: string;
   sharedStrings: SharedStrings;
   numberStyles: readonly NumberStyle[];
   date1904: boolean;
@@ -220,53 +306,64 @@ async function* sheetRows(
   path: string,
   file: string,
   context: SheetContext,
+  reading: XlsxReading,
 ): AsyncGenerator<WorkbookRow[]> {
   const reader = sheetXmlReader((error) => {
     throw damaged(file, error);
-  });
+  }, reading.bound);
   const stream = await zip.open(path);
   const decoder = new TextDecoder('utf-8');
-  let nextRow = 1;
-  const typed = (raws: RawRow[]): WorkbookRow[] => {
-    for (const column of reader.hiddenColumns) context.hiddenColumns.add(column);
-    const rows: WorkbookRow[] = [];
-    for (const raw of raws) {
-      const row: WorkbookRow = { row: raw.row ?? nextRow, cells: [] };
-      if (raw.hidden) row.hidden = true;
-      nextRow = row.row + 1;
-      let nextColumn = 0;
-      for (const rawCell of raw.cells) {
-        const column = rawCell.column ?? nextColumn;
-        nextColumn = column + 1;
-        const cell = typedCell(rawCell, context);
-        if (cell) row.cells[column] = cell;
-      }
-      if (row.cells.length > 0) rows.push(row);
-    }
-    return rows;
-  };
-  try {
-    for await (const chunk of stream) {
-      let raws: RawRow[];
-      try {
-        raws = reader.feed(decoder.decode(chunk as Buffer, { stream: true }));
-      } catch (error) {
-        throw damaged(file, error);
-      }
-      const rows = typed(raws);
-      if (rows.length > 0) yield rows;
-    }
-    let last: RawRow[];
+  const typed = rowTyper(context, reader);
+  const feed = (text: string, last: boolean): RawRow[] => {
     try {
-      last = [...reader.feed(decoder.decode()), ...reader.end()];
+      return last ? [...reader.feed(text), ...reader.end()] : reader.feed(text);
     } catch (error) {
+      if (error instanceof OverlongXmlError) throw overlongRefusal(file, context.sheet, error, typed.nextRow);
       throw damaged(file, error);
     }
-    const rows = typed(last);
+  };
+  try {
+    const where = () => `the rows from row ${typed.nextRow}`;
+    for await (const chunk of partChunks(stream, file, reading, where)) {
+      const rows = typed.rows(feed(decoder.decode(chunk, { stream: true }), false));
+      if (rows.length > 0) yield rows;
+    }
+    const rows = typed.rows(feed(decoder.decode(), true));
     if (rows.length > 0) yield rows;
   } finally {
     stream.destroy();
   }
+}
+
+/** Turns raw rows into typed ones, numbering those without `r` after the row before; `nextRow` follows the last. */
+function rowTyper(
+  context: SheetContext,
+  reader: { readonly hiddenColumns: ReadonlySet<number> },
+): { rows(raws: RawRow[]): WorkbookRow[]; readonly nextRow: number } {
+  let nextRow = 1;
+  return {
+    get nextRow() {
+      return nextRow;
+    },
+    rows(raws) {
+      for (const column of reader.hiddenColumns) context.hiddenColumns.add(column);
+      const rows: WorkbookRow[] = [];
+      for (const raw of raws) {
+        const row: WorkbookRow = { row: raw.row ?? nextRow, cells: [] };
+        if (raw.hidden) row.hidden = true;
+        nextRow = row.row + 1;
+        let nextColumn = 0;
+        for (const rawCell of raw.cells) {
+          const column = rawCell.column ?? nextColumn;
+          nextColumn = column + 1;
+          const cell = typedCell(rawCell, context);
+          if (cell) row.cells[column] = cell;
+        }
+        if (row.cells.length > 0) rows.push(row);
+      }
+      return rows;
+    },
+  };
 }
 
 /**

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  OverlongXmlError,
   type RawRow,
+  rowXmlBound,
   saxesSharedStrings,
   saxesSheetReader,
   SharedStringScanner,
@@ -156,5 +158,69 @@ describe('the shared-string scanner reads what saxes reads', () => {
     const scanned = cutAnywhere(xml, next, 150).flatMap((chunk) => scanner.feed(chunk));
     expect(scanned).toEqual(expected);
     expect(expected).toHaveLength(30);
+  });
+});
+
+// What each reader holds is bounded (s1-20): a row, a cell or a shared string past the bound is refused as it grows,
+// fed in chunks, naming where it started; never held to the end of a damaged stream.
+/** What `feed` threw; undefined when it threw nothing. */
+const refusal = (feed: () => unknown) => {
+  try {
+    feed();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+};
+const head = '<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row>';
+const endless = (chunks: number) => Array.from({ length: chunks }, () => 'A'.repeat(1000));
+
+describe('the bound on a row and on a shared string', () => {
+  it('follows input.maxRowChars and maxColumns: 10 characters of XML a character, 200 a column', () => {
+    expect(rowXmlBound({ maxRowChars: 200_000, maxColumns: 16_384 })).toBe(5_276_800);
+  });
+
+  it('the scanner: a row unfinished past the bound, by its row and its last cell; the rows before it are given', () => {
+    const reader = sheetXmlReader(() => {
+      throw new Error('not a parse error');
+    }, 5_000);
+    expect(reader.feed(head)).toHaveLength(1);
+    reader.feed('<row r="2"><c r="E2" t="inlineStr"><is><t>');
+    const error = refusal(() => endless(10).forEach((chunk) => reader.feed(chunk)));
+    expect(error).toBeInstanceOf(OverlongXmlError);
+    expect((error as OverlongXmlError).found).toEqual({ row: 2, column: 4 });
+    expect((error as OverlongXmlError).length).toBeGreaterThan(5_000);
+    expect((error as OverlongXmlError).length).toBeLessThan(7_000);
+  });
+
+  it('saxes (a prefixed sheet): a cell whose text grows past the bound', () => {
+    const reader = saxesSheetReader(() => {
+      throw new Error('not a parse error');
+    }, 5_000);
+    reader.feed('<x:worksheet xmlns:x="urn:x"><x:sheetData><x:row r="7"><x:c r="C7" t="inlineStr"><x:is><x:t>');
+    const error = refusal(() => endless(10).forEach((chunk) => reader.feed(chunk)));
+    expect((error as OverlongXmlError).found).toEqual({ row: 7, column: 2 });
+  });
+
+  it('the shared strings, scanned and by saxes: the string past the bound by its index (from 0)', () => {
+    const scanner = new SharedStringScanner(5_000);
+    expect(scanner.feed('<sst><si><t>one</t></si><si><t>two</t></si><si><t>')).toEqual(['one', 'two']);
+    const scanned = refusal(() => endless(10).forEach((chunk) => scanner.feed(chunk)));
+    expect((scanned as OverlongXmlError).found).toEqual({ sharedString: 2 });
+    const parser = saxesSharedStrings(() => {
+      throw new Error('not a parse error');
+    }, 5_000);
+    parser.feed('<sst><si><t>one</t></si><si><t>');
+    const parsed = refusal(() => endless(10).forEach((chunk) => parser.feed(chunk)));
+    expect((parsed as OverlongXmlError).found).toEqual({ sharedString: 1 });
+  });
+
+  it("a cell never closed inside its row is refused, not read again from the row's start", () => {
+    const reader = sheetXmlReader((error) => {
+      throw error;
+    });
+    expect(() => reader.feed(`${head}<row r="3"><c r="A3"><v>1</v></row></sheetData></worksheet>`)).toThrow(
+      'row 3 holds a cell never closed',
+    );
   });
 });
