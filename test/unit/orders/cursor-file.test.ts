@@ -52,10 +52,17 @@ describe('readCursor and writeCursor', () => {
     expect(readCursor(join(folder, 'absent.json'), 'prod')).toBeUndefined();
   });
 
-  it('a folder where the file should be: a usage error naming it', () => {
+  it('a folder where the file should be: refused as no file (exit 66), naming it', () => {
     const path = join(folder, 'a-folder.json');
     mkdirSync(path);
-    expect(refusal(path)).toBe(`Cannot read the orders cursor ${path}: it is a folder, not a file.`);
+    let refused: unknown;
+    try {
+      readCursor(path, 'prod');
+    } catch (error) {
+      refused = error;
+    }
+    expect((refused as B2bctlError).exitCode).toBe(ExitCode.inputMissing);
+    expect((refused as Error).message).toMatch(new RegExp(`^The orders cursor ${path} is a folder, not a file: `));
   });
 
   // The open itself never follows a link (O_NOFOLLOW): one put there after poll's look at the path is refused too,
