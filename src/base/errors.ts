@@ -100,6 +100,12 @@ export class KeptFailingError extends UnavailableError {
   }
 }
 
+/**
+ * The platform refused every request with 429 for longer than b2bctl waits out a platform that accepts nothing
+ * (src/platform/pacer.ts): the run stops at once, rather than each request spending its own count of 429s in turn.
+ */
+export class ThrottledTooLongError extends UnavailableError {}
+
 /** The run was stopped by a signal; the message says how to resume. */
 export class InterruptedError extends B2bctlError {
   constructor(message: string) {

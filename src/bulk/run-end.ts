@@ -8,6 +8,7 @@ import {
   InterruptedError,
   OutputError,
   PartialFailureError,
+  ThrottledTooLongError,
   UnavailableError,
 } from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
@@ -91,7 +92,7 @@ export async function concludeRun<T, Sent>(
       );
     case 'stopped: platform unavailable':
       throw new UnavailableError(
-        `${end.error.message} Stopped after ${unavailableBatchesBeforeStopping} failed requests in a row; when the platform is back, run: ${resumeHint}`,
+        `${end.error.message} Stopped${end.error instanceof ThrottledTooLongError ? '' : ` after ${unavailableBatchesBeforeStopping} failed requests in a row`}; when the platform is back, run: ${resumeHint}`,
       );
     case 'stopped: credentials refused':
       throw new AuthError(`${end.error.message} Then resume with: ${resumeHint}`, { cause: end.error });

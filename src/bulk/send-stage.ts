@@ -7,13 +7,14 @@ import {
   ExitCode,
   NothingSentError,
   PlatformError,
+  ThrottledTooLongError,
   UnavailableError,
   UsageError,
 } from '../base/errors.js';
 import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import type { PlatformClient } from '../platform/client.js';
-import { Pacer } from '../platform/pacer.js';
+import { longestRefusalMs, Pacer } from '../platform/pacer.js';
 import { bulkRunBackoff } from '../platform/retry-policy.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
@@ -98,6 +99,7 @@ export async function openSending<T, Sent>(
     job.flags.rate,
     (message) => context.log.debug(`${job.name}: ${message}`),
     (message) => context.log.info(`${job.name}: ${message}`),
+    longestRefusalMs,
   );
   const client = await context.platform({
     connections: sendingConcurrency(job.flags),
@@ -217,6 +219,9 @@ export async function sendValidRecords<T, Sent>(
       if (error instanceof NothingSentError) return;
       if (!isBatchFailure(error)) throw error;
       const unanswered = recordFailedBatch(error, batch, ledger, result);
+      // The platform refused every request for the longest b2bctl waits (src/platform/pacer.ts): a run-wide measure,
+      // so it stops the run at once rather than after requests in a row each spend their own 429s.
+      if (error instanceof ThrottledTooLongError) throw error;
       // Stopped with the why of the record first in the file, as the `why` line names it.
       if (unanswered && ++unavailableInARow >= unavailableBatchesBeforeStopping)
         throw result.firstUnavailable?.error ?? error;

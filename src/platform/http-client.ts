@@ -5,6 +5,7 @@ import {
   InterruptedError,
   KeptFailingError,
   NothingSentError,
+  ThrottledTooLongError,
   UnavailableError,
 } from '../base/errors.js';
 import { dispatcherFor } from '../net/dispatcher.js';
@@ -103,7 +104,10 @@ export interface RequestPace {
   take(signal?: AbortSignal): Promise<number | void>;
   /** An answer that was not a 429; `startedAt` is what take() resolved to, if anything. */
   succeeded(startedAt?: number): void;
-  /** A 429 to a request that started at `startedAt` (take's answer, if anything). */
+  /**
+   * A 429 to a request that started at `startedAt` (take's answer, if anything). Once the platform has refused
+   * everything for too long, take() rejects with ThrottledTooLongError (src/platform/pacer.ts).
+   */
   throttled(retryAfterMs: number, startedAt?: number): void;
 }
 
@@ -210,6 +214,14 @@ export class HttpClient {
       return startedAt;
     } catch (error) {
       if (stop?.aborted && !request.signal?.aborted) throw notStarted();
+      // A bulk run's request that never went out when the pacer gave up on a platform refusing everything: not sent
+      // (a resume sends it), while the requests the platform refused are failed with the pacer's why.
+      if (
+        error instanceof ThrottledTooLongError &&
+        this.options.stopStarting &&
+        spent.failures + spent.pacedThrottles === 0
+      )
+        throw new NothingSentError(`${request.method} ${this.urlFor(request.path)} was not sent: ${error.message}`);
       throw error;
     }
   }

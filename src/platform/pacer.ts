@@ -1,4 +1,6 @@
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../base/clock.js';
+import { ThrottledTooLongError } from '../base/errors.js';
 
 /** Quiet time after a 429 before the pace is raised again, and between raises. */
 const quietBeforeRaiseMs = 3_000;
@@ -34,6 +36,15 @@ const successHorizonMs = 10_000;
 const announcedPauseMs = 10_000;
 
 /**
+ * The longest stretch of nothing but 429s a bulk run waits out (the pacer's `givingUpAfterMs`): from the first 429
+ * after the platform last accepted a request, no pause is begun that would end past it; the run stops instead. Each request's own count of 429s
+ * (src/platform/http-client.ts) let a store that throttles for ever keep a nightly run going for hours, sending
+ * nothing, as the requests in flight took turns (a user test: 17.7 min with Retry-After 1, ~9 h with 60). Ten
+ * minutes is two of the longest Retry-After b2bctl honours (5 minutes): an everyday wave of 429s never comes near.
+ */
+export const longestRefusalMs = 600_000;
+
+/**
  * Spaces request starts to a requests-per-second pace and adapts to the platform. A 429 pauses every
  * request for its Retry-After and sets the pace to 98% of what the platform accepted in the last
  * second, which it remembers as the limit; quiet stretches raise the pace back towards the requested
@@ -66,6 +77,13 @@ export class Pacer {
   private wave:
     { accepted: number; rateBefore: number; since: number; refusedStartedAt: number; probedFrom?: number } | undefined;
   throttles = 0;
+  /** When the platform's unbroken stretch of 429s began (none accepted since); undefined while it accepts. */
+  private refusingSince: number | undefined;
+  /** The 429s of that stretch. */
+  private refusedInARow = 0;
+  /** Set once the 429s outlasted givingUpAfterMs: every turn is refused with it, waiting ones at once. */
+  private givenUp: ThrottledTooLongError | undefined;
+  private readonly stopWaiting = new AbortController();
 
   constructor(
     private readonly clock: Clock,
@@ -75,8 +93,15 @@ export class Pacer {
     private readonly report: (message: string) => void = () => {},
     /** Told of a pause long enough to look like a hang (a Retry-After of minutes), for the log without --verbose. */
     private readonly announce: (message: string) => void = () => {},
+    /**
+     * How long the platform may accept nothing, only 429s, before every turn is refused (longestRefusalMs for a bulk
+     * run); undefined for never: `orders poll --watch` waits a platform out, its next cycle on this same pacer.
+     */
+    private readonly givingUpAfterMs?: number,
   ) {
     this.rate = targetRate;
+    // Every request waiting for its turn listens on it: --concurrency of them is the design, not a leak.
+    setMaxListeners(0, this.stopWaiting.signal);
   }
 
   /** The pace in force now, in requests per second; undefined when unpaced. */
@@ -84,24 +109,36 @@ export class Pacer {
     return this.rate;
   }
 
-  /** Waits for this request's turn; returns the time it starts, for succeeded(). */
+  /**
+   * Waits for this request's turn; returns the time it starts, for succeeded(). Refused with ThrottledTooLongError,
+   * at once, once the platform has refused everything for givingUpAfterMs.
+   */
   async take(signal?: AbortSignal): Promise<number> {
+    const waiting = signal ? AbortSignal.any([signal, this.stopWaiting.signal]) : this.stopWaiting.signal;
+    const sleep = async (ms: number) => {
+      try {
+        await this.clock.sleep(ms, waiting);
+      } catch (error) {
+        throw this.givenUp ?? error;
+      }
+    };
     for (;;) {
+      if (this.givenUp) throw this.givenUp;
       const now = this.clock.now();
       // A pause is waited out before a turn is given: the pace may change by its end (the answers after a 429
       // tell the allowance), and turns given at the pace of the cut (0.5/s after a first 429 that came before
       // any accepted answer) kept every request 2 s apart for the next minute after the pace was up (review).
       if (this.pausedUntil > now) {
-        await this.clock.sleep(this.pausedUntil - now, signal);
+        await sleep(this.pausedUntil - now);
         continue;
       }
       const interval = this.rate ? 1000 / this.rate : 0;
       const turn = Math.max(now, this.nextSlotAt);
       this.nextSlotAt = turn + interval;
-      if (turn > now) await this.clock.sleep(turn - now, signal);
+      if (turn > now) await sleep(turn - now);
       // Held to the window (see windowOpensAt) without moving the turns of the others: the pace catches up.
       for (let opens = this.windowOpensAt(); this.clock.now() < opens; opens = this.windowOpensAt())
-        await this.clock.sleep(opens - this.clock.now(), signal);
+        await sleep(opens - this.clock.now());
       const started = this.clock.now();
       // A 429 came while this request waited for its turn, given at the old pace: going at it would meet the same
       // full window, so it takes a new turn after the pause (docs/decisions/0004-pacer-learning.md).
@@ -128,6 +165,8 @@ export class Pacer {
   succeeded(startedAt?: number): void {
     const now = this.clock.now();
     const started = startedAt ?? now;
+    this.refusingSince = undefined;
+    this.refusedInARow = 0;
     this.recentSuccesses.push(started);
     this.forgetBefore(now - successHorizonMs);
     if (this.wave && started >= this.wave.since && started <= this.wave.refusedStartedAt) this.acceptedLate(this.wave);
@@ -156,6 +195,10 @@ export class Pacer {
   throttled(retryAfterMs: number, startedAt?: number): void {
     const now = this.clock.now();
     this.throttles++;
+    this.refusingSince ??= now;
+    this.refusedInARow++;
+    if (this.givingUpAfterMs !== undefined && now + retryAfterMs - this.refusingSince > this.givingUpAfterMs)
+      return this.giveUp(now, retryAfterMs, this.givingUpAfterMs);
     // Measured from now when no pause is running: a first 429's pause of a second is everyday work too.
     if (now + retryAfterMs - Math.max(now, this.pausedUntil) >= announcedPauseMs)
       this.announce(
@@ -197,6 +240,16 @@ export class Pacer {
     this.report(
       `pace: ${this.rate.toFixed(2)} requests/s after a 429 (${accepted} accepted in the ${refusedStartedAt - since} ms before it; pausing ${retryAfterMs} ms)`,
     );
+  }
+
+  /** Ends the waiting: the platform has accepted nothing since refusingSince, and asks for a wait past the longest. */
+  private giveUp(now: number, retryAfterMs: number, givingUpAfterMs: number): void {
+    if (this.givenUp) return;
+    const since = this.refusingSince ?? now;
+    this.givenUp = new ThrottledTooLongError(
+      `The platform answered HTTP 429 (Too Many Requests) to every request since ${new Date(since).toISOString()} (${this.refusedInARow} times in ${Math.round((now - since) / 1000)} s) and asked to wait ${Math.round(retryAfterMs / 1000)} s more: past the ${givingUpAfterMs / 60_000} minutes b2bctl waits for a platform that accepts nothing. None of those requests was applied.`,
+    );
+    this.stopWaiting.abort(this.givenUp);
   }
 
   /**

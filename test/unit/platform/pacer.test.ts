@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Pacer } from '../../../src/platform/pacer.js';
+import { ThrottledTooLongError } from '../../../src/base/errors.js';
+import { longestRefusalMs, Pacer } from '../../../src/platform/pacer.js';
 import { FakeClock } from '../../support/fake-clock.js';
 
 /** Takes `count` turns one after another and returns the time each request started. */
@@ -621,5 +622,77 @@ describe('Pacer announcing a pause', () => {
     expect(announced).toEqual([
       'the platform asked to wait 120 s (HTTP 429, Retry-After); nothing is sent until 2026-11-30T08:02:00.000Z.',
     ]);
+  });
+});
+
+/** 429s one after another, each answered at once and waited out, until take() refuses; the turns and its error. */
+async function refuseUntilGivenUp(pacer: Pacer, retryAfterMs: number): Promise<{ turns: number; error: unknown }> {
+  for (let turns = 0; ; turns++) {
+    try {
+      await pacer.take();
+    } catch (error) {
+      return { turns, error };
+    }
+    pacer.throttled(retryAfterMs);
+  }
+}
+
+describe('Pacer giving up on a platform that accepts nothing', () => {
+  it.each([
+    [60_000, 11],
+    [1_000, 302], // the pace cut to 0.5/s, as after a first 429 with nothing accepted
+    [300_000, 3],
+    [299_000, 3],
+  ])('with Retry-After %s ms: %s requests, no pause begun past 10 minutes of 429s', async (retryAfterMs, turns) => {
+    const clock = new FakeClock(0);
+    const pacer = new Pacer(clock, undefined, undefined, undefined, longestRefusalMs);
+    const refused = await refuseUntilGivenUp(pacer, retryAfterMs);
+    expect(refused.turns).toBe(turns);
+    expect(refused.error).toBeInstanceOf(ThrottledTooLongError);
+    // At most one turn of the slowest pace (0.5/s) past the last pause.
+    expect(clock.now()).toBeLessThanOrEqual(longestRefusalMs + 2_000);
+  });
+
+  it('an accepted answer starts the count again: 9 minutes of 429s, one accepted, 9 more are waited out', async () => {
+    const clock = new FakeClock(0);
+    const pacer = new Pacer(clock, undefined, undefined, undefined, longestRefusalMs);
+    for (let round = 0; round < 2; round++) {
+      for (let index = 0; index < 9; index++) {
+        await pacer.take();
+        pacer.throttled(60_000);
+      }
+      await pacer.take();
+      pacer.succeeded();
+    }
+    // 18 minutes of 429s and the pace's turns: never 10 minutes without an accepted answer.
+    expect(clock.now()).toBeGreaterThan(18 * 60_000);
+    await expect(pacer.take()).resolves.toBe(clock.now());
+  });
+
+  it('without a bound (orders poll --watch, whose next cycle uses the same pacer) it never gives up', async () => {
+    const clock = new FakeClock(0);
+    const pacer = new Pacer(clock, undefined);
+    for (let index = 0; index < 30; index++) {
+      await pacer.take();
+      pacer.throttled(60_000);
+    }
+    await expect(pacer.take()).resolves.toBe(30 * 60_000);
+  });
+
+  it('requests waiting out a pause are refused at once when another 429 ends the waiting', async () => {
+    // A clock whose sleeps end only when aborted: the waiting requests would otherwise sit out the pause.
+    const clock = {
+      time: 0,
+      now: () => clock.time,
+      sleep: (_ms: number, signal?: AbortSignal) =>
+        new Promise<void>((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+    };
+    const pacer = new Pacer(clock, undefined, undefined, undefined, longestRefusalMs);
+    pacer.throttled(300_000);
+    const waiting = [pacer.take(), pacer.take()];
+    // Five minutes on, a 429 asking five more: the waiting would end past 10 minutes of nothing accepted.
+    clock.time = 300_001;
+    pacer.throttled(300_000);
+    for (const turn of waiting) await expect(turn).rejects.toThrow(/accepts nothing/);
   });
 });
