@@ -196,7 +196,11 @@ describe('the thread itself', () => {
     await expect(run).rejects.toBeInstanceOf(InterruptedError);
     await expect(run).rejects.toMatchObject({
       exitCode: 75,
-      message: expect.stringMatching(/^Interrupted while reading .*estoque-3000\.xlsx \(.*\)\.$/),
+      // Caught while the workbook's other parts are read, or once its rows began: which depends on when the thread
+      // sees the signal, on a busy machine either.
+      message: expect.stringMatching(
+        /^Interrupted (while reading .*estoque-3000\.xlsx \(.*\)|after \d+ rows?\b.*)\.?$/s,
+      ),
     });
   });
 
