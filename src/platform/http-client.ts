@@ -185,7 +185,7 @@ export class HttpClient {
     } catch (error) {
       if (signal?.aborted)
         throw new InterruptedError(
-          `Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${redactUrl(String(this.urlFor(request.path)))}.`,
+          `Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${shownUrl(this.urlFor(request.path))}.`,
         );
       throw error;
     }
@@ -201,8 +201,8 @@ export class HttpClient {
     const notStarted = () =>
       new NothingSentError(
         spent.pacedThrottles === 0
-          ? `Interrupted before ${request.method} ${redactUrl(String(this.urlFor(request.path)))} was sent.`
-          : `Interrupted while ${request.method} ${redactUrl(String(this.urlFor(request.path)))} waited to be sent again after HTTP 429 (the platform applied none of it).`,
+          ? `Interrupted before ${request.method} ${shownUrl(this.urlFor(request.path))} was sent.`
+          : `Interrupted while ${request.method} ${shownUrl(this.urlFor(request.path))} waited to be sent again after HTTP 429 (the platform applied none of it).`,
       );
     if (stop?.aborted) throw notStarted();
     if (this.options.pace === undefined) return undefined;
@@ -221,7 +221,9 @@ export class HttpClient {
         this.options.stopStarting &&
         spent.failures + spent.pacedThrottles === 0
       )
-        throw new NothingSentError(`${request.method} ${this.urlFor(request.path)} was not sent: ${error.message}`);
+        throw new NothingSentError(
+          `${request.method} ${shownUrl(this.urlFor(request.path))} was not sent: ${error.message}`,
+        );
       throw error;
     }
   }
@@ -310,17 +312,17 @@ export class HttpClient {
   ): HttpResponse {
     if (!decision.retry && decision.reason === mayHaveBeenApplied) {
       throw new AmbiguousAnswerError(
-        `${request.method} ${redactUrl(String(url))} answered HTTP ${response.status}, which may come after the platform applied the request.`,
+        `${request.method} ${shownUrl(url)} answered HTTP ${response.status}, which may come after the platform applied the request.`,
         response,
       );
     }
     const intermediary = intermediaryAnswer(response, this.route);
-    if (intermediary) throw new UnavailableError(`${request.method} ${redactUrl(String(url))} ${intermediary}`);
+    if (intermediary) throw new UnavailableError(`${request.method} ${shownUrl(url)} ${intermediary}`);
     if (!decision.retry && decision.retryAfterMs !== undefined) {
       // Said as what happened: one answer asked for longer than b2bctl waits, not a request that "kept failing".
       const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();
       throw new UnavailableError(
-        `${request.method} ${redactUrl(String(url))} answered HTTP ${response.status} asking to wait ${Math.round(decision.retryAfterMs / 1000)} s (Retry-After), longer than the ${maxRetryAfterMs / 60_000} minutes b2bctl waits; try again after ${until}.`,
+        `${request.method} ${shownUrl(url)} answered HTTP ${response.status} asking to wait ${Math.round(decision.retryAfterMs / 1000)} s (Retry-After), longer than the ${maxRetryAfterMs / 60_000} minutes b2bctl waits; try again after ${until}.`,
       );
     }
     if (!decision.retry && isRetryableStatus(response.status)) {
@@ -329,7 +331,7 @@ export class HttpClient {
           ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
           : `(${decision.reason})`;
       throw new KeptFailingError(
-        `${request.method} ${redactUrl(String(url))} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
+        `${request.method} ${shownUrl(url)} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
         response.status,
       );
     }
@@ -350,7 +352,7 @@ export class HttpClient {
     const secrets = rawTrace ? secretsOf(headers, request.body) : [];
     const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secrets)) : undefined;
     if (trace) {
-      trace(`> ${request.method} ${redactUrl(String(url))}`);
+      trace(`> ${request.method} ${shownUrl(url)}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
       if (request.body) trace(`> ${truncate(redactBody(request.body))}`);
     }
@@ -402,9 +404,7 @@ export class HttpClient {
     if (trace) {
       // Named: with requests in flight side by side (a bulk run's concurrency), the answer under a login's request
       // may be another request's.
-      trace(
-        `< ${response.status} (${this.options.clock.now() - started} ms) to ${request.method} ${redactUrl(String(url))}`,
-      );
+      trace(`< ${response.status} (${this.options.clock.now() - started} ms) to ${request.method} ${shownUrl(url)}`);
       for (const [name, value] of Object.entries(redactHeaders(answer.headers))) trace(`< ${name}: ${value}`);
       const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text) : [];
       if (text) trace(`< ${truncate(redactSecrets(redactBody(text), answerSecrets))}`);
@@ -426,7 +426,7 @@ export class HttpClient {
     const problem = await explainNetworkProblem(failure, url, this.route, Math.min(this.options.timeoutMs, 10_000));
     if (reason === mayHaveBeenApplied) {
       return new AmbiguousRequestError(
-        `${request.method} ${redactUrl(String(url))} failed (${problem.code}) after the request may have reached the platform.`,
+        `${request.method} ${shownUrl(url)} failed (${problem.code}) after the request may have reached the platform.`,
         { cause: failure },
       );
     }
@@ -436,7 +436,7 @@ export class HttpClient {
     if (problem.cutShort && isWrite(request)) {
       const status = failure instanceof CutShortAnswerError ? failure.status : undefined;
       return new AmbiguousRequestError(
-        `${request.method} ${redactUrl(String(url))} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}), ${after}: the request may have been applied. ${capitalised(problem.fix)}.`,
+        `${request.method} ${shownUrl(url)} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}), ${after}: the request may have been applied. ${capitalised(problem.fix)}.`,
         { cause: failure, status },
       );
     }
@@ -464,13 +464,18 @@ export class HttpClient {
       : 'A firewall, proxy or gateway in between may be closing it; check the network';
     if (isWrite(request))
       return new AmbiguousRequestError(
-        `${request.method} ${redactUrl(String(url))} was sent, and ${what}, ${after}: the request may have been applied. ${fix}.`,
+        `${request.method} ${shownUrl(url)} was sent, and ${what}, ${after}: the request may have been applied. ${fix}.`,
         { cause: failure },
       );
     return new UnavailableError(`No answer from ${url.origin} ${after}: ${what}. ${fix}, then try again.`, {
       cause: failure,
     });
   }
+}
+
+/** A request's URL as every message and trace line shows it: query values that carry credentials masked. */
+function shownUrl(url: URL | string): string {
+  return redactUrl(String(url));
 }
 
 /**
@@ -486,7 +491,7 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
       : body.notUtf8 === true
         ? "if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare the charset it writes in the Content-Type"
         : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
-  const message = `${request.method} ${redactUrl(String(url))} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
+  const message = `${request.method} ${shownUrl(url)} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
   return status < 400 && isWrite(request)
     ? new AmbiguousRequestError(message, { status })
     : new UnavailableError(message);
@@ -509,7 +514,7 @@ function cutShort(request: HttpRequest, url: URL, status: number, error: unknown
   if (isSafeToRepeat(request)) return new CutShortAnswerError(status, error);
   const code = errorCodeOf(error);
   return new AmbiguousRequestError(
-    `${request.method} ${redactUrl(String(url))} answered HTTP ${status}, but its body was cut short${code === undefined ? '' : ` (${code})`}: the request may have been applied.`,
+    `${request.method} ${shownUrl(url)} answered HTTP ${status}, but its body was cut short${code === undefined ? '' : ` (${code})`}: the request may have been applied.`,
     { cause: error, status },
   );
 }

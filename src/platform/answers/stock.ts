@@ -15,6 +15,10 @@ import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } fro
 function recognisedResultPaths(): readonly string[] {
   return ['', 'results', 'items', 'data', 'result', 'data.results', 'data.items', 'resultados', 'itens'];
 }
+/** The fields a result names its SKU by, as most platforms write them (inferredSkuField finds another). */
+function usualSkuFields(): readonly string[] {
+  return ['sku', 'SKU', 'code', 'productCode'];
+}
 function recognisedStatusFields(): readonly string[] {
   return ['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid', 'error', 'erro'];
 }
@@ -333,8 +337,8 @@ function arrayResults(results: readonly unknown[], skus: readonly string[]): Pla
   const inferred = inferredSkuField(results, skus);
   return results.map((result, position) => {
     if (!isRecord(result)) return { result, position };
-    const sku =
-      inferred === undefined ? (result.sku ?? result.SKU ?? result.code ?? result.productCode) : result[inferred];
+    const fields = inferred === undefined ? usualSkuFields() : [inferred];
+    const sku = fields.map((field) => result[field]).find((value) => value !== undefined && value !== null);
     return {
       result,
       position,
@@ -353,8 +357,7 @@ function arrayResults(results: readonly unknown[], skus: readonly string[]): Pla
  */
 function inferredSkuField(results: readonly unknown[], skus: readonly string[]): string | undefined {
   const records = results.filter(isRecord);
-  const usual = ['sku', 'SKU', 'code', 'productCode'];
-  if (records.some((record) => usual.some((field) => record[field] !== undefined))) return undefined;
+  if (records.some((record) => usualSkuFields().some((field) => record[field] !== undefined))) return undefined;
   if (records.length === 0 || records.length < results.length) return undefined;
   const holdsSentSku = (value: unknown) =>
     (typeof value === 'string' || typeof value === 'number') && namesSentSku(String(value), skus);
@@ -581,7 +584,7 @@ function withReason(verdict: ItemVerdict, result: Record<string, unknown>, statu
   const status = valueAtPath(result, statusField);
   const bare =
     typeof status !== 'string' || rejectedWords().includes(status.trim().toLowerCase()) || /^\d+$/.test(status.trim());
-  const read = new Set(['sku', 'SKU', 'code', 'productCode', 'index', ...recognisedStatusFields()]);
+  const read = new Set([...usualSkuFields(), 'index', ...recognisedStatusFields()]);
   const saysMore = !bare || Object.keys(result).some((field) => !read.has(field));
   return saysMore ? { verdict: 'rejected', message: `the platform refused this item: ${resultJson(result)}` } : verdict;
 }
