@@ -17,6 +17,8 @@ export interface CommandInputOptions {
    * then do not say "nothing was sent".
    */
   sends?: boolean;
+  /** False for a server's log: a refused header is described, never quoted (InputOptions.quotesHeader). */
+  quotesHeader?: boolean;
   /** Throws when the file is no longer the one the command meant to read (InputOptions.unchanged). */
   unchanged?: () => void;
 }
@@ -67,6 +69,7 @@ export async function openCommandInput(
     strict: flags.strict,
     sheet: flags.sheet,
     sends: options.sends,
+    quotesHeader: options.quotesHeader,
     unchanged: options.unchanged,
     warn: options.quietWarnings ? () => {} : (message) => context.log.warn(message),
     // Asked for by the user: neither data nor a problem, so --quiet (a cron night) leaves it out.

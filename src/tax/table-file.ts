@@ -46,10 +46,16 @@ export const itemCatalogue = textColumns(taxItemFields, ['ncm', 'quantity', 'uni
 /**
  * Reads a tax table whole, or refuses it: every wrong row (file:line, the column, what it must be) and every row
  * that repeats another's NCM prefix, states and buyer, in one error (exit 65). An empty table is refused too.
+ * `quotesHeader: false` for the server, whose refusals go to its log (InputOptions.quotesHeader).
  */
-export async function readTaxTable(context: Context, path: string, flags: InputFlags): Promise<TaxTable> {
+export async function readTaxTable(
+  context: Context,
+  path: string,
+  flags: InputFlags,
+  { quotesHeader = true }: { quotesHeader?: boolean } = {},
+): Promise<TaxTable> {
   // A tax command sends nothing to the platform: a reader's refusal saying "nothing was sent" would read as if it could.
-  const input = await openCommandInput(context, path, flags, ruleCatalogue, { sends: false });
+  const input = await openCommandInput(context, path, flags, ruleCatalogue, { sends: false, quotesHeader });
   const table = new TaxTable();
   const problems: string[] = [];
   const firstLine = new Map<unknown, number>();

@@ -112,7 +112,8 @@ function forwardOf(options: TaxServeOptions, context: Context) {
 function watchedTable(rules: string, options: TaxServeOptions, context: Context): WatchedTaxTable {
   return new WatchedTaxTable(
     rules,
-    () => readTaxTable(context, rules, options.input),
+    // Its refusals go to the log, which others may read: a header is described there, never quoted (decision 0037).
+    () => readTaxTable(context, rules, options.input, { quotesHeader: false }),
     { info: (line) => context.log.info(line), error: (line) => context.log.error(line) },
     () => context.clock.now(),
     // The --map is read again with the table: a change of it alone is a new table too.

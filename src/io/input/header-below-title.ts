@@ -30,7 +30,13 @@ export function refuseTitleAboveHeader(
   place: { line: number; row?: number },
   headers: readonly string[],
   below: readonly RowBelowHeader[],
-  options: { catalogue: FieldCatalogue; headerMap?: Readonly<HeaderMap>; maxListIndex: number; sends?: boolean },
+  options: {
+    catalogue: FieldCatalogue;
+    headerMap?: Readonly<HeaderMap>;
+    maxListIndex: number;
+    sends?: boolean;
+    quotesHeader?: boolean;
+  },
 ): void {
   const { columns, problems } = planColumns(headers, options.catalogue, options.headerMap, options.maxListIndex);
   const named = headers.filter((header) => header.trim() !== '').length;
@@ -44,7 +50,7 @@ export function refuseTitleAboveHeader(
   const shown = `${cells.slice(0, 4).map(shortText).join(', ')}${cells.length > 4 ? ', …' : ''}`;
   const above = header.row - 1 === 1 ? 'the row above it' : `the ${header.row - 1} rows above it`;
   throw new InputError(
-    `${file}:${recordPlace(place)}: ${missingColumnsText({ ...problems, headers })}, but ${header.name} looks like the header (${shown}): delete ${above}, so that the header is the first row with text${nothingSent(options.sends)}.`,
+    `${file}:${recordPlace(place)}: ${missingColumnsText({ ...problems, headers }, options.quotesHeader !== false)}, but ${header.name} looks like the header (${shown}): delete ${above}, so that the header is the first row with text${nothingSent(options.sends)}.`,
     { file, line: place.line, field: problems.missing[0] },
   );
 }

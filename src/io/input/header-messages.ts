@@ -1,3 +1,4 @@
+import { countOf } from '../../lib/plural.js';
 import { InputError } from '../../base/errors.js';
 import { fieldForHeader } from '../../domain/header-aliases.js';
 import { type InputOptions, recordPlace } from './opened-input.js';
@@ -58,8 +59,10 @@ function aliasHint(
 function missingColumns(
   problems: HeaderProblems & { headers: readonly string[] },
   knownPaths: readonly string[],
+  quotesHeader: boolean,
 ): string {
   const quoted = problems.missing.map((field) => `"${field}"`);
+  // A column that looks like a field is a table's, safe to quote; the rest of the header may be any file's first line.
   const hints = problems.missing.map((field) => aliasHint(problems, knownPaths, field));
   const unhinted = quoted.filter((_, index) => hints[index] === '');
   const nameThem =
@@ -68,14 +71,23 @@ function missingColumns(
       : unhinted.length === 1
         ? ` Name the column ${unhinted[0]}, or map yours to it with --map.`
         : ` Name the columns ${unhinted.join(', ')}, or map yours to them with --map.`;
-  return `${missingColumnsText(problems)}.${hints.join('')}${nameThem}`;
+  return `${missingColumnsText(problems, quotesHeader)}.${hints.join('')}${nameThem}`;
 }
 
 /** `no "username" or "password" column (the columns are …)`: what a header without required columns lacks. */
-export function missingColumnsText(problems: { missing: readonly string[]; headers: readonly string[] }): string {
+export function missingColumnsText(
+  problems: { missing: readonly string[]; headers: readonly string[] },
+  quotesHeader = true,
+): string {
   const quoted = problems.missing.map((field) => `"${field}"`);
   const listed = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
-  return `no ${listed} column (the columns are ${headersText(problems)})`;
+  return `no ${listed} column (${quotesHeader ? `the columns are ${headersText(problems)}` : unquotedHeaderText(problems)})`;
+}
+
+/** A header described without its words (InputOptions.quotesHeader): how many columns, and where to see them. */
+function unquotedHeaderText(problems: { headers: readonly string[] }): string {
+  const named = problems.headers.filter((header) => header.trim() !== '').length;
+  return `the header has ${countOf(named, 'named columns')}, not quoted here; a command run by hand, such as tax quote, quotes them`;
 }
 
 /** Stops at the header for what no record can survive (a repeated or missing column); warns of unknown columns. */
@@ -90,8 +102,14 @@ export function reportHeaderProblems(
   const unreadable = problems.unreadable[0];
   if (unreadable)
     throw new InputError(
-      `${file}:${at}: column ${unreadable.column} "${shortText(unreadable.header)}": ${unreadable.reason}.`,
-      { file, line, field: shortText(unreadable.header) },
+      options.quotesHeader === false
+        ? `${file}:${at}: column ${unreadable.column} of the header: ${unreadable.reason}.`
+        : `${file}:${at}: column ${unreadable.column} "${shortText(unreadable.header)}": ${unreadable.reason}.`,
+      {
+        file,
+        line,
+        field: options.quotesHeader === false ? `column ${unreadable.column}` : shortText(unreadable.header),
+      },
     );
   const repeated = problems.repeated[0];
   if (repeated) {
@@ -105,11 +123,14 @@ export function reportHeaderProblems(
     );
   }
   if (problems.missing.length > 0) {
-    throw new InputError(`${file}:${at}: ${missingColumns(problems, options.catalogue.knownPaths)}`, {
-      file,
-      line,
-      field: problems.missing[0],
-    });
+    throw new InputError(
+      `${file}:${at}: ${missingColumns(problems, options.catalogue.knownPaths, options.quotesHeader !== false)}`,
+      {
+        file,
+        line,
+        field: problems.missing[0],
+      },
+    );
   }
   for (const unknown of problems.unknown.slice(0, maxUnknownWarnings))
     warnOfUnknownColumn(file, at, { ...unknown, line }, options, 'column');

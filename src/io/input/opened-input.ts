@@ -42,6 +42,12 @@ export interface InputOptions {
    */
   sends?: boolean;
   /**
+   * False where refusals go to a server's log (`tax serve`): a header that stops the reading is described (its count of
+   * columns), never quoted. The path may lead through a link another account owns to any file the server can read,
+   * and a file that is no table stops at its header: quoting it would publish its first line in the log.
+   */
+  quotesHeader?: boolean;
+  /**
    * Throws when a file is no longer the one the command meant to read (another program writing or replacing it):
    * run after each chunk of a regular file is read, before its records are judged. Stdin and pipes have none.
    */

@@ -1,8 +1,9 @@
 /** `b2bctl tax serve`'s refusals at start, in process: no credential in argv, none missing, no open door. */
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/base/clock.js';
 import { register } from '../../../src/commands/tax/cli.js';
 import { run, type TaxServeOptions } from '../../../src/commands/tax/serve.js';
 import { freshConfigDir } from '../../support/cli.js';
@@ -379,5 +380,89 @@ describe("tax serve --forward-to sends the ERP's credential with every cart", ()
     const { authorizations, stderr } = await forwardOneCart((port) => `http://erp:Senha%231@127.0.0.1:${port}/tax`, {});
     expect(authorizations).toEqual([`Basic ${Buffer.from('erp:Senha#1').toString('base64')}`]);
     expect(stderr).toContain("warning: --forward-to puts the ERP's credential (the URL's user or key)");
+  });
+});
+
+/** A line in the rest of `pgpass`: what a link swapped in for the table would publish in the log if it were quoted. */
+const secretLine = 'db.example:5432:*:erp:PgSecretPw9\n';
+
+/** Resolves once stderr holds a line matching `pattern`: the watcher's reload is an event, not a time. */
+function stderrLine(memory: ReturnType<typeof testContext>, pattern: RegExp): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => pattern.test(memory.stderr()) && (resolve(), true);
+    if (!check()) memory.context.io.stderr.on('data', check);
+  });
+}
+
+// The log is often read by others (journald's adm group, a shipped log), and the table's path may lead through a
+// link another account writes: a refused header is described there, never quoted (decision 0037).
+describe('tax serve logs a refused header without quoting it', () => {
+  it("at start: exit 65, the missing columns and the count of the header's, never its text", async () => {
+    const folder = temporaryFolder('b2bctl-tax-quote-');
+    writeFileSync(join(folder, 'pgpass'), secretLine, { mode: 0o600 });
+    symlinkSync('pgpass', join(folder, 'impostos.csv'));
+    const result = await runCommandLine(['tax', 'serve', '--rules', 'impostos.csv', '--port', '0', '--auth', 'none'], {
+      configDir: freshConfigDir(),
+      cwd: folder,
+    });
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).not.toContain('PgSecretPw9');
+    expect(result.stderr).toContain(
+      'error: impostos.csv:1: no "ncm", "from", "to", "buyer", "icmsRate" or "ipiRate" column (the header has 1 named column, not quoted here; a command run by hand, such as tax quote, quotes them).',
+    );
+  });
+
+  it('on a reload through a link swapped to another file: the old table kept, the log never quoting the file', async () => {
+    const folder = temporaryFolder('b2bctl-tax-swap-');
+    const rules = join(folder, 'impostos.csv');
+    copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
+    writeFileSync(join(folder, 'pgpass'), secretLine, { mode: 0o600 });
+    const options = (await parseWithGroup(register, [
+      'tax',
+      'serve',
+      '--rules',
+      rules,
+      '--map',
+      join(fixtures, 'impostos.map.json'),
+      '--port',
+      '0',
+      '--auth',
+      'none',
+    ])) as TaxServeOptions;
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, clock: systemClock });
+    const running = run(options, memory.context);
+    await memory.firstLine();
+    symlinkSync(join(folder, 'pgpass'), `${rules}.new`);
+    renameSync(`${rules}.new`, rules);
+    await stderrLine(memory, /the previous table, 6 rows, is still in use/);
+    memory.interrupt();
+    await running;
+    expect(memory.stderr()).not.toContain('PgSecretPw9');
+    expect(memory.stderr()).toContain('(the header has 1 named column, not quoted here;');
+  });
+
+  it('tax quote, run by hand on the same file, quotes the header', async () => {
+    const folder = temporaryFolder('b2bctl-tax-hand-');
+    writeFileSync(join(folder, 'export.csv'), 'NCM da mercadoria|UF\n39269090|SP\n');
+    const result = await runCommandLine(
+      [
+        'tax',
+        'quote',
+        '--rules',
+        'export.csv',
+        '--from',
+        'SP',
+        '--to',
+        'RJ',
+        '--buyer',
+        'taxpayer',
+        '--item',
+        '39269090,1,10',
+      ],
+      { configDir: freshConfigDir(), cwd: folder },
+    );
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain('(the columns are NCM da mercadoria|UF)');
   });
 });
