@@ -52,22 +52,24 @@ export class FailureReasons {
 
   /**
    * `why, 300 customers (first at line 2): Document … is already registered …`, a line per reason, the most common
-   * first; the reasons past the first three in one more line that sends to the report.
+   * first; the reasons past the first three in one more line that sends to the report. A bulk run's problem lines past
+   * the ones it prints (ProblemLines) are summed up alike, with their own `lead` and place for the rest (`listedIn`).
    */
-  closingLines(unit: string, options: { toTerminal: boolean }): string[] {
+  closingLines(unit: string, options: { toTerminal: boolean; lead?: string; listedIn?: string }): string[] {
+    const { lead = 'why, ', listedIn = 'in the report' } = options;
     const longest = options.toTerminal ? longestMessageShown : longestMessageLogged;
     const reasons = [...this.reasons.values()].toSorted((one, other) => other.records - one.records);
     const lines = reasons
       .slice(0, reasonsShown)
       .map(
         ({ message, first, records }) =>
-          `why, ${countOf(records, unit)} (${records === 1 ? 'line' : 'first at line'} ${recordPlace(first)}): ${shortMessage(message, longest)}`,
+          `${lead}${countOf(records, unit)} (${records === 1 ? 'line' : 'first at line'} ${recordPlace(first)}): ${shortMessage(message, longest)}`,
       );
     const others = reasons.slice(reasonsShown);
     const otherRecords = others.reduce((total, reason) => total + reason.records, this.untold);
     if (otherRecords > 0)
       lines.push(
-        `why, ${countOf(otherRecords, `other ${unit}`)}: ${this.untold > 0 ? 'other reasons' : countOf(others.length, 'other reasons')}, in the report`,
+        `${lead}${countOf(otherRecords, `other ${unit}`)}: ${this.untold > 0 ? 'other reasons' : countOf(others.length, 'other reasons')}, ${listedIn}`,
       );
     return lines;
   }
