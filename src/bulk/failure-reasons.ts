@@ -33,6 +33,7 @@ export class FailureReasons {
   private readonly reasons = new Map<string, Reason>();
   /** Failures whose reason came after `reasonsKept` others: counted, not told apart. */
   private untold = 0;
+  private lastKey: { message: string; key: string } | undefined;
   /** The flags some failed record needs and nothing else (`upsert`): the feed-back command carries them. */
   readonly fixFlags = new Set<string>();
 
@@ -40,7 +41,9 @@ export class FailureReasons {
     if (row.fixedBy !== undefined) this.fixFlags.add(row.fixedBy);
     const message = row.message ?? row.outcome;
     // A word with a digit or an @ names the record (a CPF, an alphanumeric CNPJ, a SKU, an e-mail), not the reason.
-    const key = message.replace(/\S*[\d@]\S*/g, '#');
+    // Kept for the next record: a file wrong in every row repeats one message half a million times.
+    if (message !== this.lastKey?.message) this.lastKey = { message, key: message.replace(/\S*[\d@]\S*/g, '#') };
+    const { key } = this.lastKey;
     const reason = this.reasons.get(key);
     if (reason !== undefined) {
       reason.records++;

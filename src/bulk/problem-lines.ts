@@ -40,6 +40,7 @@ export class ProblemLines {
   private readonly rest = new FailureReasons();
   private restCount = 0;
   private summedUp = false;
+  private lastShown: { raw: string; field: string; message: string } | undefined;
   private readonly print: (line: number, problem: FieldProblem, place?: Place) => void;
 
   constructor(
@@ -58,10 +59,30 @@ export class ProblemLines {
       return;
     }
     this.restCount++;
-    // Grouped by the message as printed: a secret value is masked in it as on the lines above.
-    const message = oneLine(shownProblem(problem, this.catalogue).message);
-    this.rest.add({ ...(place ?? { line }), message, outcome: 'invalid' });
+    const { row, column, element } = place ?? {};
+    this.rest.add({
+      line: place?.line ?? line,
+      row,
+      column,
+      element,
+      message: this.shown(problem),
+      outcome: 'invalid',
+    });
   };
+
+  /**
+   * The problem's message as printed: a secret value masked in it as on the lines above, on one line. An export wrong
+   * in every row repeats one message half a million times: the last one is worded once.
+   */
+  private shown(problem: FieldProblem): string {
+    if (problem.message !== this.lastShown?.raw || problem.field !== this.lastShown.field)
+      this.lastShown = {
+        raw: problem.message,
+        field: problem.field,
+        message: oneLine(shownProblem(problem, this.catalogue).message),
+      };
+    return this.lastShown.message;
+  }
 
   /** What the error that ends an invalid run says of the problems printed: all of them, or the first ones. */
   get listed(): string {
