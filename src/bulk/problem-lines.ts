@@ -98,7 +98,7 @@ export class ProblemLines {
   sumUp(list: ProblemList): void {
     if (this.restCount === 0 || this.summedUp) return;
     this.summedUp = true;
-    const { warn } = this.context.log;
+    const warn = (line: string) => this.context.log.warn(line);
     const lead = `${this.shownName}: `;
     warn(
       `${lead}${countOf(this.restCount, 'more problems')} not printed one by one (only the first ${problemLinesPrinted} are); by reason:`,
