@@ -11,14 +11,15 @@ import { countOf } from '../lib/plural.js';
 import { announceTerminalStdin, openCommandInput } from './command-input.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { keysChecked, type ResumedPlaces } from './pending-records.js';
-import { advisoryLogger, problemLogger } from './problem-output.js';
+import { advisoryLogger } from './problem-output.js';
+import { ProblemLines } from './problem-lines.js';
 import { DoneVerdicts, PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
 import { refuseFormatWithoutData, type RunTally, validationCounts, withClosingLine } from './closing-line.js';
 import { checkMinimumRecords } from './min-records.js';
 import { concludeRun } from './run-end.js';
 import { sendPacing } from './send-pacing.js';
 import { checkResume, describeInput, readMeta, type RunMeta, type ShapingFlag } from './run-meta.js';
-import { openSending, sendValidRecords } from './send-stage.js';
+import { openSending, type Sending, sendValidRecords } from './send-stage.js';
 import { spoolStdin } from './spool.js';
 import { checkingProgress } from './checking-progress.js';
 import { changedWhileRead, fileIdentity } from './file-identity.js';
@@ -127,24 +128,37 @@ async function validateThenSend<T, Sent>(
   // The input's file is let go of however the run ends (an invalid record, a refused plan, an interruption).
   try {
     const lateProblems = new LateProblems();
-    const validation = await validate(job, input, context, verdicts, lateProblems).catch((error: unknown) => {
-      // Stopped as the file changed under the pass: what it had counted is of no file as it now stands.
-      if (input.changed()) tally.counts = 'nothing sent';
-      throw error;
-    });
+    const problems = new ProblemLines(context, input.shownName, job.catalogue);
+    const validation = await validate(job, input, context, verdicts, { lateProblems, problems }).catch(
+      (error: unknown) => {
+        // Stopped as the file changed under the pass: what it had counted is of no file as it now stands.
+        if (input.changed()) tally.counts = 'nothing sent';
+        throw error;
+      },
+    );
     logValidation(job, input, validation, context, started);
     tally.counts = validationCounts(validation, job.flags.dryRun);
     // By name too, for `-o json` and `--log-format json`: a run that ends before sending is read from them as well.
     tally.outcomes = { records: validation.records, valid: validation.valid, invalid: validation.invalid };
-    // Before any verdict on the records: those of a file rewritten while it was read are the rewrite's (a line
-    // half old and half new), and the "N records are invalid … pass --skip-invalid" they earned sent the person on
-    // call to fix records that were fine.
-    input.unchanged();
-    checkMinimumRecords(validation.records, job.flags.minRecords, input.shownName);
-    const plan = planSending(job, input, validation, context);
-    if (plan === undefined && job.flags.dryRun && validation.valid > 0) await rehearseRefusals(job, input, context);
-    if (plan === undefined || verdicts === undefined) return;
-    const sending = await openSending(job, input, validation.valid, plan, context);
+    // The problems not printed are summed up before the error that ends the run, pointing to the validate command
+    // that lists them all; a run that sends with --skip-invalid names its errors file instead, once it is opened.
+    const listingCommand = { listing: job.listedBy, file: job.file, flags: job.flags };
+    let sending: Sending;
+    try {
+      // Before any verdict on the records: those of a file rewritten while it was read are the rewrite's (a line
+      // half old and half new), and the "N records are invalid … pass --skip-invalid" they earned sent the person on
+      // call to fix records that were fine.
+      input.unchanged();
+      checkMinimumRecords(validation.records, job.flags.minRecords, input.shownName);
+      const plan = planSending(job, input, validation, context, problems.listed);
+      if (plan === undefined && job.flags.dryRun && validation.valid > 0) await rehearseRefusals(job, input, context);
+      if (plan === undefined || verdicts === undefined) return problems.sumUp(listingCommand);
+      sending = await openSending(job, input, validation.valid, plan, context);
+    } catch (error) {
+      problems.sumUp(listingCommand);
+      throw error;
+    }
+    problems.sumUp({ errorsFile: sending.ledger.errors.path });
     try {
       const judged = lateProblems.applied(verdicts.read());
       const closing = {
@@ -239,7 +253,7 @@ async function validate<T, Sent>(
   input: CheckedInput,
   context: Context,
   verdicts: VerdictSpool<Sent> | undefined,
-  lateProblems: LateProblems,
+  { lateProblems, problems }: { lateProblems: LateProblems; problems: ProblemLines },
 ): Promise<ValidationSummary> {
   const { opened, resume, shownName } = input;
   let sending = true;
@@ -271,7 +285,7 @@ async function validate<T, Sent>(
         batches: resume ? batchesOfOne(keysChecked(opened.records, resume, job, shownName)) : opened.recordBatches(),
         checker: job.newChecker(),
         estimatedRecords: opened.estimatedRecords,
-        onProblem: problemLogger(context, shownName, job.catalogue),
+        onProblem: problems.log,
         signal: context.interrupt,
         // What the sending pass needs of each record, so it does not parse and judge the input again.
         onVerdict: verdicts || advisories || resume ? spoolVerdict : undefined,
@@ -380,6 +394,8 @@ function planSending<T, Sent>(
   input: CheckedInput,
   validation: ValidationSummary,
   context: Context,
+  /** How the problems were shown: `listed above`, or only the first ones (ProblemLines.listed). */
+  listed: string,
 ): SendPlan | undefined {
   const { shownName } = input;
   if (validation.records === 0) {
@@ -389,10 +405,10 @@ function planSending<T, Sent>(
   // With --skip-invalid the invalid records go to the report and the errors file, to be fixed and fed back, however
   // few are valid: none valid is the same run, sending nothing.
   if (validation.valid === 0 && !job.flags.skipInvalid)
-    throw new InputError(`Every record of ${shownName} is invalid (listed above); nothing was sent.`, {
+    throw new InputError(`Every record of ${shownName} is invalid (${listed}); nothing was sent.`, {
       file: shownName,
     });
-  const invalidAre = `${countOf(validation.invalid, 'records')} of ${shownName} ${validation.invalid === 1 ? 'is' : 'are'} invalid (listed above)`;
+  const invalidAre = `${countOf(validation.invalid, 'records')} of ${shownName} ${validation.invalid === 1 ? 'is' : 'are'} invalid (${listed})`;
   if (validation.invalid > 0 && !job.flags.skipInvalid)
     throw new InputError(
       `${invalidAre}; nothing was sent. Fix ${validation.invalid === 1 ? 'it' : 'them'}, or pass --skip-invalid to send the rest.`,

@@ -33,6 +33,7 @@ export class FailureReasons {
   private readonly reasons = new Map<string, Reason>();
   /** Failures whose reason came after `reasonsKept` others: counted, not told apart. */
   private untold = 0;
+  private lastKey: { message: string; key: string } | undefined;
   /** The flags some failed record needs and nothing else (`upsert`): the feed-back command carries them. */
   readonly fixFlags = new Set<string>();
 
@@ -40,7 +41,9 @@ export class FailureReasons {
     if (row.fixedBy !== undefined) this.fixFlags.add(row.fixedBy);
     const message = row.message ?? row.outcome;
     // A word with a digit or an @ names the record (a CPF, an alphanumeric CNPJ, a SKU, an e-mail), not the reason.
-    const key = message.replace(/\S*[\d@]\S*/g, '#');
+    // Kept for the next record: a file wrong in every row repeats one message half a million times.
+    if (message !== this.lastKey?.message) this.lastKey = { message, key: message.replace(/\S*[\d@]\S*/g, '#') };
+    const { key } = this.lastKey;
     const reason = this.reasons.get(key);
     if (reason !== undefined) {
       reason.records++;
@@ -52,22 +55,24 @@ export class FailureReasons {
 
   /**
    * `why, 300 customers (first at line 2): Document … is already registered …`, a line per reason, the most common
-   * first; the reasons past the first three in one more line that sends to the report.
+   * first; the reasons past the first three in one more line that sends to the report. A bulk run's problem lines past
+   * the ones it prints (ProblemLines) are summed up alike, with their own `lead` and place for the rest (`listedIn`).
    */
-  closingLines(unit: string, options: { toTerminal: boolean }): string[] {
+  closingLines(unit: string, options: { toTerminal: boolean; lead?: string; listedIn?: string }): string[] {
+    const { lead = 'why, ', listedIn = 'in the report' } = options;
     const longest = options.toTerminal ? longestMessageShown : longestMessageLogged;
     const reasons = [...this.reasons.values()].toSorted((one, other) => other.records - one.records);
     const lines = reasons
       .slice(0, reasonsShown)
       .map(
         ({ message, first, records }) =>
-          `why, ${countOf(records, unit)} (${records === 1 ? 'line' : 'first at line'} ${recordPlace(first)}): ${shortMessage(message, longest)}`,
+          `${lead}${countOf(records, unit)} (${records === 1 ? 'line' : 'first at line'} ${recordPlace(first)}): ${shortMessage(message, longest)}`,
       );
     const others = reasons.slice(reasonsShown);
     const otherRecords = others.reduce((total, reason) => total + reason.records, this.untold);
     if (otherRecords > 0)
       lines.push(
-        `why, ${countOf(otherRecords, `other ${unit}`)}: ${this.untold > 0 ? 'other reasons' : countOf(others.length, 'other reasons')}, in the report`,
+        `${lead}${countOf(otherRecords, `other ${unit}`)}: ${this.untold > 0 ? 'other reasons' : countOf(others.length, 'other reasons')}, ${listedIn}`,
       );
     return lines;
   }

@@ -8,6 +8,7 @@ import type { PlaceSet } from './resume.js';
 import type { Outcome } from './report.js';
 import type { ShapingFlag, ShapingValue } from './run-meta.js';
 import type { RecordChecker } from './validation-pass.js';
+import type { ListingCommand } from './problem-lines.js';
 
 /**
  * What differs between bulk commands; everything else (docs/bulk-runs.md) is the same for all. T is a
@@ -40,6 +41,11 @@ export interface BulkJob<T, Sent = T> {
    * beside the report and restored into `flags` or checked by `--resume`, before plan().
    */
   shaping?: readonly ShapingFlag[];
+  /**
+   * The validate command that lists every problem of the file, named when a run prints only the first ones (decision
+   * 0036); none for a command that has no validate (then the errors file of a --skip-invalid run lists them).
+   */
+  listedBy?: ListingCommand;
   /** Takes a per-profile lock under this name, so two runs never overlap (cron jobs). */
   lockName?: string;
   /**

@@ -35,6 +35,7 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       newChecker: () => newCustomerChecker<CustomerCreateBody>('create'),
       advisories: (record) => customerAdvisories(record.values),
       keyOf: customerRecordKey,
+      listedBy: { verb: 'customer validate' },
       shaping: [{ flag: '--upsert', key: 'upsert', unset: false }],
       outcomes: ['created', 'updated', 'invalid', 'failed', 'unknown'],
       // A create whose outcome is unknown may have made the customer: the resume asks, feeding it back would not.

@@ -37,6 +37,7 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
       newChecker: () => newCustomerChecker<CustomerUpdateBody>('update'),
       advisories: (record) => customerAdvisories(record.values),
       keyOf: customerRecordKey,
+      listedBy: { verb: 'customer validate', flags: ['--update'] },
       outcomes: ['updated', 'unchanged', 'invalid', 'failed'],
       sentOutcomes: ['updated', 'unchanged'],
       plan: () => ({

@@ -62,6 +62,10 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       // Read when the pass starts: a resumed run's --allow-zero-price is restored by then.
       newChecker: () => newStockChecker({ allowZeroPrice: options.allowZeroPrice }),
       keyOf: (record) => String(record.values.sku ?? ''),
+      // Read once the pass ends: a resumed run's --allow-zero-price is restored by then, and judges as it did.
+      get listedBy() {
+        return { verb: 'stock validate', flags: options.allowZeroPrice ? ['--allow-zero-price'] : [] };
+      },
       lockName: 'stock-push',
       outcomes: ['applied', 'accepted', 'queued', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted', 'queued'],
