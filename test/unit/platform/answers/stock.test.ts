@@ -187,7 +187,10 @@ describe('readBatchAnswer: which item a result is about', () => {
       { index: 0, status: 'APPLIED' },
       { index: 2, status: 'REJECTED', message: 'x' },
     ];
-    expect(read({ results: fromZero })).toEqual({ verdicts: ['applied', '-', 'rejected', '-', '-'], notes: [] });
+    expect(read({ results: fromZero })).toEqual({
+      verdicts: ['applied', 'unknown', 'rejected', 'unknown', 'unknown'],
+      notes: [{ kind: 'leftOutItems', skus: ['B2', 'D4', 'E5'], batchSize: 5 }],
+    });
   });
 
   it('an object keyed by index from 1: no item is matched, the index noted; the refusal makes each unknown', () => {
@@ -286,8 +289,15 @@ describe('readBatchAnswer: which item a result is about', () => {
           { sku: 'ZZ', status: 'ok' },
         ],
         ['A1', 'B2'],
-      ).verdicts,
-    ).toEqual(['applied', '-']);
+      ),
+    ).toEqual({
+      // ZZ may be B2 misspelled, or another product: B2 is left out beside A1 applied, so unknown.
+      verdicts: ['applied', 'unknown'],
+      notes: [
+        { kind: 'strangerSku', sku: 'ZZ', result: '{"sku":"ZZ","status":"ok"}' },
+        { kind: 'leftOutItems', skus: ['B2'], batchSize: 2 },
+      ],
+    });
   });
 
   it('indexes from 0 that agree with their SKUs are followed, whatever the order', () => {
