@@ -182,7 +182,8 @@ function planRoute(
  * Batch route: one request per batch, each item reported as the answer says. An item the answer
  * does not itemise is `accepted` (the platform took it with a 2xx), never failed: the document does
  * not show the per-item result, so not recognising it says nothing about the item; unless the answer shows a
- * refusal it does not tie to an item, which makes the item `unknown` (readBatchAnswer).
+ * refusal it does not tie to an item, or other items applied beside it left out, which makes the item `unknown`
+ * (readBatchAnswer).
  */
 async function sendToBatchRoute(
   client: PlatformClient,

@@ -2,7 +2,7 @@
  * `stock push --route batch`: which item each per-item result of the batch answer is about, and what its status says.
  * A result names its item by SKU, by index or by its place; an index the answer numbers from 1, a SKU given back
  * without its leading zeros, per-item HTTP codes in a 207, a 422 that itemises its refusal. An item is never given
- * another item's outcome: one no result names safely is `accepted`, with a warning.
+ * another item's outcome: one no result names is `accepted`, with a warning, or `unknown` beside others shown applied.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
