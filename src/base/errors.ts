@@ -69,8 +69,14 @@ export class AuthError extends B2bctlError {
 
 /** The platform could not be reached, or kept failing after every retry. */
 export class UnavailableError extends B2bctlError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * The time-out (ms) every attempt of the request ran out of, sent and unanswered: the platform was reached, and is
+   * slower than b2bctl waits, so a bulk run it stops advises a longer --timeout rather than waiting until it is back.
+   */
+  readonly timedOutAfterMs: number | undefined;
+  constructor(message: string, options?: { cause?: unknown; timedOutAfterMs?: number }) {
     super(message, ExitCode.unavailable, options);
+    this.timedOutAfterMs = options?.timedOutAfterMs;
   }
 }
 
@@ -81,7 +87,7 @@ export class UnavailableError extends B2bctlError {
 export class AmbiguousRequestError extends UnavailableError {
   /** The status the platform answered when an answer came that cannot be read (a 2xx in a coding b2bctl cannot decode). */
   readonly status: number | undefined;
-  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+  constructor(message: string, options?: { cause?: unknown; status?: number; timedOutAfterMs?: number }) {
     super(message, options);
     this.status = options?.status;
   }

@@ -11,6 +11,7 @@ import {
   ThrottledTooLongError,
   UnavailableError,
 } from '../base/errors.js';
+import { spokenDuration } from '../domain/duration.js';
 import { countOf } from '../lib/plural.js';
 import type { RunLedger } from './run-ledger.js';
 import type { BulkJob } from './job.js';
@@ -92,7 +93,7 @@ export async function concludeRun<T, Sent>(
       );
     case 'stopped: platform unavailable':
       throw new UnavailableError(
-        `${end.error.message} Stopped${end.error instanceof ThrottledTooLongError ? '' : ` after ${unavailableBatchesBeforeStopping} failed requests in a row`}; when the platform is back, run: ${resumeHint}`,
+        `${end.error.message} Stopped${end.error instanceof ThrottledTooLongError ? '' : ` after ${unavailableBatchesBeforeStopping} failed requests in a row`}; ${whenToResume(end.error)}: ${resumeHint}`,
       );
     case 'stopped: credentials refused':
       throw new AuthError(`${end.error.message} Then resume with: ${resumeHint}`, { cause: end.error });
@@ -103,10 +104,7 @@ export async function concludeRun<T, Sent>(
     case 'stopped':
       throw end.error;
     case 'platform unavailable throughout':
-      // Why first (nothing listens at a mistyped base URL, a 503), as a run stopped after requests in a row says it.
-      throw new UnavailableError(
-        `${result.firstUnavailable === undefined ? '' : `${result.firstUnavailable.error.message} `}The platform was unavailable for every request of this run (${unsentWords(ledger, job.unit)}); when it is back, run: ${resumeHint}`,
-      );
+      throw new UnavailableError(unavailableThroughout(result.firstUnavailable?.error, ledger, job.unit, resumeHint));
     case 'interrupted':
       throw new InterruptedError(
         `Interrupted; the requests in flight were finished and reported. Resume with: ${resumeHint}`,
@@ -116,6 +114,31 @@ export async function concludeRun<T, Sent>(
     case 'done':
       return;
   }
+}
+
+/**
+ * How a run stopped by an unavailable platform is to be resumed: when it is back; but a platform that was sent the
+ * requests and answered none within the time-out was there, and slow: waiting for it to be "back" would meet the same
+ * time-out (a fresh user test), so the run is to be sent again with a longer --timeout.
+ */
+function whenToResume(error: UnavailableError | undefined): string {
+  if (error?.timedOutAfterMs === undefined) return 'when the platform is back, run';
+  return `the platform did not answer within ${spokenDuration(error.timedOutAfterMs)} (--timeout); run again with a longer --timeout`;
+}
+
+/** The line of a run every request of which was lost: why (the record first in the file's), and how to resume. */
+function unavailableThroughout(
+  first: UnavailableError | undefined,
+  ledger: { count(outcome: 'failed' | 'unknown'): number },
+  unit: string,
+  resumeHint: string,
+): string {
+  // Why first (nothing listens at a mistyped base URL, a 503), as a run stopped after requests in a row says it.
+  const why = first === undefined ? '' : `${first.message} `;
+  const lost = unsentWords(ledger, unit);
+  if (first?.timedOutAfterMs === undefined)
+    return `${why}The platform was unavailable for every request of this run (${lost}); when it is back, run: ${resumeHint}`;
+  return `${why}No request of this run was answered within ${spokenDuration(first.timedOutAfterMs)} (${lost}); run again with a longer --timeout: ${resumeHint}`;
 }
 
 /**

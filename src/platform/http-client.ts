@@ -462,13 +462,15 @@ export class HttpClient {
     const fix = failure.timedOut
       ? 'If the platform is this slow, raise the time-out (--timeout, or the http.timeout setting)'
       : 'A firewall, proxy or gateway in between may be closing it; check the network';
+    const timedOutAfterMs = failure.timedOut ? this.options.timeoutMs : undefined;
     if (isWrite(request))
       return new AmbiguousRequestError(
         `${request.method} ${shownUrl(url)} was sent, and ${what}, ${after}: the request may have been applied. ${fix}.`,
-        { cause: failure },
+        { cause: failure, timedOutAfterMs },
       );
     return new UnavailableError(`No answer from ${url.origin} ${after}: ${what}. ${fix}, then try again.`, {
       cause: failure,
+      timedOutAfterMs,
     });
   }
 }

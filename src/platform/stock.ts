@@ -67,6 +67,7 @@ export function itemisedRefusal(
     'contradictedBatch',
     'conflictingResults',
     'ambiguousSku',
+    'leftOutItems',
   ]);
   const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), (note) => {
     if (!failedAnyway.has(note.kind)) noted?.(note);

@@ -186,7 +186,8 @@ function planRoute(
  * Batch route: one request per batch, each item reported as the answer says. An item the answer
  * does not itemise is `accepted` (the platform took it with a 2xx), never failed: the document does
  * not show the per-item result, so not recognising it says nothing about the item; unless the answer shows a
- * refusal it does not tie to an item, which makes the item `unknown` (readBatchAnswer).
+ * refusal it does not tie to an item, or other items applied beside it left out, which makes the item `unknown`
+ * (readBatchAnswer).
  */
 async function sendToBatchRoute(
   client: PlatformClient,
@@ -263,11 +264,20 @@ function matchWarning(note: MatchNote): string {
       return `warning: the stock batch route answered results that disagree for SKU "${note.sku}": ${note.results.join('; ')}; b2bctl reports such an item "unknown" (the errors file holds it to send again).`;
     case 'ambiguousSku':
       return `warning: the stock batch route named a result by the SKU "${note.named}", which fits ${note.sent.length} items sent (${[...new Set(note.sent)].map((sku) => `"${sku}"`).join(', ')}), and the order of its results does not tell which; b2bctl reports those items "unknown" (the errors file holds them to send again).`;
+    case 'leftOutItems':
+      return `warning: the stock batch route answered per-item results that show items applied and say nothing of others (${leftOutSkus(note)}); b2bctl reports each item such an answer leaves out "unknown", since the platform may have dropped it (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
     case 'untrustedIndex':
       return untrustedIndexWarning(note);
     case 'unshownIndexBase':
       return `warning: the stock batch route answered per-item results by index alone (the first ${note.index}), none of them 0 and no SKU beside them, so b2bctl cannot tell whether they count from 0 or from 1 in a batch of ${countOf(note.batchSize, 'items')}; it does not follow them: an item they may be about is reported "unknown" when they refuse one (the errors file holds them to send again).`;
   }
+}
+
+/** The SKUs an answer left out, the first three of them, and of how large a batch. */
+function leftOutSkus(note: Extract<MatchNote, { kind: 'leftOutItems' }>): string {
+  const named = note.skus.slice(0, 3).map((sku) => `"${sku}"`);
+  const more = note.skus.length > 3 ? ` and ${note.skus.length - 3} more` : '';
+  return `${named.join(', ')}${more} of a batch of ${countOf(note.batchSize, 'items')}`;
 }
 
 function untrustedIndexWarning(note: Extract<MatchNote, { kind: 'untrustedIndex' }>): string {
@@ -276,7 +286,7 @@ function untrustedIndexWarning(note: Extract<MatchNote, { kind: 'untrustedIndex'
     note.itemSku === undefined
       ? `${result} gives index ${note.index}, outside a batch of ${countOf(note.batchSize, 'items')} numbered from 0`
       : `${result} gives index ${note.index}, which is "${note.itemSku}" in the batch, numbered from 0`;
-  return `warning: the stock batch route answered per-item results whose index does not fit the items sent (${which}); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it), or "unknown" when the answer refuses an item b2bctl cannot match.`;
+  return `warning: the stock batch route answered per-item results whose index does not fit the items sent (${which}); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "unknown" when the answer shows others applied or refuses an item b2bctl cannot match, else "accepted" (the answer did not itemise it).`;
 }
 
 /**

@@ -6,8 +6,9 @@ import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } fro
  * The stock routes' answers. The document says the batch route gives "a per-item result in the
  * response" without showing it, and shows nothing of the queue route's 202. We recognise the
  * plausible shapes; what we cannot match is reported `accepted` (the platform took the request
- * without itemising it), never failed; but `unknown` when the answer shows a refusal we cannot tie to an item, or
- * gives an item a status we do not know. The queue route's 2xx is read for the same signs of refusal.
+ * without itemising it), never failed; but `unknown` when the answer shows a refusal we cannot tie to an item, gives
+ * an item a status we do not know, or shows other items applied and leaves it out. A list of the SKUs not taken
+ * (`"notFound": ["A2"]`) refuses the items it names. The queue route's 2xx is read for the same signs of refusal.
  */
 
 // The lists below are built at each call, in function bodies, not once at module load: mutation testing switches its
@@ -100,7 +101,8 @@ export interface BatchAnswerSettings {
  * SKU the platform spelled otherwise than sent (`123` for `00123`, `AB-7` for `ab-7`), matched ignoring both; a
  * result naming a SKU not sent; a refusal matched to no item; a refusal of the batch beside results showing every item
  * applied; two results for one item that disagree; a SKU that fits
- * several items, the order of the answer not settling which. A result is shown as the platform wrote it (its JSON).
+ * several items, the order of the answer not settling which; items the results leave out beside others shown applied.
+ * A result is shown as the platform wrote it (its JSON).
  */
 export type MatchNote =
   | { kind: 'untrustedIndex'; index: number; sku: string | undefined; batchSize: number; itemSku: string | undefined }
@@ -110,13 +112,16 @@ export type MatchNote =
   | { kind: 'contradictedBatch'; result: string }
   | { kind: 'unshownIndexBase'; index: number; batchSize: number }
   | { kind: 'conflictingResults'; sku: string; results: string[] }
-  | { kind: 'ambiguousSku'; named: string; sent: string[] };
+  | { kind: 'ambiguousSku'; named: string; sent: string[] }
+  | { kind: 'leftOutItems'; skus: string[]; batchSize: number };
 
 /**
  * One verdict per sent item (in the order sent) when the answer itemises them; undefined when no
  * per-item result can be matched to the items and the answer shows no refusal, so the caller reports them `accepted`.
- * An item no result names safely has no verdict: never another item's; but `unknown` when the answer holds a refusal
- * b2bctl cannot tie to an item (a result matched to no item, or a sign of refusal beside the results).
+ * An item no result names safely has no verdict (never another item's), when the results only name refusals; but
+ * `unknown` when they show other items applied (the platform may have dropped it), or when the answer holds a refusal
+ * b2bctl cannot tie to an item (a result matched to no item, or a sign of refusal beside the results). The SKUs listed
+ * under a name of refusal (`"notFound": ["A2"]`), each one sent, are `rejected`.
  */
 export function readBatchAnswer(
   body: unknown,
@@ -124,15 +129,41 @@ export function readBatchAnswer(
   settings: BatchAnswerSettings = {},
   noted: (note: MatchNote) => void = () => {},
 ): (ItemVerdict | undefined)[] | undefined {
+  return readAnswer(body, skus, settings, noted, { silentMayBeDropped: true });
+}
+
+/**
+ * readBatchAnswer, and the queue route's reading (readQueueRefusal), where an item no result names is `queued` as
+ * the batch is, whatever the others: `silentMayBeDropped` says whether such an item is `unknown` beside others shown
+ * applied.
+ */
+function readAnswer(
+  body: unknown,
+  skus: readonly string[],
+  settings: BatchAnswerSettings,
+  noted: (note: MatchNote) => void,
+  rules: { silentMayBeDropped: boolean },
+): (ItemVerdict | undefined)[] | undefined {
   const itemised = itemisedAnswer(body, skus, settings, noted);
-  const beside = refusalBeside(body, itemised?.list, settings.status);
+  const lists = skuLists(body, itemised?.list, skus, noted);
+  const beside = refusalBeside(
+    body,
+    itemised?.list,
+    settings.status,
+    lists.map((found) => found.value),
+  );
   const verdicts = itemised?.verdicts ?? skus.map(() => undefined);
+  rejectListed(verdicts, lists, itemised?.shown ?? [], skus, noted);
   // A sign of refusal beside results that refuse an item themselves, and leave none unshown, says nothing more.
   const unshown = verdicts.some((verdict) => verdict === undefined || verdict.verdict === 'unsettled');
   const explained = !unshown && verdicts.some((verdict) => verdict?.verdict === 'rejected');
   const unexplained = beside === undefined || explained ? [] : [beside];
   const refusals = [...(itemised?.refusals ?? []), ...unexplained];
-  if (refusals.length === 0) return itemised?.verdicts;
+  if (refusals.length === 0) {
+    if (itemised === undefined && lists.length === 0) return undefined;
+    if (rules.silentMayBeDropped) unknownWhenLeftOut(verdicts, itemised?.named ?? [], skus, noted);
+    return verdicts;
+  }
   // A refusal of the batch beside results that show every item applied contradicts them (`"status": "FAILED"` over
   // items `OK`: checked, maybe, and not stored): no item is known applied, and a batch is safe to send again.
   if (unexplained.length > 0 && !unshown) {
@@ -151,13 +182,27 @@ export function readBatchAnswer(
   return verdicts;
 }
 
+/** What the per-item results say, read at the place they were found. */
+interface Itemised {
+  /** Each item's verdict, in the order sent; undefined for one no result names or says anything b2bctl reads of. */
+  verdicts: (ItemVerdict | undefined)[];
+  /** The results as the answer holds them (an array, or an object keyed by SKU or index). */
+  list: unknown;
+  /** The refusals matched to no item, as the platform wrote them. */
+  refusals: string[];
+  /** Each item's results as the platform wrote them (none for an item no result names). */
+  shown: string[][];
+  /** Whether a result names the item (with a status b2bctl reads or not). */
+  named: boolean[];
+}
+
 /** The results read at the first recognised place whose entries match the items sent, and the refusals matched to none. */
 function itemisedAnswer(
   body: unknown,
   skus: readonly string[],
   settings: BatchAnswerSettings,
   noted: (note: MatchNote) => void,
-): { verdicts: (ItemVerdict | undefined)[]; list: unknown; refusals: string[] } | undefined {
+): Itemised | undefined {
   // `{"items":{…}}` is itself an object of objects, so being list-shaped is not enough.
   for (const path of candidatePaths(settings.results, recognisedResultPaths())) {
     const list = path === '' ? body : valueAtPath(body, path);
@@ -182,10 +227,109 @@ function itemisedAnswer(
       (isArray(list) && refusals.length > 0);
     if (read) {
       notes.forEach(noted);
-      return { verdicts, list, refusals };
+      const shown = matched.claims.map((claims) => claims.map(shownResult));
+      return { verdicts, list, refusals, shown, named: shown.map((results) => results.length > 0) };
     }
   }
   return undefined;
+}
+
+/**
+ * Items no result names, in an answer whose results show other items applied (or taken, pending): a platform that
+ * itemises what it applied may have dropped the rest, so each is `unknown` (sent again: stock is absolute), never
+ * `accepted` (a fresh user test: `[{"sku":"A1","status":"OK"},{"sku":"A3","status":"OK"}]` for A1..A5 ended exit 0).
+ * Results that only name refusals (an errors-style list) leave the others not refused: they stay `accepted`.
+ */
+function unknownWhenLeftOut(
+  verdicts: (ItemVerdict | undefined)[],
+  named: readonly boolean[],
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): void {
+  const taken = verdicts.some((verdict) => verdict?.verdict === 'applied' || verdict?.verdict === 'unsettled');
+  const leftOut = itemsWhere(skus, (_sku, item) => verdicts[item] === undefined && named[item] !== true);
+  if (!taken || leftOut.length === 0) return;
+  noted({ kind: 'leftOutItems', skus: leftOut.map((item) => skus[item] as string), batchSize: skus.length });
+  // Others only pending (`QUEUED`) are taken, not applied.
+  const shown = verdicts.some((verdict) => verdict?.verdict === 'applied') ? 'applied' : 'taken';
+  for (const item of leftOut)
+    verdicts[item] = {
+      verdict: 'unknown',
+      message: `the answer showed other items of the batch ${shown} and said nothing of this one: it may have dropped it`,
+    };
+}
+
+/** A list of SKUs the platform did not take, under a name of refusal (`"notFound": ["A2"]`): the items it names. */
+interface SkuList {
+  field: string;
+  /** The list itself, which is then no sign of refusal beside the results (refusalBeside). */
+  value: unknown[];
+  items: number[];
+}
+
+/**
+ * The lists of SKUs beside the results, under a name of refusal (`notFound`, `naoEncontrados`, `invalidSkus`,
+ * `ignored`, `failed`), whose every entry names a SKU sent, exactly or but for case and leading zeros (a SKU sent
+ * twice, two warehouses: both its items). A list with an entry that names nothing sent, or that fits two SKUs sent,
+ * is none: it stays a sign of refusal, and the items it may be about `unknown`. Such a list made every item of the
+ * batch `unknown`, though it said which were not taken (a fresh user test).
+ */
+function skuLists(body: unknown, list: unknown, skus: readonly string[], noted: (note: MatchNote) => void): SkuList[] {
+  const lists: SkuList[] = [];
+  for (const place of placesBeside(body, list))
+    for (const [field, value] of Object.entries(place)) {
+      if (value === list || !isArray(value) || !refusalNamed(field, value)) continue;
+      const notes: MatchNote[] = [];
+      const named = value.map((entry) => itemsListed(entry, skus, (found) => notes.push(found)));
+      if (named.some((items) => items.length === 0)) continue;
+      notes.forEach(noted);
+      lists.push({ field, value, items: [...new Set(named.flat())] });
+    }
+  return lists;
+}
+
+/** The items an entry of a list of SKUs names: the SKU as sent, else the one SKU sent the same but for case and zeros. */
+function itemsListed(entry: unknown, skus: readonly string[], noted: (note: MatchNote) => void): number[] {
+  if (typeof entry !== 'string' && typeof entry !== 'number' && !(entry instanceof WrittenNumber)) return [];
+  const named = String(entry);
+  const exact = itemsWhere(skus, (sent) => sent === named);
+  if (exact.length > 0) return exact;
+  const loose = itemsWhere(skus, (sent) => sameLooseSku(sent, named));
+  const sent = [...new Set(loose.map((item) => skus[item] as string))];
+  if (sent.length !== 1) return [];
+  noted({ kind: 'respelledSku', sent: sent[0] as string, named });
+  return loose;
+}
+
+/**
+ * The items a list of SKUs names `rejected`, its name for the reason (`the platform listed this SKU under notFound`);
+ * an item a result shows applied or taken is `unknown`, the two disagreeing; one refused by its result too keeps both
+ * reasons.
+ */
+function rejectListed(
+  verdicts: (ItemVerdict | undefined)[],
+  lists: readonly SkuList[],
+  shown: readonly string[][],
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): void {
+  for (const { field, value, items } of lists) {
+    const reason = `the platform listed this SKU under ${field}`;
+    for (const item of items) {
+      const verdict = verdicts[item];
+      if (verdict === undefined) verdicts[item] = { verdict: 'rejected', message: reason };
+      else if (verdict.verdict === 'rejected')
+        verdicts[item] = { verdict: 'rejected', message: verdict.message ? `${verdict.message}; ${reason}` : reason };
+      else if (verdict.verdict !== 'unknown') {
+        const results = [...(shown[item] ?? []), resultJson({ [field]: value })];
+        noted({ kind: 'conflictingResults', sku: skus[item] as string, results });
+        verdicts[item] = {
+          verdict: 'unknown',
+          message: `the answer gave this item ${results.length} results that disagree: ${results.join('; ')}`,
+        };
+      }
+    }
+  }
 }
 
 /** A result as the platform wrote it, for a warning or a report cell: its JSON (an object's entry with its key). */
@@ -248,21 +392,35 @@ function unknownUnlessShown(verdicts: (ItemVerdict | undefined)[], refusals: rea
  * A sign beside the results that the batch or some item was refused, shown as the answer wrote it (its JSON without
  * the results read): a batch-level status that refuses (`"status": "REJECTED"`, `"success": false`,
  * `"COMPLETED_WITH_ERRORS"`), or a field named for refusals holding something (`"errors": [...]`, `"failed": 1`,
- * `"rejectedCount": 2`). Looked for at the answer's top level and in the object holding its results.
+ * `"rejectedCount": 2`). Looked for at the answer's top level and in the object holding its results. A list of SKUs
+ * sent (`listsOfSkus`, skuLists) says which items it refuses, so it is no such sign.
  */
-function refusalBeside(body: unknown, list: unknown, statusField: string | undefined): string | undefined {
-  // The results themselves are not beside them: an object keyed by SKU may have a SKU `ERROR-1`.
-  const places = [body, containerOf(body, list), valueAtPath(body, 'data')].filter(
-    (place) => isRecord(place) && place !== list,
-  ) as Record<string, unknown>[];
-  const signed = [...new Set(places)].some((place) =>
+function refusalBeside(
+  body: unknown,
+  list: unknown,
+  statusField: string | undefined,
+  listsOfSkus: readonly unknown[],
+): string | undefined {
+  const signed = placesBeside(body, list).some((place) =>
     Object.entries(place).some(
-      ([field, value]) => value !== list && (refusingStatus(field, value, statusField) || refusalNamed(field, value)),
+      ([field, value]) =>
+        value !== list &&
+        !listsOfSkus.includes(value) &&
+        (refusingStatus(field, value, statusField) || refusalNamed(field, value)),
     ),
   );
   if (!signed) return undefined;
   const text = JSON.stringify(body, (_key, value: unknown) => (value === list && list !== body ? undefined : value));
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+/** Where a sign beside the results is looked for: the answer's top level, the object holding its results, `data`. */
+function placesBeside(body: unknown, list: unknown): Record<string, unknown>[] {
+  // The results themselves are not beside them: an object keyed by SKU may have a SKU `ERROR-1`.
+  const places = [body, containerOf(body, list), valueAtPath(body, 'data')].filter(
+    (place) => isRecord(place) && place !== list,
+  ) as Record<string, unknown>[];
+  return [...new Set(places)];
 }
 
 /** The object whose field holds the results read, when they are not the answer itself. */
@@ -491,10 +649,10 @@ function inOrderSent(results: readonly PlacedResult[], skus: readonly string[]):
   return results.every(placed) && results.some(alone);
 }
 
-function itemsWhere(skus: readonly string[], matches: (sku: string) => boolean): number[] {
+function itemsWhere(skus: readonly string[], matches: (sku: string, item: number) => boolean): number[] {
   const items: number[] = [];
   skus.forEach((sku, item) => {
-    if (matches(sku)) items.push(item);
+    if (matches(sku, item)) items.push(item);
   });
   return items;
 }
@@ -709,7 +867,7 @@ export function readQueueRefusal(
   skus: readonly string[],
   noted: (note: MatchNote) => void = () => {},
 ): (ItemVerdict | undefined)[] | undefined {
-  const refused = readBatchAnswer(body, skus, {}, noted)?.map((verdict) =>
+  const refused = readAnswer(body, skus, {}, noted, { silentMayBeDropped: false })?.map((verdict) =>
     verdict?.verdict === 'rejected' || verdict?.verdict === 'unknown' ? verdict : undefined,
   );
   return refused?.some((verdict) => verdict !== undefined) ? refused : undefined;

@@ -2,7 +2,7 @@
  * `stock push --route batch`: which item each per-item result of the batch answer is about, and what its status says.
  * A result names its item by SKU, by index or by its place; an index the answer numbers from 1, a SKU given back
  * without its leading zeros, per-item HTTP codes in a 207, a 422 that itemises its refusal. An item is never given
- * another item's outcome: one no result names safely is `accepted`, with a warning.
+ * another item's outcome: one no result names is `accepted`, with a warning, or `unknown` beside others shown applied.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,7 +75,7 @@ describe('stock push: per-item results matched to their items', () => {
       errors: ['B2,20,6.25,3,SKU not found'],
     });
     expect(warnings(test.stderr())).toEqual([
-      'warning: the stock batch route answered per-item results whose index does not fit the items sent (the result for SKU "A1" gives index 1, which is "B2" in the batch, numbered from 0); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it), or "unknown" when the answer refuses an item b2bctl cannot match.',
+      'warning: the stock batch route answered per-item results whose index does not fit the items sent (the result for SKU "A1" gives index 1, which is "B2" in the batch, numbered from 0); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "unknown" when the answer shows others applied or refuses an item b2bctl cannot match, else "accepted" (the answer did not itemise it).',
     ]);
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
     expect(await requestCounts(sandbox)).toEqual({});
@@ -96,7 +96,7 @@ describe('stock push: per-item results matched to their items', () => {
       errors: batch.map((sku, place) => `${sku},${(place + 1) * 10},${place + 5}.25,${place + 2},${refusal}`),
     });
     expect(warnings(test.stderr())).toEqual([
-      'warning: the stock batch route answered per-item results whose index does not fit the items sent (a result gives index 5, outside a batch of 5 items numbered from 0); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "accepted" (the answer did not itemise it), or "unknown" when the answer refuses an item b2bctl cannot match.',
+      'warning: the stock batch route answered per-item results whose index does not fit the items sent (a result gives index 5, outside a batch of 5 items numbered from 0); b2bctl does not follow those indexes: a result is matched by the SKU it names, and an item no result names is reported "unknown" when the answer shows others applied or refuses an item b2bctl cannot match, else "accepted" (the answer did not itemise it).',
       'warning: the stock batch route refused an item b2bctl cannot match to the items sent: {"index":2,"status":"REJECTED","message":"SKU not found"}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".',
     ]);
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);

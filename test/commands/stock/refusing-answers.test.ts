@@ -1,7 +1,7 @@
 /**
  * `stock push`: 2xx answers that refuse items in shapes a user test found reported `accepted` or `queued`, exit 0:
  * per-item statuses b2bctl did not list (`SKU_NOT_FOUND`, `ERRO`, `ignored`), `"updated": false`, a `resultados`
- * list, a `notFound` list beside the results; reasons under Portuguese names (`mensagem`, `motivo`); and the queue
+ * list; reasons under Portuguese names (`mensagem`, `motivo`); and the queue
  * route's 200 that refuses the batch (`"success": false`, `"status": "REJECTED"`, an `errors` list, per-item results).
  */
 import { writeFileSync } from 'node:fs';
@@ -119,20 +119,6 @@ describe('stock push --route batch: per-item refusals in shapes b2bctl did not l
       expect(await requestCounts(sandbox)).toEqual({});
     },
   );
-
-  it('a "notFound" list beside a count: every item unknown, quoting the answer, warned, exit 1', async () => {
-    const body = { processed: 5, notFound: ['A2', 'A4'] };
-    const { test, sent } = await routeAnsweredWith('batch', 200, body);
-    const { folder, options } = stockFile('batch');
-    expect(await test.run(push, options)).toBe(1);
-    const shown = JSON.stringify(body);
-    const message = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${shown}`;
-    expect(runRecord(folder)).toEqual({ rows: batch.map((sku) => `${sku} unknown  ${message}`), errors: batch });
-    expect(warnings(test.stderr())).toEqual([
-      `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${shown}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".`,
-    ]);
-    expect(sent()).toBe(1);
-  });
 
   it.each([
     ['mensagem', { results: results({ status: 'OK' }, { status: 'REJECTED', mensagem: 'Produto não encontrado' }) }],

@@ -64,7 +64,34 @@ describe('stock push: a batch sent whose outcome no answer told', () => {
     expect(result.stderr).toContain('stock push: 2 unknown;');
     expect(result.stderr).not.toContain('Cannot reach');
     expect(result.stderr).not.toContain('firewall');
+    // The platform was there, and slow: "when it is back" would meet the same time-out (a fresh user test).
+    expect(result.stderr).toMatch(
+      / No request of this run was answered within 0\.2 s \(2 unknown, asked about again by the resume\); run again with a longer --timeout: \S* ?b2bctl stock push stock\.csv .*--resume \S*stock\.report-\S+\.csv\n/,
+    );
+    expect(result.stderr).not.toContain('is back');
     expect(platform.received).toEqual(['PUT /v1/stock/batch', 'PUT /v1/stock/batch']);
+  });
+
+  it('requests in a row slower than --timeout stop the run, advising a longer --timeout, not "when the platform is back"', async () => {
+    platform.routes['PUT /v1/stock/batch'] = () => undefined;
+    const flags = ['--timeout', '200ms', '--retries', '0', '--batch-size', '1', '--concurrency', '1'];
+    const folder = freshWorkDir();
+    writeFileSync(join(folder, 'stock.csv'), 'sku,quantity,price\nA1,10,5.50\nB2,3,1.00\nC3,4,2.00\nD4,5,3.00\n');
+    const result = await runCommandLine(['stock', 'push', 'stock.csv', '--route', 'batch', ...flags], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },
+      cwd: folder,
+      clock: new FakeClock(Date.UTC(2026, 10, 30, 2, 0, 0)),
+    });
+    expect(result.code).toBe(69);
+    const rows = readReport(join(folder, onlyReport(folder, 'stock')));
+    expect(rows.map((row) => `${row.key} ${row.outcome}`)).toEqual(['A1 unknown', 'B2 unknown', 'C3 unknown']);
+    expect(result.stderr).toMatch(
+      /the request may have been applied\. If the platform is this slow, raise the time-out \(--timeout, or the http\.timeout setting\)\. Stopped after 3 failed requests in a row; the platform did not answer within 0\.2 s \(--timeout\); run again with a longer --timeout: \S* ?b2bctl stock push stock\.csv .*--timeout 200 .*--resume \S+\n/,
+    );
+    expect(result.stderr).not.toContain('is back');
+    // The fourth item is not sent: the resume sends it.
+    expect(platform.received).toEqual(['PUT /v1/stock/batch', 'PUT /v1/stock/batch', 'PUT /v1/stock/batch']);
   });
 
   it('the connection cut once the request went, before any answer: unknown, said as cut', async () => {
@@ -100,5 +127,9 @@ describe('stock push: a batch sent whose outcome no answer told', () => {
     expect(outcomes).toEqual(['A1 failed ', 'B2 failed ']);
     expect(result.stderr).toContain('Cannot reach http://127.0.0.1:');
     expect(result.stderr).toContain('(ECONNREFUSED)');
+    expect(result.stderr).toContain(
+      'The platform was unavailable for every request of this run (2 items not sent); when it is back, run: ',
+    );
+    expect(result.stderr).not.toContain('longer --timeout');
   });
 });

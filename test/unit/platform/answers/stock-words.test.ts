@@ -190,8 +190,17 @@ describe('readBatchAnswer, word by word', () => {
     expect(readBatchAnswer(answer, ['SKU-1', 'SKU-1'])).toEqual([{ verdict: 'applied' }, { verdict: 'rejected' }]);
   });
 
-  it('fewer results than items, none matched by SKU or index: no verdict for the unmatched', () => {
-    expect(readBatchAnswer([{ sku: 'SKU-2', status: 'ok' }], skus)).toEqual([undefined, { verdict: 'applied' }]);
+  it('fewer results than items: the item left out beside one shown applied is unknown; one naming none, no verdict', () => {
+    expect(readBatchAnswer([{ sku: 'SKU-2', status: 'ok' }], skus)).toEqual([
+      {
+        verdict: 'unknown',
+        message:
+          'the answer showed other items of the batch applied and said nothing of this one: it may have dropped it',
+      },
+      { verdict: 'applied' },
+    ]);
+    // Only refusals named (an errors-style list): the other item is not refused, no verdict (accepted).
+    expect(readBatchAnswer([{ sku: 'SKU-2', status: 'failed' }], skus)).toEqual([undefined, { verdict: 'rejected' }]);
     expect(readBatchAnswer([{ status: 'ok' }], skus)).toBeUndefined();
   });
 
@@ -318,16 +327,22 @@ describe('readBatchAnswer, the words a refusal, a pending item or an unknown sta
   });
 
   it.each(['notFound', 'naoEncontrados', 'nao_encontrados', 'invalidSkus', 'ignored', 'skusInexistentes', 'erros'])(
-    'a list "%s" beside the results is a sign of refusal: the items not shown applied are unknown',
+    'a list "%s" of SKUs sent beside the results: those items rejected, quoting its name; one naming none, a sign',
     (field) => {
-      const verdicts = readBatchAnswer({ results: [{ sku: 'SKU-1', status: 'ok' }], [field]: ['SKU-2'] }, skus);
-      expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['applied', 'unknown']);
+      const verdicts = readBatchAnswer({ results: [{ sku: 'SKU-1', status: 'ok' }], [field]: ['sku-2'] }, skus);
+      expect(verdicts).toEqual([
+        { verdict: 'applied' },
+        { verdict: 'rejected', message: `the platform listed this SKU under ${field}` },
+      ]);
+      const stranger = readBatchAnswer({ results: [{ sku: 'SKU-1', status: 'ok' }], [field]: ['SKU-9'] }, skus);
+      expect(stranger?.map((verdict) => verdict?.verdict)).toEqual(['applied', 'unknown']);
     },
   );
 
   it.each(['found', 'notFoundCount', 'ignoredCount', 'noErrors'])('"%s" empty, zero or negated is no sign', (field) => {
-    const body = { results: [{ sku: 'SKU-1', status: 'ok' }], [field]: field === 'found' ? ['SKU-2'] : 0 };
-    expect(readBatchAnswer(body, skus)).toEqual([{ verdict: 'applied' }, undefined]);
+    const results = skus.map((sku) => ({ sku, status: 'ok' }));
+    const body = { results, [field]: field === 'found' ? ['SKU-2'] : 0 };
+    expect(readBatchAnswer(body, skus)).toEqual([{ verdict: 'applied' }, { verdict: 'applied' }]);
   });
 });
 

@@ -187,7 +187,10 @@ describe('readBatchAnswer: which item a result is about', () => {
       { index: 0, status: 'APPLIED' },
       { index: 2, status: 'REJECTED', message: 'x' },
     ];
-    expect(read({ results: fromZero })).toEqual({ verdicts: ['applied', '-', 'rejected', '-', '-'], notes: [] });
+    expect(read({ results: fromZero })).toEqual({
+      verdicts: ['applied', 'unknown', 'rejected', 'unknown', 'unknown'],
+      notes: [{ kind: 'leftOutItems', skus: ['B2', 'D4', 'E5'], batchSize: 5 }],
+    });
   });
 
   it('an object keyed by index from 1: no item is matched, the index noted; the refusal makes each unknown', () => {
@@ -286,8 +289,15 @@ describe('readBatchAnswer: which item a result is about', () => {
           { sku: 'ZZ', status: 'ok' },
         ],
         ['A1', 'B2'],
-      ).verdicts,
-    ).toEqual(['applied', '-']);
+      ),
+    ).toEqual({
+      // ZZ may be B2 misspelled, or another product: B2 is left out beside A1 applied, so unknown.
+      verdicts: ['applied', 'unknown'],
+      notes: [
+        { kind: 'strangerSku', sku: 'ZZ', result: '{"sku":"ZZ","status":"ok"}' },
+        { kind: 'leftOutItems', skus: ['B2'], batchSize: 2 },
+      ],
+    });
   });
 
   it('indexes from 0 that agree with their SKUs are followed, whatever the order', () => {
@@ -334,6 +344,79 @@ describe('readBatchAnswer: which item a result is about', () => {
       verdicts: ['unknown', 'unknown', 'unknown', 'unknown', 'unknown'],
       notes: [{ kind: 'contradictedBatch', result: '{"status":"FAILED"}' }],
     });
+  });
+});
+
+/** The verdict of an item a list of SKUs under `field` names. */
+function listed(field: string) {
+  return { verdict: 'rejected', message: `the platform listed this SKU under ${field}` };
+}
+
+describe('readBatchAnswer: items the results leave out, and lists of the SKUs not taken', () => {
+  const batch = ['A1', 'B2', 'C3'];
+  function read(body: unknown, sent: readonly string[] = batch) {
+    const notes: MatchNote[] = [];
+    const verdicts = readBatchAnswer(body, sent, {}, (note) => notes.push(note));
+    return { verdicts, notes };
+  }
+
+  it('items left out beside others only pending are unknown, said as "taken"', () => {
+    expect(read([{ sku: 'A1', status: 'QUEUED' }])).toEqual({
+      verdicts: [
+        { verdict: 'unsettled', status: 'QUEUED' },
+        ...['B2', 'C3'].map(() => ({
+          verdict: 'unknown',
+          message:
+            'the answer showed other items of the batch taken and said nothing of this one: it may have dropped it',
+        })),
+      ],
+      notes: [{ kind: 'leftOutItems', skus: ['B2', 'C3'], batchSize: 3 }],
+    });
+  });
+
+  it('an item a result names without a status b2bctl reads is not left out: no verdict, as before', () => {
+    expect(read([{ sku: 'A1', status: 'OK' }, { sku: 'B2' }, { sku: 'C3', status: 'OK' }]).verdicts).toEqual([
+      { verdict: 'applied' },
+      undefined,
+      { verdict: 'applied' },
+    ]);
+  });
+
+  it('a list of SKUs: a SKU sent twice (two warehouses) refuses both its items; one respelled is noted', () => {
+    expect(read({ notFound: ['b2'] }, ['A1', 'B2', 'B2'])).toEqual({
+      verdicts: [undefined, listed('notFound'), listed('notFound')],
+      notes: [{ kind: 'respelledSku', sent: 'B2', named: 'b2' }],
+    });
+  });
+
+  it('a list of SKUs with an entry that fits two SKUs sent is a sign of refusal: every item unknown', () => {
+    const { verdicts, notes } = read({ notFound: ['123'] }, ['0123', '00123', 'C3']);
+    expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(notes).toEqual([{ kind: 'unmatchedRefusal', result: '{"notFound":["123"]}' }]);
+  });
+
+  it('a list naming an item its result refuses keeps both reasons; one its result shows applied is unknown', () => {
+    const body = {
+      results: [
+        { sku: 'A1', status: 'OK' },
+        { sku: 'B2', status: 'REJECTED', message: 'inativo' },
+        { sku: 'C3', status: 'OK' },
+      ],
+      invalidSkus: ['B2', 'C3'],
+    };
+    const { verdicts, notes } = read(body);
+    const disagreeing = ['{"sku":"C3","status":"OK"}', '{"invalidSkus":["B2","C3"]}'];
+    expect(verdicts).toEqual([
+      { verdict: 'applied' },
+      { verdict: 'rejected', message: 'inativo; the platform listed this SKU under invalidSkus' },
+      { verdict: 'unknown', message: `the answer gave this item 2 results that disagree: ${disagreeing.join('; ')}` },
+    ]);
+    expect(notes).toEqual([{ kind: 'conflictingResults', sku: 'C3', results: disagreeing }]);
+  });
+
+  it('a list of SKUs beside another sign: the sign still makes the items not shown unknown', () => {
+    const { verdicts } = read({ status: 'PARTIAL', notFound: ['B2'] });
+    expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual(['unknown', 'rejected', 'unknown']);
   });
 });
 
