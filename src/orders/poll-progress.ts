@@ -83,8 +83,8 @@ export class PollProgress {
 
   /**
    * Reads no further than `bound` (platformReadBound: the platform's clock less the lag) when it is below the run's
-   * upper bound; the first answer that says its clock sets it, for the whole run, as our clock fixes the upper bound
-   * at the start: a window asked twice is asked the same. The cursor goes no further than what was read, so the
+   * upper bound; the first answer whose clock is behind sets it for the whole run, as our clock fixes the upper bound
+   * at the start, so a window asked twice is asked the same. The cursor goes no further than what was read: the
    * orders past it are the next run's.
    */
   boundReadAt(bound: number): void {
