@@ -391,6 +391,22 @@ export function runWindow(input: RunWindowInput): TimeWindow | { problem: string
   return { from, to: Math.max(from, to) };
 }
 
+/**
+ * The last instant a run reads by the platform's clock: its `Date` header less the lag. An order the platform creates
+ * or updates while the run reads is stamped by that clock; one behind ours would stamp it inside a window bounded by
+ * our clock, where a busy store adds orders as fast as they are read and the window never ends. The header names a
+ * whole second, taken at its end: a platform in step with this machine never lowers the run's bound.
+ */
+export function platformReadBound(platformDateMs: number, lagMs: number): number {
+  return platformDateMs + 999 - lagMs;
+}
+
+/** `part` read no further than `bound`: undefined when it lies wholly past it (nothing of it is read this run). */
+export function windowUpTo(part: TimeWindow, bound: number): TimeWindow | undefined {
+  if (part.from > bound) return undefined;
+  return { from: part.from, to: Math.min(part.to, bound) };
+}
+
 /** An instant on a whole second as ISO-8601 without a fraction: `2026-11-30T03:55:23Z`. */
 function wholeSecond(ms: number): string {
   return new Date(ms).toISOString().replace(/\.000Z$/, 'Z');

@@ -28,6 +28,8 @@ export class PollProgress {
   private unreadableFrom = Number.POSITIVE_INFINITY;
   /** The platform's clock less the lag, when it is well behind ours: the cursor goes no further (see holdAt). */
   private platformCeiling = Number.POSITIVE_INFINITY;
+  /** How far this run reads by the platform's clock (boundReadAt), when that is behind the run's upper bound. */
+  private readBound: number | undefined;
   /** Size of `emitted` after the last forgetting: it is swept again only once it has doubled, so sweeps stay rare. */
   private sweptAt: number;
   /**
@@ -79,6 +81,21 @@ export class PollProgress {
     this.platformBehindMs = Math.max(this.platformBehindMs ?? 0, behindMs);
   }
 
+  /**
+   * Reads no further than `bound` (platformReadBound: the platform's clock less the lag) when it is below the run's
+   * upper bound; the first answer whose clock is behind sets it for the whole run, as our clock fixes the upper bound
+   * at the start, so a window asked twice is asked the same. The cursor goes no further than what was read: the
+   * orders past it are the next run's.
+   */
+  boundReadAt(bound: number): void {
+    if (this.readBound === undefined && bound < this.window.to) this.readBound = bound;
+  }
+
+  /** The last instant this run reads: its upper bound, or the platform's clock less the lag when that is earlier. */
+  readTo(): number {
+    return this.readBound ?? this.window.to;
+  }
+
   /** How far behind ours the platform's clock was when it held the cursor; undefined when it did not. */
   platformBehindMs: number | undefined;
 
@@ -118,7 +135,7 @@ export class PollProgress {
    * the next run reads that window again without emitting the rest twice.
    */
   save(upTo: number): void {
-    const target = Math.min(upTo, this.unreadableFrom, this.platformCeiling);
+    const target = Math.min(upTo, this.readTo(), this.unreadableFrom, this.platformCeiling);
     this.cursor = Math.min(Math.max(this.cursor ?? target, target), this.platformCeiling);
     const floorNeeded = this.floor !== undefined && this.floor > this.cursor - this.lookbackMs;
     const cursor = {
@@ -162,12 +179,12 @@ export class PollProgress {
    * After the windows up to `writtenTo` were written: forgets the versions updated more than the look-back before
    * it (listed in a window ending there, for an instant without a zone; never one the last run remembered and this
    * one has not listed yet, which a later window may list). No later window of this run lists them (windows tile in
-   * time order) and the cursor saved later is at least `writtenTo` or the start of a window read later, so the next
-   * run does not need them either: memory stays flat over a long catch-up.
+   * time order) and the cursor saved later is at least `writtenTo` (or where the platform's clock holds it) or the
+   * start of a window read later, so the next run does not need them either: memory stays flat over a long catch-up.
    */
   forgetBefore(writtenTo: number): void {
     if (this.emitted.size < 2 * this.sweptAt) return;
-    const floor = Math.min(writtenTo, this.unreadableFrom) - this.lookbackMs;
+    const floor = Math.min(writtenTo, this.readTo(), this.unreadableFrom, this.platformCeiling) - this.lookbackMs;
     const memory = this.listingMemory(false);
     for (const key of this.emitted) {
       if (mayBeListedFrom(key, floor, memory)) continue;

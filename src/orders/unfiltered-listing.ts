@@ -29,9 +29,15 @@ export class UnfilteredListingCheck {
   }
 }
 
+/**
+ * A listing that does not filter by the update-date window: a configuration to fix (what sits between b2bctl and the
+ * platform, or `answers.orders.lastUpdated`), which no later run or `--watch` cycle can read past: the watch ends.
+ */
+export class ListingIgnoresWindowError extends B2bctlError {}
+
 function listingIgnoresWindow(part: TimeWindow, example: ListedOrder, answers: number): B2bctlError {
   const asked = `${new Date(part.from).toISOString()} … ${new Date(part.to).toISOString()}`;
-  return new B2bctlError(
+  return new ListingIgnoresWindowError(
     `orders poll: the order listing does not filter by update date: ${answers} answers listed mostly orders updated outside the updatedFrom/updatedTo asked (order ${String(example.id)} updated ${example.lastUpdated} among those asked for ${asked}), so b2bctl cannot tell which orders a window holds and stopped instead of reading it for ever; the cursor does not pass this window. Check that nothing between b2bctl and the platform drops the query (a gateway, a proxy), and that answers.orders.lastUpdated names the field the listing filters by (b2bctl doctor shows an answer).`,
     ExitCode.unavailable,
   );

@@ -440,12 +440,18 @@ function notPagingByOffset(offset: number): B2bctlError {
 }
 
 /**
+ * A window the listing changed faster than it could be read: a burst may pass, so `--watch` tries it again after the
+ * back-off of a failed cycle.
+ */
+export class ListingOutrunError extends B2bctlError {}
+
+/**
  * A window past its budget of requests: the listing gains orders inside it as fast as they are read. What was written
  * before it stays, the cursor over it; the next run reads it again.
  */
 function overBudget(part: TimeWindow, spent: { requests: number; entries: number }): B2bctlError {
   const window = `${new Date(part.from).toISOString()} … ${new Date(part.to).toISOString()}`;
-  return new B2bctlError(
+  return new ListingOutrunError(
     `the order listing changed faster than it could be read: ${spent.requests} listing requests of the orders updated ${window} listed ${spent.entries} entries, fewer than ${entriesPerRequest} a request past the first ${requestsBeforeBudget}, as when orders are created or updated inside the window while it is read (a platform clock behind this machine's stamps them there); stopped instead of reading it for ever (the cursor does not pass this window).`,
     ExitCode.someRecordsFailed,
   );

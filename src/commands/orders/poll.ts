@@ -1,4 +1,5 @@
 import { countOf } from '../../lib/plural.js';
+import { spokenDuration } from '../../domain/duration.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import pLimit from 'p-limit';
@@ -15,9 +16,11 @@ import {
   newVersions,
   outsideListedWindow,
   parseInstantOrDuration,
+  platformReadBound,
   runWindow,
   type TimeWindow,
   versionKey,
+  windowUpTo,
 } from '../../domain/orders-window.js';
 import { type OrderAnswerSettings, readListedOrder, readOrderStatus } from '../../platform/answers/orders.js';
 import {
@@ -51,7 +54,7 @@ import { deviceKeepingNothing } from '../../io/output/device-keeping-nothing.js'
 import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
 import { PollProgress, type ZonelessInstantsSeen } from '../../orders/poll-progress.js';
 import { StatusFilter } from '../../orders/status-filter.js';
-import { UnfilteredListingCheck } from '../../orders/unfiltered-listing.js';
+import { ListingIgnoresWindowError, UnfilteredListingCheck } from '../../orders/unfiltered-listing.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
 
 export interface OrdersPollOptions {
@@ -70,6 +73,12 @@ export interface OrdersPollOptions {
 
 /** The longest wait between two --watch cycles after repeated failures. */
 const maximumBackoffMs = 10 * 60_000;
+
+/** The wait before the next --watch cycle: the interval, doubled for each cycle failed in a row, up to 10 minutes. */
+function pauseAfter(options: OrdersPollOptions, failures: number): number {
+  const intervalMs = options.intervalSeconds * 1000;
+  return failures === 0 ? intervalMs : Math.min(maximumBackoffMs, intervalMs * 2 ** (failures - 1));
+}
 
 /**
  * `orders poll`: emits each order version `(id, lastUpdated)` once across normal runs, continuing from the
@@ -257,7 +266,7 @@ async function pollOnce(
   progress.save(window.to);
   if (cutShort) clearCutShort(cursorPath);
   context.log.info(
-    `orders poll: ${countOf(progress.written, 'new order versions')} updated ${new Date(window.from).toISOString()} … ${new Date(window.to).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
+    `orders poll: ${countOf(progress.written, 'new order versions')} updated ${new Date(window.from).toISOString()} … ${new Date(progress.readTo()).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
   noteHiddenColumns(sink.hiddenColumns(), context);
   // An order listed with a status asked, left out because its detail showed another, proves the spelling right.
@@ -294,23 +303,7 @@ async function writeWindows(
   settings: PollSettings,
 ): Promise<boolean> {
   const answers = orderAnswers(client);
-  const windowCheck = new UnfilteredListingCheck();
-  const fetchPage: FetchPage<PolledOrder> = async (part, offset, signal) => {
-    // Asked a millisecond wider at each end: a platform that stamps microseconds (57.5 ms) or compares its bounds
-    // exclusively would leave an order between two pieces that meet at whole milliseconds. Each order is kept in the
-    // one piece its millisecond falls in, so the pieces still tile.
-    const asked = { from: part.from - 1, to: part.to + 1 };
-    const page = await listOrderPage(
-      client,
-      { window: asked, offset, limit: orderListingPageSize, statuses: options.statuses, signal },
-      answers,
-    );
-    progress.noteUnreadable(part, page.untrackable, page.unrecognised);
-    windowCheck.note(part, page.orders);
-    if (page.platformNow !== undefined) holdForPlatformClock(progress, page.platformNow, context.clock.now(), settings);
-    // A full page is judged on what the platform sent; only orders inside the window are kept, so windows tile.
-    return { orders: keptInPiece(page.orders, part, progress.zoneless), listed: page.listed };
-  };
+  const fetchPage = listingPages({ options, context, client, answers }, progress, settings);
   // The interrupt stops the scan whatever it is doing: its requests carry the scan's own signal, not the client's.
   const scan = {
     pageSize: orderListingPageSize,
@@ -340,6 +333,56 @@ async function writeWindows(
     if (context.interrupt.aborted) return true;
   }
   return false;
+}
+
+/**
+ * The scan's pages of the listing: each piece asked no further than the platform's clock less the lag, once an
+ * answer has told it (boundReadAt); an answer asked before that, past it, is asked again up to it (once a run), and a
+ * piece wholly past it is empty, the next run's. Every answer is checked for a listing that ignores the window.
+ */
+function listingPages(
+  { options, context, client, answers }: ListingReader,
+  progress: PollProgress,
+  settings: PollSettings,
+): FetchPage<PolledOrder> {
+  const windowCheck = new UnfilteredListingCheck();
+  return async (part, offset, signal) => {
+    for (;;) {
+      const piece = windowUpTo(part, progress.readTo());
+      if (piece === undefined) return { orders: [], listed: 0 };
+      // Asked a millisecond wider at each end: a platform that stamps microseconds (57.5 ms) or compares its bounds
+      // exclusively would leave an order between two pieces that meet at whole milliseconds. Each order is kept in
+      // the one piece its millisecond falls in, so the pieces still tile.
+      const page = await listOrderPage(
+        client,
+        {
+          window: { from: piece.from - 1, to: piece.to + 1 },
+          offset,
+          limit: orderListingPageSize,
+          statuses: options.statuses,
+          signal,
+        },
+        answers,
+      );
+      if (page.platformNow !== undefined) {
+        progress.boundReadAt(platformReadBound(page.platformNow, settings.lagMs));
+        holdForPlatformClock(progress, page.platformNow, context.clock.now(), settings);
+      }
+      if (progress.readTo() < piece.to) continue;
+      progress.noteUnreadable(piece, page.untrackable, page.unrecognised);
+      windowCheck.note(piece, page.orders);
+      // A full page is judged on what the platform sent; only orders inside the piece are kept, so pieces tile.
+      return { orders: keptInPiece(page.orders, piece, progress.zoneless), listed: page.listed };
+    }
+  };
+}
+
+/** What reading the listing needs of the run. */
+interface ListingReader {
+  options: OrdersPollOptions;
+  context: Context;
+  client: PlatformClient;
+  answers: OrderAnswerSettings;
 }
 
 /** A listed order, with the window the platform listed it in when its instant has no zone (PollProgress.noteListed). */
@@ -570,11 +613,15 @@ function refuseNullOutput(options: OrdersPollOptions, context: Context): void {
  * with no password to log in again, a 403); a redirect (b2bctl never follows one: the platform moved, or something
  * answers in its place); a 4xx that retrying will not change (a listing route that is not there, a query the
  * platform refuses); an output its reader closed (`| head`, an importer that died: no later cycle could write, and a
- * supervisor restarts the pair only once this one ends, exit 141, the cursor unmoved). Network errors, 5xx and 429
+ * supervisor restarts the pair only once this one ends, exit 141, the cursor unmoved); a listing that does not
+ * filter by update date. Network errors, 5xx, 429 and a window the listing changed faster than it could be read
  * are waited out.
  */
 function waitingCannotCure(error: unknown): boolean {
   if (error instanceof UsageError || error instanceof AuthError) return true;
+  // A listing that ignores updatedFrom/updatedTo is a set-up to fix (a gateway, answers.orders.lastUpdated), which
+  // no cycle reads past; a window outrun by a busy store (ListingOutrunError) may pass, and is tried again.
+  if (error instanceof ListingIgnoresWindowError) return true;
   if (error instanceof RedirectAnswerError || error instanceof OutputClosedError) return true;
   // 408 and 425 are a server's own "try again later", whatever a single run does with them.
   return (
@@ -586,7 +633,10 @@ function waitingCannotCure(error: unknown): boolean {
   );
 }
 
-/** `--watch`: a run every interval until SIGINT/SIGTERM; platform outages are waited out with growing pauses. */
+/**
+ * `--watch`: a run every interval until SIGINT/SIGTERM; platform outages are waited out with growing pauses, each
+ * failed cycle said in a line naming when the next comes.
+ */
 async function watch(options: OrdersPollOptions, context: Context, poll: () => Promise<number>): Promise<void> {
   let failures = 0;
   while (!context.interrupt.aborted) {
@@ -598,12 +648,12 @@ async function watch(options: OrdersPollOptions, context: Context, poll: () => P
       if (waitingCannotCure(error)) throw error;
       failures++;
       const message = error instanceof B2bctlError ? error.message : String((error as Error)?.message ?? error);
-      context.log.warn(`orders poll: cycle failed (${message}); trying again, the cursor is unchanged.`);
+      // The cursor covers what the cycle wrote before it failed (a window outrun after others were written).
+      context.log.warn(
+        `orders poll: cycle failed (${message}); trying again in ${spokenDuration(pauseAfter(options, failures))}, from the cursor.`,
+      );
     }
-    const pauseMs =
-      failures === 0
-        ? options.intervalSeconds * 1000
-        : Math.min(maximumBackoffMs, options.intervalSeconds * 1000 * 2 ** (failures - 1));
+    const pauseMs = pauseAfter(options, failures);
     try {
       await context.clock.sleep(pauseMs, context.interrupt);
     } catch {

@@ -30,6 +30,10 @@ interface StoreRules {
   behindSeconds?: number;
   /** On every request past offset 0, an order created and one updated, stamped by the store's clock. */
   churnPerRequest?: boolean;
+  /** This machine's clock, which the store's follows (fixed at `now` without it). */
+  clock?: { now(): number };
+  /** Answers without a Date header, so b2bctl cannot tell where the store's clock is. */
+  sendsNoDate?: boolean;
   /** Told of each request before it is answered, with how many came before it. */
   onRequest?: (count: number) => void;
 }
@@ -37,7 +41,7 @@ interface StoreRules {
 /** A store listing `orders` newest first by creation, paged by offset with pages of at most 25. */
 async function store(orders: Order[], rules: StoreRules = {}) {
   const requests: string[] = [];
-  const storeNow = () => now - (rules.behindSeconds ?? 0) * 1000 + requests.length;
+  const storeNow = () => (rules.clock?.now() ?? now) - (rules.behindSeconds ?? 0) * 1000 + requests.length;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     rules.onRequest?.(requests.length);
@@ -57,7 +61,8 @@ async function store(orders: Order[], rules: StoreRules = {}) {
           rules.ignoresWindow || (Date.parse(order.lastUpdated) >= from && Date.parse(order.lastUpdated) <= to),
       )
       .toSorted((left, right) => right.dateCreated.localeCompare(left.dateCreated));
-    response.setHeader('date', new Date(storeNow()).toUTCString());
+    if (rules.sendsNoDate) response.sendDate = false;
+    else response.setHeader('date', new Date(storeNow()).toUTCString());
     response.setHeader('content-type', 'application/json');
     response.end(JSON.stringify(listed.slice(offset, offset + limit)));
   });
@@ -69,7 +74,8 @@ async function store(orders: Order[], rules: StoreRules = {}) {
     B2BCTL_TOKEN: 'stub-token',
   };
   const cursorFile = join(configDir, 'cursors', 'default.orders-poll.json');
-  return { env, requests, cursorFile, close: () => new Promise((resolve) => server.close(resolve)) };
+  const versions = () => orders.map((order) => `${order.id}@${order.lastUpdated}`);
+  return { env, requests, cursorFile, versions, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 const options = { statuses: [], detail: false, watch: false, intervalSeconds: 60, concurrency: 4 };
@@ -132,8 +138,46 @@ describe('orders poll against a listing that ignores the update-date window', ()
 });
 
 describe('orders poll against a busy store whose clock is behind', () => {
-  it('an order created and one updated inside the window at every request: stopped in bounded requests, exit 1', async () => {
-    const platform = await store(ordersUpdated(20, 3_600_000), { behindSeconds: 600, churnPerRequest: true });
+  it('an order created and one updated at every request: read up to its clock less orders.lag, none missed or twice', async () => {
+    const clock = new FakeClock(now);
+    const rules: StoreRules = { behindSeconds: 600, churnPerRequest: true, clock };
+    const platform = await store(ordersUpdated(20, 3_600_000), rules);
+    try {
+      const first = testContext({ env: platform.env, clock });
+      expect(await first.run(run, { ...options, since: '2h' })).toBe(0);
+      const firstRequests = platform.requests.length;
+      // The store's Date says 11:31:00 (600 s behind): read up to the end of that second less the 2 s lag.
+      const bound = '2026-11-30T11:30:58.999Z';
+      expect(platform.requests[1]).toContain(`updatedTo=${encodeURIComponent(at(Date.parse(bound) + 1))}`);
+      expect(first.stderr()).toContain(`updated 2026-11-30T09:41:00.000Z … ${bound}; cursor`);
+      expect(first.stderr()).toMatch(/warning: the platform's clock is 600 s behind this machine's/);
+      const cursor = JSON.parse(readFileSync(platform.cursorFile, 'utf8')) as { cursor: string };
+      expect(Date.parse(cursor.cursor)).toBeLessThanOrEqual(Date.parse(bound));
+      // What the store created and updated meanwhile is stamped past the bound: the next run's.
+      rules.churnPerRequest = false;
+      clock.advance(60_000);
+      const second = testContext({ env: platform.env, clock });
+      expect(await second.run(run, options)).toBe(0);
+      const emitted = [...ndjsonOf<Order>(first.stdout()), ...ndjsonOf<Order>(second.stdout())].map(
+        (order) => `${order.id}@${order.lastUpdated}`,
+      );
+      // Every version the store ends with, none twice (an order updated between the runs was emitted before too).
+      expect(emitted).toEqual(expect.arrayContaining(platform.versions()));
+      expect(new Set(emitted).size).toBe(emitted.length);
+      // An update and a creation at every request past the first page: a few dozen requests, not a budget's 270.
+      expect(firstRequests).toBeLessThan(50);
+      expect(platform.requests.length - firstRequests).toBeLessThan(20);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('the same store answering with no Date header: stopped in bounded requests, exit 1', async () => {
+    const platform = await store(ordersUpdated(20, 3_600_000), {
+      behindSeconds: 600,
+      churnPerRequest: true,
+      sendsNoDate: true,
+    });
     try {
       const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
       expect(await memory.run(run, { ...options, since: '2h' })).toBe(1);
@@ -148,6 +192,76 @@ describe('orders poll against a busy store whose clock is behind', () => {
   });
 });
 
+/**
+ * A clock for `--watch`: every wait is recorded and takes no time; `onWait` is told of each, with how many came
+ * before it, and stops the watch by calling the interrupt.
+ */
+class WatchClock extends FakeClock {
+  constructor(
+    start: number,
+    private readonly onWait: (waits: number) => void,
+  ) {
+    super(start);
+  }
+
+  override async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    await super.sleep(ms, signal);
+    this.onWait(this.waits.length);
+    signal?.throwIfAborted();
+  }
+}
+
+describe('orders poll --watch against listings a run cannot read', () => {
+  it('a listing that ignores the update-date window ends the watch at its first cycle: exit 69, one line, no wait', async () => {
+    const platform = await store(ordersUpdated(40, 500), { ignoresWindow: true });
+    try {
+      let memory: TestContext | undefined;
+      const clock = new WatchClock(now, () => memory?.interrupt('SIGTERM'));
+      memory = testContext({ env: platform.env, clock });
+      expect(await memory.run(run, { ...options, since: '5m', watch: true })).toBe(69);
+      const lines = memory.stderr().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^error: orders poll: the order listing does not filter by update date: 3 answers/);
+      expect(clock.waits).toEqual([]);
+      expect([memory.stdout(), existsSync(platform.cursorFile)]).toEqual(['', false]);
+      expect(platform.requests.length).toBeLessThanOrEqual(10);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('a window outrun by a busy store is tried again after the back-off, a line each time, until it passes', async () => {
+    // No Date header: b2bctl cannot read by the store's clock, and the window is outrun while the store churns.
+    const rules: StoreRules = { behindSeconds: 600, churnPerRequest: true, sendsNoDate: true };
+    const platform = await store(ordersUpdated(20, 3_600_000), rules);
+    try {
+      let memory: TestContext | undefined;
+      const clock = new WatchClock(now, (waits) => {
+        if (waits === 1) rules.churnPerRequest = false;
+        if (waits === 2) memory?.interrupt('SIGTERM');
+      });
+      memory = testContext({ env: platform.env, clock });
+      expect(await memory.run(run, { ...options, since: '2h', watch: true })).toBe(0);
+      const lines = memory.stderr().trim().split('\n');
+      const outrun =
+        /^orders poll: cycle failed \(the order listing changed faster than it could be read: .*\); trying again in /;
+      expect(lines[0]).toMatch(outrun);
+      expect(lines[0]).toMatch(/; trying again in 1 min, from the cursor\.$/);
+      expect(lines[1]).toMatch(/^orders poll: \d+ new order versions updated /);
+      expect(lines.at(-1)).toBe('orders poll: stopped between two runs; the next one continues from the cursor.');
+      // The failed cycle's back-off (the interval, doubled for each further failure in a row), then the interval.
+      expect(clock.waits).toEqual([60_000, 60_000]);
+      expect(lines).toHaveLength(3);
+      // Every version the store ends with, once.
+      const emitted = ndjsonOf<Order>(memory.stdout()).map((order) => `${order.id}@${order.lastUpdated}`);
+      expect(emitted).toEqual(expect.arrayContaining(platform.versions()));
+      expect(new Set(emitted).size).toBe(emitted.length);
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
 describe('orders poll stopped by SIGTERM', () => {
   it('a run with no end in sight stops at the signal: exit 75, no request after it', async () => {
     let memory: TestContext | undefined;
@@ -155,6 +269,7 @@ describe('orders poll stopped by SIGTERM', () => {
     const platform = await store(ordersUpdated(20, 3_600_000), {
       behindSeconds: 600,
       churnPerRequest: true,
+      sendsNoDate: true,
       onRequest: (count) => {
         if (count !== 30) return;
         requestsAtSignal = count + 1;

@@ -210,7 +210,7 @@ describe('orders poll --out-dir in a folder shared with other users', () => {
       { configDir, clock, started: (test) => (run = test) },
     );
     expect(result.stderr).toContain(
-      `orders poll: cycle failed (The orders folder ${outDir} is writable by its group and others (mode 0777): they could swap the orders the ERP reads from it for forged ones. Run chmod 700 ${outDir}.); trying again, the cursor is unchanged.\n`,
+      `orders poll: cycle failed (The orders folder ${outDir} is writable by its group and others (mode 0777): they could swap the orders the ERP reads from it for forged ones. Run chmod 700 ${outDir}.); trying again in 1 min, from the cursor.\n`,
     );
     expect((await requestCounts(sandbox))[listing]).toBeUndefined();
   });

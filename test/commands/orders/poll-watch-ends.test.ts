@@ -96,7 +96,7 @@ describe('orders poll --watch: what no wait cures ends it at the first cycle', (
 
 /** What a watch says of a cycle that failed, and of its stop in the wait after it. */
 const waitedOut = (failure: string) => [
-  `orders poll: cycle failed (${failure}); trying again, the cursor is unchanged.`,
+  `orders poll: cycle failed (${failure}); trying again in 1 min, from the cursor.`,
   'orders poll: stopped between two runs; the next one continues from the cursor.',
   '',
 ];

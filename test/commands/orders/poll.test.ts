@@ -276,7 +276,9 @@ describe('orders poll in process, with a fake clock', () => {
     expect(first.error).toBeUndefined();
     expect(first.stderr).toMatch(/warning: the platform's clock is 600 s behind this machine's/);
     advance(60_000);
-    const updated = sandbox.state.orders.update(7, sandbox.state.clock.now())!;
+    // Stamped by the platform's clock 5 s before its now, behind the lag: the next run reads it (one stamped within the
+    // lag is the run after's, on any clock; this run reads no further than the platform's now less the lag).
+    const updated = sandbox.state.orders.update(7, sandbox.state.clock.now() - 5_000)!;
     const second = await poll();
     expect(second.versions).toEqual([`7@${updated.lastUpdated}`]);
     const cursor = JSON.parse(readFileSync(join(configDir, 'cursors', 'default.orders-poll.json'), 'utf8')) as {
@@ -399,12 +401,12 @@ describe('orders poll --watch', () => {
     expect(result.error).toBeUndefined();
     expect(result.versions).toEqual([touched]);
     // Every cycle asks from the same instant, 30 s before the start (a millisecond wider: the listing's rule).
-    const failed = (cycleAt: number) =>
-      `orders poll: cycle failed (GET ${sandbox.url}/v1/orders?updatedFrom=${encodeURIComponent(iso(start - 30_001))}&updatedTo=${encodeURIComponent(iso(cycleAt - 2_000 + 1))}&limit=25&offset=0 kept failing with HTTP 503 after 1 attempt; the platform is unavailable, try again later.); trying again, the cursor is unchanged.`;
+    const failed = (cycleAt: number, wait: string) =>
+      `orders poll: cycle failed (GET ${sandbox.url}/v1/orders?updatedFrom=${encodeURIComponent(iso(start - 30_001))}&updatedTo=${encodeURIComponent(iso(cycleAt - 2_000 + 1))}&limit=25&offset=0 kept failing with HTTP 503 after 1 attempt; the platform is unavailable, try again later.); trying again in ${wait}, from the cursor.`;
     const thirdCycleTo = iso(start + 60_000 + 120_000 - 2_000);
     expect(result.stderr.split('\n')).toEqual([
-      failed(start),
-      failed(start + 60_000),
+      failed(start, '1 min'),
+      failed(start + 60_000, '2 min'),
       `orders poll: 1 new order version updated ${iso(start - 30_000)} … ${thirdCycleTo}; cursor ${thirdCycleTo}.`,
       'orders poll: stopped between two runs; the next one continues from the cursor.',
       '',

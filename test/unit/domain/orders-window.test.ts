@@ -7,10 +7,12 @@ import {
   outsideListedWindow,
   parseInstantOrDuration,
   piecesForFullWindow,
+  platformReadBound,
   runWindow,
   splitWindow,
   versionKey,
   versionsToRemember,
+  windowUpTo,
 } from '../../../src/domain/orders-window.js';
 
 const now = Date.parse('2026-06-01T12:00:00Z');
@@ -147,5 +149,28 @@ describe('listingBounds', () => {
       updatedFrom: '2026-06-01T11:00:00Z',
       updatedTo: '2026-06-01T12:00:00Z',
     });
+  });
+});
+
+describe('platformReadBound and windowUpTo: a run reads no further than the platform clock less the lag', () => {
+  it.each([
+    // The Date header names a whole second: its end, less the lag.
+    ['2026-06-01T12:00:00Z', 2_000, '2026-06-01T11:59:58.999Z'],
+    ['2026-06-01T11:50:00Z', 0, '2026-06-01T11:50:00.999Z'],
+  ])('Date %s, lag %d ms: %s', (date, lagMs, bound) => {
+    expect(new Date(platformReadBound(at(date), lagMs)).toISOString()).toBe(bound);
+  });
+  it('a platform in step with this machine never lowers the bound of a run started within the second it names', () => {
+    const started = at('2026-06-01T12:00:00.700Z');
+    const runTo = started - 2_000;
+    expect(platformReadBound(at('2026-06-01T12:00:00Z'), 2_000)).toBeGreaterThanOrEqual(runTo);
+  });
+  it.each([
+    [{ from: 10, to: 20 }, 15, { from: 10, to: 15 }],
+    [{ from: 10, to: 20 }, 25, { from: 10, to: 20 }],
+    [{ from: 10, to: 20 }, 10, { from: 10, to: 10 }],
+    [{ from: 10, to: 20 }, 9, undefined],
+  ])('%o up to %d: %o', (part, bound, expected) => {
+    expect(windowUpTo(part, bound)).toEqual(expected);
   });
 });
