@@ -73,13 +73,15 @@ async function fixedErrorsFile(folder: string): Promise<string> {
   return 'errors-edit.csv';
 }
 
+/** A workbook row: a SKU as a text cell, its quantity and a price of 2.5 as number cells. */
+const workbookRow = (number: number, sku: string, quantity: number) =>
+  `<row r="${number}">${inlineCell(`A${number}`, sku)}${numberCell(`B${number}`, quantity)}${numberCell(`C${number}`, 2.5)}</row>`;
+
 /** A workbook whose SKUs are text cells (`0000001`, `0000002`) pushed with the first refused: its errors file's name. */
 async function workbookErrorsFile(folder: string): Promise<string> {
-  const row = (number: number, sku: string, quantity: number) =>
-    `<row r="${number}">${inlineCell(`A${number}`, sku)}${numberCell(`B${number}`, quantity)}${numberCell(`C${number}`, 2.5)}</row>`;
   writeXlsx(
     join(folder, 'f.xlsx'),
-    `<row r="1">${inlineCell('A1', 'sku')}${inlineCell('B1', 'quantity')}${inlineCell('C1', 'price')}</row>${row(2, '0000001', 4)}${row(3, '0000002', 5)}`,
+    `<row r="1">${inlineCell('A1', 'sku')}${inlineCell('B1', 'quantity')}${inlineCell('C1', 'price')}</row>${workbookRow(2, '0000001', 4)}${workbookRow(3, '0000002', 5)}`,
   );
   stockStore(['0000001']);
   expect((await push(folder, 'f.xlsx')).code).toBe(1);
