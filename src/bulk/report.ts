@@ -2,7 +2,7 @@ import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync } from 
 import { WholeAppender, writeWholeSync } from '../lib/whole-write.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
-import { csvCell, csvLine } from '../io/output/csv-format.js';
+import { csvCell, csvLine, guardDigitsText } from '../io/output/csv-format.js';
 import { errorsFileColumns } from '../io/input/record-shape.js';
 import { openForAppend, pathTaken } from '../lib/private-file.js';
 
@@ -261,7 +261,15 @@ export class ErrorsWriter {
 
   constructor(
     readonly path: string,
-    private readonly form: { kind: 'csv'; headers: readonly string[]; delimiter: string } | { kind: 'ndjson' },
+    private readonly form:
+      | {
+          kind: 'csv';
+          headers: readonly string[];
+          delimiter: string;
+          /** The columns whose field is text (a SKU, a document): their digits are kept as text (guardDigitsText). */
+          textColumns?: readonly number[];
+        }
+      | { kind: 'ndjson' },
   ) {}
 
   /**
@@ -294,7 +302,10 @@ export class ErrorsWriter {
       this.form.kind === 'csv'
         ? csvLine(
             [
-              ...(original as readonly string[]).slice(0, this.form.headers.length),
+              ...withDigitsKept(
+                (original as readonly string[]).slice(0, this.form.headers.length),
+                this.form.textColumns,
+              ),
               ...Array.from(
                 { length: Math.max(0, this.form.headers.length - (original as readonly string[]).length) },
                 () => '',
@@ -315,6 +326,20 @@ export class ErrorsWriter {
     this.descriptor = undefined;
     this.appender = undefined;
   }
+}
+
+/**
+ * The cells of a failed record with the codes of its text columns guarded (guardDigitsText): opened in a spreadsheet
+ * and saved as CSV, as the docs foresee, `000123` would come back `123` and be fed back as another product's SKU.
+ * The same array when there are no text columns.
+ */
+function withDigitsKept(cells: string[], textColumns: readonly number[] | undefined): string[] {
+  if (textColumns === undefined) return cells;
+  for (const index of textColumns) {
+    const cell = cells[index];
+    if (cell !== undefined) cells[index] = guardDigitsText(cell);
+  }
+  return cells;
 }
 
 /** The errors file's column before `error`: the record's row in the spreadsheet it came from. */

@@ -103,7 +103,7 @@ export class RunLedger {
     const errors = new ErrorsWriter(
       options.errorsPath ??
         siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, errorsFolder),
-      csv ? { kind: 'csv', headers, delimiter: csv.delimiter } : { kind: 'ndjson' },
+      csv ? { kind: 'csv', headers, delimiter: csv.delimiter, textColumns: csv.textColumns } : { kind: 'ndjson' },
     );
     // Both opened before the progress bar starts, so an unwritable path (a read-only export share)
     // fails cleanly, before anything is sent.

@@ -1,6 +1,6 @@
 /** How a spreadsheet cell's text becomes a typed value. Pure. */
 
-import { holdsLoneGuard, restoreFormula } from '../output/csv-format.js';
+import { holdsLoneGuard, restoreDigitsGuard, restoreFormula } from '../output/csv-format.js';
 
 export type DecimalSeparator = '.' | ',';
 
@@ -186,13 +186,17 @@ export function retypeProblem(path: string, text: string): string {
 }
 
 /**
- * A cell's text with b2bctl's formula guard read back (docs/input-files.md): in a file that ends with the errors
+ * A cell's text with b2bctl's guards read back (docs/input-files.md). The `'` before digits a spreadsheet would lose
+ * (`'000123`) is taken off in any file (restoreDigitsGuard). The formula guard: in a file that ends with the errors
  * file's columns (errorsFileColumns) the guard is b2bctl's and is taken off. In any other file (the errors file
  * saved as a workbook without them, or with them deleted) a lone `'` before a formula start may be the guard or the
  * author's, and either reading could send a wrong value: the cell is refused. A doubled one is one `'` of the value.
  */
 export function readFormulaGuard(path: string, text: string, errorsFile: boolean): { text: string; problem?: string } {
   if (!text.includes("'")) return { text };
+  // `'000123`: the guard of a code's leading zeros (restoreDigitsGuard), taken off in any file.
+  const digits = restoreDigitsGuard(text);
+  if (digits !== text) return { text: digits };
   if (errorsFile || !holdsLoneGuard(text)) return { text: restoreFormula(text) };
   return {
     text,

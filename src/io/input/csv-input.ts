@@ -22,7 +22,14 @@ import {
   withBatchesOfOne,
   type WrittenCells,
 } from './opened-input.js';
-import { type ColumnPlan, defaultMaxListIndex, errorsFileColumns, planColumns, shapeRow } from './record-shape.js';
+import {
+  type ColumnPlan,
+  defaultMaxListIndex,
+  errorsFileColumns,
+  planColumns,
+  shapeRow,
+  textColumnIndexes,
+} from './record-shape.js';
 import {
   longRowProblem,
   type RowHeader,
@@ -129,7 +136,7 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
     file,
     format: 'csv',
     encoding: options.encoding,
-    csv: { delimiter: options.delimiter, decimal: options.decimal, headers },
+    csv: { delimiter: options.delimiter, decimal: options.decimal, headers, textColumns: textColumnIndexes(columns) },
     records: oneAtATime(batched),
     recordBatches: () => batched,
     skipped,

@@ -107,8 +107,11 @@ export interface OpenedInput {
   file: string;
   format: InputFormat;
   encoding: TextEncoding;
-  /** CSV only: the delimiter, decimal separator and header cells as read. */
-  csv?: { delimiter: string; decimal: DecimalSeparator; headers: string[] };
+  /**
+   * CSV only (and a workbook, whose errors file is CSV): the delimiter, decimal separator and header cells as read,
+   * and the columns whose field is text (textColumnIndexes), whose codes the errors file keeps as text.
+   */
+  csv?: { delimiter: string; decimal: DecimalSeparator; headers: string[]; textColumns?: readonly number[] };
   /** A workbook (.xlsx, .ods): the sheet read. */
   workbook?: { sheet: string };
   /** The records one by one. Read these or recordBatches(), not both: both take from the one reader of the input. */

@@ -246,3 +246,11 @@ export function errorsFileColumns(headers: readonly string[]): number {
   if (last !== 'error') return 0;
   return headers.at(-2)?.trim() === 'row' ? 2 : 1;
 }
+
+/**
+ * The columns whose field is text or a list of texts (a SKU, a document, a code, a tag), never a number or a yes/no:
+ * the errors file keeps their codes' leading zeros as text (guardDigitsText), and no quantity's or price's digits.
+ */
+export function textColumnIndexes(columns: readonly ColumnPlan[]): number[] {
+  return columns.filter((column) => column.type === 'string' || column.type === 'list').map((column) => column.index);
+}

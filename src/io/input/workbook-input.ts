@@ -29,6 +29,7 @@ import {
   errorsFileColumns,
   mappedPath,
   setPath,
+  textColumnIndexes,
   typedValue,
 } from './record-shape.js';
 import { shortValue, unnamedColumnCheck } from './row-shape-problems.js';
@@ -211,7 +212,7 @@ async function readSheet(
     format,
     encoding: 'utf-8',
     // An errors file of a workbook is CSV with its headers: `,` and decimal points, as the cells' text is written.
-    csv: { delimiter: ',', decimal: '.', headers },
+    csv: { delimiter: ',', decimal: '.', headers, textColumns: textColumnIndexes(columns) },
     workbook: { sheet },
     records: oneAtATime(batched),
     recordBatches: () => batched,

@@ -173,6 +173,52 @@ function nextSeparator(text: string, from: number): number {
   return length;
 }
 
+/**
+ * A text of digits only that a spreadsheet opening the CSV would store as a number, and so lose when it saves the CSV
+ * again: a leading zero (`000123` becomes `123`, another product's SKU), or 12 digits and more (Excel shows those in
+ * scientific notation, which its CSV export writes: `7,89123E+12`; past 15 digits Calc loses them too). `0` alone
+ * loses nothing. Read from `from` (after any apostrophes), by character codes: a short look that ends at the first
+ * character for nearly every cell.
+ */
+function spreadsheetLosesDigits(text: string, from: number): boolean {
+  const length = text.length - from;
+  if (length < 2) return false;
+  const first = text.charCodeAt(from);
+  if (first < 48 || first > 57 || (first !== 48 && length < spreadsheetShownDigits + 1)) return false;
+  for (let index = from + 1; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+/** The most digits Excel shows of a number in a "General" cell; more are shown, and saved, in scientific notation. */
+const spreadsheetShownDigits = 11;
+
+/**
+ * A text cell of a column the input held as text (a SKU, a document, a code), in a CSV a person edits and feeds
+ * back (the errors file): one a spreadsheet would turn into a number and lose (spreadsheetLosesDigits) gets the `'`
+ * the formula guard puts, so Calc keeps `'000123` as text and saves it back as it is (LibreOffice 7.4, default column
+ * types); reading the file back takes it off (restoreDigitsGuard). A text that already starts with `'` before such
+ * digits gets one more, as the formula guard does, so reading takes off only the one written here. Never for a
+ * quantity or a price: those are numbers, and a spreadsheet keeps their value.
+ */
+export function guardDigitsText(text: string): string {
+  const first = text.charCodeAt(0);
+  if (first !== apostropheCode && (first < 48 || first > 57)) return text;
+  return spreadsheetLosesDigits(text, afterApostrophes(text, 0)) ? `'${text}` : text;
+}
+
+/**
+ * The reverse, for any CSV or workbook cell read: `'000123` is `000123`, whether b2bctl's errors file wrote the `'`
+ * (guardDigitsText) or an ERP did (some export codes so, for the same reason). Unlike a `'` before a formula start,
+ * it is taken off in any file: no code starts with an apostrophe followed by digits a spreadsheet would lose.
+ */
+export function restoreDigitsGuard(text: string): string {
+  if (text.charCodeAt(0) !== apostropheCode) return text;
+  return spreadsheetLosesDigits(text, afterApostrophes(text, 0)) ? text.slice(1) : text;
+}
+
 /** One cell as every CSV b2bctl writes for people has it: formula-safe, quoted when it must be. */
 export function csvCell(text: string, delimiter = ','): string {
   return escapeCsvCell(neutralizeFormula(text), delimiter);

@@ -208,6 +208,29 @@ describe('ErrorsWriter', () => {
     expect(readFileSync(path, 'utf8')).toBe('\uFEFFsku,price,row,error\r\nA,"1,5",2,bad\r\n');
   });
 
+  it("CSV: a code a spreadsheet would lose (000123) is written behind a ' in a text column, never in a number's", () => {
+    const path = nextPath('zeros.errors.csv');
+    const writer = new ErrorsWriter(path, {
+      kind: 'csv',
+      headers: ['sku', 'quantity', 'price', 'warehouse'],
+      delimiter: ';',
+      textColumns: [0, 3],
+    });
+    writer.write(['000123', '0010', '0012', '007'], 'SKU not found', 6);
+    writer.write(['REJ-1', '5', '2,50', 'CD-SP'], 'SKU not found', 8);
+    writer.write(['7891234567895', '1', '1,00', ''], 'SKU not found', 9);
+    writer.close();
+    expect(readFileSync(path, 'utf8')).toBe(
+      [
+        '\uFEFFsku;quantity;price;warehouse;row;error',
+        "'000123;0010;0012;'007;6;SKU not found",
+        'REJ-1;5;2,50;CD-SP;8;SKU not found',
+        "'7891234567895;1;1,00;;9;SKU not found",
+        '',
+      ].join('\r\n'),
+    );
+  });
+
   it('creates no file when nothing failed', () => {
     const path = nextPath('none.errors.csv');
     new ErrorsWriter(path, { kind: 'csv', headers: ['a'], delimiter: ',' }).close();

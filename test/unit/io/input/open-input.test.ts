@@ -128,6 +128,8 @@ describe('openInput: a CSV from pt-BR Excel (Windows-1252, ";", CRLF, decimal co
         'customerGroupList',
         'customerRegistrationAddress.zipcode',
       ],
+      // The text fields' columns, whose codes an errors file keeps as text: not lat, active or quantity.
+      textColumns: [0, 1, 5, 6],
     });
     const records = await recordsOf(opened);
     expect(records.map((record) => ({ line: record.line, values: record.values, problems: record.problems }))).toEqual([
@@ -179,7 +181,12 @@ describe('openInput: UTF-8', () => {
     const path = writeInput('customers.csv', Buffer.from('\uFEFFdocument,name,lat\r\n1,José,-23.5\r\n', 'utf8'));
     const { opened, warnings } = await open(path);
     expect(opened.encoding).toBe('utf-8');
-    expect(opened.csv).toEqual({ delimiter: ',', decimal: '.', headers: ['document', 'name', 'lat'] });
+    expect(opened.csv).toEqual({
+      delimiter: ',',
+      decimal: '.',
+      headers: ['document', 'name', 'lat'],
+      textColumns: [0, 1],
+    });
     expect((await recordsOf(opened)).map((record) => [record.line, record.values])).toEqual([
       [2, { document: '1', name: 'José', lat: -23.5 }],
     ]);
