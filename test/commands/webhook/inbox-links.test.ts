@@ -1,4 +1,4 @@
-import { lchownSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, lchownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
 import { run as replay } from '../../../src/commands/webhook/replay.js';
 import { run as status } from '../../../src/commands/webhook/status.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
-import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+import { oldInboxLine, removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 import { requireThat } from '../../support/external-tools.js';
 import { testContext } from '../../support/test-context.js';
 
@@ -125,6 +125,31 @@ describe.skipIf(root.missing)(`webhook inbox readers and links another user owns
       await erp.close();
     }
   });
+
+  it.each(['folder', 'events.ndjson'])(
+    'refuse to --import an old NDJSON inbox whose %s is another user’s link (exit 77), the store untouched',
+    async (linked) => {
+      const old = temporaryFolder();
+      writeFileSync(join(old, 'events.ndjson'), `${oldInboxLine(1)}\n`);
+      const shared = join(temporaryFolder(), 'shared');
+      mkdirSync(shared, { mode: 0o1777 });
+      const link = linked === 'folder' ? join(shared, 'old-inbox') : join(shared, 'events.ndjson');
+      symlinkSync(linked === 'folder' ? old : join(old, 'events.ndjson'), link);
+      lchownSync(link, otherUser, otherUser);
+      const inbox = temporaryFolder();
+      const memory = newContext();
+      const failure = (await listInbox({ inbox, import: link }, memory.context).catch((error: unknown) => error)) as
+        (Error & { exitCode?: number }) | undefined;
+      expect(failure?.message).toMatch(
+        new RegExp(
+          `^The NDJSON inbox ${link} is a symbolic link that belongs to \\S+ \\(uid ${otherUser}\\), not to root: that user can point it at a file of theirs, whose events would be taken into the store and handed to the ERP, whenever they like\\. Give --import the folder or file itself, one of your own, or remove the link \\(rm ${link}\\)\\.$`,
+        ),
+      );
+      expect(failure?.exitCode).toBe(77);
+      expect(existsSync(join(inbox, 'inbox.sqlite'))).toBe(false);
+      expect(existsSync(join(old, 'events.ndjson'))).toBe(true);
+    },
+  );
 
   it('follow an --inbox link of this user’s own (a choice of theirs)', async () => {
     const mine = await inboxOfMine();
