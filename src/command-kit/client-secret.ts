@@ -4,6 +4,7 @@ import type { Session } from '../config/session.js';
 import type { SettingKey, SettingValue } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { B2bctlError, ExitCode, InputError, UsageError } from '../base/errors.js';
+import { credentialCharacterProblem } from '../domain/bearer-token.js';
 import { currentUserName, otherWriters, shownMode, userName } from '../lib/file-owners.js';
 import { readRegularFile } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
@@ -28,7 +29,7 @@ export interface ClientSecretSource {
 export async function clientSecretOf(context: Context, source: ClientSecretSource): Promise<string> {
   if (source.flagFile !== undefined) return secretInFile(source.flagFile, context);
   const fromEnvironment = context.env[source.environmentVariable];
-  if (fromEnvironment) return fromEnvironment;
+  if (fromEnvironment) return checkedSecretCharacters(fromEnvironment, source.environmentVariable);
   const file = await profileSetting(context, source.setting);
   if (file === undefined) {
     throw new UsageError(
@@ -61,6 +62,17 @@ async function secretInFile(file: string, context: Context, named = ''): Promise
   const secret = text.trim();
   if (secret === '') throw new InputError(`The client secret file ${file} is empty.`, { file });
   checkSecretFile(file, 'the client secret file', context);
+  return checkedSecretCharacters(secret, `The client secret file ${file}`);
+}
+
+/**
+ * Refuses (exit 2) a client secret holding a control character: a file's second line or a Windows line end inside
+ * it, which the platform (or the receiver) would refuse as a wrong secret, and which `webhook trigger --style headers`
+ * would send as a header of its own. `source` names the variable or the file.
+ */
+export function checkedSecretCharacters(secret: string, source: string): string {
+  const problem = credentialCharacterProblem(secret, source, false);
+  if (problem !== undefined) throw new UsageError(problem);
   return secret;
 }
 

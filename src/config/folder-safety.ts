@@ -91,6 +91,20 @@ export function checkInboxFolderLink(folder: string): void {
 }
 
 /**
+ * `webhook inbox --import` through another user's link (the old NDJSON inbox folder, or its events.ndjson): its owner
+ * chooses the events taken into the store, which the receiver then hands to the ERP. Refused (exit 77) before
+ * anything is read, as the inbox folder's link is.
+ */
+export function checkImportedInboxLink(path: string): void {
+  refuseForeignFolderLink(
+    path,
+    'NDJSON inbox',
+    'a file of theirs, whose events would be taken into the store and handed to the ERP,',
+    'Give --import the folder or file itself, one of your own',
+  );
+}
+
+/**
  * The orders cursor decides which orders a poll emits and which it skips (one another user made in a shared folder,
  * dated 2030, had every order until then skipped): the config file's rule, on the cursor file; exit 77. Unlike the
  * config folder, the cursor's folder is not judged: b2bctl rewrites the cursor as its own by a rename, and a file

@@ -22,3 +22,33 @@ export function unsendableTokenCharacter(token: string): string | undefined {
   const codePoint = `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
   return found.charCodeAt(0) <= 0x7f ? `the control character ${codePoint}` : `the character ${codePoint}`;
 }
+
+/**
+ * The first control character of a credential that is not sent as written (a Basic pair, base64-encoded; a client
+ * secret in a JSON body): a line feed, a carriage return, a NUL... (a tab aside, as in a header), described as
+ * unsendableTokenCharacter describes one; undefined when there is none. No credential is made of them: one inside is
+ * a file's second line or a Windows line end, which the other side would refuse as a wrong credential, or, sent in
+ * a header, a request split in two.
+ */
+export function controlCharacterIn(credential: string): string | undefined {
+  // Matching control characters is this pattern's purpose.
+  // oxlint-disable-next-line no-control-regex
+  const found = /[\x00-\x08\x0a-\x1f\x7f]/u.exec(credential)?.[0];
+  return found === undefined ? undefined : unsendableTokenCharacter(found);
+}
+
+/**
+ * The line refusing a credential given by the user that holds a character it cannot (exit 2, before anything is
+ * sent), naming where it came from (`B2BCTL_WEBHOOK_FORWARD_TOKEN`, `the client secret file /etc/…`); undefined when
+ * it holds none. `sentInHeader`: the credential goes as written in a header (a Bearer token), where anything
+ * unsendableTokenCharacter finds is refused; otherwise only control characters are.
+ */
+export function credentialCharacterProblem(
+  credential: string,
+  source: string,
+  sentInHeader: boolean,
+): string | undefined {
+  const found = sentInHeader ? unsendableTokenCharacter(credential) : controlCharacterIn(credential);
+  if (found === undefined) return undefined;
+  return `${source} holds ${found}, which ${sentInHeader ? 'no HTTP header can carry' : 'no credential is made of'}: give the credential alone, on one line.`;
+}

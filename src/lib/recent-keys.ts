@@ -1,21 +1,42 @@
 /**
- * The last `bound` keys noted, oldest forgotten first: memory stays flat however many are noted. A Set keeps its
- * insertion order, so the oldest is its first.
+ * The keys noted in the last `pages` pages of a listing read page by page, the page being read among them: an older
+ * page is forgotten whole when a new one starts. Memory holds at most `pages` pages of keys (a page is already held
+ * whole anyway), however many pages the read goes through.
  */
-export class RecentKeys {
-  private readonly keys = new Set<string>();
+export class RecentPageKeys {
+  /** The oldest page kept first, the page being read last. */
+  private readonly kept: Set<string>[] = [new Set()];
 
-  constructor(readonly bound: number) {}
+  constructor(readonly pages: number) {}
 
-  /** Whether `key` is among the last `bound` noted. */
+  /** Whether `key` was noted in one of the pages kept. */
   has(key: string): boolean {
-    return this.keys.has(key);
+    return this.kept.some((page) => page.has(key));
   }
 
-  /** Notes `key` as the newest, forgetting the oldest past the bound. */
+  /** Notes `key` in the page being read. */
   note(key: string): void {
-    this.keys.delete(key);
-    this.keys.add(key);
-    if (this.keys.size > this.bound) this.keys.delete(this.keys.values().next().value as string);
+    (this.kept.at(-1) as Set<string>).add(key);
+  }
+
+  /** Starts the next page, forgetting the oldest past the bound. */
+  turnPage(): void {
+    this.kept.push(new Set());
+    if (this.kept.length > this.pages) this.kept.shift();
+  }
+
+  /** How many keys are kept now: at most `pages` times the longest page. */
+  get size(): number {
+    return this.kept.reduce((total, page) => total + page.size, 0);
   }
 }
+
+/**
+ * How many pages of ids a listing read remembers, to write each item once (`sellers list --all`, `api --paginate`):
+ * an item added at the head of a listing paged by offset between two requests moves every later item down one, so
+ * the next page starts with items of the page before. An item comes back as far down as items were added between two
+ * requests, a few at most (a second apart; sales reps are added by hand), so the page being read and the two before
+ * it catch a shift of up to two whole pages, and memory stays three pages whatever the listing's length. An item
+ * pushed down further than that between two requests is written again.
+ */
+export const rememberedPages = 3;

@@ -6,24 +6,50 @@
 
 export const redacted = '[redacted]';
 
-/** Shorter values are not masked: a 3-letter password would mask every word that holds it, and guards nothing. */
-const shortestMasked = 4;
+/**
+ * Values shorter than this are masked only where they stand alone, not inside a longer word or number: a 3-letter
+ * password is still a password, and is masked where an answer quotes it (`value "abc" is not allowed`, `pw=abc`),
+ * but `?v=1` in a forward URL (every query value counts as a secret) must not turn an ERP's `HTTP 401` into
+ * `HTTP 40[redacted]`, nor a password `erp` the name `erpnext`. Longer values are masked wherever they
+ * occur, as written.
+ */
+const shortestMaskedInsideWords = 4;
 
 /**
  * Replaces every occurrence of known secret strings (a password, a token) in free text, as written and as a JSON
- * string writes it (a body quoted as it came: `"pass \"x\""`). The longest first, so a secret that holds another
- * (`user:password` and `password`) leaves no piece of itself behind.
+ * string writes it (a body quoted as it came: `"pass \"x\""`). Every non-empty secret, however short (see
+ * shortestMaskedInsideWords). The longest first, so a secret that holds another (`user:password` and `password`)
+ * leaves no piece of itself behind.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   const forms = new Set<string>();
   for (const secret of secrets) {
-    if (!secret || secret.length < shortestMasked) continue;
+    if (!secret) continue;
     forms.add(secret);
     forms.add(JSON.stringify(secret).slice(1, -1));
   }
   let safe = text;
-  for (const form of [...forms].toSorted((a, b) => b.length - a.length)) safe = safe.split(form).join(redacted);
+  for (const form of [...forms].toSorted((a, b) => b.length - a.length))
+    safe =
+      form.length >= shortestMaskedInsideWords
+        ? safe.split(form).join(redacted)
+        : safe.replace(standingAlone(form), redacted);
   return safe;
+}
+
+/** A letter or digit, of any script: what a word or number is made of. */
+const wordCharacter = /[\p{L}\p{N}]/u;
+
+/**
+ * `form` where no letter or digit touches it (a text's edges, spaces, quotes, `=` and `:` do): one that starts or
+ * ends with a letter or digit is not taken from inside a longer word or number. Escaped: a secret is text, not a
+ * pattern.
+ */
+function standingAlone(form: string): RegExp {
+  const escaped = form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const before = wordCharacter.test(form.at(0) ?? '') ? '(?<![\\p{L}\\p{N}])' : '';
+  const after = wordCharacter.test(form.at(-1) ?? '') ? '(?![\\p{L}\\p{N}])' : '';
+  return new RegExp(`${before}${escaped}${after}`, 'gu');
 }
 
 /**

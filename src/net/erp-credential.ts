@@ -1,4 +1,5 @@
 import { UsageError } from '../base/errors.js';
+import { credentialCharacterProblem } from '../domain/bearer-token.js';
 import { refusePlainHttp, refuseUrlCredentialOverPlainHttp, urlHoldsCredential } from './plain-http.js';
 import type { ProxyEnvironment } from './proxy-route.js';
 
@@ -43,6 +44,12 @@ export function erpAuthorizationFor(url: string, options: ErpCredentialOptions):
       `Give the ERP's credential once: ${given.join(' or ')}, not ${given.length > 2 ? 'all' : 'both'}.`,
     );
   refuseUrlCredentialOverPlainHttp(parsed, allowHttp, env);
+  refuseControlCharacters([
+    [token, tokenVariable, true],
+    [pair, basicVariable, false],
+    [safelyDecoded(parsed.username), `The user in the ${flag} URL`, false],
+    [safelyDecoded(parsed.password), `The password in the ${flag} URL`, false],
+  ]);
   if (urlHoldsCredential(parsed))
     options.warn(
       `warning: ${flag} puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set ${tokenVariable} (sent as Bearer) or ${basicVariable} (user:password, sent as Basic).`,
@@ -60,6 +67,28 @@ export function erpAuthorizationFor(url: string, options: ErpCredentialOptions):
   }
   if (inUrl) return basic(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`);
   return undefined;
+}
+
+/**
+ * A credential with a line break inside (a file's second line, a Windows line end: `$(cat file)` drops only the last
+ * newline) would fail every delivery with an error that says nothing of it, or, a token sent as written, add a header
+ * of its own to each request: refused at start (exit 2), naming where it came from, as `--token` is. A Basic pair is
+ * sent base64-encoded, so only control characters are refused in it; a token, whatever no header can carry.
+ */
+function refuseControlCharacters(credentials: [string | undefined, string, boolean][]): void {
+  for (const [credential, source, sentInHeader] of credentials) {
+    const problem = credential === undefined ? undefined : credentialCharacterProblem(credential, source, sentInHeader);
+    if (problem !== undefined) throw new UsageError(problem);
+  }
+}
+
+/** A URL's user or password decoded, or as written when its escapes are broken (the URL parser keeps them so). */
+function safelyDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 const basic = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;

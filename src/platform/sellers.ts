@@ -30,7 +30,7 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
 }
 
 /**
- * Every sales rep from `offset` on, page by page until the platform answers `[]` (a short page ends nothing: a store
+ * Every sales rep from `offset` on, each page as it came (the reader remembers ids by page), until the platform answers `[]` (a short page ends nothing: a store
  * may cap its pages below the limit asked). A route that ignores the offset would be read for ever: the same page
  * answered again stops the read (a page of one rep, five times in a row; once, an added rep moved it down one); on a
  * route that has paged by offset, it says the listing grows as fast as it is read instead of blaming the route.
@@ -38,7 +38,7 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
 export async function* listAllSellers(
   client: PlatformClient,
   query: { email?: string; pageSize: number; offset?: number },
-): AsyncGenerator<SalesRep> {
+): AsyncGenerator<SalesRep[]> {
   let offset = query.offset ?? 0;
   const repeatOf = watchForRepeatedPages();
   for (;;) {
@@ -55,7 +55,7 @@ export async function* listAllSellers(
       throw new B2bctlError(line, ExitCode.someRecordsFailed);
     }
     // Answered again, its reps are counted as seen twice by the listing's reader (each written once).
-    yield* page;
+    yield page;
     offset += page.length;
   }
 }

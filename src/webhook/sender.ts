@@ -2,6 +2,7 @@ import { type Dispatcher, request } from 'undici';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { explainNetworkProblem, networkProblemSentence, type UrlSource } from '../net/network-error.js';
 import type { ProxyEnvironment, ProxyRoute } from '../net/proxy-route.js';
+import { bearerTokenText, unsendableTokenCharacter } from '../domain/bearer-token.js';
 import type { WebhookKind } from '../domain/webhook-events.js';
 import type { TokenStyle } from '../http-server/tokens.js';
 
@@ -129,14 +130,19 @@ export async function requestAccessToken(
     if (answer.statusCode >= 200 && answer.statusCode < 300) {
       const parsed = safeJson(text) as { access_token?: unknown; expires_in?: unknown } | undefined;
       if (typeof parsed?.access_token === 'string') {
+        const token = bearerTokenText(parsed.access_token);
+        // A token no header can carry (a line break inside) would fail the event's POST as a network that cannot be
+        // reached: said of the token's answer instead, as login says it of the platform's.
+        const unsendable = unsendableTokenCharacter(token);
         const expiresIn = parsed.expires_in;
-        return {
-          token: parsed.access_token,
-          expiresInSeconds: typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn : undefined,
-          step,
-        };
-      }
-      step.error = 'the answer has no access_token';
+        if (unsendable === undefined)
+          return {
+            token,
+            expiresInSeconds: typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn : undefined,
+            step,
+          };
+        step.error = `the answer's access_token holds ${unsendable}, which no HTTP header can carry`;
+      } else step.error = 'the answer has no access_token';
     } else step.answer = text.slice(0, 300);
   } catch (error) {
     step.error = networkProblemSentence(await explainNetworkProblem(error, tokenUrl, via.route, timeoutMs, via.source));

@@ -2,7 +2,7 @@ import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
-import { RecentKeys } from '../../lib/recent-keys.js';
+import { RecentPageKeys, rememberedPages } from '../../lib/recent-keys.js';
 import { parseJsonKeepingNumbers, WrittenNumber } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import { notPagingByOffsetLine, outrunLine, watchForRepeatedPages } from '../../platform/answers/repeated-pages.js';
@@ -46,14 +46,6 @@ export function pagingPlan(
   return { route, pageSize: route?.cap === 'none' ? (asked ?? uncappedPageSize) : asked, startOffset };
 }
 
-/**
- * Ids of the items written last that a read remembers, to write each once: an item added at the head of a listing
- * between two requests moves every later item down one, so the next page starts with the last item of the page
- * before. An item comes back only as far down as items were added between two requests; 10,000 (about 1 MB) is far
- * past any store's pace: an item pushed further down than that between two pages is written again.
- */
-export const rememberedItemIds = 10_000;
-
 /** What a read has seen of its listing changing: items answered again further down, and where the first was. */
 interface ListingChanges {
   itemsAnsweredAgain: number;
@@ -61,11 +53,11 @@ interface ListingChanges {
 }
 
 /**
- * The listing's pages in order, each fetched once it is needed (memory holds one page and the ids of the last items
- * written). A page is the last when it is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found`
+ * The listing's pages in order, each fetched once it is needed (memory holds one page and the ids of the items
+ * written in the last pages, rememberedPages). A page is the last when it is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found`
  * of the cashback balance listing; a short page is read on from where it ended, since a store may cap its pages
  * below the limit asked (the platform document ends a listing with an empty page only). An item already written
- * (its `id` seen among the last written) is skipped, and the read ends with a warning that the listing changed. A
+ * (its `id` seen in the last pages written) is skipped, and the read ends with a warning that the listing changed. A
  * page equal to the one before stops with an error instead of looping (a page of one item, answered again five
  * times in a row).
  */
@@ -78,7 +70,7 @@ export async function* listingPages(
 ): AsyncGenerator<unknown[]> {
   let offset = paging.startOffset;
   const repeatOf = watchForRepeatedPages();
-  const written = new RecentKeys(rememberedItemIds);
+  const written = new RecentPageKeys(rememberedPages);
   const changes: ListingChanges = { itemsAnsweredAgain: 0, firstAt: undefined };
   for (;;) {
     const query: Record<string, string[]> = { ...request.query, offset: [String(offset)] };
@@ -111,17 +103,21 @@ export async function* listingPages(
 }
 
 /**
- * The items of a page not written yet by this read, noting their ids as written. An item without an id (`id`, a
- * string or a number) cannot be told from another one and is always written.
+ * The items of a page not written yet by this read, noting their ids as written in a page of their own. An item
+ * without an id (`id`, a string or a number) cannot be told from another one and is always written.
  */
-function itemsNotWritten(items: readonly unknown[], written: RecentKeys): unknown[] {
-  return items.filter((item) => {
+function itemsNotWritten(items: readonly unknown[], written: RecentPageKeys): unknown[] {
+  const unwritten = items.filter((item) => {
     const id = idOf(item);
     if (id === undefined) return true;
-    if (written.has(id)) return false;
+    const already = written.has(id);
+    // Noted in this page either way: an item answered again stays known as long as the page it came back in.
     written.note(id);
-    return true;
+    return !already;
   });
+  // A page that brings nothing new (its items all written) is no page of its own: it pushes none out of memory.
+  if (unwritten.length > 0) written.turnPage();
+  return unwritten;
 }
 
 /** An item's `id` as text, when it has one: a string, or a number (one past 2^53 kept as written). */

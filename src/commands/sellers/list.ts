@@ -2,6 +2,7 @@ import { type Context, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
+import { RecentPageKeys, rememberedPages } from '../../lib/recent-keys.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
 import { listAllSellers, listSellers } from '../../platform/sellers.js';
@@ -67,19 +68,33 @@ function noneFound(options: ListSellersOptions): string {
 /**
  * Each rep once, by its id: the listing is paged by offset in no stated order, so a rep added or removed between two
  * pages shifts them and the next page starts with a rep already written (an ERP importing the export gets it twice).
- * A rep without an id cannot be told apart and is kept; `repeats.count` says how many were dropped.
+ * The ids of the last pages only are remembered (rememberedPages: a shift of up to two pages is caught), so memory
+ * stays a few pages however many the store has. A rep without an id cannot be told apart and is kept;
+ * `repeats.count` says how many were dropped.
  */
-async function* onceById(reps: AsyncIterable<SalesRep>, repeats: { count: number }): AsyncGenerator<SalesRep> {
-  const seen = new Set<string>();
-  for await (const rep of reps) {
-    const id: unknown = rep.id;
-    const key = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-    if (key !== undefined && seen.has(key)) {
-      repeats.count++;
-      continue;
+async function* onceById(pages: AsyncIterable<SalesRep[]>, repeats: { count: number }): AsyncGenerator<SalesRep> {
+  const written = new RecentPageKeys(rememberedPages);
+  for await (const page of pages) {
+    let fresh = 0;
+    for (const rep of page) {
+      const id: unknown = rep.id;
+      const key = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+      if (key === undefined) {
+        yield rep;
+        continue;
+      }
+      const already = written.has(key);
+      // Noted in this page either way: a rep answered again stays known as long as the page it came back in.
+      written.note(key);
+      if (already) {
+        repeats.count++;
+        continue;
+      }
+      fresh++;
+      yield rep;
     }
-    if (key !== undefined) seen.add(key);
-    yield rep;
+    // A page answered again whole (its reps all written) is no page of its own: it pushes none out of memory.
+    if (fresh > 0) written.turnPage();
   }
 }
 

@@ -6,6 +6,7 @@ import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-
 import { openStore, type StoreLocation, type StoreUser } from '../../webhook/store/open.js';
 import { sqliteFileName } from '../../webhook/store/sqlite-store.js';
 import type { EventSelection, EventStore, StoredEvent } from '../../webhook/store/types.js';
+import { checkImportedInboxLink } from '../../config/folder-safety.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { inboxTable } from './inbox-table.js';
 import { join } from 'node:path';
@@ -202,6 +203,7 @@ async function writeOrSkip(writer: RecordWriter<StoredEvent>, event: StoredEvent
 
 async function importInbox(from: string, location: StoreLocation, context: Context): Promise<void> {
   const file = from.endsWith('.ndjson') ? from : join(from, oldInboxFileName);
+  for (const path of new Set([from, file])) checkImportedInboxLink(path);
   if (!existsSync(file)) {
     throw new InputError(
       `No NDJSON inbox at ${file}; pass the folder an earlier webhook listen wrote events.ndjson in.`,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkInboxFolderLink } from '../../config/folder-safety.js';
 import { acquireLock } from '../../config/lock.js';
 import { B2bctlError, ExitCode, InputError, UnavailableError } from '../../base/errors.js';
 import { StoreUnansweredError } from './postgres-opening.js';
@@ -47,6 +48,10 @@ export async function openStore(
       );
     }
   }
+  // Every command that opens the inbox, the readers (`webhook status`, `inbox`, `dead`, `replay`) as the receiver:
+  // another user's link named as --inbox would have them read, replay or drop the events of whichever inbox its
+  // owner points it at. Refused before the folder is looked into (exit 77).
+  checkInboxFolderLink(location.inbox);
   if (mode.mustExist && !existsSync(join(location.inbox, sqliteFileName))) {
     throw new InputError(
       `No webhook inbox in ${location.inbox} (no ${sqliteFileName}); pass the folder of webhook listen's --inbox, or --store postgres://... .`,

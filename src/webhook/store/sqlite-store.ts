@@ -1,9 +1,9 @@
 import { chmodSync, closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../../base/clock.js';
-import { UsageError } from '../../base/errors.js';
+import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { coreWaitClock } from '../../lib/core-waits.js';
-import { specialFileKind } from '../../lib/file-owners.js';
+import { specialFileKind, userName } from '../../lib/file-owners.js';
 import { lstatOrUndefined } from '../../lib/file-status.js';
 import { createFileExclusively, makePrivateFolder, privateFileMode } from '../../lib/private-file.js';
 import { shellWord } from '../../lib/shell-word.js';
@@ -387,17 +387,25 @@ function createPrivateDatabaseFile(directory: string, file: string): void {
 /**
  * SQLite opens the inbox, its -wal and its -shm with O_NOFOLLOW, so a link planted at one of them (in a folder others
  * may write) is never written through, but it fails with a bare ERR_SQLITE_ERROR; a FIFO there would hold the open.
- * Each is said by name instead, with what to do.
+ * Each is said by name instead, with what to do. A link is refused whoever owns it, as a linked orders cursor is
+ * (exit 77, its owner named when it is another user's): the events read, replayed or dropped would be whichever
+ * inbox it points at.
  */
 function refuseAnythingButFiles(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) {
     const found = lstatOrUndefined(path);
     if (found === undefined || found.isFile()) continue;
-    const what = found.isSymbolicLink() ? 'a symbolic link' : `${specialFileKind(found)}, not a file`;
-    throw new UsageError(
-      `${path} is ${what}; b2bctl keeps its inbox only in files of its own. Remove it (rm ${shellWord(path)}), or pass another --inbox.`,
-    );
+    const remedy = `b2bctl keeps its inbox only in files of its own. Remove it (rm ${shellWord(path)}), or pass another --inbox.`;
+    if (found.isSymbolicLink())
+      throw new B2bctlError(`${path} is a symbolic link${linkOwner(found.uid)}; ${remedy}`, ExitCode.authFailed);
+    throw new UsageError(`${path} is ${specialFileKind(found)}, not a file; ${remedy}`);
   }
+}
+
+/** ` that belongs to nobody (uid 65534)` for another user's link; nothing for one of this user's. */
+function linkOwner(uid: number): string {
+  const me = process.getuid?.();
+  return me === undefined || uid === me ? '' : ` that belongs to ${userName(uid)}`;
 }
 
 /** An inbox made before its files were private (or by a SQLite that did not copy the mode) is tightened at start. */

@@ -111,6 +111,21 @@ describe('customer create: a refusal quoting the password', () => {
     expect((await createOne(password)).rows[0]?.message).toBe('bad [redacted]');
   });
 
+  // A 3-character password is still a password: masked where the refusal quotes it, not inside longer words.
+  it('a password of 3 characters quoted back: masked on stderr, in the report and the error column', async () => {
+    const password = 'x9!';
+    platform.routes['POST /v1/customer'] = answering(400, policyRefusal(password));
+    platform.routes['PUT /v1/customer/*'] = answering(404, '{"message":"not found"}');
+    const { result, sent, rows, errors, reportText } = await createOne(password);
+    const said = 'Password [redacted] does not meet the policy: password: =weak password [redacted]';
+    expect(result.code).toBe(1);
+    expect(sent).toEqual([password]);
+    expect(rows).toEqual([expect.objectContaining({ line: '2', outcome: 'failed', status: '400', message: said })]);
+    expect(result.stderr).toContain(`customer create: why, 1 customer (line 2): ${said}\n`);
+    expect(errorsRecord(errors)).toEqual({ password, error: said });
+    expect(`${result.stderr}${reportText}`).not.toContain(password);
+  });
+
   it('the document registered: the refusal in its words, masked, with the --upsert fix', async () => {
     platform.routes['POST /v1/customer'] = answering(400, policyRefusal(samplePassword));
     platform.routes['PUT /v1/customer/*'] = answering(

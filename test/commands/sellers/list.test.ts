@@ -242,6 +242,36 @@ describe('sellers list: the listing rules', () => {
     }
   });
 
+  // Only the ids of the last pages are remembered (src/lib/recent-keys.ts): a shift past a whole page is still caught.
+  it('--all over a listing shifted by more than a page: each rep once, the reps of two pages back skipped too', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const shifting = [...stored];
+    const newcomers = Array.from({ length: 7 }, (_, index) => ({
+      ...(seedReps[0] as SalesRep),
+      id: `00000000-0000-4000-8000-0000000001${String(index).padStart(2, '0')}`,
+      username: `new${index}@x.com`,
+    }));
+    let pagesServed = 0;
+    // Seven reps created at the head after the second page of 5: the third page starts with the first page's 4th rep.
+    shifting.slice = function (this: SalesRep[], start?: number, end?: number) {
+      const page = Array.prototype.slice.call(this, start, end) as SalesRep[];
+      if (++pagesServed === 2) this.unshift(...newcomers);
+      return page;
+    };
+    sandbox.state.sellers = shifting;
+    try {
+      const result = await list('--all', '--limit', '5');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(asJson(seedReps));
+      expect(result.stderr).toBe(
+        'warning: the sales rep listing changed while it was read (7 sales reps seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.\n',
+      );
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
   it('--all over a listing that grows before every page: each rep once, stopped as outrun, not as ignoring the offset', async () => {
     await loggedIn();
     const stored = sandbox.state.sellers;

@@ -102,6 +102,23 @@ describe("the ERP's echo of its forward credential", () => {
     }
   });
 
+  // A 3-character password is still a password: masked wherever the ERP quotes it alone, `HTTP 401` left readable.
+  it('a B2BCTL_WEBHOOK_FORWARD_BASIC password of 3 characters quoted back: masked, the user and the words kept', async () => {
+    const erp = await echoingErp(() => 'user erp pass "pw9" (erp:pw9) is not pw9x: 401');
+    const dead = await oneDeadLetter(
+      { forwardTo: `http://127.0.0.1:${erp.port}/hooks` },
+      { B2BCTL_WEBHOOK_FORWARD_BASIC: 'erp:pw9' },
+    );
+    await erp.close();
+    expect(erp.received.map((request) => request.authorization)).toEqual([
+      `Basic ${Buffer.from('erp:pw9').toString('base64')}`,
+    ]);
+    const said = 'HTTP 422: {"message":"user erp pass \\"[redacted]\\" (erp:[redacted]) is not pw9x: 401"}';
+    expect(dead.errors).toEqual([said]);
+    expect(dead.log).toContain(`(${said}); delivery goes on.`);
+    expect(dead.csv).not.toMatch(/\bpw9\b/);
+  });
+
   it("the --forward-to URL's password and key quoted back, as written or decoded: masked", async () => {
     const erp = await echoingErp((url, authorization) => {
       const pair = Buffer.from(authorization.replace(/^Basic /, ''), 'base64').toString();

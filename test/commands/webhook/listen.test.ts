@@ -199,7 +199,7 @@ describe('webhook listen (in process)', () => {
   );
 
   it.each(['inbox.sqlite-shm', 'inbox.sqlite-wal', 'inbox.sqlite'])(
-    'a link planted at %s is refused by name (exit 2), and nothing is written where it points',
+    'a link planted at %s is refused by name (exit 77), and nothing is written where it points',
     async (name) => {
       const inbox = temporaryFolder();
       const victim = join(temporaryFolder(), 'precious.txt');
@@ -215,7 +215,7 @@ describe('webhook listen (in process)', () => {
       expect(failure.message).toBe(
         `${path} is a symbolic link; b2bctl keeps its inbox only in files of its own. Remove it (rm ${path}), or pass another --inbox.`,
       );
-      expect(failure.exitCode).toBe(2);
+      expect(failure.exitCode).toBe(77);
       expect(readFileSync(victim, 'utf8')).toBe('precious\n');
       expect(memory.stdout()).toBe('');
     },

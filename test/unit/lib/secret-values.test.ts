@@ -13,8 +13,17 @@ describe('redactSecrets', () => {
     ['pair usr:pw-long-9', ['pw-lo', 'usr:pw-long-9'], 'pair [redacted]'],
     // As a JSON string writes it, in a body quoted as it came.
     ['{"message":"bad Pw\\"q\\\\9"}', ['Pw"q\\9'], '{"message":"bad [redacted]"}'],
-    // Shorter than four characters, or none: left as written.
-    ['user usr ok', ['usr', undefined, ''], 'user usr ok'],
+    // None, or empty: nothing to mask.
+    ['user usr ok', [undefined, ''], 'user usr ok'],
+    // Shorter than four characters: still a secret, masked wherever it stands alone (quoted, after = or :, between
+    // spaces, at either end), as written and as JSON writes it.
+    ['value "abc" refused; pw=abc, abc', ['abc'], 'value "[redacted]" refused; pw=[redacted], [redacted]'],
+    ['x', ['x'], '[redacted]'],
+    ['{"password":"a\\"b"}', ['a"b'], '{"password":"[redacted]"}'],
+    ['pw ! and !!', ['!'], 'pw [redacted] and [redacted][redacted]'],
+    // …but not inside a longer word or number: a `?v=1` forward URL leaves an ERP's `HTTP 401` readable.
+    ['HTTP 401 at abcd, v=1', ['1', 'abc'], 'HTTP 401 at abcd, v=[redacted]'],
+    ['a.c then abc', ['a.c'], '[redacted] then abc'],
   ])('%s', (text, secrets, safe) => {
     expect(redactSecrets(text, secrets)).toBe(safe);
   });

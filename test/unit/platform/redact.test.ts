@@ -169,10 +169,10 @@ describe('redactSecrets', () => {
       expected: 'pw [redacted]',
     },
     {
-      name: 'secrets shorter than 4 characters are left (they would shred the text)',
-      text: 'a b abc',
+      name: 'secrets shorter than 4 characters are masked where they stand alone, not inside a longer word',
+      text: 'a b abc abcd bab',
       secrets: ['a', 'abc'],
-      expected: 'a b abc',
+      expected: '[redacted] b [redacted] abcd bab',
     },
     { name: 'no secrets', text: 'nothing to hide', secrets: [], expected: 'nothing to hide' },
     {
