@@ -28,6 +28,9 @@ type Attributes = Record<string, string>;
  */
 const batchCells = 65_536;
 
+/** The most characters saxes is fed at once: about 40 rows, when each is a value repeated over the sheet. */
+const sliceChars = 4096;
+
 /**
  * Opens the chosen sheet of an OpenDocument spreadsheet (.ods). Every sheet is in one content.xml, streamed: the
  * chosen one is found as its table starts, sheets before it are skipped, and reading stops at its end.
@@ -120,7 +123,13 @@ async function* contentRows(
   const decoder = new TextDecoder('utf-8');
   try {
     for await (const chunk of partChunks(stream, file, reading, where)) {
-      write(decoder.decode(chunk, { stream: true }), false);
+      const text = decoder.decode(chunk, { stream: true });
+      // A few bytes can stand for a row of 16,384 values (one cell repeated): fed in slices, the rows are handed on
+      // once they hold a batch of cells, not once a whole chunk of such rows is held.
+      for (let at = 0; at < text.length; at += sliceChars) {
+        write(text.slice(at, at + sliceChars), false);
+        if (content.pendingCells >= batchCells) yield* content.batches(interrupted);
+      }
       yield* content.batches(interrupted);
     }
     write(decoder.decode(), true);
@@ -144,6 +153,8 @@ class OdsContent {
   readonly sheets: SheetEntry[] = [];
   /** Rows closed and not yet handed on, each with how many times it repeats. */
   private readonly pending: { row: WorkbookRow; repeat: number }[] = [];
+  /** The cells of the pending rows (a repeated row's copies are made as they are handed on). */
+  pendingCells = 0;
   private readonly hiddenTableStyles = new Set<string>();
   private styleName: string | undefined;
   private inChosen = false;
@@ -335,6 +346,7 @@ class OdsContent {
       if (this.rowRepeat > 1 && row.row + this.rowRepeat - 1 > lastSheetRow)
         throw repeatedPastLastRowRefusal(this.limits.file, this.sheetName, row.row, this.rowRepeat);
       this.pending.push({ row, repeat: this.rowRepeat });
+      this.pendingCells += row.cells.length;
     }
     this.nextRow += this.rowRepeat;
     this.row = undefined;
@@ -344,6 +356,7 @@ class OdsContent {
   *batches(between: () => void): Generator<WorkbookRow[]> {
     let batch: WorkbookRow[] = [];
     let cells = 0;
+    this.pendingCells = 0;
     for (const { row, repeat } of this.pending.splice(0))
       for (let index = 0; index < repeat; index++) {
         batch.push(index === 0 ? row : { ...row, row: row.row + index, cells: [...row.cells] });
