@@ -27,9 +27,14 @@ export function writeXlsx(path: string, sheetData: string, afterSheetData = ''):
 /**
  * A minimal .ods (the mimetype, content.xml with one sheet named `sheet`) around the rows a test gives, as
  * `<table:table-row>` elements: rows repeated, cells repeated or spanning, text runs of `<text:s>`, what no
- * spreadsheet program writes. `beforeTable`: tables before it (other sheets); its parts deflated as writeXlsx's.
+ * spreadsheet program writes. `beforeTable`: tables before it (other sheets); `settings`: a settings.xml; its parts
+ * deflated as writeXlsx's.
  */
-export function writeOds(path: string, rows: string, options: { sheet?: string; beforeTable?: string } = {}): void {
+export function writeOds(
+  path: string,
+  rows: string,
+  options: { sheet?: string; beforeTable?: string; settings?: string } = {},
+): void {
   const namespaces =
     'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
   writeFileSync(
@@ -40,6 +45,7 @@ export function writeOds(path: string, rows: string, options: { sheet?: string; 
         'content.xml',
         `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${namespaces} office:version="1.3"><office:body><office:spreadsheet>${options.beforeTable ?? ''}<table:table table:name="${options.sheet ?? 'Estoque'}">${rows}</table:table></office:spreadsheet></office:body></office:document-content>`,
       ],
+      ...(options.settings === undefined ? [] : [['settings.xml', options.settings] as [string, string]]),
     ]),
   );
 }

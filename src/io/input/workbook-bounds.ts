@@ -29,6 +29,9 @@ export const unbounded: WorkbookReading = { bound: Number.POSITIVE_INFINITY };
  */
 export const maxMergedRanges = 262_144;
 
+/** The most sheets a Calc workbook holds: an .ods lists each as a `<table:table>`, a few bytes each. */
+export const maxSheets = 10_000;
+
 /** The last row of a sheet in Excel and in Calc: an .ods row repeated past it is no sheet a spreadsheet saved. */
 export const lastSheetRow = 1_048_576;
 
@@ -115,6 +118,14 @@ export function repeatedPastLastRowRefusal(file: string, sheet: string, row: num
 export function tooManyMergesRefusal(file: string, sheet: string): InputError {
   return new InputError(
     `${file}: sheet "${sheet}" merges more than ${maxMergedRanges.toLocaleString('en-US')} ranges of cells, more than b2bctl holds: ${damagedOr('merges far more cells than a sheet of records', 'if its cells are meant to be merged so, unmerge them, fill each value down its rows, and save it again.')}`,
+    { file },
+  );
+}
+
+/** An .ods listing more sheets than Calc holds. */
+export function tooManySheetsRefusal(file: string): InputError {
+  return new InputError(
+    `${file}: the workbook lists more than ${maxSheets.toLocaleString('en-US')} sheets, the most Calc holds: ${damagedOr('was not saved by a spreadsheet program', 'or export the sheet as CSV and pass that file.')}`,
     { file },
   );
 }

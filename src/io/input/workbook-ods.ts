@@ -4,11 +4,13 @@ import { defaultRowBounds } from './row-bounds.js';
 import {
   lastSheetRow,
   maxMergedRanges,
+  maxSheets,
   overlongRefusal,
   partChunks,
   repeatedPastLastRowRefusal,
   stopIfInterrupted,
   tooManyMergesRefusal,
+  tooManySheetsRefusal,
   tooWideRefusal,
   unbounded,
   type WorkbookReading,
@@ -52,7 +54,7 @@ export async function openOdsSheet(
   const hiddenColumns = new Set<number>();
   const state: { sheet: SheetEntry | undefined; sheets: SheetEntry[] } = { sheet: undefined, sheets: [] };
   // The tab the file was saved showing, in settings.xml (small): LibreOffice's ActiveTable.
-  const settings = zip.has('settings.xml') ? await zip.text('settings.xml') : '';
+  const settings = zip.has('settings.xml') ? await settingsText(zip, file, reading.bound) : '';
   const active = /config:name="ActiveTable"[^>]*>([^<]*)</.exec(settings)?.[1];
   return {
     get sheet() {
@@ -66,6 +68,15 @@ export async function openOdsSheet(
     activeSheet: () => (active === undefined ? undefined : decodeXmlText(active)),
     close: () => zip.close(),
   };
+}
+
+/** settings.xml, a few kilobytes of view settings, held to the bound of a row: a hostile one inflates into gigabytes. */
+async function settingsText(zip: WorkbookZip, file: string, bound: number): Promise<string> {
+  try {
+    return await zip.text('settings.xml', bound);
+  } catch (error) {
+    throw error instanceof OverlongXmlError ? overlongRefusal(file, '', error) : error;
+  }
 }
 
 interface Found {
@@ -202,6 +213,7 @@ class OdsContent {
 
   open(name: string, attributes: Attributes): void {
     this.noteRest(name, true);
+    if (name === 'table:table' && this.sheets.length >= maxSheets) throw tooManySheetsRefusal(this.limits.file);
     if (this.done) {
       // The tables after the chosen one: only their names, for a --sheet number that is also one of them.
       if (name === 'table:table')

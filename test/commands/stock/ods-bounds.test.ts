@@ -129,6 +129,34 @@ describe('an .ods holding more than any row may', () => {
   });
 });
 
+describe('an .ods whose other parts hold more than any workbook', () => {
+  it('a settings.xml of 6,000,000 characters (read whole before the rows): refused naming it, exit 65', async () => {
+    const file = workbook('settings.ods', `${header}${stockRow('SKU-2')}`, {
+      settings: `<office:document-settings>${'C'.repeat(6_000_000)}</office:document-settings>`,
+    });
+    const { code, stderr } = await pushed(file);
+    expect(code).toBe(ExitCode.dataInvalid);
+    expect(stderr).toMatch(
+      new RegExp(
+        `\\nerror: ${file}: the workbook's settings.xml runs on for more than [\\d,]+ characters of the workbook's XML without ending, `,
+      ),
+    );
+  });
+
+  it('10,001 sheets (a few bytes each): refused at the one past the most Calc holds, exit 65', async () => {
+    const file = workbook('sheets.ods', `${header}${stockRow('SKU-2')}`, {
+      beforeTable: '<table:table table:name="x"/>'.repeat(10_000),
+      sheet: 'Estoque',
+    });
+    const test = await fixture().loggedInContext();
+    const code = await test.run(validate, { file, strict: false, sheet: 'Estoque' });
+    expect(code).toBe(ExitCode.dataInvalid);
+    expect(test.stderr()).toBe(
+      `error: ${file}: the workbook lists more than 10,000 sheets, the most Calc holds: the workbook is damaged (a bad copy or disk), or was not saved by a spreadsheet program. Open it in the spreadsheet program and save it again; or export the sheet as CSV and pass that file.\n`,
+    );
+  });
+});
+
 describe('an .ods within the bounds', () => {
   it('a row repeated 20,000 times is read as 20,000 rows (not cut at 16,384), a batch at a time', async () => {
     const file = workbook(
