@@ -162,7 +162,8 @@ export const settingDefinitions = [
   },
   {
     key: 'input.maxColumns',
-    description: 'Most columns a CSV row may have (a sheet holds 16,384); a row with more is refused at once',
+    description:
+      'Most columns a CSV row may have, and an .ods row may hold values in (a sheet holds 16,384); a row with more is refused at once',
     defaultValue: '16384',
     parser: wholeNumber(1),
   },

@@ -246,14 +246,18 @@ async function openSheet(
     copy?.remove();
   }
   try {
+    // Both formats held to the same bounds (workbook-bounds.ts), those of a CSV row: input.maxRowChars and maxColumns.
+    const rowBounds = options.rowBounds ?? defaultRowBounds;
+    const reading = {
+      bound: rowXmlBound(rowBounds),
+      maxColumns: rowBounds.maxColumns,
+      interrupt: options.interrupt,
+      sends: options.sends,
+    };
     const reader =
       format === 'ods'
-        ? await openOdsSheet(zip, file, options.sheet)
-        : await openXlsxSheet(zip, file, options.sheet, {
-            bound: rowXmlBound(options.rowBounds ?? defaultRowBounds),
-            interrupt: options.interrupt,
-            sends: options.sends,
-          });
+        ? await openOdsSheet(zip, file, options.sheet, reading)
+        : await openXlsxSheet(zip, file, options.sheet, reading);
     // In place: a reader's sheet is a getter (OpenDocument learns it while streaming), lost to a copy.
     const rows = reader.rows.bind(reader);
     reader.rows = () => checkedForChange(rows(), options.unchanged);

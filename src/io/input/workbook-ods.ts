@@ -1,27 +1,48 @@
 import { SaxesParser } from 'saxes';
 import { InputError } from '../../base/errors.js';
+import { defaultRowBounds } from './row-bounds.js';
+import {
+  lastSheetRow,
+  maxMergedRanges,
+  maxSheets,
+  overlongRefusal,
+  partChunks,
+  repeatedPastLastRowRefusal,
+  stopIfInterrupted,
+  tooManyMergesRefusal,
+  tooManySheetsRefusal,
+  tooWideRefusal,
+  unbounded,
+  type WorkbookReading,
+} from './workbook-bounds.js';
 import type { SheetEntry, WorkbookCell, WorkbookRow } from './workbook-cells.js';
 import { MergedCells } from './workbook-merges.js';
-import {
-  noSuchSheet,
-  parsedBatches,
-  refuseAmbiguousSheet,
-  type SheetChoice,
-  type SheetReader,
-} from './workbook-sheet.js';
+import { noSuchSheet, refuseAmbiguousSheet, type SheetChoice, type SheetReader } from './workbook-sheet.js';
+import { FedSinceRest, OverlongXmlError } from './workbook-xlsx-rows.js';
 import type { WorkbookZip } from './workbook-zip.js';
 import { damaged } from './workbook-zip.js';
 
 type Attributes = Record<string, string>;
 
-/** Past this many repeats a row or column is the sheet's empty remainder (Calc writes 1,048,000 of them), not data. */
-const maxRepeats = 16_384;
+/**
+ * The cells a batch of repeated rows is copied into before it is handed on: a row repeated a million times
+ * (`table:number-rows-repeated`) is copied a batch at a time, never at once.
+ */
+const batchCells = 65_536;
+
+/** The most characters saxes is fed at once: about 40 rows, when each is a value repeated over the sheet. */
+const sliceChars = 4096;
 
 /**
  * Opens the chosen sheet of an OpenDocument spreadsheet (.ods). Every sheet is in one content.xml, streamed: the
  * chosen one is found as its table starts, sheets before it are skipped, and reading stops at its end.
  */
-export async function openOdsSheet(zip: WorkbookZip, file: string, choice: SheetChoice): Promise<SheetReader> {
+export async function openOdsSheet(
+  zip: WorkbookZip,
+  file: string,
+  choice: SheetChoice,
+  reading: WorkbookReading = unbounded,
+): Promise<SheetReader> {
   if (!zip.has('content.xml'))
     throw new InputError(
       `${file}: a zip file, but not a spreadsheet (it has no content.xml). Export the data as .ods, .xlsx or CSV.`,
@@ -33,7 +54,7 @@ export async function openOdsSheet(zip: WorkbookZip, file: string, choice: Sheet
   const hiddenColumns = new Set<number>();
   const state: { sheet: SheetEntry | undefined; sheets: SheetEntry[] } = { sheet: undefined, sheets: [] };
   // The tab the file was saved showing, in settings.xml (small): LibreOffice's ActiveTable.
-  const settings = zip.has('settings.xml') ? await zip.text('settings.xml') : '';
+  const settings = zip.has('settings.xml') ? await settingsText(zip, file, reading.bound) : '';
   const active = /config:name="ActiveTable"[^>]*>([^<]*)</.exec(settings)?.[1];
   return {
     get sheet() {
@@ -41,7 +62,7 @@ export async function openOdsSheet(zip: WorkbookZip, file: string, choice: Sheet
     },
     merges,
     hiddenColumns,
-    rows: () => contentRows(zip, file, choice, { merges, hiddenColumns, state }),
+    rows: () => contentRows(zip, file, choice, { merges, hiddenColumns, state }, reading),
     otherSheets: () =>
       state.sheets.filter((sheet) => sheet !== state.sheet && !sheet.hidden).map((sheet) => sheet.name),
     activeSheet: () => (active === undefined ? undefined : decodeXmlText(active)),
@@ -49,7 +70,16 @@ export async function openOdsSheet(zip: WorkbookZip, file: string, choice: Sheet
   };
 }
 
-interface Reading {
+/** settings.xml, a few kilobytes of view settings, held to the bound of a row: a hostile one inflates into gigabytes. */
+async function settingsText(zip: WorkbookZip, file: string, bound: number): Promise<string> {
+  try {
+    return await zip.text('settings.xml', bound);
+  } catch (error) {
+    throw error instanceof OverlongXmlError ? overlongRefusal(file, '', error) : error;
+  }
+}
+
+interface Found {
   merges: MergedCells;
   hiddenColumns: Set<number>;
   state: { sheet: SheetEntry | undefined; sheets: SheetEntry[] };
@@ -62,14 +92,24 @@ interface OpenCell {
   repeat: number;
 }
 
+/**
+ * The chosen sheet's rows as content.xml is inflated, held as the .xlsx reader holds a sheet (workbook-bounds.ts):
+ * the XML since a row last ended within the bound, a row's text (what `<text:s>` and a cell repeated over columns
+ * stand for included) too, its values within input.maxColumns, and Ctrl-C heard at every chunk and batch.
+ */
 async function* contentRows(
   zip: WorkbookZip,
   file: string,
   choice: SheetChoice,
-  reading: Reading,
+  found: Found,
+  reading: WorkbookReading,
 ): AsyncGenerator<WorkbookRow[]> {
-  const content = new OdsContent(choice, reading);
-  reading.state.sheets = content.sheets;
+  const content = new OdsContent(choice, found, {
+    file,
+    bound: reading.bound,
+    maxColumns: reading.maxColumns ?? defaultRowBounds.maxColumns,
+  });
+  found.state.sheets = content.sheets;
   const parser = new SaxesParser({ position: false });
   parser.on('opentag', (tag) => content.open(tag.name, tag.attributes as Attributes));
   parser.on('text', (text) => content.text(text));
@@ -77,33 +117,103 @@ async function* contentRows(
   parser.on('error', (error) => {
     throw damaged(file, error);
   });
-  yield* parsedBatches(await zip.open('content.xml'), parser, () => content.rows.splice(0));
-  if (!reading.state.sheet) throw noSuchSheet(content.sheets, choice ?? '1', file);
+  const fed = new FedSinceRest(reading.bound);
+  const write = (text: string, last: boolean) => {
+    try {
+      parser.write(text);
+      if (last) parser.close();
+      fed.fed(text.length, content.takeRest(), () => content.where());
+    } catch (error) {
+      if (error instanceof OverlongXmlError) throw overlongRefusal(file, content.sheetName, error);
+      throw error;
+    }
+  };
+  const where = () => (content.reading ? `the rows from row ${content.nextRow}` : 'the sheet');
+  const interrupted = () => stopIfInterrupted(file, reading, where);
+  const stream = await zip.open('content.xml');
+  const decoder = new TextDecoder('utf-8');
+  try {
+    for await (const chunk of partChunks(stream, file, reading, where)) {
+      const text = decoder.decode(chunk, { stream: true });
+      // A few bytes can stand for a row of 16,384 values (one cell repeated): fed in slices, the rows are handed on
+      // once they hold a batch of cells, not once a whole chunk of such rows is held.
+      for (let at = 0; at < text.length; at += sliceChars) {
+        write(text.slice(at, at + sliceChars), false);
+        if (content.pendingCells >= batchCells) yield* content.batches(interrupted);
+      }
+      yield* content.batches(interrupted);
+    }
+    write(decoder.decode(), true);
+    yield* content.batches(interrupted);
+  } finally {
+    stream.destroy();
+  }
+  if (!found.state.sheet) throw noSuchSheet(content.sheets, choice ?? '1', file);
   refuseAmbiguousSheet(content.sheets, choice, file);
+}
+
+/** What a row of the chosen sheet is held to, and the file its refusals name. */
+interface RowLimits {
+  file: string;
+  bound: number;
+  maxColumns: number;
 }
 
 /** What saxes reports of content.xml, turned into the chosen sheet's rows. */
 class OdsContent {
-  readonly rows: WorkbookRow[] = [];
   readonly sheets: SheetEntry[] = [];
+  /** Rows closed and not yet handed on, each with how many times it repeats. */
+  private readonly pending: { row: WorkbookRow; repeat: number }[] = [];
+  /** The cells of the pending rows (a repeated row's copies are made as they are handed on). */
+  pendingCells = 0;
   private readonly hiddenTableStyles = new Set<string>();
   private styleName: string | undefined;
   private inChosen = false;
   private done = false;
   private row: WorkbookRow | undefined;
   private rowRepeat = 1;
-  private nextRow = 1;
+  /** Characters of text the row being read holds, with what `<text:s>` and repeated cells stand for. */
+  private rowChars = 0;
   private column = 0;
   private cell: OpenCell | undefined;
   // Comments (office:annotation) hold paragraphs too: they are not the cell's text.
   private annotationDepth = 0;
+  /** Inside a row of any sheet; and whether a row ended or a tag outside a row came since takeRest. */
+  private inRow = false;
+  private rested = false;
+  nextRow = 1;
 
   constructor(
     private readonly choice: SheetChoice,
-    private readonly reading: Reading,
+    private readonly found: Found,
+    private readonly limits: RowLimits,
   ) {}
 
+  /** Whether the chosen sheet's rows are being read. */
+  get reading(): boolean {
+    return this.inChosen && !this.done;
+  }
+
+  get sheetName(): string {
+    return this.found.state.sheet?.name ?? '';
+  }
+
+  /** Where an element that runs on is: a cell or row of the chosen sheet, else the part. */
+  where(): OverlongXmlError['found'] {
+    if (!this.reading || !this.inRow) return { part: 'content.xml' };
+    return { row: this.nextRow, column: this.cell ? this.column : undefined };
+  }
+
+  /** Whether the reader came to rest (a row ended, or a tag came outside a row) since it was last asked. */
+  takeRest(): boolean {
+    const rested = this.rested;
+    this.rested = false;
+    return rested;
+  }
+
   open(name: string, attributes: Attributes): void {
+    this.noteRest(name, true);
+    if (name === 'table:table' && this.sheets.length >= maxSheets) throw tooManySheetsRefusal(this.limits.file);
     if (this.done) {
       // The tables after the chosen one: only their names, for a --sheet number that is also one of them.
       if (name === 'table:table')
@@ -112,6 +222,14 @@ class OdsContent {
     }
     if (!this.inChosen) this.openOutside(name, attributes);
     else this.openInside(name, attributes);
+  }
+
+  /** A row's XML is held until it ends; outside a row, saxes holds no more than the tag or text in progress. */
+  private noteRest(name: string, opening: boolean): void {
+    if (name === 'table:table-row') {
+      this.inRow = opening;
+      if (!opening) this.rested = true;
+    } else if (!this.inRow) this.rested = true;
   }
 
   /** Before the chosen sheet: the tables' styles (which hide a sheet) and the sheets' names. */
@@ -127,7 +245,7 @@ class OdsContent {
       this.sheets.push(sheet);
       if (isChosen(sheet, this.sheets.length, this.choice)) {
         this.inChosen = true;
-        this.reading.state.sheet = sheet;
+        this.found.state.sheet = sheet;
       }
     }
   }
@@ -135,22 +253,24 @@ class OdsContent {
   private openInside(name: string, attributes: Attributes): void {
     switch (name) {
       case 'table:table-column': {
-        const repeat = Math.min(Number(attributes['table:number-columns-repeated'] ?? 1), maxRepeats);
+        const repeat = repeatCount(attributes['table:number-columns-repeated']);
+        // Only the columns a row's values may reach: Calc writes the rest of the 16,384 as one repeated column.
         if (isHidden(attributes))
-          for (let index = 0; index < repeat; index++) this.reading.hiddenColumns.add(this.column + index);
+          for (let index = this.column; index < Math.min(this.column + repeat, this.limits.maxColumns); index++)
+            this.found.hiddenColumns.add(index);
         this.column += repeat;
         return;
       }
       case 'table:table-row':
         this.row = { row: this.nextRow, cells: [] };
-        this.rowRepeat = Number(attributes['table:number-rows-repeated'] ?? 1);
+        this.rowRepeat = repeatCount(attributes['table:number-rows-repeated']);
+        this.rowChars = 0;
         if (isHidden(attributes)) this.row.hidden = true;
         this.column = 0;
         return;
       case 'table:table-cell':
       case 'table:covered-table-cell':
-        this.cell = { attributes, paragraphs: [], repeat: Number(attributes['table:number-columns-repeated'] ?? 1) };
-        spanOf(attributes, this.nextRow, this.column, this.reading.merges);
+        this.openCell(attributes);
         return;
       case 'office:annotation':
         this.annotationDepth++;
@@ -158,9 +278,14 @@ class OdsContent {
       case 'text:p':
         if (this.cell && this.annotationDepth === 0) this.cell.paragraphs.push('');
         return;
-      case 'text:s':
-        this.text(' '.repeat(Number(attributes['text:c'] ?? 1)));
+      case 'text:s': {
+        const spaces = repeatCount(attributes['text:c']);
+        if (!this.holdsText()) return;
+        // Counted before it is made: a `text:c` of a billion is refused, not allocated.
+        this.hold(spaces);
+        this.append(' '.repeat(spaces));
         return;
+      }
       case 'text:tab':
         this.text('\t');
         return;
@@ -169,15 +294,39 @@ class OdsContent {
     }
   }
 
+  private openCell(attributes: Attributes): void {
+    this.cell = { attributes, paragraphs: [], repeat: repeatCount(attributes['table:number-columns-repeated']) };
+    const merges = this.found.merges;
+    spanOf(attributes, { row: this.nextRow, column: this.column }, merges, this.limits.maxColumns);
+    if (merges.count > maxMergedRanges) throw tooManyMergesRefusal(this.limits.file, this.sheetName);
+  }
+
+  /** Whether text now goes into a cell of the chosen sheet. */
+  private holdsText(): boolean {
+    return this.reading && this.cell !== undefined && this.annotationDepth === 0 && this.cell.paragraphs.length > 0;
+  }
+
+  /** Counts `count` more characters into the row, refusing it past the bound (as its XML is). */
+  private hold(count: number): void {
+    this.rowChars += count;
+    if (this.rowChars > this.limits.bound) throw new OverlongXmlError(this.where(), this.rowChars);
+  }
+
   text(text: string): void {
-    if (!this.inChosen || this.done) return;
-    const cell = this.cell;
-    if (!cell || this.annotationDepth > 0 || cell.paragraphs.length === 0) return;
-    cell.paragraphs[cell.paragraphs.length - 1] += text;
+    if (!this.holdsText()) return;
+    this.hold(text.length);
+    this.append(text);
+  }
+
+  /** Adds to the cell's last paragraph text already counted. */
+  private append(text: string): void {
+    const paragraphs = (this.cell as OpenCell).paragraphs;
+    paragraphs[paragraphs.length - 1] += text;
   }
 
   close(name: string): void {
-    if (!this.inChosen || this.done) return;
+    this.noteRest(name, false);
+    if (!this.reading) return;
     if (name === 'office:annotation') this.annotationDepth--;
     else if (name === 'table:table-cell' || name === 'table:covered-table-cell') this.closeCell(name);
     else if (name === 'table:table-row') this.closeRow();
@@ -188,9 +337,15 @@ class OdsContent {
     const { cell, row } = this;
     if (!cell || !row) return;
     const value = name === 'table:table-cell' ? typedCell(cell) : undefined;
-    // A value repeated over many columns is written once; empty ones only move the column on.
-    if (value)
-      for (let index = 0; index < Math.min(cell.repeat, maxRepeats); index++) row.cells[this.column + index] = value;
+    // A value repeated over many columns is written once; empty ones (the rest of the sheet) only move the column on.
+    if (value) {
+      const last = this.column + cell.repeat - 1;
+      if (last >= this.limits.maxColumns)
+        throw tooWideRefusal(this.limits.file, this.sheetName, { row: row.row, column: last }, this.limits.maxColumns);
+      // What the copies stand for is held as the text itself would be.
+      this.hold((cell.repeat - 1) * Math.max(1, cell.paragraphs.join('\n').length));
+      for (let index = 0; index < cell.repeat; index++) row.cells[this.column + index] = value;
+    }
     this.column += cell.repeat;
     this.cell = undefined;
   }
@@ -198,12 +353,40 @@ class OdsContent {
   private closeRow(): void {
     const row = this.row;
     if (!row) return;
-    if (row.cells.length > 0)
-      for (let index = 0; index < Math.min(this.rowRepeat, maxRepeats); index++)
-        this.rows.push(index === 0 ? row : { ...row, row: row.row + index, cells: [...row.cells] });
+    if (row.cells.length > 0) {
+      // A repeated row of values is copied as it is handed on; a sheet ends at its last row.
+      if (this.rowRepeat > 1 && row.row + this.rowRepeat - 1 > lastSheetRow)
+        throw repeatedPastLastRowRefusal(this.limits.file, this.sheetName, row.row, this.rowRepeat);
+      this.pending.push({ row, repeat: this.rowRepeat });
+      this.pendingCells += row.cells.length;
+    }
     this.nextRow += this.rowRepeat;
     this.row = undefined;
   }
+
+  /** The rows closed so far, a batch of at most batchCells cells at a time; `between` runs between batches. */
+  *batches(between: () => void): Generator<WorkbookRow[]> {
+    let batch: WorkbookRow[] = [];
+    let cells = 0;
+    this.pendingCells = 0;
+    for (const { row, repeat } of this.pending.splice(0))
+      for (let index = 0; index < repeat; index++) {
+        batch.push(index === 0 ? row : { ...row, row: row.row + index, cells: [...row.cells] });
+        cells += row.cells.length;
+        if (cells < batchCells) continue;
+        yield batch;
+        between();
+        batch = [];
+        cells = 0;
+      }
+    if (batch.length > 0) yield batch;
+  }
+}
+
+/** A repeat count as written (`table:number-rows-repeated`, `text:c`): a whole number from 1, else OpenDocument's 1. */
+function repeatCount(written: string | undefined): number {
+  const count = Number(written ?? 1);
+  return Number.isSafeInteger(count) && count >= 1 ? count : 1;
 }
 
 function isHidden(attributes: Attributes): boolean {
@@ -217,16 +400,21 @@ function isChosen(sheet: SheetEntry, position: number, choice: SheetChoice): boo
   return /^\d+$/.test(choice) && Number(choice) === position;
 }
 
-/** A cell spanning rows or columns starts a merged range. */
-function spanOf(attributes: Attributes, row: number, column: number, merges: MergedCells): void {
-  const rows = Number(attributes['table:number-rows-spanned'] ?? 1);
-  const columns = Number(attributes['table:number-columns-spanned'] ?? 1);
+/** A cell spanning rows or columns starts a merged range (to the last row and column a sheet may have). */
+function spanOf(
+  attributes: Attributes,
+  at: { row: number; column: number },
+  merges: MergedCells,
+  maxColumns: number,
+): void {
+  const rows = repeatCount(attributes['table:number-rows-spanned']);
+  const columns = repeatCount(attributes['table:number-columns-spanned']);
   if (rows > 1 || columns > 1)
     merges.add({
-      top: row,
-      left: column,
-      bottom: row + Math.min(rows, maxRepeats) - 1,
-      right: column + Math.min(columns, maxRepeats) - 1,
+      top: at.row,
+      left: at.column,
+      bottom: at.row + Math.min(rows, lastSheetRow) - 1,
+      right: at.column + Math.min(columns, maxColumns) - 1,
     });
 }
 

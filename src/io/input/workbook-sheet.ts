@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { InputError } from '../../base/errors.js';
 import type { SheetEntry, WorkbookRow } from './workbook-cells.js';
 import type { MergedCells } from './workbook-merges.js';
@@ -66,29 +65,4 @@ export function noSuchSheet(sheets: readonly SheetEntry[], choice: string, file:
     `${file}: no sheet "${choice}" (--sheet); the workbook has ${names.join(', ') || 'no sheets'}. Pass --sheet with one of those names or numbers.`,
     { file },
   );
-}
-
-/**
- * Feeds an XML entry to a SAX parser chunk by chunk, and yields what `take` gathered after each chunk: the parser
- * runs on the text as it is inflated, and the caller sees whole rows a batch at a time.
- */
-export async function* parsedBatches<Item>(
-  stream: Readable,
-  parser: { write(text: string): unknown; close(): unknown },
-  take: () => Item[],
-): AsyncGenerator<Item[]> {
-  const decoder = new TextDecoder('utf-8');
-  try {
-    for await (const chunk of stream) {
-      parser.write(decoder.decode(chunk as Buffer, { stream: true }));
-      const items = take();
-      if (items.length > 0) yield items;
-    }
-    parser.write(decoder.decode());
-    parser.close();
-    const items = take();
-    if (items.length > 0) yield items;
-  } finally {
-    stream.destroy();
-  }
 }

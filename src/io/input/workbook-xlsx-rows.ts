@@ -40,7 +40,7 @@ export function rowXmlBound(bounds: { maxRowChars: number; maxColumns: number })
  */
 export class OverlongXmlError extends Error {
   constructor(
-    readonly found: { row?: number; column?: number; sharedString?: number },
+    readonly found: { row?: number; column?: number; sharedString?: number; part?: string },
     readonly length: number,
   ) {
     super(`an element of more than ${length} characters`);
@@ -129,22 +129,37 @@ export function saxesSheetReader(onError: (error: Error) => never, bound = Numbe
 }
 
 /**
- * A saxes parser fed chunk by chunk: after each chunk, and at the end, what its handlers gathered into `gathered`.
- * saxes holds a text until the markup after it, so the bound is on what was fed since an item last came out (to a
- * chunk's length): past it, the item in progress (`where`) is refused.
+ * What a saxes parser was fed since its reader last came to rest (an item came out: a row, a shared string), held to
+ * `bound`: saxes holds a text until the markup after it, and the reader holds the item in progress, so past the
+ * bound (to a chunk's length) the item in progress (`where`) is refused. Both workbook readers keep to it.
+ */
+export class FedSinceRest {
+  private since = 0;
+
+  constructor(private readonly bound: number) {}
+
+  /** After a chunk of `length` characters, `rested` when an item came out of it. */
+  fed(length: number, rested: boolean, where: () => OverlongXmlError['found']): void {
+    this.since = rested ? 0 : this.since + length;
+    if (this.since > this.bound) throw new OverlongXmlError(where(), this.since);
+  }
+}
+
+/**
+ * A saxes parser fed chunk by chunk: after each chunk, and at the end, what its handlers gathered into `gathered`,
+ * what was fed since an item last came out held to the bound (FedSinceRest).
  */
 function chunkReader<Item>(
   parser: SaxesParser,
   gathered: Item[],
   limit: { bound: number; where: () => OverlongXmlError['found'] },
 ): { feed(text: string): Item[]; end(): Item[] } {
-  let sinceLastItem = 0;
+  const fed = new FedSinceRest(limit.bound);
   return {
     feed(text) {
       parser.write(text);
       const items = gathered.splice(0);
-      sinceLastItem = items.length > 0 ? 0 : sinceLastItem + text.length;
-      if (sinceLastItem > limit.bound) throw new OverlongXmlError(limit.where(), sinceLastItem);
+      fed.fed(text.length, items.length > 0, limit.where);
       return items;
     },
     end() {

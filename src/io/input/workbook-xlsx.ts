@@ -2,7 +2,14 @@ import { posix } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { InputError, InterruptedError } from '../../base/errors.js';
 import {
-  cellReference,
+  maxMergedRanges,
+  overlongRefusal,
+  partChunks,
+  tooManyMergesRefusal,
+  unbounded,
+  type WorkbookReading,
+} from './workbook-bounds.js';
+import {
   isDateFormat,
   isPercentFormat,
   type NumberStyle,
@@ -22,25 +29,16 @@ import {
   SharedStringScanner,
   sheetXmlReader,
 } from './workbook-xlsx-rows.js';
-import { nothingSent } from './nothing-sent.js';
 import { damaged, type WorkbookZip } from './workbook-zip.js';
 
 type Attributes = Record<string, string>;
-
-/** How the streamed parts are read: `bound` (rowXmlBound) holds a row or a shared string; Ctrl-C stops the reading. */
-export interface XlsxReading {
-  bound: number;
-  interrupt?: AbortSignal;
-  /** Whether the command sends what it reads: an interrupted reading then says nothing was sent. */
-  sends?: boolean;
-}
 
 /** Opens the chosen sheet of an Office Open XML workbook (.xlsx): its parts read first, its rows streamed. */
 export async function openXlsxSheet(
   zip: WorkbookZip,
   file: string,
   choice: SheetChoice,
-  reading: XlsxReading = { bound: Number.POSITIVE_INFINITY },
+  reading: WorkbookReading = unbounded,
 ): Promise<SheetReader> {
   const book = await workbookParts(zip, file);
   const chosen = book.sheets[chooseSheet(book.sheets, choice, file)] as SheetEntry & { path: string };
@@ -50,7 +48,7 @@ export async function openXlsxSheet(
     : new SharedStrings();
   const numberStyles = zip.has('xl/styles.xml') ? numberStylesOf(await zip.text('xl/styles.xml'), file) : [];
   // Merged ranges are listed after the rows: found by a scan of the bytes first, so the rows can be filled as they stream.
-  const merges = new MergedCells(await mergedRanges(zip, chosen.path, file, reading));
+  const merges = new MergedCells(await mergedRanges(zip, chosen, file, reading));
   const hiddenColumns = new Set<number>();
   const context = { sharedStrings, numberStyles, date1904: book.date1904, hiddenColumns, sheet: chosen.name };
   return {
@@ -143,33 +141,8 @@ export class SharedStrings {
   }
 }
 
-/**
- * The chunks of a part as they are inflated; the inflating's own failure (a damaged or cut stream) is the damaged
- * workbook's line, and a Ctrl-C stops the reading at the next chunk, `where` saying what was being read.
- */
-async function* partChunks(
-  stream: AsyncIterable<unknown>,
-  file: string,
-  reading: Omit<XlsxReading, 'bound'>,
-  where: () => string,
-): AsyncGenerator<Buffer> {
-  const chunks = stream[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<unknown>;
-    try {
-      next = await chunks.next();
-    } catch (error) {
-      throw damaged(file, error);
-    }
-    if (reading.interrupt?.aborted)
-      throw new InterruptedError(`Interrupted while reading ${file} (${where()})${nothingSent(reading.sends)}.`);
-    if (next.done) return;
-    yield next.value as Buffer;
-  }
-}
-
 /** The shared strings, streamed: a sheet of a million rows holds most of its text here. */
-async function readSharedStrings(zip: WorkbookZip, file: string, reading: XlsxReading): Promise<SharedStrings> {
+async function readSharedStrings(zip: WorkbookZip, file: string, reading: WorkbookReading): Promise<SharedStrings> {
   const strings = new SharedStrings();
   const head = await zip.open('xl/sharedStrings.xml');
   const decoder = new TextDecoder('utf-8');
@@ -194,26 +167,6 @@ async function readSharedStrings(zip: WorkbookZip, file: string, reading: XlsxRe
   }
   strings.seal();
   return strings;
-}
-
-/**
- * A row or shared string past the bound: by its cell (`Plan1!E2`) when the XML names it. What ran on is a damaged
- * part (inflated into text that never ends its row) or a cell far longer than any row input.maxRowChars allows.
- */
-function overlongRefusal(file: string, sheet: string, error: OverlongXmlError, nextRow = 1): InputError {
-  const { row, column, sharedString } = error.found;
-  const length = error.length.toLocaleString('en-US');
-  const where =
-    sharedString !== undefined
-      ? `shared string ${(sharedString + 1).toLocaleString('en-US')} of the workbook`
-      : row !== undefined && column !== undefined
-        ? `cell ${cellReference(sheet, column, row)}`
-        : `row ${row ?? nextRow} of sheet "${sheet}"`;
-  const place = sharedString === undefined ? `:${row ?? nextRow}` : '';
-  return new InputError(
-    `${file}${place}: ${where} runs on for more than ${length} characters of the workbook's XML without ending, more than a row within the input.maxRowChars setting can take: the workbook is damaged (a bad copy or disk), or holds a cell far longer than a spreadsheet row. Open it in the spreadsheet program and save it again; if it is meant to be this long, raise the setting: b2bctl config set input.maxRowChars NUMBER.`,
-    sharedString === undefined ? { file, line: row ?? nextRow } : { file },
-  );
 }
 
 /** For each cell style (the `s` of a cell), whether its number format shows a date, a percentage, or neither. */
@@ -252,14 +205,14 @@ const mergeMark = Buffer.from('<mergeCell ');
  */
 async function mergedRanges(
   zip: WorkbookZip,
-  path: string,
+  sheet: { name: string; path: string },
   file: string,
-  reading: Omit<XlsxReading, 'bound'>,
+  reading: Omit<WorkbookReading, 'bound'>,
 ): Promise<MergedRange[]> {
   let carry: Buffer = Buffer.alloc(0);
   let pending: string | undefined;
   const ranges: MergedRange[] = [];
-  const stream = await zip.open(path);
+  const stream = await zip.open(sheet.path);
   for await (const chunk of partChunks(stream, file, reading, () => 'the sheet')) {
     if (pending === undefined) {
       // Markup cannot appear inside a cell's text (it is escaped there), so the mark is the element itself.
@@ -275,6 +228,8 @@ async function mergedRanges(
     // A reference is ASCII: latin1 cuts no character in two at a chunk's edge.
     pending = rangesIn(pending + (carry.length > 0 ? carry : chunk).toString('latin1'), ranges);
     carry = Buffer.alloc(0);
+    // All of them are held before the rows are read: a chunk adds at most some 1,600 before this stops them.
+    if (ranges.length > maxMergedRanges) throw tooManyMergesRefusal(file, sheet.name);
   }
   return ranges;
 }
@@ -306,7 +261,7 @@ async function* sheetRows(
   path: string,
   file: string,
   context: SheetContext,
-  reading: XlsxReading,
+  reading: WorkbookReading,
 ): AsyncGenerator<WorkbookRow[]> {
   const reader = sheetXmlReader((error) => {
     throw damaged(file, error);

@@ -3,6 +3,7 @@ import { resourceLimits } from 'node:worker_threads';
 import { createInflateRaw } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { InputError } from '../../base/errors.js';
+import { OverlongXmlError } from './workbook-xlsx-rows.js';
 
 /**
  * A workbook's zip container, read by entry name. A workbook's parts are not in reading order (LibreOffice writes
@@ -13,8 +14,11 @@ export interface WorkbookZip {
   has(name: string): boolean;
   /** The entry's bytes, inflated as they are read. */
   open(name: string): Promise<Readable>;
-  /** A small entry (workbook.xml, styles.xml) as text. */
-  text(name: string): Promise<string>;
+  /**
+   * A small entry (workbook.xml, styles.xml) as text; past `bound` bytes, an OverlongXmlError naming the part (a
+   * hostile or damaged entry inflates into gigabytes).
+   */
+  text(name: string, bound?: number): Promise<string>;
   close(): void;
 }
 
@@ -64,12 +68,21 @@ export async function openWorkbookZip(path: string, file: string): Promise<Workb
   return {
     has: (name) => entries.has(name),
     open,
-    async text(name) {
+    async text(name, bound = Number.POSITIVE_INFINITY) {
       const chunks: Buffer[] = [];
+      let length = 0;
+      const stream = await open(name);
       try {
-        for await (const chunk of await open(name)) chunks.push(chunk as Buffer);
+        for await (const chunk of stream) {
+          chunks.push(chunk as Buffer);
+          length += (chunk as Buffer).length;
+          if (length > bound) throw new OverlongXmlError({ part: name }, length);
+        }
       } catch (error) {
+        if (error instanceof OverlongXmlError) throw error;
         throw damaged(file, error);
+      } finally {
+        stream.destroy();
       }
       return Buffer.concat(chunks).toString('utf8');
     },

@@ -130,3 +130,27 @@ describe('a workbook saved over while it is read', () => {
     expect(code).toBe(ExitCode.dataInvalid);
   });
 });
+
+describe('a workbook listing more merged ranges than any sheet of records', () => {
+  it('262,145 ranges after the rows: refused before a row is read, naming the sheet, exit 65, nothing sent', async () => {
+    const { sandbox, loggedInContext } = fixture();
+    const test = await loggedInContext();
+    const merges = Array.from({ length: 262_145 }, (_, index) => `<mergeCell ref="F${index + 2}:G${index + 2}"/>`);
+    const file = join(temporaryFolder('b2bctl-workbook-bounds-'), 'merged.xlsx');
+    writeXlsx(file, `${header}${stockRow(2)}`, `<mergeCells count="${merges.length}">${merges.join('')}</mergeCells>`);
+    const code = await test.run(push, { file, route: 'batch', strict: false, dryRun: false, skipInvalid: false });
+    expect(code).toBe(ExitCode.dataInvalid);
+    expect(test.stderr()).toBe(
+      `stock push: validating ${file}\nerror: ${file}: sheet "Estoque" merges more than 262,144 ranges of cells, more than b2bctl holds: the workbook is damaged (a bad copy or disk), or merges far more cells than a sheet of records. Open it in the spreadsheet program and save it again; if its cells are meant to be merged so, unmerge them, fill each value down its rows, and save it again.\n`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('262,144 ranges are read', async () => {
+    const test = await fixture().loggedInContext();
+    const merges = Array.from({ length: 262_144 }, (_, index) => `<mergeCell ref="F${index + 2}:G${index + 2}"/>`);
+    const file = join(temporaryFolder('b2bctl-workbook-bounds-'), 'merged.xlsx');
+    writeXlsx(file, `${header}${stockRow(2)}`, `<mergeCells count="${merges.length}">${merges.join('')}</mergeCells>`);
+    expect(await test.run(validate, { file, strict: false })).toBe(ExitCode.ok);
+  });
+});

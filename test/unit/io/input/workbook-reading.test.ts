@@ -6,7 +6,7 @@ import { InterruptedError } from '../../../../src/base/errors.js';
 import { stockCatalogue } from '../../../../src/commands/stock/stock-input.js';
 import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
 import { temporaryFolder } from '../../../support/temporary.js';
-import { inlineCell, numberCell, writeXlsx } from '../../../support/workbook-writer.js';
+import { inlineCell, numberCell, odsNumber, odsText, writeOds, writeXlsx } from '../../../support/workbook-writer.js';
 
 // SIGTERM or Ctrl-C while a workbook's parts are inflated stops the reading at the next chunk (exit 75), as a CSV's
 // does: a cron job's `timeout` is obeyed, not left until the whole sheet has been read (s1-20).
@@ -64,5 +64,61 @@ describe('merged ranges after many rows, over many chunks', () => {
     expect(records).toHaveLength(count);
     for (const record of records)
       expect(record.values.warehouse).toBe(`W-${record.line % 2 === 0 ? record.line : record.line - 1}`);
+  });
+});
+
+/** A signal that turns aborted at its `after`th look: Ctrl-C arriving while the reader is deep in a part. */
+function abortedAfter(after: number): AbortSignal {
+  let looks = 0;
+  return {
+    get aborted() {
+      return ++looks >= after;
+    },
+  } as AbortSignal;
+}
+
+// An .ods is read as an .xlsx is: Ctrl-C or SIGTERM stops it at the next chunk, also inside a cell of tens of
+// megabytes that a raised input.maxRowChars lets through (s1-20).
+describe('an .ods read after Ctrl-C or SIGTERM', () => {
+  const header = `<table:table-row>${odsText('sku')}${odsText('quantity')}</table:table-row>`;
+
+  it('stops at the next chunk with an InterruptedError naming the file, no record handed out', async () => {
+    const file = join(temporaryFolder('b2bctl-workbook-interrupt-'), 'estoque.ods');
+    const rows = Array.from(
+      { length: 5_000 },
+      (_, index) => `<table:table-row>${odsText(`SKU-${index}`)}${odsNumber(index)}</table:table-row>`,
+    );
+    writeOds(file, `${header}${rows.join('')}`);
+    const controller = new AbortController();
+    controller.abort();
+    const reading = openAnyInput({
+      path: file,
+      stdin: Readable.from([]),
+      catalogue: stockCatalogue,
+      warn: () => {},
+      interrupt: controller.signal,
+    });
+    await expect(reading).rejects.toThrow(`Interrupted while reading ${file} (the sheet); nothing was sent.`);
+  });
+
+  it('inside a cell of 30,000,000 characters the bound was raised for: stopped there, not at its end', async () => {
+    const file = join(temporaryFolder('b2bctl-workbook-interrupt-'), 'bigcell.ods');
+    writeOds(file, `${header}<table:table-row>${odsText('SKU-1')}${odsText('A'.repeat(30_000_000))}</table:table-row>`);
+    const input = await openAnyInput({
+      path: file,
+      stdin: Readable.from([]),
+      catalogue: stockCatalogue,
+      warn: () => {},
+      rowBounds: { maxColumns: 16_384, maxRowChars: 50_000_000 },
+      interrupt: abortedAfter(20),
+    });
+    const records: InputRecord[] = [];
+    const reading = (async () => {
+      for await (const record of input.records) records.push(record);
+    })();
+    await expect(reading).rejects.toThrow(InterruptedError);
+    await expect(reading).rejects.toThrow(`Interrupted while reading ${file} (the rows from row 2); nothing was sent.`);
+    expect(records).toEqual([]);
+    input.close();
   });
 });
