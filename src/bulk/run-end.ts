@@ -110,7 +110,9 @@ export async function concludeRun<T, Sent>(
         `Interrupted; the requests in flight were finished and reported. Resume with: ${resumeHint}`,
       );
     case 'some records failed':
-      throw new PartialFailureError(partialFailure(sending, job.unit, result.unavailableRecords));
+      throw new PartialFailureError(
+        partialFailure(sending, job.unit, result.unavailableRecords, { summaryShown: !context.globals.quiet }),
+      );
     case 'done':
       return;
   }
@@ -169,19 +171,34 @@ function endsWithResume(end: RunEnd, toResume: number): boolean {
  * sends every valid record its report does not show done, as it is: the rejected ones too, which the platform will
  * most likely refuse again; never the invalid ones.
  */
-function partialFailure({ ledger, resumeHint, feedBackHint }: Sending, unit: string, unavailable: number): string {
+function partialFailure(
+  { ledger, resumeHint, feedBackHint }: Sending,
+  unit: string,
+  unavailable: number,
+  /** Whether the summary's lines were printed above, its feed-back line among them (not under --quiet). */
+  { summaryShown }: { summaryShown: boolean },
+): string {
   const files =
     ledger.errors.rows > 0
       ? `the report ${ledger.report.path} and the errors file ${ledger.errors.path} say why`
       : `the report ${ledger.report.path} says why`;
   const line = `${notThroughWords(ledger, unit)} (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); ${files}.`;
   const unknown = ledger.unknownForResume;
-  // Unknown records the errors file holds (a stock batch answered 5xx or timed out: sending it again is harmless),
-  // and nothing else: under --quiet this line is all the log holds, so it gives the command that sends them.
-  const unknownInErrors = ledger.count('unknown') - unknown;
-  if (unavailable === 0 && unknown === 0 && unknownInErrors > 0 && unknownInErrors === ledger.failures)
-    return `${line} They may have been applied without an answer; the errors file holds them to send again as they are: run ${feedBackHint(ledger.failureReasons.fixFlags)}`;
-  if (unavailable === 0 && unknown === 0) return line;
+  // No resume follows: under --quiet this line is all the log holds, so it gives the command that feeds the errors
+  // file back, and what to do first (the summary's own feed-back line says it otherwise: not twice). Unknown records
+  // the errors file holds (a stock batch answered 5xx or timed out) go again as they are: sending them is harmless.
+  if (unavailable === 0 && unknown === 0) {
+    if (ledger.errors.rows === 0 || summaryShown) return line;
+    const feedBack = feedBackHint(ledger.failureReasons.fixFlags);
+    const unknownInErrors = ledger.count('unknown');
+    if (unknownInErrors === ledger.errors.rows)
+      return `${line} They may have been applied without an answer; the errors file holds them to send again as they are: run ${feedBack}`;
+    const first =
+      unknownInErrors === 0
+        ? 'Fix the errors file'
+        : `Fix the errors file's ${countOf(ledger.errors.rows - unknownInErrors, unit)} to fix (its ${unknownInErrors} unknown go again as they are)`;
+    return `${line} ${first}, then feed it back: run ${feedBack}`;
+  }
   const reasons = [];
   if (unavailable > 0)
     reasons.push(

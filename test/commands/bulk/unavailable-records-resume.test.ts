@@ -117,7 +117,8 @@ describe('records that failed on an unavailable platform', () => {
     );
   });
 
-  it('no resume command when nothing failed for want of the platform: only the files that say why', async () => {
+  // Under --quiet this line is all a cron log holds: it gave the files and no command, unless every record was unknown.
+  it('no resume command when nothing failed for want of the platform: under --quiet, the files and the feed-back command', async () => {
     const folder = temporaryFolder('b2bctl-rejected-only-');
     stockFile(folder, 3, 1);
     const night = await runCommandLine(['stock', 'push', 'stock.csv', '--route', 'batch', '--quiet'], {
@@ -127,7 +128,34 @@ describe('records that failed on an unavailable platform', () => {
     });
     expect(night.code).toBe(1);
     expect(night.stderr).toMatch(
-      /^error: 1 item did not go through \(1 rejected\); the report stock\.report-\d{8}-\d{6}\.csv and the errors file stock\.errors-\d{8}-\d{6}\.csv say why\.\n$/,
+      /^error: 1 item did not go through \(1 rejected\); the report stock\.report-\d{8}-\d{6}\.csv and the errors file stock\.errors-\d{8}-\d{6}\.csv say why\. Fix the errors file, then feed it back: run B2BCTL_CONFIG_DIR=\S+ b2bctl stock push stock\.errors-\d{8}-\d{6}\.csv --profile default --base-url \S+ --route batch\n$/,
+    );
+  });
+
+  it('unknown and rejected items under --quiet: the line says which to fix, and the command that sends both', async () => {
+    const folder = temporaryFolder('b2bctl-quiet-mixed-');
+    stockFile(folder, 20, 2);
+    await scheduleFault(sandbox, '/v1/stock/batch', 1, 503);
+    const night = await runCommandLine(
+      [
+        'stock',
+        'push',
+        'stock.csv',
+        '--route',
+        'batch',
+        '--batch-size',
+        '10',
+        '--concurrency',
+        '1',
+        '--retries',
+        '0',
+        '--quiet',
+      ],
+      { configDir: join(folder, 'config'), cwd: folder, env },
+    );
+    expect(night.code).toBe(1);
+    expect(night.stderr).toMatch(
+      /^error: 2 items did not go through and the outcome of 10 is not known \(2 rejected, 10 unknown\); the report \S+ and the errors file \S+ say why\. Fix the errors file's 2 items to fix \(its 10 unknown go again as they are\), then feed it back: run B2BCTL_CONFIG_DIR=\S+ b2bctl stock push stock\.errors-\S+ .*--route batch --batch-size 10\n$/,
     );
   });
 });

@@ -371,8 +371,9 @@ describe('a compressed body', () => {
     const errors = report.replace('.report-', '.errors-');
     expect(result.stderr).toMatch(/stock push: 2 unknown; 1 request, 0 retries, 0 throttled \(429\);/);
     expect(result.stderr).toContain(
-      `error: The outcome of 2 items is not known (2 unknown); the report ${report} and the errors file ${errors} say why. They may have been applied without an answer; the errors file holds them to send again as they are: run `,
+      `error: The outcome of 2 items is not known (2 unknown); the report ${report} and the errors file ${errors} say why.\n`,
     );
+    expect(result.stderr).toContain('stock push: to send them again, feed it back with: ');
     expect(result.stderr).not.toContain('not sent');
     expect(result.stderr).not.toContain('unavailable');
     expect(result.code).toBe(1);
