@@ -106,6 +106,26 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     }
   });
 
+  it('the receiver stops on SIGTERM while a commit waits: the event is answered 503, not acknowledged', async () => {
+    const { url, direct, proxy } = await storeBehindProxy('hang_receiver_stop');
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const running = listen(listenOptions(temporaryFolder(), { store: url }), memory.context);
+    const receiver = await memory.firstLine();
+    const token = await receiverToken(receiver);
+    proxy.freezeOn('INSERT INTO dedup');
+    const posted = postEvent(receiver, 'orders', { id: 4712 }, token);
+    // The default limit (30 s) is far off: only the stop's grace for the commits in flight ends the wait.
+    await proxy.held();
+    memory.interrupt('SIGTERM');
+    await running;
+    expect((await posted).status).toBe(503);
+    expect(memory.stderr()).toContain('Webhook receiver stopped.\n');
+    expect(await storedEvents(direct)).toBe(0);
+    await expect.poll(() => proxy.open).toBe(0);
+  });
+
   it('webhook status ends with one line naming the store, exit 69', async () => {
     const { url, proxy } = await storeBehindProxy('hang_status');
     // Opened and checked; the database stops answering at the first of status's own statements.
@@ -151,5 +171,27 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('B2BCTL_STORE_TIMEOUT');
     expect(proxy.abandoned).toBe(0);
+  });
+
+  it("a lost session holding the hand-offs' locks is opened again, not the end of the receiver", async () => {
+    const { direct } = await storeBehindProxy('lost_lock_session');
+    const store = await PostgresStore.open(direct);
+    const admin = new Client({ connectionString: direct });
+    await admin.connect();
+    const lockHolder = async () =>
+      (await admin.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory'")).rows[0]?.pid;
+    try {
+      expect(await store.claimHandOff('erp')).toBe(true);
+      const first = await lockHolder();
+      // The database ends the session (as a restart or a connection lost does): its lock goes with it.
+      await admin.query('SELECT pg_terminate_backend($1)', [first]);
+      await expect
+        .poll(async () => (await store.claimHandOff('erp').catch(() => false)) && (await lockHolder()))
+        .not.toBe(first);
+      expect(await lockHolder()).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+      await store.close();
+    }
   });
 });
