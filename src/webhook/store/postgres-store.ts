@@ -94,6 +94,8 @@ export class PostgresStore implements EventStore {
   private readonly sockets: Set<Socket>;
   /** The session holding the hand-offs' advisory locks; undefined once lost, then opened again at the next claim. */
   private lockSession: pg.Client | undefined;
+  /** The new lock session being opened, while it is. */
+  private reopening: Promise<pg.Client> | undefined;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -123,7 +125,7 @@ export class PostgresStore implements EventStore {
     const statementLimitMs = options.statementLimitMs ?? defaultStatementLimitMs;
     const { default: postgres } = await import('pg');
     // Every connection: keepalive notices a database that is gone while the connection is idle, and the database's
-    // own statement_timeout ends work whose client has given up on it (statement-limits.ts gives up client-side).
+    // own statement_timeout ends work whose client has given up on it (postgres-statements.ts gives up client-side).
     const connection = {
       connectionString: url,
       keepAlive: true,
@@ -330,7 +332,7 @@ export class PostgresStore implements EventStore {
     if (this.claimed.has(name) && this.lockSession !== undefined) return true;
     const session = await this.claimingSession();
     const answer = await this.limits.within(
-      (reason) => this.lostLockSession(session, reason),
+      () => this.lostLockSession(session),
       () =>
         session.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtext('b2bctl hand-off ' || $1)) AS held", [
           name,
@@ -340,9 +342,17 @@ export class PostgresStore implements EventStore {
     return this.claimed.has(name);
   }
 
-  /** The lock session, opened again (within the limit) after it was lost: its locks went with it. */
-  private async claimingSession(): Promise<pg.Client> {
-    if (this.lockSession !== undefined) return this.lockSession;
+  /**
+   * The lock session, opened again (within the limit) after it was lost: its locks went with it. Hand-offs claiming
+   * together share one new session: a second would hold its locks, and the process, until it ends.
+   */
+  private claimingSession(): Promise<pg.Client> {
+    if (this.lockSession !== undefined) return Promise.resolve(this.lockSession);
+    this.reopening ??= this.openLockSession().finally(() => (this.reopening = undefined));
+    return this.reopening;
+  }
+
+  private async openLockSession(): Promise<pg.Client> {
     const session = this.newSession();
     await this.limits.within(
       () => void session.end().catch(() => undefined),
@@ -356,10 +366,10 @@ export class PostgresStore implements EventStore {
   private watchLockSession(session: pg.Client): void {
     // A lost connection (keepalive found the database gone, the database restarted) took every lock it held: this
     // receiver delivers nothing until it claims again, and never crashes on the session's error event.
-    session.on('error', (error) => this.lostLockSession(session, error));
+    session.on('error', () => this.lostLockSession(session));
   }
 
-  private lostLockSession(session: pg.Client, _reason: Error): void {
+  private lostLockSession(session: pg.Client): void {
     if (this.lockSession !== session) return;
     this.lockSession = undefined;
     this.claimed.clear();
