@@ -14,6 +14,8 @@ export interface FreezingProxy {
   /** Freezes once a client sends bytes holding `text` (that chunk is not forwarded). */
   freezeOn(text: string): void;
   thaw(): void;
+  /** Cuts every connection (as a database restart does) once a client sends bytes holding `text`. */
+  cutOn(text: string): void;
   /** Resolves when the proxy first holds back what a client sent while frozen. */
   held(): Promise<void>;
   /** How many client connections have hung up while frozen (b2bctl gave up on them). */
@@ -26,6 +28,7 @@ export interface FreezingProxy {
 export async function freezingProxy(targetPort: number): Promise<FreezingProxy> {
   let frozen = false;
   let trigger: string | undefined;
+  let cutTrigger: string | undefined;
   let abandoned = 0;
   let open = 0;
   let onHeld: (() => void) | undefined;
@@ -44,6 +47,10 @@ export async function freezingProxy(targetPort: number): Promise<FreezingProxy> 
       socket.on('close', () => sockets.delete(socket));
     }
     client.on('data', (chunk: Buffer) => {
+      if (cutTrigger !== undefined && chunk.includes(cutTrigger)) {
+        for (const socket of sockets) socket.destroy();
+        return;
+      }
       if (!frozen && trigger !== undefined && chunk.includes(trigger)) frozen = true;
       if (frozen) stuck = true;
       if (stuck) return hold();
@@ -66,6 +73,7 @@ export async function freezingProxy(targetPort: number): Promise<FreezingProxy> 
     port: (server.address() as AddressInfo).port,
     freeze: () => (frozen = true),
     freezeOn: (text) => (trigger = text),
+    cutOn: (text) => (cutTrigger = text),
     thaw: () => {
       frozen = false;
       trigger = undefined;

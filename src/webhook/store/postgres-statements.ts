@@ -93,9 +93,11 @@ export class StatementLimits {
     const code = (error as { code?: unknown }).code;
     // 57014: the database's own statement_timeout (set to the same limit) cancelled it before our timer fired.
     if (code === '57014') return this.unanswered();
-    // A SQLSTATE is the database answering; anything else (ECONNRESET, ETIMEDOUT from keepalive, pg's "Connection
+    // A SQLSTATE is the database answering, but for those saying the session is over (class 08, 57P01-57P03: the
+    // database shut down or restarted); anything else (ECONNRESET, ETIMEDOUT from keepalive, pg's "Connection
     // terminated unexpectedly") is the connection lost.
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return error;
+    const sessionOver = typeof code === 'string' && /^(?:08...|57P0[1-3])$/.test(code);
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !sessionOver) return error;
     const reason = typeof code === 'string' ? code : (error as Error).message;
     return new UnavailableError(
       `Lost the connection to the PostgreSQL store at ${this.options.place} (${reason}); check that the database is up.`,

@@ -72,6 +72,12 @@ INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, 
 SELECT i.received_at, i.kind, i.delivery_id, i.key, i.flags, i.client_address, i.event
   FROM input i JOIN fresh f ON f.key = i.key ORDER BY i.n RETURNING key`;
 
+/**
+ * A connection lost while held fails its statement, and pg also emits it as an error event: unheard, it would end
+ * the process (pg's own pool.query listens the same way).
+ */
+function heardThroughStatement(): void {}
+
 /** `?` placeholders (shared SQL) as PostgreSQL's `$1, $2, ...`. */
 function positional(sql: string): string {
   let index = 0;
@@ -452,6 +458,7 @@ export class PostgresStore implements EventStore {
     const giveBack = (client: pg.PoolClient, error?: Error) => {
       if (held.client !== client) return;
       held.client = undefined;
+      client.off('error', heardThroughStatement);
       client.release(error);
     };
     return this.limits.within(
@@ -463,6 +470,7 @@ export class PostgresStore implements EventStore {
         const client = await this.pool.connect();
         if (held.abandoned !== undefined) return client.release(held.abandoned) as never;
         held.client = client;
+        client.on('error', heardThroughStatement);
         try {
           const result = await work(client);
           giveBack(client);

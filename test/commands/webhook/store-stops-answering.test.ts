@@ -142,6 +142,17 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     expect(proxy.abandoned).toBe(1);
   });
 
+  it('webhook status whose connection is cut mid-run ends with one line naming the store, exit 69', async () => {
+    const { url, proxy } = await storeBehindProxy('cut_status');
+    proxy.cutOn('handoffs');
+    const result = await runCommandLine(['webhook', 'status', '--store', url], { configDir: freshConfigDir() });
+    expect(result.stderr).toBe(
+      `error: Lost the connection to the PostgreSQL store at 127.0.0.1:${proxy.port} (Connection terminated unexpectedly); check that the database is up.\n`,
+    );
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+  });
+
   it('webhook status stops at once on SIGTERM while a statement waits (exit 75)', async () => {
     const { url, proxy } = await storeBehindProxy('hang_status_stop');
     proxy.freezeOn('handoffs');
