@@ -218,6 +218,14 @@ export const settingDefinitions = [
   },
   { key: 'webhook.clientId', description: 'Client id the webhook receiver accepts (webhook listen)' },
   {
+    key: 'webhook.storeTimeout',
+    description:
+      'Longest wait for a PostgreSQL webhook store (--store postgres://...) to answer one statement or transaction once opened: past it the receiver answers the webhook 503 and a reading command exits 69',
+    env: 'B2BCTL_STORE_TIMEOUT',
+    defaultValue: '30s',
+    parser: duration('ms', undefined, 1000),
+  },
+  {
     key: 'webhook.clientSecretFile',
     description: 'File holding the client secret of the webhook receiver (env B2BCTL_WEBHOOK_CLIENT_SECRET wins)',
     parser: localPath,

@@ -308,7 +308,7 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
         writes,
         now(),
         options.log,
-        `Could not keep an issued token in ${options.store.description}: ${(error as Error).message}. Answered 503 so the platform asks again.`,
+        `Could not keep an issued token in ${options.store.description}: ${sentenceOf(error)}. Answered 503 so the platform asks again.`,
       );
       throw new TokenNotKept();
     }
@@ -386,7 +386,7 @@ function addEventRoute(
         writes,
         now(),
         options.log,
-        `Could not store a ${kind} event in ${options.store.description}: ${(error as Error).message}. Answered 503 so the platform can resend it.`,
+        `Could not store a ${kind} event in ${options.store.description}: ${sentenceOf(error)}. Answered 503 so the platform can resend it.`,
       );
       return reply
         .code(503)
@@ -419,4 +419,9 @@ function refusalWords(error: { message: string; code?: string }, kind: WebhookKi
 
 function isJsonBody(body: unknown): body is JsonBody {
   return body !== null && typeof body === 'object' && 'raw' in body && 'value' in body;
+}
+
+/** An error's message inside a longer line: without its own full stop (the store's lines end with one). */
+function sentenceOf(error: unknown): string {
+  return (error as Error).message.replace(/\.$/, '');
 }

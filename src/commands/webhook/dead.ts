@@ -28,7 +28,7 @@ const deadLayout: RecordLayout<DeadLetter> = {
 /** `b2bctl webhook dead list|retry ID...|drop ID...`: the events hand-offs gave up on. */
 export async function run(options: DeadOptions, context: Context): Promise<void> {
   await withStore(
-    storeLocation(options, context),
+    await storeLocation(options, context),
     { command: `webhook dead ${options.action}`, warn: context.log.warn, interrupt: context.interrupt },
     async (store) => {
       if (options.action === 'list') {

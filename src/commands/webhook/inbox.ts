@@ -17,7 +17,7 @@ import { specialFileKind } from '../../lib/file-owners.js';
 import { rename } from 'node:fs/promises';
 import { InputError, PartialFailureError, UsageError } from '../../base/errors.js';
 import { spokenBytes } from '../../webhook/retention.js';
-import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
+import { storeTimeoutOf, storeUrlOf, type StoreUrlFlags } from './store-url.js';
 
 export interface InboxOptions {
   inbox?: string;
@@ -70,11 +70,16 @@ const inboxLayout: RecordLayout<StoredEvent> = {
 };
 
 /** The store named by `--inbox`/`--store`, for reading beside a running receiver. */
-export function storeLocation(options: { inbox?: string } & StoreUrlFlags, context: Context): StoreLocation {
+export async function storeLocation(
+  options: { inbox?: string } & StoreUrlFlags,
+  context: Context,
+): Promise<StoreLocation> {
+  const url = storeUrlOf(options, context);
   return {
     inbox: options.inbox ?? defaultInboxDirectory(context.env),
-    url: storeUrlOf(options, context),
+    url,
     urlFlag: options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`,
+    statementLimitMs: url === undefined ? undefined : await storeTimeoutOf(context),
   };
 }
 
@@ -125,7 +130,7 @@ export function selectionOf(options: InboxOptions): EventSelection {
 
 /** `b2bctl webhook inbox`: streams stored events (ndjson when piped), or imports an old NDJSON inbox. */
 export async function run(options: InboxOptions, context: Context): Promise<void> {
-  const location = storeLocation(options, context);
+  const location = await storeLocation(options, context);
   refuseMixedActions(options);
   if (options.import !== undefined) return importInbox(options.import, location, context);
   if (options.compact) return compactInbox(location, context);

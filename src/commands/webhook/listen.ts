@@ -18,7 +18,7 @@ import { eventSummary } from './event-line.js';
 import { fetchedOrdersFolder, handOffsOf, type HandOffFlags } from './hand-offs.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { IntakeSummary } from './intake-summary.js';
-import { storeUrlOf, type StoreUrlFlags } from './store-url.js';
+import { storeTimeoutOf, storeUrlOf, type StoreUrlFlags } from './store-url.js';
 
 export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
   host: string;
@@ -220,6 +220,8 @@ async function warnOfExposure(options: ListenOptions, tls: boolean, context: Con
 }
 
 const shutdownDeadlineMs = 10_000;
+/** After SIGTERM, how long the PostgreSQL store's statements in flight may still take: a healthy commit needs far less. */
+const storeStopGraceMs = 5_000;
 
 /** Waits for `work`, or `ms` at most (then calls `late`). */
 async function withinDeadline(work: Promise<unknown>, ms: number, late: () => void): Promise<void> {
@@ -247,11 +249,20 @@ function checkInboxFolder(options: ListenOptions, context: Context): void {
 async function openReceiverStore(options: ListenOptions, context: Context) {
   const inbox = options.inbox ?? defaultInboxDirectory(context.env);
   const url = storeUrlOf(options, context);
+  const urlFlag = options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`;
+  const statementLimitMs = url === undefined ? undefined : await storeTimeoutOf(context);
   try {
     return await openStore(
-      { inbox, url, urlFlag: options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}` },
+      { inbox, url, urlFlag, statementLimitMs },
       { exclusive: { command: 'webhook listen', warn: context.log.warn } },
-      { groupCommit: options.groupCommit, now: () => context.clock.now(), interrupt: context.interrupt },
+      {
+        groupCommit: options.groupCommit,
+        now: () => context.clock.now(),
+        interrupt: context.interrupt,
+        // The events in flight at a stop finish committing, but a database that no longer answers holds the stop no
+        // longer than this (well inside systemd's TimeoutStopSec=30 of docs/webhooks.md).
+        interruptGraceMs: storeStopGraceMs,
+      },
     );
   } catch (error) {
     if (error instanceof B2bctlError) throw error;

@@ -36,7 +36,7 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
   const selection = { ...selectionOf(options), ids: options.id };
   const asked = new Set(options.id ?? []);
   const { delivered, failed } = await withStore(
-    storeLocation(options, context),
+    await storeLocation(options, context),
     { command: 'webhook replay', warn: context.log.warn, interrupt: context.interrupt },
     async (store) => {
       const counts = { delivered: 0, failed: 0 };

@@ -24,7 +24,7 @@ const statusLayout: RecordLayout<HandOffHealth> = {
 /** `b2bctl webhook status`: each hand-off's backlog, as /healthz gives it; exit 69 when one is stuck. */
 export async function run(options: StatusOptions, context: Context): Promise<void> {
   const health = await withStore(
-    storeLocation(options, context),
+    await storeLocation(options, context),
     { command: 'webhook status', warn: context.log.warn, interrupt: context.interrupt },
     (store) => backlogHealth(store, context.clock.now(), options.stuckAfter),
   );

@@ -1,5 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../base/errors.js';
+import { profileSetting } from '../../command-kit/client-secret.js';
+import { readSetting } from '../../config/settings.js';
 
 /** `--store URL` or `--store-env VAR`: where a PostgreSQL store is, as given. */
 export interface StoreUrlFlags {
@@ -33,6 +35,17 @@ export function storeUrlOf(flags: StoreUrlFlags, context: Context): string | und
       'warning: --store puts the database password in the process list and shell history; leave it out of the URL and set PGPASSWORD or a ~/.pgpass line, or pass the whole URL in an environment variable with --store-env VAR.',
     );
   return flags.store;
+}
+
+/**
+ * How long a PostgreSQL store may take to answer one statement: the webhook.storeTimeout setting of the profile, else
+ * B2BCTL_STORE_TIMEOUT or the default (webhook commands run without a profile too).
+ */
+export async function storeTimeoutOf(context: Context): Promise<number> {
+  return (
+    (await profileSetting(context, 'webhook.storeTimeout')) ??
+    readSetting('webhook.storeTimeout', { flags: {}, env: context.env, profile: {} })
+  );
 }
 
 function hasPassword(url: string): boolean {

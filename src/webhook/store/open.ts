@@ -14,6 +14,8 @@ export interface StoreLocation {
   url?: string;
   /** Where the URL came from, as a failure to open it names it: `--store`, or `--store-env NAME`. */
   urlFlag?: string;
+  /** How long the PostgreSQL store may take to answer a statement (the webhook.storeTimeout setting). */
+  statementLimitMs?: number;
 }
 
 export const receiverLockName = 'receiver.lock';
@@ -37,7 +39,8 @@ export async function openStore(
   if (location.url) {
     const { PostgresStore } = await import('./postgres-store.js');
     try {
-      return { store: await PostgresStore.open(location.url, options), release: () => undefined };
+      const limited = { ...options, statementLimitMs: location.statementLimitMs };
+      return { store: await PostgresStore.open(location.url, limited), release: () => undefined };
     } catch (error) {
       if (error instanceof B2bctlError) throw error;
       // Every command that opens the store says it alike, with the exit code a monitor reads as "unavailable".

@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { systemClock } from '../../base/clock.js';
 import { GroupCommit } from './group-commit.js';
 import { migratePostgres } from './postgres-migrations.js';
-import { openingLimitMs, withinOpeningLimit } from './postgres-opening.js';
+import { openingLimitMs, placeOf, withinOpeningLimit } from './postgres-opening.js';
+import { defaultStatementLimitMs, keepAliveAfterMs, StatementLimits } from './postgres-statements.js';
 import {
   type CommandRunRow,
   deadLetterUpsert,
@@ -71,6 +72,12 @@ INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, 
 SELECT i.received_at, i.kind, i.delivery_id, i.key, i.flags, i.client_address, i.event
   FROM input i JOIN fresh f ON f.key = i.key ORDER BY i.n RETURNING key`;
 
+/**
+ * A connection lost while held fails its statement, and pg also emits it as an error event: unheard, it would end
+ * the process (pg's own pool.query listens the same way).
+ */
+function heardThroughStatement(): void {}
+
 /** `?` placeholders (shared SQL) as PostgreSQL's `$1, $2, ...`. */
 function positional(sql: string): string {
   let index = 0;
@@ -89,12 +96,26 @@ export class PostgresStore implements EventStore {
   private readonly listeners = new Set<() => void>();
   private readonly claimed = new Set<string>();
   private readonly now: () => number;
+  /** Every connection's socket, while open. */
+  private readonly sockets: Set<Socket>;
+  /** The session holding the hand-offs' advisory locks; undefined once lost, then opened again at the next claim. */
+  private lockSession: pg.Client | undefined;
+  /** The new lock session being opened, while it is. */
+  private reopening: Promise<pg.Client> | undefined;
 
   private constructor(
     private readonly pool: pg.Pool,
-    private readonly lockSession: pg.Client,
-    options: StoreOptions & { description: string },
+    lockSession: pg.Client,
+    private readonly limits: StatementLimits,
+    private readonly newSession: () => pg.Client,
+    options: StoreOptions & { description: string; sockets: Set<Socket> },
   ) {
+    this.sockets = options.sockets;
+    this.lockSession = lockSession;
+    this.watchLockSession(lockSession);
+    // A spare connection of the pool that breaks (keepalive found the database gone) is dropped by the pool; without
+    // a listener its error would end the process.
+    pool.on('error', () => undefined);
     this.description = options.description;
     this.now = options.now ?? systemClock.now;
     this.commits = new GroupCommit((events) => this.commitBatch(events), options.groupCommit === false);
@@ -107,15 +128,40 @@ export class PostgresStore implements EventStore {
    */
   static async open(url: string, options: StoreOptions = {}): Promise<PostgresStore> {
     const limitMs = openingLimitMs(url);
+    const statementLimitMs = options.statementLimitMs ?? defaultStatementLimitMs;
     const { default: postgres } = await import('pg');
-    const pool = new postgres.Pool({ connectionString: url, max: 8 });
+    // Every connection: keepalive notices a database that is gone while the connection is idle, and the database's
+    // own statement_timeout ends work whose client has given up on it (postgres-statements.ts gives up client-side).
+    const connection = {
+      connectionString: url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: keepAliveAfterMs,
+      statement_timeout: statementLimitMs,
+    };
+    // Each connection's socket is made here, so that closing after the database stopped answering can drop it.
+    const sockets = new Set<Socket>();
+    const stream = () => {
+      const made = new Socket();
+      sockets.add(made);
+      made.once('close', () => sockets.delete(made));
+      return made;
+    };
+    const pool = new postgres.Pool({ ...connection, stream, max: 8, connectionTimeoutMillis: limitMs ?? 0 });
     // The session's socket is made here so that a stop can destroy it: pg offers no way to drop a connection that
     // is still starting, and its end() waits for the database to answer its goodbye.
-    const socket = new Socket();
-    const lockSession = new postgres.Client({ connectionString: url, stream: () => socket });
+    const socket = stream();
+    const lockSession = new postgres.Client({ ...connection, stream: () => socket });
     const parsed = new URL(url);
     const description = `PostgreSQL ${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`;
     const session = { socket, host: lockSession.host, port: lockSession.port };
+    const limits = new StatementLimits({
+      place: placeOf(session),
+      limitMs: statementLimitMs,
+      interrupt: options.interrupt,
+      graceMs: options.interruptGraceMs,
+    });
+    const newSession = () =>
+      new postgres.Client({ ...connection, stream, connectionTimeoutMillis: limitMs ?? 0 }) as pg.Client;
     try {
       await withinOpeningLimit(session, { limitMs, interrupt: options.interrupt }, async () => {
         await lockSession.connect();
@@ -126,7 +172,7 @@ export class PostgresStore implements EventStore {
       await pool.end().catch(() => undefined);
       throw error;
     }
-    return new PostgresStore(pool, lockSession, { ...options, description });
+    return new PostgresStore(pool, lockSession, limits, newSession, { ...options, description, sockets });
   }
 
   append(event: NewEvent): Promise<{ stored: boolean }> {
@@ -289,13 +335,52 @@ export class PostgresStore implements EventStore {
   }
 
   async claimHandOff(name: string): Promise<boolean> {
-    if (this.claimed.has(name)) return true;
-    const answer = await this.lockSession.query<{ held: boolean }>(
-      "SELECT pg_try_advisory_lock(hashtext('b2bctl hand-off ' || $1)) AS held",
-      [name],
+    if (this.claimed.has(name) && this.lockSession !== undefined) return true;
+    const session = await this.claimingSession();
+    const answer = await this.limits.within(
+      () => this.lostLockSession(session),
+      () =>
+        session.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtext('b2bctl hand-off ' || $1)) AS held", [
+          name,
+        ]),
     );
     if (answer.rows[0]?.held) this.claimed.add(name);
     return this.claimed.has(name);
+  }
+
+  /**
+   * The lock session, opened again (within the limit) after it was lost: its locks went with it. Hand-offs claiming
+   * together share one new session: a second would hold its locks, and the process, until it ends.
+   */
+  private claimingSession(): Promise<pg.Client> {
+    if (this.lockSession !== undefined) return Promise.resolve(this.lockSession);
+    this.reopening ??= this.openLockSession().finally(() => (this.reopening = undefined));
+    return this.reopening;
+  }
+
+  private async openLockSession(): Promise<pg.Client> {
+    const session = this.newSession();
+    await this.limits.within(
+      () => void session.end().catch(() => undefined),
+      () => session.connect(),
+    );
+    this.watchLockSession(session);
+    this.lockSession = session;
+    return session;
+  }
+
+  private watchLockSession(session: pg.Client): void {
+    // A lost connection (keepalive found the database gone, the database restarted) took every lock it held: this
+    // receiver delivers nothing until it claims again, and never crashes on the session's error event.
+    session.on('error', () => this.lostLockSession(session));
+  }
+
+  private lostLockSession(session: pg.Client): void {
+    if (this.lockSession !== session) return;
+    this.lockSession = undefined;
+    this.claimed.clear();
+    // With a statement still waiting, pg's end() drops the connection at once rather than waiting for a goodbye.
+    session.end().catch(() => undefined);
   }
 
   onAppended(listener: () => void): () => void {
@@ -305,8 +390,23 @@ export class PostgresStore implements EventStore {
 
   async close(): Promise<void> {
     await this.commits.settled();
-    await this.lockSession.end().catch(() => undefined);
-    await this.pool.end();
+    // A database that stopped answering would never answer the goodbye either: its connections are dropped. Else the
+    // goodbye, within the limit.
+    const lockSession = this.lockSession;
+    if (this.limits.gaveUp) {
+      for (const socket of this.sockets) socket.destroy();
+      await lockSession?.end().catch(() => undefined);
+      return this.pool.end().catch(() => undefined);
+    }
+    await this.limits
+      .within(
+        () => this.sockets.forEach((socket) => socket.destroy()),
+        async () => {
+          await lockSession?.end().catch(() => undefined);
+          await this.pool.end();
+        },
+      )
+      .catch(() => undefined);
   }
 
   /**
@@ -336,22 +436,51 @@ export class PostgresStore implements EventStore {
   }
 
   private query<Row extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, values: unknown[]) {
-    return this.pool.query<Row>(positional(sql), values);
+    return this.onClient((client) => client.query<Row>(positional(sql), values));
   }
 
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
+  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.onClient(async (client) => {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
       return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
+  }
+
+  /**
+   * `work` on a connection of the pool, within the store's time limit (postgres-statements.ts). A connection whose
+   * work failed or was abandoned is dropped, not given back: one still waiting for a database that stopped answering
+   * would hold every later statement behind it, and a transaction that failed is rolled back by its end.
+   */
+  private onClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const held: { client?: pg.PoolClient; abandoned?: Error } = {};
+    const giveBack = (client: pg.PoolClient, error?: Error) => {
+      if (held.client !== client) return;
+      held.client = undefined;
+      client.off('error', heardThroughStatement);
+      client.release(error);
+    };
+    return this.limits.within(
+      (reason) => {
+        held.abandoned = reason;
+        if (held.client !== undefined) giveBack(held.client, reason);
+      },
+      async () => {
+        const client = await this.pool.connect();
+        if (held.abandoned !== undefined) return client.release(held.abandoned) as never;
+        held.client = client;
+        client.on('error', heardThroughStatement);
+        try {
+          const result = await work(client);
+          giveBack(client);
+          return result;
+        } catch (error) {
+          giveBack(client, error as Error);
+          throw error;
+        }
+      },
+    );
   }
 
   private async changeDead(statement: string, ids: number[], handOff?: string): Promise<number> {

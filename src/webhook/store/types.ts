@@ -216,8 +216,18 @@ export interface StoreOptions {
    * receiver of the older b2bctl. Unset, the caller holds that lock already (the receiver).
    */
   upgradeLock?: (found: number, newest: number) => () => void;
-  /** The command's Ctrl-C or SIGTERM: a PostgreSQL store still being opened stops waiting at once (InterruptedError). */
+  /**
+   * The command's Ctrl-C or SIGTERM: a PostgreSQL store still being opened, or a statement still waiting for its
+   * answer, stops waiting at once (InterruptedError).
+   */
   interrupt?: AbortSignal;
+  /**
+   * How long a PostgreSQL store's statements may still take after the interrupt before they are abandoned: the
+   * receiver's commits in flight at a stop finish; 0 (the default, the commands that only read) stops at once.
+   */
+  interruptGraceMs?: number;
+  /** How long a PostgreSQL store may take to answer one statement or transaction (webhook.storeTimeout). */
+  statementLimitMs?: number;
 }
 
 /** What dropping a hand-off did: removed it, found none by that name, or left it for its recorded command run. */

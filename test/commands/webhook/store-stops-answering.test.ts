@@ -1,0 +1,211 @@
+/**
+ * A PostgreSQL store that stops answering once opened (a network partition, a stopped VM, its backend stopped with
+ * SIGSTOP) held the receiver's writes and `webhook status` for ever: only opening had a time limit. Every statement
+ * now has one (the webhook.storeTimeout setting): the receiver answers the webhook 503, so the platform sends it
+ * again, and takes it once the database answers again; a reading command ends with one line and exit 69; SIGTERM
+ * stops a reading command at once. The database here is real; a proxy in front of it stops forwarding mid-run.
+ */
+import { Client } from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { run as listen } from '../../../src/commands/webhook/listen.js';
+import { sampleEvent } from '../../../src/webhook/sender.js';
+import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
+import { freshConfigDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { requireThat } from '../../support/external-tools.js';
+import { type FreezingProxy, freezingProxy } from '../../support/freezing-proxy.js';
+import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { testContext, type TestContext } from '../../support/test-context.js';
+import {
+  clientSecret,
+  listenOptions,
+  postEvent,
+  receiverToken,
+  removeReceiverFolders,
+  temporaryFolder,
+} from '../../support/webhook-receiver.js';
+
+const postgres = requireThat(
+  postgresBin() !== undefined,
+  'the PostgreSQL server (postgresql) is not installed here; .ci/run installs it',
+);
+let cluster: TestPostgres | undefined;
+beforeAll(async () => {
+  if (!postgres.missing) cluster = await startPostgres();
+}, 120_000);
+afterAll(() => {
+  cluster?.stop();
+  removeReceiverFolders();
+});
+const proxies: FreezingProxy[] = [];
+afterEach(async () => {
+  for (const proxy of proxies.splice(0)) await proxy.close();
+});
+
+/** A database of its own, with the store's tables, and a proxy in front of it; the store's URL through the proxy. */
+async function storeBehindProxy(name: string): Promise<{ url: string; direct: string; proxy: FreezingProxy }> {
+  const direct = await createDatabase(cluster as TestPostgres, name);
+  await (await PostgresStore.open(direct)).close();
+  const proxy = await freezingProxy(Number(new URL(direct).port));
+  proxies.push(proxy);
+  const url = new URL(direct);
+  url.port = String(proxy.port);
+  return { url: url.href, direct, proxy };
+}
+
+async function storedEvents(direct: string): Promise<number> {
+  const client = new Client({ connectionString: direct });
+  await client.connect();
+  try {
+    return Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
+
+const unanswered = (port: number, seconds: number) =>
+  `The PostgreSQL store at 127.0.0.1:${port} did not answer within ${seconds} s; check that the database is up (the webhook.storeTimeout setting waits longer).`;
+
+describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-run${postgres.note}`, () => {
+  it('the receiver answers the webhook 503 and stores it when the platform sends it again', async () => {
+    const { url, direct, proxy } = await storeBehindProxy('hang_receiver');
+    const memory = testContext({
+      env: {
+        B2BCTL_CONFIG_DIR: temporaryFolder(),
+        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+        B2BCTL_STORE_TIMEOUT: '1s',
+      },
+    });
+    const running = listen(listenOptions(temporaryFolder(), { store: url }), memory.context);
+    try {
+      const receiver = await memory.firstLine();
+      const token = await receiverToken(receiver);
+      const event = { ...sampleEvent('orders', new Date('2026-11-30T12:00:00Z')), id: 4711 };
+
+      proxy.freeze();
+      const refused = await postEvent(receiver, 'orders', event, token);
+      expect([refused.status, await refused.json()]).toEqual([
+        503,
+        { error: 'inbox_unavailable', error_description: 'The event could not be stored; send it again later' },
+      ]);
+      expect(memory.stderr()).toContain(
+        `Could not store a orders event in PostgreSQL hang_receiver@127.0.0.1: ${unanswered(proxy.port, 1).replace(/\.$/, '')}. Answered 503 so the platform can resend it.\n`,
+      );
+      // Not acknowledged, not stored; the connection left waiting was dropped, not given back to the pool.
+      expect(await storedEvents(direct)).toBe(0);
+      expect(proxy.abandoned).toBeGreaterThan(0);
+
+      proxy.thaw();
+      const resent = await postEvent(receiver, 'orders', event, token);
+      expect(resent.status).toBe(200);
+      expect(((await resent.json()) as { status: string }).status).toBe('stored');
+      expect(await storedEvents(direct)).toBe(1);
+    } finally {
+      memory.interrupt();
+      await running;
+    }
+  });
+
+  it('the receiver stops on SIGTERM while a commit waits: the event is answered 503, not acknowledged', async () => {
+    const { url, direct, proxy } = await storeBehindProxy('hang_receiver_stop');
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const running = listen(listenOptions(temporaryFolder(), { store: url }), memory.context);
+    const receiver = await memory.firstLine();
+    const token = await receiverToken(receiver);
+    proxy.freezeOn('INSERT INTO dedup');
+    const posted = postEvent(receiver, 'orders', { id: 4712 }, token);
+    // The default limit (30 s) is far off: only the stop's grace for the commits in flight ends the wait.
+    await proxy.held();
+    memory.interrupt('SIGTERM');
+    await running;
+    expect((await posted).status).toBe(503);
+    expect(memory.stderr()).toContain('Webhook receiver stopped.\n');
+    expect(await storedEvents(direct)).toBe(0);
+    await expect.poll(() => proxy.open).toBe(0);
+  });
+
+  it('webhook status ends with one line naming the store, exit 69', async () => {
+    const { url, proxy } = await storeBehindProxy('hang_status');
+    // Opened and checked; the database stops answering at the first of status's own statements.
+    proxy.freezeOn('handoffs');
+    const result = await runCommandLine(['webhook', 'status', '--store', url], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_STORE_TIMEOUT: '1s' },
+    });
+    expect(result.stderr).toBe(`error: ${unanswered(proxy.port, 1)}\n`);
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    // Every connection was dropped: nothing is left to keep the process alive.
+    await expect.poll(() => proxy.open).toBe(0);
+    expect(proxy.abandoned).toBe(1);
+  });
+
+  it('webhook status whose connection is cut mid-run ends with one line naming the store, exit 69', async () => {
+    const { url, proxy } = await storeBehindProxy('cut_status');
+    proxy.cutOn('handoffs');
+    const result = await runCommandLine(['webhook', 'status', '--store', url], { configDir: freshConfigDir() });
+    expect(result.stderr).toBe(
+      `error: Lost the connection to the PostgreSQL store at 127.0.0.1:${proxy.port} (Connection terminated unexpectedly); check that the database is up.\n`,
+    );
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+  });
+
+  it('webhook status stops at once on SIGTERM while a statement waits (exit 75)', async () => {
+    const { url, proxy } = await storeBehindProxy('hang_status_stop');
+    proxy.freezeOn('handoffs');
+    let test: TestContext | undefined;
+    // The default limit (30 s) is far off: only the signal can end the wait here.
+    void proxy.held().then(() => test?.interrupt('SIGTERM'));
+    const result = await runCommandLine(['webhook', 'status', '--store', url], {
+      configDir: freshConfigDir(),
+      started: (started) => (test = started),
+    });
+    expect(result.stderr).toBe(
+      `error: Stopped by SIGTERM while waiting for the PostgreSQL store at 127.0.0.1:${proxy.port}.\n`,
+    );
+    expect(result.code).toBe(75);
+    expect(result.stdout).toBe('');
+    await expect.poll(() => proxy.open).toBe(0);
+    expect(proxy.abandoned).toBe(1);
+  });
+
+  it('a webhook.storeTimeout that is not a time is refused before connecting (exit 2)', async () => {
+    const { url, proxy } = await storeBehindProxy('hang_setting');
+    proxy.freeze();
+    const result = await runCommandLine(['webhook', 'status', '--store', url], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_STORE_TIMEOUT: 'soon' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('B2BCTL_STORE_TIMEOUT');
+    expect(proxy.abandoned).toBe(0);
+  });
+
+  it("a lost session holding the hand-offs' locks is opened again, not the end of the receiver", async () => {
+    const { direct } = await storeBehindProxy('lost_lock_session');
+    const store = await PostgresStore.open(direct);
+    const admin = new Client({ connectionString: direct });
+    await admin.connect();
+    const lockHolder = async () =>
+      (await admin.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory'")).rows[0]?.pid;
+    try {
+      expect(await store.claimHandOff('erp')).toBe(true);
+      const first = await lockHolder();
+      // The database ends the session (as a restart or a connection lost does): its lock goes with it.
+      await admin.query('SELECT pg_terminate_backend($1)', [first]);
+      // Claimed again, on a new session of its own (the store knows its old one is gone once pg says so).
+      const claimedAnew = async () => {
+        const claimed = await store.claimHandOff('erp').catch(() => false);
+        const holder = await lockHolder();
+        return claimed && holder !== undefined && holder !== first;
+      };
+      await expect.poll(claimedAnew).toBe(true);
+    } finally {
+      await admin.end();
+      await store.close();
+    }
+  });
+});
