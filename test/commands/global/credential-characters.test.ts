@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deliverWebhook, sampleEvent } from '../../../src/webhook/sender.js';
-import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import { inboxWithOneEvent } from '../../support/one-event-inbox.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { repoRoot } from '../../support/sandbox.js';
@@ -160,18 +160,7 @@ describe("the ERP's forward credential", () => {
   });
 
   it('webhook replay --to with B2BCTL_WEBHOOK_FORWARD_TOKEN holding a line break: exit 2, nothing replayed', async () => {
-    const inbox = temporaryFolder();
-    const store = await SqliteStore.open(inbox);
-    await store.append({
-      receivedAt: Date.parse('2026-11-23T06:00:00Z'),
-      kind: 'orders',
-      deliveryId: 'delivery-1',
-      key: 'orders:1',
-      flags: [],
-      clientAddress: '203.0.113.7',
-      raw: JSON.stringify({ id: 1 }),
-    });
-    await store.close();
+    const inbox = await inboxWithOneEvent();
     const erp = await countingServer();
     const refused = await startRefused(
       ['webhook', 'replay', '--id', '1', '--inbox', inbox, '--to', `${erp.url}/hooks`],

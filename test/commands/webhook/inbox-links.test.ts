@@ -6,7 +6,7 @@ import { run as dead } from '../../../src/commands/webhook/dead.js';
 import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
 import { run as replay } from '../../../src/commands/webhook/replay.js';
 import { run as status } from '../../../src/commands/webhook/status.js';
-import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import { inboxWithOneEvent } from '../../support/one-event-inbox.js';
 import { oldInboxLine, removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 import { requireThat } from '../../support/external-tools.js';
 import { testContext } from '../../support/test-context.js';
@@ -15,23 +15,6 @@ afterAll(removeReceiverFolders);
 
 const root = requireThat(process.getuid?.() === 0, 'giving a link to another user needs root');
 const otherUser = 65534;
-
-/** An inbox of this user's holding one event, as a receiver left it. */
-async function inboxOfMine(): Promise<string> {
-  const folder = temporaryFolder();
-  const store = await SqliteStore.open(folder);
-  await store.append({
-    receivedAt: Date.parse('2026-11-23T06:00:00Z'),
-    kind: 'orders',
-    deliveryId: 'delivery-1',
-    key: 'orders:1',
-    flags: [],
-    clientAddress: '203.0.113.7',
-    raw: JSON.stringify({ id: 1 }),
-  });
-  await store.close();
-  return folder;
-}
 
 /** An ERP that counts what it is sent: a replay refused at start sends it nothing. */
 async function countingErp(): Promise<{ to: string; received: () => number; close: () => Promise<void> }> {
@@ -84,7 +67,7 @@ function newContext() {
 // drop the events of whichever inbox its owner points it at, as the receiver itself refuses (listen.test.ts).
 describe.skipIf(root.missing)(`webhook inbox readers and links another user owns${root.note}`, () => {
   it('refuse an --inbox folder that is another user’s link (exit 77, one line naming it and its owner), sending nothing', async () => {
-    const mine = await inboxOfMine();
+    const mine = await inboxWithOneEvent();
     const shared = join(temporaryFolder(), 'shared');
     mkdirSync(shared, { mode: 0o1777 });
     const link = join(shared, 'inbox');
@@ -106,7 +89,7 @@ describe.skipIf(root.missing)(`webhook inbox readers and links another user owns
   });
 
   it('refuse an inbox.sqlite that is another user’s link (exit 77, naming it and its owner), sending nothing', async () => {
-    const mine = await inboxOfMine();
+    const mine = await inboxWithOneEvent();
     const folder = temporaryFolder();
     const link = join(folder, 'inbox.sqlite');
     symlinkSync(join(mine, 'inbox.sqlite'), link);
@@ -152,7 +135,7 @@ describe.skipIf(root.missing)(`webhook inbox readers and links another user owns
   );
 
   it('follow an --inbox link of this user’s own (a choice of theirs)', async () => {
-    const mine = await inboxOfMine();
+    const mine = await inboxWithOneEvent();
     const link = join(temporaryFolder(), 'inbox');
     symlinkSync(mine, link);
     const memory = newContext();
