@@ -103,12 +103,35 @@ export class LoginRefusedError extends AuthError {
   }
 }
 
-/** The token a token route's answer holds, wherever b2bctl reads it from: a secret of the `--verbose` trace. */
+/**
+ * The token a token route's answer holds, wherever b2bctl reads it from: a secret of the `--verbose` trace. An answer
+ * whose token b2bctl does not find (a field of the platform's own name, `{"data":{"sessao":"…"}}`) still holds one:
+ * `login --verbose` is where an operator looks for that field's name, and the trace went into tickets with a live
+ * 12-hour token (a fresh user test). Every text of it that could be a token is kept out then; the names stay.
+ */
 export function issuedTokenOf(answers: TokenAnswerSettings | undefined): (text: string) => readonly string[] {
   return (text) => {
-    const token = readTokenAnswer(parseJson(text), answers)?.accessToken;
-    return token === undefined ? [] : [token];
+    const answer = parseJson(text);
+    const token = readTokenAnswer(answer, answers)?.accessToken;
+    if (token !== undefined) return [token];
+    return typeof answer === 'string' ? possibleTokens([answer.trim()]) : possibleTokens(textsIn(answer));
   };
+}
+
+/** The shortest text taken for a possible token: no platform issues a shorter one, and `Bearer`, `pt-BR` stay shown. */
+const shortestPossibleToken = 8;
+
+/** Texts of one word, long enough to be a token: a sentence (a message) or a short word (a token type) is none. */
+function possibleTokens(texts: readonly string[]): string[] {
+  return texts.filter((text) => text.length >= shortestPossibleToken && !/\s/.test(text));
+}
+
+/** Every text in a JSON value, at any depth. */
+function textsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(textsIn);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(textsIn);
+  return [];
 }
 
 export function tokenRequest(

@@ -486,6 +486,37 @@ describe('--verbose', () => {
     }
   });
 
+  // The trace is where an operator looks for the field's name, and went into tickets with a live 12-hour token.
+  it('on login to a store whose token field b2bctl does not know yet, every text that could be a token is redacted, the names shown', async () => {
+    const issued = '2bdd6b89616b4f5da749d30dc6f2318f';
+    const store = textServer((_text, _request, answer) =>
+      answer.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          data: { sessao: issued, validade: 43200 },
+          token_type: 'Bearer',
+          mensagem: 'Sessão criada',
+        }),
+      ),
+    );
+    await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
+    try {
+      const result = await runCommandLine(
+        ['login', '--verbose', '--base-url', url, '--username', sandboxUser, '--password-stdin'],
+        { configDir: freshConfigDir(), stdin: `${sandboxPassword}\n` },
+      );
+      expect(result.code).not.toBe(0);
+      const answer = result.stderr.split('\n').find((line) => line.startsWith('< {'));
+      expect(answer).toBe(
+        '< {"data":{"sessao":"[redacted]","validade":43200},"token_type":"Bearer","mensagem":"Sessão criada"}',
+      );
+      expect(result.stderr).not.toContain(issued);
+      expect(result.stderr).toContain('set answers.token.accessToken to the field that holds it');
+    } finally {
+      await new Promise<void>((resolve) => store.close(() => resolve()));
+    }
+  });
+
   it('on a listing shows "authorization: Bearer [redacted]" and never the token', async () => {
     const configDir = freshConfigDir();
     await login(sandbox, configDir);
