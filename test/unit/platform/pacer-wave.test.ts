@@ -111,11 +111,18 @@ type Window = 'sandbox' | 'sliding' | 'aligned';
 /** A 429's Retry-After in ms: the rest of the window, in whole seconds, at least one. */
 const retryAfter = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000)) * 1000;
 
-/** Admits requests to one of those windows; says how long a refused one should wait (Retry-After, whole seconds). */
-function platformWindow(kind: Window, limit: number): (arrivedAt: number) => number | undefined {
+/**
+ * Admits requests to one of those windows; says how long a refused one should wait (Retry-After, whole seconds).
+ * `admittedBefore` are the times of requests the sliding window admitted before the run (another client's).
+ */
+function platformWindow(
+  kind: Window,
+  limit: number,
+  admittedBefore: number[] = [],
+): (arrivedAt: number) => number | undefined {
   let windowStartedAt = Number.NEGATIVE_INFINITY;
   let inWindow = 0;
-  const admitted: number[] = [];
+  const admitted: number[] = [...admittedBefore];
   return (now) => {
     if (kind === 'sliding') {
       while (admitted.length > 0 && (admitted[0] as number) <= now - 1000) admitted.shift();
@@ -151,11 +158,13 @@ async function pacedRun(options: {
   /** How long the run lasts, and the stretch of it measured (default: 5 s to 30 s, before the pacer probes its limit). */
   runSeconds?: number;
   measured?: [fromMs: number, toMs: number];
+  /** Requests of the run before (a sliding window's), admitted in the second before this run's first request. */
+  admittedBefore?: number[];
 }) {
   const random = seededRandom(14);
   const clock = new SimulatedClock(() => random() * (options.lateMs ?? 0));
   const pacer = new Pacer(clock, options.rate);
-  const admit = platformWindow(options.window ?? 'sandbox', options.limit);
+  const admit = platformWindow(options.window ?? 'sandbox', options.limit, options.admittedBefore);
   const travelMs = options.travelMs ?? 1;
   const answers: { at: number; status: number }[] = [];
   const runSeconds = options.runSeconds ?? 40;
@@ -232,6 +241,30 @@ describe('Pacer of an unpaced run (no --rate, the default)', () => {
     { limit: 20, concurrency: 32, window: 'sliding' as const },
   ])('learns the limit from the answers that follow the first 429: %o', async (shape) => {
     const run = await pacedRun({ rate: undefined, applyMs: 30, ...shape });
+    expect(run.acceptedPerSecond).toBeGreaterThanOrEqual(shape.limit * 0.9);
+    expect(run.acceptedPerSecond).toBeLessThanOrEqual(shape.limit);
+    expect(run.throttledShare).toBeLessThanOrEqual(0.01);
+  });
+});
+
+describe("Pacer starting while the platform's window still holds the requests of a run that just ended", () => {
+  // A nightly script's commands one after another (a user test: the same push six times, limit 5 a second, Retry-After
+  // 1): the first 429 counted 1 to 3 of this run's requests, beside the last run's, and that was learned as the
+  // limit: 1-3 a second for 30 s, then probed 2% a second (25-78 s for what takes 20 s at the limit).
+  it.each([
+    { limit: 5, concurrency: 8, admittedBefore: [-300, -200, -100] },
+    { limit: 5, concurrency: 8, admittedBefore: [-400, -300, -200, -100] },
+    { limit: 5, concurrency: 4, admittedBefore: [-900, -700, -500, -300, -100] },
+    { limit: 20, concurrency: 16, admittedBefore: Array.from({ length: 12 }, (_, index) => -50 * (index + 1)) },
+  ])('settles near the allowance once the first second is checked: %o', async (shape) => {
+    // A request more a second, from the end of the first pause: the checks end within 15 s here.
+    const run = await pacedRun({
+      window: 'sliding',
+      rate: undefined,
+      applyMs: 30,
+      measured: [15_000, 40_000],
+      ...shape,
+    });
     expect(run.acceptedPerSecond).toBeGreaterThanOrEqual(shape.limit * 0.9);
     expect(run.acceptedPerSecond).toBeLessThanOrEqual(shape.limit);
     expect(run.throttledShare).toBeLessThanOrEqual(0.01);
