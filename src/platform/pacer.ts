@@ -50,7 +50,8 @@ export const longestRefusalMs = 600_000;
  * second, which it remembers as the limit; quiet stretches raise the pace back towards the requested
  * rate, but not past the learned limit until it has been quiet there for a while. Once a limit is learned,
  * no second holds more request starts than it, however late the timers fire; a 429 one under it widens that second
- * a little instead (the requests reached the platform closer together than they started).
+ * a little instead (the requests reached the platform closer together than they started). A 429 in the run's first
+ * second teaches only a floor (the platform's window may hold requests sent before the run), checked at once.
  */
 export class Pacer {
   private rate: number | undefined;
