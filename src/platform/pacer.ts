@@ -45,6 +45,16 @@ const announcedPauseMs = 10_000;
 export const longestRefusalMs = 600_000;
 
 /**
+ * Whether the count of the 429 that ended a check of a floor (see Pacer.checkFloor) leaves the floor as the limit: a
+ * check only raises it. A count under it is where the platform's second fell; one over, from a floor of 10 (10% or
+ * less), requests that reached the platform closer together than they started (see Pacer.learn). Under 10, one more
+ * is the allowance: a floor of 4 kept against a count of 5 held 80% of it (a user test).
+ */
+function floorStands(floor: number, counted: number): boolean {
+  return counted <= floor + (floor >= 10 ? 1 : 0);
+}
+
+/**
  * Spaces request starts to a requests-per-second pace and adapts to the platform. A 429 pauses every
  * request for its Retry-After and sets the pace to 98% of what the platform accepted in the last
  * second, which it remembers as the limit; quiet stretches raise the pace back towards the requested
@@ -238,10 +248,8 @@ export class Pacer {
   /** The pace after the first 429 of a wave, which `counted` accepted requests started in the second before. */
   private cut(counted: number, since: number, refusedStartedAt: number, retryAfterMs: number): void {
     const { probedFrom, quietBeforeProbingMs, checkingFloor } = this;
-    // A check of a floor (see checkFloor) only raises it: a count under it, or one over, is where the platform's
-    // second fell or requests that arrived closer together than they started (see learn).
     const floor = checkingFloor && probedFrom !== undefined ? Math.floor(probedFrom) : undefined;
-    const accepted = floor !== undefined && counted <= floor + 1 ? floor : counted;
+    const accepted = floor !== undefined && floorStands(floor, counted) ? floor : counted;
     const unpaced = this.rate === undefined;
     const current = this.rate ?? Math.max(1, accepted);
     this.lastPauseEndedAt = this.pausedUntil;
@@ -349,7 +357,7 @@ export class Pacer {
    */
   private acceptedLate(wave: NonNullable<Pacer['wave']>): void {
     wave.accepted++;
-    if (wave.floor !== undefined && wave.accepted <= wave.floor + 1) return; // see cut
+    if (wave.floor !== undefined && floorStands(wave.floor, wave.accepted)) return;
     this.learnedLimit = wave.accepted;
     // The probe found more than the limit it started from after all: the platform raised it.
     if (wave.probedFrom !== undefined && wave.accepted > wave.probedFrom)

@@ -748,30 +748,38 @@ describe("Pacer: a 429 in the run's first second (the platform's window may hold
     expect(acceptedEvery(pacer, clock, 1000, 5).every((rate) => Math.abs(rate - 4.9) < 1e-9)).toBe(true);
   });
 
-  it.each([
-    [2, 'under the floor: where the platform second fell'],
-    [4, 'one over: requests that arrived closer together than they started'],
-  ])('a check ended by a 429 with %s accepted keeps the floor of 3 (%s)', async (counted) => {
-    const { clock, pacer } = await firstSecondWave(3);
-    acceptedEvery(pacer, clock, 1000, 2); // checking 4 and 5; the last accepted at 2,030
+  /** A check of `floor` (two steps) ended by a 429 with `counted` accepted in its second. */
+  async function checkEnded(floor: number, counted: number) {
+    const { clock, pacer } = await firstSecondWave(floor);
+    acceptedEvery(pacer, clock, 1000, 2); // checking one and two over; the last accepted at 2,030
     const refusedStartedAt = clock.now() + 500;
-    for (let index = 1; index < counted; index++) pacer.succeeded(refusedStartedAt - 400 + index * 100);
+    for (let index = 1; index < counted; index++) pacer.succeeded(refusedStartedAt - 450 + index * (400 / counted));
     clock.advance(120);
     pacer.throttled(1000, refusedStartedAt);
+    return { pacer, refusedStartedAt };
+  }
+
+  it('a check ended by a 429 with fewer accepted than the floor keeps the floor: where the platform second fell', async () => {
+    const { pacer } = await checkEnded(3, 2);
     expect(pacer.currentRate).toBeCloseTo(3 * 0.98, 9);
   });
 
-  it("a late answer from the check's second counts: one over the floor keeps it, two over is the allowance", async () => {
-    const { clock, pacer } = await firstSecondWave(3);
-    acceptedEvery(pacer, clock, 1000, 2);
-    const refusedStartedAt = clock.now() + 500;
-    for (let index = 1; index < 3; index++) pacer.succeeded(refusedStartedAt - 400 + index * 100);
-    clock.advance(120);
-    pacer.throttled(1000, refusedStartedAt);
+  it('from a floor of 10, one over keeps it (requests that arrived closer together than they started)', async () => {
+    const { pacer } = await checkEnded(12, 13);
+    expect(pacer.currentRate).toBeCloseTo(12 * 0.98, 9);
+  });
+
+  it('under a floor of 10, one over is the allowance (a floor of 4 kept against 5 held 80% of it)', async () => {
+    const { pacer } = await checkEnded(3, 4);
+    expect(pacer.currentRate).toBeCloseTo(4 * 0.98, 9);
+  });
+
+  it("a late answer from the check's second counts: from a floor of 12, 13 keeps it, 14 is the allowance", async () => {
+    const { pacer, refusedStartedAt } = await checkEnded(12, 12);
     pacer.succeeded(refusedStartedAt - 50);
-    expect(pacer.currentRate).toBeCloseTo(3 * 0.98, 9);
+    expect(pacer.currentRate).toBeCloseTo(12 * 0.98, 9);
     pacer.succeeded(refusedStartedAt - 40);
-    expect(pacer.currentRate).toBeCloseTo(5 * 0.98, 9);
+    expect(pacer.currentRate).toBeCloseTo(14 * 0.98, 9);
   });
 
   it('a first second with nothing accepted (a window full of the last run) is checked from a request a second', async () => {
