@@ -723,6 +723,17 @@ function acceptedEvery(pacer: Pacer, clock: FakeClock, stepMs: number, count: nu
   return paces;
 }
 
+/** A check of `floor` (two steps) ended by a 429 with `counted` accepted in its second. */
+async function checkEnded(floor: number, counted: number) {
+  const { clock, pacer } = await firstSecondWave(floor);
+  acceptedEvery(pacer, clock, 1000, 2); // checking one and two over; the last accepted at 2,030
+  const refusedStartedAt = clock.now() + 500;
+  for (let index = 1; index < counted; index++) pacer.succeeded(refusedStartedAt - 450 + index * (400 / counted));
+  clock.advance(120);
+  pacer.throttled(1000, refusedStartedAt);
+  return { pacer, refusedStartedAt };
+}
+
 describe("Pacer: a 429 in the run's first second (the platform's window may hold requests sent before the run)", () => {
   it('takes its count as a floor and raises it a request a second from the end of the pause', async () => {
     const { clock, pacer } = await firstSecondWave(3);
@@ -747,17 +758,6 @@ describe("Pacer: a 429 in the run's first second (the platform's window may hold
     // The check is over: the pace stays at the allowance.
     expect(acceptedEvery(pacer, clock, 1000, 5).every((rate) => Math.abs(rate - 4.9) < 1e-9)).toBe(true);
   });
-
-  /** A check of `floor` (two steps) ended by a 429 with `counted` accepted in its second. */
-  async function checkEnded(floor: number, counted: number) {
-    const { clock, pacer } = await firstSecondWave(floor);
-    acceptedEvery(pacer, clock, 1000, 2); // checking one and two over; the last accepted at 2,030
-    const refusedStartedAt = clock.now() + 500;
-    for (let index = 1; index < counted; index++) pacer.succeeded(refusedStartedAt - 450 + index * (400 / counted));
-    clock.advance(120);
-    pacer.throttled(1000, refusedStartedAt);
-    return { pacer, refusedStartedAt };
-  }
 
   it('a check ended by a 429 with fewer accepted than the floor keeps the floor: where the platform second fell', async () => {
     const { pacer } = await checkEnded(3, 2);
