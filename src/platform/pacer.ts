@@ -92,7 +92,7 @@ export class Pacer {
         since: number;
         refusedStartedAt: number;
         probedFrom?: number;
-        /** The limit a check of a floor ended at (see checkFloor): it stands unless the count passes it by two. */
+        /** The floor a check ended at (see checkFloor): late answers lift the limit only past it (floorStands). */
         floor?: number;
       }
     | undefined;
@@ -108,6 +108,8 @@ export class Pacer {
   /** Set once the 429s outlasted givingUpAfterMs: every turn is refused with it, waiting ones at once. */
   private givenUp: ThrottledTooLongError | undefined;
   private readonly stopWaiting = new AbortController();
+  /** Aborted when a check of a floor raises the pace: the turns given at the slower one are given again. */
+  private paceRaised = new AbortController();
 
   constructor(
     private readonly clock: Clock,
@@ -126,6 +128,7 @@ export class Pacer {
     this.rate = targetRate;
     // Every request waiting for its turn listens on it: --concurrency of them is the design, not a leak.
     setMaxListeners(0, this.stopWaiting.signal);
+    setMaxListeners(0, this.paceRaised.signal);
   }
 
   /** The pace in force now, in requests per second; undefined when unpaced. */
@@ -159,7 +162,7 @@ export class Pacer {
       const interval = this.rate ? 1000 / this.rate : 0;
       const turn = Math.max(now, this.nextSlotAt);
       this.nextSlotAt = turn + interval;
-      if (turn > now) await sleep(turn - now);
+      if (turn > now && !(await this.waitForTurn(turn - now, waiting))) continue;
       // Held to the window (see windowOpensAt) without moving the turns of the others: the pace catches up.
       for (let opens = this.windowOpensAt(); this.clock.now() < opens; opens = this.windowOpensAt())
         await sleep(opens - this.clock.now());
@@ -171,6 +174,21 @@ export class Pacer {
       this.starts.push(started);
       if (this.starts.length > 2 * maxRememberedStarts) this.starts.splice(0, this.starts.length - maxRememberedStarts);
       return started;
+    }
+  }
+
+  /**
+   * Sleeps until a turn; false when a check of a floor raised the pace meanwhile: with --concurrency requests each
+   * given a turn a second apart at a floor of 1, the checks' raises took 8 s to be felt (a user test).
+   */
+  private async waitForTurn(ms: number, waiting: AbortSignal): Promise<boolean> {
+    const raised = this.paceRaised.signal;
+    try {
+      await this.clock.sleep(ms, AbortSignal.any([waiting, raised]));
+      return true;
+    } catch (error) {
+      if (raised.aborted && !waiting.aborted) return false;
+      throw this.givenUp ?? error;
     }
   }
 
@@ -307,6 +325,12 @@ export class Pacer {
     }
     this.learnedLimit = limit;
     this.rate = raised;
+    // The turns given at the slower pace are given again, from now, at this one.
+    this.nextSlotAt = Math.min(this.nextSlotAt, now);
+    const turnsGiven = this.paceRaised;
+    this.paceRaised = new AbortController();
+    setMaxListeners(0, this.paceRaised.signal);
+    turnsGiven.abort();
     this.report(`pace: ${raised.toFixed(2)} requests/s, checking the limit counted in the run's first second`);
   }
 

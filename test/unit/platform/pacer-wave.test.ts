@@ -86,7 +86,17 @@ class SimulatedClock implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
-    return new Promise((wake) => this.sleepers.push({ at: this.time + Math.max(0, ms) + this.lateMs(), wake }));
+    return new Promise((wake, fail) => {
+      const sleeper = { at: this.time + Math.max(0, ms) + this.lateMs(), wake };
+      this.sleepers.push(sleeper);
+      // An aborted sleeper wakes at once, refused, as with the system clock's timers.
+      signal?.addEventListener('abort', () => {
+        const index = this.sleepers.indexOf(sleeper);
+        if (index < 0) return;
+        this.sleepers.splice(index, 1);
+        fail(signal.reason);
+      });
+    });
   }
 
   async runUntil(end: number): Promise<void> {
@@ -257,12 +267,12 @@ describe("Pacer starting while the platform's window still holds the requests of
     { limit: 5, concurrency: 4, admittedBefore: [-900, -700, -500, -300, -100] },
     { limit: 20, concurrency: 16, admittedBefore: Array.from({ length: 12 }, (_, index) => -50 * (index + 1)) },
   ])('settles near the allowance once the first second is checked: %o', async (shape) => {
-    // A request more a second, from the end of the first pause: the checks end within 15 s here.
+    // A request more a second from the end of the first pause, the turns given at the slower pace given again.
     const run = await pacedRun({
       window: 'sliding',
       rate: undefined,
       applyMs: 30,
-      measured: [15_000, 40_000],
+      measured: [8000, 40_000],
       ...shape,
     });
     expect(run.acceptedPerSecond).toBeGreaterThanOrEqual(shape.limit * 0.9);
@@ -335,5 +345,31 @@ describe('Pacer: requests waiting for their turn when a 429 comes', () => {
     expect(starts[0]).toBe(0);
     // Nothing was accepted before the 429: the pace halves to 5/s, 200 ms apart after the pause.
     expect(starts.slice(1)).toEqual([1050, 1250]);
+  });
+});
+
+describe("Pacer: requests waiting for their turn when a check of the first second's floor raises the pace", () => {
+  // A floor of 1 gave --concurrency requests turns a second apart, and the check's raises were felt only once they
+  // had all gone: 1 accepted a second for 8 s on the stand-in (a user test, 8 requests in flight).
+  it('take new turns at the raised pace, not the ones given at the floor', async () => {
+    const clock = new SimulatedClock();
+    const pacer = new Pacer(clock, undefined);
+    const first = await pacer.take();
+    pacer.succeeded(first);
+    pacer.throttled(1000, first); // a floor of 1: 0.98 a second, paused until 1,000 ms
+    const starts: number[] = [];
+    const takers = Array.from({ length: 8 }, async () => {
+      starts.push(await pacer.take());
+    });
+    const answer = (async () => {
+      await clock.sleep(1001);
+      pacer.succeeded(1000); // the first request after the pause, accepted: the check raises the limit to 2
+    })();
+    await clock.runUntil(20_000);
+    await Promise.all([...takers, answer]);
+    expect(pacer.currentRate).toBeCloseTo(2 * 0.98, 9);
+    // Two a held second from 1,000 ms, not one: at the floor's turns the last would start at 8,140 ms.
+    expect(starts).toHaveLength(8);
+    expect(Math.max(...starts)).toBeLessThan(5000);
   });
 });
