@@ -45,12 +45,23 @@ const announcedPauseMs = 10_000;
 export const longestRefusalMs = 600_000;
 
 /**
+ * Whether the count of the 429 that ended a check of a floor (see Pacer.checkFloor) leaves the floor as the limit: a
+ * check only raises it. A count under it is where the platform's second fell; one over, from a floor of 10 (10% or
+ * less), requests that reached the platform closer together than they started (see Pacer.learn). Under 10, one more
+ * is the allowance: a floor of 4 kept against a count of 5 held 80% of it (a user test).
+ */
+function floorStands(floor: number, counted: number): boolean {
+  return counted <= floor + (floor >= 10 ? 1 : 0);
+}
+
+/**
  * Spaces request starts to a requests-per-second pace and adapts to the platform. A 429 pauses every
  * request for its Retry-After and sets the pace to 98% of what the platform accepted in the last
  * second, which it remembers as the limit; quiet stretches raise the pace back towards the requested
  * rate, but not past the learned limit until it has been quiet there for a while. Once a limit is learned,
  * no second holds more request starts than it, however late the timers fire; a 429 one under it widens that second
- * a little instead (the requests reached the platform closer together than they started).
+ * a little instead (the requests reached the platform closer together than they started). A 429 in the run's first
+ * second teaches only a floor (the platform's window may hold requests sent before the run), checked at once.
  */
 export class Pacer {
   private rate: number | undefined;
@@ -75,8 +86,21 @@ export class Pacer {
    * in that second and answered after the 429 was accepted in it too (see succeeded).
    */
   private wave:
-    { accepted: number; rateBefore: number; since: number; refusedStartedAt: number; probedFrom?: number } | undefined;
+    | {
+        accepted: number;
+        rateBefore: number;
+        since: number;
+        refusedStartedAt: number;
+        probedFrom?: number;
+        /** The floor a check ended at (see checkFloor): late answers lift the limit only past it (floorStands). */
+        floor?: number;
+      }
+    | undefined;
   throttles = 0;
+  /** When the first request started: a 429 within a second of it may count requests sent before the run. */
+  private firstStartedAt: number | undefined;
+  /** The learned limit is only a floor (the count of a 429 in the run's first second): see checkFloor. */
+  private checkingFloor = false;
   /** When the platform's unbroken stretch of 429s began (none accepted since); undefined while it accepts. */
   private refusingSince: number | undefined;
   /** The 429s of that stretch. */
@@ -84,6 +108,8 @@ export class Pacer {
   /** Set once the 429s outlasted givingUpAfterMs: every turn is refused with it, waiting ones at once. */
   private givenUp: ThrottledTooLongError | undefined;
   private readonly stopWaiting = new AbortController();
+  /** Aborted when a check of a floor raises the pace: the turns given at the slower one are given again. */
+  private paceRaised = new AbortController();
 
   constructor(
     private readonly clock: Clock,
@@ -102,6 +128,7 @@ export class Pacer {
     this.rate = targetRate;
     // Every request waiting for its turn listens on it: --concurrency of them is the design, not a leak.
     setMaxListeners(0, this.stopWaiting.signal);
+    setMaxListeners(0, this.paceRaised.signal);
   }
 
   /** The pace in force now, in requests per second; undefined when unpaced. */
@@ -135,7 +162,7 @@ export class Pacer {
       const interval = this.rate ? 1000 / this.rate : 0;
       const turn = Math.max(now, this.nextSlotAt);
       this.nextSlotAt = turn + interval;
-      if (turn > now) await sleep(turn - now);
+      if (turn > now && !(await this.waitForTurn(turn - now, waiting))) continue;
       // Held to the window (see windowOpensAt) without moving the turns of the others: the pace catches up.
       for (let opens = this.windowOpensAt(); this.clock.now() < opens; opens = this.windowOpensAt())
         await sleep(opens - this.clock.now());
@@ -143,9 +170,25 @@ export class Pacer {
       // A 429 came while this request waited for its turn, given at the old pace: going at it would meet the same
       // full window, so it takes a new turn after the pause (docs/decisions/0004-pacer-learning.md).
       if (started < this.pausedUntil) continue;
+      this.firstStartedAt ??= started;
       this.starts.push(started);
       if (this.starts.length > 2 * maxRememberedStarts) this.starts.splice(0, this.starts.length - maxRememberedStarts);
       return started;
+    }
+  }
+
+  /**
+   * Sleeps until a turn; false when a check of a floor raised the pace meanwhile: with --concurrency requests each
+   * given a turn a second apart at a floor of 1, the checks' raises took 8 s to be felt (a user test).
+   */
+  private async waitForTurn(ms: number, waiting: AbortSignal): Promise<boolean> {
+    const raised = this.paceRaised.signal;
+    try {
+      await this.clock.sleep(ms, AbortSignal.any([waiting, raised]));
+      return true;
+    } catch (error) {
+      if (raised.aborted && !waiting.aborted) return false;
+      throw this.givenUp ?? error;
     }
   }
 
@@ -170,6 +213,7 @@ export class Pacer {
     this.recentSuccesses.push(started);
     this.forgetBefore(now - successHorizonMs);
     if (this.wave && started >= this.wave.since && started <= this.wave.refusedStartedAt) this.acceptedLate(this.wave);
+    if (this.checkingFloor) return this.checkFloor(now);
     if (
       this.rate === undefined ||
       now - this.lastThrottleAt < quietBeforeRaiseMs ||
@@ -205,31 +249,46 @@ export class Pacer {
         `the platform asked to wait ${Math.round(retryAfterMs / 1000)} s (HTTP 429, Retry-After); nothing is sent until ${new Date(now + retryAfterMs).toISOString()}.`,
       );
     this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
-    if (now - this.lastThrottleAt < retryAfterMs) return; // one cut per wave of 429s
+    const refusedStartedAt = startedAt ?? now;
+    // One cut per wave of 429s: the others of the wave, and those of requests sent before its cut (on their way
+    // when it came, answered after its pause), only extend the pause: they tell nothing of the pace since.
+    if (now - this.lastThrottleAt < retryAfterMs || refusedStartedAt < this.lastThrottleAt) return;
     this.lastThrottleAt = now;
     this.forgetBefore(now - successHorizonMs);
     // What the platform accepted in the second before it refused this request, counted by start, not answer
     // (answers on the way overcount), and only since the last pause ended (docs/decisions/0004-pacer-learning.md).
-    const refusedStartedAt = startedAt ?? now;
     const since = Math.max(refusedStartedAt - 1000, this.lastPauseEndedAt);
-    let accepted = 0;
-    for (const started of this.recentSuccesses) if (started >= since && started <= refusedStartedAt) accepted++;
+    let counted = 0;
+    for (const started of this.recentSuccesses) if (started >= since && started <= refusedStartedAt) counted++;
+    this.cut(counted, since, refusedStartedAt, retryAfterMs);
+  }
+
+  /** The pace after the first 429 of a wave, which `counted` accepted requests started in the second before. */
+  private cut(counted: number, since: number, refusedStartedAt: number, retryAfterMs: number): void {
+    const { probedFrom, quietBeforeProbingMs, checkingFloor } = this;
+    const floor = checkingFloor && probedFrom !== undefined ? Math.floor(probedFrom) : undefined;
+    const accepted = floor !== undefined && floorStands(floor, counted) ? floor : counted;
     const unpaced = this.rate === undefined;
     const current = this.rate ?? Math.max(1, accepted);
     this.lastPauseEndedAt = this.pausedUntil;
-    const { probedFrom, quietBeforeProbingMs } = this;
     this.probedFrom = undefined;
     this.quietBeforeProbingMs = quietBeforeProbingLimitMs;
+    // A count whose second reaches back before the run's first request is only a floor (see checkFloor).
+    this.checkingFloor = this.firstStartedAt !== undefined && since < this.firstStartedAt;
     // An unpaced run (no --rate, the default) sends its first requests all at once: the 429 can come back before
     // any accepted answer, and then the allowance is only known from the answers that follow. They lift the pace
     // as they come, up to the count (see acceptedLate); without them it stayed at 0.5/s for minutes (review).
-    this.wave = unpaced ? { accepted, rateBefore: Number.POSITIVE_INFINITY, since, refusedStartedAt } : undefined;
+    this.wave = unpaced
+      ? { accepted: counted, rateBefore: Number.POSITIVE_INFINITY, since, refusedStartedAt, floor }
+      : undefined;
     // A count over a whole second is the allowance, however far under the pace (--rate 200 against a limit of
     // 20 came down 2% a wave); over a shorter stretch since a pause, only a count near the pace is trusted.
     if (accepted > 0 && (accepted >= current / 4 || refusedStartedAt - since >= 1000)) {
-      this.wave ??= { accepted, rateBefore: current, since, refusedStartedAt };
+      this.wave ??= { accepted: counted, rateBefore: current, since, refusedStartedAt, floor };
       this.wave.probedFrom = probedFrom;
       this.learn(accepted, probedFrom, quietBeforeProbingMs);
+      // A floor confirmed is no probe refused: the next probe comes after the first quiet time.
+      if (checkingFloor) this.quietBeforeProbingMs = quietBeforeProbingLimitMs;
       this.rate = Math.max(0.5, Math.min(current, this.paceFor(this.learnedLimit)));
     } else if (accepted === 0 && refusedStartedAt - since >= 250) {
       this.rate = Math.max(0.5, current / 2);
@@ -238,8 +297,41 @@ export class Pacer {
       this.rate = Math.max(0.5, current * margin);
     }
     this.report(
-      `pace: ${this.rate.toFixed(2)} requests/s after a 429 (${accepted} accepted in the ${refusedStartedAt - since} ms before it; pausing ${retryAfterMs} ms)`,
+      `pace: ${this.rate.toFixed(2)} requests/s after a 429 (${counted} accepted in the ${refusedStartedAt - since} ms before it${floor === undefined ? '' : `, the limit checked was ${floor}`}; pausing ${retryAfterMs} ms)`,
     );
+  }
+
+  /**
+   * Raises a limit learned in the run's first second by a request a second, from the end of its pause, until a 429.
+   * The platform's window may have held requests b2bctl did not send when that second began (the previous command
+   * of a nightly script, another job of the same account), so its count may be short of the allowance: taken as
+   * the allowance, it was 1 to 3 of 5 after a run that had just ended, held for 45 s, then probed 2% a second (a user
+   * test). The 429 that ends the check counts a second of this run's requests only (see cut). A floor that was right
+   * costs that 429 and its pause.
+   */
+  private checkFloor(now: number): void {
+    if (this.rate === undefined || now < this.pausedUntil || now - this.lastRaiseAt < raiseEveryMs) return;
+    this.lastRaiseAt = now;
+    // Nothing accepted in that second (a window full of others' requests) is a floor of none.
+    const checked = Number.isFinite(this.learnedLimit) ? Math.floor(this.learnedLimit) : 0;
+    this.probedFrom ??= checked;
+    const limit = checked + 1;
+    const raised = Math.min(this.targetRate ?? Number.POSITIVE_INFINITY, this.paceFor(limit));
+    // The requested pace (--rate) is under the raised limit: the platform cannot refuse it for that limit.
+    if (raised <= this.rate) {
+      this.checkingFloor = false;
+      this.probedFrom = undefined;
+      return;
+    }
+    this.learnedLimit = limit;
+    this.rate = raised;
+    // The turns given at the slower pace are given again, from now, at this one.
+    this.nextSlotAt = Math.min(this.nextSlotAt, now);
+    const turnsGiven = this.paceRaised;
+    this.paceRaised = new AbortController();
+    setMaxListeners(0, this.paceRaised.signal);
+    turnsGiven.abort();
+    this.report(`pace: ${raised.toFixed(2)} requests/s, checking the limit counted in the run's first second`);
   }
 
   /** Ends the waiting: the platform has accepted nothing since refusingSince, and asks for a wait past the longest. */
@@ -289,6 +381,7 @@ export class Pacer {
    */
   private acceptedLate(wave: NonNullable<Pacer['wave']>): void {
     wave.accepted++;
+    if (wave.floor !== undefined && floorStands(wave.floor, wave.accepted)) return;
     this.learnedLimit = wave.accepted;
     // The probe found more than the limit it started from after all: the platform raised it.
     if (wave.probedFrom !== undefined && wave.accepted > wave.probedFrom)

@@ -86,7 +86,17 @@ class SimulatedClock implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
-    return new Promise((wake) => this.sleepers.push({ at: this.time + Math.max(0, ms) + this.lateMs(), wake }));
+    return new Promise((wake, fail) => {
+      const sleeper = { at: this.time + Math.max(0, ms) + this.lateMs(), wake };
+      this.sleepers.push(sleeper);
+      // An aborted sleeper wakes at once, refused, as with the system clock's timers.
+      signal?.addEventListener('abort', () => {
+        const index = this.sleepers.indexOf(sleeper);
+        if (index < 0) return;
+        this.sleepers.splice(index, 1);
+        fail(signal.reason);
+      });
+    });
   }
 
   async runUntil(end: number): Promise<void> {
@@ -111,11 +121,18 @@ type Window = 'sandbox' | 'sliding' | 'aligned';
 /** A 429's Retry-After in ms: the rest of the window, in whole seconds, at least one. */
 const retryAfter = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000)) * 1000;
 
-/** Admits requests to one of those windows; says how long a refused one should wait (Retry-After, whole seconds). */
-function platformWindow(kind: Window, limit: number): (arrivedAt: number) => number | undefined {
+/**
+ * Admits requests to one of those windows; says how long a refused one should wait (Retry-After, whole seconds).
+ * `admittedBefore` are the times of requests the sliding window admitted before the run (another client's).
+ */
+function platformWindow(
+  kind: Window,
+  limit: number,
+  admittedBefore: number[] = [],
+): (arrivedAt: number) => number | undefined {
   let windowStartedAt = Number.NEGATIVE_INFINITY;
   let inWindow = 0;
-  const admitted: number[] = [];
+  const admitted: number[] = [...admittedBefore];
   return (now) => {
     if (kind === 'sliding') {
       while (admitted.length > 0 && (admitted[0] as number) <= now - 1000) admitted.shift();
@@ -151,11 +168,13 @@ async function pacedRun(options: {
   /** How long the run lasts, and the stretch of it measured (default: 5 s to 30 s, before the pacer probes its limit). */
   runSeconds?: number;
   measured?: [fromMs: number, toMs: number];
+  /** Requests of the run before (a sliding window's), admitted in the second before this run's first request. */
+  admittedBefore?: number[];
 }) {
   const random = seededRandom(14);
   const clock = new SimulatedClock(() => random() * (options.lateMs ?? 0));
   const pacer = new Pacer(clock, options.rate);
-  const admit = platformWindow(options.window ?? 'sandbox', options.limit);
+  const admit = platformWindow(options.window ?? 'sandbox', options.limit, options.admittedBefore);
   const travelMs = options.travelMs ?? 1;
   const answers: { at: number; status: number }[] = [];
   const runSeconds = options.runSeconds ?? 40;
@@ -238,6 +257,30 @@ describe('Pacer of an unpaced run (no --rate, the default)', () => {
   });
 });
 
+describe("Pacer starting while the platform's window still holds the requests of a run that just ended", () => {
+  // A nightly script's commands one after another (a user test: the same push six times, limit 5 a second, Retry-After
+  // 1): the first 429 counted 1 to 3 of this run's requests, beside the last run's, and that was learned as the
+  // limit: 1-3 a second for 30 s, then probed 2% a second (25-78 s for what takes 20 s at the limit).
+  it.each([
+    { limit: 5, concurrency: 8, admittedBefore: [-300, -200, -100] },
+    { limit: 5, concurrency: 8, admittedBefore: [-400, -300, -200, -100] },
+    { limit: 5, concurrency: 4, admittedBefore: [-900, -700, -500, -300, -100] },
+    { limit: 20, concurrency: 16, admittedBefore: Array.from({ length: 12 }, (_, index) => -50 * (index + 1)) },
+  ])('settles near the allowance once the first second is checked: %o', async (shape) => {
+    // A request more a second from the end of the first pause, the turns given at the slower pace given again.
+    const run = await pacedRun({
+      window: 'sliding',
+      rate: undefined,
+      applyMs: 30,
+      measured: [8000, 40_000],
+      ...shape,
+    });
+    expect(run.acceptedPerSecond).toBeGreaterThanOrEqual(shape.limit * 0.9);
+    expect(run.acceptedPerSecond).toBeLessThanOrEqual(shape.limit);
+    expect(run.throttledShare).toBeLessThanOrEqual(0.01);
+  });
+});
+
 describe('Pacer probing its learned limit again, every 30 quiet seconds', () => {
   // Each probe goes over the limit once and costs a wave of 429s; the wave must learn the limit again, not the
   // answers that were on the wire. Counting every answer to a request started before the 429 learned 21 against
@@ -302,5 +345,31 @@ describe('Pacer: requests waiting for their turn when a 429 comes', () => {
     expect(starts[0]).toBe(0);
     // Nothing was accepted before the 429: the pace halves to 5/s, 200 ms apart after the pause.
     expect(starts.slice(1)).toEqual([1050, 1250]);
+  });
+});
+
+describe("Pacer: requests waiting for their turn when a check of the first second's floor raises the pace", () => {
+  // A floor of 1 gave --concurrency requests turns a second apart, and the check's raises were felt only once they
+  // had all gone: 1 accepted a second for 8 s on the stand-in (a user test, 8 requests in flight).
+  it('take new turns at the raised pace, not the ones given at the floor', async () => {
+    const clock = new SimulatedClock();
+    const pacer = new Pacer(clock, undefined);
+    const first = await pacer.take();
+    pacer.succeeded(first);
+    pacer.throttled(1000, first); // a floor of 1: 0.98 a second, paused until 1,000 ms
+    const starts: number[] = [];
+    const takers = Array.from({ length: 8 }, async () => {
+      starts.push(await pacer.take());
+    });
+    const answer = (async () => {
+      await clock.sleep(1001);
+      pacer.succeeded(1000); // the first request after the pause, accepted: the check raises the limit to 2
+    })();
+    await clock.runUntil(20_000);
+    await Promise.all([...takers, answer]);
+    expect(pacer.currentRate).toBeCloseTo(2 * 0.98, 9);
+    // Two a held second from 1,000 ms, not one: at the floor's turns the last would start at 8,140 ms.
+    expect(starts).toHaveLength(8);
+    expect(Math.max(...starts)).toBeLessThan(5000);
   });
 });

@@ -696,3 +696,123 @@ describe('Pacer giving up on a platform that accepts nothing', () => {
     for (const turn of waiting) await expect(turn).rejects.toThrow(/accepts nothing/);
   });
 });
+
+/**
+ * An unpaced pacer whose first request started at 0 and whose first 429 came at 30 ms, after `accepted` answers to
+ * requests started with it: the platform's window also held requests of a run that had just ended (a user test).
+ */
+async function firstSecondWave(accepted: number) {
+  const clock = new FakeClock(0);
+  const said: string[] = [];
+  const pacer = new Pacer(clock, undefined, (line) => said.push(line));
+  await pacer.take();
+  clock.advance(30);
+  for (let index = 0; index < accepted; index++) pacer.succeeded(0);
+  pacer.throttled(1000, 0);
+  return { clock, pacer, said };
+}
+
+/** An accepted request a `stepMs` for `count` steps; the pace after each. */
+function acceptedEvery(pacer: Pacer, clock: FakeClock, stepMs: number, count: number): number[] {
+  const paces: number[] = [];
+  for (let step = 0; step < count; step++) {
+    clock.advance(stepMs);
+    pacer.succeeded(clock.now());
+    paces.push(pacer.currentRate as number);
+  }
+  return paces;
+}
+
+/** A check of `floor` (two steps) ended by a 429 with `counted` accepted in its second. */
+async function checkEnded(floor: number, counted: number) {
+  const { clock, pacer } = await firstSecondWave(floor);
+  acceptedEvery(pacer, clock, 1000, 2); // checking one and two over; the last accepted at 2,030
+  const refusedStartedAt = clock.now() + 500;
+  for (let index = 1; index < counted; index++) pacer.succeeded(refusedStartedAt - 450 + index * (400 / counted));
+  clock.advance(120);
+  pacer.throttled(1000, refusedStartedAt);
+  return { pacer, refusedStartedAt };
+}
+
+describe("Pacer: a 429 in the run's first second (the platform's window may hold requests sent before the run)", () => {
+  it('takes its count as a floor and raises it a request a second from the end of the pause', async () => {
+    const { clock, pacer } = await firstSecondWave(3);
+    expect(pacer.currentRate).toBeCloseTo(3 * 0.98, 9);
+    // The pause runs to 1,030 ms; nothing is raised during it.
+    expect(acceptedEvery(pacer, clock, 400, 2)).toEqual([3 * 0.98, 3 * 0.98].map((rate) => expect.closeTo(rate, 9)));
+    clock.advance(200);
+    expect(acceptedEvery(pacer, clock, 1000, 3)).toEqual([4, 5, 6].map((limit) => expect.closeTo(limit * 0.98, 9)));
+  });
+
+  it('the 429 that ends the check: five accepted in its second, the allowance of 5 (not the 3 first counted)', async () => {
+    const { clock, pacer, said } = await firstSecondWave(3);
+    acceptedEvery(pacer, clock, 1000, 3); // checking 4, 5 and 6; the last accepted at 3,030
+    const refusedStartedAt = clock.now() + 500;
+    for (let index = 0; index < 4; index++) pacer.succeeded(refusedStartedAt - 400 + index * 100);
+    clock.advance(120);
+    pacer.throttled(1000, refusedStartedAt);
+    expect(pacer.currentRate).toBeCloseTo(5 * 0.98, 9);
+    expect(said.at(-1)).toBe(
+      'pace: 4.90 requests/s after a 429 (5 accepted in the 1000 ms before it, the limit checked was 3; pausing 1000 ms)',
+    );
+    // The check is over: the pace stays at the allowance.
+    expect(acceptedEvery(pacer, clock, 1000, 5).every((rate) => Math.abs(rate - 4.9) < 1e-9)).toBe(true);
+  });
+
+  it('a check ended by a 429 with fewer accepted than the floor keeps the floor: where the platform second fell', async () => {
+    const { pacer } = await checkEnded(3, 2);
+    expect(pacer.currentRate).toBeCloseTo(3 * 0.98, 9);
+  });
+
+  it('from a floor of 10, one over keeps it (requests that arrived closer together than they started)', async () => {
+    const { pacer } = await checkEnded(12, 13);
+    expect(pacer.currentRate).toBeCloseTo(12 * 0.98, 9);
+  });
+
+  it('under a floor of 10, one over is the allowance (a floor of 4 kept against 5 held 80% of it)', async () => {
+    const { pacer } = await checkEnded(3, 4);
+    expect(pacer.currentRate).toBeCloseTo(4 * 0.98, 9);
+  });
+
+  it("a late answer from the check's second counts: from a floor of 12, 13 keeps it, 14 is the allowance", async () => {
+    const { pacer, refusedStartedAt } = await checkEnded(12, 12);
+    pacer.succeeded(refusedStartedAt - 50);
+    expect(pacer.currentRate).toBeCloseTo(12 * 0.98, 9);
+    pacer.succeeded(refusedStartedAt - 40);
+    expect(pacer.currentRate).toBeCloseTo(14 * 0.98, 9);
+  });
+
+  it('a first second with nothing accepted (a window full of the last run) is checked from a request a second', async () => {
+    const { clock, pacer } = await firstSecondWave(0);
+    expect(pacer.currentRate).toBe(0.5);
+    expect(acceptedEvery(pacer, clock, 1000, 4)).toEqual([1, 2, 3, 4].map((limit) => expect.closeTo(limit * 0.98, 9)));
+  });
+
+  it('a 429 more than a second into the run is counted as ever: no check', async () => {
+    const clock = new FakeClock(0);
+    const pacer = new Pacer(clock, undefined);
+    await pacer.take();
+    for (let index = 0; index < 5; index++) pacer.succeeded(100 + index * 200);
+    clock.advance(1100);
+    pacer.throttled(1000, 1100);
+    expect(pacer.currentRate).toBeCloseTo(4.9, 9);
+    expect(acceptedEvery(pacer, clock, 1000, 10).every((rate) => Math.abs(rate - 4.9) < 1e-9)).toBe(true);
+  });
+});
+
+describe('Pacer: 429s of requests sent before the cut', () => {
+  it('answered after the pause, extend it but neither cut the pace nor count as a wave', async () => {
+    const clock = new FakeClock(10_000);
+    const pacer = new Pacer(clock, 10);
+    succeedOver(pacer, clock, 10, 1000);
+    pacer.throttled(1000, 10_950);
+    const cut = pacer.currentRate;
+    // A request started at 10,990 (before that cut, at 11,000), answered 429 1.5 s later: on its way all along.
+    clock.advance(1500);
+    pacer.throttled(1000, 10_990);
+    expect(pacer.currentRate).toBe(cut);
+    expect(pacer.throttles).toBe(2);
+    await pacer.take();
+    expect(clock.now()).toBe(13_500);
+  });
+});
