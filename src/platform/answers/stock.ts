@@ -355,15 +355,14 @@ function distrustPlacesQuotingOthers(
   skus: readonly string[],
   noted: (note: MatchNote) => void,
 ): void {
-  for (const item of matched.byPlace) {
-    const [entry] = matched.claims[item] ?? [];
+  for (const { item, entry } of matched.byPlace) {
     const placeSku = skus[item] as string;
-    const quoted = entry === undefined ? undefined : otherSkuQuoted(wordsOfResult(entry.result), placeSku, skus);
+    const quoted = otherSkuQuoted(wordsOfResult(entry.result), placeSku, skus);
     if (quoted === undefined) continue;
-    const result = shownResult(entry as PlacedResult);
+    const result = shownResult(entry);
     noted({ kind: 'misplacedResults', placeSku, quoted, result });
     const message = `the answer's results name neither SKU nor index, and the one at the place of "${placeSku}" quotes "${quoted}", another item sent: ${result}; their order is not to be trusted, so which is this item's is not known`;
-    for (const placed of matched.byPlace) verdicts[placed] = { verdict: 'unknown', message };
+    for (const placed of matched.byPlace) verdicts[placed.item] = { verdict: 'unknown', message };
     return;
   }
 }
@@ -592,7 +591,7 @@ interface Matched {
   claims: PlacedResult[][];
   unmatched: PlacedResult[];
   ambiguous: Map<number, string>;
-  byPlace: number[];
+  byPlace: { item: number; entry: PlacedResult }[];
 }
 
 /**
@@ -617,7 +616,8 @@ function matchResults(
     const items = itemsOf(entry, skus, answer, noted);
     if (items.length === 1) {
       matched.claims[items[0] as number]?.push(entry);
-      if (entry.sku === undefined && entry.index === undefined) matched.byPlace.push(items[0] as number);
+      if (entry.sku === undefined && entry.index === undefined)
+        matched.byPlace.push({ item: items[0] as number, entry });
     } else if (items.length === 0) matched.unmatched.push(entry);
     else {
       noted({ kind: 'ambiguousSku', named: entry.sku as string, sent: items.map((item) => skus[item] as string) });
