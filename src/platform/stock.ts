@@ -68,6 +68,7 @@ export function itemisedRefusal(
     'conflictingResults',
     'ambiguousSku',
     'leftOutItems',
+    'misplacedResults',
   ]);
   const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), (note) => {
     if (!failedAnyway.has(note.kind)) noted?.(note);

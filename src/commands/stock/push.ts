@@ -266,6 +266,8 @@ function matchWarning(note: MatchNote): string {
       return `warning: the stock batch route named a result by the SKU "${note.named}", which fits ${note.sent.length} items sent (${[...new Set(note.sent)].map((sku) => `"${sku}"`).join(', ')}), and the order of its results does not tell which; b2bctl reports those items "unknown" (the errors file holds them to send again).`;
     case 'leftOutItems':
       return `warning: the stock batch route answered per-item results that show items applied and say nothing of others (${leftOutSkus(note)}); b2bctl reports each item such an answer leaves out "unknown", since the platform may have dropped it (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
+    case 'misplacedResults':
+      return `warning: the stock batch route answered per-item results that name neither SKU nor index, matched by their place, but the one at the place of "${note.placeSku}" quotes "${note.quoted}", another item of the batch: ${note.result}; b2bctl does not trust their order: each item of such a batch matched by place is reported "unknown" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
     case 'untrustedIndex':
       return untrustedIndexWarning(note);
     case 'unshownIndexBase':

@@ -1,5 +1,6 @@
 import { messageOfBody } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
+import { otherSkuQuoted } from './quoted-skus.js';
 import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 
 /**
@@ -101,8 +102,9 @@ export interface BatchAnswerSettings {
  * SKU the platform spelled otherwise than sent (`123` for `00123`, `AB-7` for `ab-7`), matched ignoring both; a
  * result naming a SKU not sent; a refusal matched to no item; a refusal of the batch beside results showing every item
  * applied; two results for one item that disagree; a SKU that fits
- * several items, the order of the answer not settling which; items the results leave out beside others shown applied.
- * A result is shown as the platform wrote it (its JSON).
+ * several items, the order of the answer not settling which; items the results leave out beside others shown applied;
+ * a result matched by its place alone whose words quote another item's SKU (misplacedResults: `placeSku` is its
+ * place's item's). A result is shown as the platform wrote it (its JSON).
  */
 export type MatchNote =
   | { kind: 'untrustedIndex'; index: number; sku: string | undefined; batchSize: number; itemSku: string | undefined }
@@ -113,7 +115,8 @@ export type MatchNote =
   | { kind: 'unshownIndexBase'; index: number; batchSize: number }
   | { kind: 'conflictingResults'; sku: string; results: string[] }
   | { kind: 'ambiguousSku'; named: string; sent: string[] }
-  | { kind: 'leftOutItems'; skus: string[]; batchSize: number };
+  | { kind: 'leftOutItems'; skus: string[]; batchSize: number }
+  | { kind: 'misplacedResults'; placeSku: string; quoted: string; result: string };
 
 /**
  * One verdict per sent item (in the order sent) when the answer itemises them; undefined when no
@@ -216,6 +219,7 @@ function itemisedAnswer(
         ? ambiguousVerdict(matched.ambiguous.get(item) as string, claims)
         : claimedVerdict(claims, skus[item] as string, settings.status, note),
     );
+    distrustPlacesQuotingOthers(matched, verdicts, skus, note);
     const refusals = matched.unmatched
       .filter((entry) => verdictOf(entry.result, settings.status)?.verdict === 'rejected')
       .map(shownResult);
@@ -336,6 +340,42 @@ function rejectListed(
 function shownResult(entry: PlacedResult): string {
   const text = JSON.stringify(entry.key === undefined ? entry.result : { [entry.key]: entry.result }) ?? '';
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+/**
+ * Results matched by their place alone (neither SKU nor index), one of which quotes in its words a SKU sent that is not
+ * its place's item (`"SKU BAD-1 not found"` at GOOD-3's place: a queue worker finishing in another order): the place
+ * order is not to be trusted, so every item matched by place alone is `unknown` (sent again: stock is absolute), never
+ * another item's verdict. Words quoting the place's own SKU, or none, change nothing (otherSkuQuoted says how a SKU
+ * is found in them).
+ */
+function distrustPlacesQuotingOthers(
+  matched: Matched,
+  verdicts: (ItemVerdict | undefined)[],
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): void {
+  for (const { item, entry } of matched.byPlace) {
+    const placeSku = skus[item] as string;
+    const quoted = otherSkuQuoted(wordsOfResult(entry.result), placeSku, skus);
+    if (quoted === undefined) continue;
+    const result = shownResult(entry);
+    noted({ kind: 'misplacedResults', placeSku, quoted, result });
+    const message = `the answer's results name neither SKU nor index, and the one at the place of "${placeSku}" quotes "${quoted}", another item sent: ${result}; their order is not to be trusted, so which is this item's is not known`;
+    for (const placed of matched.byPlace) verdicts[placed.item] = { verdict: 'unknown', message };
+    return;
+  }
+}
+
+/** What a result says in words: a result given as text, or the text under its message fields (nested ones too). */
+function wordsOfResult(result: unknown): string[] {
+  if (typeof result === 'string') return [result];
+  if (!isRecord(result)) return [];
+  const fields = recognisedMessageFields()
+    .map((field) => result[field])
+    .filter((value) => typeof value === 'string');
+  const nested = messageOfBody(result);
+  return nested === undefined ? fields : [...fields, nested];
 }
 
 /** The verdict of an item from the results matched to it: two that disagree leave it `unknown`, naming both. */
@@ -543,11 +583,15 @@ interface AnswerShape {
   inOrder: boolean;
 }
 
-/** The results matched to each item; those matched to none; the items a SKU fitting several may be about, by SKU. */
+/**
+ * The results matched to each item; those matched to none; the items a SKU fitting several may be about, by SKU; the
+ * items matched by their result's place alone (it names neither SKU nor index).
+ */
 interface Matched {
   claims: PlacedResult[][];
   unmatched: PlacedResult[];
   ambiguous: Map<number, string>;
+  byPlace: { item: number; entry: PlacedResult }[];
 }
 
 /**
@@ -567,11 +611,14 @@ function matchResults(
     keyed,
     inOrder: inOrderSent(results, skus),
   };
-  const matched: Matched = { claims: skus.map(() => []), unmatched: [], ambiguous: new Map() };
+  const matched: Matched = { claims: skus.map(() => []), unmatched: [], ambiguous: new Map(), byPlace: [] };
   for (const entry of results) {
     const items = itemsOf(entry, skus, answer, noted);
-    if (items.length === 1) matched.claims[items[0] as number]?.push(entry);
-    else if (items.length === 0) matched.unmatched.push(entry);
+    if (items.length === 1) {
+      matched.claims[items[0] as number]?.push(entry);
+      if (entry.sku === undefined && entry.index === undefined)
+        matched.byPlace.push({ item: items[0] as number, entry });
+    } else if (items.length === 0) matched.unmatched.push(entry);
     else {
       noted({ kind: 'ambiguousSku', named: entry.sku as string, sent: items.map((item) => skus[item] as string) });
       for (const item of items) {

@@ -349,3 +349,87 @@ describe('stock push: an answer showing a refusal it does not tie to an item lea
     ]);
   });
 });
+
+/** A logged-in run whose every batch request is answered `status` with `answer(the SKUs it carried)` by a proxy. */
+async function batchAnsweredFor(status: number, answer: (skus: string[]) => unknown) {
+  const { sandbox, loggedInContext } = fixture();
+  const proxy = await startScriptedProxy(sandbox.url, (request) => {
+    if (request.method !== 'PUT' || pathOf(request) !== '/v1/stock/batch') return undefined;
+    const items = (JSON.parse(request.body) as { items: { sku: string }[] }).items;
+    return { answer: status, body: answer(items.map((item) => item.sku)) };
+  });
+  openProxy = proxy;
+  const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
+  return { sandbox, proxy, test };
+}
+
+/**
+ * Results naming neither SKU nor index, one per item, refusing each `BAD` SKU with a message quoting it: in the order
+ * sent, or reversed (a queue worker finishing in another order).
+ */
+function resultsByPlace(
+  skus: readonly string[],
+  order: 'sent' | 'reversed',
+  message = (sku: string) => `SKU ${sku} not found`,
+) {
+  const results = skus.map((sku) =>
+    sku.startsWith('BAD') ? { status: 'REJECTED', message: message(sku) } : { status: 'APPLIED', message: null },
+  );
+  return { results: order === 'sent' ? results : results.toReversed() };
+}
+
+/** The report's message for an item matched by place in a batch whose result at `placeSku`'s place quotes `quoted`. */
+function misplacedMessage(placeSku: string, quoted: string): string {
+  return `the answer's results name neither SKU nor index, and the one at the place of "${placeSku}" quotes "${quoted}", another item sent: {"status":"REJECTED","message":"SKU ${quoted} not found"}; their order is not to be trusted, so which is this item's is not known`;
+}
+
+describe('stock push: results matched by their place alone whose words quote another item\u2019s SKU', () => {
+  it('reversed, "SKU BAD-1 not found" at GOOD-3\u2019s place: every item of the batch unknown, in the errors file, warned once a run, exit 1', async () => {
+    // BAD-1 was reported applied and GOOD-3 rejected, exit 1 with no warning (a fresh user test).
+    const skus = ['BAD-1', 'GOOD-2', 'GOOD-3', 'BAD-4', 'GOOD-5', 'GOOD-6'];
+    const { sandbox, proxy, test } = await batchAnsweredFor(200, (sent) => resultsByPlace(sent, 'reversed'));
+    const { folder, options } = stockFile(skus);
+    expect(await test.run(push, { ...options, batchSize: 3, concurrency: 1 })).toBe(1);
+    const first = misplacedMessage('GOOD-3', 'BAD-1');
+    const second = misplacedMessage('GOOD-6', 'BAD-4');
+    expect(runRecord(folder)).toEqual({
+      rows: skus.map((sku, place) => `${sku} unknown 200 ${place < 3 ? first : second}`),
+      errors: skus.map(
+        (sku, place) => `${sku},${(place + 1) * 10},${place + 5}.25,${place + 2},${place < 3 ? first : second}`,
+      ),
+    });
+    expect(warnings(test.stderr())).toEqual([
+      'warning: the stock batch route answered per-item results that name neither SKU nor index, matched by their place, but the one at the place of "GOOD-3" quotes "BAD-1", another item of the batch: {"status":"REJECTED","message":"SKU BAD-1 not found"}; b2bctl does not trust their order: each item of such a batch matched by place is reported "unknown" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).',
+    ]);
+    expect(test.stderr()).toContain('stock push: 6 unknown; 2 requests,');
+    expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(2);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it.each([
+    ['its own SKU', (sku: string) => `SKU ${sku} not found`],
+    ['no SKU', () => 'SKU not found'],
+    ['a longer code holding another SKU', (sku: string) => `SKU ${sku} not found; kit GOOD-2-B neither`],
+    ['a SKU of 3 digits or less, as a quantity', () => 'quantity 10 above the limit'],
+  ])('in the order sent, a refusal quoting %s: matched by place as before, no warning, exit 1', async (_name, said) => {
+    const skus = ['BAD-1', 'GOOD-2', '10'];
+    const { test } = await batchAnsweredFor(200, (sent) => resultsByPlace(sent, 'sent', said));
+    const { folder, options } = stockFile(skus);
+    expect(await test.run(push, options)).toBe(1);
+    expect(runRecord(folder)).toEqual({
+      rows: ['BAD-1 rejected 200 ' + said('BAD-1'), 'GOOD-2 applied 200 ', '10 applied 200 '],
+      errors: [`BAD-1,10,5.25,2,${said('BAD-1')}`],
+    });
+    expect(warnings(test.stderr())).toEqual([]);
+  });
+
+  it('a 422 with such results: every item failed with the general line, never another item\u2019s words, no warning', async () => {
+    const skus = ['BAD-1', 'GOOD-2', 'GOOD-3'];
+    const { proxy, test } = await batchAnsweredFor(422, (sent) => resultsByPlace(sent, 'reversed'));
+    const { folder, options } = stockFile(skus);
+    expect(await test.run(push, options)).toBe(1);
+    const general = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422`;
+    expect(runRecord(folder).rows).toEqual(skus.map((sku) => `${sku} failed 422 ${general}`));
+    expect(warnings(test.stderr())).toEqual([]);
+  });
+});

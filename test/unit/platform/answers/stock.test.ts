@@ -420,6 +420,117 @@ describe('readBatchAnswer: items the results leave out, and lists of the SKUs no
   });
 });
 
+describe('readBatchAnswer: results matched by their place alone, whose words quote another item\u2019s SKU', () => {
+  const sent = ['BAD-1', 'GOOD-2', 'GOOD-3'];
+  /** The verdicts as one word each, `-` for an item no result was matched to, and what matching noticed. */
+  function read(body: unknown, batch: readonly string[] = sent) {
+    const notes: MatchNote[] = [];
+    const verdicts = readBatchAnswer(body, batch, {}, (note) => notes.push(note));
+    return { verdicts: verdicts?.map((verdict) => verdict?.verdict ?? '-'), notes };
+  }
+  const applied = { status: 'APPLIED' };
+
+  it('a refusal quoting another item\u2019s SKU, the results reversed: every item unknown, quoting it, noted once', () => {
+    // A queue worker finishing in another order: BAD-1 was reported applied and GOOD-3 rejected (a fresh user test).
+    const refusal = { status: 'REJECTED', message: 'SKU BAD-1 not found' };
+    const result = JSON.stringify(refusal);
+    const message = `the answer's results name neither SKU nor index, and the one at the place of "GOOD-3" quotes "BAD-1", another item sent: ${result}; their order is not to be trusted, so which is this item's is not known`;
+    const notes: MatchNote[] = [];
+    expect(readBatchAnswer({ results: [applied, applied, refusal] }, sent, {}, (note) => notes.push(note))).toEqual(
+      sent.map(() => ({ verdict: 'unknown', message })),
+    );
+    expect(notes).toEqual([{ kind: 'misplacedResults', placeSku: 'GOOD-3', quoted: 'BAD-1', result }]);
+  });
+
+  it.each([
+    ['an applied result', [applied, { status: 'APPLIED', message: 'GOOD-3 atualizado' }, applied]],
+    ['a reason field in Portuguese', [applied, applied, { ok: false, motivo: 'produto BAD-1 inexistente' }]],
+    ['a result given as a sentence', ['OK', 'ERRO: produto BAD-1 inexistente', 'OK']],
+    ['a nested errors list', ['OK', { status: 'ERROR', errors: [{ field: 'sku', message: 'BAD-1 unknown' }] }, 'OK']],
+    ['the SKU in capitals', [applied, applied, { status: 'REJECTED', message: 'SKU BAD-1 NOT FOUND' }]],
+    ['at the end of a sentence', [applied, { status: 'REJECTED', message: 'Not found: BAD-1.' }, applied]],
+  ])('%s quoting another item\u2019s SKU: every item unknown', (_name, results) => {
+    expect(read({ results })).toMatchObject({
+      verdicts: ['unknown', 'unknown', 'unknown'],
+      notes: [{ kind: 'misplacedResults' }],
+    });
+  });
+
+  it('a SKU sent in lower case and quoted in capitals is quoted', () => {
+    const results = [applied, { status: 'REJECTED', message: 'SKU AB-7 not found' }, applied];
+    expect(read({ results }, ['ab-7', 'cd-8', 'ef-9']).verdicts).toEqual(['unknown', 'unknown', 'unknown']);
+  });
+
+  it.each([
+    ['its own SKU', [{ status: 'REJECTED', message: 'SKU BAD-1 not found' }, applied, applied]],
+    ['no SKU', [{ status: 'REJECTED', message: 'SKU not found' }, applied, applied]],
+    ['its own SKU beside another', [{ status: 'REJECTED', message: 'BAD-1 replaced by GOOD-2' }, applied, applied]],
+    [
+      'a longer code holding another SKU',
+      [{ status: 'REJECTED', message: 'SKU BAD-1 not found (GOOD-2X, GOOD-3-B)' }, applied, applied],
+    ],
+    [
+      'a price or a quantity',
+      [{ status: 'REJECTED', message: 'SKU not found' }, { status: 'APPLIED', message: 'GOOD.2' }, applied],
+    ],
+  ])('a message quoting %s changes nothing: matched by place, nothing noted', (_name, results) => {
+    expect(read({ results })).toEqual({ verdicts: ['rejected', 'applied', 'applied'], notes: [] });
+  });
+
+  it('a SKU that is part of another SKU sent is not quoted where the other stands; the other is', () => {
+    // BAD-1 inside BAD-10, and 10M inside "CABO 10M", are not those SKUs; but "CABO 10M" at 10M's place is another's.
+    const longer = ['BAD-1', 'BAD-10', 'CABO 10M', '10M'];
+    const own = [applied, { status: 'REJECTED', message: 'SKU BAD-10 not found' }, applied, applied];
+    expect(read({ results: own }, longer)).toEqual({
+      verdicts: ['applied', 'rejected', 'applied', 'applied'],
+      notes: [],
+    });
+    const other = [applied, applied, applied, { status: 'REJECTED', message: 'CABO 10M fora de linha' }];
+    expect(read({ results: other }, longer).verdicts).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
+    const inside = [applied, applied, { status: 'REJECTED', message: 'CABO 10M fora de linha' }, applied];
+    expect(read({ results: inside }, longer)).toEqual({
+      verdicts: ['applied', 'applied', 'rejected', 'applied'],
+      notes: [],
+    });
+  });
+
+  it('short SKUs, and SKUs of 3 digits, are not looked for: a line, a quantity or a code would look like them', () => {
+    const results = [{ status: 'REJECTED', message: 'line 2: quantity 3 above 404 units' }, applied, applied];
+    expect(read({ results }, ['1', '2', '3'])).toEqual({ verdicts: ['rejected', 'applied', 'applied'], notes: [] });
+    expect(read({ results }, ['A1', '404', 'B3'])).toEqual({ verdicts: ['rejected', 'applied', 'applied'], notes: [] });
+    // Four digits and more are codes enough.
+    const quoting = [{ status: 'REJECTED', message: 'produto 40420 inexistente' }, applied, applied];
+    expect(read({ results: quoting }, ['10101', '40420', '20202']).verdicts).toEqual(['unknown', 'unknown', 'unknown']);
+  });
+
+  it('only the items matched by place are unknown: one a result names by its SKU keeps its verdict', () => {
+    const results = [
+      applied,
+      { sku: 'GOOD-2', status: 'APPLIED' },
+      { status: 'REJECTED', message: 'SKU BAD-1 not found' },
+    ];
+    expect(read({ results })).toMatchObject({
+      verdicts: ['unknown', 'applied', 'unknown'],
+      notes: [{ kind: 'misplacedResults', placeSku: 'GOOD-3', quoted: 'BAD-1' }],
+    });
+  });
+
+  it('results with a trusted index, or naming their SKUs, are not matched by place: their words change nothing', () => {
+    const indexed = [
+      { index: 0, status: 'APPLIED', message: 'see GOOD-3' },
+      { index: 1, status: 'APPLIED' },
+      { index: 2, status: 'APPLIED' },
+    ];
+    expect(read({ results: indexed })).toEqual({ verdicts: ['applied', 'applied', 'applied'], notes: [] });
+    const named = [
+      { sku: 'GOOD-3', status: 'REJECTED', message: 'kit of BAD-1' },
+      { sku: 'BAD-1', status: 'OK' },
+      { sku: 'GOOD-2', status: 'OK' },
+    ];
+    expect(read({ results: named })).toEqual({ verdicts: ['applied', 'applied', 'rejected'], notes: [] });
+  });
+});
+
 describe('readQueueAnswer: the id in a 202 the document does not show', () => {
   it.each([
     [{ batchId: 'b-1', status: 'QUEUED' }, 'b-1'],

@@ -1,0 +1,72 @@
+/**
+ * Which SKU sent a result's words quote: the evidence that results matched by their place alone (no SKU, no index)
+ * are not in the order sent. A queue worker finishing in another order answered `"SKU BAD-1 not found"` at GOOD-3's
+ * place, and b2bctl reported BAD-1 applied and GOOD-3 refused, with no warning (a fresh user test).
+ *
+ * A SKU is quoted when it stands in the text as a whole word, as sent or in capitals: not inside a longer code
+ * (`BAD-1` in `BAD-10` or `X-BAD-1`), nor inside another SKU sent that the text quotes (`10M` in `CABO 10M`). A SKU
+ * too short to tell from the other words of a message (fewer than 3 characters, or 3 digits: a line, an HTTP code, a
+ * quantity) is not looked for.
+ */
+
+/** The SKU sent, other than `ownSku`, that the texts quote; none when they quote `ownSku` itself (or nothing sent). */
+export function otherSkuQuoted(texts: readonly string[], ownSku: string, skus: readonly string[]): string | undefined {
+  const lookedFor = [...new Set(skus)].filter(distinctEnough);
+  const quoted = texts.flatMap((text) => outermost(lookedFor.flatMap((sku) => spansOf(text, sku))));
+  if (quoted.some((span) => span.sku === ownSku)) return undefined;
+  return quoted.find((span) => span.sku !== ownSku)?.sku;
+}
+
+/** Whether a SKU is long enough that its whole-word presence in a message is not a line, a quantity or a code. */
+function distinctEnough(sku: string): boolean {
+  const trimmed = sku.trim();
+  return trimmed.length >= 3 && !/^\d{1,3}$/.test(trimmed);
+}
+
+interface Span {
+  sku: string;
+  from: number;
+  to: number;
+}
+
+/** Where a SKU stands in a text as a whole word, as sent or in capitals. */
+function spansOf(text: string, sku: string): Span[] {
+  const spans: Span[] = [];
+  for (const spelling of new Set([sku, sku.toUpperCase()]))
+    for (let from = text.indexOf(spelling); from !== -1; from = text.indexOf(spelling, from + 1)) {
+      const to = from + spelling.length;
+      if (edgeAt(text, from - 1, -1) && edgeAt(text, to, 1)) spans.push({ sku, from, to });
+    }
+  return spans;
+}
+
+/**
+ * Whether the character at `at` (next to a SKU, on the side `away` points to) ends the word: the text's end, or a
+ * character that is neither a letter nor a digit, nor a joiner (`-`, `_`, `.`, `/`) leading on to one (`BAD-1-X`,
+ * `12.00`); a sentence's closing `.` or a `:` ends it.
+ */
+function edgeAt(text: string, at: number, away: 1 | -1): boolean {
+  const next = text[at];
+  if (next === undefined) return true;
+  if (isWordCharacter(next)) return false;
+  const beyond = text[at + away];
+  return !(/[-_./]/.test(next) && beyond !== undefined && isWordCharacter(beyond));
+}
+
+function isWordCharacter(character: string): boolean {
+  return /[\p{L}\p{N}]/u.test(character);
+}
+
+/** The spans not inside a longer one: a SKU sent that is part of another SKU sent the text quotes is not quoted. */
+function outermost(spans: readonly Span[]): Span[] {
+  return spans.filter(
+    (span) =>
+      !spans.some(
+        (other) =>
+          other !== span &&
+          other.from <= span.from &&
+          other.to >= span.to &&
+          other.to - other.from > span.to - span.from,
+      ),
+  );
+}
