@@ -57,8 +57,13 @@ export async function runBulkJob<T, Sent = T>(job: BulkJob<T, Sent>, context: Co
 async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally: RunTally): Promise<void> {
   const session = await context.session();
   tally.profile = session.profileName;
-  // Settings problems surface before a million rows are read, not after.
+  // Settings problems surface before a million rows are read, not after: every setting the run may read (a value
+  // read only when the first request is made, `B2BCTL_ALLOW_HTTP=1`, was refused after the file, with a report and a
+  // resume command for a run that never started), and the command's own.
   tally.baseUrl = session.requireBaseUrl();
+  const [refused] = session.refusedSettings();
+  if (refused) throw refused.error;
+  job.checkSettings?.();
   refuseFormatWithoutData(context);
   let release: (() => void) | undefined;
   let spooled: { path: string; remove(): void } | undefined;

@@ -46,6 +46,11 @@ export interface BulkJob<T, Sent = T> {
    * 0036); none for a command that has no validate (then the errors file of a --skip-invalid run lists them).
    */
   listedBy?: ListingCommand;
+  /**
+   * Refuses a setting of the command's own that the run would refuse later (a stock schema that does not read), with
+   * the other settings, before the file is read, inside the run so its closing line is still written.
+   */
+  checkSettings?(): void;
   /** Takes a per-profile lock under this name, so two runs never overlap (cron jobs). */
   lockName?: string;
   /**

@@ -14,12 +14,17 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/** The candidate nearest to `name` (ignoring case), when near enough to be a typo. */
+/**
+ * The candidate nearest to `name` (ignoring case), when near enough to be a typo: two edits from a name of four
+ * characters or more (a third of a long one), one from a shorter one, since any name of one to three characters is two
+ * edits from a two-letter field (`x`, `id`, `foo` were offered as `to` and `from`, the destination and origin states).
+ */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
     const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (!best || distance < best.distance) best = { candidate, distance };
   }
-  return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.candidate : undefined;
+  const nearEnough = name.length < 4 ? 1 : Math.max(2, Math.floor(name.length / 3));
+  return best && best.distance <= nearEnough ? best.candidate : undefined;
 }

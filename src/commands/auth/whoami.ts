@@ -2,6 +2,8 @@ import type { Context } from '../../context.js';
 import { sameBaseUrl } from '../../net/base-url.js';
 import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { writeObject } from '../../io/output/write-object.js';
+import { loadStockSchema } from '../../io/stock-schema.js';
+import { loadOrderRoutes } from '../../io/order-routes-file.js';
 
 export type WhoamiOptions = Record<string, never>;
 
@@ -25,6 +27,10 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
   // Run in a cron job's environment to check it: a value every command reading it refuses must not look fine here.
   const [refused] = session.refusedSettings();
   if (refused) throw refused.error;
+  // Settings that name a file or hold JSON are read as the jobs read them: `B2BCTL_STOCK_SCHEMA='{bad'` passed here
+  // and failed the nightly push.
+  loadStockSchema(session.get('stock.schema'), 'the stock.schema setting');
+  loadOrderRoutes(session.get('orders.routes'), 'the orders.routes setting');
   const token = session.setting('token');
   const profile = session.profile;
   const fromProfile = token.source === 'profile';

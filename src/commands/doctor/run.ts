@@ -11,6 +11,7 @@ import { checkDns, checkProxy, checkReachable, checkTls } from './network-checks
 import { orderAnswerSettingsFrom } from '../../platform/answers/orders.js';
 import { probeCustomer, probeListing, probeOrderListing, probeToken } from './route-probes.js';
 import { orderRouteFindings } from './order-routes.js';
+import { stockSchemaFindings } from './stock-schema.js';
 
 export interface DoctorOptions {
   /** A customer document to probe the update route with `{}` (the documented no-op). */
@@ -56,7 +57,7 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
       detail: `${url.origin}${url.pathname.replace(/\/$/, '')} (profile "${session.profileName}", from ${session.setting('baseUrl').source})`,
     },
   ];
-  findings.push(...settingFindings(session));
+  findings.push(...settingFindings(session), ...stockSchemaFindings(session));
   const http = await context.httpClient(baseUrl, { retries: 0, timeoutMs: checkTimeoutMs });
   findings.push(await checkDns(url, http.route));
   if (findings.at(-1)?.result !== 'fail') findings.push(await checkProxy(url, http.route, checkTimeoutMs));

@@ -45,7 +45,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       ? loadStockSchema(options.schema, `--schema ${options.schema}`)
       : loadStockSchema(session.get('stock.schema'), 'the stock.schema setting');
   // Known before the validation pass, which spools each valid item as the JSON the request carries.
-  let schema: StockSchema | undefined = options.resume ? undefined : loadSchema();
+  let schema: StockSchema | undefined;
   let wireJson: ((item: StockItem) => string) | undefined;
   const threshold = session.get('stock.autoThreshold');
   let route: 'batch' | 'queue' = 'batch';
@@ -67,6 +67,10 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         return { verb: 'stock validate', flags: options.allowZeroPrice ? ['--allow-zero-price'] : [] };
       },
       lockName: 'stock-push',
+      // Known before the file is read, and refused with the run's closing line (a resume loads its own once restored).
+      checkSettings: () => {
+        if (!options.resume) schema = loadSchema();
+      },
       outcomes: ['applied', 'accepted', 'queued', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted', 'queued'],
       shaping: [

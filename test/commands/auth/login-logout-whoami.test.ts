@@ -352,6 +352,16 @@ describe('whoami and logout', () => {
     },
   );
 
+  // Read as the jobs read them: a stock schema that does not read passed here and failed the nightly push.
+  it('whoami in an environment whose stock schema does not read: exit 2 naming the setting', async () => {
+    const configDir = freshConfigDir();
+    await login(sandbox, configDir);
+    const result = await runCommandLine(['whoami', '-o', 'json'], { configDir, env: { B2BCTL_STOCK_SCHEMA: '{bad' } });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: The stock schema from the stock\.schema setting is not usable: .*\n$/);
+  });
+
   it('whoami with another base URL (flag or B2BCTL_BASE_URL) says the token is not for it and exits 77, as every command would', async () => {
     const configDir = freshConfigDir();
     await login(sandbox, configDir);

@@ -37,3 +37,19 @@ it('every setting that reads is one line: "settings ok"', async () => {
     expect.objectContaining({ check: 'settings', result: 'ok' }),
   ]);
 });
+
+// The nightly push refused it (exit 2) while doctor called every setting fit (a fresh user test).
+it.each([
+  ['{bad', 2, 'The stock schema from the stock.schema setting is not usable'],
+  ['/no/such/schema.json', 66, 'the stock schema'],
+])('B2BCTL_STOCK_SCHEMA=%s is a failed check of the stock schema, exit %i', async (value, code, detail) => {
+  const test = testContext({
+    env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test', B2BCTL_STOCK_SCHEMA: value },
+  });
+  expect(await test.run(run, {})).toBe(code);
+  const findings = JSON.parse(test.stdout()) as { check: string; result: string; detail: string }[];
+  expect(findings.find((finding) => finding.check === 'stock schema')).toMatchObject({
+    result: 'fail',
+    detail: expect.stringContaining(detail),
+  });
+});

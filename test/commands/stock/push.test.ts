@@ -2,7 +2,7 @@
  * `stock push` in process: the route --route auto picks and why, and what is reported when the batch route
  * answers 2xx without settling its items (a status b2bctl does not know, or no per-item result at all).
  */
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { B2bctlError } from '../../../src/base/errors.js';
@@ -183,4 +183,33 @@ describe('stock push: a config folder whose lock cannot be written', () => {
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });
+});
+
+// Refused before the file is read, with the closing line: B2BCTL_ALLOW_HTTP=1 was found when the first request was
+// made, leaving a report and a resume command for a run that never started; a stock schema that does not read was
+// refused without the closing line a log watcher keys on (a fresh user test).
+describe('stock push: a setting the run would refuse', () => {
+  it.each([
+    [
+      'B2BCTL_ALLOW_HTTP',
+      '1',
+      'Setting "http.allowPlain" must be one of true, false, not "1" (from B2BCTL_ALLOW_HTTP).',
+    ],
+    ['B2BCTL_STOCK_SCHEMA', '{bad', 'The stock schema from the stock.schema setting is not usable: '],
+  ])(
+    '%s=%s: exit 2 before the file is read, no report, the closing line last; nothing sent',
+    async (variable, value, message) => {
+      const { sandbox, loggedInContext } = fixture();
+      const test = await loggedInContext({ globals: { quiet: true }, env: { [variable]: value } });
+      const { folder, file } = stockFolder();
+      expect(await test.run(push, options(file))).toBe(2);
+      expect(test.stderr()).toContain(`error: ${message}`);
+      expect(test.stderr()).not.toContain('resume');
+      expect((test.error as B2bctlError).closingLine?.message).toBe(
+        `stock push: ${file} to profile "default" (${sandbox.url}): nothing read; exit 2`,
+      );
+      expect(readdirSync(folder)).toEqual(['stock.csv']);
+      expect(await requestCounts(sandbox)).toEqual({});
+    },
+  );
 });

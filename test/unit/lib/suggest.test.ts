@@ -1,0 +1,22 @@
+/** "Did you mean": a typo's field offered, never any short name's nearest field. */
+import { describe, expect, it } from 'vitest';
+import { closestName } from '../../../src/lib/suggest.js';
+
+const taxColumns = ['ncm', 'from', 'to', 'buyer', 'icmsRate', 'ipiRate'];
+
+describe('closestName', () => {
+  it.each([
+    ['usrname', ['username', 'phone'], 'username'],
+    ['Usernmae', ['username', 'phone'], 'username'],
+    ['ncn', taxColumns, 'ncm'],
+    ['buyr', taxColumns, 'buyer'],
+  ])('offers a typo of %s its field', (name, candidates, expected) => {
+    expect(closestName(name, candidates)).toBe(expected);
+  });
+
+  // Any name of one to three characters is two edits from a two-letter field: `id` was offered as `to`, the
+  // destination state, and a table so mapped loads and answers wrong taxes.
+  it.each(['x', 'a', 'id', 'foo', 'fax'])('offers nothing for the short name %s two edits away', (name) => {
+    expect(closestName(name, [...taxColumns, 'lat'])).toBeUndefined();
+  });
+});
