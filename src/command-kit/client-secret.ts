@@ -124,12 +124,13 @@ export const minimumClientSecretLength = 32;
 
 /**
  * Refuses a client secret short enough to be guessed through the token endpoint (its length only is named).
- * `server` names who needs it ("the receiver"), `fileName` the file the advice writes.
+ * `server` names who needs it ("the receiver"), `fileName` the file the advice writes. The advice's umask makes the
+ * file 0600 as it is created: under the usual umask 022 it would be 0644, which the next start warns about.
  */
 export function requireLongClientSecret(secret: string, names: { secret: string; server: string; fileName: string }) {
   if (secret.length >= minimumClientSecretLength) return;
   throw new UsageError(
-    `The ${names.secret} has ${secret.length} characters; ${names.server} needs at least ${minimumClientSecretLength}, so it cannot be guessed. Make one with: openssl rand -hex 32 > ${names.fileName} (then --client-secret-file ${names.fileName}, and give the same secret to the platform).`,
+    `The ${names.secret} has ${secret.length} characters; ${names.server} needs at least ${minimumClientSecretLength}, so it cannot be guessed. Make one with: (umask 077; openssl rand -hex 32 > ${names.fileName}) (then --client-secret-file ${names.fileName}, and give the same secret to the platform).`,
   );
 }
 

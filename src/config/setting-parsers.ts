@@ -62,15 +62,24 @@ export function duration(unit: 'ms' | 's', max?: number, minMs = 0): SettingPars
  */
 export const requestTimeout: SettingParser<number> = duration('ms', undefined, 100);
 
+/**
+ * `store.example.com` or `localhost:8787` (which URL reads as the scheme "localhost:") with the scheme that was left
+ * out: http:// for this machine, where the platform is a sandbox or a tunnel, https:// for any other host. Undefined
+ * when the text does not start with a host.
+ */
+export function withGuessedScheme(text: string): string | undefined {
+  const local = /^(?:localhost|127\.|\[::1\])/i.test(text);
+  const hostFirst = /^(?:[\w-]+(?:\.[\w-]+)*|\[::1\])(?::\d+)?(?:\/\S*)?$/.test(text);
+  return hostFirst ? `${local ? 'http' : 'https'}://${text}` : undefined;
+}
+
 /** An absolute http:// or https:// URL, kept as written (base URLs are normalised where they are compared). */
 export const httpUrl: SettingParser<string> = {
   expects: 'http:// or https:// URL',
   parse: (text) => {
-    // `store.example.com` or `localhost:8787` (which URL reads as the scheme "localhost:"): the scheme was left
-    // out, and the fix is plain.
-    const local = /^(?:localhost|127\.|\[::1\])/i.test(text);
-    const hostFirst = /^(?:[\w-]+(?:\.[\w-]+)*|\[::1\])(?::\d+)?(?:\/\S*)?$/.test(text);
-    const hint = hostFirst ? `It has no scheme: did you mean ${local ? 'http' : 'https'}://${text}?` : undefined;
+    // The scheme was left out, and the fix is plain.
+    const guessed = withGuessedScheme(text);
+    const hint = guessed ? `It has no scheme: did you mean ${guessed}?` : undefined;
     try {
       const url = new URL(text);
       return url.protocol === 'http:' || url.protocol === 'https:'

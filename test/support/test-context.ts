@@ -38,6 +38,8 @@ export interface AskedPrompt {
   message: string;
   /** A select's choices, as they are shown. */
   choices?: string[];
+  /** An input's default, shown beside the question: an empty answer (Enter) takes it, as inquirer's does. */
+  default?: string;
 }
 
 export interface TestContext {
@@ -82,17 +84,27 @@ export function testContext(options: TestContextOptions = {}): TestContext {
   const controller = new AbortController();
   const prompts: AskedPrompt[] = [];
   const answers = [...(options.answers ?? [])];
-  const answer = async (kind: AskedPrompt['kind'], message: string, choices?: string[]): Promise<string> => {
-    prompts.push(choices ? { kind, message, choices } : { kind, message });
+  const answer = async (
+    kind: AskedPrompt['kind'],
+    message: string,
+    choices?: string[],
+    defaultValue?: string,
+  ): Promise<string> => {
+    prompts.push({
+      kind,
+      message,
+      ...(choices ? { choices } : {}),
+      ...(defaultValue === undefined ? {} : { default: defaultValue }),
+    });
     if (answers.length === 0) throw new UnscriptedPrompt(`no scripted answer for the ${kind} prompt "${message}"`);
     const next = answers.shift();
     // The same error the real prompter gives when its input closes (src/cli/prompter.ts).
     if (next === null || next === undefined)
       throw new InterruptedError('No answer at the prompt (its input was closed); nothing was changed.');
-    return next;
+    return next === '' && defaultValue !== undefined ? defaultValue : next;
   };
   const prompter: Prompter = {
-    input: (message) => answer('input', message),
+    input: (message, defaultValue) => answer('input', message, undefined, defaultValue),
     password: (message) => answer('password', message),
     select: (message, choices) =>
       answer(

@@ -3,6 +3,9 @@ import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../base/errors.js';
 import { readSecretFromStdin, withoutLineEnd } from '../../io/read-stdin.js';
 import { isPlainHttpOffMachine, refusePlainHttp } from '../../net/plain-http.js';
+import type { Session } from '../../config/session.js';
+import { platformUrl, withGuessedScheme } from '../../config/setting-parsers.js';
+import { urlsShownSafely } from '../../lib/shown-target.js';
 import { requestToken } from '../../platform/auth.js';
 import { givenToken, tokenFields, tokenRoute } from '../../platform/token-source.js';
 
@@ -25,11 +28,7 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   const session = await context.session({ allowNewProfile: true });
   // Before the password is asked for and a token issued: a config folder that cannot hold it fails first.
   (await context.profiles()).checkWritable();
-  const baseUrl =
-    session.get('baseUrl') ??
-    (context.canPrompt() ? await (await context.prompter()).input('Base URL of the platform API') : undefined);
-  if (baseUrl && !session.get('baseUrl')) session.save({ baseUrl });
-  const checkedBaseUrl = session.requireBaseUrl();
+  const checkedBaseUrl = await baseUrlToLogInTo(session, context);
   const credential = options.tokenStdin || presetToken !== undefined ? 'the token' : 'the password';
   const allowHttp = options.allowHttp === true || session.get('http.allowPlain') === 'true';
   // Before the password is asked for: refused at once, not after it was typed.
@@ -76,7 +75,8 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   }
   const password = options.passwordStdin
     ? await readSecretFromStdin(context.io.stdin)
-    : withoutLineEnd(context.env.B2BCTL_PASSWORD ?? '') || (await askFor(context, 'password'));
+    : withoutLineEnd(context.env.B2BCTL_PASSWORD ?? '') ||
+      (await askFor(context, 'password', `${username} at ${checkedBaseUrl} (profile "${session.profileName}")`));
   if (!password) throw new UsageError('The password is empty: pipe it with --password-stdin or set B2BCTL_PASSWORD.');
 
   const http = await context.httpClient(checkedBaseUrl);
@@ -90,7 +90,65 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   warnOfTokenInEnvironment(context);
 }
 
-async function askFor(context: Context, what: 'username' | 'password'): Promise<string> {
+/**
+ * The base URL this login goes to: the flag's, the environment's or the profile's, else one asked for on a terminal
+ * and saved to the profile before the user and password are asked for. A profile's value that b2bctl refuses (saved
+ * by an older b2bctl, or by hand) is asked for again on a terminal, and the answer replaces it: refused, it stopped
+ * this login before it could ask, and every later command with it. A flag's or variable's value is the caller's to
+ * fix, and without a terminal so is the profile's: those stop the login with the setting's own error.
+ */
+async function baseUrlToLogInTo(session: Session, context: Context): Promise<string> {
+  const setting = session.setting('baseUrl');
+  const refused = setting.source === 'profile' && setting.value !== undefined && !platformUrl.parse(setting.value).ok;
+  if ((setting.value !== undefined && !refused) || !context.canPrompt()) return session.requireBaseUrl();
+  let offered: string | undefined;
+  if (setting.value !== undefined) {
+    offered = offeredBaseUrl(setting.value);
+    context.log.warn(
+      `The base URL saved in profile "${session.profileName}", "${urlsShownSafely(setting.value)}", ${refusal(setting.value)}: give the right one, and it replaces it.${offered ? ` Enter takes ${offered}.` : ''}`,
+    );
+  }
+  const baseUrl = await askForBaseUrl(context, offered);
+  // The token cached beside a base URL that could not be used was never issued by the one given now.
+  session.save({
+    baseUrl,
+    ...(refused ? { token: undefined, tokenObtainedAt: undefined, tokenExpiresAt: undefined } : {}),
+  });
+  return session.requireBaseUrl();
+}
+
+/**
+ * Asks until the answer is a base URL b2bctl can use, as the prompt asks again for an empty one: saved unchecked, a
+ * host typed without its scheme (copied from a browser's address bar) stopped every later command. The scheme it
+ * seems to lack is offered, Enter takes it.
+ */
+async function askForBaseUrl(context: Context, offered: string | undefined): Promise<string> {
+  const prompter = await context.prompter();
+  let offer = offered;
+  for (;;) {
+    const answer = (await prompter.input('Base URL of the platform API', offer)).trim();
+    if (platformUrl.parse(answer).ok) return answer;
+    offer = offeredBaseUrl(answer);
+    context.log.warn(
+      `The base URL "${urlsShownSafely(answer)}" (from the prompt) ${refusal(answer)}; it was not saved. ${offer ? `Enter takes ${offer}, or type another.` : 'Type it again.'}`,
+    );
+  }
+}
+
+/** What the base URL's parser says is wrong with `text`. */
+function refusal(text: string): string {
+  const parsed = platformUrl.parse(text);
+  return parsed.ok ? '' : parsed.problem;
+}
+
+/** `text` with the scheme it seems to lack (https:// for a host off this machine), when that makes a base URL. */
+function offeredBaseUrl(text: string): string | undefined {
+  const guessed = withGuessedScheme(text.trim());
+  return guessed !== undefined && platformUrl.parse(guessed).ok ? guessed : undefined;
+}
+
+/** Asks for the user, or for the password of `whose` (user, store and profile: with several, the one to type). */
+async function askFor(context: Context, what: 'username' | 'password', whose = ''): Promise<string> {
   if (!context.canPrompt()) {
     const how =
       what === 'username'
@@ -105,7 +163,7 @@ async function askFor(context: Context, what: 'username' | 'password'): Promise<
     throw new UsageError(`No ${what} for login and ${why}: ${how}.`);
   }
   const prompter = await context.prompter();
-  return what === 'username' ? prompter.input('Integration user (e-mail)') : prompter.password('Password');
+  return what === 'username' ? prompter.input('Integration user (e-mail)') : prompter.password(`Password of ${whose}`);
 }
 
 /**

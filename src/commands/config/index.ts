@@ -112,6 +112,10 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
       `Profile "${session.profileName}", read from ${store.file}${existsSync(store.file) ? '' : ' (not created yet: every value is a default or from the environment)'}.`,
     );
   }
+  // Listed as they are, for whoever is finding the bad one, and marked in the table (the refusals come after a
+  // screen of rows); then refused as every other command would refuse them.
+  const refused = session.refusedSettings();
+  const refusedKeys = new Set<string>(refused.map(({ key }) => key));
   const writer = createRecordWriter<SettingRow>(
     format,
     context.io.stdout,
@@ -119,7 +123,10 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
       table: [
         { header: 'KEY', value: (row) => row.key },
         { header: 'VALUE', value: (row) => row.value ?? '-' },
-        { header: 'SOURCE', value: (row) => row.source ?? '-' },
+        {
+          header: 'SOURCE',
+          value: (row) => `${row.source ?? '-'}${refusedKeys.has(row.key) ? ' (invalid)' : ''}`,
+        },
       ],
       csv: ['key', 'value', 'source', 'description'],
     },
@@ -136,15 +143,5 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
     });
   }
   await writer.end();
-  // Listed as they are, for whoever is finding the bad one; then refused as every other command would refuse them.
-  const refusals = everySetting.flatMap((definition) => {
-    try {
-      session.get(definition.key);
-      return [];
-    } catch (error) {
-      if (error instanceof UsageError) return [error.message];
-      throw error;
-    }
-  });
-  if (refusals.length > 0) throw new UsageError(refusals.join('\n'));
+  if (refused.length > 0) throw new UsageError(refused.map(({ error }) => error.message).join('\n'));
 }

@@ -130,9 +130,8 @@ async function probeTokenAndRoutes(
     context.clock.now(),
     options.passwordStdin ? 'the password piped to --password-stdin' : 'B2BCTL_PASSWORD',
   );
-  findings.push(finding);
   if (token) {
-    findings.push(
+    const routes: Finding[] = [
       await probeListing(
         http,
         token,
@@ -157,11 +156,38 @@ async function probeTokenAndRoutes(
             result: 'skip',
             detail: 'pass --document DOC to check how duplicates are recognised',
           },
-    );
+    ];
+    findings.push(tokenAsTheRoutesTookIt(finding, routes, session), ...routes);
   } else {
-    findings.push({ check: 'routes', result: 'skip', detail: 'no token to ask the routes with' });
+    findings.push(finding, { check: 'routes', result: 'skip', detail: 'no token to ask the routes with' });
   }
   return findings;
+}
+
+/**
+ * The cached token's line once the routes have answered: its expiry said it was good, but a 401 from every route
+ * that answered is the platform refusing it (revoked early: a password changed, the integration user re-created).
+ * Said on the token's own line with the fix, as every other command says it, not "ok" above the refusals. A token
+ * just issued for the password is left as it is: the routes refusing it is not something a login would change.
+ */
+function tokenAsTheRoutesTookIt(token: Finding, routes: readonly Finding[], session: Session): Finding {
+  if (token.check !== 'token (cached)' || token.result !== 'ok') return token;
+  const answered = routes.filter((route) => route.status !== undefined);
+  const refusal = answered.find((route) => route.status === 401);
+  if (refusal === undefined || answered.some((route) => route.status !== 401)) return token;
+  const where = `HTTP 401 on ${refusal.check}`;
+  const detail = {
+    env: `the platform refused the token in B2BCTL_TOKEN (${where}): give a valid one, or unset B2BCTL_TOKEN to use the profile's (b2bctl login)`,
+    flag: `the platform refused the token given with --token (${where}): give a valid one, or leave --token out to use the profile's (b2bctl login)`,
+  }[session.setting('token').source as string];
+  return {
+    ...token,
+    result: 'fail',
+    detail:
+      detail ??
+      `the platform refused it (${where}), though cached as valid until ${session.profile.tokenExpiresAt ?? '?'}: run b2bctl login --profile ${session.profileName} (or set B2BCTL_PASSWORD so b2bctl logs in again by itself)`,
+    exitCode: ExitCode.authFailed,
+  };
 }
 
 /**

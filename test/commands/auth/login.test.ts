@@ -32,7 +32,7 @@ describe('login on a terminal (scripted prompter)', () => {
     expect(test.prompts).toEqual([
       { kind: 'input', message: 'Base URL of the platform API' },
       { kind: 'input', message: 'Integration user (e-mail)' },
-      { kind: 'password', message: 'Password' },
+      { kind: 'password', message: `Password of ${sandboxUser} at ${sandbox.url} (profile "default")` },
     ]);
     expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
     const profile = storedProfile(test.configDir);

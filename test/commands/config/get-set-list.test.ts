@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { asJson, cachedToken, configFile, freshConfigDir, readConfig, tokenFlagWarning } from '../../support/cli.js';
@@ -11,7 +12,7 @@ import {
   seedReps,
   startTestSandbox,
 } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 
@@ -421,5 +422,23 @@ describe('a setting from the environment that every command refuses', () => {
     const rows = JSON.parse(result.stdout) as { key: string; value: unknown; source: unknown }[];
     expect(rows.find((row) => row.key === 'http.timeout')).toMatchObject({ value: 'abc', source: 'env' });
     expect(result.stderr).toBe(refusal);
+  });
+});
+
+describe('a profile holding a base URL without its scheme (saved by an older login)', () => {
+  it('config list shows it marked invalid in the table, the others unmarked, then refuses it (exit 2)', async () => {
+    const configDir = join(temporaryFolder('b2bctl-config-list-'), 'config');
+    mkdirSync(configDir, { mode: 0o700 });
+    const profile = { baseUrl: '127.0.0.1:7550', username: sandboxUser };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+    const result = await runCommandLine(['config', 'list', '-o', 'table'], { configDir });
+    expect(result.code).toBe(2);
+    const rows = result.stdout.split('\n').map((line) => line.split(/ {2,}/));
+    expect(rows.find(([key]) => key === 'baseUrl')).toEqual(['baseUrl', '127.0.0.1:7550', 'profile (invalid)']);
+    expect(rows.find(([key]) => key === 'username')).toEqual(['username', sandboxUser, 'profile']);
+    expect(rows.filter((row) => row.at(-1)?.endsWith('(invalid)'))).toHaveLength(1);
+    expect(result.stderr).toBe(
+      'error: Setting "baseUrl" must be an absolute URL such as https://store.example.com, not "127.0.0.1:7550" (from profile "default"; change it with b2bctl config set baseUrl VALUE). It has no scheme: did you mean http://127.0.0.1:7550?\n',
+    );
   });
 });

@@ -59,7 +59,7 @@ describe('tax serve at start', () => {
     [
       ['--auth', 'token', '--client-id', 'plataforma'],
       { B2BCTL_TAX_CLIENT_SECRET: 'curto' },
-      'The client secret of tax serve has 5 characters; its token endpoint needs at least 32, so it cannot be guessed. Make one with: openssl rand -hex 32 > tax-secret',
+      'The client secret of tax serve has 5 characters; its token endpoint needs at least 32, so it cannot be guessed. Make one with: (umask 077; openssl rand -hex 32 > tax-secret)',
     ],
     [
       ['--auth', 'none', '--proxy-header', 'forwarded'],

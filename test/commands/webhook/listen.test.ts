@@ -256,7 +256,7 @@ describe('webhook listen (in process)', () => {
     )) as Error & { exitCode: number };
     expect(failure.exitCode).toBe(2);
     expect(failure.message).toBe(
-      'The webhook client secret has 31 characters; the receiver needs at least 32, so it cannot be guessed. Make one with: openssl rand -hex 32 > webhook-secret (then --client-secret-file webhook-secret, and give the same secret to the platform).',
+      'The webhook client secret has 31 characters; the receiver needs at least 32, so it cannot be guessed. Make one with: (umask 077; openssl rand -hex 32 > webhook-secret) (then --client-secret-file webhook-secret, and give the same secret to the platform).',
     );
     expect(memory.stdout()).toBe('');
   });

@@ -68,7 +68,7 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     expect(result.code).toBe(130);
     // The question (nothing of what was typed) and the line that says why it stopped: no key tip left between them.
     expect(result.lines).toEqual([
-      `? Password ${hiddenNote}`,
+      `? Password of erp@example.com at ${sandbox.url} (profile "default") ${hiddenNote}`,
       'error: Ctrl-C at the prompt: stopped; nothing was changed.',
     ]);
     expect(
@@ -102,7 +102,7 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     const profile = expectPasswordLoginStored(sandbox, configDir);
     // The answered question ends in a space where the answer would be: nothing of it is drawn.
     expect(screen.lines.map((line) => line.trimEnd())).toEqual([
-      '✔ Password',
+      `✔ Password of ${sandboxUser} at ${sandbox.url} (profile "default")`,
       loggedInLine(sandbox, profile).trimEnd(),
     ]);
   });
@@ -121,7 +121,7 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     expect(code).toBe(77);
     // Every line, the scrollback's too: a mask taller than the window left copies of the question there.
     expect(screen.lines.filter((line) => line.includes('Password')).map((line) => line.trimEnd())).toEqual([
-      '✔ Password',
+      `✔ Password of ${sandboxUser} at ${sandbox.url} (profile "default")`,
     ]);
     expect(screen.lines.filter((line) => /[x*]{10}/.test(line))).toEqual([]);
   });
@@ -144,7 +144,7 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
       // The question stays above the line that says why it stopped: a signal sent from outside is not a typed ^C
       // (the prompt's raw terminal echoes none), so there is nothing of its own to erase.
       expect(screen.lines).toEqual([
-        `? Password ${hiddenNote}`,
+        `? Password of erp@example.com at ${sandbox.url} (profile "default") ${hiddenNote}`,
         `error: ${signal} at the prompt: stopped; nothing was changed.`,
       ]);
       expect(
@@ -157,7 +157,9 @@ describe.skipIf(pseudoTerminal.missing)(`login on a terminal${pseudoTerminal.not
     const coloured = await askPasswordThenStop([]);
     expect(coloured.screen.colouredCells).toBeGreaterThan(0);
     const plain = await askPasswordThenStop(['--no-color']);
-    expect(plain.screen.lines[0]).toBe(`? Password ${hiddenNote}`);
+    expect(plain.screen.lines[0]).toBe(
+      `? Password of erp@example.com at ${sandbox.url} (profile "default") ${hiddenNote}`,
+    );
     expect(plain.screen.colouredCells).toBe(0);
   });
 
