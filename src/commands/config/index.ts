@@ -121,7 +121,8 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
     context.io.stdout,
     {
       table: [
-        { header: 'KEY', value: (row) => row.key },
+        // The key names the row: kept whole, a long value (a path with its placeholders) is cut with … instead.
+        { header: 'KEY', value: (row) => row.key, keepWhole: true },
         { header: 'VALUE', value: (row) => row.value ?? '-' },
         {
           header: 'SOURCE',

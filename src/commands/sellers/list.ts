@@ -46,8 +46,10 @@ export const salesRepLayout: RecordLayout<SalesRep> = {
 };
 
 /**
- * The table when searching by e-mail: the column searched is never cut, PERMISSIONS goes last of the droppable ones
- * instead, so on a narrow terminal the person still sees the e-mails their filter matched, whole.
+ * The table when searching by e-mail: the column searched is kept whole (the other columns' cells are cut to make
+ * room, and it is cut only when they leave it too little), and PERMISSIONS goes last of the droppable ones, so on a
+ * narrow terminal the person still sees the e-mails their filter matched. Its planned width stays that of the plain
+ * table: which columns show depends on the width alone, not on how long the e-mails found are.
  */
 const searchedByEmailLayout: RecordLayout<SalesRep> = {
   ...salesRepLayout,

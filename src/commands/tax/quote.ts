@@ -1,7 +1,8 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import type { InputFlags } from '../../bulk/flags.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
-import { terminalColumns } from '../../io/output/table.js';
+import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
+import { wordWrap } from '../../lib/word-wrap.js';
 import type { FederativeUnit } from '../../domain/brazil-codes.js';
 import { taxTotals } from '../../domain/tax/compute.js';
 import type { ItemTaxes, TaxItem } from '../../domain/tax/terms.js';
@@ -48,11 +49,13 @@ export const itemTaxesLayout: RecordLayout<ItemTaxes> = {
   table: [
     { header: 'ITEM', value: (item) => item.sku ?? item.ncm, keepWhole: true, plannedWidth: 10 },
     { header: 'MERCHANDISE', value: (item) => item.merchandise, plannedWidth: 11 },
-    { header: 'IPI', value: (item) => item.ipi.value, plannedWidth: 8 },
+    // On a narrow terminal the taxes that apply to fewer items go first (FCP, DIFAL, ICMS-ST), rather than cutting
+    // the item or an amount: the totals line below the table still gives every tax.
+    { header: 'IPI', value: (item) => item.ipi.value, plannedWidth: 8, dropRank: 1 },
     { header: 'ICMS', value: (item) => item.icms.value, plannedWidth: 8 },
-    { header: 'ICMS-ST', value: (item) => money(item.icmsSt?.value), plannedWidth: 8 },
-    { header: 'DIFAL', value: (item) => money(item.difal?.value), plannedWidth: 8 },
-    { header: 'FCP', value: (item) => money(item.fcp?.value), plannedWidth: 8 },
+    { header: 'ICMS-ST', value: (item) => money(item.icmsSt?.value), plannedWidth: 8, dropRank: 2 },
+    { header: 'DIFAL', value: (item) => money(item.difal?.value), plannedWidth: 8, dropRank: 3 },
+    { header: 'FCP', value: (item) => money(item.fcp?.value), plannedWidth: 8, dropRank: 4 },
     { header: 'ADDED', value: (item) => item.added, plannedWidth: 8 },
   ],
   csv: ['sku', 'ncm', ...amountColumns],
@@ -74,16 +77,23 @@ export async function run(options: TaxQuoteOptions, context: Context): Promise<v
     );
     return;
   }
+  let hiddenColumns: readonly string[] = [];
   const writer = createRecordWriter(format, context.io.stdout, itemTaxesLayout, {
     ...stdoutStyle(context),
     maxWidth: terminalColumns(context.io.stdout),
+    onHiddenColumns: (headers) => (hiddenColumns = headers),
   });
   for (const item of quoted) await writer.write(item);
   await writer.end();
   if (format === 'table') {
     const totals = taxTotals(quoted);
-    context.log.info(
-      `${options.from} → ${options.to}, ${options.buyer}: merchandise ${totals.merchandise}; IPI ${totals.ipi}, ICMS ${totals.icms}, ICMS-ST ${totals.icmsSt}, DIFAL ${totals.difal}, FCP ${totals.fcp}; taxes added ${totals.added}.`,
-    );
+    const summary = `${options.from} → ${options.to}, ${options.buyer}: merchandise ${totals.merchandise}; IPI ${totals.ipi}, ICMS ${totals.icms}, ICMS-ST ${totals.icmsSt}, DIFAL ${totals.difal}, FCP ${totals.fcp}; taxes added ${totals.added}.`;
+    const hidden =
+      hiddenColumns.length > 0
+        ? [hiddenColumnsNote(hiddenColumns, terminalColumns(context.io.stdout), '-o csv or -o json')]
+        : [];
+    // Notes are prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
+    const width = terminalColumns(context.io.stderr);
+    for (const note of [summary, ...hidden]) for (const line of wordWrap(note, width)) context.log.info(line);
   }
 }

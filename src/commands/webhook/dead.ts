@@ -15,7 +15,8 @@ export interface DeadOptions {
 
 const deadLayout: RecordLayout<DeadLetter> = {
   table: [
-    { header: 'ID', value: (dead) => String(dead.eventId) },
+    // The id is what `retry` and `drop` take: kept whole, a long error is cut with … on a terminal.
+    { header: 'ID', value: (dead) => String(dead.eventId), keepWhole: true },
     { header: 'HAND-OFF', value: (dead) => dead.handOff },
     { header: 'KIND', value: (dead) => dead.kind },
     { header: 'RECEIVED', value: (dead) => dead.receivedAt },

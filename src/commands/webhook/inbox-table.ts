@@ -1,30 +1,96 @@
 import type { RecordWriter } from '../../io/output/record-writer.js';
+import { displayWidth, leadingColumns } from '../../io/output/display-width.js';
 import { printable } from '../../io/output/printable.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 
+interface InboxColumn {
+  header: string;
+  /** Its width on screen (the last column takes what the others leave). */
+  width: number;
+  value: (event: StoredEvent) => string;
+  /** Left out on a terminal too narrow for every column, highest rank first; ID, RECEIVED and FLAGS always stay. */
+  dropRank?: number;
+}
+
 /**
  * The columns of `webhook inbox -o table`, each of a fixed width (the last takes the rest): a listing of millions of
- * rows streams with the same layout from its first page to its last. A longer cell pushes only its own row.
+ * rows streams with the same layout from its first page to its last. Piped, a longer cell pushes only its own row;
+ * on a terminal it is cut with …, since a row wider than the terminal wraps and the table is unreadable.
  */
-const columns: { header: string; width: number; value: (event: StoredEvent) => string }[] = [
+const columns: InboxColumn[] = [
   { header: 'ID', width: 10, value: (event) => String(event.id) },
   { header: 'RECEIVED', width: 24, value: (event) => event.receivedAt },
-  { header: 'KIND', width: 9, value: (event) => event.kind },
-  { header: 'EVENT', width: 12, value: (event) => String((event.event as { id?: unknown } | null)?.id ?? '-') },
-  { header: 'FROM', width: 15, value: (event) => event.clientAddress || '-' },
+  { header: 'KIND', width: 9, value: (event) => event.kind, dropRank: 2 },
+  {
+    header: 'EVENT',
+    width: 12,
+    value: (event) => String((event.event as { id?: unknown } | null)?.id ?? '-'),
+    dropRank: 1,
+  },
+  // The sender's address matters least when reading what came in: it goes first.
+  { header: 'FROM', width: 15, value: (event) => event.clientAddress || '-', dropRank: 3 },
   { header: 'FLAGS', width: 0, value: (event) => event.flags.join('; ') || '-' },
 ];
 
-function line(cells: string[]): string {
+const gap = 2;
+
+/**
+ * The columns a terminal `width` wide shows: those with a rank are left out, highest first, until the others fit
+ * with the last one at least as wide as its header. The width alone decides, never the events.
+ */
+function columnsToFit(width: number | undefined): InboxColumn[] {
+  let shown = [...columns];
+  const needed = () =>
+    shown.reduce((sum, column, index) => sum + (index === shown.length - 1 ? column.header.length : column.width), 0) +
+    gap * (shown.length - 1);
+  const droppable = columns.filter((column) => column.dropRank !== undefined);
+  for (const column of droppable.toSorted((a, b) => (b.dropRank ?? 0) - (a.dropRank ?? 0))) {
+    if (width === undefined || needed() <= width) break;
+    shown = shown.filter((kept) => kept !== column);
+  }
+  return shown;
+}
+
+/** `text` within `width` screen columns, its end replaced by `…` when cut. */
+function cut(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  return `${leadingColumns(text, Math.max(0, width - 1))}…`;
+}
+
+function lineOf(shown: readonly InboxColumn[], cells: string[], width: number | undefined): string {
+  let used = 0;
   return cells
-    .map((cell, index) => (index === cells.length - 1 ? cell : cell.padEnd(columns[index]?.width ?? 0)))
-    .join('  ')
+    .map((cell, index) => {
+      const column = shown[index];
+      const last = index === cells.length - 1;
+      // The id names the event (`--id`, `replay`): never cut; a longer one pushes its own row.
+      const room = width === undefined || column?.header === 'ID' ? undefined : last ? width - used : column?.width;
+      const text = room === undefined ? cell : cut(cell, room);
+      used += (column?.width ?? 0) + gap;
+      return last ? text : text + ' '.repeat(Math.max(0, (column?.width ?? 0) - displayWidth(text)));
+    })
+    .join(' '.repeat(gap))
     .trimEnd();
 }
 
-/** The table writer: its header at the top, and again at each screen page on a terminal of known height. */
-export async function inboxTable(stream: NodeJS.WritableStream, color: boolean): Promise<RecordWriter<StoredEvent>> {
-  let header = line(columns.map((column) => column.header));
+/** The inbox table's writer, and the headers of the columns it left out to fit the terminal. */
+export type InboxTableWriter = RecordWriter<StoredEvent> & { hiddenColumns: readonly string[] };
+
+/**
+ * The table writer: its header at the top, and again at each screen page on a terminal of known height; fitted to
+ * a terminal's `width` (undefined when piped: every column).
+ */
+export async function inboxTable(
+  stream: NodeJS.WritableStream,
+  color: boolean,
+  width: number | undefined,
+): Promise<InboxTableWriter> {
+  const shown = columnsToFit(width);
+  let header = lineOf(
+    shown,
+    shown.map((column) => column.header),
+    width,
+  );
   if (color) {
     const { Chalk } = await import('chalk');
     header = new Chalk({ level: 1 }).bold(header);
@@ -40,9 +106,11 @@ export async function inboxTable(stream: NodeJS.WritableStream, color: boolean):
     if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
   };
   return {
+    hiddenColumns: columns.filter((column) => !shown.includes(column)).map((column) => column.header),
     async write(event) {
       if (count % pageRows === 0) buffered += `${header}\n`;
-      buffered += `${line(columns.map((column) => printable(column.value(event)).replace(/\s+/g, ' ')))}\n`;
+      const cells = shown.map((column) => printable(column.value(event)).replace(/\s+/g, ' '));
+      buffered += `${lineOf(shown, cells, width)}\n`;
       count++;
       if (buffered.length > 64 * 1024) await flush();
     },

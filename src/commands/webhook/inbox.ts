@@ -1,4 +1,5 @@
 import { countOf } from '../../lib/plural.js';
+import { wordWrap } from '../../lib/word-wrap.js';
 import { type Context, stdoutStyle } from '../../context.js';
 import { orderOfEvent, type WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
@@ -9,6 +10,7 @@ import type { EventSelection, EventStore, StoredEvent } from '../../webhook/stor
 import { checkImportedInboxLink } from '../../config/folder-safety.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { inboxTable } from './inbox-table.js';
+import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { eventText } from '../../webhook/consumers.js';
@@ -143,9 +145,12 @@ export async function run(options: InboxOptions, context: Context): Promise<void
   try {
     const format = context.outputFormat('ndjson');
     const style = stdoutStyle(context);
+    // A row wider than the terminal wraps and the table is unreadable: fit it (a pipe keeps every column).
+    const width = terminalColumns(context.io.stdout);
+    const table = format === 'table' ? await inboxTable(context.io.stdout, style.color, width) : undefined;
     const writer =
-      format === 'table'
-        ? await inboxTable(context.io.stdout, style.color)
+      table !== undefined
+        ? table
         : format === 'ndjson'
           ? asStoredWriter(context.io.stdout)
           : parsedOnly(createRecordWriter(format, context.io.stdout, inboxLayout, style));
@@ -155,6 +160,13 @@ export async function run(options: InboxOptions, context: Context): Promise<void
     }
     const count = await writer.end();
     context.log.info(`${count} event${count === 1 ? '' : 's'} in ${store.description}.`);
+    if (table !== undefined && table.hiddenColumns.length > 0)
+      // Prose: wrapped at spaces to the terminal, not cut mid-word by it.
+      for (const line of wordWrap(
+        hiddenColumnsNote(table.hiddenColumns, width, '-o csv or -o ndjson'),
+        terminalColumns(context.io.stderr),
+      ))
+        context.log.info(line);
     if (unshown.length > 0)
       throw new PartialFailureError(
         `${unshown.length} event${unshown.length === 1 ? '' : 's'} could not be shown (ids ${unshown.join(', ')}); every other one was.`,

@@ -12,7 +12,8 @@ export interface StatusOptions {
 
 const statusLayout: RecordLayout<HandOffHealth> = {
   table: [
-    { header: 'HAND-OFF', value: (row) => row.name },
+    // The hand-off's name says which row is which: kept whole, a long target URL is cut with … on a terminal.
+    { header: 'HAND-OFF', value: (row) => row.name, keepWhole: true },
     { header: 'TARGET', value: (row) => row.target },
     { header: 'PENDING', value: (row) => String(row.pending) },
     { header: 'OLDEST PENDING', value: (row) => (row.pending ? `${row.oldestPendingSeconds} s` : '-') },

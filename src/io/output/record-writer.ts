@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { OutputFormat } from '../../base/output-format.js';
 import { cellText, csvLine, valueAtPath } from './csv-format.js';
 import { batchedWriter } from './batched-writer.js';
-import { renderTable, type TableColumn, type TableOptions } from './table.js';
+import { renderTable, type TableColumn, type TableOptions, terminalColumns } from './table.js';
 
 /** What a listing needs to be written in every output format. */
 export interface RecordLayout<T> {
@@ -45,6 +45,18 @@ export function createRecordWriter<T>(
     /** Told each text as it is handed to the stream: what a file should hold once it is flushed. */
     handed?: (text: string) => void;
   },
+): RecordWriter<T> {
+  // A row wider than the terminal wraps and a table is unreadable: every table on a terminal fits its width, unless
+  // the command sets its own (a pipe or a file has no width, and keeps every column whole).
+  const fitted = 'maxWidth' in options ? options : { ...options, maxWidth: terminalColumns(stream) };
+  return createFittedRecordWriter(format, stream, layout, fitted);
+}
+
+function createFittedRecordWriter<T>(
+  format: OutputFormat,
+  stream: NodeJS.WritableStream,
+  layout: RecordLayout<T>,
+  options: TableOptions & { batched?: boolean; excel?: boolean; handed?: (text: string) => void },
 ): RecordWriter<T> {
   if (options.batched) {
     // Many small records (a problem per line of a large file): written in batches, all of them before end resolves.

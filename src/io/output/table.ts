@@ -110,11 +110,11 @@ function fitToWidth<T>(
   maxWidth: number,
 ): { columns: TableColumn<T>[]; cells: string[][]; widths: number[] } {
   let kept = columns.map((_, index) => index);
-  // A column never cut counts for its widest cell when that is wider than planned: the others make room for it.
+  // A column kept whole counts for its planned width too, even when this page's cells are wider: which columns show
+  // depends on the width alone (two pages at one width show the same columns); the wider cells are made room for
+  // below, by cutting the other columns' cells.
   const planned = columns.map((column, index) =>
-    column.plannedWidth === undefined
-      ? (widths[index] ?? 0)
-      : Math.max(column.header.length, column.plannedWidth, column.keepWhole ? (widths[index] ?? 0) : 0),
+    column.plannedWidth === undefined ? (widths[index] ?? 0) : Math.max(column.header.length, column.plannedWidth),
   );
   const total = () => kept.reduce((sum, index) => sum + (planned[index] ?? 0), 0) + gap * (kept.length - 1);
   const droppable = columns

@@ -316,7 +316,15 @@ describe('orders poll in process, with a fake clock', () => {
   });
 
   for (const [columns, header, hidden] of [
+    // The widths docs/orders-poll.md gives: CREATED out below 104, ORDER too below 78, ORDER back in place of
+    // STATUS from 60 to 67, both out below 60.
+    [103, /^ID\s+ORDER\s+STATUS\s+UPDATED\s+CUSTOMER$/, 'CREATED hidden to fit 103 columns'],
     [80, /^ID\s+ORDER\s+STATUS\s+UPDATED\s+CUSTOMER$/, 'CREATED hidden to fit 80 columns'],
+    [77, /^ID\s+STATUS\s+UPDATED\s+CUSTOMER$/, 'ORDER and CREATED hidden to fit 77 columns'],
+    [68, /^ID\s+STATUS\s+UPDATED\s+CUSTOMER$/, 'ORDER and CREATED hidden to fit 68 columns'],
+    [67, /^ID\s+ORDER\s+UPDATED\s+CUSTOMER$/, 'STATUS and CREATED hidden to fit 67 columns'],
+    [60, /^ID\s+ORDER\s+UPDATED\s+CUSTOMER$/, 'STATUS and CREATED hidden to fit 60 columns'],
+    [59, /^ID\s+UPDATED\s+CUSTOMER$/, 'ORDER, STATUS and CREATED hidden to fit 59 columns'],
     [50, /^ID\s+UPDATED\s+CUSTOMER$/, 'ORDER, STATUS and CREATED hidden to fit 50 columns'],
   ] as const) {
     it(`a ${columns}-column terminal: no row wraps, the columns left out are named after the count`, async () => {

@@ -1,0 +1,94 @@
+/**
+ * The receiver's tables on a terminal of 60 and 80 columns, checked on the rendered screen: no row wraps, the column
+ * that names a row stays whole, a long cell is cut with …, and a column left out is named on stderr.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { run as dead } from '../../../src/commands/webhook/dead.js';
+import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
+import { run as status } from '../../../src/commands/webhook/status.js';
+import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import type { NewEvent } from '../../../src/webhook/store/types.js';
+import { renderedScreen, wrappedLineCount } from '../../support/rendered-screen.js';
+import { testContext } from '../../support/test-context.js';
+import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+
+afterAll(removeReceiverFolders);
+
+const orderEvent = (id: number, flags: string[]): NewEvent => ({
+  receivedAt: Date.parse('2026-11-23T06:00:00.000Z') + id * 60_000,
+  kind: 'orders',
+  deliveryId: `delivery-${id}`,
+  key: `orders:${id}`,
+  flags,
+  clientAddress: '203.0.113.7',
+  raw: JSON.stringify({ id: 48_210 + id }),
+});
+
+const longTarget = 'https://erp.example.com.br/integracoes/b2b/webhooks/pedidos';
+
+/** An inbox of two order events, the second flagged, with a hand-off to a long URL holding one event dead. */
+async function inbox(): Promise<string> {
+  const directory = temporaryFolder();
+  const store = await SqliteStore.open(directory);
+  await store.append(orderEvent(1, []));
+  await store.append(orderEvent(2, ['email missing', 'document missing', 'status unknown']));
+  await store.openHandOff('forward', longTarget, true);
+  const first = await store.nextForHandOff('forward');
+  if (first === undefined) throw new Error('no event to hand off');
+  await store.markDead('forward', first, `HTTP 502 from ${longTarget}: Bad Gateway (nginx answered an HTML page)`, 8);
+  await store.close();
+  return directory;
+}
+
+/** A context whose stdout and stderr are terminals `columns` wide, and what it wrote to them. */
+function terminal(columns: number) {
+  return testContext({
+    env: { B2BCTL_CONFIG_DIR: temporaryFolder() },
+    clock: { now: () => Date.parse('2026-11-23T07:00:00Z'), sleep: async () => {} },
+    tty: { stdout: true, stderr: true },
+    columns,
+  });
+}
+
+describe('webhook tables on a terminal', () => {
+  for (const [columns, header, hidden] of [
+    [80, /^ID\s+RECEIVED\s+KIND\s+EVENT\s+FLAGS$/, 'FROM hidden to fit 80 columns'],
+    [60, /^ID\s+RECEIVED\s+EVENT\s+FLAGS$/, 'KIND and FROM hidden to fit 60 columns'],
+  ] as const) {
+    it(`webhook inbox at ${columns} columns: no row wraps, the flags cut with …, the columns left out named`, async () => {
+      const onTerminal = terminal(columns);
+      await listInbox({ inbox: await inbox() }, onTerminal.context);
+      const stdout = onTerminal.stdout();
+      expect(await wrappedLineCount(stdout, columns)).toBe(0);
+      const screen = await renderedScreen(stdout, columns);
+      expect(screen[0]).toMatch(header);
+      expect(screen[1]).toMatch(/^1\s+2026-11-23T06:01:00\.000Z\s+(orders\s+)?48211\s+-$/);
+      expect(screen[2]).toMatch(/^2\s+2026-11-23T06:02:00\.000Z\s+(orders\s+)?48212\s+email m.*…$/);
+      expect(screen[2]?.length).toBe(columns);
+      expect(onTerminal.stderr()).toContain(`${hidden}: widen the terminal, or -o csv or -o ndjson for every field.`);
+    });
+
+    it(`webhook status and dead list at ${columns} columns: the hand-off and the id whole, the rest cut`, async () => {
+      const directory = await inbox();
+      const onTerminal = terminal(columns);
+      // Its dead letter makes the backlog degraded (exit 69), after the table is written.
+      await expect(status({ inbox: directory, stuckAfter: 3_600_000 }, onTerminal.context)).rejects.toThrow(
+        /dead letter/,
+      );
+      await dead({ action: 'list', ids: [], inbox: directory }, onTerminal.context);
+      const stdout = onTerminal.stdout();
+      expect(await wrappedLineCount(stdout, columns)).toBe(0);
+      const screen = await renderedScreen(stdout, columns);
+      expect(screen[0]).toMatch(/^HAND-OFF\s+TARGET\s+PENDING\s+OLDEST PENDING\s+DEAD$/);
+      expect(screen[1]).toMatch(/^forward\s+https:\/\/erp\.exampl\S*…\s+1\s+\d+ s\s+1$/);
+      expect(screen[2]).toMatch(/^ID\s+HAND-OFF\s+KIND\s+RECEIVED\s+ATTEMPTS\s+ERROR$/);
+      expect(screen[3]).toMatch(/^1\s+forward\s+orders\s+\S+\s+8\s+HTTP 502 .*…$/);
+    });
+  }
+
+  it('piped as a table, every column and cell stays whole', async () => {
+    const piped = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, globals: { output: 'table' } });
+    await listInbox({ inbox: await inbox() }, piped.context);
+    expect(piped.stdout()).toContain('203.0.113.7      email missing; document missing; status unknown\n');
+  });
+});
