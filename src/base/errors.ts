@@ -179,8 +179,12 @@ export class PlatformError extends B2bctlError {
   readonly value: string | undefined;
   readonly request: PlatformRequestInfo;
   readonly body: unknown;
-  constructor(status: number, request: PlatformRequestInfo, body: unknown) {
-    const platformMessage = messageOfBody(body);
+  /**
+   * `explanation`: b2bctl's reading of an answer that holds no words of the platform (an encoded "/" refused by a
+   * server in front of it), said in place of what the body would say.
+   */
+  constructor(status: number, request: PlatformRequestInfo, body: unknown, explanation?: string) {
+    const platformMessage = explanation ?? messageOfBody(body);
     const violation = platformMessage === undefined ? undefined : parseValidationMessage(platformMessage);
     super(
       `${request.method} ${request.url} failed with HTTP ${status}${platformMessage ? `: ${platformMessage}` : ''}`,

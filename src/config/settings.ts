@@ -107,6 +107,14 @@ export const settingDefinitions = [
     env: 'B2BCTL_BRANCH',
   },
   {
+    key: 'customer.documentInPath',
+    description:
+      "How a CPF or CNPJ is written in the customer update, status and addresses paths: as-written (with its punctuation, a CNPJ's / as %2F) or digits (its digits and letters only, for a server that refuses an encoded / in a path)",
+    env: 'B2BCTL_CUSTOMER_DOCUMENT_IN_PATH',
+    defaultValue: 'as-written',
+    parser: oneOf(['as-written', 'digits']),
+  },
+  {
     key: 'stock.autoThreshold',
     description: 'stock push --route auto: items above which the queue route is used',
     defaultValue: '1000',

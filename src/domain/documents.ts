@@ -21,6 +21,22 @@ export function documentAsSent(written: string, normalized: string): string {
   return /\s/.test(written) ? normalized : written;
 }
 
+/** How a document is written in a route's path (the customer.documentInPath setting). */
+export type DocumentInPath = 'as-written' | 'digits';
+
+/**
+ * A document as a route's path carries it: as sent in a body, or with `digits` its digits and letters alone. A
+ * formatted CNPJ's `/` goes into a path as `%2F`, which servers such as Tomcat and Spring Security's firewall refuse
+ * before the platform sees the request; the platform returns documents formatted and shows the path only as
+ * `:document`, so which it takes is the store's: the setting chooses.
+ */
+export function documentInPath(document: string, spelling: DocumentInPath): string {
+  if (spelling === 'as-written') return document;
+  const bare = document.replace(/[^0-9A-Za-z]/g, '');
+  // Nothing but punctuation is no document to send bare: as written, the platform answers it as it would.
+  return bare === '' ? document : bare;
+}
+
 /** Punctuation people write around documents; anything else (letters aside) makes the value invalid. */
 const punctuation = /[.\-/\s]/g;
 const cpfWeightsFirst = [10, 9, 8, 7, 6, 5, 4, 3, 2];

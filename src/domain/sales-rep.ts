@@ -55,3 +55,12 @@ export const permissionCodes: readonly (readonly [PermissionFlag, string, string
 export function permissionSummary(rep: SalesRep): string {
   return permissionCodes.map(([flag, code]) => (rep[flag] === true ? code : '-')).join('');
 }
+
+/**
+ * Whether a rep's e-mail contains `part`, case-insensitive: what `--email` asks the platform's listing for. Undefined
+ * for a rep that shows no e-mail as text: there is nothing to check it against.
+ */
+export function emailContains(rep: { username?: unknown }, part: string): boolean | undefined {
+  if (typeof rep.username !== 'string') return undefined;
+  return rep.username.toLowerCase().includes(part.toLowerCase());
+}

@@ -5,6 +5,7 @@ import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
 import { branchInRoute, branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
 import { proxyPageOf } from './answers/shapes.js';
+import { encodedSlashRefusal } from './encoded-slash.js';
 import { redactSecrets, redactUrl } from './redact.js';
 import { isRedirect, RedirectAnswerError } from './redirect.js';
 import type { TokenSource } from './token-source.js';
@@ -28,6 +29,11 @@ export interface PlatformRequest {
    * meet the policy`), so they are masked in its body before any message, report or errors file quotes it.
    */
   secrets?: readonly string[];
+  /**
+   * How to send the path's value without a "/" (the setting to change, as a clause), said when a server in front of
+   * the platform refuses the encoded "/" the path holds (encoded-slash.ts).
+   */
+  slashAdvice?: string;
 }
 
 /** A request sent as given (`b2bctl api`): its own headers and body text, the answer returned whatever its status. */
@@ -85,10 +91,14 @@ export class PlatformClient {
     }
     if (response.status >= 400) {
       // An error body may echo the Authorization header it was sent, and the secrets of its body.
-      throw new PlatformError(
-        response.status,
-        { method: request.method, url: redactUrl(response.url) },
-        parseJson(redactSecrets(response.text, [token, ...(request.secrets ?? [])])),
+      const text = redactSecrets(response.text, [token, ...(request.secrets ?? [])]);
+      const body = parseJson(text);
+      const info = { method: request.method, url: redactUrl(response.url) };
+      const contentType = response.headers['content-type'];
+      const answer = { status: response.status, text, body, contentType: [contentType].flat()[0] };
+      throw (
+        encodedSlashRefusal(answer, { ...info, path: request.path }, request.slashAdvice) ??
+        new PlatformError(response.status, info, body)
       );
     }
     // Not followed (the token would go where it points), and no success: the platform's route never saw the request.

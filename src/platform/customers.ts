@@ -1,7 +1,9 @@
 import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../domain/customer.js';
 import { PlatformError } from '../base/errors.js';
+import { documentInPath } from '../domain/documents.js';
 import { readListingPage } from './answers/listing.js';
 import type { PlatformClient, PlatformResponse } from './client.js';
+import { EncodedSlashRefusedError } from './encoded-slash.js';
 
 /** The Customer object the platform returns at the root of create and update answers. */
 export interface Customer {
@@ -23,6 +25,33 @@ export type AddressOut = AddressInput & {
   dateCreated: string;
   lastUpdated: string;
 };
+
+/**
+ * A document as the customer routes' paths carry it (the customer.documentInPath setting), and what to say when a
+ * server in front of the platform refuses the encoded "/" of a formatted CNPJ there.
+ */
+function documentRoute(client: PlatformClient, document: string): { document: string; slashAdvice?: string } {
+  const spelling = client.session.get('customer.documentInPath');
+  if (spelling === 'digits') return { document: documentInPath(document, spelling) };
+  return { document, slashAdvice: documentSlashAdvice };
+}
+
+/** What sends a document's path without its encoded "/", said when a server in front of the platform refuses it. */
+export const documentSlashAdvice =
+  'to send the document as its digits and letters only, set customer.documentInPath to digits (b2bctl config set customer.documentInPath digits)';
+
+/** The update route's path for a document: `PUT /v1/customer/:document`. */
+function customerUpdatePath(client: PlatformClient, document: string): string {
+  return `/v1/customer/${encodeURIComponent(documentRoute(client, document).document)}`;
+}
+
+/**
+ * Whether a refusal says no customer has the document: a 404, unless a server in front of the platform answered it
+ * for the encoded "/" in the path, which says nothing of the record.
+ */
+export function isUnknownDocument(error: unknown): error is PlatformError & { readonly status: 404 } {
+  return error instanceof PlatformError && error.status === 404 && !(error instanceof EncodedSlashRefusedError);
+}
 
 /** `POST /v1/customer`: not idempotent, so never repeated blindly after an unclear failure (see createCustomerOnce in the command). */
 export async function createCustomer(
@@ -50,9 +79,10 @@ export async function updateCustomer(
 ): Promise<PlatformResponse<Customer | undefined>> {
   return await client.send<Customer | undefined>({
     method: 'PUT',
-    path: `/v1/customer/${encodeURIComponent(document)}`,
+    path: customerUpdatePath(client, document),
     body,
     signal,
+    slashAdvice: documentRoute(client, document).slashAdvice,
   });
 }
 
@@ -63,10 +93,12 @@ export async function setCustomerStatus(
   active: boolean,
   signal?: AbortSignal,
 ): Promise<PlatformResponse<unknown>> {
+  const { document: inPath, slashAdvice } = documentRoute(client, document);
   return await client.send<unknown>({
     method: 'PUT',
-    path: client.route('paths.customerStatus', { document, active }),
+    path: client.route('paths.customerStatus', { document: inPath, active }),
     signal,
+    slashAdvice,
   });
 }
 
@@ -76,8 +108,9 @@ export async function customerAddresses(
   document: string,
   signal?: AbortSignal,
 ): Promise<AddressOut[]> {
-  const path = client.route('paths.customerAddresses', { document });
-  const { status, body } = await client.send<unknown>({ method: 'GET', path, signal });
+  const { document: inPath, slashAdvice } = documentRoute(client, document);
+  const path = client.route('paths.customerAddresses', { document: inPath });
+  const { status, body } = await client.send<unknown>({ method: 'GET', path, signal, slashAdvice });
   const setting = client.session.get('answers.addresses.items');
   const wrapped =
     setting === undefined
@@ -97,7 +130,7 @@ export async function customerAddresses(
 
 /**
  * Whether a customer is registered under a document, asked with the documented question "update
- * with `{}`", which changes nothing and answers 200 with the record or 404. Undefined for a 404;
+ * with `{}`", which changes nothing and answers 200 with the record or 404. Undefined for a 404 (isUnknownDocument);
  * otherwise the record as far as the answer shows it (a 200 without a body still means "exists"), and the status.
  * With `changes`, the update itself asks the same question (an upsert).
  */
@@ -111,7 +144,7 @@ export async function registeredCustomer(
     const { status, body: record } = await updateCustomer(client, document, changes, signal);
     return { record: record !== null && typeof record === 'object' ? record : {}, status };
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) return undefined;
+    if (isUnknownDocument(error)) return undefined;
     throw error;
   }
 }

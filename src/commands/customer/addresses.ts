@@ -1,11 +1,11 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import { checkDocument, documentAsSent } from '../../domain/documents.js';
 import { validationMessage } from '../../domain/validation.js';
-import { InputError, PlatformError } from '../../base/errors.js';
+import { InputError } from '../../base/errors.js';
 import { customerNotFound } from './customer-failures.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { terminalColumns } from '../../io/output/table.js';
-import { type AddressOut, customerAddresses } from '../../platform/customers.js';
+import { type AddressOut, customerAddresses, isUnknownDocument } from '../../platform/customers.js';
 
 export interface CustomerAddressesOptions {
   document: string;
@@ -44,8 +44,7 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
   try {
     addresses = await customerAddresses(client, documentAsSent(options.document, check.normalized));
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404)
-      throw customerNotFound(options.document, error, 'paths.customerAddresses');
+    if (isUnknownDocument(error)) throw customerNotFound(options.document, error, 'paths.customerAddresses');
     throw error;
   }
   const format = context.outputFormat('json');

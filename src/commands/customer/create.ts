@@ -8,6 +8,7 @@ import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from
 import type { PlatformClient } from '../../platform/client.js';
 import { AmbiguousAnswerError } from '../../platform/http-client.js';
 import { createCustomer, type Customer, registeredCustomer } from '../../platform/customers.js';
+import { EncodedSlashRefusedError } from '../../platform/encoded-slash.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
@@ -214,7 +215,8 @@ async function storedAfterLostAnswer(
   try {
     return await registeredCustomer(client, document, signal);
   } catch (error) {
-    if (!(error instanceof UnavailableError)) throw error;
+    // A server in front of the platform that refused the question's encoded "/" said nothing of the customer either.
+    if (!(error instanceof UnavailableError) && !(error instanceof EncodedSlashRefusedError)) throw error;
     throw new AmbiguousRequestError(
       `${lead} Whether customer ${document} was created could not be asked either (${asClause(error.message)}); a resume asks again before sending it.`,
       { cause: error },

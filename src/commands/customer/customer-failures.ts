@@ -1,6 +1,7 @@
 import { B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
 import { type AddressInput, type AddressPartsInput, platformCheckedFields } from '../../domain/customer.js';
 import type { PlatformClient } from '../../platform/client.js';
+import { isUnknownDocument } from '../../platform/customers.js';
 import { topFieldTypes } from '../../domain/customer-fields.js';
 import { isBlank } from '../../domain/customer-values.js';
 
@@ -38,12 +39,11 @@ export function customerFailureMessage(
   refused?: RefusedWrite,
 ): { status: number; message: string } {
   if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed || error.status >= 500) throw error;
-  const message =
-    error.status === 404
-      ? noCustomerWith(document, error)
-      : refused === undefined
-        ? (error.platformMessage ?? error.message)
-        : refusalMessage(error, refused);
+  const message = isUnknownDocument(error)
+    ? noCustomerWith(document, error)
+    : refused === undefined
+      ? (error.platformMessage ?? error.message)
+      : refusalMessage(error, refused);
   return { status: error.status, message };
 }
 

@@ -5,12 +5,12 @@ import { RecordChecker } from '../../bulk/validation-pass.js';
 import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
 import { validateCustomerUpdate } from '../../domain/customer.js';
-import { InputError, PlatformError } from '../../base/errors.js';
+import { InputError } from '../../base/errors.js';
 import { customerFailureMessage, customerNotFound } from './customer-failures.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import { activeStateWords, parseActiveState } from '../../io/input/cell-values.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
-import { setCustomerStatus } from '../../platform/customers.js';
+import { isUnknownDocument, setCustomerStatus } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerDocumentValue, customerRecordKey } from './customer-input.js';
 
@@ -59,8 +59,7 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
     if (wantsData && answer && typeof answer === 'object' && !Array.isArray(answer))
       await writeObject(context, answer as Record<string, unknown>);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404)
-      throw customerNotFound(document, error, 'paths.customerStatus');
+    if (isUnknownDocument(error)) throw customerNotFound(document, error, 'paths.customerStatus');
     throw error;
   }
 }

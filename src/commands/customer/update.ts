@@ -10,7 +10,7 @@ import { InputError, PlatformError, UsageError } from '../../base/errors.js';
 import { customerFailureMessage, customerNotFound, explainedRefusal, refusedWrite } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { type Customer, updateCustomer } from '../../platform/customers.js';
+import { type Customer, isUnknownDocument, updateCustomer } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { NoStoredAddress, withKeptAddress } from './kept-address.js';
@@ -137,7 +137,7 @@ async function updateOne(
     if (error instanceof NoStoredAddress)
       throw new InputError(`Customer ${document}: ${error.message}. Nothing was sent.`, { field: error.field });
     if (!(error instanceof PlatformError)) throw error;
-    throw error.status === 404
+    throw isUnknownDocument(error)
       ? customerNotFound(document, error)
       : explainedRefusal(error, refusedWrite(client, sent));
   }

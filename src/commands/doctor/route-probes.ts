@@ -1,6 +1,7 @@
 import type { Session } from '../../config/session.js';
 import { believedTokenExpiry, millisecondLifetimeFrom, tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { ExitCode } from '../../base/errors.js';
+import { documentInPath, type DocumentInPath } from '../../domain/documents.js';
 import { bearerTokenText, unsendableTokenCharacter } from '../../domain/bearer-token.js';
 import { isPlainHttpOffMachine } from '../../net/plain-http.js';
 import { locateListingPage } from '../../platform/answers/listing.js';
@@ -11,6 +12,8 @@ import { issuedTokenOf, parseJson, tokenRequest } from '../../platform/auth.js';
 import type { HttpClient, HttpResponse } from '../../platform/http-client.js';
 import { redactSecrets } from '../../platform/redact.js';
 import { isRedirect, redirectWords } from '../../platform/redirect.js';
+import { documentSlashAdvice } from '../../platform/customers.js';
+import { encodedSlashRefusal } from '../../platform/encoded-slash.js';
 import { tokenRoute } from '../../platform/token-source.js';
 import type { Finding } from './findings.js';
 
@@ -280,10 +283,21 @@ export async function probeOrderListing(
   );
 }
 
-/** The update route with `{}`: the document's no-op, answering the record (200) or 404. */
-export async function probeCustomer(http: HttpClient, token: string, document: string): Promise<Finding> {
-  const path = `/v1/customer/${encodeURIComponent(document)}`;
+/**
+ * The update route with `{}`: the document's no-op, answering the record (200) or 404. The document goes into the
+ * path as the customer commands send it (the customer.documentInPath setting).
+ */
+export async function probeCustomer(
+  http: HttpClient,
+  token: string,
+  document: string,
+  spelling: DocumentInPath,
+): Promise<Finding> {
+  const path = `/v1/customer/${encodeURIComponent(documentInPath(document, spelling))}`;
   const outcome = await ask(http, token, { method: 'PUT', path, body: '{}' });
+  // A server in front of the platform that refuses the CNPJ's encoded "/" fails every customer command on this store.
+  const refusal = outcome instanceof Error ? undefined : slashRefusalOf(outcome, path);
+  if (refusal) return { check: `PUT ${path} {}`, ...refusal };
   if (!(outcome instanceof Error) && outcome.status === 404)
     return {
       check: `PUT ${path} {}`,
@@ -303,6 +317,21 @@ export async function probeCustomer(http: HttpClient, token: string, document: s
           detail: `answered without the customer record (fields: ${fieldsOf(body)}); --upsert and --resume cannot tell duplicates apart`,
         },
   );
+}
+
+/** The finding of an answer that reads as a refusal of the encoded "/" in the path, naming the setting to change. */
+function slashRefusalOf(response: HttpResponse, path: string): Omit<Finding, 'check'> | undefined {
+  const contentType = [response.headers['content-type']].flat()[0];
+  const answer = { status: response.status, text: response.text, contentType, body: parseJson(response.text) };
+  const refusal = encodedSlashRefusal(answer, { method: 'PUT', url: path, path }, documentSlashAdvice);
+  if (refusal === undefined) return undefined;
+  return {
+    status: response.status,
+    result: 'fail',
+    detail: refusal.platformMessage ?? refusal.message,
+    setting: 'customer.documentInPath',
+    exitCode: ExitCode.someRecordsFailed,
+  };
 }
 
 async function ask(

@@ -150,7 +150,7 @@ async function probeTokenAndRoutes(
         orderAnswerSettingsFrom((key) => session.get(key)),
       ),
       options.document
-        ? await probeCustomer(http, token, options.document)
+        ? await probeCustomer(http, token, options.document, session.get('customer.documentInPath'))
         : {
             check: 'PUT /v1/customer/:document {}',
             result: 'skip',

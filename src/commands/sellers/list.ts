@@ -1,4 +1,4 @@
-import { type Context, stdoutStyle } from '../../context.js';
+import { type Context, type OutputFormat, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
@@ -6,6 +6,7 @@ import { RecentPageKeys, rememberedPages } from '../../lib/recent-keys.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
 import { listAllSellers, listSellers } from '../../platform/sellers.js';
+import { EmailFilter } from './email-filter.js';
 
 export interface ListSellersOptions {
   email?: string;
@@ -123,8 +124,10 @@ export async function run(options: ListSellersOptions, context: Context): Promis
         repeats,
       )
     : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
+  // The e-mail filter is checked here too: a platform that ignores it would hand a script looking a rep up another's.
+  const filter = new EmailFilter(options.email);
   try {
-    for await (const rep of reps) await writer.write(rep);
+    for await (const rep of reps) if (filter.keeps(rep)) await writer.write(rep);
   } catch (error) {
     // A page failed (or Ctrl-C) after others were written: stdout stays valid JSON, the exit code says the rest.
     await writer.abandon();
@@ -136,7 +139,20 @@ export async function run(options: ListSellersOptions, context: Context): Promis
       `warning: the sales rep listing changed while it was read (${countOf(repeats.count, 'sales reps')} seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.`,
     );
   // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
-  const fullPage = !options.all && count === (options.limit ?? defaultPageSize);
+  const fullPage = Array.isArray(reps) && reps.length === (options.limit ?? defaultPageSize);
+  for (const line of filter.warnings({ pagesLeft: fullPage })) context.log.warn(line);
+  // Reps left out of a full page: the warning said --all already, and "First 2 sales reps" of 20 listed misleads.
+  const notes = { count, fullPage: fullPage && filter.otherEmail === 0, hiddenColumns };
+  sayCount(options, context, format, notes);
+}
+
+/** The notes on stderr after the listing: how many were written, and on a terminal what the table left out. */
+function sayCount(
+  options: ListSellersOptions,
+  context: Context,
+  format: OutputFormat,
+  { count, fullPage, hiddenColumns }: { count: number; fullPage: boolean; hiddenColumns: readonly string[] },
+): void {
   const firstOnes = `${options.offset ? `${countOf(count, 'sales reps')} from offset ${options.offset}` : `First ${countOf(count, 'sales reps')}`}; --all for every page.`;
   if (format !== 'table' || !context.io.isStdoutTTY) {
     // Piped to jq, a full page of the platform's default size passes for the whole store: said on stderr, so stdout

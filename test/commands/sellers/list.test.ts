@@ -356,6 +356,114 @@ describe('sellers list: the listing rules', () => {
   });
 });
 
+/**
+ * The sandbox's listing made to ignore the `email` filter, as a gateway that drops the query or a store that names
+ * the parameter otherwise does: every rep is listed, paged by limit and offset all the same. Undone by `restore`.
+ */
+function ignoreEmailFilter(reps: SalesRep[] = sandbox.state.sellers): { restore: () => void } {
+  const stored = sandbox.state.sellers;
+  const unfiltered = [...reps];
+  unfiltered.filter = function (this: SalesRep[]) {
+    return Array.prototype.slice.call(this) as SalesRep[];
+  } as SalesRep[]['filter'];
+  sandbox.state.sellers = unfiltered;
+  return { restore: () => (sandbox.state.sellers = stored) };
+}
+
+const containsSilva = (rep: SalesRep) => rep.username.toLowerCase().includes('silva');
+
+describe('sellers list --email on a platform that ignores the filter', () => {
+  it('one page: only the reps of the page whose e-mail contains the text, a warning that names --all, exit 0', async () => {
+    await loggedIn();
+    const platform = ignoreEmailFilter();
+    try {
+      const result = await list('--email', 'SILVA', '--verbose');
+      expect(result.code).toBe(0);
+      const kept = seedReps.slice(0, 20).filter(containsSilva);
+      expect(result.stdout).toBe(asJson(kept));
+      // The filter was sent: it is the platform that did not apply it.
+      expect(listingRequests(result.stderr)).toEqual([`> GET ${sandbox.url}/sellerModule/listSellers?email=SILVA`]);
+      expect(result.stderr.split('\n').filter((line) => !line.startsWith('> ') && !line.startsWith('< '))).toEqual([
+        `warning: the platform listed ${20 - kept.length} sales reps whose e-mail does not contain "SILVA" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself. Reps whose e-mail contains it may be on the pages after this one: --all reads every page.`,
+        '',
+      ]);
+    } finally {
+      platform.restore();
+    }
+  });
+
+  it('a page of none that match prints [] and the warning, not "First 0 sales reps"', async () => {
+    await loggedIn();
+    const platform = ignoreEmailFilter(seedReps.filter((rep) => !containsSilva(rep)));
+    try {
+      const result = await list('--email', 'silva', '--limit', '5');
+      expect([result.code, result.stdout]).toEqual([0, '[]\n']);
+      expect(result.stderr).toBe(
+        'warning: the platform listed 5 sales reps whose e-mail does not contain "silva" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself. Reps whose e-mail contains it may be on the pages after this one: --all reads every page.\n',
+      );
+    } finally {
+      platform.restore();
+    }
+  });
+
+  it.each([
+    ['json', (reps: SalesRep[]) => asJson(reps)],
+    ['csv', (reps: SalesRep[]) => expectedCsv(reps)],
+  ])('--all -o %s: every matching rep of every page, and the warning once', async (format, expected) => {
+    await loggedIn();
+    const platform = ignoreEmailFilter();
+    try {
+      const result = await list('--all', '--email', 'silva', '--limit', '20', '-o', format);
+      expect(result.code).toBe(0);
+      const kept = seedReps.filter(containsSilva);
+      expect(kept).toHaveLength(2);
+      expect(result.stdout).toBe(expected(kept));
+      expect(result.stderr).toBe(
+        `warning: the platform listed ${seedReps.length - kept.length} sales reps whose e-mail does not contain "silva" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself.\n`,
+      );
+      // Every page read, with the filter sent on each, until the empty page.
+      expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 5 });
+    } finally {
+      platform.restore();
+    }
+  });
+
+  it('on a terminal: the table of the matches, the count of what was written, and the warning', async () => {
+    await loggedIn();
+    const platform = ignoreEmailFilter();
+    try {
+      const result = await listOn({ stdoutTTY: true }, '--email', 'silva', '--all');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(expectedTable(seedReps.filter(containsSilva)));
+      expect(result.stderr.split('\n').slice(0, 2)).toEqual([
+        'warning: the platform listed 62 sales reps whose e-mail does not contain "silva" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself.',
+        '2 sales reps.',
+      ]);
+    } finally {
+      platform.restore();
+    }
+  });
+
+  it('a rep that shows no e-mail is kept as the platform listed it, and said', async () => {
+    await loggedIn();
+    const anonymous = { ...(seedReps[0] as SalesRep), id: 'no-email', username: undefined as unknown as string };
+    const silva = seedReps.find(containsSilva) as SalesRep;
+    const platform = ignoreEmailFilter([anonymous, silva, seedReps[1] as SalesRep]);
+    try {
+      const result = await list('--email', 'silva');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(asJson([anonymous, silva]));
+      expect(result.stderr.split('\n')).toEqual([
+        'warning: the platform listed 1 sales rep whose e-mail does not contain "silva" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself.',
+        'warning: 1 listed sales rep showed no e-mail, so --email could not be checked on it: it was written as the platform listed it for the e-mail asked.',
+        '',
+      ]);
+    } finally {
+      platform.restore();
+    }
+  });
+});
+
 // ---- Expected renderings, written from the output rules (docs/output.md, "Listing sales reps"), not from src/.
 
 const permissionLetters: readonly [keyof SalesRep, string][] = [

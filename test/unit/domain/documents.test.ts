@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkDocument,
+  documentInPath,
   documentKindOfType,
   documentLookupKey,
   documentTypeOfKind,
@@ -152,5 +153,18 @@ describe('documentLookupKey', () => {
     { raw: '100\u202F007\u2007919-89', key: '10000791989' },
   ])('$raw -> $key', ({ raw, key }) => {
     expect(documentLookupKey(raw)).toBe(key);
+  });
+});
+
+describe('documentInPath', () => {
+  it.each([
+    ['11.222.333/0001-81', 'as-written', '11.222.333/0001-81'],
+    ['11.222.333/0001-81', 'digits', '11222333000181'],
+    ['111.444.777-35', 'digits', '11144477735'],
+    ['12.ABC.345/01DE-35', 'digits', '12ABC34501DE35'],
+    ['11222333000181', 'digits', '11222333000181'],
+    ['./-', 'digits', './-'],
+  ] as const)('%s %s: %s', (document, spelling, expected) => {
+    expect(documentInPath(document, spelling)).toBe(expected);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { permissionCodes, permissionSummary } from '../../../src/domain/sales-rep.js';
+import { emailContains, permissionCodes, permissionSummary } from '../../../src/domain/sales-rep.js';
 import type { SalesRep } from '../../../src/domain/sales-rep.js';
 
 const noPermissions: SalesRep = {
@@ -69,5 +69,17 @@ describe('permissionSummary', () => {
     const everything = Object.fromEntries(permissionCodes.map(([flag]) => [flag, true]));
     expect(permissionSummary({ ...noPermissions, ...everything })).toBe('FIRDABNSCHG');
     expect(new Set(permissionCodes.map(([, code]) => code)).size).toBe(permissionCodes.length);
+  });
+});
+
+describe('emailContains', () => {
+  it.each<{ username: unknown; part: string; expected: boolean | undefined }>([
+    { username: 'Eduarda.Silva@B2B.example.com', part: 'silva', expected: true },
+    { username: 'eduarda.silva@b2b.example.com', part: 'SILVA', expected: true },
+    { username: 'rafael.araujo@atacadao-norte.com.br', part: 'silva', expected: false },
+    { username: undefined, part: 'silva', expected: undefined },
+    { username: 42, part: '42', expected: undefined },
+  ])('$username contains $part: $expected', ({ username, part, expected }) => {
+    expect(emailContains({ username }, part)).toBe(expected);
   });
 });

@@ -1,0 +1,259 @@
+/**
+ * A formatted CNPJ's "/" goes into the customer update, status and addresses paths as `%2F`. A server in front of the
+ * platform that refuses encoded slashes (Tomcat with ALLOW_ENCODED_SLASH off and Spring Security's firewall answer
+ * 400 with an HTML page, Apache 404) failed every CNPJ with "check the base URL and any proxy in between", though
+ * the CPF on the next line went through the same base URL. Such a refusal now names the encoded "/" and the
+ * customer.documentInPath setting, whose `digits` sends the document's digits and letters only; a 404 of that kind
+ * is no "no customer has the document". The platform's own JSON refusals are read as before.
+ */
+import { writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
+import { useScriptedPlatform } from '../../support/scripted-platform.js';
+
+const platform = useScriptedPlatform();
+let configDir: string;
+let folder: string;
+
+beforeEach(() => {
+  configDir = freshConfigDir();
+  folder = freshWorkDir();
+});
+
+function run(...args: string[]) {
+  return runWith({}, ...args);
+}
+
+function runWith(extra: Record<string, string>, ...args: string[]) {
+  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789', ...extra };
+  return runCommandLine(args, { configDir, env, cwd: folder });
+}
+
+const tomcatPage =
+  '<!doctype html><html lang="en"><head><title>HTTP Status 400 – Bad Request</title></head><body><h1>HTTP Status 400 – Bad Request</h1></body></html>';
+const apachePage =
+  '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>404 Not Found</title>\n</head><body><h1>Not Found</h1></body></html>';
+
+/**
+ * A platform behind a server that refuses an encoded "/" in a path with `status` and `page` (HTML); every other path
+ * reaches the platform, which answers `answer` (the customer record, or the addresses).
+ */
+function behindSlashRefusingServer(status: number, page: string) {
+  const refuseOrAnswer = (answer: string) => (request: IncomingMessage, _body: string, response: ServerResponse) => {
+    if (/%2F/i.test(request.url ?? '')) {
+      response.writeHead(status, { 'content-type': 'text/html;charset=utf-8' }).end(page);
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+  };
+  platform.routes['PUT /v1/customer/updateStatus/*'] = refuseOrAnswer('{"active":false}');
+  platform.routes['GET /v1/customer/addresses/*'] = refuseOrAnswer('[]');
+  platform.routes['PUT /v1/customer/*'] = refuseOrAnswer('{"id":7,"document":"11.222.333/0001-81","email":"a@x.com"}');
+}
+
+const refusal = (what: string) =>
+  `${what}, not the platform's answer, to a path holding an encoded "/" (%2F): servers that refuse an encoded slash in a path (Tomcat, Spring Security, Apache) answer so before the platform sees the request; to send the document as its digits and letters only, set customer.documentInPath to digits (b2bctl config set customer.documentInPath digits)`;
+const tomcatRefusal = refusal('an HTML page ("HTTP Status 400 – Bad Request")');
+
+describe('a server that refuses an encoded "/" in a path, customer.documentInPath as-written (the default)', () => {
+  it('customer update FILE: the CNPJ row fails naming the encoded "/" and the setting, the CPF row is updated', async () => {
+    behindSlashRefusingServer(400, tomcatPage);
+    writeFileSync(
+      join(folder, 'up.csv'),
+      'document,phone\n11.222.333/0001-81,11987654321\n111.444.777-35,11987654321\n',
+    );
+    const result = await run('customer', 'update', 'up.csv', '--concurrency', '1');
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual(['PUT /v1/customer/11.222.333%2F0001-81', 'PUT /v1/customer/111.444.777-35']);
+    const rows = readReport(join(folder, onlyReport(folder, 'up')));
+    expect(rows.map((row) => [row.key, row.outcome, row.status, row.message])).toEqual([
+      ['11.222.333/0001-81', 'failed', '400', tomcatRefusal],
+      ['111.444.777-35', 'updated', '200', ''],
+    ]);
+    expect(result.stderr).not.toContain('check the base URL');
+  });
+
+  it('customer update --document: the error line names the encoded "/" and the setting, exit 1', async () => {
+    behindSlashRefusingServer(400, tomcatPage);
+    const result = await run('customer', 'update', '--document', '11.222.333/0001-81', '--set', 'phone=11987654321');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: PUT ${platform.url}/v1/customer/11.222.333%2F0001-81 failed with HTTP 400: ${tomcatRefusal}\n`,
+    );
+    expect(platform.received).toEqual(['PUT /v1/customer/11.222.333%2F0001-81']);
+  });
+
+  it('an Apache 404 page is no "no customer has the document": status and addresses say the encoded "/"', async () => {
+    behindSlashRefusingServer(404, apachePage);
+    const status = await run('customer', 'status', '11.222.333/0001-81', 'inactive');
+    expect(status.code).toBe(1);
+    expect(status.stderr).toBe(
+      `error: PUT ${platform.url}/v1/customer/updateStatus/11.222.333%2F0001-81/false failed with HTTP 404: ${refusal('an HTML page ("404 Not Found")')}\n`,
+    );
+    const addresses = await run('customer', 'addresses', '11.222.333/0001-81');
+    expect(addresses.code).toBe(1);
+    expect(addresses.stderr).toBe(
+      `error: GET ${platform.url}/v1/customer/addresses/11.222.333%2F0001-81 failed with HTTP 404: ${refusal('an HTML page ("404 Not Found")')}\n`,
+    );
+    expect(addresses.stdout).toBe('');
+  });
+
+  it('an empty 400 to the encoded path is said as such', async () => {
+    platform.routes['PUT /v1/customer/*'] = (_request, _body, response) => response.writeHead(400).end();
+    const result = await run('customer', 'update', '--document', '11.222.333/0001-81', '--set', 'phone=11987654321');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`failed with HTTP 400: ${refusal('an empty answer')}\n`);
+  });
+
+  it("the platform's own JSON refusal to an encoded path is its own: a 404 is no such customer, a 400 its words", async () => {
+    platform.routes['PUT /v1/customer/*'] = (_request, _body, response) =>
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Customer not found"}');
+    const missing = await run('customer', 'update', '--document', '11.222.333/0001-81', '--set', 'phone=11987654321');
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      'error: No customer has the document 11.222.333/0001-81 in this store (HTTP 404: Customer not found).\n',
+    ]);
+    platform.routes['PUT /v1/customer/*'] = (_request, _body, response) =>
+      response.writeHead(400, { 'content-type': 'application/json' }).end('{"message":"Invalid phone"}');
+    const refused = await run('customer', 'update', '--document', '11.222.333/0001-81', '--set', 'phone=11987654321');
+    expect(refused.stderr).toBe(
+      `error: PUT ${platform.url}/v1/customer/11.222.333%2F0001-81 failed with HTTP 400: Invalid phone\n`,
+    );
+  });
+
+  it('an HTML 400 to a path without an encoded "/" keeps the base URL advice', async () => {
+    behindSlashRefusingServer(400, tomcatPage);
+    platform.routes['PUT /v1/customer/*'] = (_request, _body, response) =>
+      response.writeHead(400, { 'content-type': 'text/html' }).end(tomcatPage);
+    const result = await run('customer', 'update', '--document', '111.444.777-35', '--set', 'phone=11987654321');
+    expect(result.stderr).toBe(
+      `error: PUT ${platform.url}/v1/customer/111.444.777-35 failed with HTTP 400: an HTML page ("HTTP Status 400 – Bad Request"), not the platform's answer: check the base URL and any proxy in between\n`,
+    );
+  });
+});
+
+describe('customer.documentInPath digits: the document goes into the path as its digits and letters only', () => {
+  beforeEach(async () => {
+    const set = await run('config', 'set', 'customer.documentInPath', 'digits');
+    if (set.code !== 0) throw new Error(`config set customer.documentInPath digits: exit ${set.code}: ${set.stderr}`);
+  });
+
+  it('update (a file and --document), status (a file and one) and addresses go through the slash-refusing server', async () => {
+    behindSlashRefusingServer(400, tomcatPage);
+    writeFileSync(
+      join(folder, 'up.csv'),
+      'document,phone\n11.222.333/0001-81,11987654321\n111.444.777-35,11987654321\n',
+    );
+    writeFileSync(join(folder, 'st.csv'), 'document,active\n11.222.333/0001-81,false\n');
+    const update = await run('customer', 'update', 'up.csv', '--concurrency', '1');
+    expect(update.code).toBe(0);
+    expect(readReport(join(folder, onlyReport(folder, 'up'))).map((row) => row.outcome)).toEqual([
+      'updated',
+      'updated',
+    ]);
+    const one = await run('customer', 'update', '--document', '11.222.333/0001-81', '--set', 'phone=11987654321');
+    expect(one.code).toBe(0);
+    expect((await run('customer', 'status', 'st.csv')).code).toBe(0);
+    expect((await run('customer', 'status', '11.222.333/0001-81', 'inactive')).code).toBe(0);
+    const addresses = await run('customer', 'addresses', '11.222.333/0001-81', '-o', 'json');
+    expect([addresses.code, addresses.stdout]).toEqual([0, '[]\n']);
+    expect(platform.received).toEqual([
+      'PUT /v1/customer/11222333000181',
+      'PUT /v1/customer/11144477735',
+      'PUT /v1/customer/11222333000181',
+      'PUT /v1/customer/updateStatus/11222333000181/false',
+      'PUT /v1/customer/updateStatus/11222333000181/false',
+      'GET /v1/customer/addresses/11222333000181',
+    ]);
+  });
+
+  it('an alphanumeric CNPJ keeps its letters', async () => {
+    behindSlashRefusingServer(400, tomcatPage);
+    const result = await run('customer', 'update', '--document', '12.ABC.345/01DE-35', '--set', 'phone=11987654321');
+    expect(result.code).toBe(0);
+    expect(platform.received).toEqual(['PUT /v1/customer/12ABC34501DE35']);
+  });
+
+  it('B2BCTL_CUSTOMER_DOCUMENT_IN_PATH sets it without a profile, for a cron job that has none', async () => {
+    behindSlashRefusingServer(400, tomcatPage);
+    expect((await run('config', 'unset', 'customer.documentInPath')).code).toBe(0);
+    const env = { B2BCTL_CUSTOMER_DOCUMENT_IN_PATH: 'digits' };
+    const result = await runWith(env, 'customer', 'status', '11.222.333/0001-81', 'inactive');
+    expect(result.code).toBe(0);
+    expect(platform.received).toEqual(['PUT /v1/customer/updateStatus/11222333000181/false']);
+  });
+
+  it('config get shows it, and a word it does not know is refused', async () => {
+    expect((await run('config', 'get', 'customer.documentInPath')).stdout).toBe('digits\n');
+    const wrong = await run('config', 'set', 'customer.documentInPath', 'bare');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('must be one of as-written, digits');
+  });
+});
+
+describe('customer create, when the question after a create goes through the slash-refusing server', () => {
+  const header =
+    'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number';
+  const cnpjRow = 'cnpj,11.222.333/0001-81,Loja A,a@x.com,11987654321,Senha#1001,01310-100,11';
+
+  const apacheRefusal = refusal('an HTML page ("404 Not Found")');
+
+  it('a 400 to the create (a duplicate?): failed, naming the encoded "/", not "no customer has document"', async () => {
+    behindSlashRefusingServer(404, apachePage);
+    platform.routes['POST /v1/customer'] = (_request, _body, response) =>
+      response.writeHead(400, { 'content-type': 'application/json' }).end('{"message":"Document already registered"}');
+    writeFileSync(join(folder, 'new.csv'), `${header}\n${cnpjRow}\n`);
+    const result = await run('customer', 'create', 'new.csv', '--upsert');
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual(['POST /v1/customer', 'PUT /v1/customer/11.222.333%2F0001-81']);
+    const rows = readReport(join(folder, onlyReport(folder, 'new')));
+    expect(rows.map((row) => [row.outcome, row.status, row.message])).toEqual([
+      ['failed', '404', `PUT ${platform.url}/v1/customer/11.222.333%2F0001-81 failed with HTTP 404: ${apacheRefusal}`],
+    ]);
+  });
+
+  it('a 502 to the create: unknown, as when the question cannot be asked, not "no customer had document"', async () => {
+    behindSlashRefusingServer(404, apachePage);
+    platform.routes['POST /v1/customer'] = (_request, _body, response) =>
+      response.writeHead(502, { 'content-type': 'application/json' }).end('{"message":"Bad Gateway"}');
+    writeFileSync(join(folder, 'new.csv'), `${header}\n${cnpjRow}\n`);
+    const result = await run('customer', 'create', 'new.csv');
+    expect(platform.received).toEqual(['POST /v1/customer', 'PUT /v1/customer/11.222.333%2F0001-81']);
+    const rows = readReport(join(folder, onlyReport(folder, 'new')));
+    expect(rows.map((row) => row.outcome)).toEqual(['unknown']);
+    expect(rows[0]?.message).toContain(`Whether customer 11.222.333/0001-81 was created could not be asked either`);
+    expect(rows[0]?.message).toContain('customer.documentInPath');
+    expect(rows[0]?.message).not.toContain('No customer had document');
+    expect(result.code).not.toBe(0);
+  });
+});
+
+describe('doctor --document asks the update route as the customer commands send the document', () => {
+  it.each([
+    ['as-written', 'PUT /v1/customer/11.222.333%2F0001-81'],
+    ['digits', 'PUT /v1/customer/11222333000181'],
+  ])('customer.documentInPath %s: %s', async (spelling, expected) => {
+    behindSlashRefusingServer(400, tomcatPage);
+    expect((await run('config', 'set', 'customer.documentInPath', spelling)).code).toBe(0);
+    await run('doctor', '--document', '11.222.333/0001-81');
+    expect(platform.received.filter((request) => request.startsWith('PUT /v1/customer/'))).toEqual([expected]);
+  });
+
+  it('a refused encoded "/" is a failed check naming the setting, not the HTML page', async () => {
+    behindSlashRefusingServer(400, tomcatPage);
+    const result = await run('doctor', '--document', '11.222.333/0001-81', '-o', 'json');
+    const findings = JSON.parse(result.stdout) as { check: string }[];
+    expect(findings.find((finding) => finding.check.startsWith('PUT /v1/customer/'))).toEqual({
+      check: 'PUT /v1/customer/11.222.333%2F0001-81 {}',
+      status: 400,
+      result: 'fail',
+      detail: tomcatRefusal,
+      setting: 'customer.documentInPath',
+    });
+    expect(result.code).not.toBe(0);
+  });
+});
