@@ -15,6 +15,7 @@ import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import type { PlatformClient } from '../platform/client.js';
 import { longestRefusalMs, Pacer } from '../platform/pacer.js';
+import { ProxyPageError } from '../platform/answers/shapes.js';
 import { bulkRunBackoff } from '../platform/retry-policy.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
@@ -217,7 +218,7 @@ export async function sendValidRecords<T, Sent>(
     } catch (error) {
       // Interrupted before any of it went out: not sent, no row, and the resume sends it.
       if (error instanceof NothingSentError) return;
-      if (!isBatchFailure(error)) throw error;
+      if (!isBatchFailure(error)) throw reportedIfSent(error, batch, ledger, result);
       const unanswered = recordFailedBatch(error, batch, ledger, result);
       // The platform refused every request for the longest b2bctl waits (src/platform/pacer.ts): a run-wide measure,
       // so it stops the run at once rather than after requests in a row each spend their own 429s.
@@ -274,6 +275,27 @@ function recordFailedBatch<Sent>(
     ),
   );
   return unanswered;
+}
+
+/**
+ * An error that stops the run, once the batch it ended is reported when its request was sent: a write answered by an
+ * HTML page stops the run as any answer that is not the platform's does, but the page came after the request went
+ * out, and it may have been applied, so its records are `unknown` with their rows (each batch in flight that gets
+ * such a page too), never `not sent`. A read's page (an order's status read first) sent nothing: no row.
+ */
+function reportedIfSent<Sent>(
+  error: unknown,
+  batch: readonly PendingRecord<Sent>[],
+  ledger: RunLedger,
+  result: SendingResult,
+): unknown {
+  if (!(error instanceof ProxyPageError) || error.unknownOutcome === undefined) return error;
+  const answer = { status: error.status, message: error.unknownOutcome };
+  ledger.record(
+    batch.map((entry) => reportEntry({ ...placeOf(entry), key: entry.key, outcome: 'unknown', ...answer }, entry)),
+  );
+  result.answeredBatches++;
+  return error;
 }
 
 /**

@@ -123,11 +123,28 @@ export function htmlTitle(text: string): string | undefined {
  * platform said can be read from it; the operator has a network or proxy problem to solve.
  */
 export class ProxyPageError extends B2bctlError {
-  constructor(request: { method: string; url: string }, status: number, text: string) {
+  /**
+   * What the report row of a record whose write this page answered says, or undefined for a read. An answer came, so
+   * the request was written on its connection, and what answered may have passed it on: a WAF or edge proxy that
+   * rewrites the platform's answer, not only a captive portal that kept it. A bulk run's record is then `unknown`,
+   * never `not sent` (docs/bulk-runs.md).
+   */
+  readonly unknownOutcome: string | undefined;
+
+  constructor(
+    request: { method: string; url: string },
+    readonly status: number,
+    text: string,
+  ) {
     const title = htmlTitle(text);
+    const page = `${request.method} ${request.url} answered HTTP ${status} with an HTML page${title ? ` ("${title}")` : ''}`;
     super(
-      `${request.method} ${request.url} answered HTTP ${status} with an HTML page${title ? ` ("${title}")` : ''} instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.`,
+      `${page} instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.`,
       ExitCode.unavailable,
     );
+    this.unknownOutcome =
+      request.method === 'GET' || request.method === 'HEAD'
+        ? undefined
+        : `${page}, not the platform's answer: the request was sent, and may have been applied (a proxy or firewall in front of the platform may have passed it on, then rewritten its answer).`;
   }
 }
