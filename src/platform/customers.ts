@@ -52,6 +52,7 @@ export async function updateCustomer(
     method: 'PUT',
     path: `/v1/customer/${encodeURIComponent(document)}`,
     body,
+    changesNothing: Object.keys(body).length === 0,
     signal,
   });
 }

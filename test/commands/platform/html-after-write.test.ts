@@ -182,6 +182,27 @@ describe('customer update and customer status from a file: an update answered by
   );
 });
 
+describe('customer update: the empty update that reads the stored address answered by an HTML page', () => {
+  it('changed nothing and the update was not sent: no row, not sent, exit 69', async () => {
+    const asked: string[] = [];
+    routes['PUT /v1/customer/*'] = (_request, body, response) => {
+      asked.push(body);
+      if (body === '{}') answerPage(response);
+      else answerJson(response, 200, {});
+    };
+    const { dir, run } = workspace({
+      'u.csv': 'document,customerRegistrationAddress.complement\n111.444.777-35,Sala 2\n',
+    });
+    const result = await run(['customer', 'update', 'u.csv', '--report', 'r.csv']);
+    expect(result.code).toBe(69);
+    expect(readReport(join(dir, 'r.csv'))).toEqual([]);
+    expect(result.closingLine).toMatch(/: 1 not sent; exit 69$/);
+    expect(stopLine(result.stderr)).toMatch(/ Stopped; once that is fixed, run: .*--resume r\.csv$/);
+    // Only the question went out: the update itself was never sent.
+    expect(asked).toEqual(['{}']);
+  });
+});
+
 describe('stock push: a batch answered by an HTML page', () => {
   const stock = ['sku;quantity', 'A-1;1', 'A-2;2', 'A-3;3', 'A-4;4', 'A-5;5', ''].join('\n');
 
