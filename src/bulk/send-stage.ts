@@ -53,6 +53,11 @@ export interface SendingInput {
 /** The open books and client of a run about to send. */
 export interface Sending {
   client: PlatformClient;
+  /**
+   * Aborted when the run stops (an answer that is not the platform's, refused credentials, a platform gone): a
+   * request still waiting for its turn under --rate is then not sent, and its record stays `not sent` for the resume.
+   */
+  stopStarting: AbortController;
   ledger: RunLedger;
   plan: SendPlan;
   /** The command line that resumes this run. */
@@ -102,13 +107,14 @@ export async function openSending<T, Sent>(
     (message) => context.log.info(`${job.name}: ${message}`),
     longestRefusalMs,
   );
+  const stopStarting = new AbortController();
   const client = await context.platform({
     connections: sendingConcurrency(job.flags),
     pace: pacer,
     retries: job.flags.retries,
     backoff: bulkRunBackoff,
     timeoutMs: job.flags.timeoutMs,
-    startNothingAfterInterrupt: true,
+    startNothingAfter: stopStarting.signal,
   });
   input.unchanged();
   // The done records still valid: a done record this run refuses (see DoneVerdicts) was among no valid ones.
@@ -163,7 +169,7 @@ export async function openSending<T, Sent>(
     context.log.info(
       `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
     );
-  return { client, ledger, plan, resumeHint, feedBackHint };
+  return { client, stopStarting, ledger, plan, resumeHint, feedBackHint };
 }
 
 /**
@@ -172,7 +178,7 @@ export async function openSending<T, Sent>(
  */
 export async function sendValidRecords<T, Sent>(
   job: BulkJob<T, Sent>,
-  { client, ledger, plan, resumeHint }: Sending,
+  { client, stopStarting, ledger, plan, resumeHint }: Sending,
   spooled: AsyncIterable<SpooledRecord<Sent>[]>,
   resume: ResumedPlaces | undefined,
   context: Context,
@@ -232,7 +238,7 @@ export async function sendValidRecords<T, Sent>(
   };
   try {
     const batches = pendingBatches(spooled, ledger, resume, plan.batchSize, (record) => job.skippedInvalid?.(record));
-    ({ interrupted: result.interrupted } = await runPool(batches, sendBatch, {
+    ({ interrupted: result.interrupted } = await runPool(batches, stoppingStarts(sendBatch, stopStarting), {
       concurrency: sendingConcurrency(job.flags),
       signal: context.interrupt,
     }));
@@ -275,6 +281,21 @@ function recordFailedBatch<Sent>(
     ),
   );
   return unanswered;
+}
+
+/**
+ * The worker, aborting `stopStarting` when a batch stops the run: a request still waiting for its turn (under --rate)
+ * is then not sent after it, as after Ctrl-C.
+ */
+function stoppingStarts<Batch>(
+  send: (batch: Batch) => Promise<void>,
+  stopStarting: AbortController,
+): (batch: Batch) => Promise<void> {
+  return (batch) =>
+    send(batch).catch((error: unknown) => {
+      stopStarting.abort();
+      throw error;
+    });
 }
 
 /**

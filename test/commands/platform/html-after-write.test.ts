@@ -241,6 +241,19 @@ describe('stock push: a batch answered by an HTML page', () => {
   });
 });
 
+describe('a run stopped by an HTML page starts nothing more', () => {
+  it('stock push --rate: the batches waiting for their turn are not sent after it, and stay not sent', async () => {
+    routes['PUT /v1/stock/batch'] = (_request, _body, response) => answerPage(response);
+    const { dir, run } = workspace({ 'stock.csv': ['sku;quantity', 'A-1;1', 'A-2;2', 'A-3;3', ''].join('\n') });
+    const args = ['stock', 'push', 'stock.csv', '--route', 'batch', '--batch-size', '1', '--concurrency', '3'];
+    const result = await run([...args, '--rate', '1', '--report', 'r.csv']);
+    expect(result.code).toBe(69);
+    expect(received).toEqual(['PUT /v1/stock/batch']);
+    expect(readReport(join(dir, 'r.csv')).map((row) => `${row.key} ${row.outcome}`)).toEqual(['A-1 unknown']);
+    expect(result.closingLine).toMatch(/: 1 unknown, 2 not sent; exit 69$/);
+  });
+});
+
 describe('orders update: a move answered by an HTML page', () => {
   const moves = ['order;action;erpNumber', '101;ready;ERP-1', '102;ready;ERP-2', ''].join('\n');
 
