@@ -83,8 +83,16 @@ export interface HttpClientTuning {
   timeoutMs?: number;
   /** The waits between retries (a bulk run's are longer: retry-policy.ts, bulkRunBackoff). */
   backoff?: BackoffSettings;
-  /** A bulk run's client: once interrupted, a request not yet started is not sent (NothingSentError). */
-  startNothingAfterInterrupt?: boolean;
+  /**
+   * A bulk run's client: once interrupted, or once this is aborted (the run stopped), a request not yet started is
+   * not sent (NothingSentError).
+   */
+  startNothingAfter?: AbortSignal;
+}
+
+/** When a bulk run's client starts no more requests: once interrupted, or once the run stops (HttpClientTuning). */
+function stopStartingOf(interrupt: AbortSignal, tuning: HttpClientTuning | undefined): AbortSignal | undefined {
+  return tuning?.startNothingAfter ? AbortSignal.any([interrupt, tuning.startNothingAfter]) : undefined;
 }
 
 export interface ContextOptions {
@@ -149,7 +157,7 @@ export function createContext(options: ContextOptions): Context {
         clock,
         env,
         signal: context.interrupt,
-        stopStarting: clientOptions?.startNothingAfterInterrupt ? context.interrupt : undefined,
+        stopStarting: stopStartingOf(context.interrupt, clientOptions),
         trace: globals.verbose ? (line) => log.debug(line) : undefined,
       });
       closers.push(() => client.close());

@@ -27,6 +27,8 @@ export interface SendingFacts extends SendingResult {
   failures: number;
   /** Records this run was to send that have no answer in the report; undefined when not counted. */
   unanswered?: number;
+  /** Records reported `unknown`: sent, their outcome not seen, which only a resume settles. */
+  unknown?: number;
 }
 
 /** How a bulk run that began sending ends, and its exit code. */
@@ -52,8 +54,9 @@ export function runEnd(facts: SendingFacts): RunEnd {
   if (error instanceof Error && exitCodeOf(error) === ExitCode.authFailed && facts.unanswered !== 0)
     return { kind: 'stopped: credentials refused', error, exitCode: ExitCode.authFailed };
   // Whatever stopped it (an answer that came from no platform: a portal's page, a redirect), what it left unsent
-  // needs the resume line, or a rerun of the whole file meets what this one did ("already registered").
-  if (error instanceof Error && facts.unanswered !== undefined && facts.unanswered > 0)
+  // needs the resume line, or a rerun of the whole file meets what this one did ("already registered"); so do the
+  // records it left unknown (writes such a page answered), every record of a short run among them.
+  if (error instanceof Error && ((facts.unanswered ?? 0) > 0 || (facts.unknown ?? 0) > 0))
     return { kind: 'stopped: records left', error, exitCode: exitCodeOf(error) };
   if (error !== undefined) return { kind: 'stopped', error, exitCode: exitCodeOf(error) };
   // A run where every request was lost says "unavailable" whatever the size of the file.
@@ -80,7 +83,12 @@ export async function concludeRun<T, Sent>(
   closing.tally.outcomes = counted.outcomes;
   closing.tally.report = ledger.report.path;
   const answered = ledger.recorded - closing.invalidRecorded;
-  const end = runEnd({ ...result, failures: ledger.failures, unanswered: Math.max(0, closing.toSend - answered) });
+  const end = runEnd({
+    ...result,
+    failures: ledger.failures,
+    unanswered: Math.max(0, closing.toSend - answered),
+    unknown: ledger.count('unknown'),
+  });
   logSummary(job, sending, context, counted.counts, {
     unavailable: result.unavailableRecords,
     resumeFollows: endsWithResume(end, result.unavailableRecords + ledger.unknownForResume),

@@ -15,6 +15,7 @@ import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import type { PlatformClient } from '../platform/client.js';
 import { longestRefusalMs, Pacer } from '../platform/pacer.js';
+import { ProxyPageError } from '../platform/answers/shapes.js';
 import { bulkRunBackoff } from '../platform/retry-policy.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
@@ -52,6 +53,11 @@ export interface SendingInput {
 /** The open books and client of a run about to send. */
 export interface Sending {
   client: PlatformClient;
+  /**
+   * Aborted when the run stops (an answer that is not the platform's, refused credentials, a platform gone): a
+   * request still waiting for its turn under --rate is then not sent, and its record stays `not sent` for the resume.
+   */
+  stopStarting: AbortController;
   ledger: RunLedger;
   plan: SendPlan;
   /** The command line that resumes this run. */
@@ -101,13 +107,14 @@ export async function openSending<T, Sent>(
     (message) => context.log.info(`${job.name}: ${message}`),
     longestRefusalMs,
   );
+  const stopStarting = new AbortController();
   const client = await context.platform({
     connections: sendingConcurrency(job.flags),
     pace: pacer,
     retries: job.flags.retries,
     backoff: bulkRunBackoff,
     timeoutMs: job.flags.timeoutMs,
-    startNothingAfterInterrupt: true,
+    startNothingAfter: stopStarting.signal,
   });
   input.unchanged();
   // The done records still valid: a done record this run refuses (see DoneVerdicts) was among no valid ones.
@@ -162,7 +169,7 @@ export async function openSending<T, Sent>(
     context.log.info(
       `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
     );
-  return { client, ledger, plan, resumeHint, feedBackHint };
+  return { client, stopStarting, ledger, plan, resumeHint, feedBackHint };
 }
 
 /**
@@ -171,7 +178,7 @@ export async function openSending<T, Sent>(
  */
 export async function sendValidRecords<T, Sent>(
   job: BulkJob<T, Sent>,
-  { client, ledger, plan, resumeHint }: Sending,
+  { client, stopStarting, ledger, plan, resumeHint }: Sending,
   spooled: AsyncIterable<SpooledRecord<Sent>[]>,
   resume: ResumedPlaces | undefined,
   context: Context,
@@ -217,7 +224,7 @@ export async function sendValidRecords<T, Sent>(
     } catch (error) {
       // Interrupted before any of it went out: not sent, no row, and the resume sends it.
       if (error instanceof NothingSentError) return;
-      if (!isBatchFailure(error)) throw error;
+      if (!isBatchFailure(error)) throw reportedIfSent(error, batch, ledger, result);
       const unanswered = recordFailedBatch(error, batch, ledger, result);
       // The platform refused every request for the longest b2bctl waits (src/platform/pacer.ts): a run-wide measure,
       // so it stops the run at once rather than after requests in a row each spend their own 429s.
@@ -231,7 +238,7 @@ export async function sendValidRecords<T, Sent>(
   };
   try {
     const batches = pendingBatches(spooled, ledger, resume, plan.batchSize, (record) => job.skippedInvalid?.(record));
-    ({ interrupted: result.interrupted } = await runPool(batches, sendBatch, {
+    ({ interrupted: result.interrupted } = await runPool(batches, stoppingStarts(sendBatch, stopStarting), {
       concurrency: sendingConcurrency(job.flags),
       signal: context.interrupt,
     }));
@@ -274,6 +281,42 @@ function recordFailedBatch<Sent>(
     ),
   );
   return unanswered;
+}
+
+/**
+ * The worker, aborting `stopStarting` when a batch stops the run: a request still waiting for its turn (under --rate)
+ * is then not sent after it, as after Ctrl-C.
+ */
+function stoppingStarts<Batch>(
+  send: (batch: Batch) => Promise<void>,
+  stopStarting: AbortController,
+): (batch: Batch) => Promise<void> {
+  return (batch) =>
+    send(batch).catch((error: unknown) => {
+      stopStarting.abort();
+      throw error;
+    });
+}
+
+/**
+ * An error that stops the run, once the batch it ended is reported when its request was sent: a write answered by an
+ * HTML page stops the run as any answer that is not the platform's does, but the page came after the request went
+ * out, and it may have been applied, so its records are `unknown` with their rows (each batch in flight that gets
+ * such a page too), never `not sent`. A read's page (an order's status read first) sent nothing: no row.
+ */
+function reportedIfSent<Sent>(
+  error: unknown,
+  batch: readonly PendingRecord<Sent>[],
+  ledger: RunLedger,
+  result: SendingResult,
+): unknown {
+  if (!(error instanceof ProxyPageError) || error.unknownOutcome === undefined) return error;
+  const answer = { status: error.status, message: error.unknownOutcome };
+  ledger.record(
+    batch.map((entry) => reportEntry({ ...placeOf(entry), key: entry.key, outcome: 'unknown', ...answer }, entry)),
+  );
+  result.answeredBatches++;
+  return error;
 }
 
 /**

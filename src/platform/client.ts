@@ -21,6 +21,11 @@ export interface PlatformRequest {
    */
   jsonBody?: string;
   safeToRepeat?: boolean;
+  /**
+   * A write that changes nothing, the documented empty update that reads a customer: a page answering it in the
+   * platform's place (ProxyPageError) applied nothing, as for a read.
+   */
+  changesNothing?: boolean;
   signal?: AbortSignal;
   /** The branch code filled into the path, if any: a 403 then means the branch is not linked to the head office. */
   branch?: string;

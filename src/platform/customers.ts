@@ -81,6 +81,7 @@ export async function updateCustomer(
     method: 'PUT',
     path: customerUpdatePath(client, document),
     body,
+    changesNothing: Object.keys(body).length === 0,
     signal,
     slashAdvice: documentRoute(client, document).slashAdvice,
   });

@@ -98,7 +98,7 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
       catalogue: statusCatalogue,
       newChecker: () => new RecordChecker(checkStatus, (change) => [customerDocumentValue(change)]),
       keyOf: customerRecordKey,
-      outcomes: ['updated', 'invalid', 'failed'],
+      outcomes: ['updated', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['updated'],
       plan: () => ({ batchSize: 1, description: 'to the status route' }),
       sendBatch: (client, batch, signal) =>

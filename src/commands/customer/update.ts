@@ -38,7 +38,7 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
       advisories: (record) => customerAdvisories(record.values),
       keyOf: customerRecordKey,
       listedBy: { verb: 'customer validate', flags: ['--update'] },
-      outcomes: ['updated', 'unchanged', 'invalid', 'failed'],
+      outcomes: ['updated', 'unchanged', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['updated', 'unchanged'],
       plan: () => ({
         batchSize: 1,

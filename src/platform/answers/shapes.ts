@@ -98,7 +98,7 @@ function isJson(text: string): boolean {
 
 /** A 2xx that is an HTML page (a proxy's or captive portal's login page): the error that says so; else undefined. */
 export function proxyPageOf(
-  request: { method: string },
+  request: { method: string; changesNothing?: boolean },
   response: {
     status: number;
     url: string;
@@ -108,7 +108,11 @@ export function proxyPageOf(
 ): ProxyPageError | undefined {
   const contentType = response.headers['content-type'];
   return isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text)
-    ? new ProxyPageError({ method: request.method, url: redactUrl(response.url) }, response.status, response.text)
+    ? new ProxyPageError(
+        { method: request.method, url: redactUrl(response.url), changesNothing: request.changesNothing },
+        response.status,
+        response.text,
+      )
     : undefined;
 }
 
@@ -123,11 +127,29 @@ export function htmlTitle(text: string): string | undefined {
  * platform said can be read from it; the operator has a network or proxy problem to solve.
  */
 export class ProxyPageError extends B2bctlError {
-  constructor(request: { method: string; url: string }, status: number, text: string) {
+  /**
+   * What the report row of a record whose write this page answered says, or undefined for a read. An answer came, so
+   * the request was written on its connection, and what answered may have passed it on: a WAF or edge proxy that
+   * rewrites the platform's answer, not only a captive portal that kept it. A bulk run's record is then `unknown`,
+   * never `not sent` (docs/bulk-runs.md). A read, or a write that changes nothing (the empty update that asks about a
+   * customer), applied nothing whoever answered.
+   */
+  readonly unknownOutcome: string | undefined;
+
+  constructor(
+    request: { method: string; url: string; changesNothing?: boolean },
+    readonly status: number,
+    text: string,
+  ) {
     const title = htmlTitle(text);
+    const page = `${request.method} ${request.url} answered HTTP ${status} with an HTML page${title ? ` ("${title}")` : ''}`;
     super(
-      `${request.method} ${request.url} answered HTTP ${status} with an HTML page${title ? ` ("${title}")` : ''} instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.`,
+      `${page} instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.`,
       ExitCode.unavailable,
     );
+    this.unknownOutcome =
+      request.method === 'GET' || request.method === 'HEAD' || request.changesNothing === true
+        ? undefined
+        : `${page}, not the platform's answer: the request was sent, and may have been applied (a proxy or firewall in front of the platform may have passed it on, then rewritten its answer).`;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runEnd, type SendingFacts } from '../../../src/bulk/run-end.js';
+import { ProxyPageError } from '../../../src/platform/answers/shapes.js';
 import {
   AuthError,
   ExitCode,
@@ -8,6 +9,8 @@ import {
   PlatformError,
   UnavailableError,
 } from '../../../src/base/errors.js';
+
+const htmlPage = new ProxyPageError({ method: 'POST', url: 'https://x.example/v1/customer' }, 200, '<html></html>');
 
 const quiet: SendingFacts = {
   interrupted: false,
@@ -82,6 +85,19 @@ describe('runEnd: how a bulk run that began sending ends', () => {
       { stoppedBy: new PlatformError(403, { method: 'PUT', url: 'https://x.example/stock' }, {}), unanswered: 1 },
       'stopped: credentials refused',
       ExitCode.authFailed,
+    ],
+    // A portal's page to a write: its records unknown, none unsent (each was in flight); the resume settles them.
+    [
+      'an HTML page to writes in flight, every record answered unknown',
+      { stoppedBy: htmlPage, unanswered: 0, unknown: 2 },
+      'stopped: records left',
+      ExitCode.unavailable,
+    ],
+    [
+      'an HTML page to writes, records left unsent',
+      { stoppedBy: htmlPage, unanswered: 3 },
+      'stopped: records left',
+      69,
     ],
     ['an unexpected error', { stoppedBy: new TypeError('bug') }, 'stopped', ExitCode.someRecordsFailed],
     ['an interruption thrown', { stoppedBy: new InterruptedError('x') }, 'stopped', ExitCode.interrupted],
