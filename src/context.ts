@@ -46,6 +46,11 @@ export interface Context {
   log: Logger;
   /** Aborted on SIGINT or SIGTERM: long-running commands finish in-flight work and stop. */
   interrupt: AbortSignal;
+  /**
+   * Calls `listener` with the exit code when a second stop signal ends the process at once (src/cli/main.ts), before
+   * it ends: what is said then must be written at once, synchronously. Returns the listener's removal.
+   */
+  onStoppedAtOnce(listener: (exitCode: number) => void): () => void;
   /** Whether a person can be asked: stdin and stderr are terminals, no CI, no --no-input. */
   canPrompt(): boolean;
   prompter(): Promise<Prompter>;
@@ -88,6 +93,8 @@ export interface HttpClientTuning {
    * not sent (NothingSentError).
    */
   startNothingAfter?: AbortSignal;
+  /** The command takes `--timeout`: a time-out's advice names it (HttpClientOptions.timeoutFlag). */
+  timeoutFlag?: boolean;
 }
 
 /** When a bulk run's client starts no more requests: once interrupted, or once the run stops (HttpClientTuning). */
@@ -108,6 +115,8 @@ export interface ContextOptions {
    */
   loadPrompter?: (io: IOStreams) => Promise<Prompter>;
   interrupt?: AbortSignal;
+  /** Context.onStoppedAtOnce (tests stop a run at once without ending their process); the process's 'exit' else. */
+  onStoppedAtOnce?: Context['onStoppedAtOnce'];
 }
 
 /** The dependencies of a command, each built on first use. */
@@ -127,6 +136,7 @@ export function createContext(options: ContextOptions): Context {
     globals,
     log,
     interrupt: options.interrupt ?? new AbortController().signal,
+    onStoppedAtOnce: options.onStoppedAtOnce ?? ((listener) => onExitAfterInterrupt(context.interrupt, listener)),
     canPrompt: () => globals.input && io.isStdinTTY && io.isStderrTTY && !isTruthy(env.CI),
     prompter: prompterOnce(options),
     profiles: profileStoreOnce(env),
@@ -154,6 +164,7 @@ export function createContext(options: ContextOptions): Context {
         undeclaredCharset: session.get('answers.charset'),
         connections: clientOptions?.connections,
         pace: clientOptions?.pace,
+        timeoutFlag: clientOptions?.timeoutFlag,
         clock,
         env,
         signal: context.interrupt,
@@ -187,6 +198,18 @@ export function createContext(options: ContextOptions): Context {
     },
   };
   return context;
+}
+
+/**
+ * The process ends at once on a second stop signal through its 'exit' listeners (src/cli/main.ts, endAtOnce): an exit
+ * after the first signal is that one.
+ */
+function onExitAfterInterrupt(interrupt: AbortSignal, listener: (exitCode: number) => void): () => void {
+  const onExit = (exitCode: number) => {
+    if (interrupt.aborted) listener(exitCode);
+  };
+  process.once('exit', onExit);
+  return () => process.off('exit', onExit);
 }
 
 /** The logger of the global flags; warns once when the token came as a flag. */

@@ -120,6 +120,21 @@ export class InterruptedError extends B2bctlError {
 }
 
 /**
+ * A write interrupted after it was written on its connection, its answer never read: the platform may have applied it
+ * (as after a 502), so it is not to be sent again blindly. Exit 75, as any interruption. `interrupted` says what was
+ * stopped (`Interrupted (SIGTERM) during POST …, after the request was sent`); `advice` what to do before sending it
+ * again, which a command that knows better (an order move reads the order first) gives.
+ */
+export class InterruptedAfterSendingError extends InterruptedError {
+  constructor(
+    readonly interrupted: string,
+    advice = 'check whether it did before sending it again',
+  ) {
+    super(`${interrupted}: the platform may have applied it; ${advice}.`);
+  }
+}
+
+/**
  * A bulk run's request that had not started when the run was interrupted (waiting for its turn under --rate, or
  * for the orders read before it): not sent, so nothing of it reached the platform, and its record stays unsent for
  * the resume. Ctrl-C lets the requests that went out finish; it starts no other.

@@ -42,6 +42,23 @@ export function closingLineWanted(context: Context): boolean {
   return !context.io.isStderrTTY || context.globals.quiet;
 }
 
+/**
+ * `-o json` or `ndjson` asked of a bulk run: its summary as one JSON object on stdout, for a script (`| jq`). The
+ * records themselves are the report's rows; a run prints no data otherwise.
+ */
+export function summaryWanted(context: Context): boolean {
+  return context.globals.output === 'json' || context.globals.output === 'ndjson';
+}
+
+/**
+ * The summary of a run a second Ctrl-C stops at once, written before its closing line as any run's (docs/bulk-runs.md):
+ * the process ends right after, so it is written at once, as a file or a pipe takes it (Node writes either
+ * synchronously on Linux); a script reading it gets an object in just the case where requests may have been applied.
+ */
+export function writeSummaryAtOnce(context: Context, fields: Record<string, unknown>): void {
+  if (summaryWanted(context)) context.io.stdout.write(`${JSON.stringify(fields)}\n`);
+}
+
 /** The closing line's facts by name, for `--log-format json` and `-o json`. */
 export function closingFields(name: string, tally: RunTally, exitCode: number): Record<string, unknown> {
   return {
@@ -66,9 +83,7 @@ export async function withClosingLine(
 ): Promise<void> {
   const wanted = closingLineWanted(context);
   const fields = (exitCode: number) => closingFields(name, tally, exitCode);
-  // `-o json` or `ndjson` asked of a bulk run: its summary as one JSON object on stdout, for a script (`| jq`). The
-  // records themselves are the report's rows; a run prints no data otherwise.
-  const asJson = context.globals.output === 'json' || context.globals.output === 'ndjson';
+  const asJson = summaryWanted(context);
   // Written, or failed, before the closing line: that line is the log's last and carries the process's exit code.
   const printSummary = async (exitCode: number) => {
     if (!asJson) return undefined;
@@ -128,19 +143,28 @@ export function validationCounts(
 
 /**
  * The outcomes of a run that sent, and the valid records it never reached (`toSend` minus every one recorded):
- * a run stopped by an unreachable store must say how much of the file is still to go.
+ * a run stopped by an unreachable store must say how much of the file is still to go. `sentUnanswered`: records of
+ * requests written and never answered, none of them in the report (a run stopped at once by a second Ctrl-C): they
+ * may have been applied, so they are `unknown`, not "not sent".
  */
 export function sendingCounts(
   order: readonly Outcome[],
   ledger: { answered(outcome: Outcome): number; recorded: number; notInReport: number },
   toSend: number,
   invalidRecorded: number,
+  sentUnanswered = 0,
 ): { counts: string; outcomes: Record<string, number>; notSent: number } {
   // The report also holds the records validation found invalid (--skip-invalid): they were never to be sent. Answers
   // the report could not hold (a full disk) were sent all the same.
-  const notSent = Math.max(0, toSend - (ledger.recorded + ledger.notInReport - invalidRecorded));
+  const unreported = Math.max(0, toSend - (ledger.recorded + ledger.notInReport - invalidRecorded));
+  const unknown = Math.min(sentUnanswered, unreported);
+  const notSent = unreported - unknown;
   const outcomes: Record<string, number> = {};
-  for (const outcome of order) if (ledger.answered(outcome) > 0) outcomes[outcome] = ledger.answered(outcome);
+  for (const outcome of order) {
+    const count = ledger.answered(outcome) + (outcome === 'unknown' ? unknown : 0);
+    if (count > 0) outcomes[outcome] = count;
+  }
+  if (unknown > 0 && !order.includes('unknown')) outcomes.unknown = unknown;
   if (notSent > 0) outcomes['not sent'] = notSent;
   const counts = Object.entries(outcomes).map(([outcome, count]) => `${count} ${outcome}`);
   return { counts: counts.length > 0 ? counts.join(', ') : 'nothing sent', outcomes, notSent };

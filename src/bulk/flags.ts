@@ -39,8 +39,10 @@ export interface SendFlags {
   minRecords?: number;
 }
 
-/** The tuning of a command's one request from its bulk flags: only --retries and --timeout apply to one; else none. */
-export function oneRequestTuning(flags: SendFlags): HttpClientTuning | undefined {
-  if (flags.retries === undefined && flags.timeoutMs === undefined) return undefined;
-  return { retries: flags.retries, timeoutMs: flags.timeoutMs };
+/**
+ * The tuning of a command's one request from its bulk flags: only --retries and --timeout apply to one. The command
+ * takes --timeout, so a time-out's advice names it.
+ */
+export function oneRequestTuning(flags: SendFlags): HttpClientTuning {
+  return { retries: flags.retries, timeoutMs: flags.timeoutMs, timeoutFlag: true };
 }

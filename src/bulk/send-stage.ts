@@ -14,13 +14,21 @@ import {
 import type { OpenedInput } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import type { PlatformClient } from '../platform/client.js';
+import { notingSentWrites, type SentWrites } from '../platform/http-client.js';
 import { longestRefusalMs, Pacer } from '../platform/pacer.js';
 import { ProxyPageError } from '../platform/answers/shapes.js';
 import { bulkRunBackoff } from '../platform/retry-policy.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
 import { runPool } from './pool.js';
-import { type ClosingCounts, closingFields, closingLine, closingLineWanted, sendingCounts } from './closing-line.js';
+import {
+  type ClosingCounts,
+  closingFields,
+  closingLine,
+  closingLineWanted,
+  sendingCounts,
+  writeSummaryAtOnce,
+} from './closing-line.js';
 import { comesBefore } from './failure-reasons.js';
 import { placeOf, type RecordPlace } from './report.js';
 import { reportEntry } from './report-entry.js';
@@ -115,6 +123,7 @@ export async function openSending<T, Sent>(
     backoff: bulkRunBackoff,
     timeoutMs: job.flags.timeoutMs,
     startNothingAfter: stopStarting.signal,
+    timeoutFlag: true,
   });
   input.unchanged();
   // The done records still valid: a done record this run refuses (see DoneVerdicts) was among no valid ones.
@@ -197,28 +206,21 @@ export async function sendValidRecords<T, Sent>(
     unavailableRecords: 0,
   };
   let unavailableInARow = 0;
-  let requestsInFlight = 0;
-  // Batches begun, some still waiting for their --rate turn (not sent now): the count is a bound.
+  // Batches begun, some still waiting for their --rate turn (not sent now): their count is a bound.
+  const batchesInFlight = new Set<BatchInFlight>();
   const onInterrupt = () =>
-    context.log.info(`${job.name}: interrupted; finishing the requests already sent (at most ${requestsInFlight})…`);
-  context.interrupt.addEventListener('abort', onInterrupt, { once: true });
-  // A second Ctrl-C ends the process at once (src/cli/main.ts), through the 'exit' listeners: the way back is said
-  // there, and the closing line a cron log ends with, counted from the report as it stands.
-  const onExitAtOnce = (exitCode: number) => {
-    if (!context.interrupt.aborted) return;
-    context.log.warn(
-      `${job.name}: stopped at once; ${countOf(requestsInFlight, 'requests')} in flight may have been applied without their answers in the report (a resume sends them again). Resume with: ${resumeHint}`,
+    context.log.info(
+      `${job.name}: interrupted; finishing the requests already sent (at most ${batchesInFlight.size})…`,
     );
-    if (!closingLineWanted(context)) return;
-    const { counts, outcomes } = sendingCounts(job.outcomes, ledger, closing.toSend, closing.invalidRecorded);
-    const tally = { ...closing.tally, counts, outcomes, report: ledger.report.path };
-    context.log.notice(closingLine(job.name, tally, exitCode), closingFields(job.name, tally, exitCode));
-  };
-  process.once('exit', onExitAtOnce);
+  context.interrupt.addEventListener('abort', onInterrupt, { once: true });
+  const stopListening = context.onStoppedAtOnce((exitCode) =>
+    sayStoppedAtOnce(job, { ledger, resumeHint }, closing, [...batchesInFlight], exitCode, context),
+  );
   const sendBatch = async (batch: PendingRecord<Sent>[]) => {
-    requestsInFlight++;
+    const sending: BatchInFlight = { records: batch.length, sent: { written: false } };
+    batchesInFlight.add(sending);
     try {
-      ledger.record(await job.sendBatch(client, batch, inFlight));
+      ledger.record(await notingSentWrites(sending.sent, () => job.sendBatch(client, batch, inFlight)));
       result.answeredBatches++;
       unavailableInARow = 0;
     } catch (error) {
@@ -233,7 +235,7 @@ export async function sendValidRecords<T, Sent>(
       if (unanswered && ++unavailableInARow >= unavailableBatchesBeforeStopping)
         throw result.firstUnavailable?.error ?? error;
     } finally {
-      requestsInFlight--;
+      batchesInFlight.delete(sending);
     }
   };
   try {
@@ -246,10 +248,49 @@ export async function sendValidRecords<T, Sent>(
     result.stoppedBy = error;
   } finally {
     context.interrupt.removeEventListener('abort', onInterrupt);
-    process.off('exit', onExitAtOnce);
+    stopListening();
     ledger.close();
   }
   return result;
+}
+
+/** A batch begun and not yet answered: its records, and whether a write of it went out (notingSentWrites). */
+interface BatchInFlight {
+  records: number;
+  sent: SentWrites;
+}
+
+/**
+ * A second Ctrl-C ends the process at once (src/cli/main.ts): the way back is said, then the `-o json` summary and the
+ * closing line a cron log ends with, counted from the report as it stands. The records of requests written and never
+ * answered may have been applied: `unknown`, not "not sent"; those still waiting for their turn were not sent.
+ */
+function sayStoppedAtOnce<T, Sent>(
+  job: BulkJob<T, Sent>,
+  { ledger, resumeHint }: Pick<Sending, 'ledger' | 'resumeHint'>,
+  closing: ClosingCounts,
+  inFlight: readonly BatchInFlight[],
+  exitCode: number,
+  context: Context,
+): void {
+  const sent = inFlight.filter((batch) => batch.sent.written);
+  const sentRecords = sent.reduce((sum, batch) => sum + batch.records, 0);
+  const unanswered =
+    sent.length === 0
+      ? 'no request was waiting for its answer'
+      : `${countOf(sent.length, 'requests')} in flight may have been applied without their answers in the report (${countOf(sentRecords, job.unit)}, counted unknown; a resume sends them again)`;
+  context.log.warn(`${job.name}: stopped at once; ${unanswered}. Resume with: ${resumeHint}`);
+  const { counts, outcomes } = sendingCounts(
+    job.outcomes,
+    ledger,
+    closing.toSend,
+    closing.invalidRecorded,
+    sentRecords,
+  );
+  const tally = { ...closing.tally, counts, outcomes, report: ledger.report.path };
+  writeSummaryAtOnce(context, closingFields(job.name, tally, exitCode));
+  if (closingLineWanted(context))
+    context.log.notice(closingLine(job.name, tally, exitCode), closingFields(job.name, tally, exitCode));
 }
 
 /**

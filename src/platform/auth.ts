@@ -24,6 +24,8 @@ export async function requestToken(
     path: route.path,
     ...request,
     safeToRepeat: true,
+    // Asks for a token: unanswered, nothing to check at the platform before asking again.
+    changesNothing: true,
     secretsInAnswer: issuedTokenOf(route.answers),
   });
   const url = http.urlFor(route.path).toString();

@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../base/clock.js';
 import {
   AmbiguousRequestError,
+  InterruptedAfterSendingError,
   InterruptedError,
   KeptFailingError,
   NothingSentError,
@@ -49,6 +51,11 @@ export interface HttpRequest {
   body?: string;
   /** Whether repeating the request after an unclear network failure is harmless. Default: not for POST. */
   safeToRepeat?: boolean;
+  /**
+   * A POST that asks and changes nothing at the platform (the token route's): unanswered, it is no write that "may
+   * have been applied", only a request to try again.
+   */
+  changesNothing?: boolean;
   signal?: AbortSignal;
   /**
    * The secrets an answer holds where no secret-looking name says so (a token under `answers.token.accessToken`),
@@ -95,6 +102,11 @@ export interface HttpClientOptions {
   undeclaredCharset?: string;
   /** The waits between retries after a failure (a 429's keep the default); `defaultBackoff` when absent. */
   backoff?: BackoffSettings;
+  /**
+   * Whether the command takes `--timeout` (api and the bulk commands): a time-out's advice names it there, and only
+   * the setting (B2BCTL_TIMEOUT, `config set http.timeout`) where the flag would be refused.
+   */
+  timeoutFlag?: boolean;
   /** Told of each retry, for summaries and adaptive pacing. */
   onRetry?: (event: { status?: number; error?: unknown; delayMs: number; attempt: number }) => void;
 }
@@ -180,14 +192,19 @@ export class HttpClient {
   /** Sends a request, retrying passing failures; returns the final answer whatever its status. */
   async request(request: HttpRequest): Promise<HttpResponse> {
     const signal = request.signal ?? this.options.signal;
+    const sent: SentWrites = { written: false };
     try {
-      return await this.requestWithRetries({ ...request, signal });
+      return await this.requestWithRetries({ ...request, signal }, sent);
     } catch (error) {
-      if (signal?.aborted)
-        throw new InterruptedError(
-          `Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${shownUrl(this.urlFor(request.path))}.`,
+      if (!signal?.aborted) throw error;
+      const during = `Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${shownUrl(this.urlFor(request.path))}`;
+      // Written before the stop came, its answer never read: the platform may have applied it (as after a 502).
+      if (sent.written)
+        throw new InterruptedAfterSendingError(
+          `${during}, after the request was sent`,
+          isSafeToRepeat(request) ? 'sending it again does no harm (it is safe to repeat)' : undefined,
         );
-      throw error;
+      throw new InterruptedError(`${during}.`);
     }
   }
 
@@ -235,7 +252,8 @@ export class HttpClient {
     return this.lastRoute.url;
   }
 
-  private async requestWithRetries(request: HttpRequest): Promise<HttpResponse> {
+  /** `sent` is told when an attempt that may have been applied was written (not one the platform refused: a 429). */
+  private async requestWithRetries(request: HttpRequest, sent: SentWrites): Promise<HttpResponse> {
     const url = this.requestUrl(request);
     const safeToRepeat = isSafeToRepeat(request);
     const random = this.options.random ?? Math.random;
@@ -245,13 +263,16 @@ export class HttpClient {
       let response: HttpResponse | undefined;
       let failure: unknown;
       const startedAt = await this.turnFor(request, spent);
+      // A write's attempt, once written, is noted where the caller of a bulk run's batch looks (notingSentWrites).
+      const written: WrittenNote = { written: false, also: isWrite(request) ? sentWritesOf.getStore() : undefined };
       try {
         this.stats.requests++;
-        response = await this.once(request, url, attempt + spent.pacedThrottles);
+        response = await this.once(request, url, attempt + spent.pacedThrottles, written);
       } catch (error) {
-        if (request.signal?.aborted) throw error;
         failure = error;
       }
+      if (written.written && isWrite(request) && response?.status !== 429) sent.written = true;
+      if (failure !== undefined && request.signal?.aborted) throw failure;
       const waitOutThrottle =
         response?.status === 429 && this.options.pace !== undefined && spent.pacedThrottles < maxPacedThrottles;
       const decision = decideRetry(
@@ -342,7 +363,7 @@ export class HttpClient {
     await this.dispatcher.close();
   }
 
-  private async once(request: HttpRequest, url: URL, attempt: number): Promise<HttpResponse> {
+  private async once(request: HttpRequest, url: URL, attempt: number, written: WrittenNote): Promise<HttpResponse> {
     const headers: Record<string, string> = { 'user-agent': `b2bctl/${B2BCTL_VERSION}`, ...request.headers };
     // Named unless the caller names its own (`api -H`): without one a server may use any coding (RFC 9110 §12.5.3).
     if (!Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding'))
@@ -361,7 +382,6 @@ export class HttpClient {
     let answer: Dispatcher.ResponseData;
     let bytes: Buffer | undefined;
     const largest = this.options.largestAnswerBytes ?? largestAnswerBytes;
-    const written: WrittenNote = { written: false };
     try {
       answer = await this.dispatcher.request({
         origin: url.origin,
@@ -460,7 +480,7 @@ export class HttpClient {
       ? `${url.host} did not answer within the ${seconds} time-out (${networkErrorCode(failure)})`
       : `the connection to ${url.host} was cut before an answer came (${networkErrorCode(failure)})`;
     const fix = failure.timedOut
-      ? 'If the platform is this slow, raise the time-out (--timeout, or the http.timeout setting)'
+      ? `If the platform is this slow, raise the time-out (${this.longerTimeout()})`
       : 'A firewall, proxy or gateway in between may be closing it; check the network';
     const timedOutAfterMs = failure.timedOut ? this.options.timeoutMs : undefined;
     if (isWrite(request))
@@ -472,6 +492,16 @@ export class HttpClient {
       cause: failure,
       timedOutAfterMs,
     });
+  }
+
+  /**
+   * The ways to give this command a longer time-out, twice this one: `--timeout` only where the command takes it (a
+   * login, a listing or an orders poll refuses it, exit 2), the setting everywhere.
+   */
+  private longerTimeout(): string {
+    const longer = `${Math.max(1, Math.ceil((2 * this.options.timeoutMs) / 1000))}s`;
+    const setting = `B2BCTL_TIMEOUT=${longer}, or b2bctl config set http.timeout ${longer}`;
+    return this.options.timeoutFlag === true ? `--timeout ${longer}, ${setting}` : setting;
   }
 }
 
@@ -499,9 +529,9 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
     : new UnavailableError(message);
 }
 
-/** Whether the request asks the platform to change something: any method but a read's. */
+/** Whether the request asks the platform to change something: any method but a read's, or a POST that asks only. */
 function isWrite(request: HttpRequest): boolean {
-  return request.method !== 'GET' && request.method !== 'HEAD';
+  return request.method !== 'GET' && request.method !== 'HEAD' && request.changesNothing !== true;
 }
 
 /**
@@ -580,6 +610,24 @@ const writtenNote = Symbol('b2bctl.written');
 
 interface WrittenNote {
   written: boolean;
+  /** Told too, at once: the note of the bulk run's batch this request is sent for. */
+  also?: SentWrites;
+}
+
+/** Whether some write was written on a connection and may have been applied, its answer not read (or a 5xx). */
+export interface SentWrites {
+  written: boolean;
+}
+
+/** The note of the piece of work (a bulk run's batch) whose requests are sent within notingSentWrites. */
+const sentWritesOf = new AsyncLocalStorage<SentWrites>();
+
+/**
+ * Runs `work`, noting in `sent` as soon as one of its writes is written: a bulk run stopped at once (a second Ctrl-C)
+ * tells the batches that may have been applied, their answers never read, from those still waiting for their turn.
+ */
+export function notingSentWrites<T>(sent: SentWrites, work: () => Promise<T>): Promise<T> {
+  return sentWritesOf.run(sent, work);
 }
 
 /**
@@ -599,6 +647,7 @@ function noteWrittenRequests(dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch
         if (key !== 'onRequestStart') return method.bind(target);
         return (...args: unknown[]) => {
           note.written = true;
+          if (note.also) note.also.written = true;
           return method.apply(target, args);
         };
       },

@@ -25,6 +25,8 @@ export type ProxyAction =
   | { hold: Promise<void> }
   /** The platform applies the request; its answer is replaced by this status with an empty body. */
   | { appliedThenAnswer: number }
+  /** The platform applies the request (`applied` is told); its answer is passed back only once `answerHeld` settles. */
+  | { answerHeld: Promise<void>; applied: () => void }
   | undefined;
 
 export interface ScriptedProxy {
@@ -84,6 +86,10 @@ export async function startScriptedProxy(
     if (action && 'appliedThenAnswer' in action) {
       outgoing.writeHead(action.appliedThenAnswer).end();
       return;
+    }
+    if (action && 'answerHeld' in action) {
+      action.applied();
+      await action.answerHeld;
     }
     const answerHeaders: Record<string, string> = {};
     for (const name of forwardedAnswerHeaders) {

@@ -54,6 +54,11 @@ export interface TestContext {
   firstLine(): Promise<string>;
   /** SIGINT or SIGTERM as the command sees it. */
   interrupt(signal?: NodeJS.Signals): void;
+  /**
+   * A second stop signal as the command sees it just before the process ends (src/cli/main.ts, endAtOnce): the
+   * command's last words are said, and the test's process goes on (the command with it, until the test ends it).
+   */
+  stopAtOnce(exitCode: number): void;
   /** The prompts asked so far. */
   prompts: AskedPrompt[];
   /**
@@ -82,6 +87,7 @@ export function testContext(options: TestContextOptions = {}): TestContext {
   const env = { NO_COLOR: '1', B2BCTL_CONFIG_DIR: configDir, ...options.env };
   const clock = options.clock ?? new FakeClock(Date.UTC(2026, 10, 23, 12, 0, 0));
   const controller = new AbortController();
+  const atOnce = new Set<(exitCode: number) => void>();
   const prompts: AskedPrompt[] = [];
   const answers = [...(options.answers ?? [])];
   const answer = async (
@@ -129,6 +135,10 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     clock,
     prompter,
     interrupt: controller.signal,
+    onStoppedAtOnce: (listener) => {
+      atOnce.add(listener);
+      return () => atOnce.delete(listener);
+    },
   });
 
   const test: TestContext = {
@@ -149,6 +159,9 @@ export function testContext(options: TestContextOptions = {}): TestContext {
         if (!check()) stdout.on('data', () => check());
       }),
     interrupt: (signal = 'SIGTERM') => controller.abort(signal),
+    stopAtOnce: (exitCode) => {
+      for (const listener of atOnce) listener(exitCode);
+    },
     prompts,
     error: undefined,
     async run(runner, runOptions) {

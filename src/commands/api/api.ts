@@ -35,10 +35,13 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
         : `--paginate reads listings with GET; drop -X ${request.method} or --paginate.`,
     );
   const pace = options.rate === undefined ? undefined : new Pacer(context.clock, options.rate);
-  const tuned = pace !== undefined || options.retries !== undefined || options.timeoutMs !== undefined;
-  const client = await context.platform(
-    tuned ? { pace, retries: options.retries, timeoutMs: options.timeoutMs } : undefined,
-  );
+  // api takes --timeout: a time-out's advice names it.
+  const client = await context.platform({
+    pace,
+    retries: options.retries,
+    timeoutMs: options.timeoutMs,
+    timeoutFlag: true,
+  });
   const refuse = (response: Parameters<typeof refuseAnswer>[0]) => refuseAnswer(response, request.method, context);
   if (options.paginate) return paginate(options, request, context, refuse, client);
   let response: Awaited<ReturnType<typeof client.exchange>>;

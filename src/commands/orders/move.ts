@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { type OrderAction, type OrderMove } from '../../domain/order-stages.js';
-import { InputError, PartialFailureError } from '../../base/errors.js';
+import { InputError, InterruptedAfterSendingError, PartialFailureError } from '../../base/errors.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
 import { writeObject } from '../../io/output/write-object.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';
 import type { Session } from '../../config/session.js';
 import { checkMove } from './move-input.js';
-import { MoveSender } from './move-sender.js';
+import { type MoveResult, MoveSender } from './move-sender.js';
 
 /** `orders ready|invoice|ship|cancel ORDER …`: one move of one order, its fields named as in an update file. */
 export interface OrdersMoveOptions extends Partial<OrderMove> {
@@ -60,7 +60,14 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
     note: (line) => context.log.info(line),
     givenAs: 'flags',
   });
-  const result = await sender.send(verdict.value, context.interrupt);
+  const wantsData = context.globals.output !== undefined ? context.globals.output !== 'table' : !context.io.isStdoutTTY;
+  let result: MoveResult;
+  try {
+    result = await sender.send(verdict.value, context.interrupt);
+  } catch (error) {
+    if (!(error instanceof InterruptedAfterSendingError)) throw error;
+    throw await interruptedMove(error, options, verdict.value.order, wantsData, context);
+  }
   const summary = {
     order: result.id ?? verdict.value.order,
     action: options.action,
@@ -68,7 +75,6 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
     status: result.status,
     message: result.message,
   };
-  const wantsData = context.globals.output !== undefined ? context.globals.output !== 'table' : !context.io.isStdoutTTY;
   if (wantsData) await writeObject(context, summary);
   const detail = [result.status === undefined ? undefined : `HTTP ${result.status}`, result.message].filter(Boolean);
   const line = `order ${summary.order}: ${result.outcome === 'applied' || result.outcome === 'accepted' ? doneWords[options.action] : result.outcome}${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`;
@@ -78,6 +84,34 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
     throw new PartialFailureError(line);
   if (!wantsData) context.io.stdout.write(`${line}\n`);
   else context.log.info(line);
+}
+
+/**
+ * A move interrupted after it was sent, its answer never read: it may have been applied. Its outcome object is
+ * `unknown`, as for any move b2bctl cannot tell; and running the command again is safe, since it reads the order's
+ * status first and sends no move the order has taken (MoveSender.send), unless --no-status-check skipped that read.
+ */
+async function interruptedMove(
+  error: InterruptedAfterSendingError,
+  options: OrdersMoveOptions,
+  order: string,
+  wantsData: boolean,
+  context: Context,
+): Promise<InterruptedAfterSendingError> {
+  const advice =
+    options.statusCheck === false
+      ? `check with b2bctl orders get ${order} before sending it again (or run it again without --no-status-check: it then reads the order's status first and sends no move the order has taken)`
+      : "running the same command again is safe: it reads the order's status first and sends no move the order has taken";
+  const stopped = new InterruptedAfterSendingError(error.interrupted, advice);
+  if (wantsData)
+    await writeObject(context, {
+      order,
+      action: options.action,
+      outcome: 'unknown',
+      status: undefined,
+      message: stopped.message,
+    });
+  return stopped;
 }
 
 /** The routes in force: `--routes`, else the orders.routes setting, else the sandbox's. */

@@ -1,8 +1,9 @@
 /**
  * A cron run stopped by a second signal (a wrapper's double SIGTERM, systemd's stop then its kill timeout) still
  * ends its log with the closing line, its exit code the signal's: a log shipper or a grep for `; exit ` found no end
- * for such a night (a fresh user test). Its counts are the report's as it stands; the line before it says the
- * requests in flight may have been applied.
+ * for such a night (a fresh user test). Its counts are the report's as it stands, the items of the requests in flight
+ * `unknown` (they may have been applied, as the line before it says); with -o json its summary object comes first on
+ * stdout, written by the ending process itself.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +25,7 @@ it.each(['SIGTERM', 'SIGINT'] as const)(
       writeFileSync(join(folder, 'stock.csv'), `sku,quantity,price\n${rows.join('\n')}\n`);
       const configDir = freshConfigDir();
       const push = spawnCli(
-        ['stock', 'push', 'stock.csv', '--route', 'batch', '--batch-size', '10', '--concurrency', '2'],
+        ['stock', 'push', 'stock.csv', '--route', 'batch', '--batch-size', '10', '--concurrency', '2', '-o', 'json'],
         configDir,
         credentialsEnv(slow),
         folder,
@@ -39,16 +40,20 @@ it.each(['SIGTERM', 'SIGINT'] as const)(
       // A second signal within 0.2 s of the first is taken for the same one delivered twice (GNU timeout).
       await sleep(300);
       push.kill(signal);
-      const { signal: endedBy, stderr, closingLine } = await done;
+      const { signal: endedBy, stdout, stderr, closingLine } = await done;
       // The process ends by the signal itself, as a shell expects (its status 128 + the signal's number).
       expect(endedBy).toBe(signal);
       const exitCode = signal === 'SIGTERM' ? 143 : 130;
       expect(stderr).toMatch(/stock push: stopped at once; [12] requests? in flight may have been applied/);
       expect(closingLine).toMatch(
         new RegExp(
-          `^stock push: stock\\.csv to profile "default" \\(http://127\\.0\\.0\\.1:\\d+\\): .*; exit ${exitCode}$`,
+          `^stock push: stock\\.csv to profile "default" \\(http://127\\.0\\.0\\.1:\\d+\\): (?:.*, )?(?:10|20) unknown, .*; exit ${exitCode}$`,
         ),
       );
+      const summary = JSON.parse(stdout) as { outcomes: Record<string, number>; exitCode: number };
+      expect(summary).toMatchObject({ command: 'stock push', file: 'stock.csv', exitCode });
+      expect([10, 20]).toContain(summary.outcomes.unknown);
+      expect(Object.values(summary.outcomes).reduce((sum, count) => sum + count, 0)).toBe(500);
     } finally {
       await slow.close();
     }

@@ -121,7 +121,7 @@ describe.skipIf(pseudoTerminal.missing)(`Ctrl-C on a terminal${pseudoTerminal.no
     // The closing line is never reached: the way back is said as the process ends (the line wraps at 80 columns).
     const shown = screen.lines.join('').replace(/\s+/g, ' ');
     expect(shown).toMatch(
-      /customer create: stopped at once; [12] requests? in flight may have been applied without their answers in the report \(a resume sends them again\)\. Resume with: .*b2bctl customer create customers\.csv .*--resume customers\.report-/,
+      /customer create: stopped at once; [12] requests? in flight may have been applied without their answers in the report \([12] customers?, counted unknown; a resume sends them again\)\. Resume with: .*b2bctl customer create customers\.csv .*--resume customers\.report-/,
     );
     expect(screen.cursorHidden).toBe(false);
     expect(screen.wraparound).toBe(true);

@@ -287,20 +287,33 @@ describe('HttpClient retries', () => {
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).not.toBeInstanceOf(AmbiguousRequestError);
     expect(error.message).toBe(
-      `No answer from ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out). If the platform is this slow, raise the time-out (--timeout, or the http.timeout setting), then try again.`,
+      `No answer from ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out). If the platform is this slow, raise the time-out (B2BCTL_TIMEOUT=1s, or b2bctl config set http.timeout 1s), then try again.`,
     );
     expect(server.seen).toHaveLength(2);
     expect(clock.sleeps).toEqual([125]);
   });
 
   it('a write safe to repeat (a stock batch PUT) timing out once sent is retried, then ambiguous: it may have been applied', async () => {
-    const { server, baseUrl, client } = await setUp([hang], { timeoutMs: 150, maxRetries: 1 });
+    const { server, baseUrl, client } = await setUp([hang], { timeoutMs: 150, maxRetries: 1, timeoutFlag: true });
     const error = await failureOf(
       client.request({ method: 'PUT', path: '/v1/stock/batch', body: '{"items":[]}', safeToRepeat: true }),
     );
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     expect(error.message).toBe(
-      `PUT ${baseUrl}/v1/stock/batch was sent, and ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out), after 2 attempts: the request may have been applied. If the platform is this slow, raise the time-out (--timeout, or the http.timeout setting).`,
+      `PUT ${baseUrl}/v1/stock/batch was sent, and ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out), after 2 attempts: the request may have been applied. If the platform is this slow, raise the time-out (--timeout 1s, B2BCTL_TIMEOUT=1s, or b2bctl config set http.timeout 1s).`,
+    );
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('a POST that changes nothing (the token route) timing out once sent: no answer, not "may have been applied"', async () => {
+    const { server, baseUrl, client } = await setUp([hang], { timeoutMs: 150, maxRetries: 1 });
+    const error = await failureOf(
+      client.request({ method: 'POST', path: '/v1/auth/token', body: '{}', safeToRepeat: true, changesNothing: true }),
+    );
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error).not.toBeInstanceOf(AmbiguousRequestError);
+    expect(error.message).toBe(
+      `No answer from ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out). If the platform is this slow, raise the time-out (B2BCTL_TIMEOUT=1s, or b2bctl config set http.timeout 1s), then try again.`,
     );
     expect(server.seen).toHaveLength(2);
   });
