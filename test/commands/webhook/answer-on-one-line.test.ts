@@ -1,7 +1,7 @@
 /**
  * An ERP's answer quoted in the receiver's log, in a dead letter and in `webhook replay`'s error is one line: an
  * HTML error page or a text over several lines quoted as it came left a dozen orphan lines in a journal, each taken
- * for an event of its own and found by no grep for the event (docs/webhooks.md, "Hand-off").
+ * for an event of its own and found by no grep for the event (docs/webhooks.md, "How an event goes through").
  */
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
