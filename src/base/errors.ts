@@ -1,4 +1,5 @@
 /** Typed errors: every failure that ends a command is one of these, mapped to an exit code in one place. */
+import { quotedAnswer } from './quoted-answer.js';
 import { isStopSignal, signalExitCodes } from './stop-signals.js';
 
 /** Exit codes (docs/output.md, "Exit codes"), after sysexits. */
@@ -200,7 +201,9 @@ export class PlatformError extends B2bctlError {
    */
   constructor(status: number, request: PlatformRequestInfo, body: unknown, explanation?: string) {
     const platformMessage = explanation ?? messageOfBody(body);
-    const violation = platformMessage === undefined ? undefined : parseValidationMessage(platformMessage);
+    // The field and value from the words as written: a value may hold a line break the shown message has not.
+    const written = explanation === undefined ? wordsOfBody(body) : undefined;
+    const violation = written === undefined ? undefined : parseValidationMessage(written);
     super(
       `${request.method} ${request.url} failed with HTTP ${status}${platformMessage ? `: ${platformMessage}` : ''}`,
       status === 401 || status === 403 ? ExitCode.authFailed : ExitCode.someRecordsFailed,
@@ -225,12 +228,19 @@ export function parseValidationMessage(message: string): { field: string; value:
 }
 
 /**
- * The platform's own words in an error body, as written: a text body, or the common JSON shapes (`message`, OAuth's
+ * The platform's own words in an error body: a text body, or the common JSON shapes (`message`, OAuth's
  * `error_description`, `error` as text or as `{code, description | message}`, `errors` as `[{field, message | detail
  * | title}]` or `{field: [messages]}`, RFC 7807 problem details' `detail` and `title`). Undefined when it has none.
- * Every command reads refusals through this one function; nothing decides on the wording it returns.
+ * Every command reads refusals through this one function; nothing decides on the wording it returns. On one line
+ * and bounded, as every message that quotes them is: a line break in the platform's words would break the log line.
  */
 export function messageOfBody(body: unknown): string | undefined {
+  const words = wordsOfBody(body);
+  return words === undefined ? undefined : quotedAnswer(words, 500);
+}
+
+/** `messageOfBody` as written, before it is put on one line. */
+function wordsOfBody(body: unknown): string | undefined {
   if (typeof body === 'string') {
     if (body.trim() === '') return undefined;
     // A gateway's or proxy's error page: its title says more than 500 characters of markup.
@@ -238,7 +248,7 @@ export function messageOfBody(body: unknown): string | undefined {
       const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, ' ').trim();
       return `an HTML page${title ? ` ("${title.slice(0, 80)}")` : ''}, not the platform's answer: check the base URL and any proxy in between`;
     }
-    return hideEchoedSecret(body.trim().replace(/\s+/g, ' ').slice(0, 500));
+    return hideEchoedSecret(body.trim());
   }
   if (!isPlainRecord(body)) return undefined;
   const lead =

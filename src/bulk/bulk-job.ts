@@ -8,7 +8,7 @@ import { isPipe, openNamedInput } from '../io/input/byte-source.js';
 import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import { acquireProfileLock } from '../config/lock.js';
 import { countOf } from '../lib/plural.js';
-import { announceTerminalStdin, openCommandInput } from './command-input.js';
+import { announceTerminalStdin, openCommandInput, pipeWaitNotice } from './command-input.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { keysChecked, type ResumedPlaces } from './pending-records.js';
 import { advisoryLogger } from './problem-output.js';
@@ -79,7 +79,7 @@ async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally
       job.file === '-'
         ? await spoolStdin(context.io.stdin, spoolOptions)
         : isPipe(job.file)
-          ? await spoolStdin(openNamedInput(job.file).stream, spoolOptions)
+          ? await spoolStdin(openNamedInput(job.file, pipeWaitNotice(context)).stream, spoolOptions)
           : undefined;
     if (job.lockName) {
       const store = await context.profiles();

@@ -14,7 +14,7 @@ export interface CheckingProgress {
 
 /**
  * How far the validation pass has read, while nobody knows how many records there are: a count on a terminal
- * (`412000 rows checked | 85000/s | invalid 3`), redrawn in place and cleared at the end; elsewhere a progress line
+ * (`412000 records checked | 85000/s | invalid 3`), redrawn in place and cleared at the end; elsewhere a progress line
  * at most every 10 seconds. Nothing for a pass that ends within a second, nothing with --quiet. A million-row
  * workbook takes seconds to check, and a terminal that shows nothing for them looks hung.
  */

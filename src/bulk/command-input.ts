@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { InputError } from '../base/errors.js';
 import { readRegularFile } from '../lib/named-file.js';
+import type { PipeWaitNotice } from '../io/input/byte-source.js';
 import type { FieldCatalogue, HeaderMap } from '../io/input/record-shape.js';
 import { type InputOptions, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import { openAnyInput } from '../io/input/workbook-or-text.js';
@@ -58,6 +59,7 @@ export async function openCommandInput(
     maxListIndex: session.get('input.maxListIndex'),
     rowBounds: { maxColumns: session.get('input.maxColumns'), maxRowChars: session.get('input.maxRowChars') },
     interrupt: context.interrupt,
+    pipeWait: pipeWaitNotice(context),
     // stdin as the command was given it, or its bytes where the command has already looked at them.
     stdin: options.stdin ?? context.io.stdin,
     catalogue,
@@ -129,4 +131,9 @@ export function announceTerminalStdin(context: Context): void {
     context.log.warn(
       'Reading records from stdin (this terminal): paste or type them, then press Ctrl-D on an empty line to end (Ctrl-C to cancel).',
     );
+}
+
+/** The log line of a bulk input that is a FIFO no program writes to (byte-source.ts), on the command's clock. */
+export function pipeWaitNotice(context: Context): PipeWaitNotice {
+  return { sleep: (ms, signal) => context.clock.sleep(ms, signal), warn: (message) => context.log.warn(message) };
 }

@@ -16,7 +16,7 @@ export interface ProgressOptions {
   io: IOStreams;
   clock: Clock;
   quiet: boolean;
-  /** What is counted: "customers", "items", "rows checked". */
+  /** What is counted: "customers", "items", "records checked". */
   unit: string;
   /** How many there are; undefined while nobody knows (a file being read): then a count with no bar, no percentage. */
   total: number | undefined;
@@ -192,11 +192,11 @@ export function fittedBar(unit: string, total: number, columns: number): { forma
   return { format: `{bar} ${text}`, barsize };
 }
 
-/** The widest a count's text gets: every figure at eight digits (a hundred million rows checked). */
+/** The widest a count's text gets: every figure at eight digits (a hundred million records checked). */
 const widestCount = (text: string) => text.replaceAll(/\{(value|rate|failed)\}/g, '99999999').length;
 
 /**
- * The line of a count with no known total (`412000 rows checked | 85000/s | invalid 3`) on a terminal `columns` wide:
+ * The line of a count with no known total (`412000 records checked | 85000/s | invalid 3`) on a terminal `columns` wide:
  * the most figures that fit before the last column.
  */
 export function fittedCount(unit: string, failedWord: string, columns: number): string {

@@ -16,8 +16,6 @@ export interface ValidateCommand<T> {
   flags: InputFlags;
   catalogue: FieldCatalogue;
   checker: RecordChecker<T>;
-  /** What the summary calls a record: "records" (customers) or "rows" (stock). */
-  noun: string;
   /** The command that sends the file once it is valid, for the closing advice: `customer update`, `stock push`. */
   sentBy: string;
   /** Values the platform accepts but that look wrong: warnings, counted in the summary, never a failure. */
@@ -81,7 +79,7 @@ async function validateEveryRecord<T>(
   unchanged: () => void,
 ): Promise<void> {
   const output = problemOutput(context, input.file, input.format, command.catalogue);
-  const progress = checkingProgress(context, `${command.noun} checked`);
+  const progress = checkingProgress(context, 'records checked');
   // Problems printed on the terminal that shows the count would be drawn over: the count gives way to them.
   const onProblem: ProblemOutput['write'] = context.io.isStdoutTTY
     ? (line, problem, place) => {
@@ -116,11 +114,11 @@ async function validateEveryRecord<T>(
   // it is fine (and an interrupted header-only read said "nothing to check"). One after the last record is not.
   if (summary.interrupted)
     throw new InterruptedError(
-      `Interrupted after ${countOf(summary.records, command.noun)} of ${input.file} (${summary.invalid > 0 ? `${summary.invalid} invalid so far, listed above` : 'none invalid so far'}); the rest was not checked. Run it again to check the whole file.`,
+      `Interrupted after ${countOf(summary.records, 'records')} of ${input.file} (${summary.invalid > 0 ? `${summary.invalid} invalid so far, listed above` : 'none invalid so far'}); the rest was not checked. Run it again to check the whole file.`,
     );
   const seconds = (context.clock.now() - started) / 1000;
   context.log.info(
-    `${input.file}: ${countOf(summary.records, command.noun)}, ${summary.valid} valid, ${summary.invalid} invalid (${countOf(summary.problems, 'problems')}${advisories?.count ? `, ${countOf(advisories.count, 'warnings')}` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
+    `${input.file}: ${countOf(summary.records, 'records')}, ${summary.valid} valid, ${summary.invalid} invalid (${countOf(summary.problems, 'problems')}${advisories?.count ? `, ${countOf(advisories.count, 'warnings')}` : ''}${skippedNote(input)}) in ${seconds.toFixed(1)} s.`,
   );
   // Before any verdict on the records: those of a file rewritten as it was read are the rewrite's.
   unchanged();
@@ -131,7 +129,7 @@ async function validateEveryRecord<T>(
     );
   if (summary.invalid > 0)
     throw new InputError(
-      `${summary.invalid} of ${countOf(summary.records, command.noun)} of ${input.file} ${summary.invalid === 1 ? 'is' : 'are'} invalid (listed above); validate sends nothing, fix ${summary.invalid === 1 ? 'it' : 'them'} before ${command.sentBy}.`,
+      `${summary.invalid} of ${countOf(summary.records, 'records')} of ${input.file} ${summary.invalid === 1 ? 'is' : 'are'} invalid (listed above); validate sends nothing, fix ${summary.invalid === 1 ? 'it' : 'them'} before ${command.sentBy}.`,
       { file: input.file },
     );
 }

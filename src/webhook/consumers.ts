@@ -9,6 +9,7 @@ import {
   type UrlSource,
 } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
+import { quotedAnswer } from '../base/quoted-answer.js';
 import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
 import type { CommandRuns } from './command-runs.js';
@@ -209,11 +210,13 @@ function forwardHeaders(event: StoredEvent): Record<string, string> {
 
 /**
  * The ERP's answer other than 2xx, as an error: for good when the status says it will never take the event. The
- * `secrets` it was sent are masked before the answer is cut to length, so no piece of one is left at the cut.
+ * `secrets` it was sent are masked before the answer is cut to one bounded line, so no piece of one is left at the cut.
  */
 function refusalOf(status: number, text: string, secrets: readonly string[]): Error {
-  const quoted = redactSecrets(text.trim(), secrets);
-  const message = `HTTP ${status}${quoted ? `: ${quoted.slice(0, 200)}` : ''}`;
+  // On one line: the refusal is logged, tied to its event, as one line of the receiver's log (an HTML error page
+  // quoted as it came would leave a dozen orphan lines, each taken for an event of its own).
+  const quoted = quotedAnswer(redactSecrets(text, secrets));
+  const message = `HTTP ${status}${quoted ? `: ${quoted}` : ''}`;
   return permanentStatuses.has(status) ? new PermanentRefusal(message) : new Error(message);
 }
 

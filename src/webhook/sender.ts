@@ -5,6 +5,7 @@ import type { ProxyEnvironment, ProxyRoute } from '../net/proxy-route.js';
 import { bearerTokenText, unsendableTokenCharacter } from '../domain/bearer-token.js';
 import type { WebhookKind } from '../domain/webhook-events.js';
 import type { TokenStyle } from '../http-server/tokens.js';
+import { quotedAnswer } from '../base/quoted-answer.js';
 
 /** Who asks a token endpoint, and in which of the receiver's three request styles. */
 export interface TokenClient {
@@ -143,7 +144,7 @@ export async function requestAccessToken(
           };
         step.error = `the answer's access_token holds ${unsendable}, which no HTTP header can carry`;
       } else step.error = 'the answer has no access_token';
-    } else step.answer = text.slice(0, 300);
+    } else step.answer = quotedAnswer(text, 300);
   } catch (error) {
     step.error = networkProblemSentence(await explainNetworkProblem(error, tokenUrl, via.route, timeoutMs, via.source));
   }
@@ -184,7 +185,7 @@ async function postEvent(
       bodyTimeout: timeoutMs,
     });
     eventStep.status = answer.statusCode;
-    eventStep.answer = (await answer.body.text()).slice(0, 300);
+    eventStep.answer = quotedAnswer(await answer.body.text(), 300);
   } catch (error) {
     eventStep.error = networkProblemSentence(
       await explainNetworkProblem(error, eventUrl, via.route, timeoutMs, via.source),

@@ -71,6 +71,6 @@ export async function validatedOnThread(cli: InstalledCli): Promise<RunResult> {
 export const validatedOnThreadResult = {
   code: 0,
   stderr: expect.stringMatching(
-    /validated on a thread of its own[\s\S]*3000 rows, 3000 valid, 0 invalid \(0 problems\)/,
+    /validated on a thread of its own[\s\S]*3000 records, 3000 valid, 0 invalid \(0 problems\)/,
   ),
 };

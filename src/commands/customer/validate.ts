@@ -18,7 +18,6 @@ export async function run(options: CustomerValidateOptions, context: Context): P
       flags: options,
       catalogue: customerCatalogue(options.mode),
       checker: newCustomerChecker(options.mode),
-      noun: 'records',
       sentBy: `customer ${options.mode}`,
       advisories: (record) => customerAdvisories(record.values),
       thread: { verb: 'customer validate', options },

@@ -16,6 +16,7 @@ import { documentSlashAdvice } from '../../platform/customers.js';
 import { encodedSlashRefusal } from '../../platform/encoded-slash.js';
 import { tokenRoute } from '../../platform/token-source.js';
 import type { Finding } from './findings.js';
+import { quotedAnswer } from '../../base/quoted-answer.js';
 
 /** The password is not sent where a login would refuse to send it (src/net/plain-http.ts). */
 function plainHttpRefusal(
@@ -385,7 +386,7 @@ function answerFinding(
       check,
       status,
       result: 'fail',
-      detail: `answered ${status}: ${outcome.text.replace(/\s+/g, ' ').slice(0, 120)}`,
+      detail: `answered ${status}: ${quotedAnswer(outcome.text, 120)}`,
       exitCode: ExitCode.someRecordsFailed,
     };
   const unreadable = unreadableAnswer(outcome);

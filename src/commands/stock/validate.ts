@@ -17,7 +17,6 @@ export async function run(options: StockValidateOptions, context: Context): Prom
       flags: options,
       catalogue: stockCatalogue,
       checker: newStockChecker({ allowZeroPrice: options.allowZeroPrice }),
-      noun: 'rows',
       sentBy: 'stock push',
       thread: { verb: 'stock validate', options },
     },

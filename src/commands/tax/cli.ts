@@ -249,6 +249,7 @@ export const examples: CommandExamples = {
   ],
   'tax quote': [
     'b2bctl tax quote --rules impostos.csv --map impostos.map.json --from SP --to RJ --buyer taxpayer --item 39269090,10,45.90',
-    'b2bctl tax quote --rules impostos.csv --map impostos.map.json --from SP --to MG --buyer non-taxpayer --items carrinho.csv -o json',
+    // The cart shipped in samples/ (worked example 3 of docs/tax.md), so that this example runs as written.
+    'b2bctl tax quote --rules samples/impostos.csv --map samples/impostos.map.json --from SP --to MG --buyer non-taxpayer --items samples/carrinho.csv -o json',
   ],
 };

@@ -25,13 +25,13 @@ export interface InputBytes {
 export async function openBytes(
   path: string,
   stdin: NodeJS.ReadableStream,
-  options: { interrupt?: AbortSignal; name?: string; unchanged?: () => void } = {},
+  options: { interrupt?: AbortSignal; name?: string; unchanged?: () => void; pipeWait?: PipeWaitNotice } = {},
 ): Promise<InputBytes> {
   const { interrupt, name = inputName(path), unchanged } = options;
   if (path === '-')
     return { stream: endedOnInterrupt(stdin instanceof Readable ? stdin : Readable.from(stdin), name, interrupt) };
   try {
-    const opened = openNamedInput(path);
+    const opened = openNamedInput(path, options.pipeWait, name);
     if (isPipeKind(opened.stats)) return { stream: endedOnInterrupt(opened.stream, name, interrupt) };
     return { stream: unchanged ? checkedAfterEachChunk(opened.stream, unchanged) : opened.stream, size: opened.size };
   } catch (error) {
@@ -63,13 +63,55 @@ function checkedAfterEachChunk(stream: Readable, unchanged: () => void): Readabl
   return pipeline(stream, checked, () => {});
 }
 
-/** A named input opened without waiting (named-file.ts): a file's bytes from its start, or a pipe's as they come. */
-export function openNamedInput(path: string): InputBytes & { stats: Stats } {
+/**
+ * A named input opened without waiting (named-file.ts): a file's bytes from its start, or a pipe's as they come. A
+ * pipe that `pipeWait` is given for says once on the log what the run waits for, should nothing come (see below).
+ */
+export function openNamedInput(
+  path: string,
+  pipeWait?: PipeWaitNotice,
+  name = inputName(path),
+): InputBytes & { stats: Stats } {
   const { descriptor, stats } = openNamedFileSync(path, { pipes: true });
   // A pipe is read in the event loop, so its wait for a writer can be interrupted (Linux reports no hang-up to a
   // reader until a writer has come and gone).
-  if (isPipeKind(stats)) return { stream: new Socket({ fd: descriptor, readable: true, writable: false }), stats };
+  if (isPipeKind(stats)) {
+    const socket = new Socket({ fd: descriptor, readable: true, writable: false });
+    if (pipeWait) sayWhenSilent(socket, name, stats.isFIFO() && !path.startsWith('/dev/fd/'), pipeWait);
+    return { stream: socket, stats };
+  }
   return { stream: createReadStream('', { fd: descriptor, highWaterMark: 32 * 1024 }), size: stats.size, stats };
+}
+
+/** The command's clock and log, for the one line a pipe with no writer earns. */
+export interface PipeWaitNotice {
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  warn: (message: string) => void;
+}
+
+/** How long a pipe may send nothing before the run says what it waits for. */
+export const pipeWaitNoticeMs = 2_000;
+
+/**
+ * A FIFO no program writes to is waited on for ever (a bulk input may be one, or a `<(…)`: the writer may start
+ * later), and a cron job's log would show nothing of why it hangs. Linux gives the reader no event for "no writer
+ * yet", so a timer: if the pipe has sent no byte and is still open `pipeWaitNoticeMs` after it was opened, one
+ * warning says so. The timer ends with the pipe; a pipe that has sent anything is never named.
+ */
+function sayWhenSilent(socket: Socket, name: string, fifo: boolean, notice: PipeWaitNotice): void {
+  const closed = new AbortController();
+  socket.once('close', () => closed.abort());
+  notice.sleep(pipeWaitNoticeMs, closed.signal).then(
+    () => {
+      if (socket.bytesRead > 0 || socket.destroyed || socket.readableEnded) return;
+      notice.warn(
+        fifo
+          ? `Waiting for a program to write to ${name}: it is a named pipe (FIFO), and nothing has come from it in ${pipeWaitNoticeMs / 1000} s. The run reads it once a program writes it and closes it; until then it waits, holding no lock (Ctrl-C or SIGTERM ends it, nothing sent).`
+          : `Waiting for ${name}: it is a pipe, and nothing has come from it in ${pipeWaitNoticeMs / 1000} s. The run reads it once the program writing it writes and ends (Ctrl-C or SIGTERM ends it, nothing sent).`,
+      );
+    },
+    () => {},
+  );
 }
 
 /** The stream, destroyed with an InterruptedError when the run is interrupted while it is still read. */

@@ -56,6 +56,7 @@ function estimatedLines(size: number | undefined, head: Buffer): number | undefi
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const bytes = await openBytes(options.path, options.stdin, {
     interrupt: options.interrupt,
+    pipeWait: options.pipeWait,
     name: options.displayName ?? inputName(options.path),
     unchanged: options.unchanged,
   });

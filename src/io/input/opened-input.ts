@@ -1,5 +1,6 @@
 import { forbiddenCharacter, forbiddenCharacterProblem } from '../../domain/invisible-characters.js';
 import { doubledUtf8Accent, undoubledWord, wordAround } from './brazilian-text.js';
+import type { PipeWaitNotice } from './byte-source.js';
 import type { DecimalSeparator } from './cell-values.js';
 import type { HeaderProposalOptions } from './header-proposal.js';
 import type { ColumnPlan, FieldCatalogue, HeaderMap } from './record-shape.js';
@@ -30,6 +31,8 @@ export interface InputOptions {
   rowBounds?: RowBounds;
   /** The run's Ctrl-C: a long parse of one huge row stops on it. */
   interrupt?: AbortSignal;
+  /** The log line of a FIFO or `<(…)` that sends nothing for a while (byte-source.ts): a cron log says why it hangs. */
+  pipeWait?: PipeWaitNotice;
   /** `--strict`: an unknown column is an error instead of a warning. */
   strict?: boolean;
   /** `--write-map`: read the columns named as an ERP names them as proposed, and save the map (header-proposal.ts). */

@@ -12,7 +12,11 @@ export async function openAnyInput(options: InputOptions): Promise<OpenedInput> 
   const name = options.displayName ?? inputName(options.path);
   let bytes: { stream: Readable; size?: number };
   try {
-    bytes = await openBytes(options.path, options.stdin, { interrupt: options.interrupt, name });
+    bytes = await openBytes(options.path, options.stdin, {
+      interrupt: options.interrupt,
+      pipeWait: options.pipeWait,
+      name,
+    });
   } catch {
     // A missing or unreadable file: openInput says so in the words of every other input.
     return openInput(options);

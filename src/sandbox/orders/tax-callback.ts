@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { dispatcherFor } from '../../net/dispatcher.js';
 import { requestAccessToken, type TokenClient } from '../../webhook/sender.js';
+import { quotedAnswer } from '../../base/quoted-answer.js';
 
 /** Where the sandbox asks for an order's taxes before closing it, as a store with the callback activated does. */
 export interface TaxCallback {
@@ -111,7 +112,7 @@ export class TaxCallbackCaller {
         taxes: {
           ok: false,
           status: 502,
-          message: `the tax callback answered HTTP ${answer.statusCode}: ${text.slice(0, 500)}`,
+          message: `the tax callback answered HTTP ${answer.statusCode}: ${quotedAnswer(text, 500)}`,
         },
       };
     return { statusCode: answer.statusCode, taxes: { ok: true, taxes: JSON.parse(text) as unknown } };

@@ -66,7 +66,7 @@ describe('an empty file is nothing to push: exit 0 with a note', () => {
     ] as const) {
       const result = await run(['stock', 'validate', file]);
       expect(maskClock(result.stderr)).toBe(
-        `${file}: 0 rows, 0 valid, 0 invalid (0 problems) in T s.\n${file} ${note}; nothing to check.\n`,
+        `${file}: 0 records, 0 valid, 0 invalid (0 problems) in T s.\n${file} ${note}; nothing to check.\n`,
       );
       expect(result.code).toBe(0);
     }
@@ -185,7 +185,7 @@ describe('quantities that are not whole numbers of 0 or more', () => {
       })),
     );
     expect(maskClock(result.stderr)).toBe(
-      'qty.csv: 4 rows, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 rows of qty.csv are invalid (listed above); validate sends nothing, fix them before stock push.\n',
+      'qty.csv: 4 records, 1 valid, 3 invalid (3 problems) in T s.\nerror: 3 of 4 records of qty.csv are invalid (listed above); validate sends nothing, fix them before stock push.\n',
     );
     expect(result.code).toBe(65);
     expect(await requestCounts(sandbox)).toEqual({});

@@ -166,7 +166,7 @@ describe('an .ods within the bounds', () => {
     const test = await fixture().loggedInContext();
     const code = await test.run(validate, { file, strict: false });
     expect(code).toBe(ExitCode.dataInvalid);
-    expect(test.stderr()).toContain(`error: 20000 of 20002 rows of ${file} are invalid`);
+    expect(test.stderr()).toContain(`error: 20000 of 20002 records of ${file} are invalid`);
     const lines = new Set(
       test
         .stdout()

@@ -115,7 +115,7 @@ describe('every real export of the stock sheet is pushed with its accents, its t
     const { run } = workspace(['estoque.win1252.csv']);
     const result = await run(['stock', 'validate', 'estoque.win1252.csv', ...leftOut]);
     expect(maskClock(result.stderr)).toContain(
-      'estoque.win1252.csv: 4 rows, 4 valid, 0 invalid (0 problems, 3 blank rows skipped) in T s.',
+      'estoque.win1252.csv: 4 records, 4 valid, 0 invalid (0 problems, 3 blank rows skipped) in T s.',
     );
     expect(result.code).toBe(0);
   });

@@ -61,7 +61,7 @@ describe('stock validate', () => {
   it('passes samples/stock.csv (pt-BR Excel: semicolons, decimal commas, CRLF) and sends nothing', async () => {
     const { run } = workspace('stock.csv');
     const result = await run(['stock', 'validate', 'stock.csv']);
-    expect(maskClock(result.stderr)).toBe('stock.csv: 52 rows, 52 valid, 0 invalid (0 problems) in T s.\n');
+    expect(maskClock(result.stderr)).toBe('stock.csv: 52 records, 52 valid, 0 invalid (0 problems) in T s.\n');
     expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
     expect(await requestCounts(sandbox)).toEqual({});
@@ -70,7 +70,7 @@ describe('stock validate', () => {
   it('passes samples/stock.json and sends nothing', async () => {
     const { run } = workspace('stock.json');
     const result = await run(['stock', 'validate', 'stock.json']);
-    expect(maskClock(result.stderr)).toBe('stock.json: 10 rows, 10 valid, 0 invalid (0 problems) in T s.\n');
+    expect(maskClock(result.stderr)).toBe('stock.json: 10 records, 10 valid, 0 invalid (0 problems) in T s.\n');
     expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
     expect(await requestCounts(sandbox)).toEqual({});
@@ -79,7 +79,7 @@ describe('stock validate', () => {
   it('reads stdin (-), sniffing the Excel CSV', async () => {
     const { run } = workspace();
     const result = await run(['stock', 'validate', '-'], readFileSync(join(seedDirectory, 'stock.csv')));
-    expect(maskClock(result.stderr)).toBe('stdin: 52 rows, 52 valid, 0 invalid (0 problems) in T s.\n');
+    expect(maskClock(result.stderr)).toBe('stdin: 52 records, 52 valid, 0 invalid (0 problems) in T s.\n');
     expect(result.code).toBe(0);
   });
 });

@@ -26,7 +26,7 @@ describe('stock validate interrupted', () => {
     memory.interrupt('SIGINT');
     const code = await memory.run(run, { file: stockFile(10), strict: false });
     expect(code).toBe(ExitCode.interrupted);
-    expect(memory.stderr()).toContain('Interrupted after 0 rows of');
+    expect(memory.stderr()).toContain('Interrupted after 0 records of');
     expect(memory.stderr()).toContain('(none invalid so far)');
     expect(memory.stderr()).toContain('the rest was not checked');
     expect(memory.stderr()).not.toContain('nothing to check');
@@ -39,10 +39,10 @@ describe('stock validate interrupted', () => {
     const code = await memory.run(run, { file: stockFile(rows), strict: false });
     expect(code).toBe(ExitCode.interrupted);
     expect(memory.stdout()).toMatch(/"line":2\b/);
-    const read = Number(/Interrupted after (\d+) rows/.exec(memory.stderr())?.[1]);
+    const read = Number(/Interrupted after (\d+) records/.exec(memory.stderr())?.[1]);
     expect(read).toBeGreaterThan(0);
     expect(read).toBeLessThan(rows);
     expect(memory.stderr()).toContain('(1 invalid so far, listed above)');
-    expect(memory.stderr()).not.toMatch(/\d+ rows, \d+ valid/);
+    expect(memory.stderr()).not.toMatch(/\d+ records, \d+ valid/);
   });
 });

@@ -73,7 +73,7 @@ describe('stock validate of a workbook on its thread', () => {
       tty: { stdout: true, stderr: true },
     });
     expect(here.code).toBe(0);
-    expect(here.stderr).toContain('estoque-3000.xlsx: 3000 rows, 3000 valid, 0 invalid (0 problems) in N s.');
+    expect(here.stderr).toContain('estoque-3000.xlsx: 3000 records, 3000 valid, 0 invalid (0 problems) in N s.');
     expect(there).toEqual(here);
   });
 
@@ -103,7 +103,7 @@ describe('stock validate of a workbook on its thread', () => {
       stdin: workbook,
     });
     expect(piped.here.code).toBe(65);
-    expect(piped.here.stderr).toContain('stdin: 6 rows, 4 valid, 2 invalid (2 problems) in N s.');
+    expect(piped.here.stderr).toContain('stdin: 6 records, 4 valid, 2 invalid (2 problems) in N s.');
     expect(piped.there).toEqual(piped.here);
     const onThread = await runCommandLine(['stock', 'validate', '-', '--ignore-column', 'atualizado em', '--verbose'], {
       configDir,
@@ -117,7 +117,7 @@ describe('stock validate of a workbook on its thread', () => {
     const text = await bothWays(['stock', 'validate', '-', '--verbose'], { folder, configDir, stdin: csv });
     expect(text.here.code).toBe(0);
     expect(text.there.stderr).not.toContain('thread of its own');
-    expect(text.there.stderr).toContain('stdin: 3000 rows, 3000 valid, 0 invalid (0 problems) in N s.');
+    expect(text.there.stderr).toContain('stdin: 3000 records, 3000 valid, 0 invalid (0 problems) in N s.');
   });
 
   it('says under --verbose that the thread validated it, and only when it did', async () => {
@@ -199,7 +199,7 @@ describe('the thread itself', () => {
       // Caught while the workbook's other parts are read, or once its rows began: which depends on when the thread
       // sees the signal, on a busy machine either.
       message: expect.stringMatching(
-        /^Interrupted (while reading .*estoque-3000\.xlsx \(.*\)|after \d+ rows?\b.*)\.?$/s,
+        /^Interrupted (while reading .*estoque-3000\.xlsx \(.*\)|after \d+ records?\b.*)\.?$/s,
       ),
     });
   });

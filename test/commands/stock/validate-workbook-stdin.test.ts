@@ -52,7 +52,7 @@ describe('stock validate - with a workbook on stdin', () => {
     async (_, path) => {
       const fromFile = await validate([path]);
       const fromStdin = await validate(['-'], readFileSync(path));
-      expect(maskClock(fromFile.stderr)).toContain('4 rows, 4 valid, 0 invalid');
+      expect(maskClock(fromFile.stderr)).toContain('4 records, 4 valid, 0 invalid');
       expect({ code: fromStdin.code, stderr: maskClock(fromStdin.stderr).replaceAll('stdin', 'FILE') }).toEqual({
         code: fromFile.code,
         stderr: maskClock(fromFile.stderr).replaceAll(path, 'FILE'),

@@ -3,11 +3,12 @@
  * LibreOffice saved as a pt-BR ERP exports it (`;`, Windows-1252, Portuguese headers read with --map), and its
  * refusals: a wrong table, an item without a row.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { shellWords } from '../../support/command-words.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { workedExample2, workedExample3, workedExample6 } from '../../support/tax-examples.js';
 
@@ -335,6 +336,29 @@ describe('tax quote', () => {
     const result = await quoteExample2(['--rules', sample, '--write-map', 'sample.map.json']);
     expect(result.code).toBe(0);
     expect(result.items).toEqual([workedExample2]);
+  });
+
+  it("docs/tax.md's cart example runs as written from the package's root: samples/carrinho.csv gives example 3", async () => {
+    const root = join(__dirname, '..', '..', '..');
+    const page = readFileSync(join(root, 'docs', 'tax.md'), 'utf8');
+    const commands = page
+      .split('\n')
+      .filter((line) => line.startsWith('b2bctl tax quote --rules samples/impostos.csv'));
+    const saving = commands.find((line) => line.includes('--write-map impostos.map.json'));
+    const cart = commands.find((line) => line.includes('--items samples/carrinho.csv'));
+    expect({ saving, cart }).toEqual({ saving: expect.any(String), cart: expect.any(String) });
+    // The package's root as a user has it: the shipped samples, no map yet (the page's first command saves it).
+    const packageRoot = temporaryFolder('b2bctl-tax-page-');
+    mkdirSync(join(packageRoot, 'samples'));
+    for (const file of ['impostos.csv', 'carrinho.csv'])
+      copyFileSync(join(root, 'samples', file), join(packageRoot, 'samples', file));
+    const asWritten = (line: string) =>
+      runCommandLine(shellWords(line).slice(1), { configDir: freshConfigDir(), cwd: packageRoot });
+    expect((await asWritten(saving as string)).code).toBe(0);
+    const result = await asWritten(cart as string);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
   });
 
   it('computes example 3 (DIFAL and FCP) from a cart file', async () => {

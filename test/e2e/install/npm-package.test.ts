@@ -75,6 +75,10 @@ describe('the npm package', () => {
     );
     expect(paths).toContain('dist/cli.js');
     expect(paths).toContain('docs/man/b2bctl-stock-push.1');
+    // The files the docs' examples read (docs/tax.md's cart among them).
+    expect(paths).toEqual(
+      expect.arrayContaining(['samples/impostos.csv', 'samples/impostos.map.json', 'samples/carrinho.csv']),
+    );
     // Every guide the help texts name (`(docs/sandbox.md)`) is installed, and every page's links lead inside the
     // package, but for the contributors' pages of the source.
     const code = paths.filter((path) => /^dist\/.*\.js$/.test(path));

@@ -43,7 +43,7 @@ describe('stock validate', () => {
   it('passes samples/stock.csv (pt-BR Excel: semicolons, decimal commas, CRLF) and sends nothing', async () => {
     const { run } = workspace('stock.csv');
     const result = await run(['stock', 'validate', 'stock.csv']);
-    expect(maskClock(result.stderr)).toBe('stock.csv: 52 rows, 52 valid, 0 invalid (0 problems) in T s.\n');
+    expect(maskClock(result.stderr)).toBe('stock.csv: 52 records, 52 valid, 0 invalid (0 problems) in T s.\n');
     expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
     expect(await requestCounts(sandbox)).toEqual({});

@@ -139,7 +139,7 @@ describe('a FIFO nobody writes to', () => {
     run.child.kill('SIGTERM');
     const { code, stderr } = await result;
     expect(code).toBe(75);
-    expect(stderr).toMatch(/error: Interrupted after [\d,]+ rows of stdin \(1 invalid so far, listed above\)/);
+    expect(stderr).toMatch(/error: Interrupted after [\d,]+ records of stdin \(1 invalid so far, listed above\)/);
     run.child.stdin?.destroy();
   });
 });

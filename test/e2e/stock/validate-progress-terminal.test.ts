@@ -37,7 +37,7 @@ describe.skipIf(pseudoTerminal.missing || fifo.missing)(
           writer.write('sku,quantity,price\n');
           let next = 1;
           const count = { shown: false };
-          const counted = running.printed('rows checked').then(() => (count.shown = true));
+          const counted = running.printed('records checked').then(() => (count.shown = true));
           // Rows keep coming until the count is drawn: it is drawn once the pass has run a second.
           while (!count.shown) {
             if (next > 300_000) throw new Error('no count drawn after 300,000 rows');
@@ -51,17 +51,17 @@ describe.skipIf(pseudoTerminal.missing || fifo.missing)(
           await new Promise<void>((resolve) => writer.end(resolve));
         },
       });
-      expect(counting?.lines.at(-1)).toMatch(/^\d+ rows checked \| \d+\/s \| invalid 0$/);
+      expect(counting?.lines.at(-1)).toMatch(/^\d+ records checked \| \d+\/s \| invalid 0$/);
       expect(counting?.wrapped).toEqual([]);
       expect(counting?.cursorHidden).toBe(true);
 
       expect(code).toBe(65);
-      expect(screen.lines.filter((line) => line.includes('rows checked'))).toEqual([]);
+      expect(screen.lines.filter((line) => line.includes('records checked'))).toEqual([]);
       const problem = screen.lines.findIndex((line) => line.startsWith('stdin:'));
       expect(screen.lines[problem]).toMatch(/^stdin:\d+: .*\[lots\]/);
       expect(screen.lines.slice(problem + 1).map((line) => line.replace(/ in \d+\.\d s\./, ' in N s.'))).toEqual([
-        expect.stringMatching(/^stdin: \d+ rows, \d+ valid, 1 invalid \(1 problem\) in N s\.$/),
-        expect.stringMatching(/^error: 1 of \d+ rows of stdin is invalid/),
+        expect.stringMatching(/^stdin: \d+ records, \d+ valid, 1 invalid \(1 problem\) in N s\.$/),
+        expect.stringMatching(/^error: 1 of \d+ records of stdin is invalid/),
       ]);
       expect(screen.cursorHidden).toBe(false);
     });

@@ -44,8 +44,8 @@ describe.skipIf(pseudoTerminal.missing)(
   `a workbook validated on its thread, on a terminal${pseudoTerminal.note}`,
   () => {
     it.each([
-      ['a workbook with problems', 'estoque-variado.xlsx', 65, 'estoque-variado.xlsx: 6 rows, 4 valid, 2 invalid'],
-      ['3,000 valid rows', 'estoque-3000.xlsx', 0, 'estoque-3000.xlsx: 3000 rows, 3000 valid, 0 invalid'],
+      ['a workbook with problems', 'estoque-variado.xlsx', 65, 'estoque-variado.xlsx: 6 records, 4 valid, 2 invalid'],
+      ['3,000 valid rows', 'estoque-3000.xlsx', 0, 'estoque-3000.xlsx: 3000 records, 3000 valid, 0 invalid'],
     ])('%s: the same screen, the cursor shown and wrapping on', async (_case, name, exit, closing) => {
       const workbook = join(repoRoot, 'test', 'fixtures', 'workbooks', name);
       const { here, there } = await bothWays(workbook, ['stock', 'validate', name, '--ignore-column', 'atualizado em']);

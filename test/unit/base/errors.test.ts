@@ -134,9 +134,18 @@ describe('PlatformError', () => {
     expect([error.field, error.value]).toEqual([undefined, undefined]);
   });
 
-  it('keeps at most 500 characters of a text body', () => {
+  it('keeps at most 500 characters of a text body, and shows where it was cut', () => {
     const error = new PlatformError(502, request, 'x'.repeat(2000));
-    expect(error.platformMessage).toHaveLength(500);
+    expect(error.platformMessage).toBe(`${'x'.repeat(500)}…`);
+  });
+
+  it('puts a JSON message over several lines on one, and reads its field and value as written', () => {
+    const error = new PlatformError(422, request, {
+      message: 'Property [address] with value [Rua A\nBloco 2] does not pass validation',
+    });
+    expect(error.platformMessage).toBe('Property [address] with value [Rua A Bloco 2] does not pass validation');
+    expect(error.message).not.toContain('\n');
+    expect(error.value).toBe('Rua A\nBloco 2');
   });
 });
 

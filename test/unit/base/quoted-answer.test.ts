@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { oneLineText, quotedAnswer } from '../../../src/base/quoted-answer.js';
+
+describe('quotedAnswer', () => {
+  it.each([
+    { name: 'a text over lines', text: 'falhou:\r\n  pedido 1\n\tja existe\n', shown: 'falhou: pedido 1 ja existe' },
+    { name: 'control characters', text: 'a\u001b[31mb\u0000c', shown: 'a [31mb c' },
+    { name: 'Unicode line separators', text: 'a\u2028b\u2029c\u0085d', shown: 'a b c d' },
+    { name: 'JSON on one line, as it came', text: '{"message":"no"}', shown: '{"message":"no"}' },
+    {
+      name: 'an HTML page: its title, then its words',
+      text: '<!DOCTYPE html>\n<html><head><title>Bad\n Gateway</title><style>p{}</style></head>\n<body><h1>502</h1><!-- x --><script>var a=1</script><p>nginx &amp; co&#46;</p></body></html>',
+      shown: 'an HTML page ("Bad Gateway"): 502 nginx & co.',
+    },
+    { name: 'an HTML page with no title', text: '<html><body>down</body></html>', shown: 'an HTML page: down' },
+  ])('$name', ({ text, shown }) => {
+    expect(quotedAnswer(text)).toBe(shown);
+  });
+
+  it('cuts a long answer to the length given, and marks the cut', () => {
+    expect(quotedAnswer(`${'y'.repeat(30)}\n${'z'.repeat(30)}`, 40)).toBe(`${'y'.repeat(30)} ${'z'.repeat(9)}…`);
+  });
+
+  it('oneLineText leaves a line without breaks as it is', () => {
+    expect(oneLineText('HTTP 422: ok')).toBe('HTTP 422: ok');
+  });
+});
