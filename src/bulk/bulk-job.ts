@@ -60,6 +60,7 @@ async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally
   // Settings problems surface before a million rows are read, not after.
   tally.baseUrl = session.requireBaseUrl();
   refuseFormatWithoutData(context);
+  job.prepare?.(session);
   let release: (() => void) | undefined;
   let spooled: { path: string; remove(): void } | undefined;
   // A dry run sends nothing, so it keeps no verdicts.

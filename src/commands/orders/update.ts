@@ -4,6 +4,7 @@ import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import type { RecordChecker } from '../../bulk/validation-pass.js';
 import { type ReportRow, withPlaceOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
+import type { Session } from '../../config/session.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { PlaceSet } from '../../bulk/resume.js';
@@ -66,10 +67,12 @@ function dryRunLeaves(left: NumbersLeft): string {
  * order go in file order, one at a time; different orders go in parallel.
  */
 export async function run(options: OrdersUpdateOptions, context: Context): Promise<void> {
-  const session = await context.session();
+  // Given by prepare(): the run opens the profile itself, so that a refusal of the profile or of the orders.routes
+  // setting ends with the closing line, as every other refusal of a bulk run does.
+  let session: Session | undefined;
   // Read once the run's flags are settled: a --resume restores the interrupted run's --routes.
-  let routes: OrderRoutes | undefined = options.resume ? undefined : orderRoutesOf(options.routes, session);
-  const routesNow = () => (routes ??= orderRoutesOf(options.routes, session));
+  let routes: OrderRoutes | undefined;
+  const routesNow = () => (routes ??= orderRoutesOf(options.routes, session as Session));
   let sendInOrder:
     | ((client: PlatformClient, entry: PendingRecord<PreparedMove>, signal: AbortSignal) => Promise<ReportEntry>)
     | undefined;
@@ -90,8 +93,12 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       file: options.file,
       flags: options,
       catalogue: moveCatalogue,
+      prepare(opened) {
+        session = opened;
+        if (!options.resume) routesNow();
+      },
       newChecker: () =>
-        fileChecker(options, context, options.branch ?? session.get('branch'), routesNow, (move) =>
+        fileChecker(options, context, options.branch ?? session?.get('branch'), routesNow, (move) =>
           noteNumbers(numbersLeft, move, routesNow()),
         ),
       resuming: (done) => {
