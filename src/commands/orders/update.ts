@@ -67,16 +67,12 @@ function dryRunLeaves(left: NumbersLeft): string {
  * order go in file order, one at a time; different orders go in parallel.
  */
 export async function run(options: OrdersUpdateOptions, context: Context): Promise<void> {
-  // Given by prepare(): the run opens the profile itself, so that a refusal of the profile or of the orders.routes
-  // setting ends with the closing line, as every other refusal of a bulk run does.
+  // Given by prepare() once the run has opened it: its refusals, and orders.routes', end with the closing line.
   let session: Session | undefined;
   // Read once the run's flags are settled: a --resume restores the interrupted run's --routes.
   let routes: OrderRoutes | undefined;
   const routesNow = () => (routes ??= orderRoutesOf(options.routes, session as Session));
-  let sendInOrder:
-    | ((client: PlatformClient, entry: PendingRecord<PreparedMove>, signal: AbortSignal) => Promise<ReportEntry>)
-    | undefined;
-  let senderReady: Promise<NonNullable<typeof sendInOrder>> | undefined;
+  let senderReady: Promise<ReturnType<typeof orderedSender>> | undefined;
   /** Per order, the line of its first move that did not go through (refused, or invalid and passed over). */
   const stoppedAt = new Map<string, number>();
   /**
@@ -142,10 +138,8 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
           await sender.readNames(orderNames, sendingConcurrency(options), signal);
           return orderedSender(stoppedAt, sender, shownNameOf(options.file));
         })();
-        sendInOrder = await senderReady;
-        return Promise.all(
-          batch.map((entry) => (sendInOrder as NonNullable<typeof sendInOrder>)(client, entry, signal)),
-        );
+        const sendInOrder = await senderReady;
+        return Promise.all(batch.map((entry) => sendInOrder(client, entry, signal)));
       },
     },
     context,
