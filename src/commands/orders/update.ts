@@ -9,6 +9,7 @@ import type { OrderRoutes } from '../../domain/order-routes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { PlaceSet } from '../../bulk/resume.js';
 import { recordPlace } from '../../io/input/open-input.js';
+import { inputName } from '../../io/input/byte-source.js';
 import { moveCatalogue, type PreparedMove } from './move-input.js';
 import { newMoveChecker } from './move-checker.js';
 import { orderRoutesOf } from './move.js';
@@ -136,7 +137,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
             now: () => context.clock.now(),
           });
           await sender.readNames(orderNames, sendingConcurrency(options), signal);
-          return orderedSender(stoppedAt, sender, shownNameOf(options.file));
+          return orderedSender(stoppedAt, sender, inputName(options.file));
         })();
         const sendInOrder = await senderReady;
         return Promise.all(batch.map((entry) => sendInOrder(client, entry, signal)));
@@ -154,7 +155,7 @@ function fileChecker(
   routesNow: () => OrderRoutes,
   valid: (move: PreparedMove) => void,
 ): RecordChecker<PreparedMove> {
-  const shownName = shownNameOf(options.file);
+  const shownName = inputName(options.file);
   return newMoveChecker({
     baseDirectory: options.file === '-' ? process.cwd() : dirname(resolve(options.file)),
     confinePaths: options.allowPaths !== true,
@@ -168,11 +169,6 @@ function fileChecker(
     warn: (field, message, line) => context.log.warn(`warning: ${shownName}:${line}: ${field}: ${message}`),
     valid,
   });
-}
-
-/** The moves file as its messages name it. */
-function shownNameOf(file: string): string {
-  return file === '-' ? 'stdin' : file;
 }
 
 /**

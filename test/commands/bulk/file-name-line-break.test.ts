@@ -128,6 +128,49 @@ describe('a file name with a line break in a bulk run', () => {
     );
   });
 
+  it('orders update of invalid moves: the validating, problem, error and closing lines one line each; nothing sent', async () => {
+    const folder = temporaryFolder('b2bctl-name-break-');
+    const moves = 'pedidos\nhoje.csv';
+    writeFileSync(join(folder, moves), 'order,action\n1,bogus\n');
+    await resetCounts(sandbox);
+    const result = await runCommandLine(['orders', 'update', moves], {
+      configDir: join(folder, 'config'),
+      cwd: folder,
+      env: { ...env, ...textLog },
+    });
+    expect(result.code).toBe(65);
+    expect(await requestCounts(sandbox)).toEqual({});
+    const lines = result.stderr.trimEnd().split('\n');
+    for (const line of [...lines, result.closingLine ?? '']) expect(line).toMatch(timed);
+    expect(lines[0]).toMatch(/Z orders update: validating pedidos\\nhoje\.csv$/);
+    expect(lines[1]).toMatch(/Z pedidos\\nhoje\.csv:2: /);
+    expect(lines.at(-1)).toMatch(/Z error: Every record of pedidos\\nhoje\.csv is invalid /);
+    expect(result.closingLine).toMatch(
+      /Z orders update: pedidos\\nhoje\.csv to profile "default" \(.+\): 1 record, 0 valid, 1 invalid; nothing sent; exit 65$/,
+    );
+  });
+
+  it('stock push of more invalid rows than it prints: the validate command it names, pasted in bash, names the file', async () => {
+    const folder = temporaryFolder('b2bctl-name-break-');
+    const rows = Array.from({ length: 120 }, (_, index) => `S${index + 1};x`);
+    writeFileSync(join(folder, name), ['sku;quantity', ...rows, ''].join('\n'));
+    await resetCounts(sandbox);
+    const result = await runCommandLine(['stock', 'push', name], {
+      configDir: join(folder, 'config'),
+      cwd: folder,
+      env: { ...env, ...textLog },
+    });
+    expect(result.code).toBe(65);
+    expect(await requestCounts(sandbox)).toEqual({});
+    const lines = result.stderr.trimEnd().split('\n');
+    for (const line of lines) expect(line).toMatch(timed);
+    const listing = lines
+      .map((line) => /every problem is listed by (.+) -o csv > problems\.csv$/.exec(line)?.[1])
+      .find(Boolean);
+    expect(listing).toBe("b2bctl stock validate $'estoque ção $HOME \\'q\\' `x`\\nlinha2.csv'");
+    expect(wordsBashReads(listing ?? '', folder)).toEqual(['stock', 'validate', name]);
+  });
+
   it('--log-format json: every line one JSON object; the closing line names the file exactly in its fields', async () => {
     const folder = temporaryFolder('b2bctl-name-break-');
     writeFileSync(join(folder, name), 'sku;quantity\nNAO-EXISTE-1;x\n');
