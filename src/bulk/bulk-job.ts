@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
 import { InputError, InterruptedError, PartialFailureError, UsageError } from '../base/errors.js';
 import { defaultOutputFolder, type RecordPlace } from './report.js';
-import { isPipe, openNamedInput } from '../io/input/byte-source.js';
+import { inputName, isPipe, openNamedInput } from '../io/input/byte-source.js';
 import { batchesOfOne, type InputRecord, type OpenedInput, skippedNote } from '../io/input/open-input.js';
 import { acquireProfileLock } from '../config/lock.js';
 import { countOf } from '../lib/plural.js';
@@ -25,6 +25,7 @@ import { checkingProgress } from './checking-progress.js';
 import { changedWhileRead, fileIdentity } from './file-identity.js';
 import { type LateProblem, runValidationPass, type ValidationSummary } from './validation-pass.js';
 import { type JudgedRecord, type SpooledRecord, VerdictSpool } from './verdict-spool.js';
+import { printable } from '../io/output/printable.js';
 
 export type { BulkJob, SendPlan } from './job.js';
 export type { PendingRecord } from './pending-records.js';
@@ -59,12 +60,12 @@ async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally
   tally.profile = session.profileName;
   // Settings problems surface before a million rows are read, not after: every setting the run may read (a value
   // read only when the first request is made, `B2BCTL_ALLOW_HTTP=1`, was refused after the file, with a report and a
-  // resume command for a run that never started), and the command's own.
+  // resume command for a run that never started), and the command's own (prepare).
   tally.baseUrl = session.requireBaseUrl();
   const [refused] = session.refusedSettings();
   if (refused) throw refused.error;
-  job.checkSettings?.();
   refuseFormatWithoutData(context);
+  job.prepare?.(session);
   let release: (() => void) | undefined;
   let spooled: { path: string; remove(): void } | undefined;
   // A dry run sends nothing, so it keeps no verdicts.
@@ -73,7 +74,7 @@ async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally
     // A FIFO or a process substitution (`<(cat f.csv)`) can be read once, like stdin: the send pass
     // would otherwise reopen it and hang, or find it empty and send nothing. Spooled before the lock
     // is taken: a writer that never comes must not keep every later cron run out (exit 75).
-    const spoolOptions = { name: job.file === '-' ? 'stdin' : job.file, signal: context.interrupt };
+    const spoolOptions = { name: inputName(job.file), signal: context.interrupt };
     if (job.file === '-') announceTerminalStdin(context);
     spooled =
       job.file === '-'
@@ -192,7 +193,7 @@ async function openAndCheckInput<T, Sent>(
   readPath: string,
   context: Context,
 ): Promise<CheckedInput> {
-  const shownName = job.file === '-' ? 'stdin' : job.file;
+  const shownName = inputName(job.file);
   // Taken before anything is printed, so nothing that reacts to the output can slip in before it.
   const identity = fileIdentity(readPath);
   const changed = () => fileIdentity(readPath) !== identity;
@@ -232,7 +233,7 @@ async function openAndCheckInput<T, Sent>(
     // the size cannot be seen, so the resume says what it compared.
     if (resumed.input.content === undefined)
       context.log.warn(
-        `${job.name}: ${job.flags.resume} was written by an earlier b2bctl, whose run record holds only the input's size and first 64 KiB: a change past them cannot be seen. Resume only with the file that run read, unchanged.`,
+        `${job.name}: ${printable(job.flags.resume)} was written by an earlier b2bctl, whose run record holds only the input's size and first 64 KiB: a change past them cannot be seen. Resume only with the file that run read, unchanged.`,
       );
     // The interrupted run's reading and sending flags hold for the rest of its file.
     Object.assign(job.flags, restored);
@@ -384,7 +385,7 @@ async function rehearseRefusals<T, Sent>(job: BulkJob<T, Sent>, input: CheckedIn
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       throw new UsageError(
-        `dry run: the real run could not write its ${what} in ${folder} (${code}) and would send nothing. Choose a writable path with ${flag} or the outputDir setting.`,
+        `dry run: the real run could not write its ${what} in ${printable(folder)} (${code}) and would send nothing. Choose a writable path with ${flag} or the outputDir setting.`,
       );
     }
   }

@@ -3,6 +3,7 @@ import { B2bctlError, ExitCode, exitCodeOf, OutputError, UsageError } from '../b
 import { isClosedPipe, writeClaimingFailure } from '../io/output/closed-output.js';
 import { countOf } from '../lib/plural.js';
 import type { Outcome } from './report.js';
+import { printable } from '../io/output/printable.js';
 
 /** What a bulk run learnt by its end, for the last line of its log. Filled in stage by stage. */
 export interface RunTally {
@@ -34,7 +35,7 @@ export interface ClosingCounts {
 export function closingLine(name: string, tally: RunTally, exitCode: number): string {
   const store =
     tally.profile === undefined ? '' : ` to profile "${tally.profile}"${tally.baseUrl ? ` (${tally.baseUrl})` : ''}`;
-  return `${name}: ${tally.file}${store}: ${tally.counts ?? 'nothing read'}; exit ${exitCode}`;
+  return `${name}: ${printable(tally.file)}${store}: ${tally.counts ?? 'nothing read'}; exit ${exitCode}`;
 }
 
 /** Off a terminal (cron, a file) and with --quiet, where it is the one line kept. */
@@ -105,7 +106,7 @@ export async function withClosingLine(
   const unprinted = await printSummary(ExitCode.ok);
   if (unprinted) {
     const error = new OutputError(
-      `${summaryNotPrinted(unprinted, context)}; the run itself is done (${tally.counts ?? 'nothing read'})${tally.report ? `, and its report has every outcome: ${tally.report}` : ''}. Nothing needs sending again: make room, or write stdout elsewhere, next time.`,
+      `${summaryNotPrinted(unprinted, context)}; the run itself is done (${tally.counts ?? 'nothing read'})${tally.report ? `, and its report has every outcome: ${printable(tally.report)}` : ''}. Nothing needs sending again: make room, or write stdout elsewhere, next time.`,
       { cause: unprinted },
     );
     if (wanted)

@@ -7,6 +7,7 @@ import { type InputOptions, parseHeaderMap, type OpenedInput } from '../io/input
 import { openAnyInput } from '../io/input/workbook-or-text.js';
 import type { InputFlags } from './flags.js';
 import { adoptHeaderMap, offerHeaderMap } from './header-map-file.js';
+import { printable } from '../io/output/printable.js';
 
 /** How a command opens its input, beyond its flags. */
 export interface CommandInputOptions {
@@ -39,7 +40,7 @@ export async function openCommandInput(
       text = await decodeMapFile(await readRegularFile(flags.map), flags.encoding);
     } catch (error) {
       throw new InputError(
-        `${flags.map}: cannot read the --map file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+        `${printable(flags.map)}: cannot read the --map file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
         { file: flags.map, missing: true },
       );
     }
@@ -47,7 +48,9 @@ export async function openCommandInput(
       headerMap = parseHeaderMap(JSON.parse(text), flags.map);
     } catch (error) {
       if (error instanceof SyntaxError)
-        throw new InputError(`${flags.map}: the --map file is not valid JSON (${error.message}).`, { file: flags.map });
+        throw new InputError(`${printable(flags.map)}: the --map file is not valid JSON (${error.message}).`, {
+          file: flags.map,
+        });
       throw error;
     }
   }

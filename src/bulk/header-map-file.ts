@@ -7,6 +7,8 @@ import { editDistance } from '../lib/suggest.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { pathTaken } from '../lib/private-file.js';
 import { nothingSent } from '../io/input/nothing-sent.js';
+import { printable } from '../io/output/printable.js';
+import { shellWord } from '../lib/shell-word.js';
 
 /** The answer that leaves a column out (saved as `null`); no field path can be empty. */
 const skip = '';
@@ -35,7 +37,7 @@ export async function adoptHeaderMap(
   // would replace it with only what the headers propose. The offer on a terminal names its file before it saves.
   if (!listed && pathTaken(path))
     throw new UsageError(
-      `--write-map ${path}: the file exists (a map saved before, perhaps edited since); nothing was written${nothingSent(sends, ' or sent')}. Read the file with it: --map ${path}; to save a new map, delete it or give --write-map another file.`,
+      `--write-map ${printable(path)}: the file exists (a map saved before, perhaps edited since); nothing was written${nothingSent(sends, ' or sent')}. Read the file with it: --map ${shellWord(path)}; to save a new map, delete it or give --write-map another file.`,
     );
   const adopted: HeaderMap = { ...map };
   if (proposal.unmapped.length > 0 && context.canPrompt()) {
@@ -61,7 +63,7 @@ export async function adoptHeaderMap(
     writeFileDurably(path, `${JSON.stringify(adopted, null, 2)}\n`);
   } catch (error) {
     throw new UsageError(
-      `Cannot write the --write-map file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})${nothingSent(sends)}.`,
+      `Cannot write the --write-map file ${printable(path)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})${nothingSent(sends)}.`,
     );
   }
   for (const [header, field] of Object.entries(adopted))
@@ -69,7 +71,9 @@ export async function adoptHeaderMap(
       context.log.info(
         field === null ? `map: ${noun} "${header}" is left out` : `map: ${noun} "${header}" reads as ${field}`,
       );
-  context.log.info(`map: saved to ${path}; pass --map ${path} from now on (edit it to change a ${noun}).`);
+  context.log.info(
+    `map: saved to ${printable(path)}; pass --map ${shellWord(path)} from now on (edit it to change a ${noun}).`,
+  );
   return adopted;
 }
 

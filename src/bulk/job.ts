@@ -9,6 +9,7 @@ import type { Outcome } from './report.js';
 import type { ShapingFlag, ShapingValue } from './run-meta.js';
 import type { RecordChecker } from './validation-pass.js';
 import type { ListingCommand } from './problem-lines.js';
+import type { Session } from '../config/session.js';
 
 /**
  * What differs between bulk commands; everything else (docs/bulk-runs.md) is the same for all. T is a
@@ -24,6 +25,12 @@ export interface BulkJob<T, Sent = T> {
   flags: InputFlags & SendFlags;
   catalogue: FieldCatalogue;
   newChecker(): RecordChecker<T>;
+  /**
+   * The command's own set-up that may refuse the run (a setting it reads: stock.schema, orders.routes), given the
+   * profile once the run has opened it. Called inside the run, before the input is read, so that a refusal, like the
+   * profile's own (a config folder another user owns), ends with the closing line a cron log is read by.
+   */
+  prepare?(session: Session): void;
   /**
    * Values the platform takes but that look wrong (a state registration whose check digit fails): logged as
    * warnings while the file is validated, as `validate` prints them, and sent all the same.
@@ -46,11 +53,6 @@ export interface BulkJob<T, Sent = T> {
    * 0036); none for a command that has no validate (then the errors file of a --skip-invalid run lists them).
    */
   listedBy?: ListingCommand;
-  /**
-   * Refuses a setting of the command's own that the run would refuse later (a stock schema that does not read), with
-   * the other settings, before the file is read, inside the run so its closing line is still written.
-   */
-  checkSettings?(): void;
   /** Takes a per-profile lock under this name, so two runs never overlap (cron jobs). */
   lockName?: string;
   /**

@@ -5,6 +5,7 @@ import { placeOf, type RecordPlace } from './report.js';
 import type { PlaceKeys, PlaceSet } from './resume.js';
 import type { RunLedger } from './run-ledger.js';
 import type { SpooledRecord } from './verdict-spool.js';
+import { printable } from '../io/output/printable.js';
 
 /** A valid record waiting to be sent, with where it came from. */
 export interface PendingRecord<T> extends RecordPlace {
@@ -67,7 +68,7 @@ export async function* keysChecked(
   if (unmatched === 0) return;
   const olderReport = elementsPlaced && report.reported.elements.count === 0;
   throw new UsageError(
-    `Cannot resume from ${job.flags.resume}: it has rows for ${countOf(unmatched, 'places')} where ${shownName} has no record${
+    `Cannot resume from ${printable(String(job.flags.resume))}: it has rows for ${countOf(unmatched, 'places')} where ${shownName} has no record${
       olderReport
         ? ` (${shownName} holds several records on a line, and the report names lines only, as b2bctl wrote reports before it named the element; such a report cannot tell its records apart)`
         : '; it is the report of another file'
@@ -93,7 +94,9 @@ function otherRecordInReport(
     unpadded !== key && keys.matches(place, unpadded)
       ? `names ${unpadded} where ${shownName}:${recordPlace(place)} has ${key}: its keys lost their leading zeros, as a spreadsheet drops them when it opens and saves a CSV. Resume from the report as b2bctl wrote it (or a copy whose key column was kept as text)`
       : `names another record than ${key} on ${shownName}:${recordPlace(place)}; it is the report of another file`;
-  return new UsageError(`Cannot resume from ${reportPath}: its row for ${row} ${why}. Nothing was sent.`);
+  return new UsageError(
+    `Cannot resume from ${printable(String(reportPath))}: its row for ${row} ${why}. Nothing was sent.`,
+  );
 }
 
 /**

@@ -62,7 +62,7 @@ function problemWriter(context: Context, file: string, inputFormat: InputFormat)
     const batch = batchedWriter(context.io.stdout);
     return {
       write: async (line, problem, place) =>
-        batch.write(`${file}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}\n`),
+        batch.write(`${printable(file)}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}\n`),
       end: () => batch.flush(),
     };
   }
@@ -115,7 +115,7 @@ export function advisoryLogger(
     log(record) {
       for (const advisory of advisories(record)) {
         count++;
-        context.log.warn(`warning: ${file}:${recordPlace(record)}: ${advisory.message}`);
+        context.log.warn(`warning: ${printable(file)}:${recordPlace(record)}: ${advisory.message}`);
       }
     },
     get count() {
@@ -132,7 +132,7 @@ export function problemLogger(
 ): (line: number, problem: FieldProblem, place?: Place) => void {
   return (line, found, place) => {
     const problem = shownProblem(found, catalogue);
-    context.log.warn(`${file}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}`, {
+    context.log.warn(`${printable(file)}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}`, {
       file,
       line,
       ...(place?.row !== undefined ? { row: place.row } : {}),

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { InputError } from '../base/errors.js';
 import { restoreFormula } from '../io/output/csv-format.js';
 import { doneOutcomes, headerLine, parsePlace, type RecordPlace, reportDelimiterOf } from './report.js';
+import { printable } from '../io/output/printable.js';
 
 /** A set of input line numbers, one bit per line: flat memory for a million-line file. */
 export class LineSet {
@@ -168,7 +169,7 @@ export async function readDoneLines(
 ): Promise<PlaceSet> {
   const done = new PlaceSet();
   const notAReport = () =>
-    new InputError(`${reportPath}: not a b2bctl report (expected the columns line,key,outcome,...).`, {
+    new InputError(`${printable(reportPath)}: not a b2bctl report (expected the columns line,key,outcome,...).`, {
       file: reportPath,
     });
   const columns = (header: string[]) => {
@@ -204,7 +205,7 @@ export async function readDoneLines(
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EACCES')
-      throw new InputError(`${reportPath}: cannot read the report to resume from (${code}).`, {
+      throw new InputError(`${printable(reportPath)}: cannot read the report to resume from (${code}).`, {
         file: reportPath,
         missing: true,
       });

@@ -20,6 +20,7 @@ import { isSystemPath } from './report.js';
 import { pruneOldRuns } from './retention.js';
 import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
+import { printable } from '../io/output/printable.js';
 
 /** What decides how a bulk run that began sending ends. */
 export interface SendingFacts extends SendingResult {
@@ -188,8 +189,8 @@ function partialFailure(
 ): string {
   const files =
     ledger.errors.rows > 0
-      ? `the report ${ledger.report.path} and the errors file ${ledger.errors.path} say why`
-      : `the report ${ledger.report.path} says why`;
+      ? `the report ${printable(ledger.report.path)} and the errors file ${printable(ledger.errors.path)} say why`
+      : `the report ${printable(ledger.report.path)} says why`;
   const line = `${notThroughWords(ledger, unit)} (${ledger.outcomeSummary(['rejected', 'conflict', 'invalid', 'failed', 'unknown'])}); ${files}.`;
   const unknown = ledger.unknownForResume;
   // No resume follows: under --quiet this line is all the log holds, so it gives the command that feeds the errors
@@ -286,7 +287,7 @@ async function dropResumedRunsSupersededRows<T, Sent>(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     context.log.warn(
-      `${job.name}: ${ledger.report.path} still holds the rows of the records this run sent again (${code}); a record's last row is its outcome`,
+      `${job.name}: ${printable(ledger.report.path)} still holds the rows of the records this run sent again (${code}); a record's last row is its outcome`,
     );
   }
 }

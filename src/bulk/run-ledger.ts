@@ -18,6 +18,7 @@ import {
   siblingPath,
   withoutErrorsColumns,
 } from './report.js';
+import { printable } from '../io/output/printable.js';
 
 const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>([
   'invalid',
@@ -247,7 +248,7 @@ export class RunLedger {
    * both run, send those records twice), so the resume is the one way on, and its own errors file the one to fix.
    */
   filesSummary(next: { feedBack?: string; unavailable?: number; resumeFollows?: boolean } = {}): string[] {
-    const lines = [`report: ${this.report.path}`];
+    const lines = [`report: ${printable(this.report.path)}`];
     const rows = this.errors.rows;
     if (rows === 0) return lines;
     const unavailable = next.unavailable ?? 0;
@@ -256,14 +257,14 @@ export class RunLedger {
     const toFix = Math.max(0, rows - unavailable - unknown);
     const holds = { rows, toFix, unknown, unavailable };
     if (next.resumeFollows === true) {
-      lines.push(`errors: ${this.errors.path} (${errorsFileHolds(holds, true)})`);
+      lines.push(`errors: ${printable(this.errors.path)} (${errorsFileHolds(holds, true)})`);
       if (toFix > 0)
         lines.push(
           'once the resume command below has finished the run, fix and feed back the errors file that run writes: it holds every record still to fix',
         );
       return lines;
     }
-    lines.push(`errors: ${this.errors.path} (${errorsFileHolds(holds, false)})`);
+    lines.push(`errors: ${printable(this.errors.path)} (${errorsFileHolds(holds, false)})`);
     // It keeps the input's own headers, so the run's own flags read it.
     const when =
       unavailable > 0
@@ -331,7 +332,7 @@ function refuseEarlierRun(path: string | undefined, what: string, flag: string):
   }
   if (size > 0)
     throw new UsageError(
-      `${flag} ${path}: the file already holds an earlier run's ${what}; nothing was sent. Give a path of its own to each run (a date in it, or leave ${flag} out for NAME.${what === 'report' ? 'report' : 'errors'}-TIMESTAMP beside the input), or --resume the earlier run's report to finish it.`,
+      `${flag} ${printable(path)}: the file already holds an earlier run's ${what}; nothing was sent. Give a path of its own to each run (a date in it, or leave ${flag} out for NAME.${what === 'report' ? 'report' : 'errors'}-TIMESTAMP beside the input), or --resume the earlier run's report to finish it.`,
     );
 }
 
@@ -344,7 +345,7 @@ function refuseTakenRunRecord(reportPath: string | undefined): void {
   const record = metaPathOf(reportPath);
   if (lstatOrUndefined(record) === undefined) return;
   throw new UsageError(
-    `--report ${reportPath}: ${record} is already there, and this run would replace it with its own run record; nothing was sent. Give the report another name, move that file away, or --resume the run whose report this is.`,
+    `--report ${printable(reportPath)}: ${record} is already there, and this run would replace it with its own run record; nothing was sent. Give the report another name, move that file away, or --resume the run whose report this is.`,
   );
 }
 
@@ -357,16 +358,16 @@ function openOutput<T>(path: string, what: string, flag: string, open: () => T, 
     // A file another user made first in a shared folder, or a FIFO, would hand them the rows.
     const wayOut =
       flag === '--resume'
-        ? `Copy it and its run record ${metaPathOf(path)} into a folder of your own that other users cannot write to, and --resume the copy.`
+        ? `Copy it and its run record ${printable(metaPathOf(path))} into a folder of your own that other users cannot write to, and --resume the copy.`
         : undefined;
     if (error instanceof NotOwnPrivateFileError)
       throw new UsageError(
-        `Cannot write the ${what} ${path}: ${error.reason}; nothing was sent. ${wayOut ?? `Choose a path of your own, in a folder other users cannot write to, with ${flag} or the outputDir setting.`}`,
+        `Cannot write the ${what} ${printable(path)}: ${error.reason}; nothing was sent. ${wayOut ?? `Choose a path of your own, in a folder other users cannot write to, with ${flag} or the outputDir setting.`}`,
       );
     // A link planted in a shared folder would send the rows wherever it points.
     const reason = code === 'ELOOP' ? 'it is a symbolic link, which b2bctl never writes through' : code;
     throw new UsageError(
-      `Cannot write the ${what} ${path} (${reason}); nothing was sent. ${wayOut ?? `Choose a writable path with ${flag} or the outputDir setting.`}`,
+      `Cannot write the ${what} ${printable(path)} (${reason}); nothing was sent. ${wayOut ?? `Choose a writable path with ${flag} or the outputDir setting.`}`,
     );
   }
 }
@@ -377,6 +378,6 @@ function writing(path: string, write: () => void): void {
     write();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new OutputError(`Cannot write ${path} (${code}).`, { cause: error });
+    throw new OutputError(`Cannot write ${printable(path)} (${code}).`, { cause: error });
   }
 }

@@ -6,6 +6,7 @@ import { sameBaseUrl } from '../net/base-url.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { NamedFileRefusal, openNamedFileSync } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
+import { printable } from '../io/output/printable.js';
 
 /** A flag that decides where or how records go, with the value it has when it was not given. */
 export type ShapingValue = string | number | boolean | readonly string[] | undefined;
@@ -134,7 +135,7 @@ export function readMeta(reportPath: string): RunMeta {
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`${reportPath}: cannot read the report to resume from (${code}).`, {
+    throw new InputError(`${printable(reportPath)}: cannot read the report to resume from (${code}).`, {
       file: reportPath,
       missing: true,
     });
@@ -152,20 +153,22 @@ export function readMeta(reportPath: string): RunMeta {
   } catch (error) {
     const code =
       (error as NodeJS.ErrnoException).code ?? (error instanceof NamedFileRefusal ? error.message : 'not JSON');
-    if (code === 'ELOOP') throw linkedResumeFile(reportPath, `its run record ${path}`);
+    if (code === 'ELOOP') throw linkedResumeFile(reportPath, `its run record ${printable(path)}`);
     throw new UsageError(
-      `Cannot resume from ${reportPath}: its run record ${path} is unreadable (${code}), so where its records went is unknown; nothing was sent.`,
+      `Cannot resume from ${printable(reportPath)}: its run record ${printable(path)} is unreadable (${code}), so where its records went is unknown; nothing was sent.`,
     );
   }
   if (meta?.version !== 1 || typeof meta.command !== 'string' || typeof meta.input !== 'object')
-    throw new UsageError(`Cannot resume from ${reportPath}: ${path} is not a b2bctl run record; nothing was sent.`);
+    throw new UsageError(
+      `Cannot resume from ${printable(reportPath)}: ${printable(path)} is not a b2bctl run record; nothing was sent.`,
+    );
   return meta;
 }
 
 /** A --resume report or run record that is a symbolic link: refused (exit 2), nothing read through it. */
 function linkedResumeFile(reportPath: string, which: string): UsageError {
   return new UsageError(
-    `Cannot resume from ${reportPath}: ${which} is a symbolic link, which b2bctl never follows; nothing was sent. Resume from the report itself, the one the interrupted run wrote, beside its run record.`,
+    `Cannot resume from ${printable(reportPath)}: ${which} is a symbolic link, which b2bctl never follows; nothing was sent. Resume from the report itself, the one the interrupted run wrote, beside its run record.`,
   );
 }
 
@@ -188,7 +191,7 @@ export function checkResume(options: {
 }): Record<string, ShapingValue> {
   const { meta, reportPath } = options;
   const refuse = (difference: string) =>
-    new UsageError(`Cannot resume from ${reportPath}: ${difference}; nothing was sent.`);
+    new UsageError(`Cannot resume from ${printable(reportPath)}: ${difference}; nothing was sent.`);
   if (meta.command !== options.command)
     throw refuse(`it is the report of b2bctl ${meta.command}, not of b2bctl ${options.command}`);
   if (meta.profile !== options.profile)
@@ -205,7 +208,7 @@ export function checkResume(options: {
     (meta.input.content !== undefined && meta.input.content !== options.input.content)
   )
     throw refuse(
-      `it is the report of ${meta.input.path} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes). Resume with the file that run read, as it was; or send the changed file as a new run without --resume, where records the first run sent may be refused as sent already (customer create: --upsert updates them)`,
+      `it is the report of ${printable(meta.input.path)} (${meta.input.size} bytes), and this input is another file or was changed since (${options.input.size} bytes). Resume with the file that run read, as it was; or send the changed file as a new run without --resume, where records the first run sent may be refused as sent already (customer create: --upsert updates them)`,
     );
   const restored: Record<string, ShapingValue> = {};
   for (const { flag, key, unset, path, pacing, list } of options.shaping) {

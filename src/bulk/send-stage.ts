@@ -44,6 +44,7 @@ import {
 } from './run-meta.js';
 import type { SpooledRecord } from './verdict-spool.js';
 import { sendingConcurrency } from './send-pacing.js';
+import { printable } from '../io/output/printable.js';
 
 /** Consecutive batches lost to an unavailable platform before the run stops (and can be resumed). */
 export const unavailableBatchesBeforeStopping = 3;
@@ -162,7 +163,7 @@ export async function openSending<T, Sent>(
     } catch (error) {
       ledger.close();
       throw new UsageError(
-        `Cannot write the run record beside ${ledger.report.path} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
+        `Cannot write the run record beside ${printable(ledger.report.path)} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
       );
     }
   }

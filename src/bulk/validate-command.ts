@@ -10,6 +10,7 @@ import { changedWhileRead, fileIdentity } from './file-identity.js';
 import { advisoryLogger, problemOutput, type ProblemOutput } from './problem-output.js';
 import { runValidationPass, type RecordChecker } from './validation-pass.js';
 import { type ThreadedValidation, validateOnThread, type ValidationPlace, validationPlace } from './validate-thread.js';
+import { inputName } from '../io/input/byte-source.js';
 
 export interface ValidateCommand<T> {
   file: string;
@@ -49,7 +50,7 @@ export async function runValidateCommand<T>(command: ValidateCommand<T>, context
   const unchanged = () => {
     if (command.file !== '-' && fileIdentity(command.file) !== identity)
       throw new InputError(
-        `${changedWhileRead(command.file)}: what was checked is not the file as it now stands. Run again once the export is complete, or copy it first and validate the copy.`,
+        `${changedWhileRead(inputName(command.file))}: what was checked is not the file as it now stands. Run again once the export is complete, or copy it first and validate the copy.`,
         { file: command.file },
       );
   };
@@ -78,7 +79,8 @@ async function validateEveryRecord<T>(
   started: number,
   unchanged: () => void,
 ): Promise<void> {
-  const output = problemOutput(context, input.file, input.format, command.catalogue);
+  // The data names the file as it is (JSON and CSV quote what they must); input.file is its name in messages.
+  const output = problemOutput(context, command.file === '-' ? 'stdin' : command.file, input.format, command.catalogue);
   const progress = checkingProgress(context, 'records checked');
   // Problems printed on the terminal that shows the count would be drawn over: the count gives way to them.
   const onProblem: ProblemOutput['write'] = context.io.isStdoutTTY

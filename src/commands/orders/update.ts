@@ -4,10 +4,12 @@ import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import type { RecordChecker } from '../../bulk/validation-pass.js';
 import { type ReportRow, withPlaceOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
+import type { Session } from '../../config/session.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { PlaceSet } from '../../bulk/resume.js';
 import { recordPlace } from '../../io/input/open-input.js';
+import { inputName } from '../../io/input/byte-source.js';
 import { moveCatalogue, type PreparedMove } from './move-input.js';
 import { newMoveChecker } from './move-checker.js';
 import { orderRoutesOf } from './move.js';
@@ -66,14 +68,12 @@ function dryRunLeaves(left: NumbersLeft): string {
  * order go in file order, one at a time; different orders go in parallel.
  */
 export async function run(options: OrdersUpdateOptions, context: Context): Promise<void> {
-  const session = await context.session();
+  // Given by prepare() once the run has opened it: its refusals, and orders.routes', end with the closing line.
+  let session: Session | undefined;
   // Read once the run's flags are settled: a --resume restores the interrupted run's --routes.
-  let routes: OrderRoutes | undefined = options.resume ? undefined : orderRoutesOf(options.routes, session);
-  const routesNow = () => (routes ??= orderRoutesOf(options.routes, session));
-  let sendInOrder:
-    | ((client: PlatformClient, entry: PendingRecord<PreparedMove>, signal: AbortSignal) => Promise<ReportEntry>)
-    | undefined;
-  let senderReady: Promise<NonNullable<typeof sendInOrder>> | undefined;
+  let routes: OrderRoutes | undefined;
+  const routesNow = () => (routes ??= orderRoutesOf(options.routes, session as Session));
+  let senderReady: Promise<ReturnType<typeof orderedSender>> | undefined;
   /** Per order, the line of its first move that did not go through (refused, or invalid and passed over). */
   const stoppedAt = new Map<string, number>();
   /**
@@ -90,8 +90,12 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       file: options.file,
       flags: options,
       catalogue: moveCatalogue,
+      prepare(opened) {
+        session = opened;
+        if (!options.resume) routesNow();
+      },
       newChecker: () =>
-        fileChecker(options, context, options.branch ?? session.get('branch'), routesNow, (move) =>
+        fileChecker(options, context, options.branch ?? session?.get('branch'), routesNow, (move) =>
           noteNumbers(numbersLeft, move, routesNow()),
         ),
       resuming: (done) => {
@@ -133,12 +137,10 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
             now: () => context.clock.now(),
           });
           await sender.readNames(orderNames, sendingConcurrency(options), signal);
-          return orderedSender(stoppedAt, sender, shownNameOf(options.file));
+          return orderedSender(stoppedAt, sender, inputName(options.file));
         })();
-        sendInOrder = await senderReady;
-        return Promise.all(
-          batch.map((entry) => (sendInOrder as NonNullable<typeof sendInOrder>)(client, entry, signal)),
-        );
+        const sendInOrder = await senderReady;
+        return Promise.all(batch.map((entry) => sendInOrder(client, entry, signal)));
       },
     },
     context,
@@ -153,7 +155,7 @@ function fileChecker(
   routesNow: () => OrderRoutes,
   valid: (move: PreparedMove) => void,
 ): RecordChecker<PreparedMove> {
-  const shownName = shownNameOf(options.file);
+  const shownName = inputName(options.file);
   return newMoveChecker({
     baseDirectory: options.file === '-' ? process.cwd() : dirname(resolve(options.file)),
     confinePaths: options.allowPaths !== true,
@@ -167,11 +169,6 @@ function fileChecker(
     warn: (field, message, line) => context.log.warn(`warning: ${shownName}:${line}: ${field}: ${message}`),
     valid,
   });
-}
-
-/** The moves file as its messages name it. */
-function shownNameOf(file: string): string {
-  return file === '-' ? 'stdin' : file;
 }
 
 /**

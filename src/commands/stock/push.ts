@@ -4,6 +4,7 @@ import { countOf } from '../../lib/plural.js';
 import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { type Outcome, type ReportRow, withPlaceOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
+import type { Session } from '../../config/session.js';
 import {
   batchRouteMaxItems,
   queueRouteMaxItems,
@@ -38,16 +39,17 @@ export interface StockPushOptions extends InputFlags, SendFlags {
  * paced, retried, reported, resumable, and locked per profile so two cron runs never overlap.
  */
 export async function run(options: StockPushOptions, context: Context): Promise<void> {
-  const session = await context.session();
+  // The profile's settings, given by prepare(): the run opens the profile itself, so that a refusal of the profile or
+  // of a setting read here ends with the closing line, as every other refusal of a bulk run does.
+  let settings: Pick<Session, 'get'> | undefined;
   // --schema is read once the run's flags are settled: a --resume restores the interrupted run's.
   const loadSchema = () =>
     options.schema
       ? loadStockSchema(options.schema, `--schema ${options.schema}`)
-      : loadStockSchema(session.get('stock.schema'), 'the stock.schema setting');
-  // Known before the validation pass, which spools each valid item as the JSON the request carries.
+      : loadStockSchema(settings?.get('stock.schema'), 'the stock.schema setting');
   let schema: StockSchema | undefined;
   let wireJson: ((item: StockItem) => string) | undefined;
-  const threshold = session.get('stock.autoThreshold');
+  let threshold = 0;
   let route: 'batch' | 'queue' = 'batch';
   const warn = answerWarnings(context);
   // Made by plan(), once the batch size is known; a 413 makes the rest of the run's requests smaller.
@@ -60,6 +62,12 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       flags: options,
       catalogue: stockCatalogue,
       // Read when the pass starts: a resumed run's --allow-zero-price is restored by then.
+      prepare(session) {
+        settings = session;
+        threshold = session.get('stock.autoThreshold');
+        // Known before the validation pass, which spools each valid item as the JSON the request carries.
+        if (!options.resume) schema = loadSchema();
+      },
       newChecker: () => newStockChecker({ allowZeroPrice: options.allowZeroPrice }),
       keyOf: (record) => String(record.values.sku ?? ''),
       // Read once the pass ends: a resumed run's --allow-zero-price is restored by then, and judges as it did.
@@ -67,10 +75,6 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         return { verb: 'stock validate', flags: options.allowZeroPrice ? ['--allow-zero-price'] : [] };
       },
       lockName: 'stock-push',
-      // Known before the file is read, and refused with the run's closing line (a resume loads its own once restored).
-      checkSettings: () => {
-        if (!options.resume) schema = loadSchema();
-      },
       outcomes: ['applied', 'accepted', 'queued', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted', 'queued'],
       shaping: [

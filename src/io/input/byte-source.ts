@@ -3,10 +3,14 @@ import { Socket } from 'node:net';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { InputError, InterruptedError } from '../../base/errors.js';
 import { NotRegularFileError, isPipeKind, openNamedFileSync } from '../../lib/named-file.js';
+import { printable } from '../output/printable.js';
 
-/** The display name of an input: its path, or `stdin` for `-`. */
+/**
+ * The display name of an input: its path, or `stdin` for `-`; as messages name it, on one line whatever the name holds
+ * (a line break in a file name as `\n`: a log line cut in two named no file, and lost its time or its `exit N`).
+ */
 export function inputName(path: string): string {
-  return path === '-' ? 'stdin' : path;
+  return path === '-' ? 'stdin' : printable(path);
 }
 
 /** An input's bytes, and its size when it is a regular file (undefined for stdin and pipes). */

@@ -1,3 +1,5 @@
+import { nonPrintable } from '../../lib/non-printable.js';
+
 /**
  * Text as a terminal may show it: line breaks and tabs as `\n` `\r` `\t`, and every other control,
  * invisible or bidi character as `\u{…}`, so a SKU holding ESC or OSC sequences cannot set the
@@ -22,8 +24,3 @@ export function printableLines(text: string): string {
     character === '\n' || character === '\t' ? character : printable(character),
   );
 }
-
-// Matching control characters is this pattern's purpose.
-const nonPrintable =
-  // oxlint-disable-next-line no-control-regex
-  /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\uFFF9-\uFFFB]|\p{Cs}/gu;
