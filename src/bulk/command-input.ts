@@ -33,27 +33,7 @@ export async function openCommandInput(
   catalogue: FieldCatalogue,
   options: CommandInputOptions = {},
 ): Promise<OpenedInput> {
-  let headerMap: HeaderMap | undefined;
-  if (flags.map) {
-    let text: string;
-    try {
-      text = await decodeMapFile(await readRegularFile(flags.map), flags.encoding);
-    } catch (error) {
-      throw new InputError(
-        `${printable(flags.map)}: cannot read the --map file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-        { file: flags.map, missing: true },
-      );
-    }
-    try {
-      headerMap = parseHeaderMap(JSON.parse(text), flags.map);
-    } catch (error) {
-      if (error instanceof SyntaxError)
-        throw new InputError(`${printable(flags.map)}: the --map file is not valid JSON (${error.message}).`, {
-          file: flags.map,
-        });
-      throw error;
-    }
-  }
+  const headerMap = flags.map === undefined ? undefined : await readHeaderMapFile(flags.map, flags.encoding);
   const session = await context.session();
   if (path === '-' && !options.quietWarnings) announceTerminalStdin(context);
   const inputOptions: InputOptions = {
@@ -106,6 +86,28 @@ export async function openCommandInput(
         : undefined,
   };
   return openAnyInput(inputOptions);
+}
+
+/** The `--map` file, read and checked: a file that cannot be read is exit 66, one that is not a map exit 65. */
+async function readHeaderMapFile(map: string, encoding: string | undefined): Promise<HeaderMap> {
+  let text: string;
+  try {
+    text = await decodeMapFile(await readRegularFile(map), encoding);
+  } catch (error) {
+    throw new InputError(
+      `${printable(map)}: cannot read the --map file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      { file: map, missing: true },
+    );
+  }
+  try {
+    return parseHeaderMap(JSON.parse(text), map);
+  } catch (error) {
+    if (error instanceof SyntaxError)
+      throw new InputError(`${printable(map)}: the --map file is not valid JSON (${error.message}).`, {
+        file: map,
+      });
+    throw error;
+  }
 }
 
 /**
