@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
+import type { Session } from '../config/session.js';
 import {
   AmbiguousRequestError,
   AuthError,
@@ -142,21 +143,7 @@ export async function openSending<T, Sent>(
     total: Math.max(0, valid - (doneValid ?? 0)),
     unknownToFeedBack: job.unknownToFeedBack,
   });
-  const meta: RunMeta = input.resumed ?? {
-    version: 1,
-    command: job.name,
-    profile: session.profileName,
-    baseUrl: session.requireBaseUrl(),
-    baseUrlFromFlag: context.globals.baseUrl !== undefined || session.setting('baseUrl').source === 'env',
-    ...configFolderFromEnvironment(context, session.store.directory),
-    input: {
-      path: input.description.path,
-      size: input.description.size,
-      fingerprint: input.description.fingerprint,
-      content: input.description.content,
-    },
-    flags: recordedFlags(input.shaping, { ...job.flags, ...plan.flagsAsRun }),
-  };
+  const meta: RunMeta = input.resumed ?? newRunRecord(job, input, plan, context, session);
   if (!input.resumed) {
     try {
       writeMeta(ledger.report.path, meta);
@@ -180,6 +167,31 @@ export async function openSending<T, Sent>(
       `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
     );
   return { client, stopStarting, ledger, plan, resumeHint, feedBackHint };
+}
+
+/** What a new run records beside its report, for --resume and --keep-reports: its store, input and flags. */
+function newRunRecord<T, Sent>(
+  job: BulkJob<T, Sent>,
+  input: SendingInput,
+  plan: SendPlan,
+  context: Context,
+  session: Session,
+): RunMeta {
+  return {
+    version: 1,
+    command: job.name,
+    profile: session.profileName,
+    baseUrl: session.requireBaseUrl(),
+    baseUrlFromFlag: context.globals.baseUrl !== undefined || session.setting('baseUrl').source === 'env',
+    ...configFolderFromEnvironment(context, session.store.directory),
+    input: {
+      path: input.description.path,
+      size: input.description.size,
+      fingerprint: input.description.fingerprint,
+      content: input.description.content,
+    },
+    flags: recordedFlags(input.shaping, { ...job.flags, ...plan.flagsAsRun }),
+  };
 }
 
 /**
