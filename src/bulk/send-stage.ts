@@ -37,7 +37,9 @@ import { RunLedger } from './run-ledger.js';
 import {
   feedBackCommand,
   recordedFlags,
+  recordRunState,
   resumeCommand,
+  runningHere,
   type RunMeta,
   type ShapingFlag,
   writeMeta,
@@ -97,6 +99,21 @@ export interface SendingResult {
    * closing error's, which named the last one lost while the `why` line above it named the first (a fresh user test).
    */
   firstUnavailable?: { error: UnavailableError; place: RecordPlace };
+}
+
+/**
+ * A resumed run's record says it is sending again, so that another run's --keep-reports leaves its report alone. Not
+ * written (a read-only record): the record keeps what it said, and the run goes on, since the record decides nothing
+ * of where its records go.
+ */
+function markRunning(reportPath: string, name: string, context: Context): void {
+  try {
+    recordRunState(reportPath, runningHere());
+  } catch (error) {
+    context.log.debug(
+      `${name}: the run record beside ${reportPath} was not marked as sending again (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
 }
 
 /** Opens the client, the report and the run record (for --resume) of a run whose records are valid. */
@@ -159,14 +176,14 @@ export async function openSending<T, Sent>(
   };
   if (!input.resumed) {
     try {
-      writeMeta(ledger.report.path, meta);
+      writeMeta(ledger.report.path, { ...meta, state: runningHere() });
     } catch (error) {
       ledger.close();
       throw new UsageError(
         `Cannot write the run record beside ${printable(ledger.report.path)} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
       );
     }
-  }
+  } else markRunning(ledger.report.path, job.name, context);
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
   const feedBackHint = (fixFlags: ReadonlySet<string>) =>
     feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv, fixFlags);
