@@ -101,6 +101,18 @@ export interface SendingResult {
   firstUnavailable?: { error: UnavailableError; place: RecordPlace };
 }
 
+/** A new run's record, saying it is sending; not written, the run stops before anything is sent. */
+function writeRunRecord(ledger: RunLedger, meta: RunMeta): void {
+  try {
+    writeMeta(ledger.report.path, { ...meta, state: runningHere() });
+  } catch (error) {
+    ledger.close();
+    throw new UsageError(
+      `Cannot write the run record beside ${printable(ledger.report.path)} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
+    );
+  }
+}
+
 /**
  * A resumed run's record says it is sending again, so that another run's --keep-reports leaves its report alone. Not
  * written (a read-only record): the record keeps what it said, and the run goes on, since the record decides nothing
@@ -174,16 +186,8 @@ export async function openSending<T, Sent>(
     },
     flags: recordedFlags(input.shaping, { ...job.flags, ...plan.flagsAsRun }),
   };
-  if (!input.resumed) {
-    try {
-      writeMeta(ledger.report.path, { ...meta, state: runningHere() });
-    } catch (error) {
-      ledger.close();
-      throw new UsageError(
-        `Cannot write the run record beside ${printable(ledger.report.path)} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
-      );
-    }
-  } else markRunning(ledger.report.path, job.name, context);
+  if (input.resumed) markRunning(ledger.report.path, job.name, context);
+  else writeRunRecord(ledger, meta);
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
   const feedBackHint = (fixFlags: ReadonlySet<string>) =>
     feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv, fixFlags);
