@@ -18,6 +18,7 @@ import type { BulkJob } from './job.js';
 import { type ClosingCounts, sendingCounts } from './closing-line.js';
 import { isSystemPath } from './report.js';
 import { pruneOldRuns } from './retention.js';
+import { recordRunState, type RunState } from './run-meta.js';
 import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 import { printable } from '../io/output/printable.js';
@@ -90,10 +91,9 @@ export async function concludeRun<T, Sent>(
     unanswered: Math.max(0, closing.toSend - answered),
     unknown: ledger.count('unknown'),
   });
-  logSummary(job, sending, context, counted.counts, {
-    unavailable: result.unavailableRecords,
-    resumeFollows: endsWithResume(end, result.unavailableRecords + ledger.unknownForResume),
-  });
+  const resumeFollows = endsWithResume(end, result.unavailableRecords + ledger.unknownForResume);
+  logSummary(job, sending, context, counted.counts, { unavailable: result.unavailableRecords, resumeFollows });
+  recordEnd(job, ledger, { kind: 'ended', exitCode: end.exitCode, resumePending: resumeFollows }, context);
   await pruneOlderRuns(job, ledger, context);
   switch (end.kind) {
     case 'stopped: report not writable':
@@ -293,8 +293,24 @@ async function dropResumedRunsSupersededRows<T, Sent>(
 }
 
 /**
- * --keep-reports: removes the files of this input's older runs, never this run's own (whose report the resume command
- * names). Not after a resume, whose report has an old stamp.
+ * How the run ended, in its run record, for the --keep-reports of later runs: one that left a resume to run keeps its
+ * report. Not written (a full disk): the record still says "running", of a process gone by then, which those runs
+ * keep as they keep a resume pending.
+ */
+function recordEnd<T, Sent>(job: BulkJob<T, Sent>, ledger: RunLedger, state: RunState, context: Context): void {
+  try {
+    recordRunState(ledger.report.path, state);
+  } catch (error) {
+    context.log.debug(
+      `${job.name}: how the run ended was not written to its run record (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+}
+
+/**
+ * --keep-reports: removes the files of this input's older runs of the same command, profile and store, never this
+ * run's own (whose report the resume command names), nor one still sending or whose resume is still to be run (see
+ * retention.ts). Not after a resume, whose report has an old stamp.
  */
 async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, ledger: RunLedger, context: Context): Promise<void> {
   if (job.flags.keepReports === undefined || job.flags.report || job.flags.resume) return;
@@ -304,6 +320,7 @@ async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, ledger: RunLedger,
     folder: session.get('outputDir'),
     keep: job.flags.keepReports,
     current: [ledger.report.path, ledger.errors.path],
+    owner: { command: job.name, profile: session.profileName, baseUrl: session.requireBaseUrl() },
   });
   if (removed.length > 0)
     context.log.info(

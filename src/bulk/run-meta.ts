@@ -5,6 +5,7 @@ import { InputError, UsageError } from '../base/errors.js';
 import { sameBaseUrl } from '../net/base-url.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { NamedFileRefusal, openNamedFileSync } from '../lib/named-file.js';
+import { processStartTime } from '../lib/process-alive.js';
 import { shellWord } from '../lib/shell-word.js';
 import { printable } from '../io/output/printable.js';
 
@@ -67,6 +68,24 @@ export interface RunMeta {
     content?: string;
   };
   flags: Record<string, string | number | boolean>;
+  /**
+   * How the run stands, for the --keep-reports of later runs (retention.ts), which must never remove the files of a
+   * run still sending, nor those its printed resume command names. Absent in the records of earlier versions.
+   */
+  state?: RunState;
+}
+
+/**
+ * `running`: written as sending begins (and again by each resume), with the process that sends: a record that still
+ * says so once that process is gone is of a run killed mid-way, whose report a resume reads. `ended`: how it ended,
+ * and whether it left records for its resume command to send.
+ */
+export type RunState =
+  { kind: 'running'; pid: number; processStart?: string } | { kind: 'ended'; exitCode: number; resumePending: boolean };
+
+/** The state of a run that this process is sending now. */
+export function runningHere(): RunState {
+  return { kind: 'running', pid: process.pid, processStart: processStartTime(process.pid) };
 }
 
 /** Bytes of the input hashed into its fingerprint: enough to tell two exports apart, cheap for a 1 GB file. */
@@ -123,6 +142,22 @@ export function recordedFlags(
 
 export function writeMeta(reportPath: string, meta: RunMeta): void {
   writeFileDurably(metaPathOf(reportPath), `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+/**
+ * Rewrites only the state of the run record beside `reportPath`, as the file holds it (not as this run restored its
+ * flags): never through a link, whole or not at all.
+ */
+export function recordRunState(reportPath: string, state: RunState): void {
+  const path = metaPathOf(reportPath);
+  const { descriptor } = openNamedFileSync(path, { flags: constants.O_NOFOLLOW ?? 0 });
+  let recorded: RunMeta;
+  try {
+    recorded = JSON.parse(readFileSync(descriptor, 'utf8')) as RunMeta;
+  } finally {
+    closeSync(descriptor);
+  }
+  writeFileDurably(path, `${JSON.stringify({ ...recorded, state }, null, 2)}\n`);
 }
 
 export function readMeta(reportPath: string): RunMeta {

@@ -38,7 +38,9 @@ import { RunLedger } from './run-ledger.js';
 import {
   feedBackCommand,
   recordedFlags,
+  recordRunState,
   resumeCommand,
+  runningHere,
   type RunMeta,
   type ShapingFlag,
   writeMeta,
@@ -100,6 +102,33 @@ export interface SendingResult {
   firstUnavailable?: { error: UnavailableError; place: RecordPlace };
 }
 
+/** A new run's record, saying it is sending; not written, the run stops before anything is sent. */
+function writeRunRecord(ledger: RunLedger, meta: RunMeta): void {
+  try {
+    writeMeta(ledger.report.path, { ...meta, state: runningHere() });
+  } catch (error) {
+    ledger.close();
+    throw new UsageError(
+      `Cannot write the run record beside ${printable(ledger.report.path)} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
+    );
+  }
+}
+
+/**
+ * A resumed run's record says it is sending again, so that another run's --keep-reports leaves its report alone. Not
+ * written (a read-only record): the record keeps what it said, and the run goes on, since the record decides nothing
+ * of where its records go.
+ */
+function markRunning(reportPath: string, name: string, context: Context): void {
+  try {
+    recordRunState(reportPath, runningHere());
+  } catch (error) {
+    context.log.debug(
+      `${name}: the run record beside ${reportPath} was not marked as sending again (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+}
+
 /** Opens the client, the report and the run record (for --resume) of a run whose records are valid. */
 export async function openSending<T, Sent>(
   job: BulkJob<T, Sent>,
@@ -144,16 +173,8 @@ export async function openSending<T, Sent>(
     unknownToFeedBack: job.unknownToFeedBack,
   });
   const meta: RunMeta = input.resumed ?? newRunRecord(job, input, plan, context, session);
-  if (!input.resumed) {
-    try {
-      writeMeta(ledger.report.path, meta);
-    } catch (error) {
-      ledger.close();
-      throw new UsageError(
-        `Cannot write the run record beside ${printable(ledger.report.path)} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
-      );
-    }
-  }
+  if (input.resumed) markRunning(ledger.report.path, job.name, context);
+  else writeRunRecord(ledger, meta);
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
   const feedBackHint = (fixFlags: ReadonlySet<string>) =>
     feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv, fixFlags);

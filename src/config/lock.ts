@@ -7,6 +7,7 @@ import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '.
 import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
 import { shellWord } from '../lib/shell-word.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
+import { runtimeLockFolder, runtimeLockName } from './runtime-lock-folder.js';
 
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */
 export interface LockFileSystem {
@@ -52,6 +53,11 @@ export function profileLockPath(configDirectory: string, profileName: string, lo
 
 /**
  * Takes the per-profile lock `lockName` for the command described by `command`; returns the release function.
+ * Where the config folder cannot be written (a read-only home, `HOME=/nonexistent`: a cron user that gives the store
+ * in B2BCTL_BASE_URL and B2BCTL_TOKEN and has no profile, as settings.md allows), the lock is taken in the user's
+ * runtime folder instead (runtime-lock-folder.ts): every run of that config folder meets it there while the folder
+ * stays unwritable. A live holder of the lock in the config folder (one taken before it became read-only) still
+ * stops the run. A full disk is no such case: another run may hold the lock it could not write.
  */
 export function acquireProfileLock(
   configDirectory: string,
@@ -59,8 +65,38 @@ export function acquireProfileLock(
   lockName: string,
   command: string,
   warn: (message: string) => void,
+  replaced: { runtimeFolder?: () => string | undefined; configFolderFileSystem?: Partial<LockFileSystem> } = {},
 ): () => void {
-  return acquireLock(profileLockPath(configDirectory, profileName, lockName), command, warn);
+  const path = profileLockPath(configDirectory, profileName, lockName);
+  try {
+    return acquireLock(path, command, warn, replaced.configFolderFileSystem);
+  } catch (error) {
+    if (!unwritableFolder(error)) throw error;
+    const folder = (replaced.runtimeFolder ?? runtimeLockFolder)();
+    if (folder === undefined) throw error;
+    refuseLiveHolder(path);
+    return acquireLock(join(folder, runtimeLockName(configDirectory, profileName, lockName)), command, warn);
+  }
+}
+
+/** A lock that could not be written because its folder cannot be: read-only, or not this user's to write. */
+function unwritableFolder(error: unknown): boolean {
+  const code = ((error as { cause?: NodeJS.ErrnoException }).cause ?? (error as NodeJS.ErrnoException)).code;
+  return error instanceof UsageError && (code === 'EROFS' || code === 'EACCES' || code === 'EPERM');
+}
+
+/** The lock at `path`, when a process that is still running holds it, stops this run as any held lock does. */
+function refuseLiveHolder(path: string): void {
+  const current = readLock(path);
+  const other = current === 'gone' ? undefined : current.holder;
+  if (other && isProcessAlive(other.pid, other.processStart)) throw heldBy(other, path);
+}
+
+function heldBy(other: LockHolder, path: string): B2bctlError {
+  return new B2bctlError(
+    `Another "${other.command}" is running (PID ${other.pid}, since ${other.startedAt}); this run stops so the two do not overlap. If PID ${other.pid} is not b2bctl, remove ${path}.`,
+    ExitCode.interrupted,
+  );
 }
 
 /**
@@ -97,12 +133,7 @@ export function acquireLock(
     // written where hard links are missing (created, then written): its holder is alive.
     if (current === 'gone' || (current.text === '' && changedWithin(path, abandonedGuardMs))) continue;
     const { holder: other } = current;
-    if (other && isProcessAlive(other.pid, other.processStart)) {
-      throw new B2bctlError(
-        `Another "${other.command}" is running (PID ${other.pid}, since ${other.startedAt}); this run stops so the two do not overlap. If PID ${other.pid} is not b2bctl, remove ${path}.`,
-        ExitCode.interrupted,
-      );
-    }
+    if (other && isProcessAlive(other.pid, other.processStart)) throw heldBy(other, path);
     const gone =
       other && isProcessAlive(other.pid)
         ? `whose process is gone (PID ${other.pid} now belongs to a process started later)`

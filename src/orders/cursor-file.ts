@@ -1,5 +1,6 @@
-import { closeSync, constants, readFileSync, rmSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, readFileSync, realpathSync, rmSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { B2bctlError, ExitCode, UsageError } from '../base/errors.js';
 import { specialFileKind } from '../lib/file-owners.js';
 import { lstatOrUndefined } from '../lib/file-status.js';
@@ -25,6 +26,29 @@ export interface OrdersCursor {
    * updated before the instant the user chose is not emitted by the runs after.
    */
   floor?: string;
+}
+
+/**
+ * The name of the lock a poll of this cursor takes (config/lock.ts). The lock protects the cursor: two runs of one
+ * cursor never overlap, but a second feed of one store on a cursor of its own (`--status CANCELED --cursor
+ * canceled.json` beside the main poll, for another importer) runs beside the first instead of exiting 75 whenever
+ * the two cron lines meet. The profile's own cursor keeps the lock `orders-poll`; any other is named by its file,
+ * its folder's links resolved, so two spellings of one file (`k9/a.json`, `/srv/k9/a.json`) are one lock.
+ */
+export function cursorLockName(cursorPath: string, profileCursorPath: string): string {
+  const file = canonicalPath(cursorPath);
+  if (file === canonicalPath(profileCursorPath)) return 'orders-poll';
+  return `orders-poll.cursor-${createHash('sha256').update(file).digest('hex').slice(0, 16)}`;
+}
+
+/** The absolute path of a file that may not exist yet, through its folder's real path when the folder exists. */
+function canonicalPath(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return join(realpathSync(dirname(absolute)), basename(absolute));
+  } catch {
+    return absolute;
+  }
 }
 
 /**

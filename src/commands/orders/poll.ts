@@ -45,6 +45,7 @@ import {
 import {
   clearCutShort,
   type CutShortRun,
+  cursorLockName,
   defaultCursorPath,
   readCursor,
   readCutShort,
@@ -89,7 +90,9 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   const session = await context.session();
   session.requireBaseUrl();
   const store = await context.profiles();
+  const profileCursor = defaultCursorPath(store.directory, session.profileName);
   const cursorPath = options.cursor ?? defaultCursorPath(store.directory, session.profileName, options.statuses);
+  const lockName = cursorLockName(cursorPath, profileCursor);
   const settings = {
     lookbackMs: session.get('orders.lookback'),
     lagMs: session.get('orders.lag'),
@@ -101,8 +104,8 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
     acquireProfileLock(
       store.directory,
       session.profileName,
-      'orders-poll',
-      `b2bctl orders poll (profile ${session.profileName})`,
+      lockName,
+      `b2bctl orders poll (profile ${session.profileName}${lockName === 'orders-poll' ? '' : `, cursor ${cursorPath}`})`,
       context.log.warn,
     );
   const startedAt = context.clock.now();

@@ -26,7 +26,16 @@ function earlierRunFromAFastClock(folder: string, hours = 2): string[] {
     join(folder, files[0] as string),
     'line,key,outcome,status,id,message,row\r\n2,GEN-0000001,failed,,,x,2\r\n',
   );
-  writeFileSync(join(folder, files[1] as string), JSON.stringify({ input: { path: join(folder, 'stock.csv') } }));
+  // A finished run of the same store: --keep-reports removes only its own store's runs, and none with a resume left.
+  const record = {
+    version: 1,
+    command: 'stock push',
+    profile: 'default',
+    baseUrl: env.B2BCTL_BASE_URL,
+    input: { path: join(folder, 'stock.csv') },
+    state: { kind: 'ended', exitCode: 1, resumePending: false },
+  };
+  writeFileSync(join(folder, files[1] as string), JSON.stringify(record));
   writeFileSync(join(folder, files[2] as string), '\uFEFFsku,quantity,row,error\r\nGEN-0000001,1,2,x\r\n');
   return files;
 }
