@@ -14,6 +14,7 @@ import { closedPort } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { requestCounts, resetCounts, seedDirectory, useSandboxWithToken } from '../../support/sandbox.js';
 import { temporaryFolder } from '../../support/temporary.js';
+import { requireTools } from '../../support/external-tools.js';
 
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
@@ -43,7 +44,10 @@ function wordsBashReads(command: string, folder: string): string[] {
 /** The value after `flag` in `words`. */
 const after = (words: readonly string[], flag: string) => words[words.indexOf(flag) + 1] ?? '';
 
-describe('a file name with a line break in a bulk run', () => {
+// Read back by bash, as a pasted line is.
+const bash = requireTools('bash');
+
+describe.skipIf(bash.missing)(`a file name with a line break in a bulk run${bash.note}`, () => {
   it('stock push to an unreachable store: each line one line, timed; the resume command pasted in bash names the file and the report', async () => {
     const folder = temporaryFolder('b2bctl-name-break-');
     copyFileSync(join(seedDirectory, 'stock.csv'), join(folder, name));

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { shellWord } from '../../../src/lib/shell-word.js';
 import { holdsNonPrintable } from '../../../src/lib/non-printable.js';
+import { requireTools } from '../../support/external-tools.js';
 
 /** What bash makes of `word` as one argument, byte for byte. */
 function readByBash(word: string): Buffer {
@@ -15,7 +16,10 @@ function readByBash(word: string): Buffer {
   return result.stdout;
 }
 
-describe('shellWord', () => {
+// Read back by bash, as a pasted line is.
+const bash = requireTools('bash');
+
+describe.skipIf(bash.missing)(`shellWord${bash.note}`, () => {
   it.each([
     ['stock.csv', 'stock.csv'],
     ['/srv/erp/export/stock.csv', '/srv/erp/export/stock.csv'],
