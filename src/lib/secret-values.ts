@@ -22,19 +22,35 @@ const shortestMaskedInsideWords = 4;
  * leaves no piece of itself behind.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let safe = text;
+  for (const form of secretForms(secrets))
+    safe =
+      form.length >= shortestMaskedInsideWords
+        ? safe.split(form).join(redacted)
+        : safe.replace(standingAlone(form), redacted);
+  return safe;
+}
+
+/**
+ * The strings redactSecrets looks for, in the order it replaces them: each non-empty secret as written and as a
+ * JSON string writes it, the longest first.
+ */
+export function secretForms(secrets: readonly (string | undefined)[]): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (!secret) continue;
     forms.add(secret);
     forms.add(JSON.stringify(secret).slice(1, -1));
   }
-  let safe = text;
-  for (const form of [...forms].toSorted((a, b) => b.length - a.length))
-    safe =
-      form.length >= shortestMaskedInsideWords
-        ? safe.split(form).join(redacted)
-        : safe.replace(standingAlone(form), redacted);
-  return safe;
+  return [...forms].toSorted((a, b) => b.length - a.length);
+}
+
+/**
+ * The forms redactSecrets replaces wherever they occur, as written (the others only where they stand alone), in its
+ * order: what a store can replace in the text it kept with SQL's replace() and leave what redactSecrets would.
+ */
+export function formsMaskedAnywhere(secrets: readonly (string | undefined)[]): string[] {
+  return secretForms(secrets).filter((form) => form.length >= shortestMaskedInsideWords);
 }
 
 /** A letter or digit, of any script: what a word or number is made of. */

@@ -186,7 +186,7 @@ export function forwardTo(
  * and query values, the header's token or Basic password. Masked before the refusal is logged or kept as a dead
  * letter's error.
  */
-function credentialsSent(url: string, authorization: string | undefined): string[] {
+export function credentialsSent(url: string, authorization: string | undefined): string[] {
   return [...secretsOfUrl(url), ...secretsOfAuthorization(authorization)];
 }
 

@@ -2,7 +2,9 @@ import { type Context, stdoutStyle } from '../../context.js';
 import { NotFoundError } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
-import type { DeadLetter } from '../../webhook/store/types.js';
+import type { DeadLetter, EventStore } from '../../webhook/store/types.js';
+import { redactSecrets, secretsOfUrl } from '../../lib/secret-values.js';
+import { forwardCredentialOfEnvironment, scrubbedLine, scrubDeadLetters } from '../../webhook/dead-letter-scrub.js';
 import { storeLocation, withStore } from './inbox.js';
 
 export interface DeadOptions {
@@ -33,10 +35,15 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
     { command: `webhook dead ${options.action}`, warn: context.log.warn, interrupt: context.interrupt },
     async (store) => {
       if (options.action === 'list') {
+        const secrets = await keptCredentials(store, context);
+        const scrubbed = scrubbedLine(await scrubDeadLetters(store, secrets));
+        if (scrubbed !== undefined) context.log.info(scrubbed);
         const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, deadLayout, {
           ...stdoutStyle(context),
         });
-        for (const dead of await store.deadLetters(options.handoff)) await writer.write(dead);
+        // Masked as shown too: what the store cannot replace (a value short enough to be masked only standing alone).
+        for (const dead of await store.deadLetters(options.handoff))
+          await writer.write({ ...dead, error: redactSecrets(dead.error, secrets) });
         const count = await writer.end();
         context.log.info(`${countOf(count, 'dead letters')}.`);
         return;
@@ -62,4 +69,13 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
         );
     },
   );
+}
+
+/**
+ * The forward credential the dead letters of an earlier build may quote: the one configured
+ * (B2BCTL_WEBHOOK_FORWARD_TOKEN, _BASIC), and the password and key of a hand-off URL an earlier build kept whole.
+ */
+async function keptCredentials(store: EventStore, context: Context): Promise<string[]> {
+  const targets = (await store.backlog()).map((handOff) => handOff.target);
+  return [...forwardCredentialOfEnvironment(context.env), ...targets.flatMap((target) => secretsOfUrl(target))];
 }

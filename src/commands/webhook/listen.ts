@@ -10,6 +10,8 @@ import { HandOff } from '../../webhook/hand-off.js';
 import { defaultReceiverPaths, type ReceivedEvent, startReceiver } from '../../webhook/receiver.js';
 import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
+import { credentialsSent } from '../../webhook/consumers.js';
+import { forwardCredentialOfEnvironment, scrubbedLine, scrubDeadLetters } from '../../webhook/dead-letter-scrub.js';
 import type { EventStore } from '../../webhook/store/types.js';
 import { profileSetting, checkSecretFile } from '../../command-kit/client-secret.js';
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
@@ -106,6 +108,12 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (opened === undefined) return;
   const { store, release } = opened;
   try {
+    // Before any hand-off runs: the dead letters an earlier build kept with the credential in clear (s3-1).
+    const secrets = options.forwardTo
+      ? credentialsSent(options.forwardTo, forwardAuthorization)
+      : forwardCredentialOfEnvironment(context.env);
+    const scrubbed = scrubbedLine(await scrubDeadLetters(store, secrets));
+    if (scrubbed !== undefined) context.log.info(scrubbed);
     await serve({ ...options, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
     await withinDeadline(

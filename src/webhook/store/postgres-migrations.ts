@@ -41,6 +41,14 @@ ALTER TABLE handoffs ADD COLUMN failing_event BIGINT, ADD COLUMN failing_since B
 ALTER TABLE handoffs ADD COLUMN failing_attempts INTEGER;
 UPDATE handoffs SET failing_attempts = 1 WHERE failing_event IS NOT NULL;`,
   },
+  {
+    // Earlier builds kept the ERP's echo of its forward credential in dead letters: masked once per credential,
+    // remembered by an HMAC under this inbox's own random key (dead-letter-scrub.ts), never the credential itself.
+    name: 'the key and fingerprints of forward credentials masked in kept dead letters',
+    sql: `
+CREATE TABLE IF NOT EXISTS scrub_key (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS scrubbed_secrets (fingerprint TEXT PRIMARY KEY, scrubbed_at BIGINT NOT NULL);`,
+  },
 ];
 
 /** Where the version is kept: one row, created before any step (a store of 0.1.0 has no such table). */

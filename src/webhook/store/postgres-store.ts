@@ -34,6 +34,14 @@ import { backlogOf } from './backlog-queries.js';
 import { IntakeActivity, pruneInSlices } from './prune-slices.js';
 import { commandRunOf, deadLetterOf, failingEventOf, idList } from './rows.js';
 import {
+  deadLetterMaskStatement,
+  deadLetterMaskValues,
+  scrubbedInsert,
+  scrubbedQuery,
+  scrubKeyInsert,
+  scrubKeyQuery,
+} from './scrub-queries.js';
+import {
   allTokensDelete,
   expiredTokensDelete,
   keepTokenStatement,
@@ -44,6 +52,8 @@ import {
 import type {
   CommandRun,
   DeadLetter,
+  DeadLetterMasked,
+  DeadLetterMasking,
   EventSelection,
   EventStore,
   FailingEvent,
@@ -62,6 +72,8 @@ import type {
 // commit order, see append) and the token key.
 const appendLock = 0x62326202;
 const tokenKeyLock = 0x62326203;
+/** The advisory lock under which dead letters are masked (maskInDeadLetters). */
+const scrubLock = 0x62326204;
 
 // One statement per batch: keys first (a key already there, from this or another receiver, stores nothing).
 const appendBatch = `WITH input AS (
@@ -318,6 +330,27 @@ export class PostgresStore implements EventStore {
       await client.query(positional(tokenKeyUpsert), [record.verifier, record.key]);
       await client.query(allTokensDelete);
       return { key: record.key, revoked: kept !== undefined };
+    });
+  }
+
+  async maskInDeadLetters(masking: DeadLetterMasking): Promise<DeadLetterMasked> {
+    // Under a lock: receivers starting together scan once, and the second finds the fingerprints recorded.
+    return this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [scrubLock]);
+      await client.query(positional(scrubKeyInsert), [masking.freshKey()]);
+      const { key } = (await client.query<{ key: string }>(scrubKeyQuery)).rows[0] as { key: string };
+      const done = new Set(
+        (await client.query<{ fingerprint: string }>(scrubbedQuery)).rows.map((row) => row.fingerprint),
+      );
+      const fresh = masking.forms.filter((form) => !done.has(masking.fingerprint(key, form)));
+      if (fresh.length === 0) return { scanned: 0, changed: 0 };
+      const masked = await client.query(
+        positional(deadLetterMaskStatement(fresh.length)),
+        deadLetterMaskValues(fresh, masking.mask),
+      );
+      for (const form of fresh)
+        await client.query(positional(scrubbedInsert), [masking.fingerprint(key, form), this.now()]);
+      return { scanned: fresh.length, changed: masked.rowCount ?? 0 };
     });
   }
 

@@ -43,6 +43,14 @@ ALTER TABLE handoffs ADD COLUMN failing_since INTEGER;`,
 ALTER TABLE handoffs ADD COLUMN failing_attempts INTEGER;
 UPDATE handoffs SET failing_attempts = 1 WHERE failing_event IS NOT NULL;`,
   },
+  {
+    // Earlier builds kept the ERP's echo of its forward credential in dead letters: masked once per credential,
+    // remembered by an HMAC under this inbox's own random key (dead-letter-scrub.ts), never the credential itself.
+    name: 'the key and fingerprints of forward credentials masked in kept dead letters',
+    sql: `
+CREATE TABLE IF NOT EXISTS scrub_key (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS scrubbed_secrets (fingerprint TEXT PRIMARY KEY, scrubbed_at INTEGER NOT NULL) WITHOUT ROWID;`,
+  },
 ];
 
 function versionOf(database: SqliteDatabase): number {

@@ -41,6 +41,14 @@ import { SqliteDatabase, type Statement } from './sqlite-database.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { SqliteWriter, type WriteStatement } from './sqlite-writer.js';
 import {
+  deadLetterMaskStatement,
+  deadLetterMaskValues,
+  scrubbedInsert,
+  scrubbedQuery,
+  scrubKeyInsert,
+  scrubKeyQuery,
+} from './scrub-queries.js';
+import {
   allTokensDelete,
   expiredTokensDelete,
   keepTokenStatement,
@@ -51,6 +59,8 @@ import {
 import type {
   CommandRun,
   DeadLetter,
+  DeadLetterMasked,
+  DeadLetterMasking,
   EventSelection,
   EventStore,
   FailingEvent,
@@ -305,6 +315,25 @@ export class SqliteStore implements EventStore {
       return { key: record.key, revoked: kept !== undefined };
     });
     return adopt.immediate();
+  }
+
+  async maskInDeadLetters(masking: DeadLetterMasking): Promise<DeadLetterMasked> {
+    const mask = this.database.transaction((): DeadLetterMasked => {
+      this.database.prepare(scrubKeyInsert).run(masking.freshKey());
+      const { key } = this.database.prepare(scrubKeyQuery).get() as { key: string };
+      const done = new Set(
+        (this.database.prepare(scrubbedQuery).all() as { fingerprint: string }[]).map((row) => row.fingerprint),
+      );
+      const fresh = masking.forms.filter((form) => !done.has(masking.fingerprint(key, form)));
+      if (fresh.length === 0) return { scanned: 0, changed: 0 };
+      const { changes } = this.database
+        .prepare(deadLetterMaskStatement(fresh.length))
+        .run(...deadLetterMaskValues(fresh, masking.mask));
+      const record = this.database.prepare(scrubbedInsert);
+      for (const form of fresh) record.run(masking.fingerprint(key, form), this.now());
+      return { scanned: fresh.length, changed: changes };
+    });
+    return mask.immediate();
   }
 
   async claimHandOff(): Promise<boolean> {

@@ -187,6 +187,12 @@ export interface EventStore {
     matches: (verifier: string) => boolean,
     fresh: () => TokenKeyRecord,
   ): Promise<{ key: string; revoked: boolean }>;
+  /**
+   * Masks secrets in the kept dead letters' errors (dead-letter-scrub.ts), in one transaction: reads this store's
+   * scrub key (made by `freshKey` the first time), keeps the forms whose fingerprint under it is not recorded yet,
+   * replaces those in every dead letter that holds one (one statement), and records their fingerprints.
+   */
+  maskInDeadLetters(masking: DeadLetterMasking): Promise<DeadLetterMasked>;
   /** Records a command run as it starts; forgetRun when its group is gone. */
   recordRun(run: CommandRun): Promise<void>;
   forgetRun(handOff: string, host: string, processGroup: number): Promise<void>;
@@ -202,6 +208,22 @@ export interface TokenKeyRecord {
   verifier: string;
   /** Base64. */
   key: string;
+}
+
+/** What maskInDeadLetters masks, and how it knows what it masked before. */
+export interface DeadLetterMasking {
+  /** The strings to replace, in order (the longest first). */
+  forms: readonly string[];
+  mask: string;
+  /** A form's fingerprint under the store's scrub key: kept instead of the form. */
+  fingerprint: (key: string, form: string) => string;
+  freshKey: () => string;
+}
+
+/** `scanned`: how many forms were new to the store (0: the dead letters were not read); `changed`: dead letters. */
+export interface DeadLetterMasked {
+  scanned: number;
+  changed: number;
 }
 
 /** Options shared by both stores. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formsMaskedAnywhere,
   redactSecrets,
   secretsOfAuthorization,
   secretsOfUrl,
@@ -64,5 +65,17 @@ describe('secretsOfVariables', () => {
         EMPTY_SECRET: '',
       }),
     ).toEqual(['tok-1234', 'pg-pw-1', 'basic-pw', 'db-pw', 'db-pw']);
+  });
+});
+
+describe('formsMaskedAnywhere', () => {
+  it('what redactSecrets replaces wherever it occurs, in its order: as written and JSON-escaped, longest first', () => {
+    const secrets = ['pa"ss', 'usr:pa"ss', 'v1', undefined, ''];
+    expect(formsMaskedAnywhere(secrets)).toEqual(['usr:pa\\"ss', 'usr:pa"ss', 'pa\\"ss', 'pa"ss']);
+    // Replacing them in order, as a store's SQL does, leaves what redactSecrets leaves (here no short value stands alone).
+    const text = 'refused usr:pa"ss, {"p":"pa\\"ss"} v12';
+    let masked = text;
+    for (const form of formsMaskedAnywhere(secrets)) masked = masked.split(form).join('[redacted]');
+    expect(masked).toBe(redactSecrets(text, secrets));
   });
 });
