@@ -11,13 +11,9 @@ import type { InputRecord } from './opened-input.js';
 export function problemsAsWritten(record: InputRecord, problems: readonly FieldProblem[]): FieldProblem[] {
   const cells = record.cells;
   if (!cells || !Array.isArray(record.original)) return [...problems];
-  const original = record.original as readonly string[];
   return problems.map((problem) => {
     const column = cells.columns.find((candidate) => candidate.path === problem.field);
-    const kept = column === undefined ? undefined : original[column.index];
-    // A cell marked for the errors file (retypeMarker) is quoted as the file shows it: a missing cell's mark, as none.
-    const cell =
-      kept === retypeMarker ? '' : kept?.startsWith(`${retypeMarker} `) ? kept.slice(retypeMarker.length + 1) : kept;
+    const cell = column === undefined ? undefined : shownCell(record.original as readonly string[], column.index);
     if (column === undefined || cell === undefined) return problem;
     if (column.type !== 'number' && column.type !== 'integer') return textAsWritten(problem, cell);
     const written = cell.trim();
@@ -36,6 +32,23 @@ export function problemsAsWritten(record: InputRecord, problems: readonly FieldP
       message = message.endsWith(')') ? `${message.slice(0, -1)}; ${hint})` : `${message} (${hint})`;
     return message === problem.message && written === problem.value ? problem : { ...problem, value: written, message };
   });
+}
+
+/**
+ * The cell of `field` in a CSV or workbook record as the file shows it, or undefined (JSON, or no such column): what a
+ * problem about that field quotes.
+ */
+export function writtenCell(record: InputRecord, field: string): string | undefined {
+  const cells = record.cells;
+  if (!cells || !Array.isArray(record.original)) return undefined;
+  const column = cells.columns.find((candidate) => candidate.path === field);
+  return column === undefined ? undefined : shownCell(record.original as readonly string[], column.index);
+}
+
+/** A cell marked for the errors file (retypeMarker) as the file shows it: a missing cell's mark, as none. */
+function shownCell(original: readonly string[], index: number): string | undefined {
+  const kept = original[index];
+  return kept === retypeMarker ? '' : kept?.startsWith(`${retypeMarker} `) ? kept.slice(retypeMarker.length + 1) : kept;
 }
 
 function textAsWritten(problem: FieldProblem, written: string): FieldProblem {
