@@ -47,6 +47,14 @@ describe('WrittenShapes', () => {
     );
   });
 
+  it('tells a cell apart from the shape of the row before when only where its punctuation stands differs', () => {
+    const shapes = new WrittenShapes();
+    const cells = ['529.982.247-25', '111.444.777-35', '11.144.477/735', '111.444.777-35', '11144477735 '];
+    const values = ['52998224725', '11144477735', '11144477735', '11144477735', '11144477735'];
+    cells.forEach((cell, index) => shapes.note('document', index + 2, values[index]!, cell));
+    cells.forEach((cell, index) => expect(shapes.writtenAt('document', index + 2, values[index]!)).toBe(cell));
+  });
+
   it('keeps each kind of value apart, and knows nothing of a place without a cell (JSON)', () => {
     const shapes = new WrittenShapes();
     shapes.note('document', 2, '52998224725', '529.982.247-25');
