@@ -2,7 +2,8 @@ import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { CompactDuplicateIndex, type DuplicateIndex } from './duplicate-index.js';
 import { LineSet } from './resume.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from '../domain/validation.js';
-import { problemsAsWritten } from '../io/input/written-values.js';
+import { problemsAsWritten, writtenCell } from '../io/input/written-values.js';
+import { WrittenShapes } from './written-shapes.js';
 import { InterruptedError } from '../base/errors.js';
 
 /** A value that must not repeat within one file, such as the document or the e-mail of a customer. */
@@ -44,6 +45,8 @@ export class RecordChecker<T> {
    * index holds it): why, worded once every record is judged (lateProblems). Only such records take room.
    */
   private readonly invalidLater = new Map<number, LateCauses>();
+  /** How the first record of each value that makes every repeat invalid wrote it: its late problem quotes it so. */
+  private readonly firstShapes = new WrittenShapes();
 
   constructor(
     private readonly check: (record: InputRecord) => RecordVerdict<T>,
@@ -116,13 +119,13 @@ export class RecordChecker<T> {
   }
 
   /** The problem of the first record of a value later records repeat, naming every one of them. */
-  private repeatProblem({ unique, repeats }: RepeatedFirst): FieldProblem {
+  private repeatProblem({ unique, written, repeats }: RepeatedFirst): FieldProblem {
     const problem: FieldProblem = {
       field: unique.field,
-      value: unique.value!,
+      value: written,
       message: validationMessage(
         unique.field,
-        unique.value!,
+        written,
         `the same ${unique.label} is also ${joinedPlaces(repeats.map((repeat) => this.duplicatePlaceText(repeat)))} of this file`,
       ),
     };
@@ -173,7 +176,12 @@ export class RecordChecker<T> {
     for (const unique of values) {
       if (unique.value === undefined) continue;
       const first = this.duplicates.firstPlaceOf(unique.label, unique.value, place);
-      if (first === undefined) continue;
+      if (first === undefined) {
+        // Its cell is gone when a repeat comes: how it wrote the value is kept (composed values are no cell).
+        if (unique.everyRepeatInvalid && !unique.composed)
+          this.firstShapes.note(unique.label, place, unique.value, writtenCell(record, unique.field));
+        continue;
+      }
       const problem: FieldProblem = {
         field: unique.field,
         value: unique.value,
@@ -196,7 +204,8 @@ export class RecordChecker<T> {
       causes.repeat.repeats.push(place);
       return;
     }
-    causes.repeat = { unique, repeats: [place] };
+    const written = unique.composed ? undefined : this.firstShapes.writtenAt(unique.label, first, unique.value!);
+    causes.repeat = { unique, written: written ?? unique.value!, repeats: [place] };
   }
 }
 
@@ -211,13 +220,14 @@ interface LateCauses {
   shown?: FieldProblem;
 }
 
-/**
- * The first record of a repeated value and the places of the repeats. Its cell is gone by then: it is quoted as the
- * value the records share, never as a repeat wrote it (line 2 quoted line 3's `660 487 647 07` where it holds
- * `66048764707`, a fresh user test).
- */
+/** The first record of a repeated value and the places of the repeats. */
 interface RepeatedFirst {
   unique: UniqueValue;
+  /**
+   * The value as the first record's own cell wrote it (WrittenShapes), never as a repeat did (line 2 quoted line 3's
+   * `660 487 647 07` where it holds `66048764707`, a fresh user test); the value as read only where no cell says (JSON).
+   */
+  written: string;
   repeats: number[];
 }
 

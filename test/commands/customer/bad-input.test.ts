@@ -547,9 +547,9 @@ describe('duplicates inside one file', () => {
       'customer create: validating dups.csv',
       'dups.csv:3: Property [document] with value [52998224725] does not pass validation (the same document is also on line 2 of this file)',
       'dups.csv:4: Property [username] with value [ANA@Example.com] does not pass validation (the same e-mail is already on line 2 of this file)',
-      // The first row's problem is known once the file is read; its cell is gone by then: quoted as the document it
-      // holds, never as its repeat wrote it.
-      'dups.csv:2: Property [document] with value [52998224725] does not pass validation (the same document is also on line 3 of this file)',
+      // The first row's problem is known once the file is read: quoted as its own cell writes the document, never as
+      // its repeat wrote it.
+      'dups.csv:2: Property [document] with value [529.982.247-25] does not pass validation (the same document is also on line 3 of this file)',
       timed('customer create: 4 records, 1 valid, 3 invalid ({s} s)'),
       'error: 3 records of dups.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
     ]);
@@ -565,8 +565,8 @@ describe('duplicates inside one file', () => {
       'customer create: validating customers.csv',
       'customers.csv:27: Property [document] with value [100.039.595-20] does not pass validation (the same document is also on line 6 of this file)',
       'customers.csv:27: Property [username] with value [cliente5@email.com.br] does not pass validation (the same e-mail is already on line 6 of this file)',
-      // The first row's cell is gone once its repeat comes: quoted as the document it holds.
-      'customers.csv:6: Property [document] with value [10003959520] does not pass validation (the same document is also on line 27 of this file)',
+      // The first row is quoted as its own cell writes the document, as its repeat is.
+      'customers.csv:6: Property [document] with value [100.039.595-20] does not pass validation (the same document is also on line 27 of this file)',
       timed('customer create: 26 records, 24 valid, 2 invalid ({s} s)'),
       'error: 2 records of customers.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
     ]);

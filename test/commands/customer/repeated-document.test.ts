@@ -3,15 +3,23 @@
  * neither is sent, both are reported naming the other and go to the errors file, for the operator to choose; without
  * it the run is refused naming both. The file's order never decides which instruction is applied.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { createHeader, spareCpfs, statusRoute, storedCustomer, updateRoute } from '../../support/customers.js';
+import {
+  createHeader,
+  createRoute,
+  spareCpfs,
+  statusRoute,
+  storedCustomer,
+  updateRoute,
+} from '../../support/customers.js';
 import { expectLines, onlyErrorsFile, onlyReport, readErrorsCsv, readReport, timed } from '../../support/run-files.js';
-import { requestCounts, resetCounts } from '../../support/sandbox.js';
+import { repoRoot, requestCounts, resetCounts } from '../../support/sandbox.js';
+import { ndjsonOf } from '../../support/ndjson.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -37,9 +45,6 @@ async function threeCustomers(): Promise<string> {
   return folder;
 }
 
-/** The first of two rows is quoted as the document it holds, digits only: its cell is gone when the repeat comes. */
-const digitsOf = (document: string) => document.replaceAll(/\D/g, '');
-
 const repeated = (document: string, line: number) =>
   `Property [document] with value [${document}] does not pass validation (the same document is also on line ${line} of this file)`;
 
@@ -57,7 +62,7 @@ describe('customer status --skip-invalid with two rows for one customer', () => 
     expectLines(result.stderr, [
       'customer status: validating estados.csv',
       `estados.csv:5: ${repeated(dora, 3)}`,
-      `estados.csv:3: ${repeated(digitsOf(dora), 5)}`,
+      `estados.csv:3: ${repeated(dora, 5)}`,
       timed('customer status: 4 records, 2 valid, 2 invalid ({s} s)'),
       'customer status: sending 2 customers, one request each, to the status route (concurrency 8)',
       timed('customer status: 2 updated, 2 invalid; 2 requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s'),
@@ -72,14 +77,14 @@ describe('customer status --skip-invalid with two rows for one customer', () => 
     const rows = readReport(join(folder, report)).toSorted((a, b) => Number(a.line) - Number(b.line));
     expect(rows.map((row) => [row.line, row.key, row.outcome, row.message])).toEqual([
       ['2', ana, 'updated', 'inactive'],
-      ['3', dora, 'invalid', repeated(digitsOf(dora), 5)],
+      ['3', dora, 'invalid', repeated(dora, 5)],
       ['4', eva, 'updated', 'active'],
       ['5', dora, 'invalid', repeated(dora, 3)],
     ]);
     const errorsFile = readErrorsCsv(join(folder, errors), ';');
     expect(errorsFile.header).toEqual(['document', 'active', 'row', 'error']);
     expect(errorsFile.rows).toEqual([
-      [dora, 'bloqueado', '3', repeated(digitsOf(dora), 5)],
+      [dora, 'bloqueado', '3', repeated(dora, 5)],
       [dora, 'ativo', '5', repeated(dora, 3)],
     ]);
 
@@ -105,7 +110,7 @@ describe('customer update with two rows for one customer', () => {
     expectLines(result.stderr, [
       'customer update: validating fones.csv',
       `fones.csv:4: ${repeated(ana, 2)}`,
-      `fones.csv:2: ${repeated(digitsOf(ana), 4)}`,
+      `fones.csv:2: ${repeated(ana, 4)}`,
       timed('customer update: 3 records, 1 valid, 2 invalid ({s} s)'),
       'error: 2 records of fones.csv are invalid (listed above); nothing was sent. Fix them, or pass --skip-invalid to send the rest.',
     ]);
@@ -125,7 +130,7 @@ describe('customer update with two rows for one customer', () => {
     expect((await storedCustomer(sandbox, dora)).phone).toBe('(11) 93333-4444');
     const errorsFile = readErrorsCsv(join(folder, onlyErrorsFile(folder, 'fones')));
     expect(errorsFile.rows).toEqual([
-      [ana, '11911112222', '2', repeated(digitsOf(ana), 4)],
+      [ana, '11911112222', '2', repeated(ana, 4)],
       [ana, '11955556666', '4', repeated(ana, 2)],
     ]);
   });
@@ -153,5 +158,95 @@ describe('customer create with one document written two ways', () => {
       'error: Every record of dup.csv is invalid (listed above); nothing was sent.',
     ]);
     expect(await requestCounts(sandbox)).toEqual({});
+  });
+});
+
+/** Three rows of one customer's document as people type it, the first too (a tester's file). */
+const threeRowsOfOneDocument = [
+  createHeader,
+  anaRow('529.982.247-25', 'a@example.com'),
+  anaRow('529.982.247-25', 'b@example.com'),
+  anaRow(' 529 982 247 25 ', 'c@example.com'),
+  '',
+].join('\n');
+
+describe('a document repeated on three rows, the first written with its dots and dash', () => {
+  // Line 2's problem is known once the file is read: it came last and quoted `52998224725`, a text the file does not hold.
+  const firstRow =
+    'Property [document] with value [529.982.247-25] does not pass validation (the same document is also on line 3 and on line 4 of this file)';
+
+  it('customer validate quotes every row as the file writes it, line 2 too, and exits 65', async () => {
+    const folder = freshWorkDir();
+    writeFileSync(join(folder, 'd3.csv'), threeRowsOfOneDocument);
+    const result = await cli(['customer', 'validate', 'd3.csv'], folder);
+    expect(result.code).toBe(65);
+    expect(ndjsonOf(result.stdout)).toEqual([
+      { file: 'd3.csv', line: 3, field: 'document', value: '529.982.247-25', message: repeated('529.982.247-25', 2) },
+      {
+        file: 'd3.csv',
+        line: 4,
+        field: 'document',
+        value: ' 529 982 247 25 ',
+        message: repeated(' 529 982 247 25 ', 2),
+      },
+      { file: 'd3.csv', line: 2, field: 'document', value: '529.982.247-25', message: firstRow },
+    ]);
+  });
+
+  it('customer create --skip-invalid sends none of them, and the errors file quotes each row as it holds it', async () => {
+    const folder = freshWorkDir();
+    writeFileSync(
+      join(folder, 'd3.csv'),
+      `${threeRowsOfOneDocument}${anaRow(dora!, 'd@example.com').replace('Ana', 'Dora')}\n`,
+    );
+    await resetCounts(sandbox);
+    const result = await cli(['customer', 'create', 'd3.csv', '--skip-invalid'], folder);
+    expect(result.code).toBe(1);
+    expect(await requestCounts(sandbox)).toEqual({ [createRoute]: 1 });
+    const errorsFile = readErrorsCsv(join(folder, onlyErrorsFile(folder, 'd3')));
+    expect(errorsFile.rows.map((row) => [row[1], row.at(-2), row.at(-1)])).toEqual([
+      ['529.982.247-25', '2', firstRow],
+      ['529.982.247-25', '3', repeated('529.982.247-25', 2)],
+      [' 529 982 247 25 ', '4', repeated(' 529 982 247 25 ', 2)],
+    ]);
+  });
+});
+
+describe('the real Windows-1252 export: line 6 writes 529.982.247-25, line 10 the same document in digits', () => {
+  const realExport = join(repoRoot, 'test', 'fixtures', 'real-exports', 'clientes-digitado.win1252.csv');
+  const line6 =
+    'Property [document] with value [529.982.247-25] does not pass validation (the same document is also on line 10 (row 9) of this file)';
+  const line10 =
+    'Property [document] with value [52998224725] does not pass validation (the same document is also on line 6 (row 5) of this file)';
+
+  it('customer validate quotes each line as it writes the document', async () => {
+    const folder = freshWorkDir();
+    copyFileSync(realExport, join(folder, 'clientes.csv'));
+    const result = await cli(['customer', 'validate', 'clientes.csv', '--ignore-column', 'Data de cadastro'], folder);
+    expect(result.code).toBe(65);
+    const repeats = ndjsonOf(result.stdout).filter((problem) =>
+      (problem as { message: string }).message.includes('the same document'),
+    );
+    expect(repeats).toEqual([
+      { file: 'clientes.csv', line: 10, row: 9, field: 'document', value: '52998224725', message: line10 },
+      { file: 'clientes.csv', line: 6, row: 5, field: 'document', value: '529.982.247-25', message: line6 },
+    ]);
+  });
+
+  it("customer create --skip-invalid: the errors file's error cell quotes the document its row holds", async () => {
+    const folder = freshWorkDir();
+    copyFileSync(realExport, join(folder, 'clientes.csv'));
+    await resetCounts(sandbox);
+    const result = await cli(
+      ['customer', 'create', 'clientes.csv', '--ignore-column', 'Data de cadastro', '--skip-invalid'],
+      folder,
+    );
+    expect(result.code).toBe(1);
+    const errorsFile = readErrorsCsv(join(folder, onlyErrorsFile(folder, 'clientes')), ';');
+    const repeats = errorsFile.rows.filter((row) => row.at(-1)!.includes('the same document'));
+    expect(repeats.map((row) => [row[1], row.at(-2), row.at(-1)])).toEqual([
+      ['529.982.247-25', '5', line6],
+      ['52998224725', '9', line10],
+    ]);
   });
 });

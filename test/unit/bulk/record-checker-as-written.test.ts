@@ -63,6 +63,27 @@ describe('RecordChecker', () => {
     ]);
   });
 
+  it("quotes the first line of a repeated SKU as its own cell writes it, once the file is read, not as the repeat's", () => {
+    const checker = newStockChecker();
+    checker.judge(row(2, [' A-4', '1', '', ''], { sku: 'A-4', quantity: 1 }));
+    checker.judge(row(3, ['B-1', '1', '', ''], { sku: 'B-1', quantity: 1 }));
+    checker.judge(row(4, ['A-4', '2', '', ''], { sku: 'A-4', quantity: 2 }));
+    expect(checker.lateProblems().map(({ place, problem }) => [place.line, problem.value, problem.message])).toEqual([
+      [
+        2,
+        ' A-4',
+        'Property [sku] with value [ A-4] does not pass validation (the same SKU is also on line 4 of this file)',
+      ],
+    ]);
+  });
+
+  it('quotes the first of repeated JSON records as the value read (no cells to quote)', () => {
+    const checker = newStockChecker();
+    checker.judge({ line: 1, values: { sku: 'A-5', quantity: 1 }, original: {}, problems: [] });
+    checker.judge({ line: 2, values: { sku: 'A-5', quantity: 2 }, original: {}, problems: [] });
+    expect(checker.lateProblems().map(({ place, problem }) => [place.line, problem.value])).toEqual([[1, 'A-5']]);
+  });
+
   it('quotes a SKU-and-warehouse key as composed', () => {
     const checker = newStockChecker();
     checker.judge(row(2, ['A-3', '1', '', 'CD-SP'], { sku: 'A-3', quantity: 1, warehouse: 'CD-SP' }));

@@ -113,8 +113,8 @@ describe('RecordChecker and its duplicate index', () => {
       '5 (row 4) Property [document] with value [529.982.247-25] does not pass validation (the same document is also on line 2 of this file)',
       '6 (row 5) Property [document] with value [111.444.777-35] does not pass validation (the same document is also on line 4 (row 3) of this file)',
       '7 (row 6) Property [document] with value [529.982.247-25] does not pass validation (the same document is also on line 2 of this file)',
-      '2 Property [document] with value [52998224725] does not pass validation (the same document is also on line 5 (row 4) and on line 7 (row 6) of this file)',
-      '4 (row 3) Property [document] with value [11144477735] does not pass validation (the same document is also on line 6 (row 5) of this file)',
+      '2 Property [document] with value [529.982.247-25] does not pass validation (the same document is also on line 5 (row 4) and on line 7 (row 6) of this file)',
+      '4 (row 3) Property [document] with value [111.444.777-35] does not pass validation (the same document is also on line 6 (row 5) of this file)',
     ]);
   });
 
