@@ -3,6 +3,7 @@ import { normalizeBaseUrl } from '../net/base-url.js';
 import type { ProfileStore } from './profile-store.js';
 import {
   everySetting,
+  settingOrigin,
   type ProfileData,
   type ResolvedSetting,
   readSetting,
@@ -41,6 +42,11 @@ export class Session {
   /** The text of a setting as given, and where it came from (for `config` and messages). */
   setting(key: SettingKey): ResolvedSetting {
     return resolveSetting(key, this.layers());
+  }
+
+  /** `the stock.schema setting (from B2BCTL_STOCK_SCHEMA)`: for a message about a value read from a setting. */
+  origin(key: SettingKey): string {
+    return settingOrigin(key, this.layers());
   }
 
   /** The typed value of a setting (its parser's type); a bad value is a usage error naming key, value and source. */

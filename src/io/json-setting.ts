@@ -23,7 +23,7 @@ export function readJsonSetting<T>(source: string, origin: string, kind: JsonSet
       text = readFileOrPipeSync(source).toString('utf8');
     } catch (error) {
       throw new InputError(
-        `${source}: cannot read ${kind.fileLabel} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+        `${source}: cannot read ${kind.fileLabel}${origin.startsWith('--') ? '' : `, named by ${origin}`} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
         { file: source, missing: true },
       );
     }

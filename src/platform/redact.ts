@@ -166,7 +166,9 @@ function redactValue(value: unknown): unknown {
  */
 export function redactValidationEcho(text: string): string {
   return text.replace(
-    /(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)[^\]]*(\])/gi,
+    // A value masked already (`[redacted]`, its own brackets inside the message's) is one value, not `[redacted` and a
+    // stray `]` (`[[redacted]]]` in a report, a user test).
+    /(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)(?:\[redacted\]|[^\]]*)(\])/gi,
     `$1${redacted}$2`,
   );
 }

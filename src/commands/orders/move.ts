@@ -118,5 +118,5 @@ async function interruptedMove(
 export function orderRoutesOf(flag: string | undefined, session: Session): OrderRoutes {
   return flag
     ? loadOrderRoutes(flag, `--routes ${flag}`)
-    : loadOrderRoutes(session.get('orders.routes'), 'the orders.routes setting');
+    : loadOrderRoutes(session.get('orders.routes'), session.origin('orders.routes'));
 }

@@ -41,12 +41,12 @@ export interface StockPushOptions extends InputFlags, SendFlags {
 export async function run(options: StockPushOptions, context: Context): Promise<void> {
   // The profile's settings, given by prepare(): the run opens the profile itself, so that a refusal of the profile or
   // of a setting read here ends with the closing line, as every other refusal of a bulk run does.
-  let settings: Pick<Session, 'get'> | undefined;
+  let settings: Pick<Session, 'get' | 'origin'> | undefined;
   // --schema is read once the run's flags are settled: a --resume restores the interrupted run's.
   const loadSchema = () =>
     options.schema
       ? loadStockSchema(options.schema, `--schema ${options.schema}`)
-      : loadStockSchema(settings?.get('stock.schema'), 'the stock.schema setting');
+      : loadStockSchema(settings?.get('stock.schema'), settings?.origin('stock.schema') ?? 'the stock.schema setting');
   let schema: StockSchema | undefined;
   let wireJson: ((item: StockItem) => string) | undefined;
   let threshold = 0;

@@ -51,13 +51,19 @@ describe('a bulk run refused after it started ends with its closing line', () =>
   );
 
   it.each([
-    ['stock', 'push', 'B2BCTL_STOCK_SCHEMA', 'stock.csv', 'The stock schema from the stock.schema setting is'],
+    [
+      'stock',
+      'push',
+      'B2BCTL_STOCK_SCHEMA',
+      'stock.csv',
+      'The stock schema from the stock.schema setting (from B2BCTL_STOCK_SCHEMA) is',
+    ],
     [
       'orders',
       'update',
       'B2BCTL_ORDER_ROUTES',
       'orders-update.csv',
-      'The order routes from the orders.routes setting are',
+      'The order routes from the orders.routes setting (from B2BCTL_ORDER_ROUTES) are',
     ],
   ])(
     '%s %s, a %s that is no JSON: the refusal, then the closing line with the store, exit 2; nothing sent',
@@ -70,7 +76,7 @@ describe('a bulk run refused after it started ends with its closing line', () =>
         env: { [variable]: '{x' },
       });
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(new RegExp(`^error: ${refused} not usable: .+\\n$`));
+      expect(result.stderr).toMatch(new RegExp(`^error: ${refused.replace(/[()]/g, '\\$&')} not usable: .+\\n$`));
       expect(result.closingLine).toBe(
         `${group} ${verb}: ${file} to profile "default" (${sandbox.url}): nothing read; exit 2`,
       );

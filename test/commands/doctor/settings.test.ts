@@ -40,7 +40,7 @@ it('every setting that reads is one line: "settings ok"', async () => {
 
 // The nightly push refused it (exit 2) while doctor called every setting fit (a fresh user test).
 it.each([
-  ['{bad', 2, 'The stock schema from the stock.schema setting is not usable'],
+  ['{bad', 2, 'The stock schema from the stock.schema setting (from B2BCTL_STOCK_SCHEMA) is not usable'],
   ['/no/such/schema.json', 66, 'the stock schema'],
 ])('B2BCTL_STOCK_SCHEMA=%s is a failed check of the stock schema, exit %i', async (value, code, detail) => {
   const test = testContext({

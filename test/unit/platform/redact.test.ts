@@ -188,6 +188,11 @@ describe('redactSecrets', () => {
 
 describe('redactValidationEcho', () => {
   it.each([
+    // Masked already as a known secret (the password sent): one value, no stray `]` (`[[redacted]]]` in a report).
+    [
+      'Property [password] with value [[redacted]] does not pass validation',
+      'Property [password] with value [[redacted]] does not pass validation',
+    ],
     [
       'Property [password] with value [Senha#1001] does not pass validation',
       'Property [password] with value [[redacted]] does not pass validation',
