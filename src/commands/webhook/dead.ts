@@ -17,12 +17,13 @@ export interface DeadOptions {
 
 const deadLayout: RecordLayout<DeadLetter> = {
   table: [
-    // The id is what `retry` and `drop` take: kept whole, a long error is cut with … on a terminal.
+    // The id is what `retry` and `drop` take, the hand-off what `--handoff` names: both kept whole, a long error is cut
+    // with … on a terminal; on a narrow one the kind, instant and attempts give way before a name is cut.
     { header: 'ID', value: (dead) => String(dead.eventId), keepWhole: true },
-    { header: 'HAND-OFF', value: (dead) => dead.handOff },
-    { header: 'KIND', value: (dead) => dead.kind },
-    { header: 'RECEIVED', value: (dead) => dead.receivedAt },
-    { header: 'ATTEMPTS', value: (dead) => String(dead.attempts) },
+    { header: 'HAND-OFF', value: (dead) => dead.handOff, keepWhole: true },
+    { header: 'KIND', value: (dead) => dead.kind, yieldsToWhole: true },
+    { header: 'RECEIVED', value: (dead) => dead.receivedAt, yieldsToWhole: true },
+    { header: 'ATTEMPTS', value: (dead) => String(dead.attempts), yieldsToWhole: true },
     { header: 'ERROR', value: (dead) => `${dead.retry ? '(retry asked) ' : ''}${dead.error}` },
   ],
   csv: ['eventId', 'handOff', 'kind', 'receivedAt', 'diedAt', 'attempts', 'error', 'retry'],

@@ -14,9 +14,14 @@ const statusLayout: RecordLayout<HandOffHealth> = {
   table: [
     // The hand-off's name says which row is which: kept whole, a long target URL is cut with … on a terminal.
     { header: 'HAND-OFF', value: (row) => row.name, keepWhole: true },
-    { header: 'TARGET', value: (row) => row.target },
+    // On a narrow terminal the target and the oldest pending give way before the name is cut.
+    { header: 'TARGET', value: (row) => row.target, yieldsToWhole: true },
     { header: 'PENDING', value: (row) => String(row.pending) },
-    { header: 'OLDEST PENDING', value: (row) => (row.pending ? `${row.oldestPendingSeconds} s` : '-') },
+    {
+      header: 'OLDEST PENDING',
+      value: (row) => (row.pending ? `${row.oldestPendingSeconds} s` : '-'),
+      yieldsToWhole: true,
+    },
     { header: 'DEAD', value: (row) => String(row.dead) },
   ],
   csv: ['name', 'target', 'pending', 'oldestPendingSeconds', 'dead'],

@@ -86,6 +86,28 @@ describe('webhook tables on a terminal', () => {
     });
   }
 
+  // At 50 columns `fetch-o…` was all `webhook dead list` and `webhook status` showed of the name `--handoff` takes.
+  it('webhook status and dead list at 50 columns: a hand-off named fetch-orders stays whole, the others give way', async () => {
+    const directory = temporaryFolder();
+    const store = await SqliteStore.open(directory);
+    await store.append(orderEvent(1, []));
+    await store.openHandOff('fetch-orders', longTarget, true);
+    const first = await store.nextForHandOff('fetch-orders');
+    if (first === undefined) throw new Error('no event to hand off');
+    await store.markDead('fetch-orders', first, 'the platform answered HTTP 404 for the order', 1);
+    await store.close();
+    const onTerminal = terminal(50);
+    await expect(status({ inbox: directory, stuckAfter: 3_600_000 }, onTerminal.context)).rejects.toThrow(
+      /dead letter/,
+    );
+    await dead({ action: 'list', ids: [], inbox: directory }, onTerminal.context);
+    const stdout = onTerminal.stdout();
+    expect(await wrappedLineCount(stdout, 50)).toBe(0);
+    const screen = await renderedScreen(stdout, 50);
+    expect(screen[1]).toMatch(/^fetch-orders\s/);
+    expect(screen[3]).toMatch(/^1\s+fetch-orders\s/);
+  });
+
   it('piped as a table, every column and cell stays whole', async () => {
     const piped = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, globals: { output: 'table' } });
     await listInbox({ inbox: await inbox() }, piped.context);
