@@ -1,7 +1,8 @@
 import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../domain/customer.js';
-import { PlatformError } from '../base/errors.js';
+import { AmbiguousRequestError, messageOfBody, PlatformError } from '../base/errors.js';
 import { documentInPath } from '../domain/documents.js';
 import { readListingPage } from './answers/listing.js';
+import { refusalSignOf } from './answers/stock.js';
 import type { PlatformClient, PlatformResponse } from './client.js';
 import { EncodedSlashRefusedError } from './encoded-slash.js';
 
@@ -51,6 +52,16 @@ function customerUpdatePath(client: PlatformClient, document: string): string {
  */
 export function isUnknownDocument(error: unknown): error is PlatformError & { readonly status: 404 } {
   return error instanceof PlatformError && error.status === 404 && !(error instanceof EncodedSlashRefusedError);
+}
+
+/**
+ * The platform's words when a 2xx to a customer write shows a refusal (refusalSignOf), or undefined when it shows
+ * none. Such a write is not known done, nor known refused: b2bctl never decides on the wording of a message the
+ * document does not show, so the caller reports it `unknown`, quoting them.
+ */
+export function refusalIn2xx(body: unknown): string | undefined {
+  const sign = refusalSignOf(body);
+  return sign === undefined ? undefined : (messageOfBody(body) ?? sign);
 }
 
 /** `POST /v1/customer`: not idempotent, so never repeated blindly after an unclear failure (see createCustomerOnce in the command). */
@@ -143,6 +154,14 @@ export async function registeredCustomer(
 ): Promise<{ record: Partial<Customer>; status: number } | undefined> {
   try {
     const { status, body: record } = await updateCustomer(client, document, changes, signal);
+    // A 2xx whose body refuses (`"success": false`) says neither "registered" nor "not": a resume took it for a
+    // customer that exists.
+    const refusal = refusalIn2xx(record);
+    if (refusal !== undefined)
+      throw new AmbiguousRequestError(
+        `asked whether customer ${document} is registered, the platform answered HTTP ${status} with a body that refuses the question: ${refusal}`,
+        { status },
+      );
     return { record: record !== null && typeof record === 'object' ? record : {}, status };
   } catch (error) {
     if (isUnknownDocument(error)) return undefined;

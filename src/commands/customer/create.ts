@@ -7,7 +7,7 @@ import { customerFieldPaths, type CustomerCreateBody } from '../../domain/custom
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { AmbiguousAnswerError } from '../../platform/http-client.js';
-import { createCustomer, type Customer, registeredCustomer } from '../../platform/customers.js';
+import { createCustomer, type Customer, refusalIn2xx, registeredCustomer } from '../../platform/customers.js';
 import { EncodedSlashRefusedError } from '../../platform/encoded-slash.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
@@ -138,6 +138,13 @@ export async function createOnce(
   }
   try {
     const created = await createCustomer(client, entry.value, signal);
+    const refusal = refusalIn2xx(created.body);
+    // A 2xx whose body refuses tells neither way: never `created`, never sent again blindly (the resume asks first).
+    if (refusal !== undefined)
+      return report('unknown', {
+        status: created.status,
+        message: `the create was answered HTTP ${created.status} with a body that refuses it: ${refusal}. Whether customer ${document} was created is not known, so it was not sent again; a resume asks the platform before sending it.`,
+      });
     return report('created', { status: created.status, id: idOf(created.body), message: queuedNote(created.status) });
   } catch (error) {
     const lost = lostAnswerOf(error);

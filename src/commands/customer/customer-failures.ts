@@ -143,3 +143,11 @@ function wholeTownHint(addresses: readonly { path: string; address: AddressInput
   const paths = lacking.map(({ path }) => `${path}.street and .quarter`).join(', ');
   return `; if ${lacking.length === 1 ? `CEP ${first.address.zipcode} is` : 'a CEP ending -000 is'} a whole town's (a single-CEP town), its lookup gives no street or quarter: give ${paths} too`;
 }
+
+/**
+ * A 2xx to an update or a status change whose body refuses it, said for the report and the error line: `unknown`,
+ * never done; sending it again is harmless (an update sets the same values).
+ */
+export function refusedIn2xx(status: number, refusal: string): string {
+  return `the platform answered HTTP ${status} with a body that refuses the change: ${refusal}; whether it was applied is not known (sending it again is harmless)`;
+}

@@ -5,12 +5,12 @@ import { RecordChecker } from '../../bulk/validation-pass.js';
 import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
 import { validateCustomerUpdate } from '../../domain/customer.js';
-import { InputError } from '../../base/errors.js';
-import { customerFailureMessage, customerNotFound } from './customer-failures.js';
+import { AmbiguousRequestError, InputError } from '../../base/errors.js';
+import { customerFailureMessage, customerNotFound, refusedIn2xx } from './customer-failures.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import { activeStateWords, parseActiveState } from '../../io/input/cell-values.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
-import { isUnknownDocument, setCustomerStatus } from '../../platform/customers.js';
+import { isUnknownDocument, refusalIn2xx, setCustomerStatus } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerDocumentValue, customerRecordKey } from './customer-input.js';
 
@@ -51,7 +51,10 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
   }
   const client = await context.platform(oneRequestTuning(options));
   try {
-    const answer = (await setCustomerStatus(client, verdict.value.document, active)).body;
+    const { status, body: answer } = await setCustomerStatus(client, verdict.value.document, active);
+    const refusal = refusalIn2xx(answer);
+    if (refusal !== undefined)
+      throw new AmbiguousRequestError(`Customer ${document}: ${refusedIn2xx(status, refusal)}.`, { status });
     context.log.info(`Customer ${document} is now ${active ? 'active' : 'inactive'}.`);
     // On a terminal the line above says it all; piped (or with -o), the platform's answer is the data.
     const wantsData =
@@ -106,7 +109,14 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
           batch.map(async (entry): Promise<ReportEntry> => {
             const row = { ...placeOf(entry), key: entry.key };
             try {
-              const { status } = await setCustomerStatus(client, entry.value.document, entry.value.active, signal);
+              const answer = await setCustomerStatus(client, entry.value.document, entry.value.active, signal);
+              const { status } = answer;
+              const refusal = refusalIn2xx(answer.body);
+              if (refusal !== undefined)
+                return {
+                  row: { ...row, outcome: 'unknown', status, message: refusedIn2xx(status, refusal) },
+                  original: entry.original,
+                };
               return {
                 row: { ...row, outcome: 'updated', status, message: entry.value.active ? 'active' : 'inactive' },
                 original: entry.original,

@@ -6,11 +6,17 @@ import { placeOf } from '../../bulk/report.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
-import { InputError, PlatformError, UsageError } from '../../base/errors.js';
-import { customerFailureMessage, customerNotFound, explainedRefusal, refusedWrite } from './customer-failures.js';
+import { AmbiguousRequestError, InputError, PlatformError, UsageError } from '../../base/errors.js';
+import {
+  customerFailureMessage,
+  customerNotFound,
+  explainedRefusal,
+  refusedIn2xx,
+  refusedWrite,
+} from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
-import type { PlatformClient } from '../../platform/client.js';
-import { type Customer, isUnknownDocument, updateCustomer } from '../../platform/customers.js';
+import type { PlatformClient, PlatformResponse } from '../../platform/client.js';
+import { type Customer, isUnknownDocument, refusalIn2xx, updateCustomer } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { NoStoredAddress, withKeptAddress } from './kept-address.js';
@@ -65,6 +71,12 @@ async function updateEntry(
     const kept = await withKeptAddress(client, String(document), changes, signal);
     sent = kept.body;
     const { status, body: customer } = await updateCustomer(client, String(document), sent, signal);
+    const refusal = refusalIn2xx(customer);
+    if (refusal !== undefined)
+      return {
+        row: { ...row, outcome: 'unknown', status, message: refusedIn2xx(status, refusal) },
+        original: entry.original,
+      };
     const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
     const message = kept.note === undefined ? {} : { message: kept.note };
     return { row: { ...row, outcome, status, id: customer?.id, ...message }, original: entry.original };
@@ -126,12 +138,12 @@ async function updateOne(
     return;
   }
   const client = await context.platform(oneRequestTuning(flags));
-  let customer: Customer | undefined;
+  let answer: PlatformResponse<Customer | undefined>;
   let sent = changes;
   try {
     const kept = await withKeptAddress(client, String(key), changes, undefined);
     sent = kept.body;
-    customer = (await updateCustomer(client, String(key), sent)).body;
+    answer = await updateCustomer(client, String(key), sent);
     if (kept.note !== undefined) context.log.info(`Customer ${document}: ${kept.note}.`);
   } catch (error) {
     if (error instanceof NoStoredAddress)
@@ -141,11 +153,20 @@ async function updateOne(
       ? customerNotFound(document, error)
       : explainedRefusal(error, refusedWrite(client, sent));
   }
-  // A 2xx is the update done, even when its body does not show the record.
-  if (!customer || typeof customer !== 'object') {
+  const refusal = refusalIn2xx(answer.body);
+  if (refusal !== undefined)
+    throw new AmbiguousRequestError(`Customer ${document}: ${refusedIn2xx(answer.status, refusal)}.`, {
+      status: answer.status,
+    });
+  // A 2xx is the update done, even when its body does not show the record; the line names the document given, and
+  // the id only where the answer shows one (an answer of `[]` printed "Updated customer undefined (undefined).").
+  const customer = answer.body;
+  if (!customer || typeof customer !== 'object' || Array.isArray(customer)) {
     context.log.info(`Updated customer ${document} (the platform answered without the record).`);
     return;
   }
-  context.log.info(`Updated customer ${customer.id} (${customer.document}).`);
+  const id = customer.id;
+  const shown = typeof id === 'number' || typeof id === 'string' ? `${String(id)} (${document})` : document;
+  context.log.info(`Updated customer ${shown}.`);
   await writeObject(context, customer);
 }

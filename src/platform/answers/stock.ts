@@ -454,6 +454,16 @@ function refusalBeside(
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
 
+/**
+ * A sign of refusal in a 2xx answer to one write (a customer create, update or status change), read as a batch's
+ * answer is read for one beside its results: `"success": false`, a status that refuses, an `errors` or `erros` list
+ * holding entries, at the answer's top level or under `data`. Undefined when it shows none (no body, a record, `[]`).
+ * A 200 `{"success":false,"errors":[…]}` to a create was reported created, exit 0 (a fresh user test).
+ */
+export function refusalSignOf(body: unknown): string | undefined {
+  return refusalBeside(body, undefined, undefined, []);
+}
+
 /** Where a sign beside the results is looked for: the answer's top level, the object holding its results, `data`. */
 function placesBeside(body: unknown, list: unknown): Record<string, unknown>[] {
   // The results themselves are not beside them: an object keyed by SKU may have a SKU `ERROR-1`.
