@@ -153,9 +153,9 @@ function shown(stamp: unknown): string {
 type FileVersusIncoming = { keep: true; why: string } | { keep: false; incomparable?: string };
 
 /**
- * Whether the file keeps the version it holds rather than `order` (stamped `incoming`): when it holds a later one,
- * or when `order`'s stamp cannot be read but the file's can (an unreadable stamp never replaces a readable one, which
- * may be newer). Two unreadable stamps cannot be told apart: the later arrival is written, and the caller says so.
+ * Whether the file keeps the version it holds rather than one stamped `incoming`: when it holds a later one, or when
+ * `incoming` cannot be read but the file's stamp can (an unreadable stamp never replaces a readable one, which may be
+ * the newer). Two unreadable stamps cannot be told apart: the later arrival is written, and the caller says so.
  */
 function fileVersusIncoming(file: string, incoming: unknown): FileVersusIncoming {
   let kept: unknown;
