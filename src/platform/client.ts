@@ -217,9 +217,14 @@ function challengeOf(headers: Record<string, string | string[] | undefined>): st
 
 /**
  * A value as one segment of a route's path, URI-encoded. `.` and `..` are refused: the URL resolves them, also
- * encoded (`%2E%2E`), so an order id `..` sent `PUT /v1/orders/../status` to `PUT /v1/status`.
+ * encoded (`%2E%2E`), so an order id `..` sent `PUT /v1/orders/../status` to `PUT /v1/status`; and an empty one,
+ * which asks the collection (`GET /v1/orders/` is the order listing, not an order).
  */
 export function pathSegment(value: string, where: string): string {
+  if (value === '')
+    throw new UsageError(
+      `An empty value cannot fill ${where}: the request would go to the route's collection instead.`,
+    );
   if (value === '.' || value === '..')
     throw new UsageError(
       `"${value}" cannot fill ${where}: as a path segment it would send the request to another route than it names.`,

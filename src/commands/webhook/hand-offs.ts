@@ -14,6 +14,7 @@ import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { rootIdAsWritten, wholeOrderOf } from '../../domain/webhook-events.js';
+import { compareUpdateInstants, readUpdateInstant, updateStampOf } from '../../domain/update-instants.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
@@ -137,16 +138,47 @@ async function orderDetail(platform: PlatformClient, id: string | number): Promi
   }
 }
 
-/** Whether the file already holds a later version of the order than one updated at `lastUpdated`. */
-function olderThanKept(file: string, lastUpdated: unknown): boolean {
-  let kept: Record<string, unknown> | undefined;
+/** The update stamp of an order as a file or an answer holds it: of the whole order, or at the event's root. */
+function stampOfOrder(order: unknown): unknown {
+  const record = order !== null && typeof order === 'object' ? (order as Record<string, unknown>) : undefined;
+  return updateStampOf([wholeOrderOf(order), record, record?.order, record?.data]);
+}
+
+/** A stamp as a log line shows it: as JSON, so `30/11/2026` and the number 1796050000000 read as written. */
+function shown(stamp: unknown): string {
+  return stamp === undefined ? 'none' : JSON.stringify(stamp);
+}
+
+/** What the order file holds against a version about to be written: keep the file, write, or write unable to tell. */
+type FileVersusIncoming = { keep: true; why: string } | { keep: false; incomparable?: string };
+
+/**
+ * Whether the file keeps the version it holds rather than one stamped `incoming`: when it holds a later one, or when
+ * `incoming` cannot be read but the file's stamp can (an unreadable stamp never replaces a readable one, which may be
+ * the newer). Two unreadable stamps cannot be told apart: the later arrival is written, and the caller says so.
+ */
+function fileVersusIncoming(file: string, incoming: unknown): FileVersusIncoming {
+  let kept: unknown;
   try {
-    kept = (JSON.parse(readFileSync(file, 'utf8')) as { order?: Record<string, unknown> }).order;
+    kept = (JSON.parse(readFileSync(file, 'utf8')) as { order?: unknown } | null)?.order;
   } catch {
-    return false;
+    return { keep: false };
   }
-  const keptAt = Date.parse(String(wholeOrderOf(kept)?.lastUpdated ?? kept?.lastUpdated));
-  return keptAt > Date.parse(String(lastUpdated));
+  const keptStamp = stampOfOrder(kept);
+  const keptAt = readUpdateInstant(keptStamp);
+  const incomingAt = readUpdateInstant(incoming);
+  if (keptAt === undefined)
+    return incomingAt !== undefined || keptStamp === undefined || JSON.stringify(keptStamp) === JSON.stringify(incoming)
+      ? { keep: false }
+      : { keep: false, incomparable: `${shown(incoming)} and ${shown(keptStamp)}` };
+  if (incomingAt === undefined)
+    return {
+      keep: true,
+      why: `its lastUpdated (${shown(incoming)}) is no instant b2bctl reads, and the file's is ${shown(keptStamp)}`,
+    };
+  return compareUpdateInstants(keptAt, incomingAt) > 0
+    ? { keep: true, why: `it is older (lastUpdated ${shown(incoming)}) than the file's (${shown(keptStamp)})` }
+    : { keep: false };
 }
 
 /**
@@ -198,22 +230,34 @@ export function fetchedOrdersFolder(context: Context, inbox: string | undefined)
 async function orderFetcher(context: Context, inbox: string | undefined): Promise<EventConsumer> {
   const platform = await context.platform();
   const folder = fetchedOrdersFolder(context, inbox);
+  let incomparableSaid = false;
   return {
     target: `fetch orders into ${folder}`,
     async deliver(event: StoredEvent) {
       const whole = event.kind === 'orders' ? wholeOrderOf(event.event) : undefined;
       const parsedId = (whole ?? (event.event as { id?: unknown } | null))?.id;
       if (event.kind !== 'orders' || (typeof parsedId !== 'number' && typeof parsedId !== 'string')) return;
+      // An empty id names no order: as a path segment it asked the order listing, whose array became orders/.json.
+      if (typeof parsedId === 'string' && parsedId.trim() === '')
+        throw new PermanentRefusal(`the order id ${JSON.stringify(parsedId)} names no order the platform can be asked`);
       const id = exactOrderId(parsedId, whole === undefined || whole === event.event, event.eventJson);
       // As it came: the webhook's own shape, as the API's detail is kept in its own.
       const order = whole !== undefined ? event.event : await orderDetail(platform, id);
       const file = join(folder, orderFileName(String(id)));
-      // An older version that comes after a newer one (the platform's webhooks need not come in order) keeps the file.
-      if (
-        whole !== undefined &&
-        olderThanKept(file, whole.lastUpdated ?? (event.event as Record<string, unknown>).lastUpdated)
-      )
+      // An older version that comes after a newer one (the platform's webhooks need not come in order, a replica
+      // behind the primary answers an older detail) keeps the file; the event is handled all the same.
+      const versus = fileVersusIncoming(file, stampOfOrder(order));
+      const source = whole !== undefined ? 'this event' : 'its fetched detail';
+      if (versus.keep) {
+        context.log.warn(`Order ${String(id)}: ${file} is kept, not replaced by ${source}: ${versus.why}.`);
         return;
+      }
+      if (versus.incomparable !== undefined && !incomparableSaid) {
+        incomparableSaid = true;
+        context.log.warn(
+          `warning: order ${String(id)}: the lastUpdated stamps ${versus.incomparable} are no instants b2bctl reads (ISO-8601, epoch seconds or milliseconds), so the later arrival was written to ${file}; orders stamped so follow arrival order, not update order (said once).`,
+        );
+      }
       // Again at each order, not only at start: another user may swap the folder while the receiver runs (a shared
       // inbox folder). Refused, the event waits in the store and is tried again once the folder is safe.
       checkOrdersFolderSafety(folder, '--inbox');

@@ -43,4 +43,13 @@ describe('PlatformClient.route', () => {
       ),
     );
   });
+
+  it('an empty value is refused as a path segment: it would ask the collection (GET /v1/orders/ is the listing)', () => {
+    const client = clientWith({});
+    expect(() => client.route('paths.order', { id: '' })).toThrow(
+      new UsageError(
+        "An empty value cannot fill :id of the paths.order setting: the request would go to the route's collection instead.",
+      ),
+    );
+  });
 });

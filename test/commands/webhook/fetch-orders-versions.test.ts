@@ -1,0 +1,184 @@
+/**
+ * --fetch-orders keeps the newest version of each order in orders/<id>.json, whatever order the versions come in:
+ * stamps apart by less than a millisecond, stamps as epoch numbers, a stamp b2bctl cannot read, a detail fetched from
+ * a platform lagging behind its own webhooks; and an event with an empty id is no order to fetch.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../../../src/commands/webhook/listen.js';
+import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { testContext } from '../../support/test-context.js';
+import {
+  clientSecret,
+  listenOptions,
+  postEvent,
+  receiverToken,
+  removeReceiverFolders,
+  temporaryFolder,
+} from '../../support/webhook-receiver.js';
+
+afterAll(removeReceiverFolders);
+
+const platform = useScriptedPlatform();
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** A whole order as the full-payload webhook carries it. */
+function whole(id: number | string, status: string, lastUpdated: unknown) {
+  return { id, status, lastUpdated, items: [{ sku: 'A', quantity: status.length }] };
+}
+
+/**
+ * A receiver with --fetch-orders on the scripted platform: posts `events` in turn, then a last whole order whose
+ * file says the hand-off went past them all (it hands events off in order); returns the inbox's orders folder, the
+ * order held in each file, and the receiver's stderr.
+ */
+async function afterEvents(events: unknown[]) {
+  const inbox = temporaryFolder();
+  const memory = testContext({
+    env: {
+      B2BCTL_CONFIG_DIR: temporaryFolder(),
+      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+      B2BCTL_BASE_URL: platform.url,
+      B2BCTL_TOKEN: 'platform-token',
+    },
+  });
+  const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
+  const url = await memory.firstLine();
+  const token = await receiverToken(url);
+  for (const event of events) expect((await postEvent(url, 'orders', event, token)).status).toBe(200);
+  await postEvent(url, 'orders', whole(999, 'LAST', '2026-11-30T00:00:00Z'), token);
+  const orders = join(inbox, 'orders');
+  await until(() => existsSync(join(orders, '999.json')));
+  memory.interrupt();
+  await running;
+  const statusOf = (id: number | string) =>
+    (JSON.parse(readFileSync(join(orders, `${id}.json`), 'utf8')) as { order: { status: string } }).order.status;
+  return { orders, statusOf, stderr: memory.stderr() };
+}
+
+describe('--fetch-orders compares lastUpdated at its full precision (t3-1)', () => {
+  it('an older version apart by less than a millisecond, coming later, leaves the newer file', async () => {
+    const { statusOf, stderr } = await afterEvents([
+      whole(904, 'SHIPPED', '2026-11-30T12:00:00.000999Z'),
+      whole(904, 'AWAITING_PAYMENT', '2026-11-30T12:00:00.000001Z'),
+      whole(902, 'SHIPPED', '2026-11-30T12:00:00.000100Z'),
+      whole(902, 'AWAITING_PAYMENT', '2026-11-30T12:00:00.000Z'),
+      // Microseconds in another zone: 09:00:00.000200-03:00 is 12:00:00.000200Z, after .000100Z.
+      whole(903, 'SHIPPED', '2026-11-30T09:00:00.000200-03:00'),
+      whole(903, 'AWAITING_PAYMENT', '2026-11-30T12:00:00.000100Z'),
+      // A newer one by less than a millisecond replaces the file.
+      whole(905, 'NEW', '2026-11-30T12:00:00.000001Z'),
+      whole(905, 'PAID', '2026-11-30T12:00:00.000002Z'),
+    ]);
+    expect([904, 902, 903].map(statusOf)).toEqual(['SHIPPED', 'SHIPPED', 'SHIPPED']);
+    expect(statusOf(905)).toBe('PAID');
+    expect(stderr).toMatch(
+      /Order 904: \S+904\.json is kept, not replaced by this event: it is older \(lastUpdated "2026-11-30T12:00:00\.000001Z"\) than the file's \("2026-11-30T12:00:00\.000999Z"\)\./,
+    );
+  });
+});
+
+describe('--fetch-orders reads the stamps b2bctl reads elsewhere, and never lets an unreadable one win (t3-11)', () => {
+  it('epoch milliseconds and seconds are compared as instants', async () => {
+    const { statusOf } = await afterEvents([
+      whole(170001, 'NEW', 1796050000000),
+      whole(170001, 'OLD', 1796040000000),
+      // Seconds and milliseconds of one platform compare as the same clock.
+      whole(170003, 'NEW', 1796050000),
+      whole(170003, 'OLD', 1796040000000),
+      whole(170004, 'OLD', '2026-11-30T12:00:00Z'),
+      whole(170004, 'NEW', 1796050000000),
+    ]);
+    expect([170001, 170003, 170004].map(statusOf)).toEqual(['NEW', 'NEW', 'NEW']);
+  });
+
+  it('a stamp it cannot read never replaces a file whose stamp it can; it says so', async () => {
+    const { statusOf, stderr } = await afterEvents([
+      whole(170005, 'READABLE', '2026-11-29T12:00:00Z'),
+      whole(170005, 'UNREADABLE', '30/11/2026 12:00:00'),
+      whole(170006, 'READABLE', '2026-11-29T12:00:00Z'),
+      { ...whole(170006, 'UNSTAMPED', undefined), lastUpdated: undefined },
+    ]);
+    expect([170005, 170006].map(statusOf)).toEqual(['READABLE', 'READABLE']);
+    expect(stderr).toMatch(
+      /Order 170005: \S+ is kept, not replaced by this event: its lastUpdated \("30\/11\/2026 12:00:00"\) is no instant b2bctl reads, and the file's is "2026-11-29T12:00:00Z"\./,
+    );
+    expect(stderr).toMatch(/Order 170006: \S+ is kept, not replaced by this event: its lastUpdated \(none\)/);
+  });
+
+  it('two stamps it cannot read: the later arrival is written, and that is said once', async () => {
+    const { statusOf, stderr } = await afterEvents([
+      whole(170002, 'NEW', '30/11/2026 12:00:00'),
+      whole(170002, 'OLD', '29/11/2026 12:00:00'),
+      whole(170007, 'NEW', '30/11/2026 12:00:00'),
+      whole(170007, 'OLD', '29/11/2026 12:00:00'),
+    ]);
+    expect([170002, 170007].map(statusOf)).toEqual(['OLD', 'OLD']);
+    const said = stderr.match(/are no instants b2bctl reads/g) ?? [];
+    expect(said).toHaveLength(1);
+    expect(stderr).toContain(
+      'warning: order 170002: the lastUpdated stamps "29/11/2026 12:00:00" and "30/11/2026 12:00:00" are no instants b2bctl reads (ISO-8601, epoch seconds or milliseconds), so the later arrival was written to',
+    );
+  });
+});
+
+/** A detail route answering `body` as JSON. */
+const answer = (body: unknown) => (_request: unknown, _body: string, response: ServerResponse) =>
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+/** The simplified orders event of `id`, newer than the whole orders these tests send first. */
+const simplified = (id: number) => ({
+  id,
+  orderId: id,
+  status: 'INVOICED',
+  lastUpdated: '2026-11-30T12:00:05.000Z',
+});
+
+describe('--fetch-orders compares a fetched detail with the file before writing it (t3-14)', () => {
+  it('a detail older than the file (a lagging replica) leaves the file; the event is handled, not dead', async () => {
+    platform.routes['GET /v1/orders/190007'] = answer(whole(190007, 'AWAITING_PAYMENT', '2026-11-29T09:00:00.000Z'));
+    platform.routes['GET /v1/orders/190006'] = answer({
+      ...whole(190006, 'UNSTAMPED', undefined),
+      lastUpdated: undefined,
+    });
+    platform.routes['GET /v1/orders/190008'] = answer(whole(190008, 'INVOICED', '2026-11-30T12:00:05.000Z'));
+    const { statusOf, stderr } = await afterEvents([
+      whole(190007, 'INVOICED', '2026-11-30T12:00:00.000Z'),
+      simplified(190007),
+      whole(190006, 'INVOICED', '2026-11-30T12:00:00.000Z'),
+      simplified(190006),
+      // A newer detail is written, as always.
+      whole(190008, 'PAID', '2026-11-30T12:00:00.000Z'),
+      simplified(190008),
+    ]);
+    expect(platform.received).toEqual(['GET /v1/orders/190007', 'GET /v1/orders/190006', 'GET /v1/orders/190008']);
+    expect([190007, 190006, 190008].map(statusOf)).toEqual(['INVOICED', 'INVOICED', 'INVOICED']);
+    expect(stderr).toMatch(
+      /Order 190007: \S+190007\.json is kept, not replaced by its fetched detail: it is older \(lastUpdated "2026-11-29T09:00:00\.000Z"\) than the file's \("2026-11-30T12:00:00\.000Z"\)\./,
+    );
+    expect(stderr).toMatch(/Order 190006: \S+ is kept, not replaced by its fetched detail: its lastUpdated \(none\)/);
+    expect(stderr).not.toMatch(/dead after/);
+  });
+});
+
+describe('--fetch-orders refuses an event whose id is empty, before any request (t3-12)', () => {
+  it.each([
+    ['simplified', { id: '', orderId: 180001, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' }],
+    ['whole', whole('', 'A', '2026-11-30T10:00:00Z')],
+    ['blank', { id: '  ', orderId: 180001, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' }],
+  ])('%s: a dead letter that says why; no GET /v1/orders/, no orders/.json', async (_name, event) => {
+    platform.routes['GET /v1/orders/'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('[{"id":1},{"id":2}]');
+    const { orders, stderr } = await afterEvents([event]);
+    expect(platform.received).toEqual([]);
+    expect(readdirSync(orders)).toEqual(['999.json']);
+    expect(stderr).toMatch(
+      /orders event \d+ is dead after 1 attempt \(the order id "\s*" names no order the platform can be asked\)/,
+    );
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { compareUpdateInstants, readUpdateInstant, updateStampOf } from '../../../src/domain/update-instants.js';
+
+const order = (left: unknown, right: unknown) =>
+  Math.sign(compareUpdateInstants(readUpdateInstant(left)!, readUpdateInstant(right)!));
+
+describe('update instants', () => {
+  it('keeps the digits past the millisecond, in any zone', () => {
+    expect(order('2026-11-30T12:00:00.000999Z', '2026-11-30T12:00:00.000001Z')).toBe(1);
+    expect(order('2026-11-30T12:00:00.000Z', '2026-11-30T12:00:00.000100Z')).toBe(-1);
+    expect(order('2026-11-30T09:00:00.000200-03:00', '2026-11-30T12:00:00.000100Z')).toBe(1);
+    expect(order('2026-11-30T12:00:00.123456000Z', '2026-11-30T12:00:00.123456Z')).toBe(0);
+    expect(order('2026-11-30T12:00:00.123456789Z', '2026-11-30T12:00:00.123456788Z')).toBe(1);
+    expect(order('2026-11-30T12:00:00Z', '2026-11-30T12:00:00.000Z')).toBe(0);
+  });
+
+  it('reads epoch milliseconds, and seconds below 10^11, as the rest of b2bctl does', () => {
+    expect(readUpdateInstant(1796050000000)).toEqual({ ms: 1796050000000, nanos: 0 });
+    expect(readUpdateInstant(1796050000)).toEqual({ ms: 1796050000000, nanos: 0 });
+    expect(order(1796050000000, '2026-11-30T12:00:00Z')).toBe(1);
+  });
+
+  it('reads no other form: dd/mm/yyyy, an empty or missing stamp, a number that is no instant', () => {
+    for (const stamp of ['30/11/2026 12:00:00', '', 'yesterday', undefined, null, 0, -5, Number.NaN, true])
+      expect(readUpdateInstant(stamp)).toBeUndefined();
+  });
+
+  it('finds the stamp where an order writes it, the order itself first', () => {
+    expect(updateStampOf([{ updatedAt: 'b' }, { lastUpdated: 'a' }])).toBe('b');
+    expect(updateStampOf([undefined, { lastUpdated: 'a' }])).toBe('a');
+    expect(updateStampOf([[], null, { status: 'x' }])).toBeUndefined();
+  });
+});
