@@ -55,7 +55,7 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
     context.io.stdout,
     {
       table: [
-        { header: 'ID', value: (address) => String(address.id) },
+        { header: 'ID', value: (address) => String(address.id ?? '') },
         { header: 'PRINCIPAL', value: (address) => (address.principal ? 'yes' : '') },
         { header: 'TYPE', value: (address) => String(address.addressType ?? '') },
         { header: 'ZIPCODE', value: (address) => String(address.zipcode ?? '') },

@@ -31,6 +31,7 @@ const answers: Record<string, unknown> = {
   // A listing holding entries that are no address (a row the platform's ORM could not load): t4-9.
   '12345678909': [null, address, 'x'],
   '98765432100': [null],
+  '11122233396': [null, { zipcode: '01310-100', street: 'Av. Paulista', number: '1000', city: 'São Paulo' }],
   '86288366757': [
     { ...address, complement: 'Conjunto 1201, bloco B, entrada pela rua lateral', quarter: 'Bela Vista', state: 'SP' },
   ],
@@ -129,6 +130,17 @@ describe('customer addresses: entries that are no address (t4-9)', () => {
     expect(screen.filter((line) => line.trim() !== '')).toHaveLength(2);
     expect(screen[1]).toMatch(/^7 /);
     expect(run.stderr()).toBe(notAddresses);
+  });
+
+  it('an address listed without an id: a blank ID cell, never "undefined"', async () => {
+    const run = testContext({
+      columns: 120,
+      tty: { stdout: true },
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' },
+    });
+    expect(await run.run(addresses, { document: '111.222.333-96' })).toBe(0);
+    const screen = await renderedScreen(run.stdout(), 120);
+    expect(screen[1]).toMatch(/^ +01310-100 +Av\. Paulista, 1000 +São Paulo$/);
   });
 
   it('only a null: one warning, and no "has no addresses" note that the warning would contradict', async () => {
