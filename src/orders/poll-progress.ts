@@ -18,8 +18,11 @@ export interface ZonelessInstantsSeen {
  */
 export class PollProgress {
   readonly emitted: Set<string>;
+  /** Listed entries without an id or update instant, each counted once however often the scan read its page. */
   untrackable = 0;
   unrecognisedPages = 0;
+  /** Per unreadable entry's fingerprint, the most times one answer listed it (two `null`s in a page are two entries). */
+  private readonly untrackableSeen = new Map<string, number>();
   written = 0;
   private cursor: number | undefined;
   /** Where the first run started, while the look-back reaches behind it (OrdersCursor.floor). */
@@ -63,10 +66,21 @@ export class PollProgress {
     return this.untrackable > 0 || this.unrecognisedPages > 0;
   }
 
-  /** A page of `part` held entries without an id or update instant, or no list b2bctl recognises. */
-  noteUnreadable(part: TimeWindow, untrackable: number, unrecognised: boolean): void {
-    if (untrackable === 0 && !unrecognised) return;
-    this.untrackable += untrackable;
+  /**
+   * A page of `part` held entries without an id or update instant (their fingerprints), or no list b2bctl
+   * recognises. The scan reads some pages twice (a window's first page, overlapping pages): an entry is counted once,
+   * as often as a single answer held it, so the warning gives the number the platform shows.
+   */
+  noteUnreadable(part: TimeWindow, untrackable: readonly string[], unrecognised: boolean): void {
+    if (untrackable.length === 0 && !unrecognised) return;
+    const inPage = new Map<string, number>();
+    for (const fingerprint of untrackable) inPage.set(fingerprint, (inPage.get(fingerprint) ?? 0) + 1);
+    for (const [fingerprint, times] of inPage) {
+      const before = this.untrackableSeen.get(fingerprint) ?? 0;
+      if (times <= before) continue;
+      this.untrackableSeen.set(fingerprint, times);
+      this.untrackable += times - before;
+    }
     if (unrecognised) this.unrecognisedPages++;
     this.unreadableFrom = Math.min(this.unreadableFrom, part.from);
   }

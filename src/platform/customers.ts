@@ -1,8 +1,12 @@
 import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../domain/customer.js';
 import { AmbiguousRequestError, messageOfBody, PlatformError } from '../base/errors.js';
 import { documentInPath } from '../domain/documents.js';
+<<<<<<< HEAD
 import { readListingPage } from './answers/listing.js';
 import { refusalSignOf } from './answers/stock.js';
+=======
+import { type ListingRecords, readListingPage, recordsOfListing } from './answers/listing.js';
+>>>>>>> fix-nullentries
 import type { PlatformClient, PlatformResponse } from './client.js';
 import { EncodedSlashRefusedError } from './encoded-slash.js';
 
@@ -114,12 +118,15 @@ export async function setCustomerStatus(
   });
 }
 
-/** The addresses route (`paths.customerAddresses`); a 404 (no such customer, or no such route) is the caller's. */
+/**
+ * The addresses route (`paths.customerAddresses`); a 404 (no such customer, or no such route) is the caller's. Its
+ * records are the addresses; entries that are no JSON object (`null`) are counted, for the caller's warning.
+ */
 export async function customerAddresses(
   client: PlatformClient,
   document: string,
   signal?: AbortSignal,
-): Promise<AddressOut[]> {
+): Promise<ListingRecords<AddressOut>> {
   const { document: inPath, slashAdvice } = documentRoute(client, document);
   const path = client.route('paths.customerAddresses', { document: inPath });
   const { status, body } = await client.send<unknown>({ method: 'GET', path, signal, slashAdvice });
@@ -137,7 +144,7 @@ export async function customerAddresses(
       { method: 'GET', url: client.http.urlFor(path).toString() },
       'the answer holds no array of addresses b2bctl recognises; set answers.addresses.items to the field that holds it (b2bctl api shows the answer)',
     );
-  return addresses as AddressOut[];
+  return recordsOfListing<AddressOut>(addresses);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { listingBounds, type TimeWindow } from '../domain/orders-window.js';
 import {
   orderAnswerSettingsFrom,
@@ -28,8 +29,11 @@ export interface OrderListingPage {
   /** Entries the platform listed (a full page says more may follow, whatever we could read of them). */
   listed: number;
   orders: ListedOrder[];
-  /** Entries without a readable id or update instant. */
-  untrackable: number;
+  /**
+   * Entries without a readable id or update instant, each as a fingerprint of its JSON: the scan reads a page more
+   * than once (its first page, overlapping pages), and the same entry read again must be counted once.
+   */
+  untrackable: string[];
   /** True when the answer held no array b2bctl recognises (read as an empty page). */
   unrecognised: boolean;
   /** The platform's clock when it answered (its `Date` header), when it said it. */
@@ -73,13 +77,23 @@ export async function listOrderPage(
     });
   const clock = date === undefined ? {} : { platformNow: date };
   const entries = readOrderListingPage(body, settings);
-  if (entries === undefined) return { listed: 0, orders: [], untrackable: 0, unrecognised: true, ...clock };
+  if (entries === undefined) return { listed: 0, orders: [], untrackable: [], unrecognised: true, ...clock };
   const orders: ListedOrder[] = [];
+  const untrackable: string[] = [];
   for (const entry of entries) {
     const order = readListedOrder(entry, settings);
     if (order) orders.push(order);
+    else untrackable.push(entryFingerprint(entry));
   }
-  return { listed: entries.length, orders, untrackable: entries.length - orders.length, unrecognised: false, ...clock };
+  return { listed: entries.length, orders, untrackable, unrecognised: false, ...clock };
+}
+
+/** A short digest of an entry's JSON: a run may meet many unreadable entries, and remembers only these. */
+function entryFingerprint(entry: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(entry) ?? 'undefined')
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /**

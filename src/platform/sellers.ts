@@ -1,6 +1,6 @@
 import type { SalesRep } from '../domain/sales-rep.js';
 import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
-import { readListingPage } from './answers/listing.js';
+import { readListingPage, recordsOfListing } from './answers/listing.js';
 import { notPagingByOffsetLine, outrunLine, watchForRepeatedPages } from './answers/repeated-pages.js';
 import type { PlatformClient } from './client.js';
 
@@ -10,8 +10,17 @@ export interface SellerPageQuery {
   offset?: number;
 }
 
+/** One page of the sales rep listing: its reps, and how many entries it listed that were no rep at all. */
+export interface SellerPage {
+  reps: SalesRep[];
+  /** Entries the platform listed, reps or not: a page of `null`s is no end of the listing, and the offset moves by it. */
+  listed: number;
+  /** Entries that are no JSON object (`null`, `"x"`): left out, for the command's one warning. */
+  notReps: number;
+}
+
 /** One page of `GET /sellerModule/listSellers`. */
-export async function listSellers(client: PlatformClient, query: SellerPageQuery): Promise<SalesRep[]> {
+export async function listSellers(client: PlatformClient, query: SellerPageQuery): Promise<SellerPage> {
   const path = client.route('paths.sellers');
   const { status, body } = await client.send<unknown>({
     method: 'GET',
@@ -26,7 +35,8 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
       { method: 'GET', url: client.http.urlFor(path).toString() },
       'the answer holds no array of sales reps b2bctl recognises; set answers.sellers.items to the field that holds it (b2bctl doctor shows the answer)',
     );
-  return page as SalesRep[];
+  const { records, notRecords } = recordsOfListing<SalesRep>(page);
+  return { reps: records, listed: page.length, notReps: notRecords };
 }
 
 /**
@@ -38,13 +48,13 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
 export async function* listAllSellers(
   client: PlatformClient,
   query: { email?: string; pageSize: number; offset?: number },
-): AsyncGenerator<SalesRep[]> {
+): AsyncGenerator<SellerPage> {
   let offset = query.offset ?? 0;
   const repeatOf = watchForRepeatedPages();
   for (;;) {
     const page = await listSellers(client, { email: query.email, limit: query.pageSize, offset });
-    if (page.length === 0) return;
-    const repeat = repeatOf(page, offset);
+    if (page.listed === 0) return;
+    const repeat = repeatOf(page.reps, offset);
     if (repeat.kind === 'notPagingByOffset' || repeat.kind === 'outrun') {
       const asked = { limit: query.pageSize, offset, email: query.email };
       const url = client.http.urlFor(client.route('paths.sellers'), asked).toString();
@@ -56,6 +66,6 @@ export async function* listAllSellers(
     }
     // Answered again, its reps are counted as seen twice by the listing's reader (each written once).
     yield page;
-    offset += page.length;
+    offset += page.listed;
   }
 }

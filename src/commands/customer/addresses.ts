@@ -6,6 +6,8 @@ import { customerNotFound } from './customer-failures.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { terminalColumns } from '../../io/output/table.js';
 import { type AddressOut, customerAddresses, isUnknownDocument } from '../../platform/customers.js';
+import type { ListingRecords } from '../../platform/answers/listing.js';
+import { countOf } from '../../lib/plural.js';
 
 export interface CustomerAddressesOptions {
   document: string;
@@ -40,7 +42,7 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
       field: 'document',
     });
   const client = await context.platform();
-  let addresses: AddressOut[];
+  let addresses: ListingRecords<AddressOut>;
   try {
     addresses = await customerAddresses(client, documentAsSent(options.document, check.normalized));
   } catch (error) {
@@ -53,7 +55,7 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
     context.io.stdout,
     {
       table: [
-        { header: 'ID', value: (address) => String(address.id) },
+        { header: 'ID', value: (address) => String(address.id ?? '') },
         { header: 'PRINCIPAL', value: (address) => (address.principal ? 'yes' : '') },
         { header: 'TYPE', value: (address) => String(address.addressType ?? '') },
         { header: 'ZIPCODE', value: (address) => String(address.zipcode ?? '') },
@@ -69,7 +71,13 @@ export async function run(options: CustomerAddressesOptions, context: Context): 
     // Fitted to the terminal: the address is cut with `…` rather than the row wrapped (a pipe keeps it whole).
     { ...stdoutStyle(context), maxWidth: terminalColumns(context.io.stdout) },
   );
-  for (const address of addresses) await writer.write(address);
+  for (const address of addresses.records) await writer.write(address);
   const count = await writer.end();
-  if (count === 0 && format === 'table') context.log.info(`Customer ${options.document} has no addresses.`);
+  // A `null` where an address belongs has nothing to show: left out and counted, as orders poll does.
+  if (addresses.notRecords > 0)
+    context.log.warn(
+      `warning: ${countOf(addresses.notRecords, 'listed entries')} of customer ${options.document}'s addresses ${addresses.notRecords === 1 ? 'was' : 'were'} no address (null, or not a JSON object) and ${addresses.notRecords === 1 ? 'was' : 'were'} left out; b2bctl api shows the answer as it came.`,
+    );
+  if (count === 0 && addresses.notRecords === 0 && format === 'table')
+    context.log.info(`Customer ${options.document} has no addresses.`);
 }

@@ -5,7 +5,7 @@ import { countOf } from '../../lib/plural.js';
 import { RecentPageKeys, rememberedPages } from '../../lib/recent-keys.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
-import { listAllSellers, listSellers } from '../../platform/sellers.js';
+import { listAllSellers, listSellers, type SellerPage } from '../../platform/sellers.js';
 import { EmailFilter } from './email-filter.js';
 
 export interface ListSellersOptions {
@@ -21,13 +21,22 @@ const defaultPageSize = 20;
 /** Page size of --all without --limit: the listing has no ceiling, so few large pages mean few requests. */
 export const allPagesPageSize = 500;
 
+/**
+ * A rep's field as a table cell. The platform's reps are typed by its document, not by what it sends: a rep listed
+ * without a document or with a number for it is still shown (blank, or the number), never a crash of the table.
+ */
+function cellOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean);
+}
+
 export const salesRepLayout: RecordLayout<SalesRep> = {
   table: [
     // Planned widths: which columns a terminal shows depends on its width, never on the page's data.
-    { header: 'EMAIL', value: (rep) => rep.username, plannedWidth: 28 },
-    { header: 'DOCUMENT', value: (rep) => rep.document, keepWhole: true, plannedWidth: 18 },
-    { header: 'CODE', value: (rep) => rep.attendantCode || '-', dropRank: 2, plannedWidth: 8 },
-    { header: 'PROFILE', value: (rep) => rep.profile?.name ?? '-', dropRank: 1, plannedWidth: 16 },
+    { header: 'EMAIL', value: (rep) => cellOf(rep.username), plannedWidth: 28 },
+    { header: 'DOCUMENT', value: (rep) => cellOf(rep.document), keepWhole: true, plannedWidth: 18 },
+    { header: 'CODE', value: (rep) => cellOf(rep.attendantCode) || '-', dropRank: 2, plannedWidth: 8 },
+    { header: 'PROFILE', value: (rep) => cellOf(rep.profile?.name) || '-', dropRank: 1, plannedWidth: 16 },
     { header: 'RESTRICTED', value: (rep) => (rep.restrictedCustomers ? 'yes' : 'no'), dropRank: 3, plannedWidth: 10 },
     { header: 'PERMISSIONS', value: permissionSummary, plannedWidth: 11 },
   ],
@@ -73,13 +82,14 @@ function noneFound(options: ListSellersOptions): string {
  * pages shifts them and the next page starts with a rep already written (an ERP importing the export gets it twice).
  * The ids of the last pages only are remembered (rememberedPages: a shift of up to two pages is caught), so memory
  * stays a few pages however many the store has. A rep without an id cannot be told apart and is kept;
- * `repeats.count` says how many were dropped.
+ * `skipped.repeats` says how many were dropped, `skipped.notReps` how many entries were no rep at all.
  */
-async function* onceById(pages: AsyncIterable<SalesRep[]>, repeats: { count: number }): AsyncGenerator<SalesRep> {
+async function* onceById(pages: AsyncIterable<SellerPage>, skipped: SkippedEntries): AsyncGenerator<SalesRep> {
   const written = new RecentPageKeys(rememberedPages);
   for await (const page of pages) {
+    skipped.notReps += page.notReps;
     let fresh = 0;
-    for (const rep of page) {
+    for (const rep of page.reps) {
       const id: unknown = rep.id;
       const key = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
       if (key === undefined) {
@@ -90,7 +100,7 @@ async function* onceById(pages: AsyncIterable<SalesRep[]>, repeats: { count: num
       // Noted in this page either way: a rep answered again stays known as long as the page it came back in.
       written.note(key);
       if (already) {
-        repeats.count++;
+        skipped.repeats++;
         continue;
       }
       fresh++;
@@ -113,17 +123,21 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     maxWidth: terminalColumns(context.io.stdout),
     onHiddenColumns: (headers) => (hiddenColumns = headers),
   });
-  const repeats = { count: 0 };
-  const reps = options.all
+  const skipped: SkippedEntries = { repeats: 0, notReps: 0 };
+  const onePage = options.all
+    ? undefined
+    : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
+  if (onePage) skipped.notReps = onePage.notReps;
+  const reps = !onePage
     ? onceById(
         listAllSellers(client, {
           email: options.email,
           pageSize: options.limit ?? allPagesPageSize,
           offset: options.offset,
         }),
-        repeats,
+        skipped,
       )
-    : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
+    : onePage.reps;
   // The e-mail filter is checked here too: a platform that ignores it would hand a script looking a rep up another's.
   const filter = new EmailFilter(options.email);
   try {
@@ -134,16 +148,32 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     throw error;
   }
   const count = await writer.end();
-  if (repeats.count > 0)
-    context.log.warn(
-      `warning: the sales rep listing changed while it was read (${countOf(repeats.count, 'sales reps')} seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.`,
-    );
+  warnSkipped(skipped, context, client.route('paths.sellers'));
   // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
-  const fullPage = Array.isArray(reps) && reps.length === (options.limit ?? defaultPageSize);
+  const fullPage = onePage !== undefined && onePage.listed === (options.limit ?? defaultPageSize);
   for (const line of filter.warnings({ pagesLeft: fullPage })) context.log.warn(line);
   // Reps left out of a full page: the warning said --all already, and "First 2 sales reps" of 20 listed misleads.
   const notes = { count, fullPage: fullPage && filter.otherEmail === 0, hiddenColumns };
   sayCount(options, context, format, notes);
+}
+
+/** What the listing held that was not written: reps answered again, and entries that were no rep. */
+interface SkippedEntries {
+  repeats: number;
+  notReps: number;
+}
+
+/** One warning per kind of entry left out, after the listing (stdout stays the reps read). */
+function warnSkipped(skipped: SkippedEntries, context: Context, route: string): void {
+  if (skipped.repeats > 0)
+    context.log.warn(
+      `warning: the sales rep listing changed while it was read (${countOf(skipped.repeats, 'sales reps')} seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.`,
+    );
+  // A `null` or a bare string where a rep belongs has nothing to show: left out and counted, as orders poll does.
+  if (skipped.notReps > 0)
+    context.log.warn(
+      `warning: ${countOf(skipped.notReps, 'listed entries')} ${skipped.notReps === 1 ? 'was' : 'were'} no sales rep (null, or not a JSON object) and ${skipped.notReps === 1 ? 'was' : 'were'} left out; b2bctl api ${route} shows the answer as it came.`,
+    );
 }
 
 /** The notes on stderr after the listing: how many were written, and on a terminal what the table left out. */

@@ -31,6 +31,23 @@ export function readListingPage(body: unknown, setting?: string): unknown[] | un
   return isRecord(body) && !holdsRecords ? [] : undefined;
 }
 
+/** A listing page's entries split into the records b2bctl can read and a count of the others. */
+export interface ListingRecords<T> {
+  records: T[];
+  /** Entries that are no JSON object (`null`, a string, a number, an array): nothing to read of them. */
+  notRecords: number;
+}
+
+/**
+ * The entries of a listing page that are JSON objects. A listing holding a `null` or a bare string where a record
+ * belongs (a deleted row a gateway or ORM could not load) is still the platform's 2xx: such entries are left out and
+ * counted, for one warning a run (as orders poll does with entries it cannot read), never read as records.
+ */
+export function recordsOfListing<T>(entries: readonly unknown[]): ListingRecords<T> {
+  const records = entries.filter(isRecord) as T[];
+  return { records, notRecords: entries.length - records.length };
+}
+
 /**
  * Names a listing's envelope gives its records and figures under, beside (or instead of) its records: counts and
  * positions, links to other pages, Spring's page fields, a `meta` or `pagination` object. Compared lower case,

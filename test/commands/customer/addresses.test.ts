@@ -28,6 +28,10 @@ const answers: Record<string, unknown> = {
       attributes: { gate: 'north' },
     },
   ],
+  // A listing holding entries that are no address (a row the platform's ORM could not load): t4-9.
+  '12345678909': [null, address, 'x'],
+  '98765432100': [null],
+  '11122233396': [null, { zipcode: '01310-100', street: 'Av. Paulista', number: '1000', city: 'São Paulo' }],
   '86288366757': [
     { ...address, complement: 'Conjunto 1201, bloco B, entrada pela rua lateral', quarter: 'Bela Vista', state: 'SP' },
   ],
@@ -91,6 +95,63 @@ describe('customer addresses on a terminal', () => {
     const screen = await renderedScreen(run.stdout(), 60);
     expect(screen[0]?.split(/ {2,}/).slice(0, 3)).toEqual(['ID', 'PRINCIPAL', 'TYPE']);
     expect(screen[1]).toContain('…');
+  });
+});
+
+describe('customer addresses: entries that are no address (t4-9)', () => {
+  const notAddresses =
+    "warning: 2 listed entries of customer 123.456.789-09's addresses were no address (null, or not a JSON object) and were left out; b2bctl api shows the answer as it came.\n";
+
+  it('-o json: the address written, null and "x" left out with one warning, exit 0', async () => {
+    const run = testContext({ env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' } });
+    expect(await run.run(addresses, { document: '123.456.789-09' })).toBe(0);
+    expect(JSON.parse(run.stdout())).toEqual([address]);
+    expect(run.stderr()).toBe(notAddresses);
+  });
+
+  it('-o csv: the address\'s row only, no blank rows for null and "x", one warning, exit 0', async () => {
+    const run = testContext({
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' },
+      globals: { output: 'csv' },
+    });
+    expect(await run.run(addresses, { document: '123.456.789-09' })).toBe(0);
+    expect(run.stdout().split('\r\n').slice(1)).toEqual(['7,,01310-100,Avenida Paulista,5,,,São Paulo,,,,,,,,,', '']);
+    expect(run.stderr()).toBe(notAddresses);
+  });
+
+  it('the table on a terminal: the address shown, no TypeError, exit 0', async () => {
+    const run = testContext({
+      columns: 120,
+      tty: { stdout: true },
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' },
+    });
+    expect(await run.run(addresses, { document: '123.456.789-09' })).toBe(0);
+    const screen = await renderedScreen(run.stdout(), 120);
+    expect(screen.filter((line) => line.trim() !== '')).toHaveLength(2);
+    expect(screen[1]).toMatch(/^7 /);
+    expect(run.stderr()).toBe(notAddresses);
+  });
+
+  it('an address listed without an id: a blank ID cell, never "undefined"', async () => {
+    const run = testContext({
+      columns: 120,
+      tty: { stdout: true },
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' },
+    });
+    expect(await run.run(addresses, { document: '111.222.333-96' })).toBe(0);
+    const screen = await renderedScreen(run.stdout(), 120);
+    expect(screen[1]).toMatch(/^ +01310-100 +Av\. Paulista, 1000 +São Paulo$/);
+  });
+
+  it('only a null: one warning, and no "has no addresses" note that the warning would contradict', async () => {
+    const run = testContext({
+      tty: { stdout: true },
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'token-of-the-test' },
+    });
+    expect(await run.run(addresses, { document: '987.654.321-00' })).toBe(0);
+    expect(run.stderr()).toBe(
+      "warning: 1 listed entry of customer 987.654.321-00's addresses was no address (null, or not a JSON object) and was left out; b2bctl api shows the answer as it came.\n",
+    );
   });
 });
 

@@ -445,12 +445,12 @@ describe('orders poll in process against answers the document does not show', ()
     await setUp({ dialect: halfBroken });
     const first = await poll({ since: '31d' });
     expect(first.lines).toHaveLength(20);
-    expect(first.stderr).toMatch(/warning: \d+ listed entries had no id or update instant/);
+    expect(first.stderr).toMatch(/warning: 20 listed entries had no id or update instant/);
     advance(60_000);
     const second = await poll();
     // Read again from the kept cursor, and remembered: nothing emitted twice.
     expect(second.lines).toEqual([]);
-    expect(second.stderr).toMatch(/warning: \d+ listed entries had no id or update instant/);
+    expect(second.stderr).toMatch(/warning: 20 listed entries had no id or update instant/);
   });
 
   it('the gateway dialect: updatedAt read as the update instant, the objects passed on unchanged', async () => {

@@ -54,14 +54,26 @@ describe('PollProgress', () => {
 
   it('stops the cursor at the earliest window holding something unreadable, never behind where it was', () => {
     const { path, progress } = progressFor({ cursor: new Date(start + 300_000).toISOString() });
-    progress.noteUnreadable({ from: start + 5_000_000, to: start + 6_000_000 }, 2, false);
-    progress.noteUnreadable({ from: start + 7_000_000, to: start + 8_000_000 }, 0, true);
+    progress.noteUnreadable({ from: start + 5_000_000, to: start + 6_000_000 }, ['a', 'b'], false);
+    progress.noteUnreadable({ from: start + 7_000_000, to: start + 8_000_000 }, [], true);
     progress.save(start + 10_000_000);
     expect(readCursor(path, 'default')?.cursor).toBe(new Date(start + 5_000_000).toISOString());
     expect(progress.unreadable()).toBe(true);
-    progress.noteUnreadable({ from: start, to: start + 1 }, 1, false);
+    progress.noteUnreadable({ from: start, to: start + 1 }, ['c'], false);
     progress.save(start + 10_000_000);
     expect(readCursor(path, 'default')?.cursor).toBe(new Date(start + 5_000_000).toISOString());
+  });
+
+  it('counts an unreadable entry once however often its page is read, and two alike in one answer as two (t4-8)', () => {
+    const { progress } = progressFor(undefined);
+    const window = { from: start, to: start + 1_000 };
+    // The listing's first page read twice, as a scan does: a null, another null, and an entry without lastUpdated.
+    progress.noteUnreadable(window, ['null', 'null', 'no-instant'], false);
+    progress.noteUnreadable(window, ['null', 'null', 'no-instant'], false);
+    expect(progress.untrackable).toBe(3);
+    // An overlapping page holding one of them again, and one more.
+    progress.noteUnreadable({ from: start, to: start + 500 }, ['no-instant', 'no-id'], false);
+    expect(progress.untrackable).toBe(4);
   });
 
   it('a version the last run remembered, read hours early, stays remembered until the run has read its window whole', () => {
