@@ -1,12 +1,8 @@
 import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../domain/customer.js';
 import { AmbiguousRequestError, messageOfBody, PlatformError } from '../base/errors.js';
 import { documentInPath } from '../domain/documents.js';
-<<<<<<< HEAD
-import { readListingPage } from './answers/listing.js';
-import { refusalSignOf } from './answers/stock.js';
-=======
 import { type ListingRecords, readListingPage, recordsOfListing } from './answers/listing.js';
->>>>>>> fix-nullentries
+import { refusalSignOf } from './answers/stock.js';
 import type { PlatformClient, PlatformResponse } from './client.js';
 import { EncodedSlashRefusedError } from './encoded-slash.js';
 
