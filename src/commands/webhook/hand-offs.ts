@@ -127,7 +127,8 @@ async function orderDetail(platform: PlatformClient, id: string | number): Promi
   if (id === '.' || id === '..')
     throw new PermanentRefusal(`the order id "${id}" names no order the platform can be asked`);
   try {
-    // A 2xx without JSON is no order to write: thrown, and the event is tried again as after any failure.
+    // A 2xx that holds no order (no JSON, JSON null, another order's record) is no order to write: thrown, and the
+    // event is tried again as after any failure.
     return await orderDetailBody(platform, id);
   } catch (error) {
     // Retried for --give-up-after, it would hold every later order of the hand-off back for days.
