@@ -374,6 +374,7 @@ describe('webhook listen (in process)', () => {
     ['null', 'null'],
     ['[]', 'an array'],
     ['{"id":48214,"status":"CANCELED"}', "another order's record"],
+    ['{"id":48213,"orderId":100999,"status":"CANCELED"}', "another order's number than the event's 100482"],
   ])(
     '--fetch-orders: a detail answered 200 with %s (%s) is no order to write: tried again, then kept whole',
     async (first) => {
