@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { listingBounds, type TimeWindow } from '../domain/orders-window.js';
 import {
+  detailNotTheOrder,
   orderAnswerSettingsFrom,
   readListedOrder,
   readOrderDetail,
@@ -8,7 +9,7 @@ import {
   type ListedOrder,
   type OrderAnswerSettings,
 } from './answers/orders.js';
-import { PlatformError } from '../base/errors.js';
+import { ExitCode, PlatformError } from '../base/errors.js';
 import type { PlatformClient } from './client.js';
 
 export type { ListedOrder } from './answers/orders.js';
@@ -108,37 +109,59 @@ export class OrderListingRefused extends PlatformError {
   }
 }
 
-/** One order's detail (`paths.order`) as the platform sends it, out of its envelope when it has one. */
+/**
+ * One order's detail (`paths.order`) as the platform sends it, out of its envelope when it has one. `listedNumber`:
+ * the order's number where the caller knows it (a listing entry, a number looked up), which a detail showing another
+ * number is refused for.
+ */
 export async function getOrder(
   client: PlatformClient,
   id: string | number,
   signal?: AbortSignal,
   settings: OrderAnswerSettings = orderAnswers(client),
+  listedNumber?: string | number,
 ): Promise<unknown> {
-  return readOrderDetail(await orderDetailBody(client, id, signal), settings);
+  return readOrderDetail(await orderDetailBody(client, id, signal, settings, listedNumber), settings);
 }
 
 /**
- * One order's detail answer as it came (envelope and all). A 2xx without JSON (an empty body, plain text) holds no
- * order: UnreadableOrderDetail, never `undefined` handed on to be written as an order.
+ * One order's detail answer as it came (envelope and all). A 2xx that holds no order is UnreadableOrderDetail, never
+ * handed on to be written as the order: one without JSON (an empty body, plain text), JSON that is no object (`null`,
+ * `[]`, `42`: a gateway's answer for a record it could not load), or another order's record (a caching gateway's
+ * mix-up: written in this order's place, this order would never be written).
  */
-export async function orderDetailBody(client: PlatformClient, id: string | number, signal?: AbortSignal) {
+export async function orderDetailBody(
+  client: PlatformClient,
+  id: string | number,
+  signal?: AbortSignal,
+  settings: OrderAnswerSettings = orderAnswers(client),
+  listedNumber?: string | number,
+) {
   const path = client.route('paths.order', { id });
   const { status, body } = await client.send<unknown>({ method: 'GET', path, safeToRepeat: true, signal });
-  if (body === undefined || typeof body === 'string')
-    throw new UnreadableOrderDetail(status, client.http.urlFor(path).toString(), body);
+  const instead =
+    body === undefined || typeof body === 'string'
+      ? unreadableBody(body)
+      : detailNotTheOrder(readOrderDetail(body, settings), { id, number: listedNumber }, settings);
+  if (instead !== undefined) throw new UnreadableOrderDetail(status, client.http.urlFor(path).toString(), instead);
   return body;
 }
 
+/** What came in place of JSON: `an empty body`, `a body that is not JSON`. */
+function unreadableBody(body: string | undefined): string {
+  return body === undefined || body.trim() === '' ? 'an empty body' : 'a body that is not JSON';
+}
+
 /**
- * A 2xx to an order's detail with nothing to read as JSON. A PlatformError of the answer's status (as any 2xx whose
- * shape b2bctl cannot read): a check of an order's status reads it as an order it could not see.
+ * A 2xx to an order's detail that holds no order to write. A PlatformError of the answer's status (as any 2xx whose
+ * shape b2bctl cannot read): a check of an order's status reads it as an order it could not see. Its exit code is
+ * 69, as for a proxy's page in the platform's place: the platform did not give the order, whatever the status said.
  */
 export class UnreadableOrderDetail extends PlatformError {
-  /** What came instead of the order, for a warning: `an empty body`, `a body that is not JSON`. */
+  override readonly exitCode: ExitCode = ExitCode.unavailable;
+  /** What came instead of the order, for a warning: `an empty body`, `JSON null`, `the record of another order (id 8)`. */
   readonly instead: string;
-  constructor(status: number, url: string, body: string | undefined) {
-    const instead = body === undefined || body.trim() === '' ? 'an empty body' : 'a body that is not JSON';
+  constructor(status: number, url: string, instead: string) {
     super(status, { method: 'GET', url }, `the order's detail came as ${instead}, not the order's JSON`);
     this.instead = instead;
   }

@@ -41,12 +41,14 @@ export class OrderLookup {
   async find(value: string, signal?: AbortSignal): Promise<FoundOrder | undefined> {
     const known = this.idOfGiven.get(value);
     try {
-      return { id: known ?? value, order: await getOrder(this.client, known ?? value, signal) };
+      // A value known to be a number: a detail showing another number is another order's.
+      const number = known === undefined ? undefined : value;
+      return { id: known ?? value, order: await getOrder(this.client, known ?? value, signal, undefined, number) };
     } catch (error) {
       if (!(error instanceof PlatformError) || error.status !== 404 || known !== undefined) throw error;
     }
     const id = await this.idOfNumber(value, signal);
-    return id === undefined ? undefined : { id, order: await getOrder(this.client, id, signal) };
+    return id === undefined ? undefined : { id, order: await getOrder(this.client, id, signal, undefined, value) };
   }
 
   /** The id of the order numbered `value`, said once; undefined when no order has that number. */

@@ -534,10 +534,11 @@ async function fetchDetails(
     versions.map((version) =>
       limit(async () => {
         try {
-          return await getOrder(client, version.id);
+          return await getOrder(client, version.id, undefined, undefined, version.orderNumber);
         } catch (error) {
-          // A listed order whose detail is gone (deleted, or not yet readable) or holds no JSON would fail every run
-          // from here on, and hold back every later update: its listing entry is written in its place, and said.
+          // A listed order whose detail is gone (deleted, or not yet readable) or holds no order (no JSON, `null`,
+          // another order's record) would fail every run from here on, and hold back every later update: its listing
+          // entry is written in its place, and said.
           const answered = missingDetail(error);
           if (answered === undefined) throw error;
           warn(

@@ -123,19 +123,30 @@ function flagsRunning(name: string, target: string): string {
 }
 
 /** The order's detail through the API; an order the platform does not know (404) is refused for good. */
-async function orderDetail(platform: PlatformClient, id: string | number): Promise<unknown> {
+async function orderDetail(platform: PlatformClient, id: string | number, number?: string | number): Promise<unknown> {
   // As a path segment `.` or `..` would ask another route with the profile's token (pathSegment): no such order.
   if (id === '.' || id === '..')
     throw new PermanentRefusal(`the order id "${id}" names no order the platform can be asked`);
   try {
-    // A 2xx without JSON is no order to write: thrown, and the event is tried again as after any failure.
-    return await orderDetailBody(platform, id);
+    // A 2xx that holds no order (no JSON, JSON null, another order's record) is no order to write: thrown, and the
+    // event is tried again as after any failure.
+    return await orderDetailBody(platform, id, undefined, undefined, number);
   } catch (error) {
     // Retried for --give-up-after, it would hold every later order of the hand-off back for days.
     if (error instanceof PlatformError && error.status === 404)
       throw new PermanentRefusal(`the platform has no order ${String(id)} (HTTP 404)`);
     throw error;
   }
+}
+
+/**
+ * The order number (`orderId`) an orders event names, which the fetched detail must show if it shows one: not a
+ * number past 2^53, whose parsed value is another number than the one written (and would refuse the right detail).
+ */
+function eventOrderNumber(event: unknown): string | number | undefined {
+  const number = (event as { orderId?: unknown } | null)?.orderId;
+  if (typeof number === 'number') return Number.isSafeInteger(number) ? number : undefined;
+  return typeof number === 'string' && number.trim() !== '' ? number : undefined;
 }
 
 /** The update stamp of an order as a file or an answer holds it: of the whole order, or at the event's root. */
@@ -242,7 +253,7 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
         throw new PermanentRefusal(`the order id ${JSON.stringify(parsedId)} names no order the platform can be asked`);
       const id = exactOrderId(parsedId, whole === undefined || whole === event.event, event.eventJson);
       // As it came: the webhook's own shape, as the API's detail is kept in its own.
-      const order = whole !== undefined ? event.event : await orderDetail(platform, id);
+      const order = whole !== undefined ? event.event : await orderDetail(platform, id, eventOrderNumber(event.event));
       const file = join(folder, orderFileName(String(id)));
       // An older version that comes after a newer one (the platform's webhooks need not come in order, a replica
       // behind the primary answers an older detail) keeps the file; the event is handled all the same.

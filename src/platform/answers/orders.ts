@@ -233,6 +233,26 @@ export function readOrderDetail(body: unknown, settings: OrderAnswerSettings = {
 }
 
 /**
+ * Why an order detail (out of its envelope) is not the order asked for, as words for a warning; undefined when it may
+ * be. An order is an object: JSON `null`, `[]` or `42` holds none. One that shows an id, or a number where the caller
+ * knows the order's, must show the order's own; one that shows neither is taken as the order (the document shows no
+ * detail body, and a 2xx is not refused for its shape).
+ */
+export function detailNotTheOrder(
+  order: unknown,
+  asked: { id: string | number; number?: string | number },
+  settings: OrderAnswerSettings = {},
+): string | undefined {
+  if (!isRecord(order)) return order === null ? 'JSON null' : `a JSON ${isArray(order) ? 'array' : typeof order}`;
+  const id = idValue(firstAt(order, candidatePaths(settings.id, ['id']), isIdLike)?.value);
+  if (id !== undefined && String(id) !== String(asked.id)) return `the record of another order (id ${String(id)})`;
+  const number = readOrderNumber(order, settings);
+  if (asked.number !== undefined && number !== undefined && number !== String(asked.number))
+    return `the record of another order (number ${number}, not ${String(asked.number)})`;
+  return undefined;
+}
+
+/**
  * What an order detail shows of the data its moves gave it (ERP number, NF-e key, tracking code, and beside them the
  * NF-e XML, carrier and tracking link): what a move that the order has taken is compared with. A field no recognised
  * place (or setting) holds is left out: unknown; one whose place the detail shows empty (null, '') is '': none.

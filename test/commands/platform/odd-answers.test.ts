@@ -4,7 +4,7 @@
  * WWW-Authenticate header. b2bctl decides on the status and on documented questions, never on the
  * wording, and never fails a 2xx because of its body's shape.
  */
-import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
@@ -427,13 +427,95 @@ describe('an order detail answered 200 without JSON', () => {
     expect(existsSync(join(configDir, 'cursors', 'default.orders-poll.json'))).toBe(true);
   });
 
-  it('orders get: an error naming the empty answer, nothing on stdout, exit 1', async () => {
+  it('orders get: an error naming the empty answer, nothing on stdout, exit 69', async () => {
     const result = await run(['orders', 'get', '4', '-o', 'json']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
       `error: GET ${platform.url}/v1/orders/4 failed with HTTP 200: the order's detail came as an empty body, not the order's JSON\n`,
     );
+  });
+});
+
+describe("an order detail answered 200 with JSON that is not the order: no object, or another order's record", () => {
+  const listing = [
+    { id: 7, orderId: 1007, status: 'NEW', lastUpdated: new Date(Date.now() - 240_000).toISOString() },
+    { id: 8, orderId: 1008, status: 'NEW', lastUpdated: new Date(Date.now() - 180_000).toISOString() },
+    { id: 9, orderId: 1009, status: 'NEW', lastUpdated: new Date(Date.now() - 120_000).toISOString() },
+    { id: 10, orderId: 1010, status: 'NEW', lastUpdated: new Date(Date.now() - 60_000).toISOString() },
+  ];
+  const details: Record<string, string> = {
+    7: 'null',
+    8: '[]',
+    // A caching gateway's mix-up: order 8's record at order 9's route.
+    9: '{"id":8,"orderId":1008,"status":"CANCELED"}',
+    // The right id, another order's number.
+    10: '{"data":{"id":10,"orderId":1011,"status":"NEW"}}',
+  };
+  beforeEach(() => {
+    routes['GET /v1/orders'] = (request, _body, response) => {
+      const offset = Number(new URL(request.url ?? '/', platform.url).searchParams.get('offset') ?? 0);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
+    };
+    for (const [id, body] of Object.entries(details))
+      routes[`GET /v1/orders/${id}`] = (_request, _body, response) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  });
+
+  it('orders poll --detail: each listing entry written in its place with a warning, never the detail; exit 0', async () => {
+    const configDir = freshConfigDir();
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], {
+      configDir,
+      env,
+    });
+    expect(result.code).toBe(0);
+    expect(ndjsonOf(result.stdout)).toEqual(listing);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    const instead = [
+      'JSON null',
+      'a JSON array',
+      'the record of another order (id 8)',
+      'the record of another order (number 1011, not 1010)',
+    ];
+    // The details are fetched side by side: the warnings come in the order the answers do.
+    expect(warnings.toSorted()).toEqual(
+      listing
+        .map(
+          (order, index) =>
+            `warning: order ${order.id} (updated ${order.lastUpdated}) is listed but its detail answered 200 with ${instead[index]}: its listing entry was written in its place; b2bctl orders get ${order.id} reads it later.`,
+        )
+        .toSorted(),
+    );
+  });
+
+  it('orders poll --detail --out-dir: the files hold the listing entries, none holds null or another order', async () => {
+    const dir = freshWorkDir();
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '--out-dir', 'od'], {
+      configDir: freshConfigDir(),
+      env,
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    const kept = readdirSync(join(dir, 'od'))
+      .filter((name) => name.endsWith('.json'))
+      .toSorted((a, b) => Number.parseInt(a) - Number.parseInt(b))
+      .map((name) => JSON.parse(readFileSync(join(dir, 'od', name), 'utf8')) as unknown);
+    expect(kept).toEqual(listing);
+  });
+
+  it.each([
+    ['7', 'JSON null'],
+    ['8', 'a JSON array'],
+    ['9', 'the record of another order (id 8)'],
+  ])('orders get %s: one line naming what came, nothing on stdout, exit 69', async (id, instead) => {
+    const result = await run(['orders', 'get', id, '-o', 'json']);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/v1/orders/${id} failed with HTTP 200: the order's detail came as ${instead}, not the order's JSON\n`,
+    );
+    expect(result.code).toBe(69);
   });
 });
 

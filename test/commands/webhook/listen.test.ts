@@ -370,6 +370,24 @@ describe('webhook listen (in process)', () => {
     ]);
   });
 
+  it.each([
+    ['null', 'null'],
+    ['[]', 'an array'],
+    ['{"id":48214,"status":"CANCELED"}', "another order's record"],
+    ['{"id":48213,"orderId":100999,"status":"CANCELED"}', "another order's number than the event's 100482"],
+  ])(
+    '--fetch-orders: a detail answered 200 with %s (%s) is no order to write: tried again, then kept whole',
+    async (first) => {
+      const detail = { id: 48213, items: [{ sku: 'A', quantity: 2 }] };
+      const { requests, kept, deliveryId } = await fetchedOrder(order, [first, JSON.stringify(detail)], '48213.json');
+      expect(kept).toEqual({ deliveryId, order: detail });
+      expect(requests).toEqual([
+        'GET /v1/orders/48213 Bearer platform-token',
+        'GET /v1/orders/48213 Bearer platform-token',
+      ]);
+    },
+  );
+
   it('--fetch-orders asks for an order id past 2^53 by its digits as the event wrote them', async () => {
     const raw = '{"id":9007199254740993,"orderId":1,"status":"NEW","lastUpdated":"2026-11-29T12:00:00Z"}';
     const { requests } = await fetchedOrder(raw, '{"id":9007199254740993,"items":[]}', '9007199254740993.json');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  detailNotTheOrder,
   locateOrderListing,
   readBuyerDocument,
   readHeldMoveData,
@@ -93,6 +94,34 @@ describe('readOrderDetail: the order out of its envelope', () => {
     expect(readOrderDetail({ payload: { order } }, { detail: 'payload.order' })).toBe(order);
     const odd = { status: 'ok', count: 1 };
     expect(readOrderDetail(odd)).toBe(odd);
+  });
+});
+
+describe('detailNotTheOrder: a detail that holds no order, or another order', () => {
+  it.each([
+    [null, 'JSON null'],
+    [[], 'a JSON array'],
+    [[order], 'a JSON array'],
+    [42, 'a JSON number'],
+    [true, 'a JSON boolean'],
+  ])('%j is no object: %s', (detail, instead) => {
+    expect(detailNotTheOrder(detail, { id: 7 })).toBe(instead);
+  });
+  it('the order asked for, its id as text or as a number: undefined', () => {
+    expect(detailNotTheOrder(order, { id: '7', number: 100_007 })).toBeUndefined();
+    expect(detailNotTheOrder({ id: '7' }, { id: 7 })).toBeUndefined();
+  });
+  it('an object that shows neither an id nor a number is taken as the order (the document shows no detail body)', () => {
+    expect(detailNotTheOrder({ status: 'NEW', items: [] }, { id: 7, number: 100_007 })).toBeUndefined();
+  });
+  it("another order's id, or another number where the order's is known", () => {
+    expect(detailNotTheOrder({ ...order, id: 8 }, { id: 7 })).toBe('the record of another order (id 8)');
+    expect(detailNotTheOrder({ ref: 8 }, { id: 7 }, { id: 'ref' })).toBe('the record of another order (id 8)');
+    expect(detailNotTheOrder(order, { id: 7, number: 100_008 })).toBe(
+      'the record of another order (number 100007, not 100008)',
+    );
+    // With no number known (an order asked by its id), a detail's number is not compared.
+    expect(detailNotTheOrder(order, { id: 7 })).toBeUndefined();
   });
 });
 
