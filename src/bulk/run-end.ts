@@ -11,6 +11,7 @@ import {
   ThrottledTooLongError,
   UnavailableError,
 } from '../base/errors.js';
+import { settingDefinition } from '../config/settings.js';
 import { spokenDuration } from '../domain/duration.js';
 import { countOf } from '../lib/plural.js';
 import type { RunLedger } from './run-ledger.js';
@@ -102,7 +103,7 @@ export async function concludeRun<T, Sent>(
       );
     case 'stopped: platform unavailable':
       throw new UnavailableError(
-        `${end.error.message} Stopped${end.error instanceof ThrottledTooLongError ? '' : ` after ${unavailableBatchesBeforeStopping} failed requests in a row`}; ${whenToResume(end.error)}: ${resumeHint}`,
+        `${end.error.message} Stopped${end.error instanceof ThrottledTooLongError ? '' : ` after ${unavailableBatchesBeforeStopping} failed requests in a row`}; ${whenToResume(end.error)}: ${resumeAfter(end.error, sending)}`,
       );
     case 'stopped: credentials refused':
       throw new AuthError(`${end.error.message} Then resume with: ${resumeHint}`, { cause: end.error });
@@ -113,7 +114,14 @@ export async function concludeRun<T, Sent>(
     case 'stopped':
       throw end.error;
     case 'platform unavailable throughout':
-      throw new UnavailableError(unavailableThroughout(result.firstUnavailable?.error, ledger, job.unit, resumeHint));
+      throw new UnavailableError(
+        unavailableThroughout(
+          result.firstUnavailable?.error,
+          ledger,
+          job.unit,
+          resumeAfter(result.firstUnavailable?.error, sending),
+        ),
+      );
     case 'interrupted':
       throw new InterruptedError(
         `Interrupted; the requests in flight were finished and reported. Resume with: ${resumeHint}`,
@@ -135,6 +143,19 @@ export async function concludeRun<T, Sent>(
 function whenToResume(error: UnavailableError | undefined): string {
   if (error?.timedOutAfterMs === undefined) return 'when the platform is back, run';
   return `the platform did not answer within ${spokenDuration(error.timedOutAfterMs)} (--timeout); run again with a longer --timeout`;
+}
+
+/**
+ * The command that resumes a run stopped by the platform: for one that answered nothing within the time-out, with a
+ * longer one, twice it (whole seconds, as the time-out's own advice) or the setting's default when that is longer:
+ * the run's own `--timeout 700` pasted back met the same time-out, though the line said "a longer --timeout" (a fresh
+ * user test).
+ */
+function resumeAfter(error: UnavailableError | undefined, sending: Sending): string {
+  if (error?.timedOutAfterMs === undefined) return sending.resumeHint;
+  const settingDefault = Number(settingDefinition('http.timeout')?.defaultValue ?? 0);
+  const longer = Math.max(2 * error.timedOutAfterMs, settingDefault);
+  return sending.resumeHintWithTimeout(`${Math.max(1, Math.ceil(longer / 1000))}s`);
 }
 
 /** The line of a run every request of which was lost: why (the record first in the file's), and how to resume. */

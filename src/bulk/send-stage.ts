@@ -74,6 +74,8 @@ export interface Sending {
   plan: SendPlan;
   /** The command line that resumes this run. */
   resumeHint: string;
+  /** The command line that resumes this run with `--timeout` set to this (`60s`), for a run stopped by time-outs. */
+  resumeHintWithTimeout(timeout: string): string;
   /**
    * The command line that sends the run's errors file, once fixed, where and how the run sent its records; with the
    * switches some failed record needs (FailureReasons.fixFlags) set.
@@ -176,6 +178,13 @@ export async function openSending<T, Sent>(
   if (input.resumed) markRunning(ledger.report.path, job.name, context);
   else writeRunRecord(ledger, meta);
   const resumeHint = resumeCommand(meta, input.shaping, job.file, ledger.report.path);
+  const resumeHintWithTimeout = (timeout: string) =>
+    resumeCommand(
+      { ...meta, flags: { ...meta.flags, timeoutMs: timeout } },
+      input.shaping,
+      job.file,
+      ledger.report.path,
+    );
   const feedBackHint = (fixFlags: ReadonlySet<string>) =>
     feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv, fixFlags);
   const requests = Math.ceil(valid / plan.batchSize);
@@ -187,7 +196,7 @@ export async function openSending<T, Sent>(
     context.log.info(
       `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
     );
-  return { client, stopStarting, ledger, plan, resumeHint, feedBackHint };
+  return { client, stopStarting, ledger, plan, resumeHint, resumeHintWithTimeout, feedBackHint };
 }
 
 /** What a new run records beside its report, for --resume and --keep-reports: its store, input and flags. */

@@ -69,6 +69,7 @@ export function itemisedRefusal(
     'ambiguousSku',
     'leftOutItems',
     'misplacedResults',
+    'unreadResult',
   ]);
   const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), (note) => {
     if (!failedAnyway.has(note.kind)) noted?.(note);

@@ -275,12 +275,24 @@ function matchWarning(note: MatchNote): string {
     case 'leftOutItems':
       return `warning: the stock batch route answered per-item results that show items applied and say nothing of others (${leftOutSkus(note)}); b2bctl reports each item such an answer leaves out "unknown", since the platform may have dropped it (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
     case 'misplacedResults':
-      return `warning: the stock batch route answered per-item results that name neither SKU nor index, matched by their place, but the one at the place of "${note.placeSku}" quotes "${note.quoted}", another item of the batch: ${note.result}; b2bctl does not trust their order: each item of such a batch matched by place is reported "unknown" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
+      return misplacedWarning(note);
+    case 'unreadResult':
+      return `warning: the stock batch route answered a result for SKU "${note.sku}" that says nothing b2bctl reads as applied, refused or pending: ${note.result}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless).`;
     case 'untrustedIndex':
       return untrustedIndexWarning(note);
     case 'unshownIndexBase':
       return `warning: the stock batch route answered per-item results by index alone (the first ${note.index}), none of them 0 and no SKU beside them, so b2bctl cannot tell whether they count from 0 or from 1 in a batch of ${countOf(note.batchSize, 'items')}; it does not follow them: an item they may be about is reported "unknown" when they refuse one (the errors file holds them to send again).`;
   }
+}
+
+/** Results matched by place or by index alone, one quoting another item's SKU: the same distrust, in its own words. */
+function misplacedWarning(note: Extract<MatchNote, { kind: 'misplacedResults' }>): string {
+  const matched =
+    note.by === 'place'
+      ? `name neither SKU nor index, matched by their place, but the one at the place of "${note.placeSku}"`
+      : `name their items by index alone, but the one at the index of "${note.placeSku}"`;
+  const trust = note.by === 'place' ? 'their order' : 'their numbering';
+  return `warning: the stock batch route answered per-item results that ${matched} quotes "${note.quoted}", another item of the batch: ${note.result}; b2bctl does not trust ${trust}: each item of such a batch matched by ${note.by} is reported "unknown" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
 }
 
 /** The SKUs an answer left out, the first three of them, and of how large a batch. */

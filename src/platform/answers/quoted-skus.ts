@@ -5,8 +5,10 @@
  *
  * A SKU is quoted when it stands in the text as a whole word, as sent or in capitals: not inside a longer code
  * (`BAD-1` in `BAD-10` or `X-BAD-1`), nor inside another SKU sent that the text quotes (`10M` in `CABO 10M`). A SKU
- * too short to tell from the other words of a message (fewer than 3 characters, or 3 digits: a line, an HTTP code, a
- * quantity) is not looked for.
+ * too short to tell from the other words of a message (3 digits or fewer: a line, an HTTP code, a quantity; one
+ * character; two that are not a letter and a digit, such as a word `OK` or `de`) is not looked for. Two characters
+ * holding a letter and a digit (`X1`, `P2`: sizes, colours) are a code no message word is, and were left out: the
+ * platform's refusal of X1 at X3's place reported X1 applied and X3 refused (a fresh user test).
  */
 
 /** The SKU sent, other than `ownSku`, that the texts quote; none when they quote `ownSku` itself (or nothing sent). */
@@ -20,6 +22,7 @@ export function otherSkuQuoted(texts: readonly string[], ownSku: string, skus: r
 /** Whether a SKU is long enough that its whole-word presence in a message is not a line, a quantity or a code. */
 function distinctEnough(sku: string): boolean {
   const trimmed = sku.trim();
+  if (trimmed.length === 2) return /\p{L}/u.test(trimmed) && /\p{N}/u.test(trimmed);
   return trimmed.length >= 3 && !/^\d{1,3}$/.test(trimmed);
 }
 

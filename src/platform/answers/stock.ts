@@ -103,8 +103,9 @@ export interface BatchAnswerSettings {
  * result naming a SKU not sent; a refusal matched to no item; a refusal of the batch beside results showing every item
  * applied; two results for one item that disagree; a SKU that fits
  * several items, the order of the answer not settling which; items the results leave out beside others shown applied;
- * a result matched by its place alone whose words quote another item's SKU (misplacedResults: `placeSku` is its
- * place's item's). A result is shown as the platform wrote it (its JSON).
+ * a result matched by its place alone, or by its index alone, whose words quote another item's SKU (misplacedResults:
+ * `placeSku` is the item it was matched to, `by` how); a result matched to an item that says nothing b2bctl reads
+ * (`null`, `{}`, a `null` status). A result is shown as the platform wrote it (its JSON).
  */
 export type MatchNote =
   | { kind: 'untrustedIndex'; index: number; sku: string | undefined; batchSize: number; itemSku: string | undefined }
@@ -116,7 +117,8 @@ export type MatchNote =
   | { kind: 'conflictingResults'; sku: string; results: string[] }
   | { kind: 'ambiguousSku'; named: string; sent: string[] }
   | { kind: 'leftOutItems'; skus: string[]; batchSize: number }
-  | { kind: 'misplacedResults'; placeSku: string; quoted: string; result: string };
+  | { kind: 'misplacedResults'; placeSku: string; quoted: string; result: string; by: 'place' | 'index' }
+  | { kind: 'unreadResult'; sku: string; result: string };
 
 /**
  * One verdict per sent item (in the order sent) when the answer itemises them; undefined when no
@@ -164,7 +166,10 @@ function readAnswer(
   const refusals = [...(itemised?.refusals ?? []), ...unexplained];
   if (refusals.length === 0) {
     if (itemised === undefined && lists.length === 0) return undefined;
-    if (rules.silentMayBeDropped) unknownWhenLeftOut(verdicts, itemised?.named ?? [], skus, noted);
+    if (rules.silentMayBeDropped) {
+      unknownWhenUnread(verdicts, itemised?.shown ?? [], skus, noted);
+      unknownWhenLeftOut(verdicts, itemised?.named ?? [], skus, noted);
+    }
     return verdicts;
   }
   // A refusal of the batch beside results that show every item applied contradicts them (`"status": "FAILED"` over
@@ -263,6 +268,29 @@ function unknownWhenLeftOut(
     };
 }
 
+/**
+ * Items a result is matched to (at its place, by its index or its SKU) that says nothing b2bctl reads: `null`, `{}`,
+ * `{"sku":"A1"}`, `"status": null` beside a message. Such a result says no more than an absent one, and may be a
+ * refusal in words b2bctl does not read (`"status": null, "message": "Estoque não atualizado"`): `unknown`, quoting
+ * it, never `accepted` (a fresh user test: `[null, {"sku":"A2","status":"APPLIED"}, …]` ended exit 0, A1 "not itemised").
+ */
+function unknownWhenUnread(
+  verdicts: (ItemVerdict | undefined)[],
+  shown: readonly string[][],
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): void {
+  for (const [item, results] of shown.entries()) {
+    if (verdicts[item] !== undefined || results.length === 0) continue;
+    const result = results.join('; ');
+    noted({ kind: 'unreadResult', sku: skus[item] as string, result });
+    verdicts[item] = {
+      verdict: 'unknown',
+      message: `the answer's result for this item says nothing b2bctl reads as applied, refused or pending: ${result}`,
+    };
+  }
+}
+
 /** A list of SKUs the platform did not take, under a name of refusal (`"notFound": ["A2"]`): the items it names. */
 interface SkuList {
   field: string;
@@ -347,7 +375,9 @@ function shownResult(entry: PlacedResult): string {
  * its place's item (`"SKU BAD-1 not found"` at GOOD-3's place: a queue worker finishing in another order): the place
  * order is not to be trusted, so every item matched by place alone is `unknown` (sent again: stock is absolute), never
  * another item's verdict. Words quoting the place's own SKU, or none, change nothing (otherSkuQuoted says how a SKU
- * is found in them).
+ * is found in them). Results matched by their index alone (no SKU) are read the same way: an index that fits the batch
+ * may still be the platform's own numbering (after its sort, or from 1), and `{"index":2,"message":"SKU BAD-1 not
+ * found"}` reported BAD-1 applied and GOOD-3 refused, with no warning (a fresh user test).
  */
 function distrustPlacesQuotingOthers(
   matched: Matched,
@@ -355,15 +385,21 @@ function distrustPlacesQuotingOthers(
   skus: readonly string[],
   noted: (note: MatchNote) => void,
 ): void {
-  for (const { item, entry } of matched.byPlace) {
-    const placeSku = skus[item] as string;
-    const quoted = otherSkuQuoted(wordsOfResult(entry.result), placeSku, skus);
-    if (quoted === undefined) continue;
-    const result = shownResult(entry);
-    noted({ kind: 'misplacedResults', placeSku, quoted, result });
-    const message = `the answer's results name neither SKU nor index, and the one at the place of "${placeSku}" quotes "${quoted}", another item sent: ${result}; their order is not to be trusted, so which is this item's is not known`;
-    for (const placed of matched.byPlace) verdicts[placed.item] = { verdict: 'unknown', message };
-    return;
+  for (const by of ['place', 'index'] as const) {
+    const group = by === 'place' ? matched.byPlace : matched.byIndex;
+    for (const { item, entry } of group) {
+      const placeSku = skus[item] as string;
+      const quoted = otherSkuQuoted(wordsOfResult(entry.result), placeSku, skus);
+      if (quoted === undefined) continue;
+      const result = shownResult(entry);
+      noted({ kind: 'misplacedResults', placeSku, quoted, result, by });
+      const message =
+        by === 'place'
+          ? `the answer's results name neither SKU nor index, and the one at the place of "${placeSku}" quotes "${quoted}", another item sent: ${result}; their order is not to be trusted, so which is this item's is not known`
+          : `the answer's results name their items by index alone, and the one at the index of "${placeSku}" quotes "${quoted}", another item sent: ${result}; their numbering is not to be trusted, so which is this item's is not known`;
+      for (const placed of group) verdicts[placed.item] = { verdict: 'unknown', message };
+      break;
+    }
   }
 }
 
@@ -595,13 +631,15 @@ interface AnswerShape {
 
 /**
  * The results matched to each item; those matched to none; the items a SKU fitting several may be about, by SKU; the
- * items matched by their result's place alone (it names neither SKU nor index).
+ * items matched by their result's place alone (it names neither SKU nor index), and by its index alone.
  */
 interface Matched {
   claims: PlacedResult[][];
   unmatched: PlacedResult[];
   ambiguous: Map<number, string>;
   byPlace: { item: number; entry: PlacedResult }[];
+  /** The items matched by their result's index alone (it names no SKU). */
+  byIndex: { item: number; entry: PlacedResult }[];
 }
 
 /**
@@ -621,13 +659,19 @@ function matchResults(
     keyed,
     inOrder: inOrderSent(results, skus),
   };
-  const matched: Matched = { claims: skus.map(() => []), unmatched: [], ambiguous: new Map(), byPlace: [] };
+  const matched: Matched = {
+    claims: skus.map(() => []),
+    unmatched: [],
+    ambiguous: new Map(),
+    byPlace: [],
+    byIndex: [],
+  };
   for (const entry of results) {
     const items = itemsOf(entry, skus, answer, noted);
     if (items.length === 1) {
       matched.claims[items[0] as number]?.push(entry);
-      if (entry.sku === undefined && entry.index === undefined)
-        matched.byPlace.push({ item: items[0] as number, entry });
+      if (entry.sku === undefined)
+        (entry.index === undefined ? matched.byPlace : matched.byIndex).push({ item: items[0] as number, entry });
     } else if (items.length === 0) matched.unmatched.push(entry);
     else {
       noted({ kind: 'ambiguousSku', named: entry.sku as string, sent: items.map((item) => skus[item] as string) });

@@ -433,3 +433,85 @@ describe('stock push: results matched by their place alone whose words quote ano
     expect(warnings(test.stderr())).toEqual([]);
   });
 });
+
+/** The answer of the user test: every result `OK` by place or by index, the first item's refusal put at the last. */
+function firstRefusedAtLast(skus: readonly string[], indexed: boolean) {
+  const results = skus.map((_sku, place) =>
+    place === skus.length - 1
+      ? { status: 'REJECTED', message: `SKU ${skus[0] as string} not found` }
+      : { status: 'OK', message: 'ok' },
+  );
+  return { results: results.map((result, place) => (indexed ? { index: place, ...result } : result)) };
+}
+
+describe('stock push: two-character SKUs, and results matched by index alone, quoting another item\u2019s SKU', () => {
+  it('X1, X2, X3 answered by place, "SKU X1 not found" at X3\u2019s place: every item unknown, warned, exit 1', async () => {
+    // X1 was reported applied and X3 rejected, fed back, with no warning (a fresh user test).
+    const skus = ['X1', 'X2', 'X3'];
+    const { test } = await batchAnsweredFor(200, (sent) => firstRefusedAtLast(sent, false));
+    const { folder, options } = stockFile(skus);
+    expect(await test.run(push, options)).toBe(1);
+    const result = '{"status":"REJECTED","message":"SKU X1 not found"}';
+    const message = `the answer's results name neither SKU nor index, and the one at the place of "X3" quotes "X1", another item sent: ${result}; their order is not to be trusted, so which is this item's is not known`;
+    expect(runRecord(folder)).toEqual({
+      rows: skus.map((sku) => `${sku} unknown 200 ${message}`),
+      errors: skus.map((sku, place) => `${sku},${(place + 1) * 10},${place + 5}.25,${place + 2},${message}`),
+    });
+    expect(warnings(test.stderr())).toHaveLength(1);
+    expect(warnings(test.stderr())[0]).toContain('the one at the place of "X3" quotes "X1", another item of the batch');
+  });
+
+  it('results by index 0..2, "SKU BAD-1 not found" at index 2: every item unknown, one warning, exit 1', async () => {
+    // BAD-1 was reported applied and GOOD-3 rejected, with no warning (a fresh user test).
+    const skus = ['BAD-1', 'GOOD-2', 'GOOD-3'];
+    const { sandbox, proxy, test } = await batchAnsweredFor(200, (sent) => firstRefusedAtLast(sent, true));
+    const { folder, options } = stockFile(skus);
+    expect(await test.run(push, options)).toBe(1);
+    const result = '{"index":2,"status":"REJECTED","message":"SKU BAD-1 not found"}';
+    const message = `the answer's results name their items by index alone, and the one at the index of "GOOD-3" quotes "BAD-1", another item sent: ${result}; their numbering is not to be trusted, so which is this item's is not known`;
+    expect(runRecord(folder)).toEqual({
+      rows: skus.map((sku) => `${sku} unknown 200 ${message}`),
+      errors: skus.map((sku, place) => `${sku},${(place + 1) * 10},${place + 5}.25,${place + 2},${message}`),
+    });
+    expect(warnings(test.stderr())).toEqual([
+      `warning: the stock batch route answered per-item results that name their items by index alone, but the one at the index of "GOOD-3" quotes "BAD-1", another item of the batch: ${result}; b2bctl does not trust their numbering: each item of such a batch matched by index is reported "unknown" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`,
+    ]);
+    expect(test.stderr()).toContain('stock push: 3 unknown; 1 request,');
+    expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+});
+
+describe('stock push: a result at an item\u2019s place, or naming it, that says nothing b2bctl reads', () => {
+  it.each([
+    ['null', null],
+    ['{}', {}],
+    ['its SKU without a status', { sku: 'A1' }],
+    [
+      'a null status beside the platform\u2019s words',
+      { sku: 'A1', status: null, message: 'Estoque n\u00e3o atualizado' },
+    ],
+  ])(
+    '%s beside items shown applied: that item unknown quoting it, in the errors file, warned, exit 1',
+    async (_name, first) => {
+      // It was reported "accepted", "the answer did not itemise this item", exit 0, no errors file (a fresh user test).
+      const skus = ['A1', 'A2', 'A3'];
+      const answer = (sent: string[]) => ({
+        results: [first, ...sent.slice(1).map((sku) => ({ sku, status: 'APPLIED' }))],
+      });
+      const { test } = await batchAnsweredFor(200, answer);
+      const { folder, options } = stockFile(skus);
+      expect(await test.run(push, options)).toBe(1);
+      const result = JSON.stringify(first);
+      const message = `the answer's result for this item says nothing b2bctl reads as applied, refused or pending: ${result}`;
+      expect(runRecord(folder)).toEqual({
+        rows: [`A1 unknown 200 ${message}`, 'A2 applied 200 ', 'A3 applied 200 '],
+        errors: [`A1,10,5.25,2,${message}`],
+      });
+      expect(warnings(test.stderr())).toEqual([
+        `warning: the stock batch route answered a result for SKU "A1" that says nothing b2bctl reads as applied, refused or pending: ${result}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless).`,
+      ]);
+      expect(test.stderr()).toContain('stock push: 2 applied, 1 unknown;');
+    },
+  );
+});

@@ -222,6 +222,14 @@ describe('readBatchAnswer, word by word', () => {
   });
 });
 
+/** The verdict of an item whose result says nothing b2bctl reads, quoting it. */
+function unread(result: unknown) {
+  return {
+    verdict: 'unknown',
+    message: `the answer's result for this item says nothing b2bctl reads as applied, refused or pending: ${JSON.stringify(result)}`,
+  };
+}
+
 describe('readBatchAnswer, the words a refusal, a pending item or an unknown status is told by', () => {
   it.each([
     'ERRO',
@@ -285,9 +293,15 @@ describe('readBatchAnswer, the words a refusal, a pending item or an unknown sta
     ]);
   });
 
-  it('a blank "error" or "erro" is no refusal: it gives no verdict', () => {
-    expect(readBatchAnswer([{ status: 'ok' }, { error: '' }], skus)).toEqual([{ verdict: 'applied' }, undefined]);
-    expect(readBatchAnswer([{ erro: ' ' }, { status: 'ok' }], skus)).toEqual([undefined, { verdict: 'applied' }]);
+  it('a blank "error" or "erro" is no refusal, nor says applied: its item unknown, quoting it', () => {
+    expect(readBatchAnswer([{ status: 'ok' }, { error: '' }], skus)).toEqual([
+      { verdict: 'applied' },
+      unread({ error: '' }),
+    ]);
+    expect(readBatchAnswer([{ erro: ' ' }, { status: 'ok' }], skus)).toEqual([
+      unread({ erro: ' ' }),
+      { verdict: 'applied' },
+    ]);
   });
 
   it('"erro" holds a refusal as "error" does: its text is the reason, false is applied', () => {
@@ -418,8 +432,14 @@ describe('readBatchAnswer, survivors of the mutation run', () => {
     ]);
   });
 
-  it('a result that is no object (null) is skipped when matching by SKU, not read', () => {
-    expect(readBatchAnswer([null, { status: 'ok' }], skus)).toEqual([undefined, { verdict: 'applied' }]);
+  it('a result that is no object (null) is not read as a verdict: its item unknown, quoting it', () => {
+    expect(readBatchAnswer([null, { status: 'ok' }], skus)).toEqual([
+      {
+        verdict: 'unknown',
+        message: "the answer's result for this item says nothing b2bctl reads as applied, refused or pending: null",
+      },
+      { verdict: 'applied' },
+    ]);
   });
 
   it('an object keyed by SKU must hold only results: one count among them and it is no item list', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type MatchNote, readBatchAnswer, readQueueAnswer } from '../../../../src/platform/answers/stock.js';
+import {
+  type MatchNote,
+  readBatchAnswer,
+  readQueueAnswer,
+  readQueueRefusal,
+} from '../../../../src/platform/answers/stock.js';
 
 const skus = ['A-1', 'B-2', 'C-3'];
 
@@ -374,12 +379,18 @@ describe('readBatchAnswer: items the results leave out, and lists of the SKUs no
     });
   });
 
-  it('an item a result names without a status b2bctl reads is not left out: no verdict, as before', () => {
-    expect(read([{ sku: 'A1', status: 'OK' }, { sku: 'B2' }, { sku: 'C3', status: 'OK' }]).verdicts).toEqual([
-      { verdict: 'applied' },
-      undefined,
-      { verdict: 'applied' },
-    ]);
+  it('an item a result names without a status b2bctl reads is unknown, quoting the result, noted', () => {
+    expect(read([{ sku: 'A1', status: 'OK' }, { sku: 'B2' }, { sku: 'C3', status: 'OK' }])).toEqual({
+      verdicts: [
+        { verdict: 'applied' },
+        {
+          verdict: 'unknown',
+          message: `the answer's result for this item says nothing b2bctl reads as applied, refused or pending: {"sku":"B2"}`,
+        },
+        { verdict: 'applied' },
+      ],
+      notes: [{ kind: 'unreadResult', sku: 'B2', result: '{"sku":"B2"}' }],
+    });
   });
 
   it('a list of SKUs: a SKU sent twice (two warehouses) refuses both its items; one respelled is noted', () => {
@@ -420,6 +431,40 @@ describe('readBatchAnswer: items the results leave out, and lists of the SKUs no
   });
 });
 
+function appliedResult(sku: string) {
+  return { sku, status: 'APPLIED' };
+}
+
+describe('readBatchAnswer: a result matched to an item that says nothing b2bctl reads', () => {
+  const sent = ['A1', 'A2', 'A3'];
+  it.each([
+    ['null at its place', null],
+    ['{} at its place', {}],
+    ['its SKU without a status', { sku: 'A1' }],
+    ['a null status beside a message', { sku: 'A1', status: null, message: 'Estoque n\u00e3o atualizado' }],
+  ])('%s beside items shown applied: unknown, quoting the result, noted', (_name, first) => {
+    const notes: MatchNote[] = [];
+    const result = JSON.stringify(first);
+    expect(
+      readBatchAnswer({ results: [first, appliedResult('A2'), appliedResult('A3')] }, sent, {}, (note) =>
+        notes.push(note),
+      ),
+    ).toEqual([
+      {
+        verdict: 'unknown',
+        message: `the answer's result for this item says nothing b2bctl reads as applied, refused or pending: ${result}`,
+      },
+      { verdict: 'applied' },
+      { verdict: 'applied' },
+    ]);
+    expect(notes).toEqual([{ kind: 'unreadResult', sku: 'A1', result }]);
+  });
+
+  it('on the queue route such a result leaves its item queued, as the batch is', () => {
+    expect(readQueueRefusal({ results: [null, appliedResult('A2'), appliedResult('A3')] }, sent)).toBeUndefined();
+  });
+});
+
 describe('readBatchAnswer: results matched by their place alone, whose words quote another item\u2019s SKU', () => {
   const sent = ['BAD-1', 'GOOD-2', 'GOOD-3'];
   /** The verdicts as one word each, `-` for an item no result was matched to, and what matching noticed. */
@@ -439,7 +484,7 @@ describe('readBatchAnswer: results matched by their place alone, whose words quo
     expect(readBatchAnswer({ results: [applied, applied, refusal] }, sent, {}, (note) => notes.push(note))).toEqual(
       sent.map(() => ({ verdict: 'unknown', message })),
     );
-    expect(notes).toEqual([{ kind: 'misplacedResults', placeSku: 'GOOD-3', quoted: 'BAD-1', result }]);
+    expect(notes).toEqual([{ kind: 'misplacedResults', placeSku: 'GOOD-3', quoted: 'BAD-1', result, by: 'place' }]);
   });
 
   it.each([
@@ -503,6 +548,57 @@ describe('readBatchAnswer: results matched by their place alone, whose words quo
     expect(read({ results: quoting }, ['10101', '40420', '20202']).verdicts).toEqual(['unknown', 'unknown', 'unknown']);
   });
 
+  it('two-character SKUs of a letter and a digit (X1, A1) are looked for; two letters or two digits are not', () => {
+    // "SKU X1 not found" at X3's place reported X1 applied and X3 rejected (a fresh user test).
+    const quoting = (sku: string) => [applied, applied, { status: 'REJECTED', message: `SKU ${sku} not found` }];
+    expect(read({ results: quoting('X1') }, ['X1', 'X2', 'X3'])).toMatchObject({
+      verdicts: ['unknown', 'unknown', 'unknown'],
+      notes: [{ kind: 'misplacedResults', placeSku: 'X3', quoted: 'X1', by: 'place' }],
+    });
+    expect(read({ results: quoting('1a') }, ['1a', '2a', '3a']).verdicts).toEqual(['unknown', 'unknown', 'unknown']);
+    // Two letters (a word: `OK`, `de`) or two digits (a quantity) stand in messages for other things.
+    const words = [applied, applied, { status: 'REJECTED', message: 'OK de 12 itens recusados' }];
+    expect(read({ results: words }, ['OK', 'de', '12'])).toEqual({
+      verdicts: ['applied', 'applied', 'rejected'],
+      notes: [],
+    });
+    // Whole words only: X1 inside X10 is not X1.
+    const longer = [applied, applied, { status: 'REJECTED', message: 'SKU X10 not found' }];
+    expect(read({ results: longer }, ['X1', 'X2', 'X3'])).toEqual({
+      verdicts: ['applied', 'applied', 'rejected'],
+      notes: [],
+    });
+  });
+
+  it('results matched by index alone, one quoting another item\u2019s SKU: every item matched by index unknown, noted', () => {
+    // A platform numbering its results after its own sort: BAD-1 was reported applied, GOOD-3 rejected (a fresh user test).
+    const refusal = { index: 2, status: 'REJECTED', message: 'SKU BAD-1 not found' };
+    const result = JSON.stringify(refusal);
+    const message = `the answer's results name their items by index alone, and the one at the index of "GOOD-3" quotes "BAD-1", another item sent: ${result}; their numbering is not to be trusted, so which is this item's is not known`;
+    const indexed = [{ index: 0, status: 'OK' }, { index: 1, status: 'OK' }, refusal];
+    expect(read({ results: indexed })).toEqual({
+      verdicts: ['unknown', 'unknown', 'unknown'],
+      notes: [{ kind: 'misplacedResults', placeSku: 'GOOD-3', quoted: 'BAD-1', result, by: 'index' }],
+    });
+    const notes: MatchNote[] = [];
+    expect(readBatchAnswer({ results: indexed }, sent, {}, (note) => notes.push(note))).toEqual(
+      sent.map(() => ({ verdict: 'unknown', message })),
+    );
+    // Its own SKU, or one result naming its SKU beside the indexes: nothing changes for the rest.
+    const own = [
+      { index: 0, status: 'REJECTED', message: 'SKU BAD-1 not found' },
+      { index: 1, status: 'OK' },
+      { index: 2, status: 'OK' },
+    ];
+    expect(read({ results: own })).toEqual({ verdicts: ['rejected', 'applied', 'applied'], notes: [] });
+    const named = [
+      { index: 0, status: 'OK' },
+      { index: 1, sku: 'GOOD-2', status: 'OK', message: 'kit of BAD-1' },
+      { index: 2, status: 'OK' },
+    ];
+    expect(read({ results: named })).toEqual({ verdicts: ['applied', 'applied', 'applied'], notes: [] });
+  });
+
   it('only the items matched by place are unknown: one a result names by its SKU keeps its verdict', () => {
     const results = [
       applied,
@@ -515,13 +611,7 @@ describe('readBatchAnswer: results matched by their place alone, whose words quo
     });
   });
 
-  it('results with a trusted index, or naming their SKUs, are not matched by place: their words change nothing', () => {
-    const indexed = [
-      { index: 0, status: 'APPLIED', message: 'see GOOD-3' },
-      { index: 1, status: 'APPLIED' },
-      { index: 2, status: 'APPLIED' },
-    ];
-    expect(read({ results: indexed })).toEqual({ verdicts: ['applied', 'applied', 'applied'], notes: [] });
+  it('results naming their SKUs are not matched by place: their words change nothing', () => {
     const named = [
       { sku: 'GOOD-3', status: 'REJECTED', message: 'kit of BAD-1' },
       { sku: 'BAD-1', status: 'OK' },
