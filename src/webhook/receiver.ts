@@ -8,6 +8,7 @@ import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/ser
 import { defaultConnectionsPerAddress, limitConnections } from '../http-server/connection-limit.js';
 import { trustedPeerCheck } from '../http-server/client-address.js';
 import { serverTimeouts } from '../http-server/server-timeouts.js';
+import { decodedBody } from '../http-server/content-coding.js';
 import { jsonShapeProblem, type JsonShapeLimits } from '../lib/json-shape.js';
 import { listenOn } from '../http-server/listen.js';
 import { forwardedAware } from '../http-server/forwarded.js';
@@ -248,6 +249,8 @@ function createApp(options: ReceiverOptions): FastifyInstance {
     },
     options.log,
   );
+  // A compressed body (Content-Encoding) is decoded before it is parsed, the body limit counting the decoded bytes.
+  app.addHook('preParsing', async (request) => decodedBody(request.raw, request.routeOptions.bodyLimit));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'buffer' }, (request, body, done) => {
     // JSON is UTF-8 (RFC 8259): another charset, or bytes that are not UTF-8, would be stored garbled ("S\uFFFDo").
