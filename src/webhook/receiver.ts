@@ -250,7 +250,10 @@ function createApp(options: ReceiverOptions): FastifyInstance {
     options.log,
   );
   // A compressed body (Content-Encoding) is decoded before it is parsed, the body limit counting the decoded bytes.
-  app.addHook('preParsing', async (request) => decodedBody(request.raw, request.routeOptions.bodyLimit));
+  // Only a POST carries a body here (a GET /healthz naming a coding has nothing to decode).
+  app.addHook('preParsing', async (request, _reply, payload) =>
+    request.method === 'POST' ? decodedBody(request.raw, request.routeOptions.bodyLimit) : payload,
+  );
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'buffer' }, (request, body, done) => {
     // JSON is UTF-8 (RFC 8259): another charset, or bytes that are not UTF-8, would be stored garbled ("S\uFFFDo").
