@@ -56,6 +56,13 @@ export function payloadMismatches(kind: WebhookKind, payload: unknown): string[]
     else if (value !== null && !hasType(value, type)) problems.push(`${field} is not ${articleOf(type)} ${type}`);
     else if (value === null && field === 'id') problems.push('id is null');
   }
+  // Typed right but empty: the event is then recognised by its content (deduplicationKey), and the flag says why.
+  if (kind === 'orders' && typeof record.lastUpdated === 'string' && record.lastUpdated.trim() === '') {
+    problems.push('lastUpdated is blank');
+  }
+  if (kind === 'orders' && Number.isInteger(record.id) && (record.id as number) <= 0) {
+    problems.push(`id ${String(record.id)} names no order`);
+  }
   if (kind === 'customers' && typeof record.documentType === 'string' && !['pf', 'pj'].includes(record.documentType)) {
     problems.push(`documentType ${JSON.stringify(record.documentType)} is not pf or pj`);
   }
@@ -95,23 +102,46 @@ export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefi
  */
 export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId: string, raw?: string): string {
   const isObject = payload !== null && typeof payload === 'object' && !Array.isArray(payload);
-  const record = !isObject ? undefined : kind === 'orders' ? orderOfEvent(payload) : payload;
-  const id = (record as Record<string, unknown> | undefined)?.id;
-  // An id past 2^53 counts only as written (at the root, where the text is read back); otherwise the content keys it.
-  const idText =
-    typeof id === 'number' && !Number.isSafeInteger(id)
-      ? record === payload && raw !== undefined
-        ? rootIdAsWritten(raw)
-        : undefined
-      : typeof id === 'number' || typeof id === 'string'
-        ? String(id)
-        : undefined;
-  if (kind === 'orders' && idText !== undefined) {
-    const lastUpdated = (record as Record<string, unknown>).lastUpdated;
-    if (typeof lastUpdated === 'string') return `orders:${idText}:${lastUpdated}`;
+  const record = !isObject
+    ? undefined
+    : kind === 'orders'
+      ? orderOfEvent(payload)
+      : (payload as Record<string, unknown>);
+  const idText = record === undefined ? undefined : idTextOf(record.id, record === payload ? raw : undefined);
+  if (kind === 'orders' && record !== undefined) {
+    // An id a serialiser wrote for "unset" ("" or 0) names no order: two different orders sharing it and a stamp
+    // would be one event, the second acknowledged and lost. The orderId names the order then, else the content.
+    const orderText = orderIdText(idText) ?? orderIdText(idTextOf(record.orderId, undefined));
+    const version = versionOf(record);
+    if (orderText !== undefined && version !== undefined) return `orders:${orderText}:${version}`;
+    return `orders:${orderText ?? '-'}:${contentHash(payload)}`;
   }
   if (kind === 'customers' && idText !== undefined) return `customers:${idText}:${deliveryId}`;
   return `${kind}:${idText ?? '-'}:${contentHash(payload)}`;
+}
+
+/**
+ * An order's version: its `lastUpdated` text. A blank one ("" or spaces, how some serialisers write a null date) is
+ * no version: every later change of the order would share it and be taken for a redelivery.
+ */
+function versionOf(order: Record<string, unknown>): string | undefined {
+  const lastUpdated = order.lastUpdated;
+  return typeof lastUpdated === 'string' && lastUpdated.trim() !== '' ? lastUpdated : undefined;
+}
+
+/** An id as text: a number (past 2^53 only as written at the root, else none) or a text; undefined for anything else. */
+function idTextOf(id: unknown, rootRaw: string | undefined): string | undefined {
+  if (typeof id === 'number') {
+    if (Number.isSafeInteger(id)) return String(id);
+    return rootRaw === undefined ? undefined : rootIdAsWritten(rootRaw);
+  }
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The id text when it can be an order's: not blank, not zero nor negative (the unset value of many serialisers). */
+function orderIdText(idText: string | undefined): string | undefined {
+  if (idText === undefined || idText.trim() === '') return undefined;
+  return /^\s*(-\d*|0+)\s*$/.test(idText) ? undefined : idText;
 }
 
 /**

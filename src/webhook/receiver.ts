@@ -8,6 +8,7 @@ import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/ser
 import { defaultConnectionsPerAddress, limitConnections } from '../http-server/connection-limit.js';
 import { trustedPeerCheck } from '../http-server/client-address.js';
 import { serverTimeouts } from '../http-server/server-timeouts.js';
+import { decodedBody } from '../http-server/content-coding.js';
 import { jsonShapeProblem, type JsonShapeLimits } from '../lib/json-shape.js';
 import { listenOn } from '../http-server/listen.js';
 import { forwardedAware } from '../http-server/forwarded.js';
@@ -247,6 +248,11 @@ function createApp(options: ReceiverOptions): FastifyInstance {
       trustedPeer: trustedPeerCheck(options.trustProxy),
     },
     options.log,
+  );
+  // A compressed body (Content-Encoding) is decoded before it is parsed, the body limit counting the decoded bytes.
+  // Only a POST carries a body here (a GET /healthz naming a coding has nothing to decode).
+  app.addHook('preParsing', async (request, _reply, payload) =>
+    request.method === 'POST' ? decodedBody(request.raw, request.routeOptions.bodyLimit) : payload,
   );
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'buffer' }, (request, body, done) => {

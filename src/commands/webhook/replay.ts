@@ -58,15 +58,17 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
   context.log.info(
     `Replayed ${delivered} event${delivered === 1 ? '' : 's'} (${consumer.target})${failed ? `, ${failed} failed` : ''}.`,
   );
+  // An --id that chose nothing (a typo, an event retention removed) is named, not passed over as done, and not
+  // hidden behind a failed event either: the operator replaying the failed one again would never learn of the typo.
+  const notFound =
+    asked.size > 0 && !context.interrupt.aborted
+      ? `No event with id ${[...asked].join(', ')} was replayed: not in the store (or removed by --retain)${options.kind || options.since || options.until || options.dead ? ', or left out by --kind, --since, --until or --dead' : ''}; see webhook inbox.`
+      : undefined;
   if (failed > 0)
     throw new PartialFailureError(
-      `${failed} event${failed === 1 ? '' : 's'} could not be re-delivered; replay them again with --id (ids above).`,
+      `${failed} event${failed === 1 ? '' : 's'} could not be re-delivered; replay them again with --id (ids above).${notFound === undefined ? '' : ` ${notFound}`}`,
     );
-  // An --id that chose nothing (a typo, an event retention removed) is named, not passed over as done.
-  if (asked.size > 0 && !context.interrupt.aborted)
-    throw new NotFoundError(
-      `No event with id ${[...asked].join(', ')} was replayed: not in the store (or removed by --retain)${options.kind || options.since || options.until || options.dead ? ', or left out by --kind, --since, --until or --dead' : ''}; see webhook inbox.`,
-    );
+  if (notFound !== undefined) throw new NotFoundError(notFound);
 }
 
 async function deliverWithAttempts(

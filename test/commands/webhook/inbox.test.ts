@@ -299,6 +299,23 @@ describe('webhook replay', () => {
     );
   });
 
+  it('an --id that chose nothing is named beside an event that failed, in the one error line, exit 1', async () => {
+    const inbox = await inboxWith(events);
+    const erp = await erpServer(() => true);
+    const memory = context(instantClock());
+    const failure = (await replay(
+      { inbox, to: erp.to, id: [2, 424242], attempts: 1, execTimeout: 60_000 },
+      memory.context,
+    ).catch((error: unknown) => error)) as B2bctlError;
+    await erp.close();
+    expect(erp.taken).toEqual([]);
+    expect(memory.stderr()).toContain('customers event 2 (received 2026-11-23T06:10:00.000Z)');
+    expect(failure.exitCode).toBe(ExitCode.someRecordsFailed);
+    expect(failure.message).toBe(
+      '1 event could not be re-delivered; replay them again with --id (ids above). No event with id 424242 was replayed: not in the store (or removed by --retain); see webhook inbox.',
+    );
+  });
+
   it('re-delivers a time window with --since and --until', async () => {
     const inbox = await inboxWith(events);
     const erp = await erpServer(() => false);

@@ -72,6 +72,21 @@ describe('deduplicationKey', () => {
     );
   });
 
+  it('keys an order with a blank lastUpdated by its content, as one without: a blank stamp is no version', () => {
+    const order = { id: 150002, orderId: 150002, status: 'SHIPPED', lastUpdated: ' ' };
+    expect(deduplicationKey('orders', order, 'd-1')).toMatch(/^orders:150002:[\w-]{22}$/);
+    expect(deduplicationKey('orders', { ...order, status: 'DELIVERED' }, 'd-2')).not.toBe(
+      deduplicationKey('orders', order, 'd-1'),
+    );
+    expect(payloadMismatches('orders', order)).toContain('lastUpdated is blank');
+  });
+
+  it.each(['', 0, -1, '0', ' '])('keys an order whose id names no order (%j) by its orderId', (id) => {
+    const order = { id, orderId: 160002, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' };
+    expect(deduplicationKey('orders', order, 'd-1')).toBe('orders:160002:2026-11-30T10:00:00Z');
+    expect(deduplicationKey('orders', { ...order, orderId: 0 }, 'd-1')).toMatch(/^orders:-:[\w-]{22}$/);
+  });
+
   it('keys a payload without an id by kind and content', () => {
     expect(deduplicationKey('orders', [1], 'd-1')).toMatch(/^orders:-:/);
     expect(deduplicationKey('orders', [1], 'd-1')).toBe(deduplicationKey('orders', [1], 'd-2'));

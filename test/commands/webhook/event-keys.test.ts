@@ -1,0 +1,125 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { postEvent, receiverToken, useTestReceivers } from '../../support/webhook-receiver.js';
+
+const startTestReceiver = useTestReceivers();
+const stamp = '2026-11-30T10:00:00Z';
+
+/** Posts each event in turn (as written) and returns the answers as `status body`. */
+async function postAll(url: string, events: unknown[]): Promise<string[]> {
+  const token = await receiverToken(url);
+  const answers: string[] = [];
+  for (const event of events) {
+    const answer = await postEvent(url, 'orders', event, token);
+    answers.push(`${answer.status} ${(await answer.text()).replace(/"deliveryId":"[^"]+"/, '"deliveryId":…')}`);
+  }
+  return answers;
+}
+
+const stored = '200 {"status":"stored","deliveryId":…}';
+const duplicate = '200 {"status":"duplicate"}';
+
+describe('an orders event whose lastUpdated is blank (t3-9)', () => {
+  it.each(['', ' '])('is recognised by its content: each later change is stored, flagged (%j)', async (blank) => {
+    const receiver = await startTestReceiver();
+    const changes = ['SHIPPED', 'DELIVERED', 'CANCELED', 'CANCELED'].map((status) => ({
+      id: 150002,
+      orderId: 150002,
+      status,
+      lastUpdated: blank,
+    }));
+    // The last is the third sent again, word for word: that one is a redelivery.
+    expect(await postAll(receiver.url, changes)).toEqual([stored, stored, stored, duplicate]);
+    const events = receiver.onDisk();
+    expect(events.map((event) => (event.event as { status: string }).status)).toEqual([
+      'SHIPPED',
+      'DELIVERED',
+      'CANCELED',
+    ]);
+    for (const event of events) {
+      expect(event.key).toMatch(/^orders:150002:[\w-]{22}$/);
+      expect(event.flags).toContain('lastUpdated is blank');
+    }
+  });
+});
+
+describe('an orders event whose id names no order (t3-10)', () => {
+  it.each([[''], [0], ['  ']])('is keyed by its orderId: two orders with one stamp stay two (id %j)', async (id) => {
+    const receiver = await startTestReceiver();
+    const orders = [160001, 160002, 160002].map((orderId) => ({ id, orderId, status: 'A', lastUpdated: stamp }));
+    expect(await postAll(receiver.url, orders)).toEqual([stored, stored, duplicate]);
+    expect(receiver.onDisk().map((event) => event.key)).toEqual([`orders:160001:${stamp}`, `orders:160002:${stamp}`]);
+    expect(receiver.onDisk()[0]?.flags).toContain(id === 0 ? 'id 0 names no order' : 'id is not an integer');
+  });
+
+  it('is recognised by its content when no orderId names the order either', async () => {
+    const receiver = await startTestReceiver();
+    const orders = ['A', 'B'].map((status) => ({ id: 0, orderId: '', status, lastUpdated: stamp }));
+    expect(await postAll(receiver.url, orders)).toEqual([stored, stored]);
+    expect(receiver.onDisk().map((event) => event.key)).toEqual([
+      expect.stringMatching(/^orders:-:[\w-]{22}$/),
+      expect.stringMatching(/^orders:-:[\w-]{22}$/),
+    ]);
+  });
+});
+
+/** Posts a body in the given Content-Encoding and returns the answer as `status body`. */
+async function postEncoded(url: string, body: Buffer, coding: string): Promise<string> {
+  const answer = await fetch(`${url}/webhooks/orders`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${await receiverToken(url)}`,
+      'content-type': 'application/json',
+      'content-encoding': coding,
+    },
+    body,
+  });
+  return `${answer.status} ${(await answer.text()).replace(/"deliveryId":"[^"]+"/, '"deliveryId":…')}`;
+}
+
+describe('a compressed event (Content-Encoding, t3-8)', () => {
+  const event = { id: 140002, orderId: 140002, status: 'A', lastUpdated: stamp };
+  const text = Buffer.from(JSON.stringify(event));
+
+  it.each([
+    ['gzip', gzipSync(text)],
+    ['deflate', deflateSync(text)],
+    ['br', brotliCompressSync(text)],
+    ['identity', text],
+  ])('is decoded and stored as its sender wrote it (%s)', async (coding, body) => {
+    const receiver = await startTestReceiver();
+    expect(await postEncoded(receiver.url, body, coding)).toBe(stored);
+    expect(receiver.onDisk().map((kept) => kept.event)).toEqual([event]);
+  });
+
+  it('is refused 415, naming a coding the receiver does not decode, and not stored', async () => {
+    const lines: string[] = [];
+    const receiver = await startTestReceiver({ log: (line) => lines.push(line) });
+    expect(await postEncoded(receiver.url, text, 'zstd')).toBe(
+      '415 {"error":"unsupported_media_type","error_description":"Content-Encoding zstd is not accepted; send the body uncompressed, or gzip, deflate or br"}',
+    );
+    expect(receiver.onDisk()).toEqual([]);
+    expect(lines.join('\n')).toContain('answered HTTP 415 "Content-Encoding zstd is not accepted');
+  });
+
+  it('is refused 400 when its bytes are not in the coding it names, and not stored', async () => {
+    const receiver = await startTestReceiver();
+    expect(await postEncoded(receiver.url, text, 'gzip')).toBe(
+      '400 {"error":"bad_request","error_description":"The body is not valid gzip (incorrect header check)"}',
+    );
+    expect(receiver.onDisk()).toEqual([]);
+  });
+
+  it('is refused 413 when it decodes past the body limit (a zip bomb), and not stored', async () => {
+    const receiver = await startTestReceiver({ bodyLimitBytes: 4096 });
+    // 64 MB of spaces, 64 kB compressed: stopped at 4 kB decoded, never held whole.
+    const bomb = gzipSync(Buffer.concat([text.subarray(0, -1), Buffer.alloc(64 * 1024 * 1024, ' '), Buffer.from('}')]));
+    expect(bomb.length).toBeLessThan(4096 * 32);
+    expect(await postEncoded(receiver.url, bomb, 'gzip')).toBe(
+      '413 {"error":"payload_too_large","error_description":"The event is larger than 4096 bytes, the most this receiver reads (--body-limit); it was not stored"}',
+    );
+    // The receiver goes on taking events.
+    expect(await postEncoded(receiver.url, gzipSync(text), 'gzip')).toBe(stored);
+    expect(receiver.onDisk().map((kept) => kept.event)).toEqual([event]);
+  });
+});
