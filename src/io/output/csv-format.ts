@@ -174,49 +174,55 @@ function nextSeparator(text: string, from: number): number {
 }
 
 /**
- * A text of digits only that a spreadsheet opening the CSV would store as a number, and so lose when it saves the CSV
- * again: a leading zero (`000123` becomes `123`, another product's SKU), or 12 digits and more (Excel shows those in
- * scientific notation, which its CSV export writes: `7,89123E+12`; past 15 digits Calc loses them too). `0` alone
- * loses nothing. Read from `from` (after any apostrophes), by character codes: a short look that ends at the first
- * character for nearly every cell.
+ * Whether a spreadsheet opening the CSV may read this text as a value of its own (a number, a date, a time, a
+ * percentage, an amount, a boolean) and save it back written its own way: `000123` as `123` (another product's SKU),
+ * `2.10` as `2.1`, `+123` as `123`, `1.500` as `1500` in pt-BR, `1/2` as `01/02/26`, `3 jan` as `03/01/26`, a
+ * 13-digit EAN as `7,89123E+12`. A rule by shape (spreadsheetValue), as LibreOffice Calc 7.4 showed it in pt-BR and
+ * en-US, with and without "detect special numbers", read on the text without its edge spaces (Calc drops them).
+ * Not an integer a spreadsheet writes back digit for digit (`123`, `-45`: no leading zero, at most 11 digits, which
+ * Excel shows whole), and not a text that starts like a formula: the formula guard (neutralizeFormula) writes that
+ * one already. A code with other marks (`529.982.247-25`, `01310-100`, `AB-1`) is text to a spreadsheet.
  */
-function spreadsheetLosesDigits(text: string, from: number): boolean {
-  const length = text.length - from;
-  if (length < 2) return false;
-  const first = text.charCodeAt(from);
-  if (first < 48 || first > 57 || (first !== 48 && length < spreadsheetShownDigits + 1)) return false;
-  for (let index = from + 1; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
+function spreadsheetMayRewrite(value: string): boolean {
+  if (writtenBackAsIs.test(value) || !spreadsheetValue.test(value.trim())) return false;
+  return neutralizeFormula(value) === value;
 }
 
-/** The most digits Excel shows of a number in a "General" cell; more are shown, and saved, in scientific notation. */
-const spreadsheetShownDigits = 11;
+const writtenBackAsIs = /^(?:0|-?[1-9]\d{0,10})$/;
+/** A number as either locale writes one: a sign, a currency, grouping and decimal marks, an exponent, a `%`. */
+const numberShape = String.raw`[+-]?(?:R\$|[$€£¥])?\s?(?:\d+(?:[.,]\d+)*[.,]?|[.,]\d+)(?:e[+-]?\d+)?\s?%?`;
+/** A date of digits (`1/2`, `01/02/2026`, `2026-01-01`) and a time (`12:30`, `1 PM`, `12:30:00,5`). */
+const dateShape = String.raw`\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?`;
+const timeShape = String.raw`\d{1,2}(?::\d{1,2}(?::\d{1,2}(?:[.,]\d+)?)?)?\s?(?:[ap]m)?`;
+/** A month's name or abbreviation in English or Portuguese (pt-BR offices), as a date may hold it: `3 jan`, `Jan 3`. */
+const month = String.raw`(?:jan(?:uary|eiro)?|feb(?:ruary)?|fev(?:ereiro)?|mar(?:ch|ço|co)?|apr(?:il)?|abr(?:il)?|may|mai(?:o)?|jun(?:e|ho)?|jul(?:y|ho)?|aug(?:ust)?|ago(?:sto)?|sep(?:t|tember)?|set(?:embro)?|oct(?:ober)?|out(?:ubro)?|nov(?:ember|embro)?|dec(?:ember)?|dez(?:embro)?)`;
+const monthDateShape = String.raw`\d{1,2}[-/. ]?${month}(?:[-/. ]\d{2,4})?|${month}[-/. ]?\d{1,2}(?:,?[-/. ]\d{2,4})?`;
+const spreadsheetValue = new RegExp(
+  `^(?:true|false|verdadeiro|falso|\\(${numberShape}\\)|${numberShape}|${dateShape}(?:[ T]${timeShape})?|${monthDateShape}|${timeShape})$`,
+  'iu',
+);
 
 /**
  * A text cell of a column the input held as text (a SKU, a document, a code), in a CSV a person edits and feeds
- * back (the errors file): one a spreadsheet would turn into a number and lose (spreadsheetLosesDigits) gets the `'`
- * the formula guard puts, so Calc keeps `'000123` as text and saves it back as it is (LibreOffice 7.4, default column
- * types); reading the file back takes it off (restoreDigitsGuard). A text that already starts with `'` before such
- * digits gets one more, as the formula guard does, so reading takes off only the one written here. Never for a
- * quantity or a price: those are numbers, and a spreadsheet keeps their value.
+ * back (the errors file): one a spreadsheet may rewrite (spreadsheetMayRewrite) gets the `'` the formula guard
+ * puts, so Calc keeps `'000123` or `'2.10` as text and saves it back as it is (LibreOffice 7.4, default column
+ * types, pt-BR and en-US); reading the file back takes it off (restoreDigitsGuard). A text that already starts with
+ * `'` before such a value gets one more, as the formula guard does, so reading takes off only the one written here.
+ * Never for a quantity or a price: those are numbers, and a spreadsheet keeps their value.
  */
 export function guardDigitsText(text: string): string {
-  const first = text.charCodeAt(0);
-  if (first !== apostropheCode && (first < 48 || first > 57)) return text;
-  return spreadsheetLosesDigits(text, afterApostrophes(text, 0)) ? `'${text}` : text;
+  return spreadsheetMayRewrite(text.slice(afterApostrophes(text, 0))) ? `'${text}` : text;
 }
 
 /**
- * The reverse, for any CSV or workbook cell read: `'000123` is `000123`, whether b2bctl's errors file wrote the `'`
- * (guardDigitsText) or an ERP did (some export codes so, for the same reason). Unlike a `'` before a formula start,
- * it is taken off in any file: no code starts with an apostrophe followed by digits a spreadsheet would lose.
+ * The reverse, for any CSV or workbook cell read: `'000123` is `000123`, `'2.10` is `2.10`, whether b2bctl's errors
+ * file wrote the `'` (guardDigitsText) or an ERP did (some export codes so, for the same reason). Unlike a `'` before
+ * a formula start, it is taken off in any file: no code starts with an apostrophe followed by a value a spreadsheet
+ * would rewrite.
  */
 export function restoreDigitsGuard(text: string): string {
   if (text.charCodeAt(0) !== apostropheCode) return text;
-  return spreadsheetLosesDigits(text, afterApostrophes(text, 0)) ? text.slice(1) : text;
+  return spreadsheetMayRewrite(text.slice(afterApostrophes(text, 0))) ? text.slice(1) : text;
 }
 
 /** One cell as every CSV b2bctl writes for people has it: formula-safe, quoted when it must be. */

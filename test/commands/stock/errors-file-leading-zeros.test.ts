@@ -88,9 +88,19 @@ async function workbookErrorsFile(folder: string): Promise<string> {
   return onlyErrorsFile(folder, 'f');
 }
 
-/** The CSV opened in Calc as a user opens it (`separator`, UTF-8, pt-BR, default column types) and saved as CSV again. */
-function savedByCalc(folder: string, csv: string, separator: ';' | ','): string {
-  const options = `${separator.charCodeAt(0)},34,76,1,,1046`;
+/** A Calc of a pt-BR or an en-US office; `special` is its "detect special numbers" (dates, times, percentages). */
+interface CalcLocale {
+  language: 1046 | 1033;
+  locale: 'pt_BR.UTF-8' | 'en_US.UTF-8';
+  special: boolean;
+}
+
+const ptBR: CalcLocale = { language: 1046, locale: 'pt_BR.UTF-8', special: false };
+
+/** The CSV opened in Calc as a user opens it (`separator`, UTF-8, default column types) and saved as CSV again. */
+function savedByCalc(folder: string, csv: string, separator: ';' | ',', calc = ptBR): string {
+  const options = `${separator.charCodeAt(0)},34,76,1,,${calc.language},false,${calc.special}`;
+  const out = `calc-${calc.language}-${calc.special}`;
   const converted = spawnSync(
     'soffice',
     [
@@ -98,18 +108,36 @@ function savedByCalc(folder: string, csv: string, separator: ';' | ','): string 
       '--headless',
       `--infilter=Text - txt - csv (StarCalc):${options}`,
       '--convert-to',
-      `csv:Text - txt - csv (StarCalc):${options},false,true,true,false,false`,
+      `csv:Text - txt - csv (StarCalc):${options},true,false,false`,
       '--outdir',
-      join(folder, 'calc'),
+      join(folder, out),
       join(folder, csv),
     ],
-    // A pt-BR office's Calc, which writes decimal commas, whatever the machine's locale.
-    { encoding: 'utf8', timeout: 300_000, env: { ...process.env, LC_ALL: 'pt_BR.UTF-8' } },
+    // The office's Calc (a pt-BR one writes decimal commas), whatever the machine's locale.
+    { encoding: 'utf8', timeout: 300_000, env: { ...process.env, LC_ALL: calc.locale } },
   );
   expect({ status: converted.status, stderr: converted.status === 0 ? '' : converted.stderr }).toMatchObject({
     status: 0,
   });
-  return join('calc', csv);
+  return join(out, csv);
+}
+
+/**
+ * SKUs a spreadsheet reads as a number, a date, a time, a percentage, an amount or a boolean, and writes back its own
+ * way (a user test: `2.10` came back `2.1` and `+123` as `123`, fed back with exit 0); `-123` and `1A` it keeps.
+ */
+const valueLikeSkus = [
+  '2.10 +123 -0001 1,50 1.500 1.234,5 1,234.5 1E5 .5 ,5 1/2 01/02/2026 2026-01-01 12:30'.split(' '),
+  ['1 PM', '3 jan', '3-Jan-2026', '50%', '(123)', '$5', 'R$ 5', 'true', '-123', '1A'],
+].flat();
+
+/** A run with every valueLikeSkus item refused: its `;` errors file, each item's quantity its place in the list. */
+async function valueLikeErrorsFile(folder: string): Promise<string> {
+  const rows = valueLikeSkus.map((sku, index) => `${sku};${index + 1};2,50`);
+  writeFileSync(join(folder, 'v.csv'), `sku;quantity;price\r\n${rows.join('\r\n')}\r\n`);
+  stockStore(valueLikeSkus);
+  expect((await push(folder, 'v.csv')).code).toBe(1);
+  return onlyErrorsFile(folder, 'v');
 }
 
 describe('stock push: an errors file whose SKUs have leading zeros, fixed and fed back', () => {
@@ -145,7 +173,45 @@ describe('stock push: an errors file whose SKUs have leading zeros, fixed and fe
   });
 });
 
+describe('stock push: an errors file whose SKUs read as numbers or dates', () => {
+  it("writes each behind a ', but not -123, 1A, nor any quantity or price, and the next run sends them as they were", async () => {
+    const folder = freshWorkDir();
+    const errors = await valueLikeErrorsFile(folder);
+    const text = readFileSync(join(folder, errors), 'utf8');
+    expect(text).toContain("\r\n'2.10;1;2,50;2;SKU not found\r\n");
+    expect(text).toContain("\r\n'+123;2;2,50;3;SKU not found\r\n");
+    expect(text).toContain("\r\n'3 jan;16;2,50;17;SKU not found\r\n");
+    expect(text).toContain("\r\n'true;22;2,50;23;SKU not found\r\n");
+    expect(text).toContain('\r\n-123;23;2,50;24;SKU not found\r\n');
+    expect(text).toContain('\r\n1A;24;2,50;25;SKU not found\r\n');
+    const sent = stockStore([]);
+    const run = await push(folder, errors);
+    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 });
+    expect(sent.map((item) => [item.sku, item.quantity])).toEqual(valueLikeSkus.map((sku, index) => [sku, index + 1]));
+  });
+});
+
 describe.skipIf(soffice.missing)(`stock push: the errors file saved again by LibreOffice Calc${soffice.note}`, () => {
+  it.each([
+    ['pt-BR', ptBR],
+    ['pt-BR with special numbers', { ...ptBR, special: true }],
+    ['en-US', { language: 1033, locale: 'en_US.UTF-8', special: false }],
+    ['en-US with special numbers', { language: 1033, locale: 'en_US.UTF-8', special: true }],
+  ] as const)(
+    'SKUs that read as numbers or dates, saved as CSV by a %s Calc: the platform receives each as it was',
+    { timeout: 600_000 },
+    async (_name, calc: CalcLocale) => {
+      const folder = freshWorkDir();
+      const saved = savedByCalc(folder, await valueLikeErrorsFile(folder), ';', calc);
+      const sent = stockStore([]);
+      const run = await push(folder, saved);
+      expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 });
+      expect(sent.map((item) => [item.sku, item.quantity, item.price])).toEqual(
+        valueLikeSkus.map((sku, index) => [sku, index + 1, 2.5]),
+      );
+    },
+  );
+
   it(
     "opened and saved as CSV with default column types: Calc keeps '000123, the platform receives 007890 and 000123",
     { timeout: 600_000 },

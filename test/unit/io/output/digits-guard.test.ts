@@ -1,6 +1,6 @@
 /**
- * The `'` an errors file puts before a code a spreadsheet would store as a number and lose (`000123` saved back as
- * `123`, a 13-digit EAN as `7,89123E+12`), and the reading that takes it off: whether b2bctl wrote it or an ERP did.
+ * The `'` an errors file puts before a code a spreadsheet would read as a value of its own and save back otherwise
+ * (`000123` as `123`, a 13-digit EAN as `7,89123E+12`, `2.10` as `2.1`, `+123` as `123`, `1/2` as a date), and the reading that takes it off: whether b2bctl wrote it or an ERP did.
  */
 import { describe, expect, it } from 'vitest';
 import { guardDigitsText, restoreDigitsGuard } from '../../../../src/io/output/csv-format.js';
@@ -17,6 +17,44 @@ describe('guardDigitsText', () => {
     ['12345678901234567890', "'12345678901234567890"],
     // A value that already starts with ' before such digits gets one more, so reading takes off only one.
     ["'000123", "''000123"],
+    // Calc (pt-BR or en-US) reads every one of these as a number, a date, a time, a percentage, an amount or a
+    // boolean, and saves it back written its own way (the round trip in errors-file-leading-zeros.test.ts).
+    ['2.10', "'2.10"],
+    ['+123', "'+123"],
+    ['-0001', "'-0001"],
+    ['1,50', "'1,50"],
+    ['1.500', "'1.500"],
+    ['00012,5', "'00012,5"],
+    ['000.123', "'000.123"],
+    ['1.234,5', "'1.234,5"],
+    ['1,234.5', "'1,234.5"],
+    ['1E5', "'1E5"],
+    ['1e-5', "'1e-5"],
+    ['.5', "'.5"],
+    [',5', "',5"],
+    ['1/2', "'1/2"],
+    ['1/2/3', "'1/2/3"],
+    ['01/02/2026', "'01/02/2026"],
+    ['2026-01-01', "'2026-01-01"],
+    ['2026-01-01 10:00', "'2026-01-01 10:00"],
+    ['12:30', "'12:30"],
+    ['12:30 PM', "'12:30 PM"],
+    ['1 PM', "'1 PM"],
+    ['3 jan', "'3 jan"],
+    ['jan 3', "'jan 3"],
+    ['3-Jan-2026', "'3-Jan-2026"],
+    ['50%', "'50%"],
+    ['1.5 %', "'1.5 %"],
+    ['(123)', "'(123)"],
+    ['$5', "'$5"],
+    ['R$ 5', "'R$ 5"],
+    [' 000123', "' 000123"],
+    [' 12', "' 12"],
+    ['12 ', "'12 "],
+    ['true', "'true"],
+    ['FALSE', "'FALSE"],
+    ['verdadeiro', "'verdadeiro"],
+    ["'2.10", "''2.10"],
   ])('%s is written %s', (text, written) => {
     expect(guardDigitsText(text)).toBe(written);
     expect(restoreDigitsGuard(written)).toBe(text);
@@ -29,10 +67,19 @@ describe('guardDigitsText', () => {
     'REJ-1',
     'A0001',
     '0001A',
-    '00012,5',
-    '000.123',
-    '-0001',
-    ' 000123',
+    '1A',
+    'E5',
+    '1E',
+    'AB-1',
+    // A CPF, a CEP, a CNPJ: marks no number or date has.
+    '529.982.247-25',
+    '01310-100',
+    '11.222.333/0001-81',
+    'MARCA-1',
+    'CAFE',
+    'P-10',
+    // An integer Calc and Excel write back digit for digit.
+    '-123',
     '',
     "'",
     "'123",
@@ -50,6 +97,16 @@ describe('readFormulaGuard with a code guarded', () => {
       expect(readFormulaGuard('sku', "''000123", errors)).toEqual({ text: "'000123" });
     },
   );
+
+  it.each(['2.10', '+123', '2026-01-01', '3 jan'])("'%s reads as it was written, in any file", (code) => {
+    for (const errors of [true, false]) expect(readFormulaGuard('sku', `'${code}`, errors)).toEqual({ text: code });
+  });
+
+  it('a text the formula guard writes is read by that guard, not taken for a value (-5-5 is no number)', () => {
+    expect(guardDigitsText('-5-5')).toBe('-5-5');
+    expect(readFormulaGuard('sku', "'-5-5", true)).toEqual({ text: '-5-5' });
+    expect(readFormulaGuard('sku', "'-5-5", false).problem).toMatch(/a ' before = \+ - @ is the mark/);
+  });
 
   it('the formula guard is read as before', () => {
     expect(readFormulaGuard('name', "'=1+1", true)).toEqual({ text: '=1+1' });
