@@ -184,6 +184,58 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     expect(proxy.abandoned).toBe(0);
   });
 
+  it('a receiver whose connection is cut while it creates the tables ends with one line, exit 69, not a crash', async () => {
+    // A database restart half a second into the receiver's life: the session opening the store was not listened to,
+    // and pg's error event ended the process with a stack trace (t3-2).
+    const { url, proxy } = await storeBehindProxy('cut_opening');
+    proxy.cutOn('schema_version');
+    const result = await runCommandLine(
+      ['webhook', 'listen', '--port', '0', '--client-id', 'erp', '--inbox', temporaryFolder(), '--store', url],
+      { configDir: freshConfigDir(), env: { B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret } },
+    );
+    expect(result.stderr).toBe(
+      `error: Cannot open the PostgreSQL store "cut_opening" at 127.0.0.1:${proxy.port} (Connection terminated unexpectedly); check --store and that the database is up.\n`,
+    );
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+  });
+
+  it("a database that does not exist is named with its address and the server's words, never the password", async () => {
+    const url = new URL((cluster as TestPostgres).url);
+    url.password = 'pg-S3CRET';
+    url.pathname = '/nodb';
+    const result = await runCommandLine(['webhook', 'status', '--store', url.href], { configDir: freshConfigDir() });
+    expect(result.stderr).toContain(
+      `\nerror: Cannot open the PostgreSQL store "nodb" at 127.0.0.1:${url.port} (database "nodb" does not exist, 3D000); the server answered: check the database, user and password that --store gives.\n`,
+    );
+    expect(result.stderr.replace(/^warning: .*\n/, '')).not.toContain('S3CRET');
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a receiver whose store connections are cut while it runs answers 503 and takes the event when sent again', async () => {
+    const { url, direct, proxy } = await storeBehindProxy('cut_running');
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const running = listen(listenOptions(temporaryFolder(), { store: url }), memory.context);
+    try {
+      const receiver = await memory.firstLine();
+      const token = await receiverToken(receiver);
+      // Every connection, the idle ones and the lock session included, goes at the first append (a restart).
+      proxy.cutOn('INSERT INTO dedup');
+      const refused = await postEvent(receiver, 'orders', { id: 4713 }, token);
+      expect(refused.status).toBe(503);
+      proxy.cutOn('never sent');
+      const resent = await postEvent(receiver, 'orders', { id: 4713 }, token);
+      expect(resent.status).toBe(200);
+      expect(await storedEvents(direct)).toBe(1);
+    } finally {
+      memory.interrupt();
+      await running;
+    }
+  });
+
   it("a lost session holding the hand-offs' locks is opened again, not the end of the receiver", async () => {
     const { direct } = await storeBehindProxy('lost_lock_session');
     const store = await PostgresStore.open(direct);

@@ -65,7 +65,7 @@ describe('a PostgreSQL store that takes the connection and never answers', () =>
       env: secretEnv,
     });
     expect(result.stderr).toBe(
-      `error: Cannot open the PostgreSQL store (127.0.0.1:${database.port} took the connection but did not answer within 1 s); check --store and that the database is up (connect_timeout=SECONDS in the URL waits longer).\n`,
+      `error: Cannot open the PostgreSQL store "webhooks" at 127.0.0.1:${database.port} (took the connection but did not answer within 1 s); check --store and that the database is up (connect_timeout=SECONDS in the URL waits longer).\n`,
     );
     expect(result.code).toBe(69);
     // No receiver URL, no rows: nothing was served or shown.
