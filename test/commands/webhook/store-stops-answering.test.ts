@@ -106,6 +106,34 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     }
   });
 
+  it('/healthz answers 503 degraded naming the store while it does not answer, and 200 once it does', async () => {
+    const { url, proxy } = await storeBehindProxy('hang_health');
+    const memory = testContext({
+      env: {
+        B2BCTL_CONFIG_DIR: temporaryFolder(),
+        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+        B2BCTL_STORE_TIMEOUT: '1s',
+      },
+    });
+    const running = listen(listenOptions(temporaryFolder(), { store: `${url}?connect_timeout=1` }), memory.context);
+    try {
+      const receiver = await memory.firstLine();
+      proxy.freeze();
+      // Not a 500 server_error: the receiver works, its store does not answer, and it cannot take events (t3-3).
+      const stalled = await fetch(`${receiver}/healthz`);
+      expect([stalled.status, await stalled.json()]).toEqual([
+        503,
+        { status: 'degraded', problems: [{ problem: 'store cannot answer' }] },
+      ]);
+      proxy.thaw();
+      const answered = await fetch(`${receiver}/healthz`);
+      expect([answered.status, ((await answered.json()) as { status: string }).status]).toEqual([200, 'ok']);
+    } finally {
+      memory.interrupt();
+      await running;
+    }
+  });
+
   it('the receiver stops on SIGTERM while a commit waits: the event is answered 503, not acknowledged', async () => {
     const { url, direct, proxy } = await storeBehindProxy('hang_receiver_stop');
     const memory = testContext({
