@@ -55,7 +55,7 @@ export interface ReceiverOptions {
   maxConnections?: number;
   /** Connections open at once from one client address, a trusted proxy aside (default 64). */
   maxConnectionsPerAddress?: number;
-  /** /healthz answers 503 when a hand-off has been on one event longer than this. */
+  /** /healthz says degraded (`delivery stuck`) when a hand-off has been on one event longer than this. */
   stuckAfterMs: number;
   /** The hand-offs this process runs, for /healthz (set once they start). */
   handOffStates?: () => LiveHealth['handOffs'];
