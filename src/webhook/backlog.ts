@@ -18,7 +18,7 @@ export type HealthProblem =
   | { problem: 'store cannot write'; seconds: number };
 
 export interface BacklogHealth {
-  /** `degraded` when any problem is listed (/healthz then answers 503). */
+  /** `degraded` when any problem is listed (/healthz then answers 503 if the store cannot write, else 200). */
   status: 'ok' | 'degraded';
   problems: HealthProblem[];
   handOffs: HandOffHealth[];

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { UnavailableError } from '../base/errors.js';
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -55,7 +56,7 @@ export interface ReceiverOptions {
   maxConnections?: number;
   /** Connections open at once from one client address, a trusted proxy aside (default 64). */
   maxConnectionsPerAddress?: number;
-  /** /healthz answers 503 when a hand-off has been on one event longer than this. */
+  /** /healthz says degraded (`delivery stuck`) when a hand-off has been on one event longer than this. */
   stuckAfterMs: number;
   /** The hand-offs this process runs, for /healthz (set once they start). */
   handOffStates?: () => LiveHealth['handOffs'];
@@ -174,6 +175,32 @@ interface JsonBody {
 // Parameters allowed: fastify matches the parser against the type with them (`application/json; charset=utf-8`).
 const jsonContentType = /^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/;
 
+/**
+ * /healthz as readiness is meant (Kubernetes' readiness probe, a load balancer's health check): 503 only when this
+ * receiver cannot take events, its store failing to write or not answering at all. Dead letters and a stuck
+ * hand-off are the ERP's side: every receiver sharing a store saw them alike, and a balancer that took them all out
+ * stopped intake because delivery had a problem. They stay in the body (status "degraded", the problems), which a
+ * monitor reads, with `webhook status` exiting 69 on them.
+ */
+async function healthAnswer(
+  options: ReceiverOptions,
+  now: number,
+  writes: WriteHealth,
+  timing: StoreTiming,
+): Promise<{ code: number; body: unknown }> {
+  const live = { handOffs: options.handOffStates?.() ?? [], storeWriteFailingSince: writes.failingSince };
+  try {
+    const health = await backlogHealth(options.store, now, options.stuckAfterMs, live, timing);
+    const takesEvents = !health.problems.some((problem) => problem.problem === 'store cannot write');
+    return { code: takesEvents ? 200 : 503, body: healthPage(health) };
+  } catch (error) {
+    // The store did not answer within its time limit, or its connection went: it cannot take events either. What
+    // the hand-offs hold is not known, so no figures are given.
+    if (!(error instanceof UnavailableError)) throw error;
+    return { code: 503, body: { status: 'degraded', problems: [{ problem: 'store cannot answer' }] } };
+  }
+}
+
 /** Starts the webhook receiver: token endpoint, the two event routes and /healthz. */
 export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
   const now = options.now ?? Date.now;
@@ -182,14 +209,13 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const app = createApp(options);
   const writes: WriteHealth = {};
   app.get('/healthz', async (_request, reply) => {
-    const live = { handOffs: options.handOffStates?.() ?? [], storeWriteFailingSince: writes.failingSince };
     // What the store's statements cost, apart from the time the request waited for its turn and the receiver's
     // other work between them (a monitor can graph it), and how much of that the thread waited for a core.
     const timing: StoreTiming = { workMs: 0 };
-    const health = await backlogHealth(options.store, now(), options.stuckAfterMs, live, timing);
+    const answer = await healthAnswer(options, now(), writes, timing);
     const wait = timing.coreWaitMs === undefined ? '' : `, cpu-wait;dur=${timing.coreWaitMs.toFixed(2)}`;
     reply.header('server-timing', `store;dur=${timing.workMs.toFixed(2)}${wait}`);
-    return reply.code(health.status === 'ok' ? 200 : 503).send(healthPage(health));
+    return reply.code(answer.code).send(answer.body);
   });
   addTokenRoute(app, tokens, options, writes);
   const refusals: RefusalLines = { logged: 0, unlogged: 0 };

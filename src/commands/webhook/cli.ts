@@ -120,7 +120,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       .addOption(
         durationOption(
           '--stuck-after <duration>',
-          '/healthz answers 503 when a hand-off has been on one event longer than this',
+          '/healthz and webhook status say degraded (delivery stuck) when a hand-off has been on one event longer than this',
           900_000,
           '15m',
         ),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { checkInboxFolderLink } from '../../config/folder-safety.js';
 import { acquireLock } from '../../config/lock.js';
 import { B2bctlError, ExitCode, InputError, UnavailableError } from '../../base/errors.js';
-import { StoreUnansweredError } from './postgres-opening.js';
+import { StoreOpeningError, StoreUnansweredError } from './postgres-opening.js';
 import { sqliteFileName } from './sqlite-store.js';
 import type { EventStore, StoreOptions } from './types.js';
 
@@ -42,13 +42,8 @@ export async function openStore(
       const limited = { ...options, statementLimitMs: location.statementLimitMs };
       return { store: await PostgresStore.open(location.url, limited), release: () => undefined };
     } catch (error) {
-      if (error instanceof B2bctlError) throw error;
-      // Every command that opens the store says it alike, with the exit code a monitor reads as "unavailable".
-      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      const longer = error instanceof StoreUnansweredError ? ' (connect_timeout=SECONDS in the URL waits longer)' : '';
-      throw new UnavailableError(
-        `Cannot open the PostgreSQL store (${reason}); check ${location.urlFlag ?? '--store'} and that the database is up${longer}.`,
-      );
+      if (error instanceof B2bctlError || !(error instanceof StoreOpeningError)) throw error;
+      throw new UnavailableError(openingFailure(error, location.urlFlag ?? '--store'));
     }
   }
   // Every command that opens the inbox, the readers (`webhook status`, `inbox`, `dead`, `replay`) as the receiver:
@@ -72,6 +67,24 @@ export async function openStore(
     release();
     throw error;
   }
+}
+
+/**
+ * Every command that opens the store says it alike, naming the database and where (with the exit code a monitor reads
+ * as "unavailable"). A SQLSTATE is the server answering (no such database, a refused login): it is up, and its own
+ * words say what is wrong; anything else (ECONNREFUSED, a time limit) is the address or the database being down.
+ */
+function openingFailure(error: StoreOpeningError, flag: string): string {
+  const store = `Cannot open the PostgreSQL store "${error.database}" at ${error.place}`;
+  const failure = error.failure as { code?: unknown; message?: string };
+  const code = typeof failure.code === 'string' ? failure.code : undefined;
+  const sqlState = code !== undefined && /^[0-9A-Z]{5}$/.test(code);
+  // Class 08 and 57P01-57P03 are the server going away (shutting down, starting, restarting): not up, for now.
+  if (sqlState && !/^(?:08...|57P0[1-3])$/.test(code))
+    return `${store} (${failure.message}, ${code}); the server answered: check the database, user and password that ${flag} gives.`;
+  const reason = sqlState ? `${failure.message}, ${code}` : (code ?? failure.message);
+  const longer = failure instanceof StoreUnansweredError ? ' (connect_timeout=SECONDS in the URL waits longer)' : '';
+  return `${store} (${reason}); check ${flag} and that the database is up${longer}.`;
 }
 
 /**

@@ -91,13 +91,25 @@ export function placeOf(session: Pick<OpeningSession, 'host' | 'port'>): string 
 /** The time limit ran out: its message says on what, for openStore's line. */
 export class StoreUnansweredError extends Error {}
 
+/**
+ * Opening failed: the database and the address it was opened at (never the URL, which may hold the password), for
+ * openStore's line. A bare `3D000` or `ECONNREFUSED` told an operator with several stores neither which nor where.
+ */
+export class StoreOpeningError extends Error {
+  constructor(
+    readonly failure: unknown,
+    readonly database: string,
+    readonly place: string,
+  ) {
+    super((failure as Error).message, { cause: failure });
+  }
+}
+
 /** What the time limit ran out on: no connection at all (a SYN dropped), or a connection nothing answered on. */
 function unanswered(session: OpeningSession, limitMs: number, connected: boolean): StoreUnansweredError {
   const seconds = `${limitMs / 1000} s`;
   return new StoreUnansweredError(
-    connected
-      ? `${placeOf(session)} took the connection but did not answer within ${seconds}`
-      : `no connection to ${placeOf(session)} within ${seconds}`,
+    connected ? `took the connection but did not answer within ${seconds}` : `no connection within ${seconds}`,
   );
 }
 

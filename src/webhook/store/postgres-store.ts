@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { systemClock } from '../../base/clock.js';
 import { GroupCommit } from './group-commit.js';
 import { migratePostgres } from './postgres-migrations.js';
-import { openingLimitMs, placeOf, withinOpeningLimit } from './postgres-opening.js';
+import { B2bctlError } from '../../base/errors.js';
+import { openingLimitMs, placeOf, StoreOpeningError, withinOpeningLimit } from './postgres-opening.js';
 import { defaultStatementLimitMs, keepAliveAfterMs, StatementLimits } from './postgres-statements.js';
 import {
   type CommandRunRow,
@@ -90,6 +91,21 @@ SELECT i.received_at, i.kind, i.delivery_id, i.key, i.flags, i.client_address, i
  */
 function heardThroughStatement(): void {}
 
+/**
+ * pg's Client, listened to from its making: a connection lost at any moment (a database restart while the tables
+ * are being created, before a session is watched, while the pool hands a connection over) is heard through the
+ * statement it fails and the store's own watch, never as an unheard error event that ends the receiver with a stack
+ * trace. Every connection of the store is one: the pool's, the lock session and the one it is opened again on.
+ */
+function listenedClient(postgres: typeof pg): typeof pg.Client {
+  return class ListenedClient extends postgres.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      this.on('error', heardThroughStatement);
+    }
+  };
+}
+
 /** `?` placeholders (shared SQL) as PostgreSQL's `$1, $2, ...`. */
 function positional(sql: string): string {
   let index = 0;
@@ -158,11 +174,12 @@ export class PostgresStore implements EventStore {
       made.once('close', () => sockets.delete(made));
       return made;
     };
-    const pool = new postgres.Pool({ ...connection, stream, max: 8, connectionTimeoutMillis: limitMs ?? 0 });
+    const Client = listenedClient(postgres);
+    const pool = new postgres.Pool({ ...connection, stream, max: 8, connectionTimeoutMillis: limitMs ?? 0, Client });
     // The session's socket is made here so that a stop can destroy it: pg offers no way to drop a connection that
     // is still starting, and its end() waits for the database to answer its goodbye.
     const socket = stream();
-    const lockSession = new postgres.Client({ ...connection, stream: () => socket });
+    const lockSession = new Client({ ...connection, stream: () => socket });
     const parsed = new URL(url);
     const description = `PostgreSQL ${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`;
     const session = { socket, host: lockSession.host, port: lockSession.port };
@@ -172,8 +189,7 @@ export class PostgresStore implements EventStore {
       interrupt: options.interrupt,
       graceMs: options.interruptGraceMs,
     });
-    const newSession = () =>
-      new postgres.Client({ ...connection, stream, connectionTimeoutMillis: limitMs ?? 0 }) as pg.Client;
+    const newSession = () => new Client({ ...connection, stream, connectionTimeoutMillis: limitMs ?? 0 });
     try {
       await withinOpeningLimit(session, { limitMs, interrupt: options.interrupt }, async () => {
         await lockSession.connect();
@@ -182,7 +198,8 @@ export class PostgresStore implements EventStore {
     } catch (error) {
       await lockSession.end().catch(() => undefined);
       await pool.end().catch(() => undefined);
-      throw error;
+      if (error instanceof B2bctlError) throw error;
+      throw new StoreOpeningError(error, lockSession.database ?? parsed.pathname.slice(1), placeOf(session));
     }
     return new PostgresStore(pool, lockSession, limits, newSession, { ...options, description, sockets });
   }

@@ -45,7 +45,7 @@ describe('the PostgreSQL store URL and its password', () => {
       { configDir: freshConfigDir(), env: { WEBHOOK_STORE_URL: url, B2BCTL_WEBHOOK_CLIENT_SECRET: 'a'.repeat(64) } },
     );
     expect(result.stderr).toContain(
-      'Cannot open the PostgreSQL store (ECONNREFUSED); check --store-env WEBHOOK_STORE_URL and that the database is up.',
+      `Cannot open the PostgreSQL store "webhooks" at 127.0.0.1:${new URL(url).port} (ECONNREFUSED); check --store-env WEBHOOK_STORE_URL and that the database is up.`,
     );
     expect(result.stderr).not.toContain('S3CRET-pw');
     expect(result.code).toBe(69);
@@ -57,7 +57,7 @@ describe('the PostgreSQL store URL and its password', () => {
       const url = `postgres://hooks@127.0.0.1:${await refusedPort()}/webhooks`;
       const result = await runCommandLine(['webhook', ...command, '--store', url], { configDir: freshConfigDir() });
       expect(result.stderr).toContain(
-        'Cannot open the PostgreSQL store (ECONNREFUSED); check --store and that the database is up.',
+        `Cannot open the PostgreSQL store "webhooks" at 127.0.0.1:${new URL(url).port} (ECONNREFUSED); check --store and that the database is up.`,
       );
       expect(result.code).toBe(69);
     },

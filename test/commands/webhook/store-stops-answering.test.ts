@@ -106,6 +106,34 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     }
   });
 
+  it('/healthz answers 503 degraded naming the store while it does not answer, and 200 once it does', async () => {
+    const { url, proxy } = await storeBehindProxy('hang_health');
+    const memory = testContext({
+      env: {
+        B2BCTL_CONFIG_DIR: temporaryFolder(),
+        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+        B2BCTL_STORE_TIMEOUT: '1s',
+      },
+    });
+    const running = listen(listenOptions(temporaryFolder(), { store: `${url}?connect_timeout=1` }), memory.context);
+    try {
+      const receiver = await memory.firstLine();
+      proxy.freeze();
+      // Not a 500 server_error: the receiver works, its store does not answer, and it cannot take events (t3-3).
+      const stalled = await fetch(`${receiver}/healthz`);
+      expect([stalled.status, await stalled.json()]).toEqual([
+        503,
+        { status: 'degraded', problems: [{ problem: 'store cannot answer' }] },
+      ]);
+      proxy.thaw();
+      const answered = await fetch(`${receiver}/healthz`);
+      expect([answered.status, ((await answered.json()) as { status: string }).status]).toEqual([200, 'ok']);
+    } finally {
+      memory.interrupt();
+      await running;
+    }
+  });
+
   it('the receiver stops on SIGTERM while a commit waits: the event is answered 503, not acknowledged', async () => {
     const { url, direct, proxy } = await storeBehindProxy('hang_receiver_stop');
     const memory = testContext({
@@ -182,6 +210,58 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('B2BCTL_STORE_TIMEOUT');
     expect(proxy.abandoned).toBe(0);
+  });
+
+  it('a receiver whose connection is cut while it creates the tables ends with one line, exit 69, not a crash', async () => {
+    // A database restart half a second into the receiver's life: the session opening the store was not listened to,
+    // and pg's error event ended the process with a stack trace (t3-2).
+    const { url, proxy } = await storeBehindProxy('cut_opening');
+    proxy.cutOn('schema_version');
+    const result = await runCommandLine(
+      ['webhook', 'listen', '--port', '0', '--client-id', 'erp', '--inbox', temporaryFolder(), '--store', url],
+      { configDir: freshConfigDir(), env: { B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret } },
+    );
+    expect(result.stderr).toBe(
+      `error: Cannot open the PostgreSQL store "cut_opening" at 127.0.0.1:${proxy.port} (Connection terminated unexpectedly); check --store and that the database is up.\n`,
+    );
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+  });
+
+  it("a database that does not exist is named with its address and the server's words, never the password", async () => {
+    const url = new URL((cluster as TestPostgres).url);
+    url.password = 'pg-S3CRET';
+    url.pathname = '/nodb';
+    const result = await runCommandLine(['webhook', 'status', '--store', url.href], { configDir: freshConfigDir() });
+    expect(result.stderr).toContain(
+      `\nerror: Cannot open the PostgreSQL store "nodb" at 127.0.0.1:${url.port} (database "nodb" does not exist, 3D000); the server answered: check the database, user and password that --store gives.\n`,
+    );
+    expect(result.stderr.replace(/^warning: .*\n/, '')).not.toContain('S3CRET');
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a receiver whose store connections are cut while it runs answers 503 and takes the event when sent again', async () => {
+    const { url, direct, proxy } = await storeBehindProxy('cut_running');
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const running = listen(listenOptions(temporaryFolder(), { store: url }), memory.context);
+    try {
+      const receiver = await memory.firstLine();
+      const token = await receiverToken(receiver);
+      // Every connection, the idle ones and the lock session included, goes at the first append (a restart).
+      proxy.cutOn('INSERT INTO dedup');
+      const refused = await postEvent(receiver, 'orders', { id: 4713 }, token);
+      expect(refused.status).toBe(503);
+      proxy.cutOn('never sent');
+      const resent = await postEvent(receiver, 'orders', { id: 4713 }, token);
+      expect(resent.status).toBe(200);
+      expect(await storedEvents(direct)).toBe(1);
+    } finally {
+      memory.interrupt();
+      await running;
+    }
   });
 
   it("a lost session holding the hand-offs' locks is opened again, not the end of the receiver", async () => {

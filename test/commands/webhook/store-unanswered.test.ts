@@ -65,7 +65,7 @@ describe('a PostgreSQL store that takes the connection and never answers', () =>
       env: secretEnv,
     });
     expect(result.stderr).toBe(
-      `error: Cannot open the PostgreSQL store (127.0.0.1:${database.port} took the connection but did not answer within 1 s); check --store and that the database is up (connect_timeout=SECONDS in the URL waits longer).\n`,
+      `error: Cannot open the PostgreSQL store "webhooks" at 127.0.0.1:${database.port} (took the connection but did not answer within 1 s); check --store and that the database is up (connect_timeout=SECONDS in the URL waits longer).\n`,
     );
     expect(result.code).toBe(69);
     // No receiver URL, no rows: nothing was served or shown.
@@ -110,5 +110,34 @@ describe('a PostgreSQL store that takes the connection and never answers', () =>
     );
     expect(result.code).toBe(2);
     expect(database.connections).toEqual([]);
+  });
+});
+
+/** A server that answers every login as PostgreSQL does while it shuts down or restarts: FATAL 57P03, then hangs up. */
+async function shuttingDownDatabase(): Promise<number> {
+  const fields = Buffer.from('SFATAL\0C57P03\0Mthe database system is shutting down\0\0');
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(fields.length + 4);
+  const server = createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.once('data', () => socket.end(Buffer.concat([Buffer.from('E'), length, fields])));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  silentServers.push({ server, sockets: [] });
+  return (server.address() as AddressInfo).port;
+}
+
+describe('a PostgreSQL store that is shutting down or restarting', () => {
+  it('is named with its address and said to be not up (not "the server answered"), exit 69', async () => {
+    const port = await shuttingDownDatabase();
+    const result = await runCommandLine(['webhook', 'status', '--store', `postgres://hooks@127.0.0.1:${port}/hooks`], {
+      configDir: freshConfigDir(),
+    });
+    expect(result.stderr).toBe(
+      `error: Cannot open the PostgreSQL store "hooks" at 127.0.0.1:${port} (the database system is shutting down, 57P03); check --store and that the database is up.\n`,
+    );
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
   });
 });

@@ -217,7 +217,7 @@ describe('webhook listen (built binary)', () => {
       secretEnv,
       69,
       // A password in --store is in `ps` for every local user: warned first (test/commands/webhook/store-password.test.ts).
-      /^warning: --store puts the database password in the process list .*\nerror: Cannot open the PostgreSQL store \(ECONNREFUSED\); check --store and that the database is up\.\n$/,
+      /^warning: --store puts the database password in the process list .*\nerror: Cannot open the PostgreSQL store "webhooks" at 127\.0\.0\.1:1 \(ECONNREFUSED\); check --store and that the database is up\.\n$/,
     ],
   ])('refuses %j without listening', async (args, env, code, message) => {
     const result = await runCli(

@@ -117,7 +117,7 @@ describe('a receiver restarted while its hand-off fails', () => {
 
     // 16 s after the first failure, past --stuck-after 10 s: degraded, as `webhook status` says.
     clock.time = arrived + 16 * second;
-    expect(await health(started.url)).toEqual([503, [{ problem: 'delivery stuck', handOff: 'forward', seconds: 16 }]]);
+    expect(await health(started.url)).toEqual([200, [{ problem: 'delivery stuck', handOff: 'forward', seconds: 16 }]]);
 
     // 21 s after it, past --give-up-after 20 s: the next failure makes it a dead letter.
     clock.wakeAt(arrived + 21 * second);

@@ -89,7 +89,7 @@ describe('/healthz degraded', () => {
     expect((await health(started.url))[0]).toBe(200);
   });
 
-  it('answers 503 naming the hand-off while a dead letter waits, and 200 once it is dropped', async () => {
+  it('answers 200 degraded naming the hand-off while a dead letter waits (it still takes events), ok once dropped', async () => {
     const started = await receiver();
     await started.store.openHandOff('erp', 'http://erp', true);
     await started.store.append({
@@ -103,13 +103,14 @@ describe('/healthz degraded', () => {
     });
     const next = (await started.store.nextForHandOff('erp')) as StoredEvent;
     await started.store.markDead('erp', next, 'HTTP 422', 1);
+    // A load balancer that took every receiver sharing the store out stopped intake for one refused event (t3-7).
     const [status, body] = await health(started.url);
-    expect([status, (body as { problems: unknown }).problems]).toEqual([
-      503,
-      [{ problem: 'dead letters', handOff: 'erp', count: 1 }],
+    expect([status, body]).toMatchObject([
+      200,
+      { status: 'degraded', problems: [{ problem: 'dead letters', handOff: 'erp', count: 1 }] },
     ]);
     await started.store.dropDead([next.id]);
-    expect((await health(started.url))[0]).toBe(200);
+    expect(await health(started.url)).toMatchObject([200, { status: 'ok', problems: [] }]);
   });
 });
 
