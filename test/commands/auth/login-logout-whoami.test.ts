@@ -359,7 +359,9 @@ describe('whoami and logout', () => {
     const result = await runCommandLine(['whoami', '-o', 'json'], { configDir, env: { B2BCTL_STOCK_SCHEMA: '{bad' } });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: The stock schema from the stock\.schema setting \(from B2BCTL_STOCK_SCHEMA\) is not usable: .*\n$/);
+    expect(result.stderr).toMatch(
+      /^error: The stock schema from the stock\.schema setting \(from B2BCTL_STOCK_SCHEMA\) is not usable: .*\n$/,
+    );
   });
 
   it('whoami with another base URL (flag or B2BCTL_BASE_URL) says the token is not for it and exits 77, as every command would', async () => {

@@ -195,7 +195,11 @@ describe('stock push: a setting the run would refuse', () => {
       '1',
       'Setting "http.allowPlain" must be one of true, false, not "1" (from B2BCTL_ALLOW_HTTP).',
     ],
-    ['B2BCTL_STOCK_SCHEMA', '{bad', 'The stock schema from the stock.schema setting (from B2BCTL_STOCK_SCHEMA) is not usable: '],
+    [
+      'B2BCTL_STOCK_SCHEMA',
+      '{bad',
+      'The stock schema from the stock.schema setting (from B2BCTL_STOCK_SCHEMA) is not usable: ',
+    ],
   ])(
     '%s=%s: exit 2 before the file is read, no report, the closing line last; nothing sent',
     async (variable, value, message) => {
