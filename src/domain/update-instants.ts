@@ -40,7 +40,7 @@ export function compareUpdateInstants(left: UpdateInstant, right: UpdateInstant)
 }
 
 /** Where an order writes its update instant: the document's name first, then the names other platforms use. */
-const updateStampFields = [
+export const updateStampFields = [
   'lastUpdated',
   'updatedAt',
   'updated_at',

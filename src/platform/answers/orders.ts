@@ -14,6 +14,7 @@ import {
   valueAtPath,
 } from './shapes.js';
 import { recognisedListPaths } from './listing.js';
+import { updateStampFields } from '../../domain/update-instants.js';
 
 /**
  * The order listing's and the order detail's answers. The document names the listing's fields (those of the orders
@@ -26,17 +27,8 @@ import { recognisedListPaths } from './listing.js';
 export type OrderAnswerKey = (typeof orderAnswerSettings)[number]['key'];
 
 export const recognisedOrderListPaths = [...recognisedListPaths, 'orders', 'data.orders'] as const;
-export const recognisedLastUpdatedPaths = [
-  'lastUpdated',
-  'updatedAt',
-  'updated_at',
-  'lastModified',
-  'lastModifiedDate',
-  'lastModifiedAt',
-  'dateUpdated',
-  'modifiedAt',
-  'dateModified',
-] as const;
+/** The names the receiver reads an order's update stamp under too: one list (update-instants.ts). */
+export const recognisedLastUpdatedPaths = updateStampFields;
 /** Where a listed order holds its creation instant (the document's name first; Spring's auditing, a gateway's). */
 export const recognisedDateCreatedPaths = [
   'dateCreated',
