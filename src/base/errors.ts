@@ -1,4 +1,5 @@
 /** Typed errors: every failure that ends a command is one of these, mapped to an exit code in one place. */
+import { hideEchoedSecret } from '../lib/secret-values.js';
 import { quotedAnswer } from './quoted-answer.js';
 import { isStopSignal, signalExitCodes } from './stop-signals.js';
 
@@ -295,14 +296,6 @@ function textAt(record: Record<string, unknown>, keys: readonly string[]): strin
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** A 422 about a password quotes it back; the message keeps the field, never the value. */
-function hideEchoedSecret(message: string): string {
-  return message.replace(
-    /(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)[^\]]*(\])/gi,
-    '$1[redacted]$2',
-  );
 }
 
 /** The exit code for anything thrown out of a command. */

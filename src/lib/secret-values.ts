@@ -141,3 +141,16 @@ function decodedSafely(text: string): string {
     return text;
   }
 }
+
+/**
+ * The platform's 422 wording quotes the value it refused (`Property [password] with value [...]`): for a property
+ * whose name says it is secret, that value is `[redacted]`, wherever the text goes (a report, an error, a trace). A
+ * value masked already (`[redacted]`, its own brackets inside the message's) is one value, not `[redacted` and a
+ * stray `]` (`[[redacted]]]` in a report, a user test). One rule for every place that quotes such an answer.
+ */
+export function hideEchoedSecret(text: string): string {
+  return text.replace(
+    /(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)(?:\[redacted\]|[^\]]*)(\])/gi,
+    `$1${redacted}$2`,
+  );
+}

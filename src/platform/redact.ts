@@ -1,6 +1,6 @@
 /** Keeps secrets out of traces, logs and messages. Pure. */
 
-import { redacted, secretNamePattern as secretKeyPattern } from '../lib/secret-values.js';
+import { hideEchoedSecret, redacted, secretNamePattern as secretKeyPattern } from '../lib/secret-values.js';
 
 export { redacted, redactSecrets } from '../lib/secret-values.js';
 
@@ -160,15 +160,5 @@ function redactValue(value: unknown): unknown {
   return value;
 }
 
-/**
- * The platform's 422 wording quotes the value it refused: `Property [password] with value [...]`.
- * For a secret-looking property that value is replaced, wherever the text goes (report, error, trace).
- */
-export function redactValidationEcho(text: string): string {
-  return text.replace(
-    // A value masked already (`[redacted]`, its own brackets inside the message's) is one value, not `[redacted` and a
-    // stray `]` (`[[redacted]]]` in a report, a user test).
-    /(Property \[[^\]]*(?:pass(?:word|wd)?|secret|token)[^\]]*\] with value \[)(?:\[redacted\]|[^\]]*)(\])/gi,
-    `$1${redacted}$2`,
-  );
-}
+/** The platform's 422 wording with a secret property's quoted value masked (hideEchoedSecret). */
+export const redactValidationEcho = hideEchoedSecret;

@@ -242,6 +242,17 @@ describe('PlatformError never repeats a refused password', () => {
     expect(error.platformMessage).toBe('Property [password] with value [[redacted]] does not pass validation');
     expect(error.message).not.toContain('Senha#1001');
   });
+
+  // The body comes masked already (the password sent is a known secret): `[[redacted]]]` was in every report row.
+  it('a value masked already stays one value, without a stray bracket', () => {
+    const error = new PlatformError(
+      400,
+      { method: 'POST', url: 'http://x/v1/customer' },
+      { message: 'Property [password] with value [[redacted]] does not pass validation' },
+    );
+    expect(error.platformMessage).toBe('Property [password] with value [[redacted]] does not pass validation');
+    expect(error.value).toBe('[redacted]');
+  });
 });
 
 describe('messageOfBody: the store’s own words in every common refusal shape', () => {
