@@ -68,7 +68,7 @@ export function redactUrl(url: string): string {
 
 /** A request or response body as it may be printed: values of secret-looking keys replaced. */
 export function redactBody(body: string): string {
-  const trimmed = redactValidationEcho(body).trim();
+  const trimmed = hideEchoedSecret(body).trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
       return JSON.stringify(redactValue(JSON.parse(trimmed)));
@@ -159,6 +159,3 @@ function redactValue(value: unknown): unknown {
   }
   return value;
 }
-
-/** The platform's 422 wording with a secret property's quoted value masked (hideEchoedSecret). */
-export const redactValidationEcho = hideEchoedSecret;

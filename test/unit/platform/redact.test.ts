@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  redactBody,
-  redactHeaders,
-  redactSecrets,
-  redactUrl,
-  redacted,
-  redactValidationEcho,
-} from '../../../src/platform/redact.js';
+import { redactBody, redactHeaders, redactSecrets, redactUrl, redacted } from '../../../src/platform/redact.js';
+import { hideEchoedSecret } from '../../../src/lib/secret-values.js';
 
 describe('redactHeaders', () => {
   it.each([
@@ -186,7 +180,7 @@ describe('redactSecrets', () => {
   });
 });
 
-describe('redactValidationEcho', () => {
+describe('hideEchoedSecret', () => {
   it.each([
     // Masked already as a known secret (the password sent): one value, no stray `]` (`[[redacted]]]` in a report).
     [
@@ -206,7 +200,7 @@ describe('redactValidationEcho', () => {
       'Property [document] with value [123] does not pass validation',
     ],
   ])('%s', (text, expected) => {
-    expect(redactValidationEcho(text)).toBe(expected);
+    expect(hideEchoedSecret(text)).toBe(expected);
   });
 });
 
