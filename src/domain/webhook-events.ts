@@ -138,6 +138,14 @@ function idTextOf(id: unknown, rootRaw: string | undefined): string | undefined 
   return typeof id === 'string' ? id : undefined;
 }
 
+/**
+ * Whether an orders event's id can name an order (the platform document's ids are integers from 1): not blank, not
+ * zero nor negative. `0` and `""` are what many serialisers write for "unset"; fetched, `0` asks `/orders/0`.
+ */
+export function idNamesAnOrder(id: string | number): boolean {
+  return orderIdText(String(id)) !== undefined;
+}
+
 /** The id text when it can be an order's: not blank, not zero nor negative (the unset value of many serialisers). */
 function orderIdText(idText: string | undefined): string | undefined {
   if (idText === undefined || idText.trim() === '') return undefined;

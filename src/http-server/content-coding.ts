@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { constants, createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
 import { errorCodes } from 'fastify';
 
 /**
@@ -13,7 +13,14 @@ const decoders: Partial<Record<string, () => Transform>> = {
   'x-gzip': createGunzip,
   deflate: createInflate,
   br: createBrotliDecompress,
+  // In node:zlib on every supported Node line (22.15+, 24, 26). A zstd frame names the window its decoder must keep,
+  // and the decoder allocates it before it writes a byte: RFC 9659 §3 caps that window at 8 MB for the content
+  // coding (as browsers do), so a frame asking more (up to 2 GB) is refused instead of reserving it per request.
+  zstd: () => createZstdDecompress({ params: { [constants.ZSTD_d_windowLogMax]: largestZstdWindowLog } }),
 };
+
+/** 2^23 bytes, 8 MB: the largest window RFC 9659 lets a zstd content coding use. */
+const largestZstdWindowLog = 23;
 
 /** The codings of a Content-Encoding header, in the order they were applied; `identity` is no coding. */
 function codingsOf(header: string | undefined): string[] {
@@ -38,7 +45,7 @@ export function decodedBody(request: IncomingMessage, limit: number): Readable {
   const unknown = codings.find((coding) => decoders[coding] === undefined);
   if (unknown !== undefined) {
     throw refusal(
-      `Content-Encoding ${unknown} is not accepted; send the body uncompressed, or gzip, deflate or br`,
+      `Content-Encoding ${unknown} is not accepted; send the body uncompressed, or gzip, deflate, br or zstd`,
       415,
     );
   }
@@ -64,6 +71,9 @@ export function decodedBody(request: IncomingMessage, limit: number): Readable {
 }
 
 function codingError(coding: string, error: Error): Error {
+  if ((error as { code?: unknown }).code === 'ZSTD_error_frameParameter_windowTooLarge') {
+    return refusal('The body is not valid zstd (its window is larger than 8 MB, the most RFC 9659 allows)', 400);
+  }
   return refusal(`The body is not valid ${coding} (${error.message})`, 400);
 }
 

@@ -9,6 +9,13 @@ import type { DeadLetterMasked, EventStore } from './store/types.js';
  * masked as they are made (consumers.ts); the kept ones are masked here, when the receiver starts and when `webhook
  * dead list` runs with the credential configured: the same strings redactSecrets replaces, by one UPDATE per store.
  *
+ * The same builds kept an `--exec` command's last three lines of output (stdout and stderr) in clear in its dead
+ * letter's error, and a command may print the secrets it was given (`curl: login ERP_TOKEN=… refused`). Its
+ * environment itself is kept nowhere: only the clean set exec-environment.ts builds was ever given once output was
+ * kept, so those secrets are the `--exec-env` values and the command line's own assignments (secretsGivenTo). The
+ * receiver masks them at its start, as new output is masked (command-output.ts); `webhook dead list` cannot, as the
+ * store does not keep which variables a receiver passed.
+ *
  * A start must not read every dead letter again: each masked form is remembered by its fingerprint, an HMAC-SHA256
  * under a random key of this inbox, kept in the inbox itself. Never the secret, nor a plain hash of it: a token
  * guessed offline against a hash in a backup of the inbox would be confirmed; without the key it cannot be, and
@@ -40,8 +47,18 @@ export function forwardCredentialOfEnvironment(env: Readonly<Record<string, stri
   ];
 }
 
+/** Whose secrets a scrub masked: the ERP's forward credential, or those given to an `--exec` command. */
+export type ScrubbedSecrets = 'forward credential' | 'exec secrets';
+
 /** The line a scrub that changed something logs: an operator learns the kept letters were rewritten, and why. */
-export function scrubbedLine(masked: DeadLetterMasked): string | undefined {
+export function scrubbedLine(
+  masked: DeadLetterMasked,
+  what: ScrubbedSecrets = 'forward credential',
+): string | undefined {
   if (masked.changed === 0) return undefined;
-  return `Masked the ERP's forward credential in ${countOf(masked.changed, 'dead letters')} kept by an earlier b2bctl.`;
+  const secrets =
+    what === 'forward credential'
+      ? "the ERP's forward credential"
+      : 'the secrets given to the --exec command (its --exec-env values and the variables its command line sets)';
+  return `Masked ${secrets} in ${countOf(masked.changed, 'dead letters')} kept by an earlier b2bctl.`;
 }

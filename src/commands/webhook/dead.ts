@@ -37,8 +37,7 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
     async (store) => {
       if (options.action === 'list') {
         const secrets = await keptCredentials(store, context);
-        const scrubbed = scrubbedLine(await scrubDeadLetters(store, secrets));
-        if (scrubbed !== undefined) context.log.info(scrubbed);
+        await scrubBeforeListing(store, secrets, context);
         const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, deadLayout, {
           ...stdoutStyle(context),
         });
@@ -70,6 +69,26 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
         );
     },
   );
+}
+
+/**
+ * Masks the forward credential in the dead letters an earlier build kept before they are listed. A reader who cannot
+ * write the store (an inbox file it may only read, a PostgreSQL role that may only select, a receiver holding the
+ * write lock past the busy wait) still gets the list, masked as it is shown: one warning says the store still holds
+ * the credential and who can mask it there. Listing is what the reader asked for; the scrub is housekeeping.
+ */
+async function scrubBeforeListing(store: EventStore, secrets: string[], context: Context): Promise<void> {
+  try {
+    const scrubbed = scrubbedLine(await scrubDeadLetters(store, secrets));
+    if (scrubbed !== undefined) context.log.info(scrubbed);
+  } catch (error) {
+    if (context.interrupt.aborted) throw error;
+    // The store's own words (read-only, locked, permission denied), masked: a driver may quote what it was sent.
+    const reason = redactSecrets((error as Error).message, secrets);
+    context.log.warn(
+      `warning: the forward credential was not masked in the dead letters kept in ${store.description} (${reason}); this list masks it as it shows them, but the store still holds it in clear. Run b2bctl webhook dead list once as the user the receiver runs as (with the credential configured), or restart the receiver, to mask it there.`,
+    );
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ import { orderDetailBody } from '../../platform/orders.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
-import { rootIdAsWritten, wholeOrderOf } from '../../domain/webhook-events.js';
+import { idNamesAnOrder, rootIdAsWritten, wholeOrderOf } from '../../domain/webhook-events.js';
 import { compareUpdateInstants, readUpdateInstant, updateStampOf } from '../../domain/update-instants.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
@@ -248,8 +248,9 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
       const whole = event.kind === 'orders' ? wholeOrderOf(event.event) : undefined;
       const parsedId = (whole ?? (event.event as { id?: unknown } | null))?.id;
       if (event.kind !== 'orders' || (typeof parsedId !== 'number' && typeof parsedId !== 'string')) return;
-      // An empty id names no order: as a path segment it asked the order listing, whose array became orders/.json.
-      if (typeof parsedId === 'string' && parsedId.trim() === '')
+      // An id that names no order (empty, blank, 0 or below, as the event's key reads it) is never asked: as a path
+      // segment "" asked the order listing, whose array became orders/.json, and 0 asked /orders/0.
+      if (!idNamesAnOrder(parsedId))
         throw new PermanentRefusal(`the order id ${JSON.stringify(parsedId)} names no order the platform can be asked`);
       const id = exactOrderId(parsedId, whole === undefined || whole === event.event, event.eventJson);
       // As it came: the webhook's own shape, as the API's detail is kept in its own.

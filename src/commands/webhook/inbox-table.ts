@@ -10,6 +10,8 @@ interface InboxColumn {
   value: (event: StoredEvent) => string;
   /** Left out on a terminal too narrow for every column, highest rank first; ID, RECEIVED and FLAGS always stay. */
   dropRank?: number;
+  /** Narrowed (its cells cut with …) down to its header, on a terminal too narrow even once the others are left out. */
+  givesWay?: boolean;
 }
 
 /**
@@ -19,7 +21,8 @@ interface InboxColumn {
  */
 const columns: InboxColumn[] = [
   { header: 'ID', width: 10, value: (event) => String(event.id) },
-  { header: 'RECEIVED', width: 24, value: (event) => event.receivedAt },
+  // Cut from its end, an instant loses its milliseconds first: the FLAGS header stays whole down to 27 columns.
+  { header: 'RECEIVED', width: 24, value: (event) => event.receivedAt, givesWay: true },
   { header: 'KIND', width: 9, value: (event) => event.kind, dropRank: 2 },
   {
     header: 'EVENT',
@@ -36,7 +39,8 @@ const gap = 2;
 
 /**
  * The columns a terminal `width` wide shows: those with a rank are left out, highest first, until the others fit
- * with the last one at least as wide as its header. The width alone decides, never the events.
+ * with the last one at least as wide as its header; then one that gives way is narrowed, down to its own header.
+ * The width alone decides, never the events. Below the narrowest layout (27 columns) rows wrap, no header is cut.
  */
 function columnsToFit(width: number | undefined): InboxColumn[] {
   let shown = [...columns];
@@ -48,7 +52,12 @@ function columnsToFit(width: number | undefined): InboxColumn[] {
     if (width === undefined || needed() <= width) break;
     shown = shown.filter((kept) => kept !== column);
   }
-  return shown;
+  if (width === undefined) return shown;
+  return shown.map((column) => {
+    const over = needed() - width;
+    if (!column.givesWay || over <= 0) return column;
+    return { ...column, width: Math.max(column.header.length, column.width - over) };
+  });
 }
 
 /** `text` within `width` screen columns, its end replaced by `…` when cut. */
@@ -64,7 +73,13 @@ function lineOf(shown: readonly InboxColumn[], cells: string[], width: number | 
       const column = shown[index];
       const last = index === cells.length - 1;
       // The id names the event (`--id`, `replay`): never cut; a longer one pushes its own row.
-      const room = width === undefined || column?.header === 'ID' ? undefined : last ? width - used : column?.width;
+      // The last column keeps at least its header's width: below the narrowest layout a row wraps, a header is not cut.
+      const room =
+        width === undefined || column?.header === 'ID'
+          ? undefined
+          : last
+            ? Math.max(width - used, column?.header.length ?? 0)
+            : column?.width;
       const text = room === undefined ? cell : cut(cell, room);
       used += (column?.width ?? 0) + gap;
       return last ? text : text + ' '.repeat(Math.max(0, (column?.width ?? 0) - displayWidth(text)));
@@ -106,7 +121,9 @@ export async function inboxTable(
     if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
   };
   return {
-    hiddenColumns: columns.filter((column) => !shown.includes(column)).map((column) => column.header),
+    hiddenColumns: columns
+      .filter((column) => !shown.some((kept) => kept.header === column.header))
+      .map((column) => column.header),
     async write(event) {
       if (count % pageRows === 0) buffered += `${header}\n`;
       const cells = shown.map((column) => printable(column.value(event)).replace(/\s+/g, ' '));

@@ -12,6 +12,7 @@ import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
 import { credentialsSent } from '../../webhook/consumers.js';
 import { forwardCredentialOfEnvironment, scrubbedLine, scrubDeadLetters } from '../../webhook/dead-letter-scrub.js';
+import { secretsGivenTo } from '../../webhook/exec-environment.js';
 import type { EventStore } from '../../webhook/store/types.js';
 import { profileSetting, checkSecretFile } from '../../command-kit/client-secret.js';
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
@@ -108,12 +109,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   if (opened === undefined) return;
   const { store, release } = opened;
   try {
-    // Before any hand-off runs: the dead letters an earlier build kept with the credential in clear (s3-1).
-    const secrets = options.forwardTo
-      ? credentialsSent(options.forwardTo, forwardAuthorization)
-      : forwardCredentialOfEnvironment(context.env);
-    const scrubbed = scrubbedLine(await scrubDeadLetters(store, secrets));
-    if (scrubbed !== undefined) context.log.info(scrubbed);
+    await scrubKeptDeadLetters(store, options, forwardAuthorization, context);
     await serve({ ...options, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
     await withinDeadline(
@@ -126,6 +122,27 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
 }
 
 /** With --log-events, each stored event's line on stdout: readable on a terminal, NDJSON when piped. */
+/**
+ * Before any hand-off runs: the dead letters an earlier build kept with secrets in clear, the ERP's forward
+ * credential (s3-1) and what an `--exec` command printed of the secrets it was given (dead-letter-scrub.ts).
+ */
+async function scrubKeptDeadLetters(
+  store: EventStore,
+  options: ListenOptions,
+  forwardAuthorization: string | undefined,
+  context: Context,
+): Promise<void> {
+  const forwardSecrets = options.forwardTo
+    ? credentialsSent(options.forwardTo, forwardAuthorization)
+    : forwardCredentialOfEnvironment(context.env);
+  const forwardLine = scrubbedLine(await scrubDeadLetters(store, forwardSecrets));
+  if (forwardLine !== undefined) context.log.info(forwardLine);
+  if (options.exec === undefined) return;
+  const execSecrets = secretsGivenTo({ parent: context.env, names: options.execEnv ?? [] }, options.exec);
+  const execLine = scrubbedLine(await scrubDeadLetters(store, execSecrets), 'exec secrets');
+  if (execLine !== undefined) context.log.info(execLine);
+}
+
 function eventLogger(options: ListenOptions, context: Context): ((event: ReceivedEvent) => void) | undefined {
   if (!options.logEvents) return undefined;
   const format = context.outputFormat('ndjson');

@@ -70,7 +70,10 @@ export async function migratePostgres(
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [schemaLock]);
-    await client.query(versionTable);
+    // Asked first, not created "if not exists": PostgreSQL checks the right to create in the schema before it looks
+    // for the table, so a role that may only read (one `webhook dead list` or `inbox` runs as) could not open the store.
+    const present = await client.query<{ found: boolean }>("SELECT to_regclass('schema_version') IS NOT NULL AS found");
+    if (present.rows[0]?.found !== true) await client.query(versionTable);
     const row = (await client.query<{ version: number }>('SELECT version FROM schema_version WHERE id = 1')).rows[0];
     const steps = stepsAfter(migrations, row?.version ?? 0, description);
     for (const step of steps) await client.query(step.sql);

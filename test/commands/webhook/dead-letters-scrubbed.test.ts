@@ -155,6 +155,90 @@ describe('dead letters of an earlier build, SQLite inbox', () => {
   }));
 });
 
+describe('dead letters of an earlier build that quote what an --exec command printed', () => {
+  it('the secrets given to the command (--exec-env, its own assignments) are masked at the start, once', async () => {
+    const inbox = temporaryFolder();
+    const place: Place = {
+      open: () => SqliteStore.open(inbox),
+      listen: { inbox },
+      flags: ['--inbox', inbox],
+      fingerprints: async () => [],
+    };
+    const erpSecret = 'ERPSECRET-0123456789abcdef';
+    const dbPassword = 'DBPW-fedcba9876543210';
+    // What a build before the masking kept: the command's last three lines, in clear.
+    await keepDeadLetter(
+      place,
+      `exit code 1: curl: login with ERP_TOKEN=${erpSecret} refused | psql: password ${dbPassword} rejected | done`,
+    );
+    const startWithExec = async () => {
+      const memory = testContext({
+        env: {
+          B2BCTL_CONFIG_DIR: temporaryFolder(),
+          B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+          ERP_TOKEN: erpSecret,
+        },
+      });
+      const options = listenOptions(inbox, { exec: `DB_PASSWORD=${dbPassword} ./import.sh`, execEnv: ['ERP_TOKEN'] });
+      const running = run(options, memory.context);
+      await memory.firstLine();
+      memory.interrupt();
+      await running;
+      return memory.stderr();
+    };
+    const first = await startWithExec();
+    expect(first).toContain(
+      'Masked the secrets given to the --exec command (its --exec-env values and the variables its command line sets) in 1 dead letter kept by an earlier b2bctl.',
+    );
+    expect(first).not.toContain(erpSecret);
+    expect(await keptErrors(place)).toEqual([
+      'exit code 1: curl: login with ERP_TOKEN=[redacted] refused | psql: password [redacted] rejected | done',
+    ]);
+    // Remembered: a second start with the same secrets says nothing and reads no dead letter again.
+    expect(await startWithExec()).not.toContain('Masked');
+  });
+});
+
+describe('webhook dead list when the scrub cannot write the store', () => {
+  it('lists the dead letters, masked as shown, with one warning saying the store still holds the credential', async () => {
+    const inbox = temporaryFolder();
+    const place: Place = {
+      open: () => SqliteStore.open(inbox),
+      listen: { inbox },
+      flags: ['--inbox', inbox],
+      fingerprints: async () => [],
+    };
+    await keepDeadLetter(place, `HTTP 401: {"message": "token ${erpToken} not valid"}`);
+    // Another connection holds the write lock past the store's busy wait (5 s), as a reader who may not write the
+    // file, or a receiver in a long commit, leaves the scrub unable to write; reading goes on beside it (WAL).
+    const holder = new DatabaseSync(join(inbox, 'inbox.sqlite'));
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      const listed = await runCommandLine(['webhook', 'dead', 'list', ...place.flags, '-o', 'json'], {
+        configDir: freshConfigDir(),
+        env: { B2BCTL_WEBHOOK_FORWARD_TOKEN: erpToken },
+      });
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout)).toEqual([
+        expect.objectContaining({ eventId: 1, error: 'HTTP 401: {"message": "token [redacted] not valid"}' }),
+      ]);
+      const warnings = listed.stderr.split('\n').filter((line) => line.includes('warning'));
+      expect(warnings).toEqual([
+        expect.stringContaining(
+          `warning: the forward credential was not masked in the dead letters kept in SQLite ${join(inbox, 'inbox.sqlite')} (database is locked); this list masks it as it shows them, but the store still holds it in clear. Run b2bctl webhook dead list once as the user the receiver runs as`,
+        ),
+      ]);
+      expect(listed.stderr).toContain('1 dead letter.');
+      expect(listed.stderr).not.toContain(erpToken);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    // Nothing was written: the next run with the lock free masks it in the store.
+    expect(await keptErrors(place)).toEqual([`HTTP 401: {"message": "token ${erpToken} not valid"}`]);
+  }, 20_000);
+});
+
 describe.skipIf(postgres.missing)(`dead letters of an earlier build, PostgreSQL store${postgres.note}`, () => {
   let cluster: TestPostgres | undefined;
   let url = '';
@@ -178,4 +262,33 @@ describe.skipIf(postgres.missing)(`dead letters of an earlier build, PostgreSQL 
     flags: ['--store', url],
     fingerprints,
   }));
+
+  it('webhook dead list as a role that may only read lists, masked as shown, with one warning, exit 0', async () => {
+    const place: Place = { open: () => PostgresStore.open(url), listen: {}, flags: [], fingerprints };
+    await keepDeadLetter(place, `HTTP 401: token ${otherToken} refused again`);
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query('CREATE ROLE dead_reader LOGIN');
+      await admin.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO dead_reader');
+    } finally {
+      await admin.end();
+    }
+    const asReader = url.replace('postgres@', 'dead_reader@');
+    const listed = await runCommandLine(['webhook', 'dead', 'list', '--store', asReader, '-o', 'json'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_WEBHOOK_FORWARD_TOKEN: otherToken },
+    });
+    expect(listed.code).toBe(0);
+    const errors = (JSON.parse(listed.stdout) as { error: string }[]).map((letter) => letter.error);
+    expect(errors.at(-1)).toBe('HTTP 401: token [redacted] refused again');
+    expect(listed.stdout).not.toContain(otherToken);
+    const warnings = listed.stderr.split('\n').filter((line) => line.includes('warning'));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /warning: the forward credential was not masked in the dead letters kept in PostgreSQL scrubbed@127\.0\.0\.1 \(.+\); this list masks it as it shows them, but the store still holds it in clear\. Run b2bctl webhook dead list once as the user the receiver runs as/,
+      ),
+    ]);
+    expect((await keptErrors(place)).at(-1)).toBe(`HTTP 401: token ${otherToken} refused again`);
+  });
 });

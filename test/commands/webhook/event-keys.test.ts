@@ -1,4 +1,5 @@
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { buffer } from 'node:stream/consumers';
+import { brotliCompressSync, constants, createZstdCompress, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { postEvent, receiverToken, useTestReceivers } from '../../support/webhook-receiver.js';
 
@@ -85,6 +86,7 @@ describe('a compressed event (Content-Encoding, t3-8)', () => {
     ['gzip', gzipSync(text)],
     ['deflate', deflateSync(text)],
     ['br', brotliCompressSync(text)],
+    ['zstd', zstdCompressSync(text)],
     ['identity', text],
   ])('is decoded and stored as its sender wrote it (%s)', async (coding, body) => {
     const receiver = await startTestReceiver();
@@ -95,11 +97,11 @@ describe('a compressed event (Content-Encoding, t3-8)', () => {
   it('is refused 415, naming a coding the receiver does not decode, and not stored', async () => {
     const lines: string[] = [];
     const receiver = await startTestReceiver({ log: (line) => lines.push(line) });
-    expect(await postEncoded(receiver.url, text, 'zstd')).toBe(
-      '415 {"error":"unsupported_media_type","error_description":"Content-Encoding zstd is not accepted; send the body uncompressed, or gzip, deflate or br"}',
+    expect(await postEncoded(receiver.url, text, 'compress')).toBe(
+      '415 {"error":"unsupported_media_type","error_description":"Content-Encoding compress is not accepted; send the body uncompressed, or gzip, deflate, br or zstd"}',
     );
     expect(receiver.onDisk()).toEqual([]);
-    expect(lines.join('\n')).toContain('answered HTTP 415 "Content-Encoding zstd is not accepted');
+    expect(lines.join('\n')).toContain('answered HTTP 415 "Content-Encoding compress is not accepted');
   });
 
   it('is refused 400 when its bytes are not in the coding it names, and not stored', async () => {
@@ -121,5 +123,34 @@ describe('a compressed event (Content-Encoding, t3-8)', () => {
     // The receiver goes on taking events.
     expect(await postEncoded(receiver.url, gzipSync(text), 'gzip')).toBe(stored);
     expect(receiver.onDisk().map((kept) => kept.event)).toEqual([event]);
+  });
+
+  it('is refused 413 when its zstd decodes past the body limit (a zstd bomb), and not stored', async () => {
+    const receiver = await startTestReceiver({ bodyLimitBytes: 4096 });
+    // 64 MB of spaces, 2 kB compressed: stopped at 4 kB decoded, never held whole.
+    const bomb = zstdCompressSync(
+      Buffer.concat([text.subarray(0, -1), Buffer.alloc(64 * 1024 * 1024, ' '), Buffer.from('}')]),
+    );
+    expect(bomb.length).toBeLessThan(4096);
+    expect(await postEncoded(receiver.url, bomb, 'zstd')).toBe(
+      '413 {"error":"payload_too_large","error_description":"The event is larger than 4096 bytes, the most this receiver reads (--body-limit); it was not stored"}',
+    );
+    expect(await postEncoded(receiver.url, zstdCompressSync(text), 'zstd')).toBe(stored);
+    expect(receiver.onDisk().map((kept) => kept.event)).toEqual([event]);
+  });
+
+  it('is refused 400 when its zstd frame asks a window past 8 MB (RFC 9659), before reserving it, and not stored', async () => {
+    const receiver = await startTestReceiver();
+    // Compressed as a stream, whose size the frame does not state, with a 128 MB window: the frame declares it.
+    const compressor = createZstdCompress({ params: { [constants.ZSTD_c_windowLog]: 27 } });
+    compressor.end(text);
+    const wideWindow = await buffer(compressor);
+    expect(await postEncoded(receiver.url, wideWindow, 'zstd')).toBe(
+      '400 {"error":"bad_request","error_description":"The body is not valid zstd (its window is larger than 8 MB, the most RFC 9659 allows)"}',
+    );
+    expect(await postEncoded(receiver.url, Buffer.from('not zstd'), 'zstd')).toBe(
+      '400 {"error":"bad_request","error_description":"The body is not valid zstd (Unknown frame descriptor)"}',
+    );
+    expect(receiver.onDisk()).toEqual([]);
   });
 });

@@ -182,3 +182,39 @@ describe('--fetch-orders refuses an event whose id is empty, before any request 
     );
   });
 });
+
+/** A simplified orders event whose id is what a serialiser may write for "unset". */
+const unsetId = (id: number | string) => ({
+  id,
+  orderId: 180002,
+  status: 'A',
+  lastUpdated: '2026-11-30T10:00:00Z',
+});
+
+describe('--fetch-orders refuses an event whose id is 0 or below, before any request', () => {
+  it.each([
+    ['the number 0', unsetId(0), '0'],
+    ['the text "0"', unsetId('0'), '"0"'],
+    ['the text "00"', unsetId('00'), '"00"'],
+    ['the number -1', unsetId(-1), '-1'],
+    ['a whole order with id 0', whole(0, 'A', '2026-11-30T10:00:00Z'), '0'],
+  ])(
+    '%s: a dead letter that says why, in one line; no GET /v1/orders/0, no orders/0.json',
+    async (_name, event, shownId) => {
+      for (const id of ['0', '00', '-1'])
+        platform.routes[`GET /v1/orders/${id}`] = (_request, _body, response) =>
+          response.writeHead(200, { 'content-type': 'application/json' }).end(`{"id":${id},"status":"A"}`);
+      const { orders, stderr } = await afterEvents([event]);
+      expect(platform.received).toEqual([]);
+      expect(readdirSync(orders)).toEqual(['999.json']);
+      const said = stderr.split('\n').filter((line) => line.includes('names no order'));
+      expect(said).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `orders event \\d+ is dead after 1 attempt \\(the order id ${shownId} names no order the platform can be asked\\)`,
+          ),
+        ),
+      ]);
+    },
+  );
+});

@@ -86,6 +86,27 @@ describe('webhook tables on a terminal', () => {
     });
   }
 
+  // Below 44 columns the last column was cut to what was left: `FL…` at 40, the header of the flags unreadable.
+  it.each([43, 40, 33, 27])(
+    'webhook inbox at %i columns: the FLAGS header whole, the received instant gives way, no row wraps',
+    async (columns) => {
+      const onTerminal = terminal(columns);
+      await listInbox({ inbox: await inbox() }, onTerminal.context);
+      const stdout = onTerminal.stdout();
+      expect(await wrappedLineCount(stdout, columns)).toBe(0);
+      const screen = await renderedScreen(stdout, columns);
+      expect(screen[0]).toMatch(/^ID\s+RECEIVED\s+FLAGS$/);
+      expect(screen[1]).toMatch(/^1\s+2026-11\S*\s+-$/);
+      expect(screen[2]).toMatch(/^2\s+2026-11\S*\s+emai\S*…$/);
+      expect(screen[2]?.length).toBe(columns);
+      // The instant is cut from its end, with …, only where the terminal is too narrow for all of it.
+      expect(screen[1]).toContain(columns >= 43 ? '2026-11-23T06:01:00.000Z' : '…');
+      expect(onTerminal.stderr()).toContain(
+        `KIND, EVENT and FROM hidden to fit ${columns} columns: widen the terminal, or -o csv or -o ndjson for every field.`,
+      );
+    },
+  );
+
   // At 50 columns `fetch-o…` was all `webhook dead list` and `webhook status` showed of the name `--handoff` takes.
   it('webhook status and dead list at 50 columns: a hand-off named fetch-orders stays whole, the others give way', async () => {
     const directory = temporaryFolder();
