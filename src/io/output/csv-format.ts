@@ -189,14 +189,18 @@ function spreadsheetMayRewrite(value: string): boolean {
 }
 
 const writtenBackAsIs = /^(?:0|-?[1-9]\d{0,10})$/;
-/** A number as either locale writes one: a sign, a currency, grouping and decimal marks, an exponent, a `%`. */
-const numberShape = String.raw`[+-]?(?:R\$|[$€£¥])?\s?(?:\d+(?:[.,]\d+)*[.,]?|[.,]\d+)(?:e[+-]?\d+)?\s?%?`;
+/**
+ * A number as either locale writes one: a sign, a currency, grouping and decimal marks, an exponent, a `%`, or a
+ * sign after the digits (`123-`), which Calc with "detect special numbers" reads as -123.
+ */
+const numberShape = String.raw`[+-]?(?:R\$|[$€£¥])?\s?(?:\d+(?:[.,]\d+)*[.,]?|[.,]\d+)(?:e[+-]?\d+)?\s?%?[+-]?`;
 /** A date of digits (`1/2`, `01/02/2026`, `2026-01-01`) and a time (`12:30`, `1 PM`, `12:30:00,5`). */
 const dateShape = String.raw`\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?`;
 const timeShape = String.raw`\d{1,2}(?::\d{1,2}(?::\d{1,2}(?:[.,]\d+)?)?)?\s?(?:[ap]m)?`;
 /** A month's name or abbreviation in English or Portuguese (pt-BR offices), as a date may hold it: `3 jan`, `Jan 3`. */
 const month = String.raw`(?:jan(?:uary|eiro)?|feb(?:ruary)?|fev(?:ereiro)?|mar(?:ch|ço|co)?|apr(?:il)?|abr(?:il)?|may|mai(?:o)?|jun(?:e|ho)?|jul(?:y|ho)?|aug(?:ust)?|ago(?:sto)?|sep(?:t|tember)?|set(?:embro)?|oct(?:ober)?|out(?:ubro)?|nov(?:ember|embro)?|dec(?:ember)?|dez(?:embro)?)`;
-const monthDateShape = String.raw`\d{1,2}[-/. ]?${month}(?:[-/. ]\d{2,4})?|${month}[-/. ]?\d{1,2}(?:,?[-/. ]\d{2,4})?`;
+/** `3 jan`, `3-Jan-2026`, `Jan 3`, `Jan 3, 2026`, and a month with its year and no day (`Dec 2026`, `dez/2026`). */
+const monthDateShape = String.raw`\d{1,2}[-/. ]?${month}(?:[-/. ]\d{2,4})?|${month}[-/. ]?(?:\d{1,2}(?:,?[-/. ]\d{2,4})?|\d{4})`;
 const spreadsheetValue = new RegExp(
   `^(?:true|false|verdadeiro|falso|\\(${numberShape}\\)|${numberShape}|${dateShape}(?:[ T]${timeShape})?|${monthDateShape}|${timeShape})$`,
   'iu',

@@ -129,6 +129,8 @@ function savedByCalc(folder: string, csv: string, separator: ';' | ',', calc = p
 const valueLikeSkus = [
   '2.10 +123 -0001 1,50 1.500 1.234,5 1,234.5 1E5 .5 ,5 1/2 01/02/2026 2026-01-01 12:30'.split(' '),
   ['1 PM', '3 jan', '3-Jan-2026', '50%', '(123)', '$5', 'R$ 5', 'true', '-123', '1A'],
+  // Read by Calc with "detect special numbers" as -123, -1.5 and the first of the month (a user test).
+  ['123-', '1.5-', 'Dec 2026', 'dez/2026', 'março 2026', 'dezembro 2026', 'Jan 2026', 'March 2026'],
 ].flat();
 
 /** A run with every valueLikeSkus item refused: its `;` errors file, each item's quantity its place in the list. */

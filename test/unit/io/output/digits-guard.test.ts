@@ -55,6 +55,14 @@ describe('guardDigitsText', () => {
     ['FALSE', "'FALSE"],
     ['verdadeiro', "'verdadeiro"],
     ["'2.10", "''2.10"],
+    // Calc with "detect special numbers" reads a trailing sign as the number's and a month with a year as a date.
+    ['123-', "'123-"],
+    ['1.5-', "'1.5-"],
+    ['Dec 2026', "'Dec 2026"],
+    ['March 2026', "'March 2026"],
+    ['dez/2026', "'dez/2026"],
+    ['março 2026', "'março 2026"],
+    ['dezembro 2026', "'dezembro 2026"],
   ])('%s is written %s', (text, written) => {
     expect(guardDigitsText(text)).toBe(written);
     expect(restoreDigitsGuard(written)).toBe(text);
