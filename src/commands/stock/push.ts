@@ -45,8 +45,11 @@ export async function run(options: StockPushOptions, context: Context): Promise<
   // --schema is read once the run's flags are settled: a --resume restores the interrupted run's.
   const loadSchema = () =>
     options.schema
-      ? loadStockSchema(options.schema, `--schema ${options.schema}`)
-      : loadStockSchema(settings?.get('stock.schema'), settings?.origin('stock.schema') ?? 'the stock.schema setting');
+      ? loadStockSchema(options.schema, { kind: 'flag', flag: '--schema', value: options.schema })
+      : loadStockSchema(settings?.get('stock.schema'), {
+          kind: 'setting',
+          described: settings?.origin('stock.schema') ?? 'the stock.schema setting',
+        });
   let schema: StockSchema | undefined;
   let wireJson: ((item: StockItem) => string) | undefined;
   let threshold = 0;
