@@ -78,6 +78,8 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         return { verb: 'stock validate', flags: options.allowZeroPrice ? ['--allow-zero-price'] : [] };
       },
       lockName: 'stock-push',
+      // Stock values are absolute: an item sent twice is the item sent once.
+      resumeOfUnknown: 'sends again',
       outcomes: ['applied', 'accepted', 'queued', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted', 'queued'],
       shaping: [
