@@ -110,7 +110,6 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       get dryRunLeaves() {
         return options.statusCheck === false ? undefined : dryRunLeaves(numbersLeft);
       },
-      // A move sent twice may move an order twice: the resume reads the order's status before it (move-sender.ts).
       resumeOfUnknown: 'asks first',
       outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted'],

@@ -34,6 +34,16 @@ export interface StockPushOptions extends InputFlags, SendFlags {
   allowZeroPrice?: boolean;
 }
 
+/** The wire field names in force: `--schema`, else the `stock.schema` setting of `settings` (the profile's). */
+function schemaInForce(flag: string | undefined, settings: Pick<Session, 'get' | 'origin'> | undefined): StockSchema {
+  return flag
+    ? loadStockSchema(flag, { kind: 'flag', flag: '--schema', value: flag })
+    : loadStockSchema(settings?.get('stock.schema'), {
+        kind: 'setting',
+        described: settings?.origin('stock.schema') ?? 'the stock.schema setting',
+      });
+}
+
 /**
  * Pushes a stock and price file through the 50-item batch route or the 200-item queue route,
  * paced, retried, reported, resumable, and locked per profile so two cron runs never overlap.
@@ -43,13 +53,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
   // of a setting read here ends with the closing line, as every other refusal of a bulk run does.
   let settings: Pick<Session, 'get' | 'origin'> | undefined;
   // --schema is read once the run's flags are settled: a --resume restores the interrupted run's.
-  const loadSchema = () =>
-    options.schema
-      ? loadStockSchema(options.schema, { kind: 'flag', flag: '--schema', value: options.schema })
-      : loadStockSchema(settings?.get('stock.schema'), {
-          kind: 'setting',
-          described: settings?.origin('stock.schema') ?? 'the stock.schema setting',
-        });
+  const loadSchema = () => schemaInForce(options.schema, settings);
   let schema: StockSchema | undefined;
   let wireJson: ((item: StockItem) => string) | undefined;
   let threshold = 0;
