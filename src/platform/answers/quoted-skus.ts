@@ -62,7 +62,13 @@ function spansOf(text: string, sku: string): Span[] {
 function markedAsCode(text: string, from: number, to: number): boolean {
   const close = closingMarks()[text[from - 1] ?? ''];
   if (close !== undefined && text[to] === close) return true;
-  return /(?:^|[^\p{L}\p{N}])sku\s*[:#=]?\s*["'“‘`]?$/iu.test(text.slice(0, from));
+  // Only the few characters before it are read: a long message quoting a short SKU often is read once per quote.
+  const before = text.slice(Math.max(0, from - 12), from);
+  const label = /sku\s*[:#=]?\s*["'“‘`]?$/iu.exec(before);
+  if (label === null) return false;
+  // `SKU` a word of its own, not the end of one (`ASKU 12`).
+  const at = from - before.length + label.index;
+  return at === 0 || !isWordCharacter(text[at - 1] as string);
 }
 
 // Built at each call, in a function body, not once at module load: mutation testing switches its changes at run

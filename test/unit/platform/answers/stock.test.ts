@@ -607,6 +607,7 @@ describe('readBatchAnswer: results matched by their place alone, whose words quo
     ['a code holding it after SKU', 'SKU AB-12 not found'],
     ['a longer quoted phrase', 'produto "12 unidades" recusado'],
     ['a word SKUs before it', 'SKUs: 12 refused'],
+    ['a word ending in "sku" before it', 'lote TASKU 12 refused'],
   ])('a 2-digit SKU standing in %s is not quoted: matched by place, nothing noted', (_how, message) => {
     const results = [applied, applied, { status: 'REJECTED', message }];
     expect(read({ results }, ['12', '5', '7'])).toEqual({ verdicts: ['applied', 'applied', 'rejected'], notes: [] });
