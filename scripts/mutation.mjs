@@ -13,6 +13,20 @@ const modules = [
   ['webhook-tokens', 'src/http-server/tokens.ts'],
   ['cursor-file', 'src/orders/cursor-file.ts'],
   ['stock-answers', 'src/platform/answers/stock.ts'],
+  // The word lists and signs of refusal stock.ts reads with, moved out beside it (customers.ts reads them too): the
+  // answers' unit tables kill their mutants, as they did when the lists were in stock.ts.
+  [
+    'status-words',
+    'src/platform/answers/status-words.ts',
+    [],
+    'test/unit/platform/answers/stock.test.ts,test/unit/platform/answers/stock-words.test.ts,test/unit/platform/answers/refusal-signs.test.ts',
+  ],
+  [
+    'refusal-signs',
+    'src/platform/answers/refusal-signs.ts',
+    [],
+    'test/unit/platform/answers/stock.test.ts,test/unit/platform/answers/stock-words.test.ts,test/unit/platform/answers/refusal-signs.test.ts',
+  ],
   ['customer-create', 'src/commands/customer/create.ts'],
   ['run-meta', 'src/bulk/run-meta.ts'],
   ['resume', 'src/bulk/resume.ts'],

@@ -62,6 +62,13 @@ export interface BulkJob<T, Sent = T> {
   sendJson?(value: T): string;
   /** Chooses the batch size once the valid count is known; may log the choice or refuse (usage error). */
   plan(valid: number): SendPlan;
+  /**
+   * What a resume does with a record this run left `unknown` (sent, its answer never seen), said by the line that
+   * offers the resume: `asks first` when it asks the platform before sending (a customer create looks the customer
+   * up, an orders update reads the order's status), `sends again` when it sends the record as it is, which repeating
+   * cannot harm (a stock item's absolute values, a customer update's or status change's same request).
+   */
+  resumeOfUnknown: 'asks first' | 'sends again';
   /** False when a record whose outcome is unknown is no record to feed back (see LedgerOptions.unknownToFeedBack). */
   unknownToFeedBack?: boolean;
   /** What a dry run, which reads nothing of the platform, leaves to the real run to find: said after its line. */

@@ -118,7 +118,7 @@ export async function concludeRun<T, Sent>(
         unavailableThroughout(
           result.firstUnavailable?.error,
           ledger,
-          job.unit,
+          job,
           resumeAfter(result.firstUnavailable?.error, sending),
         ),
       );
@@ -162,12 +162,12 @@ function resumeAfter(error: UnavailableError | undefined, sending: Sending): str
 function unavailableThroughout(
   first: UnavailableError | undefined,
   ledger: { count(outcome: 'failed' | 'unknown'): number },
-  unit: string,
+  job: Pick<BulkJob<unknown, unknown>, 'unit' | 'resumeOfUnknown'>,
   resumeHint: string,
 ): string {
   // Why first (nothing listens at a mistyped base URL, a 503), as a run stopped after requests in a row says it.
   const why = first === undefined ? '' : `${first.message} `;
-  const lost = unsentWords(ledger, unit);
+  const lost = unsentWords(ledger, job);
   if (first?.timedOutAfterMs === undefined)
     return `${why}The platform was unavailable for every request of this run (${lost}); when it is back, run: ${resumeHint}`;
   return `${why}No request of this run was answered within ${spokenDuration(first.timedOutAfterMs)} (${lost}); run again with a longer --timeout: ${resumeHint}`;
@@ -356,11 +356,19 @@ function inFlightNotInReport(ledger: RunLedger, unit: string): string {
   return `: ${countOf(lacking, unit)} answered after the report failed ${lacking === 1 ? 'is' : 'are'} counted above but missing from it, so the resume sends ${lacking === 1 ? 'it' : 'them'} again`;
 }
 
-/** `3 customers not sent`, and those that may have been applied without an answer: `1 unknown, asked about again by the resume`. */
-function unsentWords(ledger: { count(outcome: 'failed' | 'unknown'): number }, unit: string): string {
+/**
+ * `3 customers not sent`, and those that may have been applied without an answer, with what the resume does with
+ * them: `1 unknown, asked about again by the resume` (a customer create), `2 unknown, sent again by the resume` (a
+ * stock item: a stock run's line said "asked about", which its resume never does).
+ */
+function unsentWords(
+  ledger: { count(outcome: 'failed' | 'unknown'): number },
+  { unit, resumeOfUnknown }: Pick<BulkJob<unknown, unknown>, 'unit' | 'resumeOfUnknown'>,
+): string {
   const failed = ledger.count('failed');
   const unknown = ledger.count('unknown');
   const words = failed > 0 || unknown === 0 ? [`${countOf(failed, unit)} not sent`] : [];
-  if (unknown > 0) words.push(`${unknown} unknown, asked about again by the resume`);
+  const resumed = resumeOfUnknown === 'asks first' ? 'asked about again by the resume' : 'sent again by the resume';
+  if (unknown > 0) words.push(`${unknown} unknown, ${resumed}`);
   return words.join(', ');
 }

@@ -2,7 +2,7 @@ import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../do
 import { AmbiguousRequestError, messageOfBody, PlatformError } from '../base/errors.js';
 import { documentInPath } from '../domain/documents.js';
 import { type ListingRecords, readListingPage, recordsOfListing } from './answers/listing.js';
-import { refusalSignOf } from './answers/stock.js';
+import { refusalSignOf } from './answers/refusal-signs.js';
 import type { PlatformClient, PlatformResponse } from './client.js';
 import { EncodedSlashRefusedError } from './encoded-slash.js';
 

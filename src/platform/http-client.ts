@@ -512,7 +512,7 @@ function shownUrl(url: URL | string): string {
 
 /**
  * An answer whose body b2bctl cannot decode: never read as text. A write the platform answered below 400 may have
- * been applied, so it is ambiguous (unknown, asked about again by a resume), never "not sent": a write safe to repeat
+ * been applied, so it is ambiguous (unknown: a resume asks about it, or sends it again), never "not sent": a write safe to repeat
  * (a stock batch's absolute values) too, since the answer came and only its words are lost. A read is not sent again
  * either way, and fails as the platform's being unusable.
  */

@@ -29,8 +29,8 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
   if (refused) throw refused.error;
   // Settings that name a file or hold JSON are read as the jobs read them: `B2BCTL_STOCK_SCHEMA='{bad'` passed here
   // and failed the nightly push.
-  loadStockSchema(session.get('stock.schema'), session.origin('stock.schema'));
-  loadOrderRoutes(session.get('orders.routes'), session.origin('orders.routes'));
+  loadStockSchema(session.get('stock.schema'), { kind: 'setting', described: session.origin('stock.schema') });
+  loadOrderRoutes(session.get('orders.routes'), { kind: 'setting', described: session.origin('orders.routes') });
   const token = session.setting('token');
   const profile = session.profile;
   const fromProfile = token.source === 'profile';

@@ -38,6 +38,8 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
       keyOf: customerRecordKey,
       listedBy: { verb: 'customer validate' },
       shaping: [{ flag: '--upsert', key: 'upsert', unset: false }],
+      // A create that may have made the customer is looked up before it is sent again (resumedUnknownFirst).
+      resumeOfUnknown: 'asks first',
       outcomes: ['created', 'updated', 'invalid', 'failed', 'unknown'],
       // A create whose outcome is unknown may have made the customer: the resume asks, feeding it back would not.
       unknownToFeedBack: false,

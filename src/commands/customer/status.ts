@@ -101,6 +101,8 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
       catalogue: statusCatalogue,
       newChecker: () => new RecordChecker(checkStatus, (change) => [customerDocumentValue(change)]),
       keyOf: customerRecordKey,
+      // The same status set twice is the status set once.
+      resumeOfUnknown: 'sends again',
       outcomes: ['updated', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['updated'],
       plan: () => ({ batchSize: 1, description: 'to the status route' }),

@@ -44,6 +44,8 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
       advisories: (record) => customerAdvisories(record.values),
       keyOf: customerRecordKey,
       listedBy: { verb: 'customer validate', flags: ['--update'] },
+      // The same fields written twice are the fields written once.
+      resumeOfUnknown: 'sends again',
       outcomes: ['updated', 'unchanged', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['updated', 'unchanged'],
       plan: () => ({

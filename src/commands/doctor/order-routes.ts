@@ -16,7 +16,7 @@ export function orderRouteFindings(session: Session): Finding[] {
     : "b2bctl's defaults (the sandbox's)";
   let routes;
   try {
-    routes = loadOrderRoutes(source.value, session.origin('orders.routes'));
+    routes = loadOrderRoutes(source.value, { kind: 'setting', described: session.origin('orders.routes') });
   } catch (error) {
     return [
       {

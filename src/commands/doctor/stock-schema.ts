@@ -11,7 +11,7 @@ export function stockSchemaFindings(session: Session): Finding[] {
   const source = session.setting('stock.schema');
   if (!source.value) return [];
   try {
-    loadStockSchema(source.value, session.origin('stock.schema'));
+    loadStockSchema(source.value, { kind: 'setting', described: session.origin('stock.schema') });
   } catch (error) {
     return [
       {

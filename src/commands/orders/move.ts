@@ -117,6 +117,6 @@ async function interruptedMove(
 /** The routes in force: `--routes`, else the orders.routes setting, else the sandbox's. */
 export function orderRoutesOf(flag: string | undefined, session: Session): OrderRoutes {
   return flag
-    ? loadOrderRoutes(flag, `--routes ${flag}`)
-    : loadOrderRoutes(session.get('orders.routes'), session.origin('orders.routes'));
+    ? loadOrderRoutes(flag, { kind: 'flag', flag: '--routes', value: flag })
+    : loadOrderRoutes(session.get('orders.routes'), { kind: 'setting', described: session.origin('orders.routes') });
 }

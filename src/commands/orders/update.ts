@@ -110,6 +110,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       get dryRunLeaves() {
         return options.statusCheck === false ? undefined : dryRunLeaves(numbersLeft);
       },
+      resumeOfUnknown: 'asks first',
       outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted'],
       shaping: movesShaping,

@@ -88,11 +88,11 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     stockSchema:
       options.stockSchema === undefined
         ? undefined
-        : loadStockSchema(options.stockSchema, `--stock-schema ${options.stockSchema}`),
+        : loadStockSchema(options.stockSchema, { kind: 'flag', flag: '--stock-schema', value: options.stockSchema }),
     orderRoutes:
       options.orderRoutes === undefined
         ? undefined
-        : loadOrderRoutes(options.orderRoutes, `--order-routes ${options.orderRoutes}`),
+        : loadOrderRoutes(options.orderRoutes, { kind: 'flag', flag: '--order-routes', value: options.orderRoutes }),
     orderChurn: options.orderChurn,
     orderCount: options.orders,
     webhook: webhookTarget(options, context),

@@ -34,6 +34,16 @@ export interface StockPushOptions extends InputFlags, SendFlags {
   allowZeroPrice?: boolean;
 }
 
+/** The wire field names in force: `--schema`, else the `stock.schema` setting of `settings` (the profile's). */
+function schemaInForce(flag: string | undefined, settings: Pick<Session, 'get' | 'origin'> | undefined): StockSchema {
+  return flag
+    ? loadStockSchema(flag, { kind: 'flag', flag: '--schema', value: flag })
+    : loadStockSchema(settings?.get('stock.schema'), {
+        kind: 'setting',
+        described: settings?.origin('stock.schema') ?? 'the stock.schema setting',
+      });
+}
+
 /**
  * Pushes a stock and price file through the 50-item batch route or the 200-item queue route,
  * paced, retried, reported, resumable, and locked per profile so two cron runs never overlap.
@@ -43,10 +53,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
   // of a setting read here ends with the closing line, as every other refusal of a bulk run does.
   let settings: Pick<Session, 'get' | 'origin'> | undefined;
   // --schema is read once the run's flags are settled: a --resume restores the interrupted run's.
-  const loadSchema = () =>
-    options.schema
-      ? loadStockSchema(options.schema, `--schema ${options.schema}`)
-      : loadStockSchema(settings?.get('stock.schema'), settings?.origin('stock.schema') ?? 'the stock.schema setting');
+  const loadSchema = () => schemaInForce(options.schema, settings);
   let schema: StockSchema | undefined;
   let wireJson: ((item: StockItem) => string) | undefined;
   let threshold = 0;
@@ -75,6 +82,8 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         return { verb: 'stock validate', flags: options.allowZeroPrice ? ['--allow-zero-price'] : [] };
       },
       lockName: 'stock-push',
+      // Stock values are absolute: an item sent twice is the item sent once.
+      resumeOfUnknown: 'sends again',
       outcomes: ['applied', 'accepted', 'queued', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted', 'queued'],
       shaping: [

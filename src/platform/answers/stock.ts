@@ -1,7 +1,18 @@
 import { messageOfBody } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { otherSkuQuoted } from './quoted-skus.js';
+import { placesBeside, refusalBeside, refusalNamed, wordsOf } from './refusal-signs.js';
 import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import {
+  appliedWords,
+  fieldVerdict,
+  type ItemVerdict,
+  recognisedStatusFields,
+  rejectedWords,
+  wordVerdict,
+} from './status-words.js';
+
+export type { ItemVerdict } from './status-words.js';
 
 /**
  * The stock routes' answers. The document says the batch route gives "a per-item result in the
@@ -20,9 +31,6 @@ function recognisedResultPaths(): readonly string[] {
 /** The fields a result names its SKU by, as most platforms write them (inferredSkuField finds another). */
 function usualSkuFields(): readonly string[] {
   return ['sku', 'SKU', 'code', 'productCode'];
-}
-function recognisedStatusFields(): readonly string[] {
-  return ['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid', 'error', 'erro'];
 }
 // A Brazilian platform words its reasons in Portuguese (`mensagem`, `erro`, `motivo`): a refused item's reason was
 // dropped when it came under a name this list did not hold (a fresh user test).
@@ -45,51 +53,6 @@ function recognisedQueueIdPaths(): readonly string[] {
     'data.jobId',
   ];
 }
-function appliedWords(): readonly string[] {
-  const english = ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', 'completed'];
-  return [...english, 'sucesso', 'atualizado', 'aplicado', 'concluido'];
-}
-// A status that says the item is taken and not yet applied: `accepted`, quoting it. Any word that is neither applied,
-// refusing nor one of these is `unknown`: per-item refusals in words b2bctl did not list (`SKU_NOT_FOUND`, `ERRO`,
-// `ignored`) ended the night `accepted`, exit 0 (a fresh user test).
-function pendingWords(): readonly string[] {
-  const english = ['pending', 'queued', 'enqueued', 'processing', 'in_progress', 'received', 'accepted'];
-  return [...english, 'pendente', 'em_processamento', 'recebido', 'aceito'];
-}
-function rejectedWords(): readonly string[] {
-  const english = ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found'];
-  return [...english, 'erro', 'falha', 'rejeitado', 'invalido', 'nao_encontrado', 'inexistente', 'recusado'];
-}
-// A status whose words hold one of these refuses (`SKU_NOT_FOUND`, `INVALID_PRICE`, `ERRO: produto inexistente`).
-function refusingStems(): readonly string[] {
-  return ['not_found', 'notfound', 'error', 'fail', 'invalid', 'reject', 'nao_encontrad', 'inexistent', 'rejeitad'];
-}
-// The words that name a refusal in a field's name or a batch's status, beside the per-item results; `notFound`,
-// `naoEncontrados` and `ignored` name the SKUs the platform did not take.
-function refusalNames(): readonly string[] {
-  const words = ['error', 'errors', 'fail', 'failed', 'failure', 'failures', 'rejected', 'rejection', 'rejections'];
-  const portuguese = ['erro', 'erros', 'falha', 'falhas', 'rejeitados', 'invalidos', 'inexistentes', 'naoencontrados'];
-  return [...words, 'invalid', 'partial', 'partially', 'notfound', 'ignored', ...portuguese];
-}
-function negations(): readonly string[] {
-  return ['no', 'not', 'without', 'zero'];
-}
-// A per-item HTTP code (a 207 Multi-Status's items, `200` and `404`), as a number or as text, says what the words do.
-function appliedCodes(): { from: number; to: number } {
-  return { from: 200, to: 299 };
-}
-function rejectedCodes(): { from: number; to: number } {
-  return { from: 400, to: 599 };
-}
-
-/**
- * What the answer says of one item. `unknown`: the answer may say the item was refused, but not so that b2bctl can
- * tell (two results that disagree, a SKU that fits several items, a refusal matched to no item): never `accepted`.
- */
-export type ItemVerdict =
-  | { verdict: 'applied' | 'rejected'; message?: string }
-  | { verdict: 'unsettled'; status: string }
-  | { verdict: 'unknown'; message: string };
 
 export interface BatchAnswerSettings {
   results?: string;
@@ -464,100 +427,6 @@ function unknownUnlessShown(verdicts: (ItemVerdict | undefined)[], refusals: rea
   });
 }
 
-/**
- * A sign beside the results that the batch or some item was refused, shown as the answer wrote it (its JSON without
- * the results read): a batch-level status that refuses (`"status": "REJECTED"`, `"success": false`,
- * `"COMPLETED_WITH_ERRORS"`), or a field named for refusals holding something (`"errors": [...]`, `"failed": 1`,
- * `"rejectedCount": 2`). Looked for at the answer's top level and in the object holding its results. A list of SKUs
- * sent (`listsOfSkus`, skuLists) says which items it refuses, so it is no such sign.
- */
-function refusalBeside(
-  body: unknown,
-  list: unknown,
-  statusField: string | undefined,
-  listsOfSkus: readonly unknown[],
-): string | undefined {
-  const signed = placesBeside(body, list).some((place) =>
-    Object.entries(place).some(
-      ([field, value]) =>
-        value !== list &&
-        !listsOfSkus.includes(value) &&
-        (refusingStatus(field, value, statusField) || refusalNamed(field, value)),
-    ),
-  );
-  if (!signed) return undefined;
-  const text = JSON.stringify(body, (_key, value: unknown) => (value === list && list !== body ? undefined : value));
-  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
-}
-
-/**
- * A sign of refusal in a 2xx answer to one write (a customer create, update or status change), read as a batch's
- * answer is read for one beside its results: `"success": false`, a status that refuses, an `errors` or `erros` list
- * holding entries, at the answer's top level or under `data`. Undefined when it shows none (no body, a record, `[]`).
- * A 200 `{"success":false,"errors":[…]}` to a create was reported created, exit 0 (a fresh user test).
- */
-export function refusalSignOf(body: unknown): string | undefined {
-  return refusalBeside(body, undefined, undefined, []);
-}
-
-/** Where a sign beside the results is looked for: the answer's top level, the object holding its results, `data`. */
-function placesBeside(body: unknown, list: unknown): Record<string, unknown>[] {
-  // The results themselves are not beside them: an object keyed by SKU may have a SKU `ERROR-1`.
-  const places = [body, containerOf(body, list), valueAtPath(body, 'data')].filter(
-    (place) => isRecord(place) && place !== list,
-  ) as Record<string, unknown>[];
-  return [...new Set(places)];
-}
-
-/** The object whose field holds the results read, when they are not the answer itself. */
-function containerOf(body: unknown, list: unknown): unknown {
-  if (list === undefined || list === body || !isRecord(body)) return undefined;
-  const holders = [body, ...Object.values(body).filter(isRecord)];
-  return holders.find((holder) => Object.values(holder).includes(list));
-}
-
-/** A batch-level status field that refuses, as an item's would, or whose words name a refusal (`PARTIAL_SUCCESS`). */
-function refusingStatus(field: string, value: unknown, statusField: string | undefined): boolean {
-  const fields = statusField ? [statusField, ...recognisedStatusFields()] : recognisedStatusFields();
-  if (!fields.includes(field) || value === undefined || value === null) return false;
-  if (typeof value === 'string' && value.trim() === '') return false;
-  if (fieldVerdict(field, value)?.verdict === 'rejected') return true;
-  return typeof value === 'string' && wordsOf(value).some((word) => refusalNames().includes(word));
-}
-
-/** A field named for refusals (`errors`, `failedCount`, `rejected`) holding a count above 0, `true`, text or entries. */
-function refusalNamed(field: string, value: unknown): boolean {
-  const words = wordsOf(field);
-  // `noErrors`, `withoutFailures`: the name says there were none.
-  if (!words.some((word) => refusalNames().includes(word)) || words.some((word) => negations().includes(word)))
-    return false;
-  if (typeof value === 'number' || value instanceof WrittenNumber) return Number(String(value)) > 0;
-  if (typeof value === 'string') return value.trim() !== '';
-  if (isArray(value)) return value.length > 0;
-  return value === true || (isRecord(value) && Object.keys(value).length > 0);
-}
-
-/**
- * The words of a field name or status: `failedCount`, `failed_count` and `FAILED-COUNT` are `failed` and `count`;
- * `notFound` and `naoEncontrados` one word each (`not` alone is a negation), `não` as `nao`.
- */
-function wordsOf(text: string): string[] {
-  return withoutMarks(text)
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== '')
-    .join(' ')
-    .replace(/\bnot found\b/g, 'notfound')
-    .replace(/\bnao encontrad[a-z]*/g, 'naoencontrados')
-    .split(' ');
-}
-
-/** `não`, `inválido`, `concluído` as `nao`, `invalido`, `concluido`: the accents a platform may or may not write. */
-function withoutMarks(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-}
-
 /** An array of results, or an object keyed by SKU or by index. */
 function isItemList(value: unknown): value is unknown[] | Record<string, unknown> {
   if (isArray(value)) return value.length > 0;
@@ -875,69 +744,6 @@ function sentenceVerdict(text: string): ItemVerdict {
   const verdict = wordVerdict(text);
   const sentence = /\s/.test(text.trim());
   return verdict.verdict === 'rejected' && sentence ? { verdict: 'rejected', message: text.trim() } : verdict;
-}
-
-/** What one status field says: nothing when absent or null, else a verdict. */
-function fieldVerdict(field: string, value: unknown): ItemVerdict | undefined {
-  if (value === undefined || value === null) return undefined;
-  // `error: "text"` (or `erro`) names a rejection; `error: null` above was skipped as no verdict.
-  const errorField = field === 'error' || field === 'erro';
-  // A blank one (`"erro": ""` beside `"ok": true`) says there was none.
-  if (errorField && typeof value === 'string')
-    return value.trim() === '' ? undefined : { verdict: 'rejected', message: value };
-  return typeof value === 'boolean'
-    ? { verdict: value === !errorField ? 'applied' : 'rejected' }
-    : statusVerdict(value);
-}
-
-/**
- * A status given as an object (`{"code":404}`, `{"status":"REJECTED","reason":…}`) says it in its `status` or `code`;
- * one that says nothing b2bctl recognises is quoted as its JSON, never as `[object Object]`.
- */
-function statusVerdict(value: unknown): ItemVerdict {
-  if (typeof value !== 'object' || value === null || value instanceof WrittenNumber) return wordVerdict(String(value));
-  const inner = isRecord(value) ? [value.status, value.code].find(isWordLike) : undefined;
-  const verdict = inner === undefined ? undefined : wordVerdict(String(inner));
-  if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected') return verdict;
-  const shown = JSON.stringify(value);
-  return verdict?.verdict === 'unsettled' ? { verdict: 'unsettled', status: shown } : unknownStatus(shown);
-}
-
-function isWordLike(value: unknown): value is string | number {
-  return typeof value === 'string' || typeof value === 'number';
-}
-
-/**
- * A status word: applied, refusing (a word b2bctl lists, or one holding `NOT_FOUND`, `ERROR`, `FAIL`, `INVALID`,
- * `REJECT`), pending (`unsettled`: reported `accepted`, quoting it), else `unknown`: a word b2bctl does not know may
- * be a refusal, and a night of refusals must not end `accepted`, exit 0.
- */
-function wordVerdict(word: string): ItemVerdict {
-  const normal = withoutMarks(word).trim().toLowerCase();
-  // A status line's leading code (`400 Bad Request`, `200 OK`) as the bare code is.
-  const leadingCode = /^(\d{3})(?=$|\s|:)/.exec(normal)?.[1];
-  const code = leadingCode === undefined ? undefined : Number(leadingCode);
-  if (appliedWords().includes(normal) || within(code, appliedCodes())) return { verdict: 'applied' };
-  if (refusingWord(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
-  if (pendingWords().includes(normal.replace(/[\s-]+/g, '_'))) return { verdict: 'unsettled', status: word };
-  return unknownStatus(word);
-}
-
-function refusingWord(normal: string): boolean {
-  const joined = normal.replace(/[\s-]+/g, '_');
-  if (rejectedWords().includes(joined) || refusingStems().some((stem) => joined.includes(stem))) return true;
-  return normal.split(/[^a-z0-9_]+/).some((word) => rejectedWords().includes(word));
-}
-
-function unknownStatus(shown: string): ItemVerdict {
-  return {
-    verdict: 'unknown',
-    message: `the platform answered "${shown}" for this item, which b2bctl knows as neither applied, refused nor pending`,
-  };
-}
-
-function within(code: number | undefined, range: { from: number; to: number }): boolean {
-  return code !== undefined && code >= range.from && code <= range.to;
 }
 
 function messageOf(result: Record<string, unknown>): { message?: string } {

@@ -461,6 +461,22 @@ describe('stock push: two-character SKUs, and results matched by index alone, qu
     expect(warnings(test.stderr())[0]).toContain('the one at the place of "X3" quotes "X1", another item of the batch');
   });
 
+  it('12, 5, 7 answered by place, "SKU 12 not found" at 7\u2019s place: every item unknown, warned, exit 1', async () => {
+    // A SKU of 1 to 3 digits was never looked for: 12 was reported applied and 7 rejected (a maintainer's round).
+    const skus = ['12', '5', '7'];
+    const { test } = await batchAnsweredFor(200, (sent) => firstRefusedAtLast(sent, false));
+    const { folder, options } = stockFile(skus);
+    expect(await test.run(push, options)).toBe(1);
+    const result = '{"status":"REJECTED","message":"SKU 12 not found"}';
+    const message = `the answer's results name neither SKU nor index, and the one at the place of "7" quotes "12", another item sent: ${result}; their order is not to be trusted, so which is this item's is not known`;
+    expect(runRecord(folder)).toEqual({
+      rows: skus.map((sku) => `${sku} unknown 200 ${message}`),
+      errors: skus.map((sku, place) => `${sku},${(place + 1) * 10},${place + 5}.25,${place + 2},${message}`),
+    });
+    expect(warnings(test.stderr())).toHaveLength(1);
+    expect(warnings(test.stderr())[0]).toContain('the one at the place of "7" quotes "12", another item of the batch');
+  });
+
   it('results by index 0..2, "SKU BAD-1 not found" at index 2: every item unknown, one warning, exit 1', async () => {
     // BAD-1 was reported applied and GOOD-3 rejected, with no warning (a fresh user test).
     const skus = ['BAD-1', 'GOOD-2', 'GOOD-3'];

@@ -68,7 +68,7 @@ describe('stock push: a batch sent whose outcome no answer told', () => {
     // command carries the longer time-out the line advises (the default, 30 s, being longer than twice 0.2 s), not
     // the --timeout 200 that ran out (a fresh user test).
     expect(result.stderr).toMatch(
-      / No request of this run was answered within 0\.2 s \(2 unknown, asked about again by the resume\); run again with a longer --timeout: \S* ?b2bctl stock push stock\.csv .*--timeout 30s .*--resume \S*stock\.report-\S+\.csv\n/,
+      / No request of this run was answered within 0\.2 s \(2 unknown, sent again by the resume\); run again with a longer --timeout: \S* ?b2bctl stock push stock\.csv .*--timeout 30s .*--resume \S*stock\.report-\S+\.csv\n/,
     );
     expect(result.stderr).not.toContain('--timeout 200');
     expect(result.stderr).not.toContain('is back');

@@ -539,7 +539,7 @@ describe('readBatchAnswer: results matched by their place alone, whose words quo
     });
   });
 
-  it('short SKUs, and SKUs of 3 digits, are not looked for: a line, a quantity or a code would look like them', () => {
+  it('short SKUs, and SKUs of 3 digits, standing bare are not quoted: a line, a quantity or a code would look like them', () => {
     const results = [{ status: 'REJECTED', message: 'line 2: quantity 3 above 404 units' }, applied, applied];
     expect(read({ results }, ['1', '2', '3'])).toEqual({ verdicts: ['rejected', 'applied', 'applied'], notes: [] });
     expect(read({ results }, ['A1', '404', 'B3'])).toEqual({ verdicts: ['rejected', 'applied', 'applied'], notes: [] });
@@ -565,6 +565,62 @@ describe('readBatchAnswer: results matched by their place alone, whose words quo
     // Whole words only: X1 inside X10 is not X1.
     const longer = [applied, applied, { status: 'REJECTED', message: 'SKU X10 not found' }];
     expect(read({ results: longer }, ['X1', 'X2', 'X3'])).toEqual({
+      verdicts: ['applied', 'applied', 'rejected'],
+      notes: [],
+    });
+  });
+
+  it.each([
+    ['after the word SKU', 'SKU 12 not found'],
+    ['after "sku:" and a quote', "sku: '12' inexistente"],
+    ['after "SKU #"', 'SKU #12 rejected'],
+    ['in lower case, after "sku="', 'invalid sku=12'],
+    ['between double quotes', 'produto "12" inexistente'],
+    ['between typographic quotes', 'produto \u201c12\u201d inexistente'],
+    ['between brackets', 'not found: [12]'],
+    ['at the end of a sentence', 'Not found: SKU 12.'],
+  ])('a SKU of 2 digits marked as a code %s is quoted: every item unknown, noted', (_how, message) => {
+    // "SKU 12 not found" at 7's place was matched by place: 12 reported applied, 7 refused (a maintainer's round).
+    const results = [applied, applied, { status: 'REJECTED', message }];
+    expect(read({ results }, ['12', '5', '7'])).toMatchObject({
+      verdicts: ['unknown', 'unknown', 'unknown'],
+      notes: [{ kind: 'misplacedResults', placeSku: '7', quoted: '12', by: 'place' }],
+    });
+  });
+
+  it.each([
+    ['two letters after the word SKU', ['de', 'ab', 'cd'], 'SKU DE not found'],
+    ['two letters between quotes', ['de', 'ab', 'cd'], "produto 'de' inexistente"],
+    ['one character between brackets', ['A', 'B', 'C'], 'not found: [A]'],
+    ['3 digits after the word SKU', ['404', '405', '406'], 'SKU 404 not found'],
+  ])('a short SKU marked as a code (%s) is quoted too', (_how, batch, message) => {
+    const results = [applied, applied, { status: 'REJECTED', message }];
+    expect(read({ results }, batch).verdicts).toEqual(['unknown', 'unknown', 'unknown']);
+  });
+
+  it.each([
+    ['a count', '12 items refused'],
+    ['a date', 'rejected on 2026-12-01'],
+    ['a date the other way round', 'rejected on 01/12/2026'],
+    ['a price', 'price 12.00 below cost'],
+    ['a longer number after SKU', 'SKU 123 not found'],
+    ['a code holding it after SKU', 'SKU AB-12 not found'],
+    ['a longer quoted phrase', 'produto "12 unidades" recusado'],
+    ['a word SKUs before it', 'SKUs: 12 refused'],
+    ['a word ending in "sku" before it', 'lote TASKU 12 refused'],
+  ])('a 2-digit SKU standing in %s is not quoted: matched by place, nothing noted', (_how, message) => {
+    const results = [applied, applied, { status: 'REJECTED', message }];
+    expect(read({ results }, ['12', '5', '7'])).toEqual({ verdicts: ['applied', 'applied', 'rejected'], notes: [] });
+  });
+
+  it('a two-letter SKU standing as a word (`de`) is not quoted; its own SKU marked as a code changes nothing', () => {
+    const word = [applied, applied, { status: 'REJECTED', message: 'Produto de teste inexistente' }];
+    expect(read({ results: word }, ['de', 'ab', 'cd'])).toEqual({
+      verdicts: ['applied', 'applied', 'rejected'],
+      notes: [],
+    });
+    const own = [applied, applied, { status: 'REJECTED', message: 'SKU 7 not found' }];
+    expect(read({ results: own }, ['12', '5', '7'])).toEqual({
       verdicts: ['applied', 'applied', 'rejected'],
       notes: [],
     });

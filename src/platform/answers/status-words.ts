@@ -1,0 +1,123 @@
+import { WrittenNumber } from '../../lib/written-json.js';
+import { isRecord } from './shapes.js';
+
+/**
+ * What a status word or field of the platform's says: applied, refused, pending or not known. Read in a stock batch's
+ * per-item results (stock.ts) and in a batch's or one write's status beside them (refusal-signs.ts: a customer write's
+ * `"status": "REJECTED"` too), so shared by both.
+ */
+
+// The lists below are built at each call, in function bodies, not once at module load: mutation testing switches its
+// changes at run time, inside functions; a few short arrays per answer cost nothing beside the request itself.
+export function recognisedStatusFields(): readonly string[] {
+  return ['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid', 'error', 'erro'];
+}
+
+export function appliedWords(): readonly string[] {
+  const english = ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', 'completed'];
+  return [...english, 'sucesso', 'atualizado', 'aplicado', 'concluido'];
+}
+
+// A status that says the item is taken and not yet applied: `accepted`, quoting it. Any word that is neither applied,
+// refusing nor one of these is `unknown`: per-item refusals in words b2bctl did not list (`SKU_NOT_FOUND`, `ERRO`,
+// `ignored`) ended the night `accepted`, exit 0 (a fresh user test).
+function pendingWords(): readonly string[] {
+  const english = ['pending', 'queued', 'enqueued', 'processing', 'in_progress', 'received', 'accepted'];
+  return [...english, 'pendente', 'em_processamento', 'recebido', 'aceito'];
+}
+
+export function rejectedWords(): readonly string[] {
+  const english = ['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found'];
+  return [...english, 'erro', 'falha', 'rejeitado', 'invalido', 'nao_encontrado', 'inexistente', 'recusado'];
+}
+
+// A status whose words hold one of these refuses (`SKU_NOT_FOUND`, `INVALID_PRICE`, `ERRO: produto inexistente`).
+function refusingStems(): readonly string[] {
+  return ['not_found', 'notfound', 'error', 'fail', 'invalid', 'reject', 'nao_encontrad', 'inexistent', 'rejeitad'];
+}
+
+// A per-item HTTP code (a 207 Multi-Status's items, `200` and `404`), as a number or as text, says what the words do.
+function appliedCodes(): { from: number; to: number } {
+  return { from: 200, to: 299 };
+}
+
+function rejectedCodes(): { from: number; to: number } {
+  return { from: 400, to: 599 };
+}
+
+/**
+ * What the answer says of one item. `unknown`: the answer may say the item was refused, but not so that b2bctl can
+ * tell (two results that disagree, a SKU that fits several items, a refusal matched to no item): never `accepted`.
+ */
+export type ItemVerdict =
+  | { verdict: 'applied' | 'rejected'; message?: string }
+  | { verdict: 'unsettled'; status: string }
+  | { verdict: 'unknown'; message: string };
+
+/** What one status field says: nothing when absent or null, else a verdict. */
+export function fieldVerdict(field: string, value: unknown): ItemVerdict | undefined {
+  if (value === undefined || value === null) return undefined;
+  // `error: "text"` (or `erro`) names a rejection; `error: null` above was skipped as no verdict.
+  const errorField = field === 'error' || field === 'erro';
+  // A blank one (`"erro": ""` beside `"ok": true`) says there was none.
+  if (errorField && typeof value === 'string')
+    return value.trim() === '' ? undefined : { verdict: 'rejected', message: value };
+  return typeof value === 'boolean'
+    ? { verdict: value === !errorField ? 'applied' : 'rejected' }
+    : statusVerdict(value);
+}
+
+/**
+ * A status given as an object (`{"code":404}`, `{"status":"REJECTED","reason":…}`) says it in its `status` or `code`;
+ * one that says nothing b2bctl recognises is quoted as its JSON, never as `[object Object]`.
+ */
+function statusVerdict(value: unknown): ItemVerdict {
+  if (typeof value !== 'object' || value === null || value instanceof WrittenNumber) return wordVerdict(String(value));
+  const inner = isRecord(value) ? [value.status, value.code].find(isWordLike) : undefined;
+  const verdict = inner === undefined ? undefined : wordVerdict(String(inner));
+  if (verdict?.verdict === 'applied' || verdict?.verdict === 'rejected') return verdict;
+  const shown = JSON.stringify(value);
+  return verdict?.verdict === 'unsettled' ? { verdict: 'unsettled', status: shown } : unknownStatus(shown);
+}
+
+function isWordLike(value: unknown): value is string | number {
+  return typeof value === 'string' || typeof value === 'number';
+}
+
+/**
+ * A status word: applied, refusing (a word b2bctl lists, or one holding `NOT_FOUND`, `ERROR`, `FAIL`, `INVALID`,
+ * `REJECT`), pending (`unsettled`: reported `accepted`, quoting it), else `unknown`: a word b2bctl does not know may
+ * be a refusal, and a night of refusals must not end `accepted`, exit 0.
+ */
+export function wordVerdict(word: string): ItemVerdict {
+  const normal = withoutMarks(word).trim().toLowerCase();
+  // A status line's leading code (`400 Bad Request`, `200 OK`) as the bare code is.
+  const leadingCode = /^(\d{3})(?=$|\s|:)/.exec(normal)?.[1];
+  const code = leadingCode === undefined ? undefined : Number(leadingCode);
+  if (appliedWords().includes(normal) || within(code, appliedCodes())) return { verdict: 'applied' };
+  if (refusingWord(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
+  if (pendingWords().includes(normal.replace(/[\s-]+/g, '_'))) return { verdict: 'unsettled', status: word };
+  return unknownStatus(word);
+}
+
+function refusingWord(normal: string): boolean {
+  const joined = normal.replace(/[\s-]+/g, '_');
+  if (rejectedWords().includes(joined) || refusingStems().some((stem) => joined.includes(stem))) return true;
+  return normal.split(/[^a-z0-9_]+/).some((word) => rejectedWords().includes(word));
+}
+
+function unknownStatus(shown: string): ItemVerdict {
+  return {
+    verdict: 'unknown',
+    message: `the platform answered "${shown}" for this item, which b2bctl knows as neither applied, refused nor pending`,
+  };
+}
+
+function within(code: number | undefined, range: { from: number; to: number }): boolean {
+  return code !== undefined && code >= range.from && code <= range.to;
+}
+
+/** `não`, `inválido`, `concluído` as `nao`, `invalido`, `concluido`: the accents a platform may or may not write. */
+export function withoutMarks(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+}
