@@ -94,16 +94,24 @@ function isWordCharacter(character: string): boolean {
   return /[\p{L}\p{N}]/u.test(character);
 }
 
-/** The spans not inside a longer one: a SKU sent that is part of another SKU sent the text quotes is not quoted. */
+/**
+ * The spans not inside a longer one: a SKU sent that is part of another SKU sent the text quotes is not quoted. One
+ * sweep in the order of their starts (a message repeating a SKU 20,000 times took 8 s compared pair by pair): a span
+ * is inside a longer one when one starting at or before it ends past it, or one starting before it ends with it.
+ */
 function outermost(spans: readonly Span[]): Span[] {
-  return spans.filter(
-    (span) =>
-      !spans.some(
-        (other) =>
-          other !== span &&
-          other.from <= span.from &&
-          other.to >= span.to &&
-          other.to - other.from > span.to - span.from,
-      ),
-  );
+  const byStart = spans.toSorted((a, b) => a.from - b.from || b.to - a.to);
+  const inside = new Set<Span>();
+  let furthestEnd = -1;
+  let furthestEndStartedBefore = -1;
+  let start = -1;
+  for (const span of byStart) {
+    if (span.from !== start) {
+      furthestEndStartedBefore = furthestEnd;
+      start = span.from;
+    }
+    if (furthestEnd > span.to || furthestEndStartedBefore >= span.to) inside.add(span);
+    furthestEnd = Math.max(furthestEnd, span.to);
+  }
+  return spans.filter((span) => !inside.has(span));
 }
