@@ -49,10 +49,30 @@ export class RedirectAnswerError extends B2bctlError {
     // A write's line says so too: `orders ready 4` has no report row to say it in.
     super(unknownOutcome ?? `${answered}.`, ExitCode.unavailable);
     this.unknownOutcome = unknownOutcome;
+    this.movedTo = movedOrigin(response);
   }
+
+  /**
+   * The origin (`https://api.example.com.br`) the Location names when it is another than the request's (http to
+   * https, another host): a bulk run stopped here keeps it in its run record, and its resume may then send there.
+   */
+  readonly movedTo: string | undefined;
 
   get status(): number {
     return this.response.status;
+  }
+}
+
+function movedOrigin(response: Pick<RedirectAnswer, 'headers' | 'url'>): string | undefined {
+  const location = response.headers.location;
+  const text = (Array.isArray(location) ? location[0] : location)?.trim();
+  if (!text) return undefined;
+  try {
+    const from = new URL(response.url).origin;
+    const to = new URL(text, response.url).origin;
+    return to !== from && /^https?:/.test(to) ? to : undefined;
+  } catch {
+    return undefined;
   }
 }
 

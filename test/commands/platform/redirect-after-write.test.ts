@@ -203,6 +203,41 @@ describe('stock push: a batch answered by a redirect', () => {
   );
 });
 
+describe('a run stopped by a redirect to another origin: the platform moved', () => {
+  const stock = ['sku;quantity', 'A-1;1', 'A-2;2', ''].join('\n');
+
+  it('its resume sends to the base URL the redirect named (the unknown item again, then the rest), and to no other', async () => {
+    routes['PUT /v1/stock/batch'] = redirect(308, `${elsewhere.url}/v1/stock/batch`);
+    elsewhere.routes['PUT /v1/stock/batch'] = (_request, body, response) =>
+      answerJson(response, 200, {
+        results: (JSON.parse(body) as { items: { sku: string }[] }).items.map(({ sku }) => ({
+          sku,
+          status: 'APPLIED',
+        })),
+      });
+    const { dir, run } = workspace({ 'stock.csv': stock });
+    const args = ['stock', 'push', 'stock.csv', '--route', 'batch', '--batch-size', '1', '--concurrency', '1'];
+    expect((await run([...args, '--report', 'r.csv'])).code).toBe(69);
+    expect(elsewhere.received).toEqual([]);
+
+    // Another base URL than the one the platform named is still another store: refused, nothing sent.
+    const refused = await run(['stock', 'push', 'stock.csv', '--resume', 'r.csv', '--base-url', 'http://127.0.0.1:9']);
+    expect(refused.code).toBe(2);
+    expect(stopLine(refused.stderr)).toContain(`it was written for ${platform.url}, this run would send to`);
+
+    const resumed = await run(['stock', 'push', 'stock.csv', '--resume', 'r.csv', '--base-url', elsewhere.url]);
+    expect(resumed.code).toBe(0);
+    expect(elsewhere.received).toEqual(['PUT /v1/stock/batch', 'PUT /v1/stock/batch']);
+    expect(received).toEqual(['PUT /v1/stock/batch']);
+    expect(readReport(join(dir, 'r.csv')).map((row) => `${row.key} ${row.outcome}`)).toEqual([
+      'A-1 applied',
+      'A-2 applied',
+    ]);
+    // Its record now names where the platform is: a later resume line carries that base URL.
+    expect(resumed.stderr).not.toContain(`--base-url ${platform.url}`);
+  });
+});
+
 describe('orders update: a move answered by a redirect', () => {
   const moves = ['order;action;erpNumber', '101;ready;ERP-1', '102;ready;ERP-2', ''].join('\n');
 
