@@ -18,7 +18,7 @@ import { refuseFormatWithoutData, type RunTally, validationCounts, withClosingLi
 import { checkMinimumRecords } from './min-records.js';
 import { concludeRun } from './run-end.js';
 import { sendPacing } from './send-pacing.js';
-import { checkResume, describeInput, readMeta, type RunMeta, type ShapingFlag } from './run-meta.js';
+import { checkResume, describeInput, readMeta, type RunMeta, type ShapingFlag, writeMeta } from './run-meta.js';
 import { openSending, type Sending, sendValidRecords } from './send-stage.js';
 import { spoolStdin } from './spool.js';
 import { checkingProgress } from './checking-progress.js';
@@ -218,6 +218,7 @@ async function openAndCheckInput<T, Sent>(
   const resumed = job.flags.resume ? readMeta(job.flags.resume) : undefined;
   let resume: CheckedInput['resume'];
   if (job.flags.resume && resumed) {
+    const recordedBaseUrl = resumed.baseUrl;
     const restored = checkResume({
       reportPath: job.flags.resume,
       meta: resumed,
@@ -229,6 +230,8 @@ async function openAndCheckInput<T, Sent>(
       flags: { ...job.flags },
       configDir: session.store.directory,
     });
+    // A resume to where the platform moved: its record names the new base URL, for this run's resume line and the next.
+    if (resumed.baseUrl !== recordedBaseUrl) writeMeta(job.flags.resume, resumed);
     // A run record of an earlier b2bctl holds no hash of the whole input: a change past its first 64 KiB that keeps
     // the size cannot be seen, so the resume says what it compared.
     if (resumed.input.content === undefined)

@@ -20,6 +20,7 @@ import { type ClosingCounts, sendingCounts } from './closing-line.js';
 import { isSystemPath } from './report.js';
 import { pruneOldRuns } from './retention.js';
 import { recordRunState, type RunState } from './run-meta.js';
+import { RedirectAnswerError } from '../platform/redirect.js';
 import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 import { printable } from '../io/output/printable.js';
@@ -94,7 +95,10 @@ export async function concludeRun<T, Sent>(
   });
   const resumeFollows = endsWithResume(end, result.unavailableRecords + ledger.unknownForResume);
   logSummary(job, sending, context, counted.counts, { unavailable: result.unavailableRecords, resumeFollows });
-  recordEnd(job, ledger, { kind: 'ended', exitCode: end.exitCode, resumePending: resumeFollows }, context);
+  // A redirect that stopped the run to another origin: the platform moved, and its resume may send there.
+  const movedTo = result.stoppedBy instanceof RedirectAnswerError ? result.stoppedBy.movedTo : undefined;
+  const ended = { kind: 'ended', exitCode: end.exitCode, resumePending: resumeFollows } as const;
+  recordEnd(job, ledger, movedTo === undefined ? ended : { ...ended, movedTo }, context);
   await pruneOlderRuns(job, ledger, context);
   switch (end.kind) {
     case 'stopped: report not writable':

@@ -81,7 +81,17 @@ export interface RunMeta {
  * and whether it left records for its resume command to send.
  */
 export type RunState =
-  { kind: 'running'; pid: number; processStart?: string } | { kind: 'ended'; exitCode: number; resumePending: boolean };
+  | { kind: 'running'; pid: number; processStart?: string }
+  | {
+      kind: 'ended';
+      exitCode: number;
+      resumePending: boolean;
+      /**
+       * The origin a redirect that stopped the run named (the platform moved: http to https, another host): its
+       * resume may send there, the one other base URL it accepts (checkResume).
+       */
+      movedTo?: string;
+    };
 
 /** The state of a run that this process is sending now. */
 export function runningHere(): RunState {
@@ -233,7 +243,10 @@ export function checkResume(options: {
     throw refuse(
       `it was written for profile "${meta.profile}", this run uses "${options.profile}" (add --profile ${meta.profile}${otherFolder(meta, options.configDir)})`,
     );
-  if (!sameBaseUrl(meta.baseUrl, options.baseUrl))
+  if (!sameBaseUrl(meta.baseUrl, options.baseUrl) && movedThere(meta, options.baseUrl))
+    // The platform said it moved there: the same store, whose report and records this resume carries on.
+    meta.baseUrl = options.baseUrl;
+  else if (!sameBaseUrl(meta.baseUrl, options.baseUrl))
     throw refuse(
       `it was written for ${meta.baseUrl}, this run would send to ${options.baseUrl} (add --base-url ${meta.baseUrl}${otherFolder(meta, options.configDir)})`,
     );
@@ -265,6 +278,16 @@ export function checkResume(options: {
       );
   }
   return restored;
+}
+
+/** Whether the run stopped at a redirect to the origin of `baseUrl` (the platform moved there). */
+function movedThere(meta: RunMeta, baseUrl: string): boolean {
+  if (meta.state?.kind !== 'ended' || meta.state.movedTo === undefined) return false;
+  try {
+    return new URL(baseUrl).origin === meta.state.movedTo;
+  } catch {
+    return false;
+  }
 }
 
 /** `, and B2BCTL_CONFIG_DIR=… before b2bctl` when the interrupted run's config folder was another one. */

@@ -18,6 +18,7 @@ import type { PlatformClient } from '../platform/client.js';
 import { notingSentWrites, type SentWrites } from '../platform/http-client.js';
 import { longestRefusalMs, Pacer } from '../platform/pacer.js';
 import { ProxyPageError } from '../platform/answers/shapes.js';
+import { RedirectAnswerError } from '../platform/redirect.js';
 import { bulkRunBackoff } from '../platform/retry-policy.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
@@ -384,9 +385,9 @@ function stoppingStarts<Batch>(
 
 /**
  * An error that stops the run, once the batch it ended is reported when its request was sent: a write answered by an
- * HTML page stops the run as any answer that is not the platform's does, but the page came after the request went
- * out, and it may have been applied, so its records are `unknown` with their rows (each batch in flight that gets
- * such a page too), never `not sent`. A read's page (an order's status read first) sent nothing: no row.
+ * HTML page or a redirect stops the run as any answer that is not the platform's does, but the answer came after the
+ * request went out, and it may have been applied, so its records are `unknown` with their rows (each batch in flight
+ * that gets such an answer too), never `not sent`. A read's (an order's status read first) sent nothing: no row.
  */
 function reportedIfSent<Sent>(
   error: unknown,
@@ -394,7 +395,8 @@ function reportedIfSent<Sent>(
   ledger: RunLedger,
   result: SendingResult,
 ): unknown {
-  if (!(error instanceof ProxyPageError) || error.unknownOutcome === undefined) return error;
+  const sentThenStopped = error instanceof ProxyPageError || error instanceof RedirectAnswerError;
+  if (!sentThenStopped || error.unknownOutcome === undefined) return error;
   const answer = { status: error.status, message: error.unknownOutcome };
   ledger.record(
     batch.map((entry) => reportEntry({ ...placeOf(entry), key: entry.key, outcome: 'unknown', ...answer }, entry)),

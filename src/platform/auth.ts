@@ -39,7 +39,7 @@ export async function requestToken(
     );
   }
   if (response.status >= 400) throw new PlatformError(response.status, { method: 'POST', url }, body);
-  if (isRedirect(response.status)) throw new RedirectAnswerError('POST', response);
+  if (isRedirect(response.status)) throw new RedirectAnswerError({ method: 'POST', changesNothing: true }, response);
   const contentType = response.headers['content-type'];
   if (isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text))
     throw new ProxyPageError({ method: 'POST', url }, response.status, response.text);

@@ -106,8 +106,8 @@ export class PlatformClient {
         new PlatformError(response.status, info, body)
       );
     }
-    // Not followed (the token would go where it points), and no success: the platform's route never saw the request.
-    if (isRedirect(response.status)) throw new RedirectAnswerError(request.method, response);
+    // Not followed (the token would go where it points), and no success: what it hides cannot be told (redirect.ts).
+    if (isRedirect(response.status)) throw new RedirectAnswerError(request, response);
     const proxyPage = proxyPageOf(request, response);
     if (proxyPage) throw proxyPage;
     const body = parseJson(response.text);

@@ -6,6 +6,7 @@ import { itemWriter, refuseAnswer, statusAndHeaders, writeAnswerBody, writeText 
 import { listingPages, pagingPlan } from './paginate.js';
 import { planRequest, type PlannedRequest, type RequestFlags } from './request-plan.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
+import { isRedirect } from '../../platform/redirect.js';
 import { AmbiguousAnswerError } from '../../platform/http-client.js';
 import { NamedFileRefusal, readFileOrPipe } from '../../lib/named-file.js';
 
@@ -54,7 +55,10 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
     return await refuseAnswer(error.response, request.method, context, true);
   }
   if (options.include) await writeText(context.io.stdout, statusAndHeaders(response));
-  // A redirect is not followed (it would take the token to another place): it is no answer to print as done.
+  // A redirect is not followed (it would take the token to another place): it is no answer to print as done. A write
+  // it answered went out whole, and may have been applied before it (a 303 says it was): the line says to check.
+  if (isRedirect(response.status) && !['GET', 'HEAD'].includes(request.method))
+    return await refuseAnswer(response, request.method, context, true);
   if (response.status >= 300) await refuse(response);
   // A captive portal's or proxy's login page with a 200 is no answer of the platform, whatever -o asked for.
   const proxyPage = proxyPageOf(request, response);

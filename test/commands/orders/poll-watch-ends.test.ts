@@ -59,7 +59,7 @@ describe('orders poll --watch: what no wait cures ends it at the first cycle', (
       response.writeHead(302, { location: 'https://portal.example.com/login' }).end(),
     );
     expect(result.stderr).toBe(
-      `error: GET ${listing()} answered HTTP 302 (a redirect to https://portal.example.com/login, not followed: the token goes to the base URL only; if the platform moved, set the base URL there).\n`,
+      `error: GET ${listing()} answered HTTP 302 (a redirect to https://portal.example.com/login, not followed: the token goes to the base URL only; if the platform moved (http to https, another host), set the base URL there).\n`,
     );
     expect([result.code, result.listings, result.stdout]).toEqual([69, 1, '']);
   });

@@ -199,7 +199,7 @@ describe('a body that declares no charset', () => {
     const result = await run(['sellers', 'list', '-o', 'json']);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 302 (a redirect to ${platform.url}/entrar, not followed: the token goes to the base URL only; if the platform moved, set the base URL there).\n`,
+      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 302 (a redirect to ${platform.url}/entrar, not followed: the token goes to the base URL only; if the platform moved (http to https, another host), set the base URL there).\n`,
     );
     expect(result.code).toBe(69);
     expect(platform.received).toEqual(['GET /sellerModule/listSellers']);

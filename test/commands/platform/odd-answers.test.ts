@@ -273,7 +273,7 @@ const redirect =
 
 /** The error line's words for a redirect, as `b2bctl api` says them. */
 const notFollowed = (what: string, status: number, location: string) =>
-  `${what} answered HTTP ${status} (a redirect to ${location}, not followed: the token goes to the base URL only; if the platform moved, set the base URL there).`;
+  `${what} answered HTTP ${status} (a redirect to ${location}, not followed: the token goes to the base URL only; if the platform moved (http to https, another host), set the base URL there).`;
 
 describe('a redirect (3xx): never followed, never a success', () => {
   const listing = [
@@ -284,7 +284,7 @@ describe('a redirect (3xx): never followed, never a success', () => {
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
   };
 
-  it('customer create: the run stops at the first, its customers not sent (a resume sends them), exit 69', async () => {
+  it('customer create: the run stops at the first, the create it answered unknown (sent), the rest not sent, exit 69', async () => {
     routes['POST /v1/customer'] = redirect(307, '/maintenance');
     const dir = freshWorkDir();
     copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
@@ -292,33 +292,35 @@ describe('a redirect (3xx): never followed, never a success', () => {
     expect(result.code).toBe(69);
     const lines = result.stderr.trim().split('\n');
     expect(result.stderr).toMatch(
-      /\ncustomer create: 25 not sent; 1 request, 0 retries, 0 throttled \(429\); [\d.]+ s, 0 customers\/s\n/,
+      /\ncustomer create: 1 unknown, 24 not sent; 1 request, 0 retries, 0 throttled \(429\); [\d.]+ s, [\d.]+ customers\/s\n/,
     );
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
-    // The customers it left are the resume's to send: a rerun of the whole file would meet what this one did.
-    expect(lines.at(-1)).toBe(
-      `error: ${notFollowed(`POST ${platform.url}/v1/customer`, 307, '/maintenance')} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}`,
-    );
+    // The create went out whole: a redirect does not say it was not applied, so the resume asks before sending it.
+    const line = `${notFollowed(`POST ${platform.url}/v1/customer`, 307, '/maintenance').slice(0, -1)}: the request was sent, and may have been applied before the redirect.`;
+    expect(lines.at(-1)).toBe(`error: ${line} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}`);
     expect(resumeCommand(result.stderr)).toMatch(
       new RegExp(`b2bctl customer create customers\\.csv .*--resume ${name}$`),
     );
-    expect(readReport(join(dir, name))).toEqual([]);
+    expect(readReport(join(dir, name))).toEqual([
+      expect.objectContaining({ line: '2', outcome: 'unknown', status: '307', message: line }),
+    ]);
     // One create, and nothing sent where the redirect pointed.
     expect(received).toEqual(['POST /v1/customer']);
   });
 
-  it('stock push: the run stops at the first, exit 69, nothing reported accepted', async () => {
+  it('stock push: the run stops at the first, exit 69, the batch it answered unknown, never accepted', async () => {
     routes['PUT /v1/stock/batch'] = redirect(302, 'https://login.example.com/');
     const dir = freshWorkDir();
     copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--concurrency', '1'], { cwd: dir });
     expect(result.code).toBe(69);
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
+    const line = `${notFollowed(`PUT ${platform.url}/v1/stock/batch`, 302, 'https://login.example.com/').slice(0, -1)}: the request was sent, and may have been applied before the redirect.`;
     expect(result.stderr).toContain(
-      `\nerror: ${notFollowed(`PUT ${platform.url}/v1/stock/batch`, 302, 'https://login.example.com/')} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}\n`,
+      `\nerror: ${line} Stopped; once that is fixed, run: ${resumeCommand(result.stderr)}\n`,
     );
     expect(resumeCommand(result.stderr)).toMatch(new RegExp(`b2bctl stock push stock\\.csv .*--resume ${name}$`));
-    expect(readReport(join(dir, name))).toEqual([]);
+    expect(new Set(readReport(join(dir, name)).map((row) => row.outcome))).toEqual(new Set(['unknown']));
     expect(received).toEqual(['PUT /v1/stock/batch']);
   });
 
@@ -331,7 +333,7 @@ describe('a redirect (3xx): never followed, never a success', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
       new RegExp(
-        `^error: GET ${platform.url}/v1/orders\\?\\S+ answered HTTP 302 \\(a redirect to /maintenance, not followed: the token goes to the base URL only; if the platform moved, set the base URL there\\)\\.\\n$`,
+        `^error: GET ${platform.url}/v1/orders\\?\\S+ answered HTTP 302 \\(a redirect to /maintenance, not followed: the token goes to the base URL only; if the platform moved \\(http to https, another host\\), set the base URL there\\)\\.\\n$`,
       ),
     );
     expect(existsSync(join(configDir, 'cursors'))).toBe(false);
@@ -354,12 +356,12 @@ describe('a redirect (3xx): never followed, never a success', () => {
     expect(existsSync(join(configDir, 'cursors'))).toBe(false);
   });
 
-  it('orders ready: the move is not applied, exit 69', async () => {
+  it('orders ready: the move is not taken as applied, and may have been: exit 69', async () => {
     routes['PUT /v1/orders/4/status'] = redirect(308, '/maintenance');
     const result = await run(['orders', 'ready', '4', '--erp-number', 'E-1', '--no-status-check']);
     expect(result.code).toBe(69);
     expect(result.stderr).toBe(
-      `error: ${notFollowed(`PUT ${platform.url}/v1/orders/4/status`, 308, '/maintenance')}\n`,
+      `error: ${notFollowed(`PUT ${platform.url}/v1/orders/4/status`, 308, '/maintenance').slice(0, -1)}: the request was sent, and may have been applied before the redirect.\n`,
     );
     expect(received).toEqual(['PUT /v1/orders/4/status']);
   });
@@ -388,7 +390,7 @@ describe('a redirect (3xx): never followed, never a success', () => {
       result: 'fail',
       status: 302,
       detail:
-        'a redirect to /maintenance, not followed: the token goes to the base URL only; if the platform moved, set the base URL there',
+        'a redirect to /maintenance, not followed: the token goes to the base URL only; if the platform moved (http to https, another host), set the base URL there',
     });
     expect(received).not.toContain('GET /maintenance');
   });
