@@ -17,9 +17,44 @@ export function isRedirect(status: number): boolean {
   return status >= 300 && status < 400;
 }
 
-/** What a redirect is and what to do, in the words every command and `b2bctl api` use: `a redirect to …, not followed: …`. */
-export function redirectWords(response: Pick<RedirectAnswer, 'headers'>): string {
-  return `a redirect${locationOf(response)}, not followed: the token goes to the base URL only; if the platform moved (http to https, another host), set the base URL there`;
+/**
+ * What a redirect is and what to do, in the words every command and `b2bctl api` use: `a redirect to …, not
+ * followed: …`. A permanent redirect (301, 308) to another path on the same host and port is a route that moved
+ * (`/v2/…`), which the route's `paths.*` setting mends, or for `b2bctl api` (`pathGiven`) the path the user types; the
+ * same path under a prefix may also be every route moved, which the base URL mends. A temporary one (302, 303, 307)
+ * to the same host is more often a maintenance or login page.
+ */
+export function redirectWords(response: RedirectAnswer, pathGiven = false): string {
+  return `a redirect${locationOf(response)}, not followed: ${whatToDo(response, pathGiven)}`;
+}
+
+function whatToDo(response: RedirectAnswer, pathGiven: boolean): string {
+  const moved = routeMovedOnSameHost(response);
+  if (moved === undefined)
+    return 'the token goes to the base URL only; if the platform moved (http to https, another host), set the base URL there';
+  if (pathGiven) return 'the route moved on this host; call the path it names';
+  const everyRoute =
+    moved.prefix === '' ? '' : `if every route moved under ${moved.prefix}, add it to the base URL; else `;
+  return `the route moved on this host; ${everyRoute}set that route's paths.* setting to the path it names (b2bctl config list shows the routes)`;
+}
+
+/** A permanent redirect to another path of the same origin, and the prefix it put before the path asked (or ''). */
+function routeMovedOnSameHost(response: RedirectAnswer): { prefix: string } | undefined {
+  const text = firstLocation(response);
+  if (!text || (response.status !== 301 && response.status !== 308)) return undefined;
+  try {
+    const from = new URL(response.url);
+    const to = new URL(text, response.url);
+    if (to.origin !== from.origin || to.pathname === from.pathname) return undefined;
+    return { prefix: to.pathname.endsWith(from.pathname) ? to.pathname.slice(0, -from.pathname.length) : '' };
+  } catch {
+    return undefined;
+  }
+}
+
+function firstLocation(response: Pick<RedirectAnswer, 'headers'>): string | undefined {
+  const location = response.headers.location;
+  return (Array.isArray(location) ? location[0] : location)?.trim();
 }
 
 /**
@@ -64,8 +99,7 @@ export class RedirectAnswerError extends B2bctlError {
 }
 
 function movedOrigin(response: Pick<RedirectAnswer, 'headers' | 'url'>): string | undefined {
-  const location = response.headers.location;
-  const text = (Array.isArray(location) ? location[0] : location)?.trim();
+  const text = firstLocation(response);
   if (!text) return undefined;
   try {
     const from = new URL(response.url).origin;
@@ -89,8 +123,7 @@ function mayHaveBeenApplied(status: number): string {
  * (`/maintenance`: the same host).
  */
 function locationOf(response: Pick<RedirectAnswer, 'headers'>): string {
-  const location = response.headers.location;
-  const text = (Array.isArray(location) ? location[0] : location)?.trim();
+  const text = firstLocation(response);
   if (text === undefined || text === '') return '';
   const [address = '', query] = text.replace(/#.*$/s, '').split(/\?(.*)/s);
   const withoutUserInfo = address.replace(/^([a-z][\w+.-]*:\/\/)[^/]*@/i, `$1${redacted}@`);

@@ -48,7 +48,7 @@ export async function refuseAnswer(
   mayHaveBeenApplied = false,
 ): Promise<never> {
   await writeBodyToStderr(response, method, context);
-  const moved = isRedirect(response.status) ? ` (${redirectWords(response)})` : '';
+  const moved = isRedirect(response.status) ? ` (${redirectWords(response, true)})` : '';
   const applied = mayHaveBeenApplied
     ? ', which may come after the platform applied the request: check whether it did before sending it again'
     : '';

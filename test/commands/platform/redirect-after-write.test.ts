@@ -300,6 +300,34 @@ describe('reads and login answered by a redirect: not followed, one line naming 
     },
   );
 
+  it.each([301, 308])(
+    'HTTP %i to another path on the same host: the route moved, and the line names the paths.* settings, not the base URL',
+    async (status) => {
+      routes['GET /sellerModule/listSellers'] = redirect(status, '/v2/sellerModule/listSellers');
+      const { run } = workspace();
+      const sellers = await run(['sellers', 'list', '-o', 'json']);
+      expect(sellers.code).toBe(69);
+      expect(sellers.stderr).toBe(
+        `error: GET ${platform.url}/sellerModule/listSellers answered HTTP ${status} (a redirect to /v2/sellerModule/listSellers, not followed: the route moved on this host; if every route moved under /v2, add it to the base URL; else set that route's paths.* setting to the path it names (b2bctl config list shows the routes)).\n`,
+      );
+      const api = await run(['api', '/sellerModule/listSellers']);
+      expect(api.code).toBe(1);
+      expect(api.stderr).toContain(
+        '(a redirect to /v2/sellerModule/listSellers, not followed: the route moved on this host; call the path it names).',
+      );
+      expect(received.filter((request) => request.includes('/v2/'))).toEqual([]);
+    },
+  );
+
+  it('HTTP 302 to another path on the same host (a maintenance or login page): the base URL advice stays', async () => {
+    routes['GET /sellerModule/listSellers'] = redirect(302, '/maintenance');
+    const { run } = workspace();
+    const sellers = await run(['sellers', 'list', '-o', 'json']);
+    expect(sellers.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 302 ${redirectWords('/maintenance')}.\n`,
+    );
+  });
+
   it.each(statuses)('HTTP %i: login fails, exit 69, the password sent to the base URL only', async (status) => {
     const bodies: string[] = [];
     routes['POST /v1/auth/token'] = (request, body, response) => {
