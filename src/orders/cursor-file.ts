@@ -7,6 +7,7 @@ import { lstatOrUndefined } from '../lib/file-status.js';
 import { NotRegularFileError, openNamedFileSync } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
+import { printable } from '../lib/printable.js';
 
 // Windows has no O_NOFOLLOW (and no links a user can plant without privilege).
 const noFollow = constants.O_NOFOLLOW ?? 0;
@@ -94,12 +95,12 @@ export function readCursor(path: string, profileName: string): OrdersCursor | un
     (parsed.floor === undefined || (typeof parsed.floor === 'string' && !Number.isNaN(Date.parse(parsed.floor))));
   if (!valid) {
     throw new UsageError(
-      `The orders cursor ${path} is not a cursor file (corrupt or written by something else); nothing was emitted. Move it aside and run again with --since to choose where to start.`,
+      `The orders cursor ${printable(path)} is not a cursor file (corrupt or written by something else); nothing was emitted. Move it aside and run again with --since to choose where to start.`,
     );
   }
   if (parsed!.profile !== profileName) {
     throw new UsageError(
-      `The orders cursor ${path} belongs to profile "${parsed!.profile}", not "${profileName}"; nothing was emitted. Use --profile ${parsed!.profile}, or another --cursor file for this profile.`,
+      `The orders cursor ${printable(path)} belongs to profile "${parsed!.profile}", not "${profileName}"; nothing was emitted. Use --profile ${parsed!.profile}, or another --cursor file for this profile.`,
     );
   }
   return parsed as OrdersCursor;
@@ -125,10 +126,10 @@ function readCursorText(path: string): string | undefined {
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP')
       throw new B2bctlError(
-        `The orders cursor ${path} is a symbolic link, which b2bctl never follows: whoever can point it elsewhere decides which cursor the poll continues from, and so which orders it skips; nothing was emitted. Remove the link (rm ${shellWord(path)}) and give --cursor the file itself, or a new file (with --since for its first run).`,
+        `The orders cursor ${printable(path)} is a symbolic link, which b2bctl never follows: whoever can point it elsewhere decides which cursor the poll continues from, and so which orders it skips; nothing was emitted. Remove the link (rm ${shellWord(path)}) and give --cursor the file itself, or a new file (with --since for its first run).`,
         ExitCode.authFailed,
       );
-    throw new UsageError(`Cannot read the orders cursor ${path}: ${(error as Error).message}.`);
+    throw new UsageError(`Cannot read the orders cursor ${printable(path)}: ${(error as Error).message}.`);
   }
   try {
     return readFileSync(descriptor, 'utf8');
@@ -145,7 +146,7 @@ function readCursorText(path: string): string | undefined {
  */
 function cursorNotAFile(path: string, kind: string): B2bctlError {
   return new B2bctlError(
-    `The orders cursor ${path} is ${kind}, not a file: b2bctl keeps the cursor in a regular file, which it reads whole and replaces by a rename; nothing was emitted. Give --cursor the path of a file (a new one, with --since for its first run).`,
+    `The orders cursor ${printable(path)} is ${kind}, not a file: b2bctl keeps the cursor in a regular file, which it reads whole and replaces by a rename; nothing was emitted. Give --cursor the path of a file (a new one, with --since for its first run).`,
     ExitCode.inputMissing,
   );
 }

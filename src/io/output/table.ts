@@ -1,5 +1,5 @@
 import { displayWidth, leadingColumns } from './display-width.js';
-import { printable } from './printable.js';
+import { printable } from '../../lib/printable.js';
 
 export interface TableColumn<T> {
   header: string;
