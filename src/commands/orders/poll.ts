@@ -48,6 +48,7 @@ import {
   cursorLockName,
   defaultCursorPath,
   readCursor,
+  refuseUnwritableCursorFolder,
   readCutShort,
   writeCutShort,
 } from '../../orders/cursor-file.js';
@@ -100,6 +101,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   };
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
   checkCursorFileSafety(cursorPath);
+  refuseUnwritableCursorFolder(cursorPath, options.cursor !== undefined);
   const saved = readCursor(cursorPath, session.profileName);
   const takeLock = () =>
     acquireProfileLock(
