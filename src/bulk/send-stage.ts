@@ -126,7 +126,7 @@ function markRunning(reportPath: string, name: string, context: Context): void {
     recordRunState(reportPath, runningHere());
   } catch (error) {
     context.log.debug(
-      `${name}: the run record beside ${reportPath} was not marked as sending again (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `${name}: the run record beside ${printable(reportPath)} was not marked as sending again (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
 }
