@@ -130,7 +130,7 @@ function readCursorText(path: string): string | undefined {
         `The orders cursor ${printable(path)} is a symbolic link, which b2bctl never follows: whoever can point it elsewhere decides which cursor the poll continues from, and so which orders it skips; nothing was emitted. Remove the link (rm ${shellWord(path)}) and give --cursor the file itself, or a new file (with --since for its first run).`,
         ExitCode.authFailed,
       );
-    throw new UsageError(`Cannot read the orders cursor ${printable(path)}: ${(error as Error).message}.`);
+    throw new UsageError(`Cannot read the orders cursor ${printable(path)}: ${printable((error as Error).message)}.`);
   }
   try {
     return readFileSync(descriptor, 'utf8');
