@@ -25,7 +25,7 @@ import { checkingProgress } from './checking-progress.js';
 import { changedWhileRead, fileIdentity } from './file-identity.js';
 import { type LateProblem, runValidationPass, type ValidationSummary } from './validation-pass.js';
 import { type JudgedRecord, type SpooledRecord, VerdictSpool } from './verdict-spool.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 
 export type { BulkJob, SendPlan } from './job.js';
 export type { PendingRecord } from './pending-records.js';

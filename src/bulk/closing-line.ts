@@ -3,7 +3,7 @@ import { B2bctlError, ExitCode, exitCodeOf, OutputError, UsageError } from '../b
 import { isClosedPipe, writeClaimingFailure } from '../io/output/closed-output.js';
 import { countOf } from '../lib/plural.js';
 import type { Outcome } from './report.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 
 /** What a bulk run learnt by its end, for the last line of its log. Filled in stage by stage. */
 export interface RunTally {

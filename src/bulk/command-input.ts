@@ -7,7 +7,7 @@ import { type InputOptions, parseHeaderMap, type OpenedInput } from '../io/input
 import { openAnyInput } from '../io/input/workbook-or-text.js';
 import type { InputFlags } from './flags.js';
 import { adoptHeaderMap, offerHeaderMap } from './header-map-file.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 
 /** How a command opens its input, beyond its flags. */
 export interface CommandInputOptions {

@@ -7,7 +7,7 @@ import { editDistance } from '../lib/suggest.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { pathTaken } from '../lib/private-file.js';
 import { nothingSent } from '../io/input/nothing-sent.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 import { shellWord } from '../lib/shell-word.js';
 
 /** The answer that leaves a column out (saved as `null`); no field path can be empty. */

@@ -5,7 +5,7 @@ import { placeOf, type RecordPlace } from './report.js';
 import type { PlaceKeys, PlaceSet } from './resume.js';
 import type { RunLedger } from './run-ledger.js';
 import type { SpooledRecord } from './verdict-spool.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 
 /** A valid record waiting to be sent, with where it came from. */
 export interface PendingRecord<T> extends RecordPlace {

@@ -1,5 +1,5 @@
 import { batchedWriter } from '../io/output/batched-writer.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 import { type Context, stdoutStyle } from '../context.js';
 import { ExitCode } from '../base/errors.js';
 import { exitOnClosedOutput } from '../io/output/closed-output.js';

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { InputError } from '../base/errors.js';
 import { restoreFormula } from '../io/output/csv-format.js';
 import { doneOutcomes, headerLine, parsePlace, type RecordPlace, reportDelimiterOf } from './report.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 
 /** A set of input line numbers, one bit per line: flat memory for a million-line file. */
 export class LineSet {

@@ -23,7 +23,7 @@ import { recordRunState, type RunState } from './run-meta.js';
 import { RedirectAnswerError } from '../platform/redirect.js';
 import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 
 /** What decides how a bulk run that began sending ends. */
 export interface SendingFacts extends SendingResult {

@@ -18,7 +18,7 @@ import {
   siblingPath,
   withoutErrorsColumns,
 } from './report.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 
 const failingOutcomes: ReadonlySet<Outcome> = new Set<Outcome>([
   'invalid',

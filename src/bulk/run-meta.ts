@@ -7,7 +7,7 @@ import { writeFileDurably } from '../io/output/durable-file.js';
 import { NamedFileRefusal, openNamedFileSync } from '../lib/named-file.js';
 import { processStartTime } from '../lib/process-alive.js';
 import { shellWord } from '../lib/shell-word.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 
 /** A flag that decides where or how records go, with the value it has when it was not given. */
 export type ShapingValue = string | number | boolean | readonly string[] | undefined;

@@ -48,7 +48,7 @@ import {
 } from './run-meta.js';
 import type { SpooledRecord } from './verdict-spool.js';
 import { sendingConcurrency } from './send-pacing.js';
-import { printable } from '../io/output/printable.js';
+import { printable } from '../lib/printable.js';
 
 /** Consecutive batches lost to an unavailable platform before the run stops (and can be resumed). */
 export const unavailableBatchesBeforeStopping = 3;
@@ -127,7 +127,7 @@ function markRunning(reportPath: string, name: string, context: Context): void {
     recordRunState(reportPath, runningHere());
   } catch (error) {
     context.log.debug(
-      `${name}: the run record beside ${reportPath} was not marked as sending again (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `${name}: the run record beside ${printable(reportPath)} was not marked as sending again (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { printable } from '../lib/printable.js';
 import { urlsShownSafely } from '../lib/shown-target.js';
 /**
  * Flags people reach for that b2bctl does not take, with what to do instead: a secret is never read from the
@@ -23,10 +24,11 @@ export function withFlagHint(message: string, words: readonly string[]): string 
 
 /**
  * A usage error as it is logged: with the flag hint, and every URL in it without its user-info and query values
- * (commander quotes a rejected value whole, and `--forward-to 'ftp://u:pass@host'` would put the password in the log).
+ * (commander quotes a rejected value whole, and `--forward-to 'ftp://u:pass@host'` would put the password in the log),
+ * on one line: a folder name with a line break that commander quotes (`got 2: import, in⏎box`) is shown `\n`.
  */
 export function usageErrorLine(text: string, args: readonly string[]): string {
-  return urlsShownSafely(withoutSecretWords(withFlagHint(text, args)));
+  return printable(urlsShownSafely(withoutSecretWords(withFlagHint(text, args))));
 }
 
 /**

@@ -8,6 +8,7 @@ import { credentialCharacterProblem } from '../domain/bearer-token.js';
 import { currentUserName, otherWriters, shownMode, userName } from '../lib/file-owners.js';
 import { readRegularFile } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
+import { printable } from '../lib/printable.js';
 
 /** Where a server's client secret may come from: never argv, where `ps` shows it. */
 export interface ClientSecretSource {
@@ -55,14 +56,17 @@ async function secretInFile(file: string, context: Context, named = ''): Promise
     text = (await readRegularFile(file)).toString('utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new InputError(`Cannot read the client secret file ${file} (${reason})${named}.`, { file, missing: true });
+    throw new InputError(`Cannot read the client secret file ${printable(file)} (${reason})${named}.`, {
+      file,
+      missing: true,
+    });
   }
   // A file written with `echo` ends with a newline, an editor may add another or a space: none is part of a secret,
   // and kept, it made the receiver refuse the platform while `webhook trigger` with the same file passed.
   const secret = text.trim();
-  if (secret === '') throw new InputError(`The client secret file ${file} is empty.`, { file });
+  if (secret === '') throw new InputError(`The client secret file ${printable(file)} is empty.`, { file });
   checkSecretFile(file, 'the client secret file', context);
-  return checkedSecretCharacters(secret, `The client secret file ${file}`);
+  return checkedSecretCharacters(secret, `The client secret file ${printable(file)}`);
 }
 
 /**
@@ -100,18 +104,18 @@ export function checkSecretFile(
   const fix = `${remake}, or sudo chown ${currentUserName(uid ?? 0)} ${shellWord(file)} && chmod 600 ${shellWord(file)} if you trust it`;
   if (uid !== undefined && stats.uid !== uid && stats.uid !== 0)
     throw new B2bctlError(
-      `${capitalised(what)} ${file} belongs to ${userName(stats.uid)}, not to ${currentUserName(uid)}: that user knows it and can change it. ${fix}.`,
+      `${capitalised(what)} ${printable(file)} belongs to ${userName(stats.uid)}, not to ${currentUserName(uid)}: that user knows it and can change it. ${fix}.`,
       ExitCode.authFailed,
     );
   const writers = uid === undefined ? undefined : otherWriters(stats.mode);
   if (writers !== undefined)
     throw new B2bctlError(
-      `${capitalised(what)} ${file} is writable by ${writers} (mode ${shownMode(stats.mode)}): they could change it. Run chmod 600 ${shellWord(file)}, and check what it holds.`,
+      `${capitalised(what)} ${printable(file)} is writable by ${writers} (mode ${shownMode(stats.mode)}): they could change it. Run chmod 600 ${shellWord(file)}, and check what it holds.`,
       ExitCode.authFailed,
     );
   if ((stats.mode & 0o077) !== 0)
     context.log.warn(
-      `warning: ${what} ${file} may be read by other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${shellWord(file)}.`,
+      `warning: ${what} ${printable(file)} may be read by other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${shellWord(file)}.`,
     );
 }
 

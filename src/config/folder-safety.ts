@@ -4,6 +4,7 @@ import { B2bctlError, ExitCode } from '../base/errors.js';
 import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
 import { lstatOrUndefined } from '../lib/file-status.js';
 import { shellWord } from '../lib/shell-word.js';
+import { printable } from '../lib/printable.js';
 
 /**
  * The config folder decides where b2bctl sends the password (an automatic re-login reads its base URL) and holds the
@@ -16,14 +17,14 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
   const found = lstatOrUndefined(file);
   if (found?.isSymbolicLink())
     throw new B2bctlError(
-      `The config file ${file} is a symbolic link, which b2bctl never writes through: the tokens would go wherever it points. Remove the link (rm ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      `The config file ${printable(file)} is a symbolic link, which b2bctl never writes through: the tokens would go wherever it points. Remove the link (rm ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
       ExitCode.authFailed,
     );
   // conf reads it with a blocking open: a FIFO there would hold every command for ever, deaf to SIGTERM.
   // A folder there (what `docker run -v ./config.json:…` makes of a host file not yet made) cannot be read either.
   if (found !== undefined && !found.isFile())
     throw new B2bctlError(
-      `The config file ${file} is ${specialFileKind(found)}, not a file: ${found.isDirectory() ? 'b2bctl cannot read or write it' : 'b2bctl would wait on it for ever'}. Remove it (${found.isDirectory() ? 'rmdir' : 'rm'} ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      `The config file ${printable(file)} is ${specialFileKind(found)}, not a file: ${found.isDirectory() ? 'b2bctl cannot read or write it' : 'b2bctl would wait on it for ever'}. Remove it (${found.isDirectory() ? 'rmdir' : 'rm'} ${shellWord(file)}) and log in again, or point B2BCTL_CONFIG_DIR at a folder of your own.`,
       ExitCode.authFailed,
     );
   const uid = process.getuid?.();
@@ -48,12 +49,12 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
     const others = othersWhoCanChange(stats, uid);
     if (others?.owner !== undefined)
       throw new B2bctlError(
-        `The ${what} ${path} belongs to ${others.owner}, not to ${others.me}: that user could change where b2bctl sends your password. Make it yours (sudo chown ${others.me} ${shellWord(path)} && chmod ${what === 'config folder' ? '700' : '600'} ${shellWord(path)}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+        `The ${what} ${printable(path)} belongs to ${others.owner}, not to ${others.me}: that user could change where b2bctl sends your password. Make it yours (sudo chown ${others.me} ${shellWord(path)} && chmod ${what === 'config folder' ? '700' : '600'} ${shellWord(path)}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
         ExitCode.authFailed,
       );
     if (others?.writableBy !== undefined)
       throw new B2bctlError(
-        `The ${what} ${path} is writable by ${others.writableBy} (mode ${others.mode}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
+        `The ${what} ${printable(path)} is writable by ${others.writableBy} (mode ${others.mode}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
         ExitCode.authFailed,
       );
     // Readable by others, the file shows them the tokens: b2bctl writes it 0600, and puts back a mode widened since.
@@ -75,7 +76,7 @@ function refuseForeignFolderLink(directory: string, what: string, stake: string,
   const found = lstatOrUndefined(path);
   if (found?.isSymbolicLink() !== true || found.uid === uid || found.uid === 0) return;
   throw new B2bctlError(
-    `The ${what} ${path} is a symbolic link that belongs to ${userName(found.uid)}, not to ${currentUserName(uid)}: that user can point it at ${stake} whenever they like. ${fix}, or remove the link (rm ${shellWord(path)}).`,
+    `The ${what} ${printable(path)} is a symbolic link that belongs to ${userName(found.uid)}, not to ${currentUserName(uid)}: that user can point it at ${stake} whenever they like. ${fix}, or remove the link (rm ${shellWord(path)}).`,
     ExitCode.authFailed,
   );
 }
@@ -123,12 +124,12 @@ export function checkCursorFileSafety(path: string): void {
   const stake = 'whoever can change it decides which orders the poll emits and which it skips; nothing was emitted';
   if (others?.owner !== undefined)
     throw new B2bctlError(
-      `The orders cursor ${path} belongs to ${others.owner}, not to ${others.me}: ${stake}. Use a --cursor file in a folder of your own (with --since for its first run), or, if you trust what it says, make it yours (sudo chown ${others.me} ${shellWord(path)} && chmod 600 ${shellWord(path)}).`,
+      `The orders cursor ${printable(path)} belongs to ${others.owner}, not to ${others.me}: ${stake}. Use a --cursor file in a folder of your own (with --since for its first run), or, if you trust what it says, make it yours (sudo chown ${others.me} ${shellWord(path)} && chmod 600 ${shellWord(path)}).`,
       ExitCode.authFailed,
     );
   if (others?.writableBy !== undefined)
     throw new B2bctlError(
-      `The orders cursor ${path} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. Run chmod go-w ${shellWord(path)}, and check what it says.`,
+      `The orders cursor ${printable(path)} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. Run chmod go-w ${shellWord(path)}, and check what it says.`,
       ExitCode.authFailed,
     );
 }
@@ -153,12 +154,12 @@ export function checkOrdersFolderSafety(folder: string, flag: '--inbox' | '--out
   const stake = 'they could swap the orders the ERP reads from it for forged ones';
   if (others?.owner !== undefined)
     throw new B2bctlError(
-      `The orders folder ${folder} belongs to ${others.owner}, not to ${others.me}: ${stake}. Make it yours (sudo chown ${others.me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}), or give ${flag} a folder of your own.`,
+      `The orders folder ${printable(folder)} belongs to ${others.owner}, not to ${others.me}: ${stake}. Make it yours (sudo chown ${others.me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}), or give ${flag} a folder of your own.`,
       ExitCode.authFailed,
     );
   if (others?.writableBy !== undefined)
     throw new B2bctlError(
-      `The orders folder ${folder} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. ${writableOrdersFolderFix(folder, flag, stats.mode)}`,
+      `The orders folder ${printable(folder)} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. ${writableOrdersFolderFix(folder, flag, stats.mode)}`,
       ExitCode.authFailed,
     );
 }
@@ -192,7 +193,7 @@ export function inboxFolderWarning(folder: string): string | undefined {
     others.owner !== undefined
       ? `belongs to ${others.owner}`
       : `is writable by ${others.writableBy} (mode ${others.mode})`;
-  return `warning: the inbox folder ${folder} ${who}: other users may put files in it, beside the events it keeps. Give --inbox a folder of your own (chmod 700 ${shellWord(folder)}).`;
+  return `warning: the inbox folder ${printable(folder)} ${who}: other users may put files in it, beside the events it keeps. Give --inbox a folder of your own (chmod 700 ${shellWord(folder)}).`;
 }
 
 /**

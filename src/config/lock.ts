@@ -8,6 +8,7 @@ import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
 import { shellWord } from '../lib/shell-word.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
 import { runtimeLockFolder, runtimeLockName } from './runtime-lock-folder.js';
+import { printable } from '../lib/printable.js';
 
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */
 export interface LockFileSystem {
@@ -94,7 +95,7 @@ function refuseLiveHolder(path: string): void {
 
 function heldBy(other: LockHolder, path: string): B2bctlError {
   return new B2bctlError(
-    `Another "${other.command}" is running (PID ${other.pid}, since ${other.startedAt}); this run stops so the two do not overlap. If PID ${other.pid} is not b2bctl, remove ${path}.`,
+    `Another "${other.command}" is running (PID ${other.pid}, since ${other.startedAt}); this run stops so the two do not overlap. If PID ${other.pid} is not b2bctl, remove ${printable(path)}.`,
     ExitCode.interrupted,
   );
 }
@@ -139,11 +140,11 @@ export function acquireLock(
         ? `whose process is gone (PID ${other.pid} now belongs to a process started later)`
         : 'which is no longer running';
     warn(
-      `warning: taking over the stale lock ${path}${other ? ` left by PID ${other.pid} (${other.command}, ${other.startedAt}), ${gone}` : ''}.`,
+      `warning: taking over the stale lock ${printable(path)}${other ? ` left by PID ${other.pid} (${other.command}, ${other.startedAt}), ${gone}` : ''}.`,
     );
     takeOver(path, current.text, fileSystem);
   }
-  throw new B2bctlError(`Could not take the lock ${path}; another run took it first.`, ExitCode.interrupted);
+  throw new B2bctlError(`Could not take the lock ${printable(path)}; another run took it first.`, ExitCode.interrupted);
 }
 
 /**
@@ -155,7 +156,7 @@ function unwritableLock(path: string, error: unknown): unknown {
   const cause = systemErrorCause(error);
   if (cause === undefined || error instanceof B2bctlError) return error;
   return new UsageError(
-    `Cannot write the lock ${path} (${cause}); nothing was sent. Make room on its disk or make it writable, or use a config folder elsewhere (B2BCTL_CONFIG_DIR).`,
+    `Cannot write the lock ${printable(path)} (${cause}); nothing was sent. Make room on its disk or make it writable, or use a config folder elsewhere (B2BCTL_CONFIG_DIR).`,
     { cause: error },
   );
 }
@@ -182,7 +183,7 @@ function refuseOddLockPath(path: string): void {
   }
   if (kind !== undefined)
     throw new B2bctlError(
-      `The lock path ${path} is ${kind}, which b2bctl never writes through or takes over: remove it (rm -r ${shellWord(path)}) and run again.`,
+      `The lock path ${printable(path)} is ${kind}, which b2bctl never writes through or takes over: remove it (rm -r ${shellWord(path)}) and run again.`,
       ExitCode.authFailed,
     );
 }

@@ -7,6 +7,7 @@ import { systemErrorCause } from '../lib/system-error-cause.js';
 import { withShortLock } from '../lib/short-lock.js';
 import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';
+import { printable } from '../lib/printable.js';
 
 interface ConfigFile {
   profiles: Record<string, ProfileData>;
@@ -93,7 +94,7 @@ export class ProfileStore {
       const profiles = this.open().get('profiles');
       if (profiles === null || typeof profiles !== 'object' || Array.isArray(profiles)) {
         throw new ConfigError(
-          `Config file ${this.file} has no "profiles" object. Fix it, or delete it and run b2bctl login again.`,
+          `Config file ${printable(this.file)} has no "profiles" object. Fix it, or delete it and run b2bctl login again.`,
           this.file,
         );
       }
@@ -116,7 +117,7 @@ export class ProfileStore {
   private profileText(name: string, values: unknown): ProfileData {
     if (values === null || typeof values !== 'object' || Array.isArray(values))
       throw new ConfigError(
-        `Config file ${this.file}: profile "${name}" is not an object of settings. Fix it, or remove the profile and run b2bctl login --profile ${name} again.`,
+        `Config file ${printable(this.file)}: profile "${name}" is not an object of settings. Fix it, or remove the profile and run b2bctl login --profile ${name} again.`,
         this.file,
       );
     const profile: ProfileData = {};
@@ -125,7 +126,7 @@ export class ProfileStore {
       else if (typeof value === 'number' || typeof value === 'boolean') profile[key] = String(value);
       else if (value !== null)
         throw new ConfigError(
-          `Config file ${this.file}: setting "${key}" of profile "${name}" is ${Array.isArray(value) ? 'a list' : 'an object'}, not a value. Fix it, or set it again with b2bctl config set ${key} VALUE --profile ${name}.`,
+          `Config file ${printable(this.file)}: setting "${key}" of profile "${name}" is ${Array.isArray(value) ? 'a list' : 'an object'}, not a value. Fix it, or set it again with b2bctl config set ${key} VALUE --profile ${name}.`,
           this.file,
         );
     }
@@ -170,7 +171,7 @@ export class ProfileStore {
     if (error instanceof ConfigError) return error;
     if (error instanceof SyntaxError) {
       return new ConfigError(
-        `Config file ${this.file} is not valid JSON${syntaxErrorPlace(this.file)}. Fix it, or delete it and run b2bctl login again.`,
+        `Config file ${printable(this.file)} is not valid JSON${syntaxErrorPlace(this.file)}. Fix it, or delete it and run b2bctl login again.`,
         this.file,
         { cause: error },
       );
@@ -179,7 +180,7 @@ export class ProfileStore {
     // mkdir of a path held by a file says EEXIST; a path through a file says ENOTDIR.
     if (code === 'EEXIST' || code === 'ENOTDIR') {
       return new ConfigError(
-        `The config folder ${this.directory} cannot be a folder: a file is in the way on that path (${code}). Point B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) at a folder this user can write, or move that file.`,
+        `The config folder ${printable(this.directory)} cannot be a folder: a file is in the way on that path (${code}). Point B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) at a folder this user can write, or move that file.`,
         this.file,
         { cause: error },
       );
@@ -188,14 +189,14 @@ export class ProfileStore {
     // whole or not at all (conf writes beside it, then renames).
     if (code === 'ENOSPC' || code === 'EDQUOT') {
       return new ConfigError(
-        `Cannot write the config file ${this.file} (${systemErrorCause(error)}): nothing was saved in it. Make room on its disk, or set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder on another disk.`,
+        `Cannot write the config file ${printable(this.file)} (${systemErrorCause(error)}): nothing was saved in it. Make room on its disk, or set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder on another disk.`,
         this.file,
         { cause: error },
       );
     }
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT') {
       return new ConfigError(
-        `Cannot use the config folder ${this.directory} (${code}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
+        `Cannot use the config folder ${printable(this.directory)} (${code}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
         this.file,
         { cause: error },
       );

@@ -1,5 +1,6 @@
 import { InputError, UsageError } from '../base/errors.js';
 import { readFileOrPipeSync } from '../lib/named-file.js';
+import { printable } from '../lib/printable.js';
 
 /** How one JSON setting names itself in errors, and how its rules read and reject it. */
 export interface JsonSettingKind<T> {
@@ -36,7 +37,7 @@ export function readJsonSetting<T>(source: string, origin: JsonSettingOrigin, ki
       text = readFileOrPipeSync(source).toString('utf8');
     } catch (error) {
       throw new InputError(
-        `${source}: cannot read ${kind.fileLabel}${origin.kind === 'flag' ? '' : `, named by ${origin.described}`} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+        `${printable(source)}: cannot read ${kind.fileLabel}${origin.kind === 'flag' ? '' : `, named by ${origin.described}`} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
         { file: source, missing: true },
       );
     }

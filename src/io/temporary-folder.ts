@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { UsageError } from '../base/errors.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
+import { printable } from '../lib/printable.js';
 
 /**
  * The temporary folder (TMPDIR) full, read-only or missing, said as the output paths that cannot be written are
@@ -11,7 +12,7 @@ export function temporaryFolderError(error: unknown, what: string, folder = tmpd
   const cause = systemErrorCause(error);
   if (cause === undefined) return error;
   return new UsageError(
-    `Cannot write ${what} in the temporary folder ${folder} (${cause}); nothing was sent. It needs about as much free room as the input: make room there, or set TMPDIR to a writable folder with room.`,
+    `Cannot write ${what} in the temporary folder ${printable(folder)} (${cause}); nothing was sent. It needs about as much free room as the input: make room there, or set TMPDIR to a writable folder with room.`,
     { cause: error },
   );
 }

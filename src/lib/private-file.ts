@@ -15,6 +15,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { lstatOrUndefined, statOrUndefined } from './file-status.js';
 import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from './file-owners.js';
 import { noBlock } from './named-file.js';
+import { printable } from './printable.js';
 
 /**
  * Every file b2bctl creates is created here: in a folder others can write to (a shared export folder, /tmp), a
@@ -87,7 +88,7 @@ export class NotOwnPrivateFileError extends Error {
     readonly path: string,
     readonly reason: string,
   ) {
-    super(`${path}: ${reason}`);
+    super(`${printable(path)}: ${reason}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { closeSync, statSync, unlinkSync } from 'node:fs';
 import { createFileExclusively } from './private-file.js';
+import { printable } from './printable.js';
 
 /**
  * A lock held for the few milliseconds of a read-modify-write of a small file (config.json), so two commands saving
@@ -24,7 +25,7 @@ export function withShortLock<T>(
       continue;
     }
     if (Date.now() > deadline)
-      throw new Error(`${path} has been held for over ${waitMs / 1000} s by another b2bctl; try again`);
+      throw new Error(`${printable(path)} has been held for over ${waitMs / 1000} s by another b2bctl; try again`);
     Atomics.wait(sleeper, 0, 0, pause);
   }
   try {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, readFileSync, realpathSync, rmSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, readFileSync, realpathSync, rmSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { B2bctlError, ExitCode, UsageError } from '../base/errors.js';
 import { specialFileKind } from '../lib/file-owners.js';
@@ -7,6 +7,8 @@ import { lstatOrUndefined } from '../lib/file-status.js';
 import { NotRegularFileError, openNamedFileSync } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
+import { printable } from '../lib/printable.js';
+import { systemErrorCause } from '../lib/system-error-cause.js';
 
 // Windows has no O_NOFOLLOW (and no links a user can plant without privilege).
 const noFollow = constants.O_NOFOLLOW ?? 0;
@@ -94,12 +96,12 @@ export function readCursor(path: string, profileName: string): OrdersCursor | un
     (parsed.floor === undefined || (typeof parsed.floor === 'string' && !Number.isNaN(Date.parse(parsed.floor))));
   if (!valid) {
     throw new UsageError(
-      `The orders cursor ${path} is not a cursor file (corrupt or written by something else); nothing was emitted. Move it aside and run again with --since to choose where to start.`,
+      `The orders cursor ${printable(path)} is not a cursor file (corrupt or written by something else); nothing was emitted. Move it aside and run again with --since to choose where to start.`,
     );
   }
   if (parsed!.profile !== profileName) {
     throw new UsageError(
-      `The orders cursor ${path} belongs to profile "${parsed!.profile}", not "${profileName}"; nothing was emitted. Use --profile ${parsed!.profile}, or another --cursor file for this profile.`,
+      `The orders cursor ${printable(path)} belongs to profile "${parsed!.profile}", not "${profileName}"; nothing was emitted. Use --profile ${parsed!.profile}, or another --cursor file for this profile.`,
     );
   }
   return parsed as OrdersCursor;
@@ -125,10 +127,10 @@ function readCursorText(path: string): string | undefined {
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP')
       throw new B2bctlError(
-        `The orders cursor ${path} is a symbolic link, which b2bctl never follows: whoever can point it elsewhere decides which cursor the poll continues from, and so which orders it skips; nothing was emitted. Remove the link (rm ${shellWord(path)}) and give --cursor the file itself, or a new file (with --since for its first run).`,
+        `The orders cursor ${printable(path)} is a symbolic link, which b2bctl never follows: whoever can point it elsewhere decides which cursor the poll continues from, and so which orders it skips; nothing was emitted. Remove the link (rm ${shellWord(path)}) and give --cursor the file itself, or a new file (with --since for its first run).`,
         ExitCode.authFailed,
       );
-    throw new UsageError(`Cannot read the orders cursor ${path}: ${(error as Error).message}.`);
+    throw new UsageError(`Cannot read the orders cursor ${printable(path)}: ${printable((error as Error).message)}.`);
   }
   try {
     return readFileSync(descriptor, 'utf8');
@@ -145,7 +147,7 @@ function readCursorText(path: string): string | undefined {
  */
 function cursorNotAFile(path: string, kind: string): B2bctlError {
   return new B2bctlError(
-    `The orders cursor ${path} is ${kind}, not a file: b2bctl keeps the cursor in a regular file, which it reads whole and replaces by a rename; nothing was emitted. Give --cursor the path of a file (a new one, with --since for its first run).`,
+    `The orders cursor ${printable(path)} is ${kind}, not a file: b2bctl keeps the cursor in a regular file, which it reads whole and replaces by a rename; nothing was emitted. Give --cursor the path of a file (a new one, with --since for its first run).`,
     ExitCode.inputMissing,
   );
 }
@@ -155,6 +157,37 @@ function cursorFileKind(stats: Stats): string {
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';
   return specialFileKind(stats);
+}
+
+/**
+ * Refuses, before anything is fetched, a cursor whose folder cannot be written (a read-only HOME, a file in the way):
+ * the run emitted every order, then failed to save its cursor (exit 75), and the next run emitted them all again.
+ * Looked at, not made: the nearest folder of the path that exists must be one this user may write in. A full disk is
+ * still found only at the write. `given` is whether --cursor named it (else it is the profile's, in the config folder).
+ */
+export function refuseUnwritableCursorFolder(path: string, given: boolean): void {
+  const folder = dirname(resolve(path));
+  const cause = unwritableFolderCause(folder);
+  if (cause === undefined) return;
+  const where = given
+    ? `The folder of the orders cursor ${printable(path)} cannot be written (${cause})`
+    : `orders poll keeps this profile's cursor in the config folder (${printable(folder)}), which cannot be written (${cause})`;
+  throw new UsageError(
+    `${where}: the orders would be emitted, then no cursor saved, and the next run would emit them again; nothing was fetched. Give --cursor FILE in a folder this user can write (with --since for its first run)${given ? '' : ', or set B2BCTL_CONFIG_DIR to such a folder'}.`,
+  );
+}
+
+/** Why files cannot be made in `folder` (or in the nearest of its parents that exists), undefined when they can. */
+function unwritableFolderCause(folder: string): string | undefined {
+  let nearest = folder;
+  while (lstatOrUndefined(nearest) === undefined && dirname(nearest) !== nearest) nearest = dirname(nearest);
+  if (lstatOrUndefined(nearest)?.isDirectory() === false) return `${printable(nearest)} is in the way, not a folder`;
+  try {
+    accessSync(nearest, constants.W_OK | constants.X_OK);
+    return undefined;
+  } catch (error) {
+    return systemErrorCause(error) ?? (error as Error).message;
+  }
 }
 
 /** Saves the cursor atomically (temporary file, fsync, rename): a crash leaves the old one or the new one. */

@@ -11,6 +11,7 @@ import { userName } from '../lib/file-owners.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../io/output/record-writer.js';
 import type { ListedOrder } from '../platform/orders.js';
 import type { OutputFormat } from '../base/output-format.js';
+import { printable } from '../lib/printable.js';
 
 /** Where a poll writes the order versions it emits, and whether what it wrote is known to be on disk. */
 export interface OrderSink {
@@ -261,8 +262,8 @@ function orderNotWritten(version: ListedOrder, path: string, error: unknown): st
   const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   const owner = code === 'EPERM' || code === 'EACCES' ? ownerOtherThanMe(path) : undefined;
   if (owner !== undefined)
-    return `Cannot write ${order} to ${path}: another user, ${userName(owner)}, made a file of that name there first, and b2bctl may not replace it (${code}); it is no order b2bctl wrote. Have it removed (by its owner or root: rm ${shellWord(path)}), or use an --out-dir no other user can write to; ${again}.`;
-  return `Cannot write ${order} to ${path} (${code}); ${again}.`;
+    return `Cannot write ${order} to ${printable(path)}: another user, ${userName(owner)}, made a file of that name there first, and b2bctl may not replace it (${code}); it is no order b2bctl wrote. Have it removed (by its owner or root: rm ${shellWord(path)}), or use an --out-dir no other user can write to; ${again}.`;
+  return `Cannot write ${order} to ${printable(path)} (${code}); ${again}.`;
 }
 
 /** The owner of what is at `path` when it is another user (root included), else undefined. */

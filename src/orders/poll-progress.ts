@@ -3,6 +3,7 @@ import { writeCursor } from './cursor-file.js';
 import { OutputError } from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
+import { printable } from '../lib/printable.js';
 
 /** What a run saw of update instants written without a zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`). */
 export interface ZonelessInstantsSeen {
@@ -184,7 +185,7 @@ export class PollProgress {
       ? 'the cursor stays where it was last saved, so the next run writes again what came after it. Make room on its disk or make it writable, then run again.'
       : `no cursor was saved (a first run), so the next run must start where this one did. Make room on its disk or make it writable, then run again with --since ${new Date(this.window.from).toISOString()}.`;
     return new OutputError(
-      `Cannot write the orders cursor ${this.file.path} (${cause}) after ${countOf(this.written, 'order versions')} written: ${next}`,
+      `Cannot write the orders cursor ${printable(this.file.path)} (${cause}) after ${countOf(this.written, 'order versions')} written: ${next}`,
       { cause: error },
     );
   }

@@ -5,7 +5,7 @@ import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
 import { branchInRoute, branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
 import { proxyPageOf } from './answers/shapes.js';
-import { encodedSlashRefusal } from './encoded-slash.js';
+import { encodedSlashRefusal, heldSlashAdvice } from './encoded-slash.js';
 import { redactSecrets, redactUrl } from './redact.js';
 import { isRedirect, RedirectAnswerError } from './redirect.js';
 import type { TokenSource } from './token-source.js';
@@ -102,7 +102,7 @@ export class PlatformClient {
       const contentType = response.headers['content-type'];
       const answer = { status: response.status, text, body, contentType: [contentType].flat()[0] };
       throw (
-        encodedSlashRefusal(answer, { ...info, path: request.path }, request.slashAdvice) ??
+        encodedSlashRefusal(answer, { ...info, path: request.path }, this.slashAdviceFor(request)) ??
         new PlatformError(response.status, info, body)
       );
     }
@@ -171,6 +171,16 @@ export class PlatformClient {
   }
 
   /** The branch setting, when the path holds it as a segment: a route template filled it with route(). */
+  /**
+   * What to say when a server in front of the platform refuses the encoded "/" of `request`'s path: the route's own
+   * advice (a CNPJ's setting, an order id), else the branch code that holds it, else the value in the path.
+   */
+  private slashAdviceFor(request: PlatformRequest): string {
+    if (request.slashAdvice !== undefined) return request.slashAdvice;
+    const branch = request.branch ?? this.branchInPath(request.path);
+    return heldSlashAdvice(branch?.includes('/') ? `the branch code "${branch}"` : 'the value b2bctl put in the path');
+  }
+
   private branchInPath(path: string): string | undefined {
     const branch = this.session.get('branch');
     if (!branch) return undefined;

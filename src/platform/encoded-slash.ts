@@ -10,6 +10,15 @@ import { htmlTitle, isHtmlAnswer } from './answers/shapes.js';
 export class EncodedSlashRefusedError extends PlatformError {}
 
 /**
+ * What to do when the "/" belongs to the value itself (an order id, a branch code), which b2bctl has no other way to
+ * write, unlike a CNPJ's (customer.documentInPath): only the server in front of the platform can let it through.
+ * `what` names the value (`the order id "PED/1"`).
+ */
+export function heldSlashAdvice(what: string): string {
+  return `the "/" belongs to ${what}, which b2bctl has no other way to write: ask whoever runs that server to let an encoded slash through to the platform (Tomcat: ALLOW_ENCODED_SLASH; Spring Security: StrictHttpFirewall's allowUrlEncodedSlash; Apache: AllowEncodedSlashes NoDecode)`;
+}
+
+/**
  * The refusal of an encoded "/" in `path`, when the answer reads as one; undefined otherwise (a JSON body is the
  * answer of whoever wrote it, and says so in its own words). `advice` names what sends the value without its "/".
  */

@@ -2,6 +2,7 @@ import { type BodyPlaceholder, type OrderRoute, renderBody, routePathFor } from 
 import { UsageError } from '../base/errors.js';
 import { type MoveAnswer, readMoveAnswer } from './answers/order-moves.js';
 import type { PlatformClient } from './client.js';
+import { heldSlashAdvice } from './encoded-slash.js';
 import { getOrder, orderAnswers } from './orders.js';
 import {
   type OrderAnswerSettings,
@@ -37,8 +38,21 @@ export async function sendOrderMove(
     body: renderBody(route.body, values),
     safeToRepeat: false,
     signal,
+    slashAdvice: slashAdviceOf(route, values),
   });
   return { status, answer: readMoveAnswer(body) };
+}
+
+/** The values of the route's path holding a "/" (`the branch code "SP/01"`), said when a server refuses it encoded. */
+function slashAdviceOf(route: OrderRoute, values: MoveValues): string | undefined {
+  const slashed = Object.entries(values).filter(
+    ([name, value]) => route.path.includes(`{${name}}`) && typeof value === 'string' && value.includes('/'),
+  );
+  if (slashed.length === 0) return undefined;
+  const named: Readonly<Record<string, string>> = { branch: 'the branch code', orderId: 'the order id' };
+  return heldSlashAdvice(
+    slashed.map(([name, value]) => `${named[name] ?? `{${name}}`} "${String(value)}"`).join(' and '),
+  );
 }
 
 function missingPlaceholders(route: OrderRoute, values: MoveValues): string[] {

@@ -11,6 +11,7 @@ import {
 } from './answers/orders.js';
 import { ExitCode, PlatformError } from '../base/errors.js';
 import type { PlatformClient } from './client.js';
+import { heldSlashAdvice } from './encoded-slash.js';
 
 export type { ListedOrder } from './answers/orders.js';
 
@@ -138,7 +139,8 @@ export async function orderDetailBody(
   listedNumber?: string | number,
 ) {
   const path = client.route('paths.order', { id });
-  const { status, body } = await client.send<unknown>({ method: 'GET', path, safeToRepeat: true, signal });
+  const slashAdvice = heldSlashAdvice(`the order id "${String(id)}"`);
+  const { status, body } = await client.send<unknown>({ method: 'GET', path, safeToRepeat: true, signal, slashAdvice });
   const instead =
     body === undefined || typeof body === 'string'
       ? unreadableBody(body)

@@ -19,6 +19,7 @@ import { Exact } from '../domain/tax/exact.js';
 import { grossValue, type TaxItem } from '../domain/tax/terms.js';
 import { amountFields, jsonAmountProblem, jsonSkuProblem } from './json-amounts.js';
 import { digitsANumberHolds, numberTextReason, type TextKind } from '../domain/spreadsheet-numbers.js';
+import { printable } from '../lib/printable.js';
 
 /**
  * Every column as text: an NCM keeps its leading zero (chapter 01), a rate every digit it was written with. `kinds`:
@@ -62,7 +63,7 @@ export async function readTaxTable(
   const unusedFcp: string[] = [];
   try {
     for await (const record of input.records) {
-      const place = `${input.file}:${recordPlace(record)}`;
+      const place = `${printable(input.file)}:${recordPlace(record)}`;
       for (const problem of record.problems)
         problems.push(`${place}: ${typeof problem === 'string' ? problem : problem.message}`);
       const read = ratesRead(record.values, flags.decimal);
@@ -94,7 +95,8 @@ export async function readTaxTable(
     input.close();
   }
   if (problems.length > 0) throw new InputError(tableProblems(input.file, problems), { file: input.file });
-  if (table.size === 0) throw new InputError(`${input.file}: the tax table has no rows.`, { file: input.file });
+  if (table.size === 0)
+    throw new InputError(`${printable(input.file)}: the tax table has no rows.`, { file: input.file });
   // One line for the table, not one per row: an ERP writing the destination's FCP on every row has many.
   if (unusedFcp.length > 0)
     context.log.warn(
@@ -114,7 +116,7 @@ export async function readTaxItems(context: Context, path: string, flags: InputF
   const json = input.format === 'json' || input.format === 'ndjson';
   try {
     for await (const record of input.records) {
-      const place = `${input.file}:${recordPlace(record)}`;
+      const place = `${printable(input.file)}:${recordPlace(record)}`;
       // The reader's own problems (a row longer than the header, a cut last line) first: its values are not the row's.
       if (record.problems.length > 0) {
         for (const problem of record.problems)

@@ -4,6 +4,7 @@ import { closeSync, type FSWatcher, lstatSync, readlinkSync, readSync, realpathS
 import { NotRegularFileError, openNamedFileSync } from '../lib/named-file.js';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import type { TaxTable } from '../domain/tax/rules.js';
+import { printable } from '../lib/printable.js';
 
 /** What the table's life shows on /healthz. */
 export interface TableStatus {
@@ -44,7 +45,7 @@ function refuseUnfinishedText(path: string): void {
   }
   if (last[0] !== 0x0a)
     throw new Error(
-      `${path}: the file does not end with a line end, so it is probably still being written in place; it is read again once it does (end its last line with a line end, or write the new table under another name and rename it into place)`,
+      `${printable(path)}: the file does not end with a line end, so it is probably still being written in place; it is read again once it does (end its last line with a line end, or write the new table under another name and rename it into place)`,
     );
 }
 
@@ -58,7 +59,7 @@ function refuseSpecialFile(path: string): void {
   } catch (error) {
     if (error instanceof NotRegularFileError)
       throw new Error(
-        `${path}: it is ${error.kind}, not a file, so it is not read; it is read again once a file is in its place`,
+        `${printable(path)}: it is ${error.kind}, not a file, so it is not read; it is read again once a file is in its place`,
         { cause: error },
       );
     // Gone or unreadable: the load says which.
@@ -199,7 +200,7 @@ export class WatchedTaxTable {
         const table = await this.load();
         this.loadedInode = inode;
         this.swap(table);
-        this.log.info(`tax table ${this.path} reloaded: ${countOf(table.size, 'rows')}.`);
+        this.log.info(`tax table ${printable(this.path)} reloaded: ${countOf(table.size, 'rows')}.`);
       } catch (error) {
         const problem = (error as Error).message;
         // The log says what was wrong; /healthz, which needs no credential, only that and when. A problem quotes the

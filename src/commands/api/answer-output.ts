@@ -8,6 +8,7 @@ import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
+import { encodedSlashRefusal, heldSlashAdvice } from '../../platform/encoded-slash.js';
 import type { HttpResponse } from '../../platform/http-client.js';
 import { redactUrl } from '../../platform/redact.js';
 import { isRedirect, redirectWords } from '../../platform/redirect.js';
@@ -39,15 +40,19 @@ export function bodyText(text: string, forTerminal: boolean): string {
 
 /**
  * A 4xx or 5xx: its body on stderr, and exit 1 with one line. `mayHaveBeenApplied` for a write answered 502, 503 or 504,
- * which was not repeated: the line says to check before sending it again.
+ * which was not repeated: the line says to check before sending it again. `branch` is the --branch (or setting) that
+ * filled {branch}: a server in front of the platform refusing the "/" it held, encoded, is said so, with what to do.
  */
 export async function refuseAnswer(
   response: HttpResponse,
   method: string,
   context: Context,
   mayHaveBeenApplied = false,
+  branch?: string,
 ): Promise<never> {
   await writeBodyToStderr(response, method, context);
+  const slashRefusal = branch?.includes('/') ? branchSlashRefusal(response, method, branch) : undefined;
+  if (slashRefusal) throw slashRefusal;
   const moved = isRedirect(response.status) ? ` (${redirectWords(response, true)})` : '';
   const applied = mayHaveBeenApplied
     ? ', which may come after the platform applied the request: check whether it did before sending it again'
@@ -56,6 +61,18 @@ export async function refuseAnswer(
     `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${moved}${applied}.`,
     ExitCode.someRecordsFailed,
   );
+}
+
+/**
+ * The refusal of the encoded "/" of a branch code b2bctl put in the path, when the answer reads as one (a path the
+ * user wrote `%2F` in is their own text: its answer is shown as it came, the page saying what refused it).
+ */
+function branchSlashRefusal(response: HttpResponse, method: string, branch: string) {
+  const url = redactUrl(response.url);
+  const contentType = [response.headers['content-type']].flat()[0];
+  const answer = { status: response.status, text: response.text, contentType, body: jsonIn(response.text)?.value };
+  const advice = heldSlashAdvice(`the branch code "${branch}" (--branch or the branch setting)`);
+  return encodedSlashRefusal(answer, { method, url, path: new URL(response.url).pathname }, advice);
 }
 
 /** An answer's body on stderr, where it cannot be read as the data: as it came, or in one log object. */

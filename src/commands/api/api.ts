@@ -43,7 +43,8 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
     timeoutMs: options.timeoutMs,
     timeoutFlag: true,
   });
-  const refuse = (response: Parameters<typeof refuseAnswer>[0]) => refuseAnswer(response, request.method, context);
+  const refuse = (response: Parameters<typeof refuseAnswer>[0]) =>
+    refuseAnswer(response, request.method, context, false, request.branch);
   if (options.paginate) return paginate(options, request, context, refuse, client);
   let response: Awaited<ReturnType<typeof client.exchange>>;
   try {
@@ -52,7 +53,7 @@ export async function run(options: ApiOptions, context: Context): Promise<void> 
     // A write answered 502 or 504 is not repeated (it may have been applied); its answer is shown as any other.
     if (!(error instanceof AmbiguousAnswerError)) throw error;
     if (options.include) await writeText(context.io.stdout, statusAndHeaders(error.response));
-    return await refuseAnswer(error.response, request.method, context, true);
+    return await refuseAnswer(error.response, request.method, context, true, request.branch);
   }
   if (options.include) await writeText(context.io.stdout, statusAndHeaders(response));
   // A redirect is not followed (it would take the token to another place): it is no answer to print as done. A write

@@ -4,6 +4,7 @@ import { everySetting, problemWithSetting, settingDefinition } from '../../confi
 import { type Context, stdoutStyle } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
+import { printable } from '../../lib/printable.js';
 
 export interface ConfigGetOptions {
   key: string;
@@ -109,7 +110,7 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
   if (context.io.isStdoutTTY) {
     const store = await context.profiles();
     context.log.info(
-      `Profile "${session.profileName}", read from ${store.file}${existsSync(store.file) ? '' : ' (not created yet: every value is a default or from the environment)'}.`,
+      `Profile "${session.profileName}", read from ${printable(store.file)}${existsSync(store.file) ? '' : ' (not created yet: every value is a default or from the environment)'}.`,
     );
   }
   // Listed as they are, for whoever is finding the bad one, and marked in the table (the refusals come after a

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../base/errors.js';
 import { shippedFolder } from '../../base/package-root.js';
+import { printable } from '../../lib/printable.js';
 
 export interface ManPagesOptions {
   folder: string;
@@ -25,7 +26,7 @@ export async function run(options: ManPagesOptions, context: Context): Promise<v
   }
   for (const page of pages) writePage(join(section, page), readFileSync(join(shipped, page)));
   context.log.info(
-    `Wrote ${pages.length} man pages to ${section}; read one with MANPATH=${options.folder} man b2bctl-stock-push.`,
+    `Wrote ${pages.length} man pages to ${printable(section)}; read one with MANPATH=${printable(options.folder)} man b2bctl-stock-push.`,
   );
 }
 
@@ -47,7 +48,7 @@ function writePage(path: string, text: Buffer): void {
     );
   } catch (error) {
     throw new UsageError(
-      `Cannot write ${path} (${codeOf(error)}); pass a folder you can write to, with no link in the place of a page.`,
+      `Cannot write ${printable(path)} (${codeOf(error)}); pass a folder you can write to, with no link in the place of a page.`,
     );
   }
   try {

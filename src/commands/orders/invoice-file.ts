@@ -2,6 +2,7 @@ import { closeSync, constants, lstatSync, readSync, realpathSync } from 'node:fs
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { maximumNfeBytes } from '../../domain/nfe-document.js';
 import { NotRegularFileError, openNamedFileSync } from '../../lib/named-file.js';
+import { printable } from '../../lib/printable.js';
 
 /** The bytes of an NF-e file, or why they cannot be read (a reason that never quotes the file). */
 export type InvoiceFileRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
@@ -16,7 +17,7 @@ export function readInvoiceFile(folder: string, path: string, confined: boolean)
   if (!confined) return readCapped(resolve(folder, path), 0);
   const outside = {
     ok: false as const,
-    reason: `the NF-e must be a file inside ${folder} (a relative path without "..", no link out of it); give it there, or run with --allow-paths`,
+    reason: `the NF-e must be a file inside ${printable(folder)} (a relative path without "..", no link out of it); give it there, or run with --allow-paths`,
   };
   if (isAbsolute(path) || path.split(/[\\/]+/).includes('..')) return outside;
   let base: string;
@@ -77,7 +78,7 @@ function readCapped(path: string, extraFlags: number): InvoiceFileRead {
   } catch (error) {
     if (error instanceof NotRegularFileError) return { ok: false, reason: 'not a file' };
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { ok: false, reason: `no such file: ${path}` };
+    if (code === 'ENOENT') return { ok: false, reason: `no such file: ${printable(path)}` };
     if (code === 'ELOOP') return { ok: false, reason: 'a symbolic link, not the NF-e file itself' };
     return { ok: false, reason: `cannot read it (${code ?? (error as Error).message})` };
   } finally {

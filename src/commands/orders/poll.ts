@@ -48,6 +48,7 @@ import {
   cursorLockName,
   defaultCursorPath,
   readCursor,
+  refuseUnwritableCursorFolder,
   readCutShort,
   writeCutShort,
 } from '../../orders/cursor-file.js';
@@ -57,6 +58,7 @@ import { PollProgress, type ZonelessInstantsSeen } from '../../orders/poll-progr
 import { StatusFilter } from '../../orders/status-filter.js';
 import { ListingIgnoresWindowError, UnfilteredListingCheck } from '../../orders/unfiltered-listing.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
+import { printable } from '../../lib/printable.js';
 
 export interface OrdersPollOptions {
   since?: string;
@@ -99,13 +101,14 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   };
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
   checkCursorFileSafety(cursorPath);
+  refuseUnwritableCursorFolder(cursorPath, options.cursor !== undefined);
   const saved = readCursor(cursorPath, session.profileName);
   const takeLock = () =>
     acquireProfileLock(
       store.directory,
       session.profileName,
       lockName,
-      `b2bctl orders poll (profile ${session.profileName}${lockName === 'orders-poll' ? '' : `, cursor ${cursorPath}`})`,
+      `b2bctl orders poll (profile ${session.profileName}${lockName === 'orders-poll' ? '' : `, cursor ${printable(cursorPath)}`})`,
       context.log.warn,
     );
   const startedAt = context.clock.now();
@@ -223,7 +226,7 @@ async function pollOnce(
   const window = planWindow(options, context.clock.now(), { saved, path: cursorPath }, settings);
   if (saved !== undefined && options.since !== undefined) {
     context.log.info(
-      `orders poll: continuing from the cursor in ${cursorPath} (${saved.cursor}); --since counts only for a first run. To read again from --since, move the cursor aside.`,
+      `orders poll: continuing from the cursor in ${printable(cursorPath)} (${saved.cursor}); --since counts only for a first run. To read again from --since, move the cursor aside.`,
     );
   }
   const cutShort = readCutShort(cursorPath);
@@ -583,7 +586,7 @@ function refuseOutDirThatIsNoFolder(outDir: string | undefined): void {
   if (stats === undefined || stats.isDirectory()) return;
   const kind = stats.isFile() ? 'a file' : specialFileKind(stats);
   throw new UsageError(
-    `--out-dir ${outDir}: it is ${kind}, not a folder. Give a folder (it is made if it is missing).`,
+    `--out-dir ${printable(outDir!)}: it is ${kind}, not a folder. Give a folder (it is made if it is missing).`,
   );
 }
 

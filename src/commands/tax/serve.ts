@@ -14,6 +14,7 @@ import { startTaxServer } from '../../tax/server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
 import { readTaxTable } from '../../tax/table-file.js';
 import { WatchedTaxTable } from '../../tax/watched-table.js';
+import { printable } from '../../lib/printable.js';
 
 export interface TaxServeOptions {
   /** The tax table; optional with `forwardTo`, where it is the fallback. */
@@ -187,7 +188,7 @@ async function readShapeFile(path: string): Promise<TaxShape> {
     json = JSON.parse((await readRegularFile(path)).toString('utf8'));
   } catch (error) {
     throw new InputError(
-      `${path}: cannot read the shape file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      `${printable(path)}: cannot read the shape file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
       {
         file: path,
       },

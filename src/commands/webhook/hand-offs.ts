@@ -15,6 +15,7 @@ import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { idNamesAnOrder, rootIdAsWritten, wholeOrderOf } from '../../domain/webhook-events.js';
 import { compareUpdateInstants, readUpdateInstant, updateStampOf } from '../../domain/update-instants.js';
+import { printable } from '../../lib/printable.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
@@ -261,7 +262,7 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
       const versus = fileVersusIncoming(file, stampOfOrder(order));
       const source = whole !== undefined ? 'this event' : 'its fetched detail';
       if (versus.keep) {
-        context.log.warn(`Order ${String(id)}: ${file} is kept, not replaced by ${source}: ${versus.why}.`);
+        context.log.warn(`Order ${String(id)}: ${printable(file)} is kept, not replaced by ${source}: ${versus.why}.`);
         return;
       }
       if (versus.incomparable !== undefined && !incomparableSaid) {

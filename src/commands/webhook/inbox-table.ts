@@ -1,6 +1,6 @@
 import type { RecordWriter } from '../../io/output/record-writer.js';
 import { displayWidth, leadingColumns } from '../../io/output/display-width.js';
-import { printable } from '../../io/output/printable.js';
+import { printable } from '../../lib/printable.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 
 interface InboxColumn {

@@ -20,6 +20,7 @@ import { rename } from 'node:fs/promises';
 import { InputError, PartialFailureError, UsageError } from '../../base/errors.js';
 import { spokenBytes } from '../../webhook/retention.js';
 import { storeTimeoutOf, storeUrlOf, type StoreUrlFlags } from './store-url.js';
+import { printable } from '../../lib/printable.js';
 
 export interface InboxOptions {
   inbox?: string;
@@ -223,7 +224,7 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
   for (const path of new Set([from, file])) checkImportedInboxLink(path);
   if (!existsSync(file)) {
     throw new InputError(
-      `No NDJSON inbox at ${file}; pass the folder an earlier webhook listen wrote events.ndjson in.`,
+      `No NDJSON inbox at ${printable(file)}; pass the folder an earlier webhook listen wrote events.ndjson in.`,
       {
         file,
         missing: true,
@@ -233,7 +234,7 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
   // Looked at without opening it: a FIFO nobody writes to would hold the import, deaf to SIGTERM, for ever.
   const stats = statSync(file);
   if (!stats.isFile())
-    throw new InputError(`Cannot import ${file}: it is ${specialFileKind(stats)}, not a file.`, {
+    throw new InputError(`Cannot import ${printable(file)}: it is ${specialFileKind(stats)}, not a file.`, {
       file,
       missing: true,
     });
@@ -250,15 +251,15 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
     const done = freeName(`${file}.imported`);
     const renamed =
       lost > 0
-        ? ` ${file} stays where it is.`
+        ? ` ${printable(file)} stays where it is.`
         : await rename(file, done).then(
-            () => ` ${file} is now ${done}.`,
-            (error: NodeJS.ErrnoException) => ` ${file} stays where it is (${error.code ?? error.message}).`,
+            () => ` ${printable(file)} is now ${printable(done)}.`,
+            (error: NodeJS.ErrnoException) => ` ${printable(file)} stays where it is (${error.code ?? error.message}).`,
           );
     const skipped = counts.unreadable
       ? `, ${countOf(counts.unreadable, 'unreadable lines')} skipped (line ${counts.unreadableLines.join(', ')}${counts.unreadable > counts.unreadableLines.length ? ', …' : ''})`
       : '';
-    const line = `Imported ${countOf(counts.stored, 'events')} from ${file} into ${store.description}; ${counts.duplicates} already there${skipped}.${renamed}`;
+    const line = `Imported ${countOf(counts.stored, 'events')} from ${printable(file)} into ${store.description}; ${counts.duplicates} already there${skipped}.${renamed}`;
     if (lost > 0)
       throw new PartialFailureError(
         `${line} Those lines are not whole events (no arrival time, an unknown kind, not JSON): fix them and import the file again; the events already taken are recognised.`,
@@ -283,7 +284,7 @@ async function compactInbox(location: StoreLocation, context: Context): Promise<
     throw new UsageError('--compact is for the SQLite inbox: PostgreSQL gives space back with its autovacuum.');
   if (!existsSync(join(location.inbox, sqliteFileName)))
     throw new InputError(
-      `No webhook inbox in ${location.inbox} (no ${sqliteFileName}); pass webhook listen's --inbox.`,
+      `No webhook inbox in ${printable(location.inbox)} (no ${sqliteFileName}); pass webhook listen's --inbox.`,
       {
         file: location.inbox,
         missing: true,

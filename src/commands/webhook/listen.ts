@@ -22,6 +22,7 @@ import { fetchedOrdersFolder, handOffsOf, type HandOffFlags } from './hand-offs.
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { IntakeSummary } from './intake-summary.js';
 import { storeTimeoutOf, storeUrlOf, type StoreUrlFlags } from './store-url.js';
+import { printable } from '../../lib/printable.js';
 
 export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
   host: string;
@@ -292,10 +293,13 @@ async function openReceiverStore(options: ListenOptions, context: Context) {
   } catch (error) {
     if (error instanceof B2bctlError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new InputError(`Cannot open the inbox folder ${inbox} (${reason}); choose another with --inbox DIR.`, {
-      file: inbox,
-      missing: true,
-    });
+    throw new InputError(
+      `Cannot open the inbox folder ${printable(inbox)} (${reason}); choose another with --inbox DIR.`,
+      {
+        file: inbox,
+        missing: true,
+      },
+    );
   }
 }
 
@@ -304,7 +308,7 @@ async function readInput(file: string): Promise<Buffer> {
     return await readRegularFile(file);
   } catch (error) {
     throw new InputError(
-      `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      `Cannot read ${printable(file)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
       { file, missing: true },
     );
   }

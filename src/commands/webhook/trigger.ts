@@ -9,6 +9,7 @@ import { profileSetting } from '../../command-kit/client-secret.js';
 import { webhookClientSecret } from './client-secret.js';
 import { defaultReceiverPaths } from '../../webhook/receiver.js';
 import { readFileOrPipe } from '../../lib/named-file.js';
+import { printable } from '../../lib/printable.js';
 
 export interface TriggerOptions {
   kind: WebhookKind;
@@ -102,7 +103,7 @@ async function readEventFile(file: string): Promise<string> {
     text = (await readFileOrPipe(file)).toString('utf8');
   } catch (error) {
     throw new InputError(
-      `${file}: cannot read the event file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      `${printable(file)}: cannot read the event file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
       { file, missing: true },
     );
   }
@@ -111,7 +112,7 @@ async function readEventFile(file: string): Promise<string> {
   } catch (error) {
     // JSON.parse quotes the text around the fault, line breaks and all: written as \n, the error stays one line.
     const fault = (error as Error).message.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
-    throw new InputError(`${file}: not valid JSON (${fault}); --data takes one JSON event.`, { file });
+    throw new InputError(`${printable(file)}: not valid JSON (${fault}); --data takes one JSON event.`, { file });
   }
   // Sent as written, so a receiver can be tested with exactly the bytes in the file.
   return text;

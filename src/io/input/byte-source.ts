@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { InputError, InterruptedError } from '../../base/errors.js';
 import { NotRegularFileError, isPipeKind, openNamedFileSync } from '../../lib/named-file.js';
-import { printable } from '../output/printable.js';
+import { printable } from '../../lib/printable.js';
 
 /**
  * The display name of an input: its path, or `stdin` for `-`; as messages name it, on one line whatever the name holds

@@ -1,6 +1,6 @@
 import { wordWrap } from '../../lib/word-wrap.js';
 import { displayWidth, firstCharacter, leadingColumns } from './display-width.js';
-import { printable } from './printable.js';
+import { printable } from '../../lib/printable.js';
 
 /** A column of a table whose long cells wrap inside the column instead of across the terminal. */
 export interface WrappingColumn<T> {

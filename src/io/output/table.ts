@@ -1,5 +1,5 @@
 import { displayWidth, leadingColumns } from './display-width.js';
-import { printable } from './printable.js';
+import { printable } from '../../lib/printable.js';
 
 export interface TableColumn<T> {
   header: string;
@@ -127,10 +127,15 @@ function fitToWidth<T>(
     kept = kept.filter((keptIndex) => keptIndex !== index);
     dropped.push(index);
   }
-  // The last column dropped may have freed more room than needed: bring back the more useful of the others that fit.
+  // The last column dropped may have freed more room than needed: bring back the more useful of the others that fit,
+  // counting a column kept whole at its widest cell when that is wider than planned. What the person searched for
+  // (`sellers list --email`'s e-mails) is shown whole before a column left out comes back: CODE came back at 60
+  // columns and cut a 35-character e-mail.
+  const roomFor = (index: number) =>
+    columns[index]?.keepWhole ? Math.max(planned[index] ?? 0, widths[index] ?? 0) : (planned[index] ?? 0);
   for (const index of dropped.toReversed()) {
     const withIt = [...kept, index].toSorted((a, b) => a - b);
-    const width = withIt.reduce((sum, keptIndex) => sum + (planned[keptIndex] ?? 0), 0) + gap * (withIt.length - 1);
+    const width = withIt.reduce((sum, keptIndex) => sum + roomFor(keptIndex), 0) + gap * (withIt.length - 1);
     if (width <= maxWidth) kept = withIt;
   }
   kept = withoutYielding(columns, kept, planned, maxWidth);

@@ -6,6 +6,7 @@ import { B2bctlError, ExitCode, InputError, UnavailableError } from '../../base/
 import { StoreOpeningError, StoreUnansweredError } from './postgres-opening.js';
 import { sqliteFileName } from './sqlite-store.js';
 import type { EventStore, StoreOptions } from './types.js';
+import { printable } from '../../lib/printable.js';
 
 /** Where the events are: a folder holding the SQLite store, or a PostgreSQL URL. */
 export interface StoreLocation {
@@ -52,7 +53,7 @@ export async function openStore(
   checkInboxFolderLink(location.inbox);
   if (mode.mustExist && !existsSync(join(location.inbox, sqliteFileName))) {
     throw new InputError(
-      `No webhook inbox in ${location.inbox} (no ${sqliteFileName}); pass the folder of webhook listen's --inbox, or --store postgres://... .`,
+      `No webhook inbox in ${printable(location.inbox)} (no ${sqliteFileName}); pass the folder of webhook listen's --inbox, or --store postgres://... .`,
       { file: location.inbox, missing: true },
     );
   }
@@ -99,7 +100,7 @@ function upgradeBesideReceiver(inbox: string, user: StoreUser): (found: number, 
     } catch (error) {
       if (!(error instanceof B2bctlError) || error.exitCode !== ExitCode.interrupted) throw error;
       throw new B2bctlError(
-        `The inbox in ${inbox} has schema version ${found}, which this b2bctl (${B2BCTL_VERSION}) brings up to ${newest} only while no receiver runs on it. ${error.message} Stop that receiver and start it with this b2bctl (it brings the inbox up to date), then run ${user.command} again.`,
+        `The inbox in ${printable(inbox)} has schema version ${found}, which this b2bctl (${B2BCTL_VERSION}) brings up to ${newest} only while no receiver runs on it. ${error.message} Stop that receiver and start it with this b2bctl (it brings the inbox up to date), then run ${user.command} again.`,
         ExitCode.interrupted,
       );
     }

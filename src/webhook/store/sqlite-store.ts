@@ -75,6 +75,7 @@ import type {
   StoreTiming,
   TokenKeyRecord,
 } from './types.js';
+import { printable } from '../../lib/printable.js';
 
 export const sqliteFileName = 'inbox.sqlite';
 
@@ -397,7 +398,7 @@ function isEmpty(database: SqliteDatabase): boolean {
 }
 
 function descriptionOf(file: string): string {
-  return `SQLite ${file}`;
+  return `SQLite ${printable(file)}`;
 }
 
 /**
@@ -426,8 +427,11 @@ function refuseAnythingButFiles(file: string): void {
     if (found === undefined || found.isFile()) continue;
     const remedy = `b2bctl keeps its inbox only in files of its own. Remove it (rm ${shellWord(path)}), or pass another --inbox.`;
     if (found.isSymbolicLink())
-      throw new B2bctlError(`${path} is a symbolic link${linkOwner(found.uid)}; ${remedy}`, ExitCode.authFailed);
-    throw new UsageError(`${path} is ${specialFileKind(found)}, not a file; ${remedy}`);
+      throw new B2bctlError(
+        `${printable(path)} is a symbolic link${linkOwner(found.uid)}; ${remedy}`,
+        ExitCode.authFailed,
+      );
+    throw new UsageError(`${printable(path)} is ${specialFileKind(found)}, not a file; ${remedy}`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { forbiddenCharacter } from '../../../src/domain/invisible-characters.js';
-import { printable } from '../../../src/io/output/printable.js';
+import { printable } from '../../../src/lib/printable.js';
 
 describe('forbiddenCharacter', () => {
   it.each([

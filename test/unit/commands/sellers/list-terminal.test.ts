@@ -103,6 +103,7 @@ describe('sellers list on a terminal', () => {
     [100, ['EMAIL', 'DOCUMENT', 'CODE', 'PROFILE', 'PERMISSIONS']],
     [88, ['EMAIL', 'DOCUMENT', 'PROFILE', 'PERMISSIONS']],
     [78, ['EMAIL', 'DOCUMENT', 'CODE', 'PERMISSIONS']],
+    [77, ['EMAIL', 'DOCUMENT', 'PERMISSIONS']],
     [70, ['EMAIL', 'DOCUMENT', 'PERMISSIONS']],
   ])(
     "at %i columns, the README's --email silva shows the columns docs/output.md gives, no row wrapped",
@@ -116,15 +117,34 @@ describe('sellers list on a terminal', () => {
     },
   );
 
-  it('at 60 columns, --email silva leaves PERMISSIONS out, as docs/output.md says, and CODE comes back', async () => {
-    const written = await onTerminal({ email: 'silva' }, 60);
-    const screen = await renderedScreen(written, 60);
-    expect(await wrappedLineCount(written, 60)).toBe(0);
-    expect(screen[0]?.split(/ {2,}/)).toEqual(['EMAIL', 'DOCUMENT', 'CODE']);
-    // Without the search, the same width keeps PERMISSIONS.
-    const unfiltered = await renderedScreen(await onTerminal({ limit: 2 }, 60), 60);
-    expect(unfiltered[0]?.split(/ {2,}/)).toEqual(['EMAIL', 'DOCUMENT', 'PERMISSIONS']);
-  });
+  it.each([58, 59, 60])(
+    'at %i columns, --email silva leaves PERMISSIONS out, as docs/output.md says, and shows the e-mails whole: CODE stays out',
+    async (columns) => {
+      const written = await onTerminal({ email: 'silva' }, columns);
+      const screen = await renderedScreen(written, columns);
+      expect(await wrappedLineCount(written, columns)).toBe(0);
+      expect(screen[0]?.split(/ {2,}/)).toEqual(['EMAIL', 'DOCUMENT']);
+      // The 35-character e-mail searched for, whole: CODE once came back and cut it to `lucas.silva@distribuidoras…`.
+      expect(screen[2]).toMatch(/^lucas\.silva@distribuidorasul\.com\.br +083\.481\.755-12$/);
+      expect(screen.join('\n')).not.toContain('…');
+      expect(screen.join('\n')).toContain(`CODE, PROFILE, RESTRICTED and PERMISSIONS hidden to fit ${columns}`);
+      // Without the search, the same width keeps PERMISSIONS.
+      const unfiltered = await renderedScreen(await onTerminal({ limit: 2 }, columns), columns);
+      expect(unfiltered[0]?.split(/ {2,}/)).toEqual(['EMAIL', 'DOCUMENT', 'PERMISSIONS']);
+    },
+  );
+
+  it.each([71, 77])(
+    'at %i columns, --email silva shows its e-mails whole before CODE comes back in place of PROFILE',
+    async (columns) => {
+      const written = await onTerminal({ email: 'silva' }, columns);
+      const screen = await renderedScreen(written, columns);
+      expect(await wrappedLineCount(written, columns)).toBe(0);
+      expect(screen[0]?.split(/ {2,}/)).toEqual(['EMAIL', 'DOCUMENT', 'PERMISSIONS']);
+      expect(screen[2]).toMatch(/^lucas\.silva@distribuidorasul\.com\.br +083\.481\.755-12 +[-A-Z]{11}$/);
+      expect(screen.slice(1, 4).join('\n')).not.toContain('…');
+    },
+  );
 
   it('at 120 columns hides nothing and says nothing about hidden columns', async () => {
     const screen = await renderedScreen(await onTerminal({}, 120), 120);
