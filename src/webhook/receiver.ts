@@ -153,6 +153,7 @@ function eventRefused(
 
 /** What a sender of another media type is told: what to send (an empty body is answered so too). */
 const sendJson = 'Send the event as application/json';
+const emptyBody = "The body is empty; send the event's JSON";
 
 /** An event as received: what the store keeps, with the event parsed. */
 export type ReceivedEvent = Omit<StoredEvent, 'id'>;
@@ -392,6 +393,11 @@ function addEventRoute(
   app.post(options.paths[kind], { onRequest: requireToken }, async (request, reply) => {
     // Only the JSON parser gives a JsonBody, and fastify runs it for the JSON media types alone.
     if (!isJsonBody(request.body)) {
+      // Marked JSON but empty (after its Content-Encoding is decoded): the body is what is wrong, not its type.
+      if (jsonContentType.test(request.headers['content-type'] ?? '')) {
+        eventRefused(refusals, options, { kind, status: 400, reason: emptyBody, request });
+        return reply.code(400).send({ error: 'bad_request', error_description: emptyBody });
+      }
       eventRefused(refusals, options, { kind, status: 415, reason: sendJson, request });
       return reply.code(415).send({ error: 'unsupported_media_type', error_description: sendJson });
     }

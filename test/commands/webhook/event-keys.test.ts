@@ -112,6 +112,15 @@ describe('a compressed event (Content-Encoding, t3-8)', () => {
     expect(receiver.onDisk()).toEqual([]);
   });
 
+  it('is refused 400 as empty, not 415, when its body is empty as sent or once decoded, and not stored', async () => {
+    const receiver = await startTestReceiver();
+    const emptyAnswer = `400 {"error":"bad_request","error_description":"The body is empty; send the event's JSON"}`;
+    expect(await postEncoded(receiver.url, Buffer.alloc(0), 'identity')).toBe(emptyAnswer);
+    expect(await postEncoded(receiver.url, gzipSync(Buffer.alloc(0)), 'gzip')).toBe(emptyAnswer);
+    expect(await postEncoded(receiver.url, brotliCompressSync(Buffer.alloc(0)), 'br')).toBe(emptyAnswer);
+    expect(receiver.onDisk()).toEqual([]);
+  });
+
   it('is refused 413 when it decodes past the body limit (a zip bomb), and not stored', async () => {
     const receiver = await startTestReceiver({ bodyLimitBytes: 4096 });
     // 64 MB of spaces, 64 kB compressed: stopped at 4 kB decoded, never held whole.
