@@ -22,7 +22,7 @@ afterAll(removeTemporaryFolders);
 const proxyPage =
   '<!DOCTYPE html><html><head><title>Corporate Proxy - Sign in</title></head><body><form>user/password</form></body></html>';
 
-/** `args` run on the scripted platform with a pre-issued token (unless `token` is false), in a fresh config folder or `configDir`. */
+/** `args` on the scripted platform, with a pre-issued token unless `token` is false, in `configDir` or a fresh one. */
 function run(args: string[], options: { cwd?: string; stdin?: string; token?: boolean; configDir?: string } = {}) {
   const env: Record<string, string> = { B2BCTL_BASE_URL: platform.url };
   if (options.token !== false) env.B2BCTL_TOKEN = 'a-pre-issued-token-0123456789';
