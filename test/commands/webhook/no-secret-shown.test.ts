@@ -2,8 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
-import { requireThat } from '../../support/external-tools.js';
-import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { createDatabase, usePostgresCluster } from '../../support/postgres.js';
 import { testContext } from '../../support/test-context.js';
 import {
   clientSecret,
@@ -26,11 +25,7 @@ const planted = {
   postgres: 'planted-postgres-password-5e17',
 };
 
-const postgres = requireThat(
-  postgresBin() !== undefined,
-  'the PostgreSQL server (postgresql) is not installed here; .ci/run installs it',
-);
-let cluster: TestPostgres | undefined;
+const postgres = usePostgresCluster();
 let erp: Server;
 let erpPort = 0;
 
@@ -39,10 +34,8 @@ beforeAll(async () => {
   erp = createServer((request, response) => request.resume().on('end', () => response.writeHead(500).end('down')));
   await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
   erpPort = (erp.address() as { port: number }).port;
-  if (!postgres.missing) cluster = await startPostgres();
-}, 120_000);
+});
 afterAll(async () => {
-  cluster?.stop();
   await new Promise((resolve) => erp.close(resolve));
   removeReceiverFolders();
 });
@@ -105,7 +98,7 @@ describe('no secret on /healthz, in webhook status or in the log', () => {
     `PostgreSQL store: the password of --store too${postgres.note}`,
     { timeout: 120_000 },
     async () => {
-      const url = (await createDatabase(cluster as TestPostgres, 'no_secret_shown')).replace(
+      const url = (await createDatabase(postgres.cluster(), 'no_secret_shown')).replace(
         'postgres@',
         `postgres:${planted.postgres}@`,
       );

@@ -6,15 +6,14 @@
  * stops a reading command at once. The database here is real; a proxy in front of it stops forwarding mid-run.
  */
 import { Client } from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { run as listen } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { requireThat } from '../../support/external-tools.js';
 import { type FreezingProxy, freezingProxy } from '../../support/freezing-proxy.js';
-import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { createDatabase, usePostgresCluster } from '../../support/postgres.js';
 import { testContext, type TestContext } from '../../support/test-context.js';
 import {
   clientSecret,
@@ -25,18 +24,8 @@ import {
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 
-const postgres = requireThat(
-  postgresBin() !== undefined,
-  'the PostgreSQL server (postgresql) is not installed here; .ci/run installs it',
-);
-let cluster: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!postgres.missing) cluster = await startPostgres();
-}, 120_000);
-afterAll(() => {
-  cluster?.stop();
-  removeReceiverFolders();
-});
+const postgres = usePostgresCluster();
+afterAll(removeReceiverFolders);
 const proxies: FreezingProxy[] = [];
 afterEach(async () => {
   for (const proxy of proxies.splice(0)) await proxy.close();
@@ -44,7 +33,7 @@ afterEach(async () => {
 
 /** A database of its own, with the store's tables, and a proxy in front of it; the store's URL through the proxy. */
 async function storeBehindProxy(name: string): Promise<{ url: string; direct: string; proxy: FreezingProxy }> {
-  const direct = await createDatabase(cluster as TestPostgres, name);
+  const direct = await createDatabase(postgres.cluster(), name);
   await (await PostgresStore.open(direct)).close();
   const proxy = await freezingProxy(Number(new URL(direct).port));
   proxies.push(proxy);
@@ -229,7 +218,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
   });
 
   it("a database that does not exist is named with its address and the server's words, never the password", async () => {
-    const url = new URL((cluster as TestPostgres).url);
+    const url = new URL(postgres.cluster().url);
     url.password = 'pg-S3CRET';
     url.pathname = '/nodb';
     const result = await runCommandLine(['webhook', 'status', '--store', url.href], { configDir: freshConfigDir() });

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/listen.js';
 import { startReceiver, defaultReceiverPaths } from '../../../src/webhook/receiver.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
-import { requireThat } from '../../support/external-tools.js';
-import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { createDatabase, usePostgresCluster } from '../../support/postgres.js';
 import { testContext } from '../../support/test-context.js';
 import {
   clientId,
@@ -23,18 +22,8 @@ import {
 const newSecret = 'the-new-client-secret-0123456789abcdef';
 const order = (id: number) => ({ ...sampleEvent('orders', new Date('2026-11-23T06:00:00Z')), id });
 
-const postgres = requireThat(
-  postgresBin() !== undefined,
-  'the PostgreSQL server (postgresql) is not installed here; .ci/run installs it',
-);
-let cluster: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!postgres.missing) cluster = await startPostgres();
-}, 120_000);
-afterAll(() => {
-  cluster?.stop();
-  removeReceiverFolders();
-});
+const postgres = usePostgresCluster();
+afterAll(removeReceiverFolders);
 
 /** `webhook listen` on `inbox` with `secret`, until `work` is done; returns what it logged. */
 async function listening(inbox: string, secret: string, work: (url: string) => Promise<void>): Promise<string> {
@@ -83,7 +72,7 @@ describe('tokens and restarts', () => {
     `PostgreSQL: a token of one receiver works on another; a new secret revokes it on both${postgres.note}`,
     { timeout: 120_000 },
     async () => {
-      const url = await createDatabase(cluster as TestPostgres, 'tokens_restart');
+      const url = await createDatabase(postgres.cluster(), 'tokens_restart');
       const start = async (secret: string) => {
         const store = await PostgresStore.open(url);
         const receiver = await startReceiver({
