@@ -1,14 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { createDatabase, usePostgresCluster } from '../../support/postgres.js';
 import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import {
-  clientSecret,
-  listenOptions,
-  postEvent,
-  receiverToken,
+  listenInProcess,
+  postWithToken,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
@@ -49,29 +47,24 @@ function clockForRetries() {
 
 /** Everything the receiver and `webhook status` showed, for one store, after both hand-offs failed twice. */
 async function everythingShown(store: { inbox: string; url?: string }): Promise<string> {
-  const memory = testContext({
-    env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    clock: clockForRetries(),
-  });
-  const running = run(
-    listenOptions(store.inbox, {
+  const { memory, url, stop } = await listenInProcess(
+    store.inbox,
+    {
       store: store.url,
       forwardTo: `http://erp-user:${planted.userInfo}@127.0.0.1:${erpPort}/hook?api_key=${planted.query}&format=json`,
       exec: `DB_PASSWORD=${planted.execAssignment} false --db-password=${planted.execArgument}`,
       maxAttempts: 1000,
-    }),
-    memory.context,
+    },
+    { clock: clockForRetries() },
   );
-  const url = await memory.firstLine();
-  await postEvent(url, 'orders', order, await receiverToken(url));
+  await postWithToken(url, 'orders', order);
   const retried = (name: string) => memory.stderr().split(`Hand-off "${name}"`).length > 3;
-  while (!retried('forward') || !retried('exec')) await new Promise((resolve) => setTimeout(resolve, 10));
+  await until(() => retried('forward') && retried('exec'));
   const health = await (await fetch(`${url}/healthz`)).text();
   const { run: status } = await import('../../../src/commands/webhook/status.js');
   const statusMemory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
   await status({ inbox: store.inbox, store: store.url, stuckAfter: 900_000 }, statusMemory.context);
-  memory.interrupt();
-  await running;
+  await stop();
   // What the page and the table do show: the names and figures, the targets without their credentials.
   expect(JSON.parse(health)).toEqual({
     status: 'ok',
