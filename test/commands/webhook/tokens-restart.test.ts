@@ -1,14 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
 import { startReceiver, defaultReceiverPaths } from '../../../src/webhook/receiver.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
 import { createDatabase, usePostgresCluster } from '../../support/postgres.js';
-import { testContext } from '../../support/test-context.js';
 import {
   clientId,
   clientSecret,
-  listenOptions,
+  listenInProcess,
   postEvent,
   receiverToken,
   removeReceiverFolders,
@@ -27,13 +25,11 @@ afterAll(removeReceiverFolders);
 
 /** `webhook listen` on `inbox` with `secret`, until `work` is done; returns what it logged. */
 async function listening(inbox: string, secret: string, work: (url: string) => Promise<void>): Promise<string> {
-  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: secret } });
-  const running = run(listenOptions(inbox), memory.context);
+  const { memory, url, stop } = await listenInProcess(inbox, {}, { env: { B2BCTL_WEBHOOK_CLIENT_SECRET: secret } });
   try {
-    await work(await memory.firstLine());
+    await work(url);
   } finally {
-    memory.interrupt();
-    await running;
+    await stop();
   }
   return memory.stderr();
 }
