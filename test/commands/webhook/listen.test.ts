@@ -24,6 +24,7 @@ import {
   listenOptions,
   postEvent,
   postWithToken,
+  receiverEnv,
   receiverToken,
   removeReceiverFolders,
   temporaryFolder,
@@ -40,14 +41,7 @@ const root = requireThat(process.getuid?.() === 0, 'giving a folder to another u
 
 /** A context whose profile could reach a platform (which nothing here should need) and holds the client secret. */
 function receiverContext() {
-  return testContext({
-    env: {
-      B2BCTL_CONFIG_DIR: temporaryFolder(),
-      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-      B2BCTL_BASE_URL: 'http://127.0.0.1:9',
-      B2BCTL_TOKEN: 'platform-token',
-    },
-  });
+  return testContext({ env: receiverEnv({ B2BCTL_BASE_URL: 'http://127.0.0.1:9', B2BCTL_TOKEN: 'platform-token' }) });
 }
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 
@@ -142,7 +136,7 @@ describe('webhook listen (in process)', () => {
   it('refuses --forward-batch without --forward-to (exit 2), storing nothing', async () => {
     const inbox = temporaryFolder();
     const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      env: receiverEnv(),
     });
     const failure = await run(listenOptions(inbox, { exec: 'cat', forwardBatch: 8 }), memory.context).catch(
       (error: unknown) => error,
@@ -160,7 +154,7 @@ describe('webhook listen (in process)', () => {
     async (flags) => {
       const inbox = temporaryFolder();
       const memory = testContext({
-        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+        env: receiverEnv(),
       });
       const failure = await run(listenOptions(inbox, { handoff: 'erp', ...flags }), memory.context).catch(
         (error: unknown) => error,
@@ -181,7 +175,7 @@ describe('webhook listen (in process)', () => {
       writeFileSync(victim, 'precious\n');
       symlinkSync(victim, join(inbox, name));
       const memory = testContext({
-        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+        env: receiverEnv(),
       });
       const failure = (await run(listenOptions(inbox), memory.context).catch((error: unknown) => error)) as Error & {
         exitCode: number;
@@ -201,7 +195,7 @@ describe('webhook listen (in process)', () => {
     const path = join(inbox, 'inbox.sqlite-wal');
     execFileSync('mkfifo', ['-m', '600', path]);
     const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      env: receiverEnv(),
     });
     const failure = (await run(listenOptions(inbox), memory.context).catch((error: unknown) => error)) as Error;
     expect(failure.message).toBe(
@@ -211,7 +205,7 @@ describe('webhook listen (in process)', () => {
 
   it('refuses to start without a client id, naming the flag and the setting', async () => {
     const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      env: receiverEnv(),
     });
     const failure = await run(listenOptions(temporaryFolder(), { clientId: undefined }), memory.context).catch(
       (error: unknown) => error,
@@ -514,7 +508,7 @@ describe('webhook listen: backlog and hand-offs', () => {
     const inbox = temporaryFolder();
     let now = Date.parse('2026-11-23T06:00:00Z');
     const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      env: receiverEnv(),
       clock: { now: () => now, sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))) },
     });
     // An ERP that is down: every delivery fails and is retried, so the first event stays pending.
@@ -569,7 +563,7 @@ describe('webhook listen: backlog and hand-offs', () => {
 describe('a hand-off left by an earlier configuration', () => {
   it('is named at the start, and webhook inbox --drop-handoff removes it so /healthz stops counting it', async () => {
     const inbox = temporaryFolder();
-    const env = { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret };
+    const env = receiverEnv();
     // Run once with an --exec hand-off, then with a --forward-to one instead: "exec" stays in the inbox.
     const first = testContext({ env });
     const firstRun = run(listenOptions(inbox, { exec: 'true' }), first.context);
