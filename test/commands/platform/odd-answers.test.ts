@@ -30,6 +30,18 @@ function run(args: string[], options: { cwd?: string; stdin?: string; token?: bo
   return runCommandLine(args, { configDir, env, cwd: options.cwd, stdin: options.stdin });
 }
 
+/**
+ * `orders poll --detail` of the last hour, which writes each order of `listing` as listed (exit 0) whatever its
+ * detail answered: its config folder and its warnings.
+ */
+async function polledWithDetail(listing: readonly unknown[]) {
+  const configDir = freshConfigDir();
+  const result = await run(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], { configDir });
+  expect(result.code).toBe(0);
+  expect(ndjsonOf(result.stdout)).toEqual(listing);
+  return { configDir, warnings: warningLines(result.stderr) };
+}
+
 /** The orders listing answered with `listing` on its first page and nothing after. */
 function listingOf(listing: readonly unknown[]): RouteHandler {
   return (request, _body, response) => {
@@ -405,11 +417,7 @@ describe('an order detail answered 200 without JSON', () => {
   });
 
   it('orders poll --detail: each written from its listing entry with a warning, never as `undefined`; exit 0', async () => {
-    const configDir = freshConfigDir();
-    const result = await run(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], { configDir });
-    expect(result.code).toBe(0);
-    expect(ndjsonOf(result.stdout)).toEqual(listing);
-    const warnings = warningLines(result.stderr);
+    const { configDir, warnings } = await polledWithDetail(listing);
     expect(warnings).toEqual([
       `warning: order 4 (updated ${listing[0]?.lastUpdated}) is listed but its detail answered 200 with an empty body: its listing entry was written in its place; b2bctl orders get 4 reads it later.`,
       `warning: order 5 (updated ${listing[1]?.lastUpdated}) is listed but its detail answered 200 with a body that is not JSON: its listing entry was written in its place; b2bctl orders get 5 reads it later.`,
@@ -450,11 +458,7 @@ describe("an order detail answered 200 with JSON that is not the order: no objec
   });
 
   it('orders poll --detail: each listing entry written in its place with a warning, never the detail; exit 0', async () => {
-    const configDir = freshConfigDir();
-    const result = await run(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], { configDir });
-    expect(result.code).toBe(0);
-    expect(ndjsonOf(result.stdout)).toEqual(listing);
-    const warnings = warningLines(result.stderr);
+    const { warnings } = await polledWithDetail(listing);
     const instead = [
       'JSON null',
       'a JSON array',
