@@ -136,3 +136,8 @@ export function summaryCounts(stderr: string): { requests: number; retries: numb
   const match = /; (\d+) requests?, (\d+) retr(?:y|ies), (\d+) throttled \(429\)/.exec(summaryLine(stderr));
   return { requests: Number(match?.[1]), retries: Number(match?.[2]), throttled: Number(match?.[3]) };
 }
+
+/** The warnings of a run's stderr, each the whole line. */
+export function warningLines(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line.startsWith('warning:'));
+}

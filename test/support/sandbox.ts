@@ -112,6 +112,21 @@ export function useSandbox(overrides: Partial<SandboxOptions> = {}): () => Sandb
 }
 
 /**
+ * One sandbox for the test file, handed to `started` before the first test; closed after the file, with its
+ * temporary folders.
+ */
+export function useFileSandbox(started: (sandbox: RunningSandbox) => void): void {
+  let sandbox: RunningSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    started(sandbox);
+  });
+  afterAll(async () => {
+    if (sandbox) await stopTestSandbox(sandbox);
+  });
+}
+
+/**
  * One sandbox for the test file, and the environment a command reaches it with and no profile (its URL and a token),
  * handed to `ready` before the first test; closed after the file, with its temporary folders.
  */

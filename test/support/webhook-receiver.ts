@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { ListenOptions } from '../../src/commands/webhook/listen.js';
+import { type ListenOptions, run as listen } from '../../src/commands/webhook/listen.js';
 import {
   defaultReceiverPaths,
   type ReceivedEvent,
@@ -13,6 +13,7 @@ import { sqliteFileName, SqliteStore } from '../../src/webhook/store/sqlite-stor
 import type { StoredEvent, StoreOptions } from '../../src/webhook/store/types.js';
 import { collect, freshConfigDir, type RunResult, spawnCli } from './cli.js';
 import { type AppendInterceptor, interceptedAppends } from './store-double.js';
+import { type TestContext, testContext, type TestContextOptions } from './test-context.js';
 import { removeTemporaryFolders, temporaryFolder } from './temporary.js';
 import { afterAll, afterEach } from 'vitest';
 
@@ -172,6 +173,43 @@ export async function spawnReceiver(extraArgs: readonly string[]): Promise<Spawn
     child.on('close', (code) => reject(new Error(`listen exited ${code} before printing its URL`)));
   });
   return { child, url, done, stderrSoFar: () => stderr };
+}
+
+/** POSTs an event as `postEvent` does, with a token the receiver at `url` has just issued. */
+export async function postWithToken(url: string, kind: 'customers' | 'orders', body: unknown): Promise<Response> {
+  return postEvent(url, kind, body, await receiverToken(url));
+}
+
+/** The environment of a `webhook listen` in process: a config folder of its own, this file's client secret, `extra`. */
+export function receiverEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret, ...extra };
+}
+
+/** A `webhook listen` running in process, once it has printed its URL. */
+export interface ListeningReceiver {
+  memory: TestContext;
+  url: string;
+  /** Interrupts it, as SIGTERM does, and waits until it has stopped. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `webhook listen` on `inbox` with `extra` flags, run in process in the receiver's environment (`context.env` on
+ * top of it) until its URL is printed.
+ */
+export async function listenInProcess(
+  inbox: string,
+  extra: Partial<ListenOptions> = {},
+  context: TestContextOptions = {},
+): Promise<ListeningReceiver> {
+  const memory = testContext({ ...context, env: receiverEnv(context.env) });
+  const running = listen(listenOptions(inbox, extra), memory.context);
+  const url = await memory.firstLine();
+  const stop = async () => {
+    memory.interrupt();
+    await running;
+  };
+  return { memory, url, stop };
 }
 
 /** `webhook listen` options as its flags' defaults give them, on a loopback ephemeral port, with `extra` on top. */

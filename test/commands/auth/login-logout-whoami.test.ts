@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { asJson, cachedToken, configFile, freshConfigDir, readConfig, tokenFlagWarning } from '../../support/cli.js';
 import { login, runCommandLine } from '../../support/command-line.js';
@@ -16,22 +16,15 @@ import {
   sandboxPassword,
   sandboxUser,
   seedReps,
-  startTestSandbox,
   tokenRoute,
+  useFileSandbox,
 } from '../../support/sandbox.js';
 import { expectPasswordLoginStored, loggedInLine } from '../../support/auth.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
 import { textServer } from '../../support/text-server.js';
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 beforeEach(async () => {
   await resetCounts(sandbox);
 });

@@ -41,6 +41,29 @@ function wordsBashReads(command: string, folder: string): string[] {
   return result.stdout.toString('utf8').split('\0').slice(0, -1);
 }
 
+/** `words` run in `folder` (its config in `folder`/config) on the sandbox, off a terminal, `extra` in its environment. */
+function runInFolder(folder: string, words: string[], extra: Record<string, string> = {}) {
+  return runCommandLine(words, {
+    configDir: join(folder, 'config'),
+    cwd: folder,
+    env: { ...env, ...textLog, ...extra },
+  });
+}
+
+/**
+ * `words` run in `folder` on an invalid file: refused with exit 65 before anything is sent, each line of stderr and
+ * the closing line one timed line. The run, and its stderr's lines.
+ */
+async function refusedBeforeSending(folder: string, words: string[]) {
+  await resetCounts(sandbox);
+  const result = await runInFolder(folder, words);
+  expect(result.code).toBe(65);
+  expect(await requestCounts(sandbox)).toEqual({});
+  const lines = result.stderr.trimEnd().split('\n');
+  for (const line of [...lines, result.closingLine ?? '']) expect(line).toMatch(timed);
+  return { result, lines };
+}
+
 /** The value after `flag` in `words`. */
 const after = (words: readonly string[], flag: string) => words[words.indexOf(flag) + 1] ?? '';
 
@@ -52,10 +75,8 @@ describe.skipIf(bash.missing)(`a file name with a line break in a bulk run${bash
     const folder = temporaryFolder('b2bctl-name-break-');
     copyFileSync(join(seedDirectory, 'stock.csv'), join(folder, name));
     const unreachable = `http://127.0.0.1:${await closedPort()}`;
-    const result = await runCommandLine(['stock', 'push', name, '--route', 'batch', '--retries', '0'], {
-      configDir: join(folder, 'config'),
-      cwd: folder,
-      env: { ...env, ...textLog, B2BCTL_BASE_URL: unreachable },
+    const result = await runInFolder(folder, ['stock', 'push', name, '--route', 'batch', '--retries', '0'], {
+      B2BCTL_BASE_URL: unreachable,
     });
     expect(result.code).toBe(69);
     const lines = result.stderr.trimEnd().split('\n');
@@ -86,11 +107,7 @@ describe.skipIf(bash.missing)(`a file name with a line break in a bulk run${bash
     const withEsc = 'x\u001B[31m\nb.csv';
     writeFileSync(join(folder, withEsc), 'sku;quantity\nNAO-EXISTE-1;1\nNAO-EXISTE-2;2\n');
     await resetCounts(sandbox);
-    const result = await runCommandLine(['stock', 'push', withEsc, '--route', 'batch'], {
-      configDir: join(folder, 'config'),
-      cwd: folder,
-      env: { ...env, ...textLog },
-    });
+    const result = await runInFolder(folder, ['stock', 'push', withEsc, '--route', 'batch']);
     expect(result.code).toBe(1);
     expect(await requestCounts(sandbox)).toEqual({ 'PUT /v1/stock/batch': 1 });
     const lines = result.stderr.trimEnd().split('\n');
@@ -114,16 +131,7 @@ describe.skipIf(bash.missing)(`a file name with a line break in a bulk run${bash
       join(folder, customers),
       `${sample[0]}\n${(sample[1] ?? '').replace('100.007.919-89', '100.007.919-00')}\n${sample[2]}\n`,
     );
-    await resetCounts(sandbox);
-    const result = await runCommandLine(['customer', 'create', customers], {
-      configDir: join(folder, 'config'),
-      cwd: folder,
-      env: { ...env, ...textLog },
-    });
-    expect(result.code).toBe(65);
-    expect(await requestCounts(sandbox)).toEqual({});
-    const lines = result.stderr.trimEnd().split('\n');
-    for (const line of [...lines, result.closingLine ?? '']) expect(line).toMatch(timed);
+    const { result, lines } = await refusedBeforeSending(folder, ['customer', 'create', customers]);
     expect(lines[0]).toMatch(/Z customer create: validating clientes\\nnovos\.csv$/);
     expect(lines.some((line) => /Z clientes\\nnovos\.csv:2: /.test(line))).toBe(true);
     expect(lines.at(-1)).toMatch(/Z error: 1 record of clientes\\nnovos\.csv is invalid /);
@@ -136,16 +144,7 @@ describe.skipIf(bash.missing)(`a file name with a line break in a bulk run${bash
     const folder = temporaryFolder('b2bctl-name-break-');
     const moves = 'pedidos\nhoje.csv';
     writeFileSync(join(folder, moves), 'order,action\n1,bogus\n');
-    await resetCounts(sandbox);
-    const result = await runCommandLine(['orders', 'update', moves], {
-      configDir: join(folder, 'config'),
-      cwd: folder,
-      env: { ...env, ...textLog },
-    });
-    expect(result.code).toBe(65);
-    expect(await requestCounts(sandbox)).toEqual({});
-    const lines = result.stderr.trimEnd().split('\n');
-    for (const line of [...lines, result.closingLine ?? '']) expect(line).toMatch(timed);
+    const { result, lines } = await refusedBeforeSending(folder, ['orders', 'update', moves]);
     expect(lines[0]).toMatch(/Z orders update: validating pedidos\\nhoje\.csv$/);
     expect(lines[1]).toMatch(/Z pedidos\\nhoje\.csv:2: /);
     expect(lines.at(-1)).toMatch(/Z error: Every record of pedidos\\nhoje\.csv is invalid /);
@@ -158,16 +157,7 @@ describe.skipIf(bash.missing)(`a file name with a line break in a bulk run${bash
     const folder = temporaryFolder('b2bctl-name-break-');
     const rows = Array.from({ length: 120 }, (_, index) => `S${index + 1};x`);
     writeFileSync(join(folder, name), ['sku;quantity', ...rows, ''].join('\n'));
-    await resetCounts(sandbox);
-    const result = await runCommandLine(['stock', 'push', name], {
-      configDir: join(folder, 'config'),
-      cwd: folder,
-      env: { ...env, ...textLog },
-    });
-    expect(result.code).toBe(65);
-    expect(await requestCounts(sandbox)).toEqual({});
-    const lines = result.stderr.trimEnd().split('\n');
-    for (const line of lines) expect(line).toMatch(timed);
+    const { lines } = await refusedBeforeSending(folder, ['stock', 'push', name]);
     const listing = lines
       .map((line) => /every problem is listed by (.+) -o csv > problems\.csv$/.exec(line)?.[1])
       .find(Boolean);
@@ -178,11 +168,7 @@ describe.skipIf(bash.missing)(`a file name with a line break in a bulk run${bash
   it('--log-format json: every line one JSON object; the closing line names the file exactly in its fields', async () => {
     const folder = temporaryFolder('b2bctl-name-break-');
     writeFileSync(join(folder, name), 'sku;quantity\nNAO-EXISTE-1;x\n');
-    const result = await runCommandLine(['stock', 'push', name], {
-      configDir: join(folder, 'config'),
-      cwd: folder,
-      env: { ...env, B2BCTL_LOG_FORMAT: 'json' },
-    });
+    const result = await runInFolder(folder, ['stock', 'push', name], { B2BCTL_LOG_FORMAT: 'json' });
     expect(result.code).toBe(65);
     const objects = [...result.stderr.trimEnd().split('\n'), result.closingLine ?? ''].map(
       (line) => JSON.parse(line) as { message: string; fields?: { file?: string } },
@@ -194,11 +180,7 @@ describe.skipIf(bash.missing)(`a file name with a line break in a bulk run${bash
   it('stock validate: its summary and error one line each; -o ndjson names the file as it is', async () => {
     const folder = temporaryFolder('b2bctl-name-break-');
     writeFileSync(join(folder, name), 'sku;quantity\nA1;x\nA2;3\n');
-    const result = await runCommandLine(['stock', 'validate', name, '-o', 'ndjson'], {
-      configDir: join(folder, 'config'),
-      cwd: folder,
-      env: { ...env, ...textLog },
-    });
+    const result = await runInFolder(folder, ['stock', 'validate', name, '-o', 'ndjson']);
     expect(result.code).toBe(65);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);

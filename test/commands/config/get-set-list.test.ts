@@ -1,6 +1,6 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { asJson, cachedToken, configFile, freshConfigDir, readConfig, tokenFlagWarning } from '../../support/cli.js';
 import { login, runCommandLine } from '../../support/command-line.js';
@@ -10,19 +10,13 @@ import {
   resetCounts,
   sandboxUser,
   seedReps,
-  startTestSandbox,
+  useFileSandbox,
 } from '../../support/sandbox.js';
-import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { temporaryFolder } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 beforeEach(async () => {
   await resetCounts(sandbox);
 });

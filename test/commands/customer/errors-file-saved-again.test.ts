@@ -3,7 +3,6 @@
  * its `row` and `error` columns deleted. b2bctl's formula guard (the `'` before a cell starting `-`) and its
  * `#RETYPE!` mark must read the same from every one of them: never sent as part of a value.
  */
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { createHeader, storedCustomer } from '../../support/customers.js';
 import { requireTools } from '../../support/external-tools.js';
+import { convertedByCalc } from '../../support/libreoffice.js';
 import { requestCounts, resetCounts } from '../../support/sandbox.js';
 
 const soffice = requireTools('soffice');
@@ -49,21 +49,15 @@ async function fixedErrorsFile(folder: string): Promise<string> {
 
 /** The CSV as LibreOffice Calc opens it (`,`, UTF-8, pt-BR) and saves it as `format`; the saved file's name. */
 function savedByCalc(folder: string, csv: string, format: 'xlsx' | 'ods'): string {
-  const converted = spawnSync(
-    'soffice',
-    [
-      `-env:UserInstallation=file://${join(folder, 'profile')}`,
-      '--headless',
-      '--infilter=CSV:44,34,76,1,,1046',
-      '--convert-to',
-      format,
-      '--outdir',
-      folder,
-      join(folder, csv),
-    ],
-    { encoding: 'utf8', timeout: 120_000 },
-  );
-  expect(converted.status).toBe(0);
+  const files = [join(folder, csv)];
+  convertedByCalc({
+    folder,
+    infilter: 'CSV:44,34,76,1,,1046',
+    convertTo: format,
+    outdir: folder,
+    files,
+    timeoutMs: 120_000,
+  });
   return csv.replace(/\.csv$/, `.${format}`);
 }
 

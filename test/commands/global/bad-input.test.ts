@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { refusedPort, configFile, freshConfigDir, tokenFlagWarning } from '../../support/cli.js';
 import { login, runCommandLine } from '../../support/command-line.js';
@@ -8,20 +8,13 @@ import {
   resetCounts,
   sandboxPassword,
   sandboxUser,
-  startTestSandbox,
   tokenRoute,
+  useFileSandbox,
 } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 beforeEach(async () => {
   await resetCounts(sandbox);
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { ndjsonOf } from '../../support/ndjson.js';
-import { readReport } from '../../support/run-files.js';
+import { readReport, warningLines } from '../../support/run-files.js';
 import { sandboxUser, seedDirectory } from '../../support/sandbox.js';
 import { type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -22,10 +22,32 @@ afterAll(removeTemporaryFolders);
 const proxyPage =
   '<!DOCTYPE html><html><head><title>Corporate Proxy - Sign in</title></head><body><form>user/password</form></body></html>';
 
-function run(args: string[], options: { cwd?: string; stdin?: string; token?: boolean } = {}) {
+/** `args` on the scripted platform, with a pre-issued token unless `token` is false, in `configDir` or a fresh one. */
+function run(args: string[], options: { cwd?: string; stdin?: string; token?: boolean; configDir?: string } = {}) {
   const env: Record<string, string> = { B2BCTL_BASE_URL: platform.url };
   if (options.token !== false) env.B2BCTL_TOKEN = 'a-pre-issued-token-0123456789';
-  return runCommandLine(args, { configDir: freshConfigDir(), env, cwd: options.cwd, stdin: options.stdin });
+  const configDir = options.configDir ?? freshConfigDir();
+  return runCommandLine(args, { configDir, env, cwd: options.cwd, stdin: options.stdin });
+}
+
+/**
+ * `orders poll --detail` of the last hour, which writes each order of `listing` as listed (exit 0) whatever its
+ * detail answered: its config folder and its warnings.
+ */
+async function polledWithDetail(listing: readonly unknown[]) {
+  const configDir = freshConfigDir();
+  const result = await run(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], { configDir });
+  expect(result.code).toBe(0);
+  expect(ndjsonOf(result.stdout)).toEqual(listing);
+  return { configDir, warnings: warningLines(result.stderr) };
+}
+
+/** The orders listing answered with `listing` on its first page and nothing after. */
+function listingOf(listing: readonly unknown[]): RouteHandler {
+  return (request, _body, response) => {
+    const offset = Number(new URL(request.url ?? '/', platform.url).searchParams.get('offset') ?? 0);
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
+  };
 }
 
 describe('a 200 with an empty body', () => {
@@ -42,7 +64,7 @@ describe('a 200 with an empty body', () => {
     copyFileSync(join(seedDirectory, 'stock.csv'), join(dir, 'stock.csv'));
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch'], { cwd: dir });
     expect(result.code).toBe(0);
-    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    const warnings = warningLines(result.stderr);
     expect(warnings).toEqual([
       'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).',
     ]);
@@ -76,7 +98,7 @@ describe('a 200 with an empty body', () => {
     const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch', '--quiet'], { cwd: dir });
     // The status word is read as an item's would be; the message is quoted, never judged.
     expect(result.code).toBe(1);
-    expect(result.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
+    expect(warningLines(result.stderr)).toEqual([
       `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${answer}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".`,
     ]);
     const name = readdirSync(dir).find((file) => /^stock\.report-.*\.csv$/.test(file)) as string;
@@ -145,11 +167,7 @@ describe('the answers.* settings map a shape b2bctl would not guess', () => {
       ['answers.stockBatch.status', 'verdict'],
     ])
       expect((await runCommandLine(['config', 'set', key as string, value as string], { configDir })).code).toBe(0);
-    const result = await runCommandLine(['stock', 'push', 'stock.csv', '--route', 'batch'], {
-      configDir,
-      cwd: dir,
-      env: { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },
-    });
+    const result = await run(['stock', 'push', 'stock.csv', '--route', 'batch'], { configDir, cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stderr).not.toContain('warning:');
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
@@ -279,10 +297,6 @@ describe('a redirect (3xx): never followed, never a success', () => {
   const listing = [
     { id: 4, orderId: 100004, status: 'PAID', lastUpdated: new Date(Date.now() - 60_000).toISOString() },
   ];
-  const listOrders: RouteHandler = (request, _body, response) => {
-    const offset = Number(new URL(request.url ?? '/', platform.url).searchParams.get('offset') ?? 0);
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
-  };
 
   it('customer create: the run stops at the first, the create it answered unknown (sent), the rest not sent, exit 69', async () => {
     routes['POST /v1/customer'] = redirect(307, '/maintenance');
@@ -327,8 +341,7 @@ describe('a redirect (3xx): never followed, never a success', () => {
   it('orders poll: a redirected listing is no empty page: exit 69, nothing written, the cursor not moved', async () => {
     routes['GET /v1/orders'] = redirect(302, '/maintenance');
     const configDir = freshConfigDir();
-    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir, env });
+    const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir });
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
@@ -340,14 +353,10 @@ describe('a redirect (3xx): never followed, never a success', () => {
   });
 
   it('orders poll --detail: a redirected detail stops the run before the cursor passes the order, exit 69', async () => {
-    routes['GET /v1/orders'] = listOrders;
+    routes['GET /v1/orders'] = listingOf(listing);
     routes['GET /v1/orders/4'] = redirect(301, '/elsewhere/v1/orders/4');
     const configDir = freshConfigDir();
-    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], {
-      configDir,
-      env,
-    });
+    const result = await run(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], { configDir });
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -402,10 +411,7 @@ describe('an order detail answered 200 without JSON', () => {
     { id: 5, orderId: 100005, status: 'PAID', lastUpdated: new Date(Date.now() - 60_000).toISOString() },
   ];
   beforeEach(() => {
-    routes['GET /v1/orders'] = (request, _body, response) => {
-      const offset = Number(new URL(request.url ?? '/', platform.url).searchParams.get('offset') ?? 0);
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
-    };
+    routes['GET /v1/orders'] = listingOf(listing);
     routes['GET /v1/orders/4'] = (_request, _body, response) =>
       response.writeHead(200, { 'content-type': 'application/json' }).end();
     routes['GET /v1/orders/5'] = (_request, _body, response) =>
@@ -413,15 +419,7 @@ describe('an order detail answered 200 without JSON', () => {
   });
 
   it('orders poll --detail: each written from its listing entry with a warning, never as `undefined`; exit 0', async () => {
-    const configDir = freshConfigDir();
-    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], {
-      configDir,
-      env,
-    });
-    expect(result.code).toBe(0);
-    expect(ndjsonOf(result.stdout)).toEqual(listing);
-    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    const { configDir, warnings } = await polledWithDetail(listing);
     expect(warnings).toEqual([
       `warning: order 4 (updated ${listing[0]?.lastUpdated}) is listed but its detail answered 200 with an empty body: its listing entry was written in its place; b2bctl orders get 4 reads it later.`,
       `warning: order 5 (updated ${listing[1]?.lastUpdated}) is listed but its detail answered 200 with a body that is not JSON: its listing entry was written in its place; b2bctl orders get 5 reads it later.`,
@@ -455,25 +453,14 @@ describe("an order detail answered 200 with JSON that is not the order: no objec
     10: '{"data":{"id":10,"orderId":1011,"status":"NEW"}}',
   };
   beforeEach(() => {
-    routes['GET /v1/orders'] = (request, _body, response) => {
-      const offset = Number(new URL(request.url ?? '/', platform.url).searchParams.get('offset') ?? 0);
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(offset === 0 ? listing : []));
-    };
+    routes['GET /v1/orders'] = listingOf(listing);
     for (const [id, body] of Object.entries(details))
       routes[`GET /v1/orders/${id}`] = (_request, _body, response) =>
         response.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
 
   it('orders poll --detail: each listing entry written in its place with a warning, never the detail; exit 0', async () => {
-    const configDir = freshConfigDir();
-    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '-o', 'ndjson'], {
-      configDir,
-      env,
-    });
-    expect(result.code).toBe(0);
-    expect(ndjsonOf(result.stdout)).toEqual(listing);
-    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    const { warnings } = await polledWithDetail(listing);
     const instead = [
       'JSON null',
       'a JSON array',
@@ -493,12 +480,7 @@ describe("an order detail answered 200 with JSON that is not the order: no objec
 
   it('orders poll --detail --out-dir: the files hold the listing entries, none holds null or another order', async () => {
     const dir = freshWorkDir();
-    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-    const result = await runCommandLine(['orders', 'poll', '--since', '1h', '--detail', '--out-dir', 'od'], {
-      configDir: freshConfigDir(),
-      env,
-      cwd: dir,
-    });
+    const result = await run(['orders', 'poll', '--since', '1h', '--detail', '--out-dir', 'od'], { cwd: dir });
     expect(result.code).toBe(0);
     const kept = readdirSync(join(dir, 'od'))
       .filter((name) => name.endsWith('.json'))

@@ -4,13 +4,13 @@
  * run sent them, exit 0: another product's stock). The errors file writes such a code behind a `'`, which Calc keeps
  * as text, and the feed-back run reads it without: the platform receives the SKUs of the input.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { requireTools } from '../../support/external-tools.js';
+import { convertedByCalc } from '../../support/libreoffice.js';
 import { onlyErrorsFile } from '../../support/run-files.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
 import { inlineCell, numberCell, writeXlsx } from '../../support/workbook-writer.js';
@@ -101,23 +101,15 @@ const ptBR: CalcLocale = { language: 1046, locale: 'pt_BR.UTF-8', special: false
 function savedByCalc(folder: string, csv: string, separator: ';' | ',', calc = ptBR): string {
   const options = `${separator.charCodeAt(0)},34,76,1,,${calc.language},false,${calc.special}`;
   const out = `calc-${calc.language}-${calc.special}`;
-  const converted = spawnSync(
-    'soffice',
-    [
-      `-env:UserInstallation=file://${join(folder, 'profile')}`,
-      '--headless',
-      `--infilter=Text - txt - csv (StarCalc):${options}`,
-      '--convert-to',
-      `csv:Text - txt - csv (StarCalc):${options},true,false,false`,
-      '--outdir',
-      join(folder, out),
-      join(folder, csv),
-    ],
+  convertedByCalc({
+    folder,
+    infilter: `Text - txt - csv (StarCalc):${options}`,
+    convertTo: `csv:Text - txt - csv (StarCalc):${options},true,false,false`,
+    outdir: join(folder, out),
+    files: [join(folder, csv)],
+    timeoutMs: 300_000,
     // The office's Calc (a pt-BR one writes decimal commas), whatever the machine's locale.
-    { encoding: 'utf8', timeout: 300_000, env: { ...process.env, LC_ALL: calc.locale } },
-  );
-  expect({ status: converted.status, stderr: converted.status === 0 ? '' : converted.stderr }).toMatchObject({
-    status: 0,
+    env: { ...process.env, LC_ALL: calc.locale },
   });
   return join(out, csv);
 }

@@ -14,6 +14,7 @@ import { runCommandLine } from '../../support/command-line.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
 import type { TestContext } from '../../support/test-context.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { until } from '../../support/until.js';
 
 const platform = useScriptedPlatform();
 afterAll(removeTemporaryFolders);
@@ -41,10 +42,6 @@ class NoticeClock implements Clock {
   release(): void {
     for (const resolve of this.pending.splice(0)) resolve();
   }
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 function fifo(): string {

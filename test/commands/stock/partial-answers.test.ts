@@ -5,76 +5,15 @@
  * `unknown`, though it said which (a fresh user test). Items left out beside others shown applied are `unknown`,
  * in the errors file, warned of once a run; a list of SKUs sent refuses those items, by its name.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { run as push, type StockPushOptions } from '../../../src/commands/stock/push.js';
-import { filesStartingWith, onlyFile, readErrorsCsv, readReport } from '../../support/run-files.js';
-import { requestCounts, useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ProxiedRequest, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
-import { temporaryFolder } from '../../support/temporary.js';
+import { describe, expect, it } from 'vitest';
+import { run as push } from '../../../src/commands/stock/push.js';
+import { runRecord, stockFile, useAnsweredStockRoute } from '../../support/answered-stock-route.js';
+import { onlyFile, readErrorsCsv, warningLines } from '../../support/run-files.js';
+import { requestCounts } from '../../support/sandbox.js';
 
-const fixture = useSandbox();
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
-
-const routes = {
-  batch: { method: 'PUT', path: '/v1/stock/batch' },
-  queue: { method: 'POST', path: '/api/v1/stocks/batch' },
-};
-
-/** The SKUs a stock request carried, in the order sent. */
-function skusSent(request: ProxiedRequest): string[] {
-  return (JSON.parse(request.body) as { items: { sku: string }[] }).items.map((item) => item.sku);
-}
-
-/** A logged-in run whose every request to the route is answered 200 with `answer(skus sent)` by a proxy. */
-async function routeAnsweredWith(route: 'batch' | 'queue', answer: (skus: string[]) => unknown) {
-  const { sandbox, loggedInContext } = fixture();
-  const { method, path } = routes[route];
-  const proxy = await startScriptedProxy(sandbox.url, (request) =>
-    request.method === method && pathOf(request) === path
-      ? { answer: 200, body: answer(skusSent(request)) }
-      : undefined,
-  );
-  openProxy = proxy;
-  const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
-  return { sandbox, test, sent: () => proxy.requests.filter((request) => pathOf(request) === path).length };
-}
+const routeAnsweredWith = useAnsweredStockRoute();
 
 const batch = ['A1', 'A2', 'A3', 'A4', 'A5'];
-
-/** A stock CSV of these SKUs (quantity and price by place), and the options of a push through the route. */
-function stockFile(route: 'batch' | 'queue', skus: readonly string[] = batch) {
-  const folder = temporaryFolder();
-  const rows = skus.map((sku, place) => `${sku},${place + 1},${place + 1}.00`);
-  writeFileSync(join(folder, 'stock.csv'), ['sku,quantity,price', ...rows, ''].join('\n'));
-  const options: StockPushOptions = {
-    file: join(folder, 'stock.csv'),
-    route,
-    strict: false,
-    dryRun: false,
-    skipInvalid: false,
-  };
-  return { folder, options };
-}
-
-/** The report as `key outcome id message` lines, and the errors file's SKUs (none when there is no errors file). */
-function runRecord(folder: string) {
-  const rows = readReport(onlyFile(folder, 'stock.report-')).map(
-    (row) => `${row.key} ${row.outcome} ${row.id} ${row.message}`,
-  );
-  const errorsFiles = filesStartingWith(folder, 'stock.errors-');
-  const errors = errorsFiles.length === 0 ? [] : readErrorsCsv(onlyFile(folder, 'stock.errors-')).rows;
-  return { rows, errors: errors.map((cells) => cells[0]) };
-}
-
-function warnings(stderr: string): string[] {
-  return stderr.split('\n').filter((line) => line.startsWith('warning:'));
-}
 
 const leftOut =
   'the answer showed other items of the batch applied and said nothing of this one: it may have dropped it';
@@ -87,14 +26,14 @@ describe('stock push --route batch: results naming some items applied and leavin
   ])('%s: the items left out unknown, in the errors file, warned of once a run, exit 1', async (_name, answer) => {
     // Two batches of five: the warning is given once for the run.
     const skus = [...batch, 'B1', 'B2', 'B3', 'B4', 'B5'];
-    const { sandbox, test, sent } = await routeAnsweredWith('batch', answer);
+    const { sandbox, test, sent } = await routeAnsweredWith('batch', 200, answer);
     const { folder, options } = stockFile('batch', skus);
     expect(await test.run(push, { ...options, batchSize: 5, concurrency: 1 })).toBe(1);
     expect(runRecord(folder)).toEqual({
       rows: skus.map((sku) => (applied(sku) ? `${sku} applied  ` : `${sku} unknown  ${leftOut}`)),
       errors: skus.filter((sku) => !applied(sku)),
     });
-    expect(warnings(test.stderr())).toEqual([
+    expect(warningLines(test.stderr())).toEqual([
       'warning: the stock batch route answered per-item results that show items applied and say nothing of others ("A2", "A4", "A5" of a batch of 5 items); b2bctl reports each item such an answer leaves out "unknown", since the platform may have dropped it (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).',
     ]);
     expect(test.stderr()).toContain('stock push: 4 applied, 6 unknown; 2 requests,');
@@ -103,10 +42,10 @@ describe('stock push --route batch: results naming some items applied and leavin
   });
 
   it('a list naming refusals only (errors-style): the others not refused, "accepted" as before, exit 1', async () => {
-    const { test } = await routeAnsweredWith('batch', () => ({
+    const { test } = await routeAnsweredWith('batch', 200, () => ({
       results: [{ sku: 'A2', status: 'REJECTED', message: 'Produto não encontrado' }],
     }));
-    const { folder, options } = stockFile('batch');
+    const { folder, options } = stockFile('batch', batch);
     expect(await test.run(push, options)).toBe(1);
     expect(runRecord(folder)).toEqual({
       rows: batch.map((sku) =>
@@ -114,17 +53,17 @@ describe('stock push --route batch: results naming some items applied and leavin
       ),
       errors: ['A2'],
     });
-    expect(warnings(test.stderr()).join('\n')).not.toContain('say nothing of others');
+    expect(warningLines(test.stderr()).join('\n')).not.toContain('say nothing of others');
   });
 
   it('results naming every item: nothing left out, nothing unknown, exit 0', async () => {
-    const { test } = await routeAnsweredWith('batch', (skus) => ({
+    const { test } = await routeAnsweredWith('batch', 200, (skus) => ({
       results: skus.map((sku) => ({ sku, status: 'OK' })),
     }));
-    const { folder, options } = stockFile('batch');
+    const { folder, options } = stockFile('batch', batch);
     expect(await test.run(push, options)).toBe(0);
     expect(runRecord(folder)).toEqual({ rows: batch.map((sku) => `${sku} applied  `), errors: [] });
-    expect(warnings(test.stderr())).toEqual([]);
+    expect(warningLines(test.stderr())).toEqual([]);
   });
 });
 
@@ -142,8 +81,8 @@ describe('stock push: a list of the SKUs not taken', () => {
   ])(
     '%s: those items rejected, quoting the list\u2019s name; the others accepted; exit 1',
     async (_name, body, field) => {
-      const { sandbox, test, sent } = await routeAnsweredWith('batch', () => body);
-      const { folder, options } = stockFile('batch');
+      const { sandbox, test, sent } = await routeAnsweredWith('batch', 200, () => body);
+      const { folder, options } = stockFile('batch', batch);
       expect(await test.run(push, options)).toBe(1);
       const reason = `the platform listed this SKU under ${field}`;
       expect(runRecord(folder)).toEqual({
@@ -154,7 +93,7 @@ describe('stock push: a list of the SKUs not taken', () => {
       });
       const errors = readErrorsCsv(onlyFile(folder, 'stock.errors-')).rows;
       expect(errors.map((cells) => `${cells[0]} ${cells.at(-1)}`)).toEqual([`A2 ${reason}`, `A4 ${reason}`]);
-      expect(warnings(test.stderr()).join('\n')).not.toContain('cannot match');
+      expect(warningLines(test.stderr()).join('\n')).not.toContain('cannot match');
       expect(test.stderr()).toContain('stock push: 3 accepted, 2 rejected; 1 request,');
       expect(sent()).toBe(1);
       expect(await requestCounts(sandbox)).toEqual({});
@@ -163,11 +102,11 @@ describe('stock push: a list of the SKUs not taken', () => {
 
   it('beside results showing the others applied: those applied, the listed rejected, no warning, exit 1', async () => {
     const notFound = ['A2', 'A4'];
-    const { test } = await routeAnsweredWith('batch', (skus) => ({
+    const { test } = await routeAnsweredWith('batch', 200, (skus) => ({
       results: skus.filter((sku) => !notFound.includes(sku)).map((sku) => ({ sku, status: 'OK' })),
       notFound,
     }));
-    const { folder, options } = stockFile('batch');
+    const { folder, options } = stockFile('batch', batch);
     expect(await test.run(push, options)).toBe(1);
     expect(runRecord(folder)).toEqual({
       rows: batch.map((sku) =>
@@ -175,31 +114,31 @@ describe('stock push: a list of the SKUs not taken', () => {
       ),
       errors: ['A2', 'A4'],
     });
-    expect(warnings(test.stderr())).toEqual([]);
+    expect(warningLines(test.stderr())).toEqual([]);
   });
 
   it.each([
     ['an entry naming no SKU sent', { processed: 5, notFound: ['A2', 'ZZ9'] }],
     ['a count without names', { processed: 5, notFoundCount: 2 }],
   ])('%s: every item unknown, quoting the answer, warned, exit 1 (as before)', async (_name, body) => {
-    const { test } = await routeAnsweredWith('batch', () => body);
-    const { folder, options } = stockFile('batch');
+    const { test } = await routeAnsweredWith('batch', 200, () => body);
+    const { folder, options } = stockFile('batch', batch);
     expect(await test.run(push, options)).toBe(1);
     const shown = JSON.stringify(body);
     const message = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${shown}`;
     expect(runRecord(folder)).toEqual({ rows: batch.map((sku) => `${sku} unknown  ${message}`), errors: batch });
-    expect(warnings(test.stderr())).toEqual([
+    expect(warningLines(test.stderr())).toEqual([
       `warning: the stock batch route refused an item b2bctl cannot match to the items sent: ${shown}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".`,
     ]);
   });
 
   it('in the queue route\u2019s 2xx: those items rejected, the others queued, exit 1', async () => {
-    const { test } = await routeAnsweredWith('queue', () => ({
+    const { test } = await routeAnsweredWith('queue', 200, () => ({
       batchId: 'b1',
       status: 'QUEUED',
       notFound: ['A2'],
     }));
-    const { folder, options } = stockFile('queue');
+    const { folder, options } = stockFile('queue', batch);
     expect(await test.run(push, options)).toBe(1);
     expect(runRecord(folder)).toEqual({
       rows: batch.map((sku) =>
@@ -207,6 +146,6 @@ describe('stock push: a list of the SKUs not taken', () => {
       ),
       errors: ['A2'],
     });
-    expect(warnings(test.stderr())).toEqual([]);
+    expect(warningLines(test.stderr())).toEqual([]);
   });
 });

@@ -4,64 +4,16 @@
  * list; reasons under Portuguese names (`mensagem`, `motivo`); and the queue
  * route's 200 that refuses the batch (`"success": false`, `"status": "REJECTED"`, an `errors` list, per-item results).
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { run as push, type StockPushOptions } from '../../../src/commands/stock/push.js';
-import { filesStartingWith, onlyFile, readErrorsCsv, readReport } from '../../support/run-files.js';
-import { requestCounts, useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
-import { temporaryFolder } from '../../support/temporary.js';
+import { describe, expect, it } from 'vitest';
+import { run as push } from '../../../src/commands/stock/push.js';
+import { runRecord, stockFile, useAnsweredStockRoute } from '../../support/answered-stock-route.js';
+import { onlyFile, readErrorsCsv, warningLines } from '../../support/run-files.js';
+import { requestCounts } from '../../support/sandbox.js';
 
-const fixture = useSandbox();
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
-
-const routes = {
-  batch: { method: 'PUT', path: '/v1/stock/batch' },
-  queue: { method: 'POST', path: '/api/v1/stocks/batch' },
-};
-
-/** A logged-in run whose every request to the route is answered `status` with `body` by a proxy, never by the sandbox. */
-async function routeAnsweredWith(route: 'batch' | 'queue', status: number, body: unknown) {
-  const { sandbox, loggedInContext } = fixture();
-  const { method, path } = routes[route];
-  const proxy = await startScriptedProxy(sandbox.url, (request) =>
-    request.method === method && pathOf(request) === path ? { answer: status, body } : undefined,
-  );
-  openProxy = proxy;
-  const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
-  return { sandbox, proxy, test, sent: () => proxy.requests.filter((request) => pathOf(request) === path).length };
-}
+const routeAnsweredWith = useAnsweredStockRoute();
 
 const batch = ['A1', 'A2', 'A3', 'A4', 'A5'];
 const refused = new Set(['A2', 'A4']);
-
-/** A stock CSV of the batch (quantity and price by place), and the options of a push through the route. */
-function stockFile(route: 'batch' | 'queue'): { folder: string; options: StockPushOptions } {
-  const folder = temporaryFolder();
-  const rows = batch.map((sku, place) => `${sku},${place + 1},${place + 1}.00`);
-  writeFileSync(join(folder, 'stock.csv'), ['sku,quantity,price', ...rows, ''].join('\n'));
-  const options = { file: join(folder, 'stock.csv'), route, strict: false, dryRun: false };
-  return { folder, options: { ...options, skipInvalid: false } };
-}
-
-/** The report as `key outcome id message` lines, and the errors file's SKUs (none when there is no errors file). */
-function runRecord(folder: string) {
-  const rows = readReport(onlyFile(folder, 'stock.report-')).map(
-    (row) => `${row.key} ${row.outcome} ${row.id} ${row.message}`,
-  );
-  const errorsFiles = filesStartingWith(folder, 'stock.errors-');
-  const errors = errorsFiles.length === 0 ? [] : readErrorsCsv(onlyFile(folder, 'stock.errors-')).rows;
-  return { rows, errors: errors.map((cells) => cells[0]) };
-}
-
-function warnings(stderr: string): string[] {
-  return stderr.split('\n').filter((line) => line.startsWith('warning:'));
-}
 
 /** One result per item, the refused ones (A2, A4) shaped `bad`, the others `ok`. */
 function results(ok: Record<string, unknown>, bad: Record<string, unknown>) {
@@ -105,15 +57,15 @@ describe('stock push --route batch: per-item refusals in shapes b2bctl did not l
   ])(
     '%s: the refused items %s with the platform\u2019s words, the others applied, exit 1',
     async (_name, body, outcome, said) => {
-      const { sandbox, test, sent } = await routeAnsweredWith('batch', 200, body);
-      const { folder, options } = stockFile('batch');
+      const { sandbox, test, sent } = await routeAnsweredWith('batch', 200, () => body);
+      const { folder, options } = stockFile('batch', batch);
       expect(await test.run(push, options)).toBe(1);
       expect(runRecord(folder)).toEqual({
         rows: batch.map((sku) => (refused.has(sku) ? `${sku} ${outcome}  ${said(sku)}` : `${sku} applied  `)),
         errors: ['A2', 'A4'],
       });
       // The results were recognised: no warning says otherwise.
-      expect(warnings(test.stderr())).toEqual([]);
+      expect(warningLines(test.stderr())).toEqual([]);
       expect(test.stderr()).toContain(`stock push: 3 applied, 2 ${outcome}; 1 request,`);
       expect(sent()).toBe(1);
       expect(await requestCounts(sandbox)).toEqual({});
@@ -141,8 +93,8 @@ describe('stock push --route batch: per-item refusals in shapes b2bctl did not l
       },
     ],
   ])('a refusal\u2019s reason under %s: in the report and the errors file, exit 1', async (_name, body) => {
-    const { test, sent } = await routeAnsweredWith('batch', 200, body);
-    const { folder, options } = stockFile('batch');
+    const { test, sent } = await routeAnsweredWith('batch', 200, () => body);
+    const { folder, options } = stockFile('batch', batch);
     expect(await test.run(push, options)).toBe(1);
     expect(runRecord(folder).rows).toEqual(
       batch.map((sku) => (refused.has(sku) ? `${sku} rejected  Produto não encontrado` : `${sku} applied  `)),
@@ -157,8 +109,8 @@ describe('stock push --route batch: per-item refusals in shapes b2bctl did not l
 
   it('a refusal whose reason is under a name b2bctl does not list: the result quoted as its JSON', async () => {
     const body = { results: results({ status: 'OK' }, { status: 'REJECTED', texto: 'Produto não encontrado' }) };
-    const { test } = await routeAnsweredWith('batch', 200, body);
-    const { folder, options } = stockFile('batch');
+    const { test } = await routeAnsweredWith('batch', 200, () => body);
+    const { folder, options } = stockFile('batch', batch);
     expect(await test.run(push, options)).toBe(1);
     expect(runRecord(folder).rows.filter((row) => row.includes('rejected'))).toEqual(
       ['A2', 'A4'].map(
@@ -185,13 +137,13 @@ describe('stock push --route queue: a 2xx that refuses is never "queued", exit 0
     ['an id, "QUEUED" and an errors list', { id: '123', status: 'QUEUED', errors: ['A2: produto inexistente'] }, '123'],
     ['"erro" alone', { erro: 'Lote inválido' }, ''],
   ])('%s: every item unknown, the answer quoted, warned once, exit 1', async (_name, body, id) => {
-    const { sandbox, test, sent } = await routeAnsweredWith('queue', 200, body);
-    const { folder, options } = stockFile('queue');
+    const { sandbox, test, sent } = await routeAnsweredWith('queue', 200, () => body);
+    const { folder, options } = stockFile('queue', batch);
     expect(await test.run(push, options)).toBe(1);
     const shown = JSON.stringify(body);
     const message = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${shown}`;
     expect(runRecord(folder)).toEqual({ rows: batch.map((sku) => `${sku} unknown ${id} ${message}`), errors: batch });
-    expect(warnings(test.stderr())).toEqual([
+    expect(warningLines(test.stderr())).toEqual([
       `warning: the stock queue route refused an item b2bctl cannot match to the items sent: ${shown}; every item of that batch the answer does not show applied or refused is reported "unknown" (the errors file holds them to send again), never "accepted".`,
     ]);
     expect(test.stderr()).toContain('stock push: 5 unknown; 1 request,');
@@ -207,14 +159,14 @@ describe('stock push --route queue: a 2xx that refuses is never "queued", exit 0
         { sku: 'A2', status: 'REJECTED', message: 'SKU not found' },
       ],
     };
-    const { test, sent } = await routeAnsweredWith('queue', 200, body);
-    const { folder, options } = stockFile('queue');
+    const { test, sent } = await routeAnsweredWith('queue', 200, () => body);
+    const { folder, options } = stockFile('queue', batch);
     expect(await test.run(push, options)).toBe(1);
     expect(runRecord(folder)).toEqual({
       rows: batch.map((sku) => (sku === 'A2' ? 'A2 rejected b1 SKU not found' : `${sku} queued b1 `)),
       errors: ['A2'],
     });
-    expect(warnings(test.stderr())).toEqual([]);
+    expect(warningLines(test.stderr())).toEqual([]);
     expect(test.stderr()).toContain('stock push: 4 queued, 1 rejected; 1 request,');
     expect(sent()).toBe(1);
   });
@@ -223,10 +175,10 @@ describe('stock push --route queue: a 2xx that refuses is never "queued", exit 0
     ['a batch id and "QUEUED"', { batchId: 'b1', status: 'QUEUED' }, 'b1'],
     ['a job id and "RECEIVED"', { jobId: 'j1', state: 'RECEIVED' }, 'j1'],
   ])('an answer with no sign of refusal (%s): every item queued, exit 0, as before', async (_name, body, id) => {
-    const { test } = await routeAnsweredWith('queue', 202, body);
-    const { folder, options } = stockFile('queue');
+    const { test } = await routeAnsweredWith('queue', 202, () => body);
+    const { folder, options } = stockFile('queue', batch);
     expect(await test.run(push, options)).toBe(0);
     expect(runRecord(folder)).toEqual({ rows: batch.map((sku) => `${sku} queued ${id} `), errors: [] });
-    expect(warnings(test.stderr())).toEqual([]);
+    expect(warningLines(test.stderr())).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { renderedScreen, wrappedLineCount } from '../../support/rendered-screen.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { saleFlags } from '../../support/tax-sale.js';
 
 afterAll(removeTemporaryFolders);
 
@@ -16,6 +17,8 @@ const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
 const folder = temporaryFolder('b2bctl-tax-terminal-');
 copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), join(folder, 'impostos.csv'));
 copyFileSync(join(fixtures, 'impostos.map.json'), join(folder, 'impostos.map.json'));
+/** The table docs/tax.md quotes from, as copied into the folder. */
+const table = ['--rules', 'impostos.csv', '--map', 'impostos.map.json'];
 
 /** docs/tax.md's sale of two items, SP → RJ to a taxpayer, on a terminal `columns` wide. */
 function quoteOnTerminal(columns: number) {
@@ -23,20 +26,8 @@ function quoteOnTerminal(columns: number) {
     [
       'tax',
       'quote',
-      '--rules',
-      'impostos.csv',
-      '--map',
-      'impostos.map.json',
-      '--from',
-      'SP',
-      '--to',
-      'RJ',
-      '--buyer',
-      'taxpayer',
-      '--item',
-      '39269090,10,45.90',
-      '--item',
-      '84713012,1,3500,0,25',
+      ...table,
+      ...saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,10,45.90', '--item', '84713012,1,3500,0,25'),
     ],
     { configDir: freshConfigDir(), cwd: folder, tty: { stdout: true, stderr: true }, columns },
   );
@@ -64,16 +55,7 @@ describe('tax quote on a terminal', () => {
 
   it('piped as a table, every tax is a column', async () => {
     const result = await runCommandLine(
-      ['-o', 'table', 'tax', 'quote', '--rules', 'impostos.csv', '--map', 'impostos.map.json'].concat([
-        '--from',
-        'SP',
-        '--to',
-        'RJ',
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '39269090,10,45.90',
-      ]),
+      ['-o', 'table', 'tax', 'quote', ...table, ...saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,10,45.90')],
       { configDir: freshConfigDir(), cwd: folder },
     );
     expect(result.stdout.split('\n')[0]).toMatch(/^ITEM\s+MERCHANDISE\s+IPI\s+ICMS\s+ICMS-ST\s+DIFAL\s+FCP\s+ADDED$/);

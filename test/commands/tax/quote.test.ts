@@ -10,6 +10,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { shellWords } from '../../support/command-words.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { saleFlags } from '../../support/tax-sale.js';
 import { workedExample2, workedExample3, workedExample6 } from '../../support/tax-examples.js';
 
 afterAll(removeTemporaryFolders);
@@ -36,10 +37,10 @@ function quoteFrom(rules: string, item: string, to = 'SP', extra: readonly strin
 
 /** `tax quote` of example 2's item (ICMS-ST, SP → RJ, a taxpayer) from the table `table` names: the run, and its items. */
 /** Example 2's sale: SP to RJ, a taxpayer, ten of NCM 3926.90.90 at 45.90 with 12 of freight. */
-const example2Sale = ['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,10,45.90,0,12'];
+const example2Sale = saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,10,45.90,0,12');
 
 /** A sale inside SP to a taxpayer of `item` (NCM,QUANTITY,PRICE…). */
-const saleInSp = (item: string) => ['--from', 'SP', '--to', 'SP', '--buyer', 'taxpayer', '--item', item];
+const saleInSp = (item: string) => saleFlags('SP', 'SP', 'taxpayer', '--item', item);
 
 async function quoteExample2(table: readonly string[]) {
   const result = await runCommandLine(['tax', 'quote', ...table, ...example2Sale], {
@@ -57,37 +58,19 @@ function quoteSale(rules: string, cwd: string, sale: readonly string[]) {
 
 /** `tax quote` of one item of example 2 (SP → RJ, a taxpayer) from the table `rules` in the folder `cwd`. */
 function quoteSpToRj(rules: string, cwd: string) {
-  return quoteSale(rules, cwd, ['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,10,45.90']);
+  return quoteSale(rules, cwd, saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,10,45.90'));
 }
 
 describe('tax quote', () => {
   it('computes example 6 from the gross value rounded as an NF-e writes it (vProd), then less the discount', async () => {
-    const result = await quote([
-      '--from',
-      'SP',
-      '--to',
-      'RJ',
-      '--buyer',
-      'taxpayer',
-      '--item',
-      '39269090,1235,0.387,12.35,15',
-    ]);
+    const result = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1235,0.387,12.35,15'));
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample6]);
   });
 
   it('computes example 2 (ICMS-ST with the adjusted MVA) and the NCM prefix rule of example 5', async () => {
     const result = await quote([
-      '--from',
-      'SP',
-      '--to',
-      'rj',
-      '--buyer',
-      'taxpayer',
-      '--item',
-      '39269090,10,45.90,0,12',
-      '--item',
-      '84713019,1,100',
+      ...saleFlags('SP', 'rj', 'taxpayer', '--item', '39269090,10,45.90,0,12', '--item', '84713019,1,100'),
     ]);
     expect(result.code).toBe(0);
     const quoted = JSON.parse(result.stdout) as { items: Record<string, unknown>[]; totals: Record<string, string> };
@@ -173,28 +156,19 @@ describe('tax quote', () => {
   });
 
   it('refuses a discount above the item’s value and a price written 1.500 on the command line', async () => {
-    const over = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '84713012,1,100,150']);
+    const over = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '84713012,1,100,150'));
     expect(over.code).toBe(2);
     expect(over.stderr).toContain(`discount "150" is more than the item's value (quantity × unit price, 100.00)`);
     // The item is worth its gross value as the taxes round it: 1 × 0.015 is 0.02, which a discount of 0.02 is not above.
-    const rounded = await quote([
-      '--from',
-      'SP',
-      '--to',
-      'RJ',
-      '--buyer',
-      'taxpayer',
-      '--item',
-      '39269090,1,0.015,0.02',
-    ]);
+    const rounded = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1,0.015,0.02'));
     expect(rounded.code).toBe(0);
     expect((JSON.parse(rounded.stdout) as { items: { merchandise: string }[] }).items[0]?.merchandise).toBe('0.00');
-    const above = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,1,0.015,0.03']);
+    const above = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1,0.015,0.03'));
     expect(above.code).toBe(2);
     expect(above.stderr.split('\n')[0]).toBe(
       `error: option '--item <ncm,qty,price[,discount[,freight]]>' argument '39269090,1,0.015,0.03' is invalid. discount "0.03" is more than the item's value (quantity × unit price, 0.02); write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
     );
-    const grouped = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '84713012,2,1.500,00']);
+    const grouped = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '84713012,2,1.500,00'));
     expect(grouped.code).toBe(2);
     expect(grouped.stderr).toContain(
       '"1.500" reads as 1.5, with a decimal point, though it looks like 1500 with its thousands grouped',
@@ -238,34 +212,25 @@ describe('tax quote', () => {
       `error: option '--item <ncm,qty,price[,discount[,freight]]>' argument '39269090,9007199254740993,1' is invalid. quantity "9007199254740993" has more digits than a quantity is computed exactly with (at most 15); write NCM,QUANTITY,UNIT_PRICE[,DISCOUNT[,FREIGHT]], such as 39269090,10,45.90.`,
     );
     writeFileSync(join(folder, 'enorme.csv'), 'ncm;quantity;unitPrice\n39269090;9007199254740993;1\n');
-    const file = await quote(['--from', 'SP', '--to', 'SP', '--buyer', 'taxpayer', '--items', 'enorme.csv']);
+    const file = await quote(saleFlags('SP', 'SP', 'taxpayer', '--items', 'enorme.csv'));
     expect(file.code).toBe(65);
     expect(file.stderr).toBe(
       'error: enorme.csv: 1 problem in the items; nothing was quoted:\nenorme.csv:2: quantity "9007199254740993" has more digits than a quantity is computed exactly with (at most 15)\n',
     );
     // Zeros after the decimals are no digits of the quantity.
-    const zeros = await quote([
-      '--from',
-      'SP',
-      '--to',
-      'RJ',
-      '--buyer',
-      'taxpayer',
-      '--item',
-      '39269090,2.00000000000000000,1',
-    ]);
+    const zeros = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,2.00000000000000000,1'));
     expect(zeros.code).toBe(0);
     expect(JSON.parse(zeros.stdout)).toHaveProperty('items.0.merchandise', '2.00');
   });
 
   it('takes a price of three decimals that cannot be a grouping (0.125), and names one that works for 1.234', async () => {
-    const screw = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,100,0.125']);
+    const screw = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,100,0.125'));
     expect(screw.code).toBe(0);
     expect(JSON.parse(screw.stdout)).toHaveProperty('items.0.merchandise', '12.50');
-    const grouped = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,1,1.234']);
+    const grouped = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1,1.234'));
     expect(grouped.code).toBe(2);
     expect(grouped.stderr).toContain('write 1234 (or 1234.00) for that, or 1.2340 for the decimal');
-    const written = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--item', '39269090,1,1.2340']);
+    const written = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1,1.2340'));
     expect(written.code).toBe(0);
   });
 
@@ -366,7 +331,7 @@ describe('tax quote', () => {
       join(folder, 'carrinho.csv'),
       'sku;ncm;quantity;unitPrice;freight\nFORNO-1;85166000;1;2000,00;100,00\n',
     );
-    const result = await quote(['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'carrinho.csv']);
+    const result = await quote(saleFlags('SP', 'MG', 'non-taxpayer', '--items', 'carrinho.csv'));
     expect(result.code).toBe(0);
     const quoted = JSON.parse(result.stdout) as { items: Record<string, unknown>[] };
     expect(quoted.items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
@@ -396,26 +361,17 @@ describe('tax quote', () => {
       join(folder, 'grande.csv'),
       'sku;ncm;quantity;unitPrice;freight\r\nFORNO-1;85166000;1;2.000;100,00\r\n',
     );
-    const read = await quote(['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'grande.csv']);
+    const read = await quote(saleFlags('SP', 'MG', 'non-taxpayer', '--items', 'grande.csv'));
     expect(read.code).toBe(0);
     expect((JSON.parse(read.stdout) as { items: unknown[] }).items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
     // The same cart as LibreOffice writes a grouped amount: 2.000,00.
     copyFileSync(join(fixtures, 'carrinho-libreoffice.csv'), join(folder, 'carrinho-libreoffice.csv'));
-    const saved = await quote([
-      '--from',
-      'SP',
-      '--to',
-      'MG',
-      '--buyer',
-      'non-taxpayer',
-      '--items',
-      'carrinho-libreoffice.csv',
-    ]);
+    const saved = await quote(saleFlags('SP', 'MG', 'non-taxpayer', '--items', 'carrinho-libreoffice.csv'));
     expect(saved.code).toBe(0);
     expect((JSON.parse(saved.stdout) as { items: unknown[] }).items).toEqual([{ sku: 'FORNO-1', ...workedExample3 }]);
 
     writeFileSync(join(folder, 'errado.csv'), 'ncm;quantity;unitPrice\r\n85166000;1;dois mil\r\n');
-    const refused = await quote(['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'errado.csv']);
+    const refused = await quote(saleFlags('SP', 'MG', 'non-taxpayer', '--items', 'errado.csv'));
     expect(refused.code).toBe(65);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('error: errado.csv: 1 problem in the items; nothing was quoted:\n');
@@ -425,7 +381,7 @@ describe('tax quote', () => {
 
   it('reads a ";" cart that writes decimal points by them, and refuses its 1.250 (1.25 or 1250?) until --decimal says', async () => {
     writeFileSync(join(folder, 'ponto.csv'), 'ncm;quantity;unitPrice\r\n85166000;1;2000.5\r\n85166000;2;1.250\r\n');
-    const args = ['--from', 'SP', '--to', 'MG', '--buyer', 'non-taxpayer', '--items', 'ponto.csv'];
+    const args = saleFlags('SP', 'MG', 'non-taxpayer', '--items', 'ponto.csv');
     const refused = await quote(args);
     expect(refused.code).toBe(65);
     expect(refused.stdout).toBe('');
@@ -448,34 +404,14 @@ describe('tax quote', () => {
   });
 
   it('prints a table and the totals on a terminal', async () => {
-    const result = await runCommandLine(
-      [
-        'tax',
-        'quote',
-        '--rules',
-        'impostos.csv',
-        '--map',
-        'impostos.map.json',
-        '--from',
-        'SP',
-        '--to',
-        'SP',
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '84596100,1,10000',
-        '-o',
-        'table',
-      ],
-      { configDir: freshConfigDir(), cwd: folder },
-    );
+    const result = await quote(saleFlags('SP', 'SP', 'taxpayer', '--item', '84596100,1,10000', '-o', 'table'));
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[1]).toMatch(/^84596100\s+10000\.00\s+0\.00\s+1200\.06\s+-\s+-\s+-\s+0\.00$/);
     expect(result.stderr).toContain('SP → SP, taxpayer: merchandise 10000.00; IPI 0.00, ICMS 1200.06');
   });
 
   it('refuses an item the table has no row for, naming it, and prints no tax', async () => {
-    const result = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'non-taxpayer', '--item', '39269090,1,10']);
+    const result = await quote(saleFlags('SP', 'RJ', 'non-taxpayer', '--item', '39269090,1,10'));
     expect(result.code).toBe(65);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
@@ -497,7 +433,7 @@ describe('tax quote', () => {
       `error: shift.csv: 1 problem in the tax table, which is not used:\nshift.csv:2: the row has 11 cells but the header has 10 columns: ${split}\n`,
     );
     writeFileSync(join(folder, 'cshift.csv'), 'ncm,quantity,unitPrice,discount,freight\n39269090,10,45,90,,\n');
-    const cart = await quote(['--from', 'SP', '--to', 'RJ', '--buyer', 'taxpayer', '--items', 'cshift.csv']);
+    const cart = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--items', 'cshift.csv'));
     expect(cart.code).toBe(65);
     expect(cart.stdout).toBe('');
     expect(cart.stderr).toBe(
@@ -731,15 +667,5 @@ function difalTable(rate: string): string {
 
 /** `tax quote -q` of one oven (NCM 8516.60.00, 2,000) sold SP → MG to a non-taxpayer, from the table `rules`. */
 function quoteDifal(rules: string) {
-  return quoteSale(rules, folder, [
-    '--from',
-    'SP',
-    '--to',
-    'MG',
-    '--buyer',
-    'non-taxpayer',
-    '--item',
-    '85166000,1,2000',
-    '-q',
-  ]);
+  return quoteSale(rules, folder, saleFlags('SP', 'MG', 'non-taxpayer', '--item', '85166000,1,2000', '-q'));
 }

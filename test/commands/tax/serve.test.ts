@@ -10,6 +10,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { parseWithGroup } from '../../support/parse-group.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { saleFlags } from '../../support/tax-sale.js';
 import { testContext } from '../../support/test-context.js';
 
 const serve = (args: string[], env: Record<string, string> = {}) =>
@@ -213,21 +214,16 @@ describe('tax serve at start', () => {
 const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
 afterAll(removeTemporaryFolders);
 
+/** What `tax serve ARGS` is given, parsed as its command line would be. */
+async function serveOptions(args: string[]): Promise<TaxServeOptions> {
+  return (await parseWithGroup(register, ['tax', 'serve', ...args])) as TaxServeOptions;
+}
+
 /** `tax serve ARGS` on the fixture table, in process, started and stopped at once: what it wrote on stderr. */
 async function startedAndStopped(args: string[], env: Record<string, string>): Promise<string> {
   const rules = join(fixtures, 'impostos-libreoffice.csv');
   const map = join(fixtures, 'impostos.map.json');
-  const options = (await parseWithGroup(register, [
-    'tax',
-    'serve',
-    '--rules',
-    rules,
-    '--map',
-    map,
-    '--port',
-    '0',
-    ...args,
-  ])) as TaxServeOptions;
+  const options = await serveOptions(['--rules', rules, '--map', map, '--port', '0', ...args]);
   const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder(), ...env } });
   const running = run(options, memory.context);
   await memory.firstLine();
@@ -272,16 +268,7 @@ describe('tax serve on an address other machines reach', () => {
 });
 
 /** What `tax serve` is given for `args`. */
-const serveFlags = async (args: string[]) =>
-  (await parseWithGroup(register, [
-    'tax',
-    'serve',
-    '--rules',
-    'x.csv',
-    '--auth',
-    'bearer',
-    ...args,
-  ])) as TaxServeOptions;
+const serveFlags = (args: string[]) => serveOptions(['--rules', 'x.csv', '--auth', 'bearer', ...args]);
 
 describe('tax serve: connections', () => {
   // y/Y1: node's own 60 s for headers and 300 s for a body, and no cap but the open-file limit.
@@ -334,16 +321,7 @@ async function recordingErp() {
 /** `tax serve --forward-to URL` in process with `env`: one cart posted, what the ERP was sent and what was logged. */
 async function forwardOneCart(forwardTo: (port: number) => string, env: Record<string, string>) {
   const erp = await recordingErp();
-  const options = (await parseWithGroup(register, [
-    'tax',
-    'serve',
-    '--auth',
-    'none',
-    '--port',
-    '0',
-    '--forward-to',
-    forwardTo(erp.port),
-  ])) as TaxServeOptions;
+  const options = await serveOptions(['--auth', 'none', '--port', '0', '--forward-to', forwardTo(erp.port)]);
   const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder(), ...env } });
   const running = run(options, memory.context);
   const url = (await memory.firstLine()).trim();
@@ -418,18 +396,8 @@ describe('tax serve logs a refused header without quoting it', () => {
     const rules = join(folder, 'impostos.csv');
     copyFileSync(join(fixtures, 'impostos-libreoffice.csv'), rules);
     writeFileSync(join(folder, 'pgpass'), secretLine, { mode: 0o600 });
-    const options = (await parseWithGroup(register, [
-      'tax',
-      'serve',
-      '--rules',
-      rules,
-      '--map',
-      join(fixtures, 'impostos.map.json'),
-      '--port',
-      '0',
-      '--auth',
-      'none',
-    ])) as TaxServeOptions;
+    const map = join(fixtures, 'impostos.map.json');
+    const options = await serveOptions(['--rules', rules, '--map', map, '--port', '0', '--auth', 'none']);
     const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() }, clock: systemClock });
     const running = run(options, memory.context);
     await memory.firstLine();
@@ -446,20 +414,7 @@ describe('tax serve logs a refused header without quoting it', () => {
     const folder = temporaryFolder('b2bctl-tax-hand-');
     writeFileSync(join(folder, 'export.csv'), 'NCM da mercadoria|UF\n39269090|SP\n');
     const result = await runCommandLine(
-      [
-        'tax',
-        'quote',
-        '--rules',
-        'export.csv',
-        '--from',
-        'SP',
-        '--to',
-        'RJ',
-        '--buyer',
-        'taxpayer',
-        '--item',
-        '39269090,1,10',
-      ],
+      ['tax', 'quote', '--rules', 'export.csv', ...saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1,10')],
       { configDir: freshConfigDir(), cwd: folder },
     );
     expect(result.code).toBe(65);

@@ -5,17 +5,14 @@
  */
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run, type ListenOptions } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { inboxWithOneEvent } from '../../support/one-event-inbox.js';
-import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import {
-  clientSecret,
-  listenOptions,
-  postEvent,
-  receiverToken,
+  listenInProcess,
+  postWithToken,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
@@ -54,10 +51,6 @@ async function erpAnswering(status: number, body: string, type: string) {
   };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
 describe("an ERP's answer quoted on one line", () => {
   it('webhook replay: an HTML error page is one error line, its title and words, sent once', async () => {
     const erp = await erpAnswering(501, errorPage, 'text/html');
@@ -80,17 +73,11 @@ describe("an ERP's answer quoted on one line", () => {
   it('webhook listen --forward-to: a refusal over several lines is one log line and a one-line dead letter', async () => {
     const erp = await erpAnswering(422, 'Evento recusado:\r\n  pedido 1\n\tja existe\n', 'text/plain');
     const inbox = temporaryFolder();
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    });
-    const options: ListenOptions = listenOptions(inbox, { forwardTo: erp.url });
-    const running = run(options, memory.context);
-    const url = await memory.firstLine();
+    const { memory, url, stop } = await listenInProcess(inbox, { forwardTo: erp.url });
     const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
-    expect((await postEvent(url, 'orders', order, await receiverToken(url))).status).toBe(200);
+    expect((await postWithToken(url, 'orders', order)).status).toBe(200);
     await until(() => memory.stderr().includes('is dead after'));
-    memory.interrupt();
-    await running;
+    await stop();
     await erp.close();
     expect(erp.received()).toBe(1);
     const log = memory.stderr().split('\n');

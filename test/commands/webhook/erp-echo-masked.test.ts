@@ -6,20 +6,17 @@
  */
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
+import type { ListenOptions } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import {
-  clientSecret,
-  listenOptions,
-  postEvent,
-  receiverToken,
+  listenInProcess,
+  postWithToken,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
-import type { ListenOptions } from '../../../src/commands/webhook/listen.js';
 
 afterAll(removeReceiverFolders);
 
@@ -41,22 +38,13 @@ async function echoingErp(echo: (url: string, authorization: string) => string) 
   return { received, port, close: () => new Promise((resolve) => erp.close(resolve)) };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
 /** Runs the receiver with `extra`, posts one order event, and stops it once the event is a dead letter. */
 async function oneDeadLetter(extra: Partial<ListenOptions>, env: Record<string, string> = {}) {
   const inbox = temporaryFolder();
-  const memory = testContext({
-    env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret, ...env },
-  });
-  const running = run(listenOptions(inbox, extra), memory.context);
-  const url = await memory.firstLine();
-  expect((await postEvent(url, 'orders', order, await receiverToken(url))).status).toBe(200);
+  const { memory, url, stop } = await listenInProcess(inbox, extra, { env });
+  expect((await postWithToken(url, 'orders', order)).status).toBe(200);
   await until(() => memory.stderr().includes('is dead after'));
-  memory.interrupt();
-  await running;
+  await stop();
   const listed = (format: string) =>
     runCommandLine(['webhook', 'dead', 'list', '--inbox', inbox, '-o', format], { configDir: freshConfigDir() });
   const json = await listed('json');
@@ -186,22 +174,14 @@ describe("an --exec command's output quoting the secrets it was given", () => {
   });
 
   it('what a command prints after a success is masked in its log lines too', async () => {
-    const memory = testContext({
-      env: {
-        B2BCTL_CONFIG_DIR: temporaryFolder(),
-        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-        ERP_TOKEN: 'exec-token-8a7b6c',
-      },
-    });
-    const running = run(
-      listenOptions(temporaryFolder(), { exec: 'echo "imported with $ERP_TOKEN"', execEnv: ['ERP_TOKEN'] }),
-      memory.context,
+    const { memory, url, stop } = await listenInProcess(
+      temporaryFolder(),
+      { exec: 'echo "imported with $ERP_TOKEN"', execEnv: ['ERP_TOKEN'] },
+      { env: { ERP_TOKEN: 'exec-token-8a7b6c' } },
     );
-    const url = await memory.firstLine();
-    await postEvent(url, 'orders', order, await receiverToken(url));
+    await postWithToken(url, 'orders', order);
     await until(() => memory.stderr().includes('printed'));
-    memory.interrupt();
-    await running;
+    await stop();
     expect(memory.stderr()).toContain('exec echo …: orders event 1 printed: imported with [redacted]');
     expect(memory.stderr()).not.toContain('exec-token-8a7b6c');
   });

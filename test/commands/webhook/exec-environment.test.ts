@@ -1,14 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
-import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import {
   clientSecret,
-  listenOptions,
-  postEvent,
-  receiverToken,
+  listenInProcess,
+  postWithToken,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
@@ -26,32 +24,24 @@ describe('--exec commands get a clean environment', () => {
     process.env.B2BCTL_PASSWORD = 'planted-process-password';
     const folder = temporaryFolder();
     const file = join(folder, 'environment.txt');
-    const memory = testContext({
-      env: {
-        B2BCTL_CONFIG_DIR: temporaryFolder(),
-        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-        B2BCTL_PASSWORD: 'planted-platform-password',
-        B2BCTL_TOKEN: 'planted-platform-token',
-        HTTPS_PROXY: 'http://proxy-user:planted-proxy-password@proxy.internal:3128',
-        AWS_SECRET_ACCESS_KEY: 'planted-cloud-key',
-        ERP_DATABASE_URL: 'postgres://erp@db/erp',
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: '/home/receiver',
-        LANG: 'pt_BR.UTF-8',
-        TZ: 'America/Sao_Paulo',
-      },
-    });
-    const running = run(
-      listenOptions(join(folder, 'inbox'), { exec: `env > '${file}'`, execEnv: ['ERP_DATABASE_URL'] }),
-      memory.context,
-    );
-    const url = await memory.firstLine();
-    const answer = await postEvent(url, 'orders', order, await receiverToken(url));
+    // The receiver's environment holds its client secret (B2BCTL_WEBHOOK_CLIENT_SECRET) too.
+    const env = {
+      B2BCTL_PASSWORD: 'planted-platform-password',
+      B2BCTL_TOKEN: 'planted-platform-token',
+      HTTPS_PROXY: 'http://proxy-user:planted-proxy-password@proxy.internal:3128',
+      AWS_SECRET_ACCESS_KEY: 'planted-cloud-key',
+      ERP_DATABASE_URL: 'postgres://erp@db/erp',
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: '/home/receiver',
+      LANG: 'pt_BR.UTF-8',
+      TZ: 'America/Sao_Paulo',
+    };
+    const exec = { exec: `env > '${file}'`, execEnv: ['ERP_DATABASE_URL'] };
+    const { url, stop } = await listenInProcess(join(folder, 'inbox'), exec, { env });
+    const answer = await postWithToken(url, 'orders', order);
     const { deliveryId } = (await answer.json()) as { deliveryId: string };
-    while (!existsSync(file) || !readFileSync(file, 'utf8').includes('B2BCTL_DELIVERY_ID'))
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    memory.interrupt();
-    await running;
+    await until(() => existsSync(file) && readFileSync(file, 'utf8').includes('B2BCTL_DELIVERY_ID'));
+    await stop();
     delete process.env.B2BCTL_PASSWORD;
     const text = readFileSync(file, 'utf8');
     for (const planted of ['planted-', clientSecret]) expect(text).not.toContain(planted);

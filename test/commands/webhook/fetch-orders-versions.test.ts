@@ -7,12 +7,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
-import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import {
-  clientSecret,
-  listenOptions,
+  listenInProcess,
   postEvent,
   receiverToken,
   removeReceiverFolders,
@@ -22,10 +20,6 @@ import {
 afterAll(removeReceiverFolders);
 
 const platform = useScriptedPlatform();
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 /** A whole order as the full-payload webhook carries it. */
 function whole(id: number | string, status: string, lastUpdated: unknown) {
@@ -39,23 +33,14 @@ function whole(id: number | string, status: string, lastUpdated: unknown) {
  */
 async function afterEvents(events: unknown[]) {
   const inbox = temporaryFolder();
-  const memory = testContext({
-    env: {
-      B2BCTL_CONFIG_DIR: temporaryFolder(),
-      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-      B2BCTL_BASE_URL: platform.url,
-      B2BCTL_TOKEN: 'platform-token',
-    },
-  });
-  const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
-  const url = await memory.firstLine();
+  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'platform-token' };
+  const { memory, url, stop } = await listenInProcess(inbox, { fetchOrders: true }, { env });
   const token = await receiverToken(url);
   for (const event of events) expect((await postEvent(url, 'orders', event, token)).status).toBe(200);
   await postEvent(url, 'orders', whole(999, 'LAST', '2026-11-30T00:00:00Z'), token);
   const orders = join(inbox, 'orders');
   await until(() => existsSync(join(orders, '999.json')));
-  memory.interrupt();
-  await running;
+  await stop();
   const statusOf = (id: number | string) =>
     (JSON.parse(readFileSync(join(orders, `${id}.json`), 'utf8')) as { order: { status: string } }).order.status;
   return { orders, statusOf, stderr: memory.stderr() };

@@ -6,16 +6,14 @@
  */
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import {
   clientSecret,
-  listenOptions,
-  postEvent,
-  receiverToken,
+  listenInProcess,
+  postWithToken,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
@@ -41,15 +39,10 @@ async function erpServer() {
 async function forwardOneEvent(forwardTo: (port: number) => string, env: Record<string, string> = {}) {
   const erp = await erpServer();
   const inbox = temporaryFolder();
-  const memory = testContext({
-    env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret, ...env },
-  });
-  const running = run(listenOptions(inbox, { forwardTo: forwardTo(erp.port) }), memory.context);
-  const url = await memory.firstLine();
-  expect((await postEvent(url, 'orders', order, await receiverToken(url))).status).toBe(200);
-  while (erp.authorizations.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  memory.interrupt();
-  await running;
+  const { memory, url, stop } = await listenInProcess(inbox, { forwardTo: forwardTo(erp.port) }, { env });
+  expect((await postWithToken(url, 'orders', order)).status).toBe(200);
+  await until(() => erp.authorizations.length > 0);
+  await stop();
   await erp.close();
   return { inbox, erp, stderr: memory.stderr() };
 }

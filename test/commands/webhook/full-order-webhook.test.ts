@@ -6,16 +6,15 @@
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
 import { wholeOrderOf } from '../../../src/domain/webhook-events.js';
 import { dialectNamed, type Dialect } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { fetchToken, startTestSandbox } from '../../support/sandbox.js';
-import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import {
   clientId,
   clientSecret,
-  listenOptions,
+  listenInProcess,
   postEvent,
   receiverToken,
   removeReceiverFolders,
@@ -24,30 +23,17 @@ import {
 
 afterAll(removeReceiverFolders);
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
 describe('the orders webhook, full or simplified', () => {
   it.each(['default', 'spring', 'legacy', 'gateway'])(
     '%s dialect: a whole order is recognised and kept as it came, with no request for its detail',
     async (name) => {
       const dialect = dialectNamed(name) as Dialect;
       const inbox = temporaryFolder();
-      const configDir = temporaryFolder();
       const sandbox = await startTestSandbox({ dialect, ordersWebhook: 'full', orderCount: 0 });
       try {
         // A profile that can reach the platform, though the receiver should never need to.
-        const memory = testContext({
-          env: {
-            B2BCTL_CONFIG_DIR: configDir,
-            B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-            B2BCTL_BASE_URL: sandbox.url,
-            B2BCTL_TOKEN: 'a-token-the-receiver-never-uses',
-          },
-        });
-        const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
-        const receiverUrl = await memory.firstLine();
+        const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: 'a-token-the-receiver-never-uses' };
+        const { url: receiverUrl, stop } = await listenInProcess(inbox, { fetchOrders: true }, { env });
         await fetch(`${sandbox.url}/_sandbox/webhook-config`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json' },
@@ -58,8 +44,7 @@ describe('the orders webhook, full or simplified', () => {
         };
         const file = join(inbox, 'orders', `${created.id}.json`);
         await until(() => existsSync(file));
-        memory.interrupt();
-        await running;
+        await stop();
         const kept = JSON.parse(readFileSync(file, 'utf8')) as { order: unknown };
         expect(kept.order).toEqual(dialect.orderDetail(sandbox.state.orders.orders.get(created.id)!));
         expect(wholeOrderOf(kept.order)).toBeDefined();
@@ -88,17 +73,9 @@ function whole(status: string, lastUpdated: string) {
 
 /** A receiver with --fetch-orders on `inbox`, whose profile reaches `sandbox`; its URL and a token for it. */
 async function fetchingReceiver(inbox: string, sandbox: RunningSandbox) {
-  const memory = testContext({
-    env: {
-      B2BCTL_CONFIG_DIR: temporaryFolder(),
-      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-      B2BCTL_BASE_URL: sandbox.url,
-      B2BCTL_TOKEN: await fetchToken(sandbox),
-    },
-  });
-  const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
-  const receiverUrl = await memory.firstLine();
-  return { memory, running, receiverUrl, token: await receiverToken(receiverUrl) };
+  const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: await fetchToken(sandbox) };
+  const { memory, url: receiverUrl, stop } = await listenInProcess(inbox, { fetchOrders: true }, { env });
+  return { memory, stop, receiverUrl, token: await receiverToken(receiverUrl) };
 }
 
 describe('--fetch-orders keeps the newest version, and gives up on an order the platform has not', () => {
@@ -106,7 +83,7 @@ describe('--fetch-orders keeps the newest version, and gives up on an order the 
     const inbox = temporaryFolder();
     const sandbox = await startTestSandbox({ orderCount: 0 });
     try {
-      const { memory, running, receiverUrl, token } = await fetchingReceiver(inbox, sandbox);
+      const { memory, stop, receiverUrl, token } = await fetchingReceiver(inbox, sandbox);
       await postEvent(receiverUrl, 'orders', whole('PAID', '2026-11-29T07:05:00.000Z'), token);
       await postEvent(receiverUrl, 'orders', whole('NEW', '2026-11-29T07:01:00.000Z'), token);
       // An order the platform does not know: its detail answers 404.
@@ -120,8 +97,7 @@ describe('--fetch-orders keeps the newest version, and gives up on an order the 
       await postEvent(receiverUrl, 'orders', { ...whole('SHIPPED', '2026-11-29T07:09:00.000Z'), id: 556 }, token);
       const last = join(inbox, 'orders', '556.json');
       await until(() => existsSync(last));
-      memory.interrupt();
-      await running;
+      await stop();
       const kept = JSON.parse(readFileSync(join(inbox, 'orders', '555.json'), 'utf8')) as { order: { status: string } };
       expect(kept.order.status).toBe('PAID');
       expect(memory.stderr()).toMatch(
@@ -138,7 +114,7 @@ describe('--fetch-orders checks its folder at every order, not only at start', (
     const inbox = temporaryFolder();
     const sandbox = await startTestSandbox({ orderCount: 0 });
     try {
-      const { memory, running, receiverUrl, token } = await fetchingReceiver(inbox, sandbox);
+      const { memory, stop, receiverUrl, token } = await fetchingReceiver(inbox, sandbox);
       await postEvent(receiverUrl, 'orders', whole('PAID', '2026-11-29T07:05:00.000Z'), token);
       const orders = join(inbox, 'orders');
       await until(() => existsSync(join(orders, '555.json')));
@@ -147,8 +123,7 @@ describe('--fetch-orders checks its folder at every order, not only at start', (
       await postEvent(receiverUrl, 'orders', { ...whole('NEW', '2026-11-29T07:09:00.000Z'), id: 556 }, token);
       await until(() => memory.stderr().includes(`The orders folder ${orders} is writable by its group and others`));
       expect(existsSync(join(orders, '556.json'))).toBe(false);
-      memory.interrupt();
-      await running;
+      await stop();
     } finally {
       await sandbox.close();
     }

@@ -20,8 +20,11 @@ import {
   clientId,
   clientSecret,
   inboxOnDisk,
+  listenInProcess,
   listenOptions,
   postEvent,
+  postWithToken,
+  receiverEnv,
   receiverToken,
   removeReceiverFolders,
   temporaryFolder,
@@ -29,6 +32,7 @@ import {
 import { makeSelfSignedCertificate } from '../../support/certificates.js';
 import { requireThat, requireTools } from '../../support/external-tools.js';
 import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 
 afterAll(removeReceiverFolders);
 
@@ -37,20 +41,9 @@ const root = requireThat(process.getuid?.() === 0, 'giving a folder to another u
 
 /** A context whose profile could reach a platform (which nothing here should need) and holds the client secret. */
 function receiverContext() {
-  return testContext({
-    env: {
-      B2BCTL_CONFIG_DIR: temporaryFolder(),
-      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-      B2BCTL_BASE_URL: 'http://127.0.0.1:9',
-      B2BCTL_TOKEN: 'platform-token',
-    },
-  });
+  return testContext({ env: receiverEnv({ B2BCTL_BASE_URL: 'http://127.0.0.1:9', B2BCTL_TOKEN: 'platform-token' }) });
 }
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 /**
  * A receiver with --fetch-orders whose platform answers every detail with `detail` (a list: each in turn, the last
@@ -67,22 +60,16 @@ async function fetchedOrder(event: unknown, detail: string | string[], fileName:
   });
   await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
   const inbox = temporaryFolder();
-  const memory = testContext({
-    env: {
-      B2BCTL_CONFIG_DIR: temporaryFolder(),
-      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-      B2BCTL_BASE_URL: `http://127.0.0.1:${(platform.address() as { port: number }).port}`,
-      B2BCTL_TOKEN: 'platform-token',
-    },
-  });
-  const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
-  const url = await memory.firstLine();
-  const answer = await postEvent(url, 'orders', event, await receiverToken(url));
+  const env = {
+    B2BCTL_BASE_URL: `http://127.0.0.1:${(platform.address() as { port: number }).port}`,
+    B2BCTL_TOKEN: 'platform-token',
+  };
+  const { url, stop } = await listenInProcess(inbox, { fetchOrders: true }, { env });
+  const answer = await postWithToken(url, 'orders', event);
   const { deliveryId } = (await answer.json()) as { deliveryId: string };
   const file = join(inbox, 'orders', fileName);
   await until(() => existsSync(file));
-  memory.interrupt();
-  await running;
+  await stop();
   await new Promise((resolve) => platform.close(resolve));
   return { requests, kept: JSON.parse(readFileSync(file, 'utf8')) as unknown, deliveryId };
 }
@@ -98,18 +85,12 @@ describe('webhook listen (in process)', () => {
     'prints its URL first, then with --log-events one line per stored event (stdout a terminal: %s)',
     async (tty, line) => {
       const inbox = temporaryFolder();
-      const memory = testContext({
-        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-        tty: { stdout: tty },
-      });
-      const running = run(listenOptions(inbox, { logEvents: true }), memory.context);
-      const url = await memory.firstLine();
+      const { memory, url, stop } = await listenInProcess(inbox, { logEvents: true }, { tty: { stdout: tty } });
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const token = await receiverToken(url);
       expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
       expect((await postEvent(url, 'orders', order, token)).status).toBe(200); // a duplicate: no second line
-      memory.interrupt();
-      await running;
+      await stop();
       const lines = memory.stdout().trim().split('\n');
       expect(lines).toHaveLength(2);
       expect(lines[1]).toMatch(line);
@@ -123,18 +104,13 @@ describe('webhook listen (in process)', () => {
   );
 
   it('prints no line per event by default: a summary line on stderr instead', async () => {
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    });
-    const running = run(listenOptions(temporaryFolder(), { summaryEveryMs: 50 }), memory.context);
-    const url = await memory.firstLine();
+    const { memory, url, stop } = await listenInProcess(temporaryFolder(), { summaryEveryMs: 50 });
     const token = await receiverToken(url);
     expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
     expect((await postEvent(url, 'orders', order, token)).status).toBe(200);
     await until(() => memory.stderr().includes('Stored 1 event in the last 0 s'));
     expect((await postEvent(url, 'customers', sampleEvent('customers', new Date()), token)).status).toBe(200);
-    memory.interrupt();
-    await running;
+    await stop();
     expect(memory.stdout().trim().split('\n')).toEqual([url]);
     // However the events fell into the 50 ms periods, the lines add up to what was stored and recognised.
     const summaries = [
@@ -149,16 +125,9 @@ describe('webhook listen (in process)', () => {
   });
 
   it('starts with the replaced --max-attempts, saying it is ignored for --give-up-after', async () => {
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    });
-    const running = run(
-      listenOptions(temporaryFolder(), { forwardTo: 'http://127.0.0.1:1/down', maxAttempts: 20 }),
-      memory.context,
-    );
-    await memory.firstLine();
-    memory.interrupt();
-    await running;
+    const forwardTo = 'http://127.0.0.1:1/down';
+    const { memory, stop } = await listenInProcess(temporaryFolder(), { forwardTo, maxAttempts: 20 });
+    await stop();
     expect(memory.stderr()).toContain(
       '--max-attempts is ignored: a failing event is retried for --give-up-after (now 72 h), whatever the count.',
     );
@@ -167,7 +136,7 @@ describe('webhook listen (in process)', () => {
   it('refuses --forward-batch without --forward-to (exit 2), storing nothing', async () => {
     const inbox = temporaryFolder();
     const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      env: receiverEnv(),
     });
     const failure = await run(listenOptions(inbox, { exec: 'cat', forwardBatch: 8 }), memory.context).catch(
       (error: unknown) => error,
@@ -185,7 +154,7 @@ describe('webhook listen (in process)', () => {
     async (flags) => {
       const inbox = temporaryFolder();
       const memory = testContext({
-        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+        env: receiverEnv(),
       });
       const failure = await run(listenOptions(inbox, { handoff: 'erp', ...flags }), memory.context).catch(
         (error: unknown) => error,
@@ -206,7 +175,7 @@ describe('webhook listen (in process)', () => {
       writeFileSync(victim, 'precious\n');
       symlinkSync(victim, join(inbox, name));
       const memory = testContext({
-        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+        env: receiverEnv(),
       });
       const failure = (await run(listenOptions(inbox), memory.context).catch((error: unknown) => error)) as Error & {
         exitCode: number;
@@ -226,7 +195,7 @@ describe('webhook listen (in process)', () => {
     const path = join(inbox, 'inbox.sqlite-wal');
     execFileSync('mkfifo', ['-m', '600', path]);
     const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      env: receiverEnv(),
     });
     const failure = (await run(listenOptions(inbox), memory.context).catch((error: unknown) => error)) as Error;
     expect(failure.message).toBe(
@@ -236,7 +205,7 @@ describe('webhook listen (in process)', () => {
 
   it('refuses to start without a client id, naming the flag and the setting', async () => {
     const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      env: receiverEnv(),
     });
     const failure = await run(listenOptions(temporaryFolder(), { clientId: undefined }), memory.context).catch(
       (error: unknown) => error,
@@ -399,11 +368,7 @@ describe('webhook listen (in process)', () => {
     const cert = join(folder, 'cert.pem');
     const key = join(folder, 'key.pem');
     makeSelfSignedCertificate({ certFile: cert, keyFile: key, subject: '/CN=127.0.0.1', days: 1 });
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    });
-    const running = run(listenOptions(join(folder, 'inbox'), { tlsCert: cert, tlsKey: key }), memory.context);
-    const url = await memory.firstLine();
+    const { url, stop } = await listenInProcess(join(folder, 'inbox'), { tlsCert: cert, tlsKey: key });
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
     const token = await fetch(`${url}/oauth/token?grant_type=password`, {
@@ -420,8 +385,7 @@ describe('webhook listen (in process)', () => {
       dispatcher,
     });
     expect(event.status).toBe(200);
-    memory.interrupt();
-    await running;
+    await stop();
     await dispatcher.close();
     expect(inboxOnDisk(join(folder, 'inbox'))).toHaveLength(1);
   });
@@ -429,13 +393,8 @@ describe('webhook listen (in process)', () => {
 
 /** The receiver started with `extra` and stopped at once: what it wrote on stderr. */
 async function startedAndStopped(extra: Parameters<typeof listenOptions>[1]): Promise<string> {
-  const memory = testContext({
-    env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-  });
-  const running = run(listenOptions(join(temporaryFolder(), 'inbox'), extra), memory.context);
-  await memory.firstLine();
-  memory.interrupt();
-  await running;
+  const { memory, stop } = await listenInProcess(join(temporaryFolder(), 'inbox'), extra);
+  await stop();
   return memory.stderr();
 }
 
@@ -523,22 +482,18 @@ describe('webhook listen: backlog and hand-offs', () => {
       });
     });
     await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-      clock: {
-        now: () => Date.now(),
-        sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))),
-      },
-    });
+    const clock = {
+      now: () => Date.now(),
+      sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))),
+    };
     const erpUrl = `http://127.0.0.1:${(erp.address() as { port: number }).port}/hook`;
-    const running = run(listenOptions(temporaryFolder(), { forwardTo: erpUrl, forwardBatch: 4 }), memory.context);
-    const url = await memory.firstLine();
+    const extra = { forwardTo: erpUrl, forwardBatch: 4 };
+    const { url, stop } = await listenInProcess(temporaryFolder(), extra, { clock });
     const token = await receiverToken(url);
     for (let id = 1; id <= 9; id++) await postEvent(url, 'orders', { ...order, id }, token);
     down = false;
     await until(() => posts.flatMap((post) => post.ids).length === 9);
-    memory.interrupt();
-    await running;
+    await stop();
     erp.closeAllConnections();
     erp.close();
     // The first event, retried alone after the outage, is an array of one; the rest go four at a time.
@@ -553,7 +508,7 @@ describe('webhook listen: backlog and hand-offs', () => {
     const inbox = temporaryFolder();
     let now = Date.parse('2026-11-23T06:00:00Z');
     const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      env: receiverEnv(),
       clock: { now: () => now, sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))) },
     });
     // An ERP that is down: every delivery fails and is retried, so the first event stays pending.
@@ -608,7 +563,7 @@ describe('webhook listen: backlog and hand-offs', () => {
 describe('a hand-off left by an earlier configuration', () => {
   it('is named at the start, and webhook inbox --drop-handoff removes it so /healthz stops counting it', async () => {
     const inbox = temporaryFolder();
-    const env = { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret };
+    const env = receiverEnv();
     // Run once with an --exec hand-off, then with a --forward-to one instead: "exec" stays in the inbox.
     const first = testContext({ env });
     const firstRun = run(listenOptions(inbox, { exec: 'true' }), first.context);
@@ -646,21 +601,15 @@ describe('a hand-off left by an earlier configuration', () => {
 describe('an --exec hand-off', () => {
   it('logs what the command printed in its own format, named by event; exit 65 makes a dead letter at once', async () => {
     const inbox = temporaryFolder();
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-      globals: { logFormat: 'json' },
-    });
     // The first event is a bad record (exit 65); the second is taken, and the command says so.
     const command =
       'if grep -q \'"id":1\' ; then echo "bad record: CNPJ invalid" >&2; exit 65; else echo "imported"; fi';
-    const running = run(listenOptions(inbox, { exec: command }), memory.context);
-    const url = await memory.firstLine();
+    const { memory, url, stop } = await listenInProcess(inbox, { exec: command }, { globals: { logFormat: 'json' } });
     const token = await receiverToken(url);
     await postEvent(url, 'customers', { id: 1 }, token);
     await postEvent(url, 'customers', { id: 2 }, token);
     await until(() => memory.stderr().includes('imported'));
-    memory.interrupt();
-    await running;
+    await stop();
     // Every line one JSON object (--log-format json), the command's words inside the receiver's own lines.
     const messages = memory
       .stderr()

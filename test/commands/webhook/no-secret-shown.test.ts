@@ -1,15 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
-import { requireThat } from '../../support/external-tools.js';
-import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { createDatabase, usePostgresCluster } from '../../support/postgres.js';
 import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import {
-  clientSecret,
-  listenOptions,
-  postEvent,
-  receiverToken,
+  listenInProcess,
+  postWithToken,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
@@ -26,11 +23,7 @@ const planted = {
   postgres: 'planted-postgres-password-5e17',
 };
 
-const postgres = requireThat(
-  postgresBin() !== undefined,
-  'the PostgreSQL server (postgresql) is not installed here; .ci/run installs it',
-);
-let cluster: TestPostgres | undefined;
+const postgres = usePostgresCluster();
 let erp: Server;
 let erpPort = 0;
 
@@ -39,10 +32,8 @@ beforeAll(async () => {
   erp = createServer((request, response) => request.resume().on('end', () => response.writeHead(500).end('down')));
   await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
   erpPort = (erp.address() as { port: number }).port;
-  if (!postgres.missing) cluster = await startPostgres();
-}, 120_000);
+});
 afterAll(async () => {
-  cluster?.stop();
   await new Promise((resolve) => erp.close(resolve));
   removeReceiverFolders();
 });
@@ -56,29 +47,24 @@ function clockForRetries() {
 
 /** Everything the receiver and `webhook status` showed, for one store, after both hand-offs failed twice. */
 async function everythingShown(store: { inbox: string; url?: string }): Promise<string> {
-  const memory = testContext({
-    env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    clock: clockForRetries(),
-  });
-  const running = run(
-    listenOptions(store.inbox, {
+  const { memory, url, stop } = await listenInProcess(
+    store.inbox,
+    {
       store: store.url,
       forwardTo: `http://erp-user:${planted.userInfo}@127.0.0.1:${erpPort}/hook?api_key=${planted.query}&format=json`,
       exec: `DB_PASSWORD=${planted.execAssignment} false --db-password=${planted.execArgument}`,
       maxAttempts: 1000,
-    }),
-    memory.context,
+    },
+    { clock: clockForRetries() },
   );
-  const url = await memory.firstLine();
-  await postEvent(url, 'orders', order, await receiverToken(url));
+  await postWithToken(url, 'orders', order);
   const retried = (name: string) => memory.stderr().split(`Hand-off "${name}"`).length > 3;
-  while (!retried('forward') || !retried('exec')) await new Promise((resolve) => setTimeout(resolve, 10));
+  await until(() => retried('forward') && retried('exec'));
   const health = await (await fetch(`${url}/healthz`)).text();
   const { run: status } = await import('../../../src/commands/webhook/status.js');
   const statusMemory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
   await status({ inbox: store.inbox, store: store.url, stuckAfter: 900_000 }, statusMemory.context);
-  memory.interrupt();
-  await running;
+  await stop();
   // What the page and the table do show: the names and figures, the targets without their credentials.
   expect(JSON.parse(health)).toEqual({
     status: 'ok',
@@ -105,7 +91,7 @@ describe('no secret on /healthz, in webhook status or in the log', () => {
     `PostgreSQL store: the password of --store too${postgres.note}`,
     { timeout: 120_000 },
     async () => {
-      const url = (await createDatabase(cluster as TestPostgres, 'no_secret_shown')).replace(
+      const url = (await createDatabase(postgres.cluster(), 'no_secret_shown')).replace(
         'postgres@',
         `postgres:${planted.postgres}@`,
       );

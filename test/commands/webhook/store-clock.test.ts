@@ -6,10 +6,9 @@ import { run as listen } from '../../../src/commands/webhook/listen.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { testContext } from '../../support/test-context.js';
 import {
-  clientSecret,
   listenOptions,
-  postEvent,
-  receiverToken,
+  postWithToken,
+  receiverEnv,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
@@ -35,13 +34,13 @@ describe('webhook listen gives its clock to the store', () => {
     await new Promise<void>((listening) => erp.listen(0, '127.0.0.1', listening));
     const { port } = erp.address() as { port: number };
     const inbox = temporaryFolder();
-    const env = { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret };
+    const env = receiverEnv();
     try {
       const memory = testContext({ env, clock });
       const forwardTo = `http://127.0.0.1:${port}/hooks`;
       const running = memory.run(listen, listenOptions(inbox, { forwardTo, handoff: 'erp' }));
       const url = await memory.firstLine();
-      expect((await postEvent(url, 'customers', { id: 41 }, await receiverToken(url))).status).toBe(200);
+      expect((await postWithToken(url, 'customers', { id: 41 })).status).toBe(200);
       // Recorded once /healthz counts it (the ERP's answer alone comes before the store's commit).
       for (let waited = 0; !(await deadLetterCounted(url)); waited += 10) {
         if (waited > 30_000) throw new Error('waited 30 s for the dead letter');

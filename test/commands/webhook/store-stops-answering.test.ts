@@ -6,37 +6,25 @@
  * stops a reading command at once. The database here is real; a proxy in front of it stops forwarding mid-run.
  */
 import { Client } from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { run as listen } from '../../../src/commands/webhook/listen.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { requireThat } from '../../support/external-tools.js';
 import { type FreezingProxy, freezingProxy } from '../../support/freezing-proxy.js';
-import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
-import { testContext, type TestContext } from '../../support/test-context.js';
+import { createDatabase, usePostgresCluster } from '../../support/postgres.js';
+import type { TestContext } from '../../support/test-context.js';
 import {
   clientSecret,
-  listenOptions,
+  listenInProcess,
   postEvent,
   receiverToken,
   removeReceiverFolders,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 
-const postgres = requireThat(
-  postgresBin() !== undefined,
-  'the PostgreSQL server (postgresql) is not installed here; .ci/run installs it',
-);
-let cluster: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!postgres.missing) cluster = await startPostgres();
-}, 120_000);
-afterAll(() => {
-  cluster?.stop();
-  removeReceiverFolders();
-});
+const postgres = usePostgresCluster();
+afterAll(removeReceiverFolders);
 const proxies: FreezingProxy[] = [];
 afterEach(async () => {
   for (const proxy of proxies.splice(0)) await proxy.close();
@@ -44,7 +32,7 @@ afterEach(async () => {
 
 /** A database of its own, with the store's tables, and a proxy in front of it; the store's URL through the proxy. */
 async function storeBehindProxy(name: string): Promise<{ url: string; direct: string; proxy: FreezingProxy }> {
-  const direct = await createDatabase(cluster as TestPostgres, name);
+  const direct = await createDatabase(postgres.cluster(), name);
   await (await PostgresStore.open(direct)).close();
   const proxy = await freezingProxy(Number(new URL(direct).port));
   proxies.push(proxy);
@@ -63,22 +51,17 @@ async function storedEvents(direct: string): Promise<number> {
   }
 }
 
+/** A limit of one second on every statement of the store (webhook.storeTimeout). */
+const oneSecondLimit = { env: { B2BCTL_STORE_TIMEOUT: '1s' } };
+
 const unanswered = (port: number, seconds: number) =>
   `The PostgreSQL store at 127.0.0.1:${port} did not answer within ${seconds} s; check that the database is up (the webhook.storeTimeout setting waits longer).`;
 
 describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-run${postgres.note}`, () => {
   it('the receiver answers the webhook 503 and stores it when the platform sends it again', async () => {
     const { url, direct, proxy } = await storeBehindProxy('hang_receiver');
-    const memory = testContext({
-      env: {
-        B2BCTL_CONFIG_DIR: temporaryFolder(),
-        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-        B2BCTL_STORE_TIMEOUT: '1s',
-      },
-    });
-    const running = listen(listenOptions(temporaryFolder(), { store: url }), memory.context);
+    const { memory, url: receiver, stop } = await listenInProcess(temporaryFolder(), { store: url }, oneSecondLimit);
     try {
-      const receiver = await memory.firstLine();
       const token = await receiverToken(receiver);
       const event = { ...sampleEvent('orders', new Date('2026-11-30T12:00:00Z')), id: 4711 };
 
@@ -101,23 +84,15 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
       expect(((await resent.json()) as { status: string }).status).toBe('stored');
       expect(await storedEvents(direct)).toBe(1);
     } finally {
-      memory.interrupt();
-      await running;
+      await stop();
     }
   });
 
   it('/healthz answers 503 degraded naming the store while it does not answer, and 200 once it does', async () => {
     const { url, proxy } = await storeBehindProxy('hang_health');
-    const memory = testContext({
-      env: {
-        B2BCTL_CONFIG_DIR: temporaryFolder(),
-        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-        B2BCTL_STORE_TIMEOUT: '1s',
-      },
-    });
-    const running = listen(listenOptions(temporaryFolder(), { store: `${url}?connect_timeout=1` }), memory.context);
+    const store = `${url}?connect_timeout=1`;
+    const { url: receiver, stop } = await listenInProcess(temporaryFolder(), { store }, oneSecondLimit);
     try {
-      const receiver = await memory.firstLine();
       proxy.freeze();
       // Not a 500 server_error: the receiver works, its store does not answer, and it cannot take events (t3-3).
       const stalled = await fetch(`${receiver}/healthz`);
@@ -129,25 +104,19 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
       const answered = await fetch(`${receiver}/healthz`);
       expect([answered.status, ((await answered.json()) as { status: string }).status]).toEqual([200, 'ok']);
     } finally {
-      memory.interrupt();
-      await running;
+      await stop();
     }
   });
 
   it('the receiver stops on SIGTERM while a commit waits: the event is answered 503, not acknowledged', async () => {
     const { url, direct, proxy } = await storeBehindProxy('hang_receiver_stop');
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    });
-    const running = listen(listenOptions(temporaryFolder(), { store: url }), memory.context);
-    const receiver = await memory.firstLine();
+    const { memory, url: receiver, stop } = await listenInProcess(temporaryFolder(), { store: url });
     const token = await receiverToken(receiver);
     proxy.freezeOn('INSERT INTO dedup');
     const posted = postEvent(receiver, 'orders', { id: 4712 }, token);
     // The default limit (30 s) is far off: only the stop's grace for the commits in flight ends the wait.
     await proxy.held();
-    memory.interrupt('SIGTERM');
-    await running;
+    await stop();
     expect((await posted).status).toBe(503);
     expect(memory.stderr()).toContain('Webhook receiver stopped.\n');
     expect(await storedEvents(direct)).toBe(0);
@@ -229,7 +198,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
   });
 
   it("a database that does not exist is named with its address and the server's words, never the password", async () => {
-    const url = new URL((cluster as TestPostgres).url);
+    const url = new URL(postgres.cluster().url);
     url.password = 'pg-S3CRET';
     url.pathname = '/nodb';
     const result = await runCommandLine(['webhook', 'status', '--store', url.href], { configDir: freshConfigDir() });
@@ -243,12 +212,8 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
 
   it('a receiver whose store connections are cut while it runs answers 503 and takes the event when sent again', async () => {
     const { url, direct, proxy } = await storeBehindProxy('cut_running');
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    });
-    const running = listen(listenOptions(temporaryFolder(), { store: url }), memory.context);
+    const { url: receiver, stop } = await listenInProcess(temporaryFolder(), { store: url });
     try {
-      const receiver = await memory.firstLine();
       const token = await receiverToken(receiver);
       // Every connection, the idle ones and the lock session included, goes at the first append (a restart).
       proxy.cutOn('INSERT INTO dedup');
@@ -259,8 +224,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
       expect(resent.status).toBe(200);
       expect(await storedEvents(direct)).toBe(1);
     } finally {
-      memory.interrupt();
-      await running;
+      await stop();
     }
   });
 

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startReceiver, defaultReceiverPaths } from '../../../src/webhook/receiver.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { PostgresStore } from '../../../src/webhook/store/postgres-store.js';
-import { requireThat } from '../../support/external-tools.js';
-import { createDatabase, postgresBin, startPostgres, type TestPostgres } from '../../support/postgres.js';
-import { testContext } from '../../support/test-context.js';
+import { createDatabase, usePostgresCluster } from '../../support/postgres.js';
 import {
   clientId,
   clientSecret,
-  listenOptions,
+  listenInProcess,
   postEvent,
   receiverToken,
   removeReceiverFolders,
@@ -23,28 +20,16 @@ import {
 const newSecret = 'the-new-client-secret-0123456789abcdef';
 const order = (id: number) => ({ ...sampleEvent('orders', new Date('2026-11-23T06:00:00Z')), id });
 
-const postgres = requireThat(
-  postgresBin() !== undefined,
-  'the PostgreSQL server (postgresql) is not installed here; .ci/run installs it',
-);
-let cluster: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!postgres.missing) cluster = await startPostgres();
-}, 120_000);
-afterAll(() => {
-  cluster?.stop();
-  removeReceiverFolders();
-});
+const postgres = usePostgresCluster();
+afterAll(removeReceiverFolders);
 
 /** `webhook listen` on `inbox` with `secret`, until `work` is done; returns what it logged. */
 async function listening(inbox: string, secret: string, work: (url: string) => Promise<void>): Promise<string> {
-  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: secret } });
-  const running = run(listenOptions(inbox), memory.context);
+  const { memory, url, stop } = await listenInProcess(inbox, {}, { env: { B2BCTL_WEBHOOK_CLIENT_SECRET: secret } });
   try {
-    await work(await memory.firstLine());
+    await work(url);
   } finally {
-    memory.interrupt();
-    await running;
+    await stop();
   }
   return memory.stderr();
 }
@@ -83,7 +68,7 @@ describe('tokens and restarts', () => {
     `PostgreSQL: a token of one receiver works on another; a new secret revokes it on both${postgres.note}`,
     { timeout: 120_000 },
     async () => {
-      const url = await createDatabase(cluster as TestPostgres, 'tokens_restart');
+      const url = await createDatabase(postgres.cluster(), 'tokens_restart');
       const start = async (secret: string) => {
         const store = await PostgresStore.open(url);
         const receiver = await startReceiver({

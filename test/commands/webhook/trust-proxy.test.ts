@@ -18,8 +18,8 @@ import {
 import { sampleEvent } from '../../../src/webhook/sender.js';
 import { testContext } from '../../support/test-context.js';
 import {
-  clientSecret,
   listenOptions,
+  receiverEnv,
   receiverToken,
   removeReceiverFolders,
   startTestReceiver,
@@ -165,7 +165,7 @@ describe('webhook listen --trust-proxy --proxy-header forwarded (RFC 7239)', () 
   it('--proxy-header without --trust-proxy is a usage error, before anything listens or is stored', async () => {
     const inbox = join(temporaryFolder(), 'inbox');
     const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      env: receiverEnv(),
     });
     const failure = (await run(listenOptions(inbox, { proxyHeader: 'forwarded' }), memory.context).catch(
       (error: unknown) => error,

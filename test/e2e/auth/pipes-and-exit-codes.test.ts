@@ -3,7 +3,7 @@
  * whoami and logout is tested in process (test/commands/auth/login-logout-whoami.test.ts).
  */
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { asJson, cachedToken, configFile, freshConfigDir, login, readConfig, runCli } from '../../support/cli.js';
 import {
@@ -11,21 +11,14 @@ import {
   resetCounts,
   sandboxPassword,
   sandboxUser,
-  startTestSandbox,
   tokenRoute,
+  useFileSandbox,
 } from '../../support/sandbox.js';
 import { expectPasswordLoginStored, loggedInLine } from '../../support/auth.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 beforeEach(async () => {
   await resetCounts(sandbox);
 });

@@ -9,11 +9,10 @@ import { spawn } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { cliPath, collect, freshWorkDir } from '../../support/cli.js';
-import { repoRoot, startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { repoRoot, useFileSandbox } from '../../support/sandbox.js';
 import { requireTools } from '../../support/external-tools.js';
 
 // openssl makes the receiver's secret and curl waits for it to answer, as the README's webhook recipe does.
@@ -22,13 +21,7 @@ const readmePort = '8787';
 const readmeReceiverPort = '8788';
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 
 /** The lines of the sh blocks between two headings of the README, comments kept (bash ignores them). */
 function recipeLines(from: string, to: string): string[] {

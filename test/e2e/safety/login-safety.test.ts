@@ -3,22 +3,15 @@
  * refuse to read a secret a terminal would echo, and --token is kept out of the help.
  */
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { configFile, freshConfigDir, readConfig, runCli, sleep } from '../../support/cli.js';
 import { inRawMode, onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
-import { requestCounts, resetCounts, sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
+import { requestCounts, resetCounts, sandboxPassword, sandboxUser, useFileSandbox } from '../../support/sandbox.js';
 import { expectPasswordLoginStored, loggedInLine } from '../../support/auth.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 
 /** Beside the password question: nothing of the password itself is drawn. */
 const hiddenNote = '(not shown as you type)';

@@ -5,25 +5,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { run as validateCustomers } from '../../../src/commands/customer/validate.js';
 import { run as validateStock } from '../../../src/commands/stock/validate.js';
 import { sandboxDefaults } from '../../../src/sandbox/options.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { runBuiltCli } from '../../support/cli.js';
-import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { temporaryFolder } from '../../support/temporary.js';
 import { testContext } from '../../support/test-context.js';
-import { startTestSandbox } from '../../support/sandbox.js';
+import { useFileSandbox } from '../../support/sandbox.js';
 import { ndjsonOf } from '../../support/ndjson.js';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 beforeEach(async () => {
   await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
 });

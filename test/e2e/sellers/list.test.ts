@@ -2,22 +2,15 @@
  * `sellers list` as a process: exit codes and what reaches stdout and stderr through pipes. The listing rules and
  * the output formats are tested in process (test/commands/sellers/list.test.ts).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { asJson, freshConfigDir, login, runCli } from '../../support/cli.js';
-import { listingRoute, requestCounts, resetCounts, seedReps, startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { listingRoute, requestCounts, resetCounts, seedReps, useFileSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 beforeEach(async () => {
   configDir = freshConfigDir();
   await login(sandbox, configDir);

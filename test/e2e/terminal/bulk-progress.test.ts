@@ -5,23 +5,22 @@
  */
 import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, sleep } from '../../support/cli.js';
 import { generateCustomers } from '../../support/customers.js';
 import { restoreTerminal } from '../../../src/io/output/restore-terminal.js';
 import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
-import { clearSandboxCustomers, credentialsEnv, repoRoot, startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import {
+  clearSandboxCustomers,
+  credentialsEnv,
+  repoRoot,
+  startTestSandbox,
+  useFileSandbox,
+} from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 
 const barCharacters = /[\u2588\u2591]/;
 

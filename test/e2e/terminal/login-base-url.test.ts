@@ -6,22 +6,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { onTerminal, pseudoTerminal } from '../../support/pseudo-terminal.js';
-import { sandboxPassword, sandboxUser, startTestSandbox } from '../../support/sandbox.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
+import { sandboxPassword, sandboxUser, useFileSandbox } from '../../support/sandbox.js';
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-  removeTemporaryFolders();
-});
+useFileSandbox((started) => (sandbox = started));
 
 describe.skipIf(pseudoTerminal.missing)(`the base URL asked for at login on a terminal${pseudoTerminal.note}`, () => {
   it('a host typed without its scheme is asked for again with http:// offered; Enter takes it and logs in', async () => {

@@ -2,12 +2,12 @@
  * The report and the errors file opened as people open them: LibreOffice Calc with formulas evaluated, splitting at
  * `,` and at `;` (pt-BR Excel splits a comma file at `;`). A hostile cell must come out as text in either.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorsWriter, ReportWriter } from '../../../src/bulk/report.js';
 import { requireTools } from '../../support/external-tools.js';
+import { convertedByCalc } from '../../support/libreoffice.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 const soffice = requireTools('soffice');
@@ -35,23 +35,13 @@ function calcCells(paths: string[], separator: ';' | ','): Map<string, { text: s
   // Tokens: separator, quote, UTF-8, first line, formats, language, quoted field as text (no), special numbers,
   // -, -, trim spaces (no), -, evaluate formulas (yes: as Excel does).
   const options = `${separator.charCodeAt(0)},34,76,1,,1033,false,true,false,false,false,-1,true`;
-  const converted = spawnSync(
-    'soffice',
-    [
-      `-env:UserInstallation=file://${join(folder, 'profile')}`,
-      '--headless',
-      `--infilter=Text - txt - csv (StarCalc):${options}`,
-      '--convert-to',
-      'fods',
-      '--outdir',
-      out,
-      ...paths,
-    ],
-    { encoding: 'utf8', timeout: 540_000 },
-  );
-  expect({ status: converted.status, stderr: converted.status === 0 ? '' : converted.stderr }).toEqual({
-    status: 0,
-    stderr: '',
+  convertedByCalc({
+    folder,
+    infilter: `Text - txt - csv (StarCalc):${options}`,
+    convertTo: 'fods',
+    outdir: out,
+    files: paths,
+    timeoutMs: 540_000,
   });
   const cells = new Map<string, { text: string; formula: boolean }[]>();
   for (const path of paths) {

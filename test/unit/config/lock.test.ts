@@ -16,6 +16,7 @@ import { B2bctlError, ExitCode } from '../../../src/base/errors.js';
 import { processStartTime } from '../../../src/lib/process-alive.js';
 import { canListOpenFiles, openFiles } from '../../support/open-files.js';
 import { temporaryFolder } from '../../support/temporary.js';
+import { thrownBy } from '../../support/thrown.js';
 
 let folder: string;
 beforeAll(() => {
@@ -33,15 +34,6 @@ function writeLock(path: string, content: string): void {
 
 function holderOf(path: string): { pid: number; command: string; startedAt: string } {
   return JSON.parse(readFileSync(path, 'utf8')) as { pid: number; command: string; startedAt: string };
-}
-
-function thrownBy(action: () => unknown): unknown {
-  try {
-    action();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
 }
 
 /** A child process that exits at once; once it has, its PID belongs to no process (until the OS reuses it). */

@@ -10,18 +10,10 @@ import { B2bctlError, ExitCode } from '../../../src/base/errors.js';
 import { acquireProfileLock, profileLockPath } from '../../../src/config/lock.js';
 import { runtimeLockFolder, runtimeLockName } from '../../../src/config/runtime-lock-folder.js';
 import { temporaryFolder } from '../../support/temporary.js';
+import { thrownBy } from '../../support/thrown.js';
 
 const uid = process.geteuid?.() ?? 0;
 const asRoot = uid === 0;
-
-function thrownBy(action: () => unknown): unknown {
-  try {
-    action();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 

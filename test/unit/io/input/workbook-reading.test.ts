@@ -8,6 +8,11 @@ import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
 import { temporaryFolder } from '../../../support/temporary.js';
 import { inlineCell, numberCell, odsNumber, odsText, writeOds, writeXlsx } from '../../../support/workbook-writer.js';
 
+/** `file` opened as `stock push` opens its input, with `more` of the reader's options (an interrupt, row bounds). */
+function openStockInput(file: string, more: Partial<Parameters<typeof openAnyInput>[0]> = {}) {
+  return openAnyInput({ path: file, stdin: Readable.from([]), catalogue: stockCatalogue, warn: () => {}, ...more });
+}
+
 // SIGTERM or Ctrl-C while a workbook's parts are inflated stops the reading at the next chunk (exit 75), as a CSV's
 // does: a cron job's `timeout` is obeyed, not left until the whole sheet has been read (s1-20).
 describe('a workbook read after Ctrl-C or SIGTERM', () => {
@@ -19,15 +24,7 @@ describe('a workbook read after Ctrl-C or SIGTERM', () => {
         `<row r="${index + 2}">${inlineCell(`A${index + 2}`, `SKU-${index}`)}${numberCell(`B${index + 2}`, index)}</row>`,
     );
     writeXlsx(file, `<row r="1">${inlineCell('A1', 'sku')}${inlineCell('B1', 'quantity')}</row>${rows.join('')}`);
-    const controller = new AbortController();
-    controller.abort();
-    const reading = openAnyInput({
-      path: file,
-      stdin: Readable.from([]),
-      catalogue: stockCatalogue,
-      warn: () => {},
-      interrupt: controller.signal,
-    });
+    const reading = openStockInput(file, { interrupt: AbortSignal.abort() });
     await expect(reading).rejects.toThrow(InterruptedError);
     await expect(reading).rejects.toThrow(`Interrupted while reading ${file} (the sheet); nothing was sent.`);
   });
@@ -52,12 +49,7 @@ describe('merged ranges after many rows, over many chunks', () => {
       `<row r="1">${inlineCell('A1', 'sku')}${inlineCell('B1', 'quantity')}${inlineCell('C1', 'warehouse')}</row>${rows.join('')}`,
       `<mergeCells count="${merges.length}">${merges.join('')}</mergeCells><pageMargins left="0.7"/>`,
     );
-    const input = await openAnyInput({
-      path: file,
-      stdin: Readable.from([]),
-      catalogue: stockCatalogue,
-      warn: () => {},
-    });
+    const input = await openStockInput(file);
     const records: InputRecord[] = [];
     for await (const record of input.records) records.push(record);
     input.close();
@@ -89,26 +81,14 @@ describe('an .ods read after Ctrl-C or SIGTERM', () => {
       (_, index) => `<table:table-row>${odsText(`SKU-${index}`)}${odsNumber(index)}</table:table-row>`,
     );
     writeOds(file, `${header}${rows.join('')}`);
-    const controller = new AbortController();
-    controller.abort();
-    const reading = openAnyInput({
-      path: file,
-      stdin: Readable.from([]),
-      catalogue: stockCatalogue,
-      warn: () => {},
-      interrupt: controller.signal,
-    });
+    const reading = openStockInput(file, { interrupt: AbortSignal.abort() });
     await expect(reading).rejects.toThrow(`Interrupted while reading ${file} (the sheet); nothing was sent.`);
   });
 
   it('inside a cell of 30,000,000 characters the bound was raised for: stopped there, not at its end', async () => {
     const file = join(temporaryFolder('b2bctl-workbook-interrupt-'), 'bigcell.ods');
     writeOds(file, `${header}<table:table-row>${odsText('SKU-1')}${odsText('A'.repeat(30_000_000))}</table:table-row>`);
-    const input = await openAnyInput({
-      path: file,
-      stdin: Readable.from([]),
-      catalogue: stockCatalogue,
-      warn: () => {},
+    const input = await openStockInput(file, {
       rowBounds: { maxColumns: 16_384, maxRowChars: 50_000_000 },
       interrupt: abortedAfter(20),
     });
