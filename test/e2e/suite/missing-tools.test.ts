@@ -30,6 +30,11 @@ function testFiles(folder: string): string[] {
   });
 }
 
+/** A source without its comments: a module whose comment names requireTools does not call it. */
+function withoutComments(source: string): string {
+  return source.replaceAll(/\/\*[\s\S]*?\*\//g, '').replaceAll(/^\s*\/\/.*$/gm, '');
+}
+
 describe('tests that need a program npm does not install', () => {
   it('skip, naming the missing program, when the PATH lacks it (zsh and fish completion, in a child vitest)', () => {
     const folder = temporaryFolder();
@@ -71,12 +76,26 @@ describe('tests that need a program npm does not install', () => {
 
   it('go through requireTools, requireThat or onPath in every test file that starts a program by name', () => {
     const starts = /\b(?:spawn|spawnSync|execFile|execFileSync)\(\s*'([^']+)'/g;
+    const programsStarted = (source: string) =>
+      [...source.matchAll(starts)].map((match) => match[1] as string).filter((program) => !everywhere.has(program));
+    const checks = /\b(?:requireTools|requireThat|onPath)\(/;
+    // A support module that starts a program (soffice) and leaves the check to its callers (pseudo-terminal.ts
+    // checks for script itself) starts it for every test file that imports it.
+    const supportStarts = new Map(
+      readdirSync(join(repoRoot, 'test', 'support'))
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => [name, readFileSync(join(repoRoot, 'test', 'support', name), 'utf8')] as const)
+        .filter(([, source]) => !checks.test(withoutComments(source)))
+        .map(([name, source]) => [name.replace(/\.ts$/, '.js'), programsStarted(source)] as const)
+        .filter(([, programs]) => programs.length > 0),
+    );
+    expect([...supportStarts.keys()]).toContain('libreoffice.js');
     const unchecked = testFiles(join(repoRoot, 'test')).flatMap((file) => {
       const source = readFileSync(file, 'utf8');
-      const programs = [...source.matchAll(starts)].map((match) => match[1] as string);
-      const needed = programs.filter((program) => !everywhere.has(program));
+      const imported = [...supportStarts].filter(([module]) => source.includes(`/support/${module}'`));
+      const needed = [...programsStarted(source), ...imported.flatMap(([, programs]) => programs)];
       // onPath: the file falls back on something of its own (a committed certificate) when the program is missing.
-      const checked = /\b(?:requireTools|requireThat|onPath)\(/.test(source);
+      const checked = checks.test(source);
       return needed.length > 0 && !checked
         ? [
             `${relative(repoRoot, file)} starts ${needed.join(', ')}: skip it with requireTools (test/support/external-tools.ts)`,
