@@ -98,9 +98,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         fileChecker(options, context, options.branch ?? session?.get('branch'), routesNow, (move) =>
           noteNumbers(numbersLeft, move, routesNow()),
         ),
-      resuming: (done) => {
-        resumedDone = done;
-      },
+      resuming: (done) => void (resumedDone = done),
       keyOf: (record) => {
         if (record.values.order !== undefined && !resumedDone?.has(record)) orderNames.add(String(record.values.order));
         return `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim();
