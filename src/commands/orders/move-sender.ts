@@ -322,10 +322,10 @@ export class MoveSender {
     this.states.delete(move.order);
     const what =
       answer.refusal !== undefined
-        ? `the platform answered HTTP ${status} with a body that refuses the move: ${answer.refusal}`
+        ? `the answer's body refuses the move: ${answer.refusal}`
         : answer.otherOrder !== undefined
-          ? `the platform answered HTTP ${status} with the record of another order (id ${answer.otherOrder})`
-          : `the platform answered HTTP ${status} with the order ${shownStatus}, which this move does not lead to`;
+          ? `the answer is the record of another order (id ${answer.otherOrder})`
+          : `the answer shows the order ${shownStatus}, which this move does not lead to`;
     if (keepStatus !== undefined)
       return {
         outcome: 'unknown',

@@ -66,7 +66,7 @@ describe('a 200 to a move that is no proof of it: the order is read again', () =
     expect(code).toBe(ExitCode.someRecordsFailed);
     expect(outcome).toMatchObject({ outcome: 'failed', status: 200 });
     expect(outcome?.message).toBe(
-      `the platform answered HTTP 200 with a body that refuses the move: ${JSON.stringify(body)}; the order is AWAITING_PAYMENT, not READY_TO_SHIP: the move did not go through`,
+      `the answer's body refuses the move: ${JSON.stringify(body)}; the order is AWAITING_PAYMENT, not READY_TO_SHIP: the move did not go through`,
     );
     expect(stderr).not.toMatch(/now ERROR|taken as done/);
     expect(statusOf(id)).toBe('AWAITING_PAYMENT');
@@ -79,7 +79,7 @@ describe('a 200 to a move that is no proof of it: the order is read again', () =
     expect(code).toBe(ExitCode.ok);
     expect(outcome).toMatchObject({ outcome: 'applied', status: 200 });
     expect(outcome?.message).toBe(
-      'the platform answered HTTP 200 with a body that refuses the move: {"success":false}; the order is READY_TO_SHIP, so the move went through',
+      `the answer's body refuses the move: {"success":false}; the order is READY_TO_SHIP, so the move went through`,
     );
   });
 
@@ -87,14 +87,18 @@ describe('a 200 to a move that is no proof of it: the order is read again', () =
     [
       'the order in its old status',
       (id: number) => ({ id, status: 'AWAITING_PAYMENT' }),
-      'the order AWAITING_PAYMENT, which this move does not lead to',
+      'the answer shows the order AWAITING_PAYMENT, which this move does not lead to',
     ],
     [
       'the order canceled',
       (id: number) => ({ id, status: 'CANCELED' }),
-      'the order CANCELED, which this move does not lead to',
+      'the answer shows the order CANCELED, which this move does not lead to',
     ],
-    ["another order's record", () => ({ id: 999, status: 'READY_TO_SHIP' }), 'the record of another order (id 999)'],
+    [
+      "another order's record",
+      () => ({ id: 999, status: 'READY_TO_SHIP' }),
+      'the answer is the record of another order (id 999)',
+    ],
   ])('%s, the order not moved: unknown, exit 1, never "now …"', async (_name, body, said) => {
     const { test, sandbox } = await behind((id) => ({ answer: 200, body: body(id) }));
     const [id] = newOrders(sandbox, 1) as [number];
@@ -102,7 +106,7 @@ describe('a 200 to a move that is no proof of it: the order is read again', () =
     expect(code).toBe(ExitCode.someRecordsFailed);
     expect(outcome).toMatchObject({ outcome: 'unknown', status: 200 });
     expect(outcome?.message).toBe(
-      `the platform answered HTTP 200 with ${said}; the order is AWAITING_PAYMENT, not READY_TO_SHIP: the platform may not have taken the move, or take it later; check with b2bctl orders get ${id} before sending it again`,
+      `${said}; the order is AWAITING_PAYMENT, not READY_TO_SHIP: the platform may not have taken the move, or take it later; check with b2bctl orders get ${id} before sending it again`,
     );
   });
 
