@@ -466,8 +466,9 @@ export class MoveSender {
       };
     }
     const now = `the order is ${status ?? 'of a status b2bctl cannot read'}, not ${statusAfter[move.action]}`;
-    // The order's old status in a 200 may be the platform's answer before it applies the move, later: not "failed".
-    if (answered.kind === 'unproven')
+    // The order's old status in a 200 may be the platform's answer before it applies the move, later: not "failed";
+    // nor a refusing 2xx when the order's status cannot be read to show the move not made.
+    if (answered.kind === 'unproven' || (answered.kind === 'refusal' && status === undefined))
       return {
         outcome: 'unknown',
         status: answered.status,

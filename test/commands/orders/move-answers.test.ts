@@ -72,6 +72,18 @@ describe('a 200 to a move that is no proof of it: the order is read again', () =
     expect(statusOf(id)).toBe('AWAITING_PAYMENT');
   });
 
+  it('a refusing body, the order showing no status to tell: unknown, not "did not go through"', async () => {
+    const { test, sandbox } = await behind(() => ({ answer: 200, body: { success: false } }));
+    const [id] = newOrders(sandbox, 1) as [number];
+    (sandbox.state.orders.orders.get(id) as unknown as { status: unknown }).status = undefined;
+    const { code, outcome } = await ready(test, id);
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    expect(outcome).toMatchObject({ outcome: 'unknown', status: 200 });
+    expect(outcome?.message).toMatch(
+      /^the answer's body refuses the move: \{"success":false\}; the order is of a status b2bctl cannot read, not READY_TO_SHIP: /,
+    );
+  });
+
   it('a refusing body to a move the store applied all the same: applied, from the order read again', async () => {
     const { test, sandbox } = await behind(() => ({ appliedThenAnswer: 200, body: { success: false } }));
     const [id] = newOrders(sandbox, 1) as [number];
