@@ -28,6 +28,40 @@ const stageWords: Readonly<Record<string, string>> = {
   CANCELED: 'canceled',
 };
 
+/**
+ * An order's status as b2bctl compares it: the platform's word for a stage it knows, whatever its case or spelling
+ * (`canceled`, `Cancelled` and `CANCELLED` are `CANCELED`), and a status given as an object
+ * (`{"code":"CANCELED","name":"Cancelado"}`) by its `code` (else its `status`). Any other word stays as written; a
+ * value with no word (a number, an empty text, an object with neither) is no status. Read only `CANCELED` in capitals,
+ * a canceled order's detail in lower case had its move sent (a user test).
+ */
+export function orderStatusOf(value: unknown): string | undefined {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const fields = value as Record<string, unknown>;
+    return orderStatusOf(typeof fields.code === 'string' ? fields.code : fields.status);
+  }
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const word = value.trim();
+  const normal = word.toUpperCase().replace(/[\s-]+/g, '_');
+  if (normal === 'CANCELLED') return 'CANCELED';
+  return knownStatuses().includes(normal) ? normal : word;
+}
+
+/** The statuses b2bctl reads a meaning in (the platform's first one, and the stages of stageWords). */
+function knownStatuses(): readonly string[] {
+  return ['AWAITING_PAYMENT', ...Object.keys(stageWords)];
+}
+
+/**
+ * Whether a move's answer showing the order in `status` shows the move made: the move's own status, or (for a ready,
+ * invoice or ship move) a later stage. A canceled order's status does not show a ready move made, nor does the
+ * order's old status (`AWAITING_PAYMENT` after a ready move) or a word that is no stage (`ERROR`).
+ */
+export function statusShowsMove(status: string, action: OrderAction): boolean {
+  if (status === statusAfter[action]) return true;
+  return action !== 'cancel' && status !== 'CANCELED' && reachedStage(status, action);
+}
+
 /** How far along an order is: statuses the platform generates (unknown ones included) are 0. */
 const stageRank: Readonly<Record<string, number>> = { READY_TO_SHIP: 1, INVOICED: 2, SHIPPED: 3, DELIVERED: 4 };
 

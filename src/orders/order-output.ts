@@ -12,6 +12,8 @@ import { createRecordWriter, type RecordLayout, type RecordWriter } from '../io/
 import type { ListedOrder } from '../platform/orders.js';
 import type { OutputFormat } from '../base/output-format.js';
 import { printable } from '../lib/printable.js';
+import { WrittenNumber } from '../lib/written-json.js';
+import { orderStatusOf } from '../domain/order-stages.js';
 
 /** Where a poll writes the order versions it emits, and whether what it wrote is known to be on disk. */
 export interface OrderSink {
@@ -35,12 +37,12 @@ const orderLayout: RecordLayout<Record<string, unknown>> = {
     // customer's name, cut with … as the terminal narrows, goes last, before the id or the instant would be cut.
     { header: 'ID', value: (order) => String(order.id ?? ''), keepWhole: true, plannedWidth: 6 },
     { header: 'ORDER', value: (order) => String(order.orderId ?? ''), dropRank: 2, plannedWidth: 8 },
-    { header: 'STATUS', value: (order) => String(order.status ?? ''), dropRank: 1, plannedWidth: 16 },
+    { header: 'STATUS', value: (order) => statusCell(order.status), dropRank: 1, plannedWidth: 16 },
     { header: 'CREATED', value: (order) => String(order.dateCreated ?? ''), dropRank: 3, plannedWidth: 24 },
     { header: 'UPDATED', value: (order) => String(order.lastUpdated ?? ''), keepWhole: true, plannedWidth: 24 },
     {
       header: 'CUSTOMER',
-      value: (order) => String(order.partnerCompanyName ?? ''),
+      value: (order) => cellText(order.partnerCompanyName),
       plannedWidth: 16,
       yieldsToWhole: true,
     },
@@ -152,6 +154,20 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       return count;
     },
   };
+}
+
+/**
+ * A value of the platform's as a table's cell: text and numbers as written, anything else (an object, a list) as its
+ * JSON, as the CSV writes it; `[object Object]` is JavaScript's words, not the platform's data (a user test).
+ */
+function cellText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' && !(value instanceof WrittenNumber) ? JSON.stringify(value) : String(value);
+}
+
+/** A status as written, or one given as an object (`{"code":"CANCELED","name":"Cancelado"}`) by its code. */
+function statusCell(status: unknown): string {
+  return typeof status === 'object' && status !== null ? (orderStatusOf(status) ?? cellText(status)) : cellText(status);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { orderStatusOf } from '../domain/order-stages.js';
 import { countOf } from '../lib/plural.js';
 
 /**
@@ -25,8 +26,9 @@ export class StatusFilter {
     readonly statuses: readonly string[],
     { detail }: { detail: boolean } = { detail: false },
   ) {
-    // The platform writes statuses in capitals; one that matched `ready_to_ship` listed such orders as asked.
-    this.asked = new Set(statuses.map((status) => status.toUpperCase()));
+    // The platform writes statuses in capitals; one that matched `ready_to_ship` listed such orders as asked. A
+    // status is read as the moves read it (orderStatusOf): `CANCELLED` asked is the `canceled` an order shows.
+    this.asked = new Set(statuses.map((status) => (orderStatusOf(status) ?? status).toUpperCase()));
     this.detail = detail;
   }
 

@@ -11,8 +11,8 @@ import {
   readOrderNumber,
   readOrderTotal,
 } from './answers/orders.js';
-import type { HeldMoveData } from '../domain/order-stages.js';
-import { isRecord } from './answers/shapes.js';
+import { type HeldMoveData, orderStatusOf } from '../domain/order-stages.js';
+import { candidatePaths, firstAt, isIdLike, isRecord } from './answers/shapes.js';
 
 export type MoveValues = Partial<Record<BodyPlaceholder, string>>;
 
@@ -40,7 +40,7 @@ export async function sendOrderMove(
     signal,
     slashAdvice: slashAdviceOf(route, values),
   });
-  return { status, answer: readMoveAnswer(body) };
+  return { status, answer: readMoveAnswer(body, values.id) };
 }
 
 /** The values of the route's path holding a "/" (`the branch code "SP/01"`), said when a server refuses it encoded. */
@@ -71,18 +71,26 @@ export interface OrderState {
   number?: string;
   /** The order's total (`2642.26`), when the detail shows it: an invoice's NF-e total is compared with it. */
   total?: string;
+  /**
+   * True when the detail shows neither a status nor an id where b2bctl reads them (an envelope it does not know,
+   * `{"pedido":{…}}`): nothing of the order was read, so no check of what it has taken can run.
+   */
+  unread?: boolean;
 }
 
 /** The state in an order detail (as getOrder returns it): its status when it states one, and what it holds. */
 export function orderStateOf(order: unknown, settings: OrderAnswerSettings): OrderState {
-  if (!isRecord(order)) return { held: {} };
-  return {
-    status: typeof order.status === 'string' ? order.status : undefined,
+  if (!isRecord(order)) return { held: {}, unread: true };
+  const state: OrderState = {
+    status: orderStatusOf(order.status),
     held: readHeldMoveData(order, settings),
     buyer: readBuyerDocument(order, settings),
     number: readOrderNumber(order, settings),
     total: readOrderTotal(order),
   };
+  if (state.status === undefined && firstAt(order, candidatePaths(settings.id, ['id']), isIdLike) === undefined)
+    state.unread = true;
+  return state;
 }
 
 /** The order's current state, read from its detail (the `orders get` route). */

@@ -23,8 +23,8 @@ export type ProxyAction =
   | { reset: 'after' }
   /** The platform gets the request only once `hold` settles: still working on it when the client gives up. */
   | { hold: Promise<void> }
-  /** The platform applies the request; its answer is replaced by this status with an empty body. */
-  | { appliedThenAnswer: number }
+  /** The platform applies the request; its answer is replaced by this status with `body` (default: none). */
+  | { appliedThenAnswer: number; body?: unknown }
   /** The platform applies the request (`applied` is told); its answer is passed back only once `answerHeld` settles. */
   | { answerHeld: Promise<void>; applied: () => void }
   | undefined;
@@ -84,7 +84,11 @@ export async function startScriptedProxy(
       return;
     }
     if (action && 'appliedThenAnswer' in action) {
-      outgoing.writeHead(action.appliedThenAnswer).end();
+      if (action.body === undefined) outgoing.writeHead(action.appliedThenAnswer).end();
+      else
+        outgoing
+          .writeHead(action.appliedThenAnswer, { 'content-type': 'application/json' })
+          .end(JSON.stringify(action.body));
       return;
     }
     if (action && 'answerHeld' in action) {

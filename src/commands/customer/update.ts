@@ -6,7 +6,8 @@ import { placeOf } from '../../bulk/report.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
-import { AmbiguousRequestError, InputError, PlatformError, UsageError } from '../../base/errors.js';
+import { AmbiguousRequestError, ExitCode, InputError, PlatformError, UsageError } from '../../base/errors.js';
+import { asClause } from '../../lib/clause.js';
 import {
   customerFailureMessage,
   customerNotFound,
@@ -85,6 +86,12 @@ async function updateEntry(
   } catch (error) {
     if (error instanceof NoStoredAddress)
       return { row: { ...row, outcome: 'invalid', message: `not sent: ${error.message}` }, original: entry.original };
+    // A 500 may come after the store applied the update (a user test: both applied, reported "did not go through
+    // … to fix"): unknown, which a resume sends again, harmless for an update.
+    if (error instanceof PlatformError && error.status >= 500 && error.exitCode !== ExitCode.authFailed) {
+      const message = `${asClause(error.message)}, which may come after the platform applied the update`;
+      return { row: { ...row, outcome: 'unknown', status: error.status, message }, original: entry.original };
+    }
     const { status, message } = customerFailureMessage(error, String(document), refusedWrite(client, sent));
     return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
   }

@@ -11,6 +11,7 @@ import {
   reachedStage,
   type ReplaceableAction,
   statusAfter,
+  statusShowsMove,
 } from '../../domain/order-stages.js';
 import { recipientMismatch, sameTotalToTheCentavo } from '../../domain/nfe-document.js';
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
@@ -50,6 +51,8 @@ export interface MoveSenderOptions {
   givenAs?: MoveFieldsGivenAs;
   /** The run's clock, which ages the status read before anything was sent (default: the system's). */
   now?: () => number;
+  /** Where the routes came from, as a 404 to a move names it (`--routes routes.json`, the orders.routes setting). */
+  routesFrom?: string;
 }
 
 /** What the caller knows of a move beside the move itself. */
@@ -71,14 +74,16 @@ export interface MoveSending {
 export const statusFreshForMs = 1000;
 
 /**
- * Sends moves and judges their answers by status code only: a 2xx is done (`applied`, or `accepted` when its body
- * is of no shape b2bctl knows, with one warning per run); a 4xx is the platform's refusal of this move (`rejected`);
- * an answer that may have come after the platform applied the move is settled by reading the order's status.
+ * Sends moves and judges their answers: a 2xx is done (`applied`, or `accepted` when its body is of no shape b2bctl
+ * knows, with one warning per run) unless its body refuses the move or shows no proof of it (judged); a 4xx is the
+ * platform's refusal of this move (`rejected`); a 5xx or a lost answer, which may come after the platform applied
+ * the move, and a 2xx without proof, are settled by reading the order's status.
  * A move the order has taken is `unchanged` when the order holds its data, a `conflict` when it holds other data
  * (docs/decisions/0012-order-conflicts-and-numbers.md).
  */
 export class MoveSender {
   private warned = false;
+  private warnedUnread = false;
   /** Each order's state as read before its first move of this run, then as its moves left it. */
   private readonly states = new Map<string, OrderState>();
   /** When each order's state was read from the platform; absent once this run's own move of it is known. */
@@ -114,6 +119,7 @@ export class MoveSender {
     // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
     if (unanswered && before?.status === undefined)
       return { outcome: 'unknown', id, message: unknownMessage(move.order) };
+    if (before?.unread === true) return this.unreadDetail(id);
     if (before?.status !== undefined && reachedStage(before.status, move.action)) {
       const conflict =
         moveConflict(before.held, move.action, move.values) ?? moveAddsData(before.held, move.action, move.values);
@@ -259,28 +265,86 @@ export class MoveSender {
     const numberMissing = this.numberMissing(move, route, id);
     if (numberMissing) return numberMissing;
     if (warning !== undefined) this.warn(warning);
+    let sent: Awaited<ReturnType<typeof sendOrderMove>>;
+    const wasRead = this.states.get(move.order) !== undefined;
     try {
-      const { status, answer } = await sendOrderMove(this.client, route, move.values, signal);
-      if (!answer.recognised) this.warnOnce(status);
-      this.remember(move, answer.status ?? keepStatus ?? statusAfter[move.action]);
-      return {
-        outcome: answer.recognised ? 'applied' : 'accepted',
-        status,
-        id,
-        message: answer.status ? `now ${answer.status}` : undefined,
-      };
+      sent = await sendOrderMove(this.client, route, move.values, signal);
     } catch (error) {
       this.states.delete(move.order);
-      if (error instanceof AmbiguousRequestError) return this.settle(move, error, signal);
-      if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed || error.status >= 500)
-        throw error;
+      if (error instanceof AmbiguousRequestError)
+        return this.settle(move, { status: error.status, what: asClause(error.message), kind: 'failure' }, signal);
+      if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
+      // A 500 may come after the store applied the move, as a 502-504 may: one reported "did not go through", with
+      // an errors file "to fix", had canceled the order (a user test). The order's status tells.
+      if (error.status >= 500) {
+        const what = `${asClause(error.message)}, which may come after the platform applied the move`;
+        return this.settle(move, { status: error.status, what, kind: 'failure' }, signal);
+      }
       // Without the status check nothing looked the order up: a number the routes do not know is tried as one.
       if (error.status === 404 && !this.checkStatus && id === undefined) {
         const found = await this.lookup.idOfNumber(move.order, signal);
         if (found !== undefined) return this.deliver(this.addressed(move), route, signal, { keepStatus });
       }
-      return { outcome: 'rejected', status: error.status, id, message: refusalMessage(error) };
+      const message = error.status === 404 && wasRead ? this.missingRoute(error, move.action) : refusalMessage(error);
+      return { outcome: 'rejected', status: error.status, id, message };
     }
+    return this.judged(move, sent, { keepStatus, id }, signal);
+  }
+
+  /**
+   * A 2xx to a move, judged by its body: done when it shows nothing against it (no body, an acknowledgement, the
+   * order in the move's status, or a body of no shape b2bctl knows, `accepted` with one warning). A body that
+   * refuses the move, shows the order in a status the move does not lead to, or is another order's record is no
+   * proof: the order is read again, as after a 502-504, and its status tells; a 200 `{"status":"ERROR"}` was
+   * reported `applied`, "now ERROR" (a user test). A correction leaves the status as it was, so that cannot tell.
+   */
+  private async judged(
+    move: PreparedMove,
+    { status, answer }: Awaited<ReturnType<typeof sendOrderMove>>,
+    { keepStatus, id }: { keepStatus?: string; id?: string },
+    signal: AbortSignal | undefined,
+  ): Promise<MoveResult> {
+    const shownStatus = answer.status;
+    const proof =
+      answer.refusal === undefined &&
+      answer.otherOrder === undefined &&
+      (shownStatus === undefined || shownStatus === keepStatus || statusShowsMove(shownStatus, move.action));
+    if (proof) {
+      if (!answer.recognised) this.warnOnce(status);
+      this.remember(move, shownStatus ?? keepStatus ?? statusAfter[move.action]);
+      return {
+        outcome: answer.recognised ? 'applied' : 'accepted',
+        status,
+        id,
+        message: shownStatus && `now ${shownStatus}`,
+      };
+    }
+    this.states.delete(move.order);
+    const what =
+      answer.refusal !== undefined
+        ? `the answer's body refuses the move: ${answer.refusal}`
+        : answer.otherOrder !== undefined
+          ? `the answer is the record of another order (id ${answer.otherOrder})`
+          : `the answer shows the order ${shownStatus}, which this move does not lead to`;
+    if (keepStatus !== undefined)
+      return {
+        outcome: 'unknown',
+        status,
+        id,
+        message: `${what}; a correction leaves the order's status as it is, so b2bctl cannot tell whether it was made: check with b2bctl orders get ${move.order}`,
+      };
+    const kind = answer.refusal === undefined ? 'unproven' : 'refusal';
+    return { ...(await this.settle(move, { status, what, kind }, signal)), id };
+  }
+
+  /**
+   * A 404 to a move of an order read a moment ago: the store lacks the route, not the order. Names the method and
+   * path sent and where the route came from; "HTTP 404, HTTP 404: the platform knows no such order" said neither.
+   */
+  private missingRoute(error: PlatformError, action: string): string {
+    const said = error.platformMessage === undefined ? '' : `${error.platformMessage}; `;
+    const from = this.options.routesFrom ?? 'the routes in force';
+    return `${said}the order was read a moment ago, so the store has no route ${error.request.method} ${error.request.url}: check the ${action} route of ${from}`;
   }
 
   /**
@@ -361,37 +425,76 @@ export class MoveSender {
    * After an ambiguous failure: the order's status says whether the move went through. The report's status column
    * holds the move's own answer when one came (a 503, a 200 cut short), as for any other move.
    */
-  private async settle(move: PreparedMove, error: AmbiguousRequestError, signal?: AbortSignal): Promise<MoveResult> {
-    const answered = error.status;
+  private async settle(move: PreparedMove, answered: Unproven, signal?: AbortSignal): Promise<MoveResult> {
+    const { what } = answered;
     let status: string | undefined;
     try {
       status = (await orderState(this.client, move.values.id ?? move.order, signal)).status;
     } catch {
+      // A 2xx came: the move may well be made, so it is not "failed" (fed back, sent again) but unknown.
+      if (answered.kind === 'failure')
+        return {
+          outcome: 'failed',
+          status: answered.status,
+          message: `${what}; its status could not be read to check`,
+        };
+      const check = `check with b2bctl orders get ${move.order}`;
       return {
-        outcome: 'failed',
-        status: answered,
-        message: `${asClause(error.message)}; its status could not be read to check`,
+        outcome: 'unknown',
+        status: answered.status,
+        message: `${what}; its status could not be read: ${check}`,
       };
     }
     if (status === 'CANCELED' || status === 'DELIVERED')
       if (statusAfter[move.action] !== status)
         return {
           outcome: 'failed',
-          status: answered,
-          message: `${asClause(error.message)}; the order is ${status} now: it moves no further`,
+          status: answered.status,
+          message: `${what}; the order is ${status} now: it moves no further`,
         };
     if (status !== undefined && reachedStage(status, move.action)) {
-      const how = answered === undefined ? 'the answer was lost' : `the move was answered HTTP ${answered}`;
+      const how =
+        answered.kind !== 'failure'
+          ? what
+          : answered.status === undefined
+            ? 'the answer was lost'
+            : `the move was answered HTTP ${answered.status}`;
       return {
         outcome: 'applied',
-        status: answered,
+        status: answered.status,
         message: `${how}; the order is ${status}, so the move went through`,
       };
     }
+    const now = `the order is ${status ?? 'of a status b2bctl cannot read'}, not ${statusAfter[move.action]}`;
+    // The order's old status in a 200 may be the platform's answer before it applies the move, later: not "failed";
+    // nor a refusing 2xx when the order's status cannot be read to show the move not made.
+    if (answered.kind === 'unproven' || (answered.kind === 'refusal' && status === undefined))
+      return {
+        outcome: 'unknown',
+        status: answered.status,
+        message: `${what}; ${now}: the platform may not have taken the move, or take it later; check with b2bctl orders get ${move.order} before sending it again`,
+      };
+    const end = answered.kind === 'refusal' ? 'the move did not go through' : 'send it again';
+    return { outcome: 'failed', status: answered.status, message: `${what}; ${now}: ${end}` };
+  }
+
+  /**
+   * A move of an order whose detail showed nothing b2bctl reads (neither status nor id): not sent, `unknown`, with
+   * one warning a run naming the setting. Sent, a move the order took went again and another ERP number replaced
+   * the one it held, exit 0 (a user test); the check the user did not switch off would silently not run.
+   */
+  private unreadDetail(id: string | undefined): MoveResult {
+    if (!this.warnedUnread) {
+      this.warnedUnread = true;
+      this.warn(
+        "warning: the platform's order detail shows neither a status nor an id where b2bctl reads them (the answer's root, or a data, order, result or content envelope), so what an order has taken cannot be checked and its moves are not sent. Set answers.order.detail to where the answer holds the order (b2bctl orders get ID shows the answer; b2bctl config set answers.order.detail pedido), or give --no-status-check to send them unchecked.",
+      );
+    }
     return {
-      outcome: 'failed',
-      status: answered,
-      message: `${asClause(error.message)}; the order is ${status ?? 'of a status b2bctl cannot read'}, not ${statusAfter[move.action]}: send it again`,
+      outcome: 'unknown',
+      id,
+      message:
+        "not sent: the order's detail shows no status b2bctl reads, so whether the order has taken this move cannot be checked (set answers.order.detail, or --no-status-check sends it unchecked)",
     };
   }
 
@@ -497,8 +600,22 @@ function unknownMessage(order: string): string {
   return `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through; not sent again. Check with b2bctl orders get ${order}; to send it anyway, feed the row back from the errors file`;
 }
 
-/** The platform's own words when its body has them, else the status alone: never b2bctl's guess at its wording. */
+/**
+ * The platform's own words when its body has them, else the status alone: never b2bctl's guess at its wording. A
+ * 404 says what it may mean, beside the status the report and the command's line show already.
+ */
 function refusalMessage(error: PlatformError): string {
   if (error.platformMessage) return error.platformMessage;
-  return error.status === 404 ? 'HTTP 404: the platform knows no such order (or route)' : `HTTP ${error.status}`;
+  return error.status === 404 ? 'the platform knows no such order (or route)' : `HTTP ${error.status}`;
+}
+
+/**
+ * An answer that does not show the move made, which the order's status settles: a failure that may come after the
+ * platform applied it (a 5xx, a lost answer), a 2xx whose body refuses it, or a 2xx that shows no proof of it.
+ * `what` says the answer, as the report's message starts.
+ */
+interface Unproven {
+  status?: number;
+  what: string;
+  kind: 'failure' | 'refusal' | 'unproven';
 }

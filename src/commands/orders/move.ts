@@ -59,6 +59,7 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
     replace: options.replace === true,
     note: (line) => context.log.info(line),
     givenAs: 'flags',
+    routesFrom: routesOriginOf(options.routes, session),
   });
   const wantsData = context.globals.output !== undefined ? context.globals.output !== 'table' : !context.io.isStdoutTTY;
   let result: MoveResult;
@@ -76,12 +77,13 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
     message: result.message,
   };
   if (wantsData) await writeObject(context, summary);
-  const detail = [result.status === undefined ? undefined : `HTTP ${result.status}`, result.message].filter(Boolean);
+  const code = result.status === undefined ? undefined : `HTTP ${result.status}`;
+  // A message that is the code alone (a refusal with no words of the platform's) is not said twice.
+  const detail = [code, result.message === code ? undefined : result.message].filter(Boolean);
   const line = `order ${summary.order}: ${result.outcome === 'applied' || result.outcome === 'accepted' ? doneWords[options.action] : result.outcome}${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`;
   if (result.outcome === 'invalid')
     throw new InputError(`order ${summary.order}: ${result.message ?? 'refused'}.`, { field: 'order' });
-  if (result.outcome === 'rejected' || result.outcome === 'failed' || result.outcome === 'conflict')
-    throw new PartialFailureError(line);
+  if (['rejected', 'failed', 'conflict', 'unknown'].includes(result.outcome)) throw new PartialFailureError(line);
   if (!wantsData) context.io.stdout.write(`${line}\n`);
   else context.log.info(line);
 }
@@ -112,6 +114,16 @@ async function interruptedMove(
       message: stopped.message,
     });
   return stopped;
+}
+
+/**
+ * Where the routes in force came from, as a 404 to a move names it: `--routes FILE`, the orders.routes setting (and
+ * where that was set), or the sandbox's, when neither names a file.
+ */
+export function routesOriginOf(flag: string | undefined, session: Session): string {
+  if (flag) return `--routes ${flag}`;
+  if (session.get('orders.routes')) return `${session.origin('orders.routes')}`;
+  return "the sandbox's routes (neither --routes nor the orders.routes setting names a routes file)";
 }
 
 /** The routes in force: `--routes`, else the orders.routes setting, else the sandbox's. */

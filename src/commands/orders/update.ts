@@ -12,7 +12,7 @@ import { recordPlace } from '../../io/input/open-input.js';
 import { inputName } from '../../io/input/byte-source.js';
 import { moveCatalogue, type PreparedMove } from './move-input.js';
 import { newMoveChecker } from './move-checker.js';
-import { orderRoutesOf } from './move.js';
+import { orderRoutesOf, routesOriginOf } from './move.js';
 import { type MoveResult, MoveSender } from './move-sender.js';
 import { sendingConcurrency } from '../../bulk/send-pacing.js';
 
@@ -98,9 +98,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         fileChecker(options, context, options.branch ?? session?.get('branch'), routesNow, (move) =>
           noteNumbers(numbersLeft, move, routesNow()),
         ),
-      resuming: (done) => {
-        resumedDone = done;
-      },
+      resuming: (done) => void (resumedDone = done),
       keyOf: (record) => {
         if (record.values.order !== undefined && !resumedDone?.has(record)) orderNames.add(String(record.values.order));
         return `${String(record.values.order ?? '')} ${String(record.values.action ?? '')}`.trim();
@@ -136,6 +134,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
             replace: options.replace === true,
             note: (line) => context.log.info(line),
             now: () => context.clock.now(),
+            routesFrom: routesOriginOf(options.routes, session as Session),
           });
           await sender.readNames(orderNames, sendingConcurrency(options), signal);
           return orderedSender(stoppedAt, sender, inputName(options.file));
@@ -207,7 +206,9 @@ function orderedSender(stoppedAt: Map<string, number>, sender: MoveSender, shown
         unanswered: entry.unanswered === true,
         place: `${shownName}:${recordPlace(entry)}`,
       });
-      if (['rejected', 'failed', 'invalid', 'conflict'].includes(result.outcome)) stoppedAt.set(move.order, entry.line);
+      // An unknown move (its answer no proof, the order's status no help) holds back the order's later moves too.
+      if (['rejected', 'failed', 'invalid', 'conflict', 'unknown'].includes(result.outcome))
+        stoppedAt.set(move.order, entry.line);
       return rowOf(entry, result);
     } catch (error) {
       stoppedAt.set(move.order, entry.line);

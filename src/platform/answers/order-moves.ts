@@ -1,30 +1,46 @@
-import { isRecord } from './shapes.js';
+import { orderStatusOf } from '../../domain/order-stages.js';
+import { refusalSignOf } from './refusal-signs.js';
+import { isIdLike, isRecord } from './shapes.js';
 
 /**
  * The answers of the order moves (ready, invoice, ship, cancel), whose bodies the platform document does not show.
- * A move is judged by its status code: any 2xx is accepted. The body is only read for what it may tell (the
- * order's new status); a body of no shape b2bctl knows is accepted all the same, and the command warns once.
+ * A 2xx is read for what it may tell: the order's new status, a sign that it refuses the move, or another order's
+ * record. Which of those proves the move made is the caller's to judge (MoveSender): a 200 `{"status":"ERROR"}` or
+ * `{"success":false}` was reported done, the refusing word even shown as the order's new status (a user test).
  */
 export interface MoveAnswer {
-  /** The order's status as the answer states it, when it does. */
+  /** The order's status as the answer states it (orderStatusOf), when it does. */
   status?: string;
-  /** False when the body has no shape b2bctl recognises (the command warns once, never fails). */
+  /** False when the body has no shape b2bctl recognises (the command warns once). */
   recognised: boolean;
+  /** The body as shown when it holds a sign of refusal (refusalSignOf): `"success": false`, an `errors` list… */
+  refusal?: string;
+  /** The id the answer's record shows when it is not the order moved (a gateway's mix-up): no proof of the move. */
+  otherOrder?: string;
 }
 
 const envelopes = ['data', 'order', 'result', 'content'] as const;
 const acknowledgements = ['success', 'ok', 'accepted'] as const;
 
-/** Reads a 2xx answer of a move: empty, an order (or one in an envelope) with its status, or an acknowledgement. */
-export function readMoveAnswer(body: unknown): MoveAnswer {
+/**
+ * Reads a 2xx answer of a move of order `id`: empty, an order (or one in an envelope) with its status, or an
+ * acknowledgement; with any sign of refusal it holds.
+ */
+export function readMoveAnswer(body: unknown, id?: string): MoveAnswer {
   if (body === undefined || body === null || body === '') return { recognised: true };
-  if (!isRecord(body)) return { recognised: false };
-  const status = statusOf(body) ?? envelopes.map((name) => statusOf(body[name])).find((found) => found !== undefined);
-  if (status !== undefined) return { status, recognised: true };
-  if (acknowledgements.some((name) => body[name] === true)) return { recognised: true };
-  return { recognised: false };
-}
-
-function statusOf(value: unknown): string | undefined {
-  return isRecord(value) && typeof value.status === 'string' && value.status !== '' ? value.status : undefined;
+  const refusal = refusalSignOf(body);
+  if (!isRecord(body)) return refusal === undefined ? { recognised: false } : { recognised: false, refusal };
+  const record = [body, ...envelopes.map((name) => body[name])].find(
+    (value) => isRecord(value) && orderStatusOf(value.status) !== undefined,
+  ) as Record<string, unknown> | undefined;
+  const answer: MoveAnswer = { recognised: record !== undefined };
+  if (refusal !== undefined) answer.refusal = refusal;
+  if (record === undefined) {
+    answer.recognised = refusal === undefined && acknowledgements.some((name) => body[name] === true);
+    return answer;
+  }
+  answer.status = orderStatusOf(record.status);
+  const shownId = isIdLike(record.id) ? String(record.id) : undefined;
+  if (id !== undefined && shownId !== undefined && shownId !== id) answer.otherOrder = shownId;
+  return answer;
 }

@@ -1,6 +1,6 @@
 import type { orderAnswerSettings } from '../../config/answer-settings.js';
 import { documentLookupKey } from '../../domain/documents.js';
-import type { HeldMoveData } from '../../domain/order-stages.js';
+import { type HeldMoveData, orderStatusOf } from '../../domain/order-stages.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import {
   candidatePaths,
@@ -190,9 +190,9 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   return order;
 }
 
-/** The status an order (a listing entry or a detail) shows as text, when it shows one. */
+/** The status an order (a listing entry or a detail) shows, when it shows one (orderStatusOf: `cancelled` is `CANCELED`). */
 export function readOrderStatus(order: unknown): string | undefined {
-  return isRecord(order) && typeof order.status === 'string' ? order.status : undefined;
+  return isRecord(order) ? orderStatusOf(order.status) : undefined;
 }
 
 /** An id as a key and a path take it: a whole number past 2^53 as its digits. */
@@ -272,7 +272,7 @@ export function readBuyerDocument(order: unknown, settings: OrderAnswerSettings 
 /**
  * The order's total as its detail shows it, as an amount written with a point (`2642.26`); undefined when no
  * recognised place holds a plain amount (a number JavaScript writes without an exponent, or digits with at most one
- * decimal point).
+ * decimal point or pt-BR's decimal comma: amountWithPoint).
  */
 export function readOrderTotal(order: unknown): string | undefined {
   const found = firstAt(
@@ -281,9 +281,21 @@ export function readOrderTotal(order: unknown): string | undefined {
     // A number as JavaScript writes it: 1e21 or 1e-7 (written with an exponent) is no order's total.
     (value): value is number | string =>
       (typeof value === 'number' && /^-?\d+(?:\.\d+)?$/.test(String(value))) ||
-      (typeof value === 'string' && /^\d+(?:\.\d+)?$/.test(value.trim())),
+      (typeof value === 'string' && amountWithPoint(value) !== undefined),
   )?.value;
-  return found === undefined ? undefined : String(found).trim();
+  return found === undefined ? undefined : (amountWithPoint(String(found)) ?? String(found).trim());
+}
+
+/**
+ * An amount as text, written with a point (`2642.26`): as it came, or from pt-BR's decimal comma with `.` grouping
+ * the thousands (`2.642,26`, `2642,26`), which left the NF-e total check silently off (a user test). Digits with
+ * points alone (`2.642`) are read as a decimal point, as before; anything else is undefined.
+ */
+function amountWithPoint(text: string): string | undefined {
+  const amount = text.trim();
+  if (/^\d+(?:\.\d+)?$/.test(amount)) return amount;
+  if (/^(?:\d{1,3}(?:\.\d{3})+|\d+),\d+$/.test(amount)) return amount.replace(/\./g, '').replace(',', '.');
+  return undefined;
 }
 
 /** The buyer's document and where the order holds it. */

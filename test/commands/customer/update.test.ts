@@ -96,10 +96,13 @@ describe('customer update FILE: each platform answer', () => {
       ana.document,
       1,
       [write(ana.document)],
+      // A 500 may come after the store applied the update: unknown (a resume sends it again), not "failed … to fix".
       {
-        outcome: 'failed',
+        outcome: 'unknown',
         status: '500',
-        message: expect.stringMatching(/failed with HTTP 500: Internal Server Error$/),
+        message: expect.stringMatching(
+          /failed with HTTP 500: Internal Server Error, which may come after the platform applied the update$/,
+        ),
       },
     ],
     [

@@ -174,3 +174,47 @@ describe('orders poll --status --detail: the status checked is the one the detai
     ]);
   });
 });
+
+describe('orders poll, statuses and names given otherwise than as capitals and text', () => {
+  // Only `CANCELED` in capitals was read as canceled, and the table printed `[object Object]` (a user test).
+  const spelled = [
+    { id: 2001, status: 'cancelled', partnerCompanyName: 'Loja A', lastUpdated: iso(since + 60_000) },
+    {
+      id: 2002,
+      status: { code: 'CANCELED', name: 'Cancelado' },
+      partnerCompanyName: { nome: 'ACME' },
+      lastUpdated: iso(since + 120_000),
+    },
+    { id: 2003, status: 'Canceled', partnerCompanyName: 'Loja C', lastUpdated: iso(since + 180_000) },
+    { id: 2004, status: 'READY_TO_SHIP', partnerCompanyName: 'Loja D', lastUpdated: iso(since + 240_000) },
+  ];
+
+  function useSpelledListing(): void {
+    platform.routes['GET /v1/orders'] = (request, _body, response) => {
+      const offset = Number(new URL(request.url ?? '/', platform.url).searchParams.get('offset'));
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(offset === 0 ? spelled : []));
+    };
+  }
+
+  it.each(['CANCELED', 'CANCELLED', 'canceled'])(
+    '--status %s keeps every canceled order, however written',
+    async (asked) => {
+      useSpelledListing();
+      const result = await poll(freshConfigDir(), ['--status', asked]);
+      expect(result.code).toBe(0);
+      expect(emittedIds(result.stdout)).toEqual([2001, 2002, 2003]);
+    },
+  );
+
+  it("the table shows a status object's code and an object name's JSON, never [object Object]", async () => {
+    useSpelledListing();
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const args = ['orders', 'poll', '-o', 'table', '--since', iso(since), '--until', iso(until)];
+    const result = await runCommandLine(args, { configDir: freshConfigDir(), env, columns: 200 });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('[object Object]');
+    const row = result.stdout.split('\n').find((line) => line.startsWith('2002 '));
+    expect(row).toMatch(/^2002\s+CANCELED\s+.*\{"nome":"ACME"\}\s*$/);
+  });
+});

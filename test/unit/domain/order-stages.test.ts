@@ -6,7 +6,10 @@ import {
   moveFieldProblems,
   moveNeverTaken,
   MoveSequence,
+  type OrderAction,
+  orderStatusOf,
   reachedStage,
+  statusShowsMove,
 } from '../../../src/domain/order-stages.js';
 
 describe('forbiddenMove', () => {
@@ -246,5 +249,41 @@ describe('moveNeverTaken: a move the status has passed, whose data the order doe
     ['CANCELED', { erpNumber: 'PV-1' }, 'cancel', undefined],
   ] as const)('%s %j, %s', (status, held, action, message) => {
     expect(moveNeverTaken(status, held, action)).toBe(message);
+  });
+});
+
+describe('orderStatusOf: a status as the moves compare it', () => {
+  // Only CANCELED and DELIVERED in capitals were read: a `canceled` order had its move sent (a user test).
+  it.each<[unknown, string | undefined]>([
+    ['CANCELED', 'CANCELED'],
+    ['canceled', 'CANCELED'],
+    ['Canceled', 'CANCELED'],
+    ['CANCELLED', 'CANCELED'],
+    ['cancelled', 'CANCELED'],
+    ['delivered', 'DELIVERED'],
+    [' ready-to-ship ', 'READY_TO_SHIP'],
+    [{ code: 'CANCELED', name: 'Cancelado' }, 'CANCELED'],
+    [{ status: 'shipped' }, 'SHIPPED'],
+    ['EM_SEPARACAO', 'EM_SEPARACAO'],
+    ['', undefined],
+    [42, undefined],
+    [{ name: 'Cancelado' }, undefined],
+  ])('%j is %j', (value, expected) => {
+    expect(orderStatusOf(value)).toBe(expected);
+  });
+});
+
+describe('statusShowsMove: does an answer showing this status show the move made?', () => {
+  it.each<[string, OrderAction, boolean]>([
+    ['READY_TO_SHIP', 'ready', true],
+    ['INVOICED', 'ready', true],
+    ['AWAITING_PAYMENT', 'ready', false],
+    ['ERROR', 'ready', false],
+    ['CANCELED', 'ready', false],
+    ['CANCELED', 'cancel', true],
+    ['SHIPPED', 'cancel', false],
+    ['DELIVERED', 'ship', true],
+  ])('%s after %s: %s', (status, action, expected) => {
+    expect(statusShowsMove(status, action)).toBe(expected);
   });
 });

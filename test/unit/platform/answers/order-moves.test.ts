@@ -20,8 +20,32 @@ describe('readMoveAnswer', () => {
     ['a request id only', { requestId: 'req-1', queued: 1 }],
     ['text', 'OK'],
     ['a list', [{ status: 'SHIPPED' }]],
-    ['success false', { success: false }],
   ])('does not recognise %s (the command accepts the 2xx and warns)', (_name, body) => {
     expect(readMoveAnswer(body)).toEqual({ recognised: false });
+  });
+
+  // A 200 that refuses the move was reported done, its refusing status even shown as the order's (a user test).
+  it.each([
+    ['success false', { success: false, message: 'Transition not allowed' }, { recognised: false }],
+    ['a list of errors', { errors: [{ field: 'status', message: 'x' }] }, { recognised: false }],
+    ['a refusing status', { status: 'ERROR', message: 'x' }, { recognised: true, status: 'ERROR' }],
+  ])('reads the refusal in %s', (_name, body, expected) => {
+    expect(readMoveAnswer(body, '1')).toEqual({ ...expected, refusal: JSON.stringify(body) });
+  });
+
+  it.each([
+    ['canceled in lower case', { id: 1, status: 'canceled' }, 'CANCELED'],
+    ['CANCELLED', { id: 1, status: 'CANCELLED' }, 'CANCELED'],
+    ['an object', { id: 1, status: { code: 'SHIPPED', name: 'Enviado' } }, 'SHIPPED'],
+  ])('reads the status %s as b2bctl compares it', (_name, body, status) => {
+    expect(readMoveAnswer(body, '1')).toEqual({ recognised: true, status });
+  });
+
+  it("names another order's record", () => {
+    expect(readMoveAnswer({ id: 999, status: 'READY_TO_SHIP' }, '226')).toEqual({
+      recognised: true,
+      status: 'READY_TO_SHIP',
+      otherOrder: '999',
+    });
   });
 });

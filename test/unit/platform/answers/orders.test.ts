@@ -165,6 +165,11 @@ describe("readOrderTotal: the order's total an NF-e's vNF is compared with", () 
     ['a number JavaScript writes with an exponent (no amount)', { ...order, total: 1e21 }, undefined],
     ['a tiny number JavaScript writes with an exponent', { ...order, total: 1e-7 }, undefined],
     ['a text with an exponent', { ...order, total: '1e2' }, undefined],
+    // pt-BR text left the NF-e total check silently off (a user test).
+    ['pt-BR text, grouped', { ...order, totals: { total: '2.642,26' } }, '2642.26'],
+    ['pt-BR text, ungrouped', { ...order, totals: { total: '2642,26' } }, '2642.26'],
+    ['pt-BR text, millions', { ...order, total: '1.002.642,2' }, '1002642.2'],
+    ['a comma with a bad grouping', { ...order, total: '26.42,26' }, undefined],
   ])('%s', (_case, detail, expected) => {
     expect(readOrderTotal(detail)).toBe(expected);
   });
