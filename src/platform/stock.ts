@@ -70,6 +70,7 @@ export function itemisedRefusal(
     'leftOutItems',
     'misplacedResults',
     'unreadResult',
+    'shortCount',
   ]);
   const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), (note) => {
     if (!failedAnyway.has(note.kind)) noted?.(note);
@@ -80,7 +81,36 @@ export function itemisedRefusal(
       ? new PlatformError(error.status, error.request, { message: verdict.message }).message
       : undefined,
   );
-  return messages.some((message) => message !== undefined) ? { error, messages } : undefined;
+  if (!messages.some((message) => message !== undefined)) return undefined;
+  const others = othersLine(error, verdicts ?? [], skus);
+  return {
+    error,
+    messages: messages.map((message, item) => message ?? (verdicts?.[item] === undefined ? others : undefined)),
+  };
+}
+
+/**
+ * The line of an item a refused batch's body does not name, when it names others: the batch's own words, if any, and
+ * the SKUs it names, never another item's words (`{"errors":[{"sku":"A2","message":"Product not found"}]}` put
+ * "Product not found" on every item of the batch, and the errors file sent an operator looking for products that
+ * exist: a fresh user test).
+ */
+function othersLine(error: PlatformError, verdicts: readonly (ItemVerdict | undefined)[], skus: readonly string[]) {
+  const named = [...new Set(skus.filter((_sku, item) => verdicts[item]?.verdict === 'rejected'))];
+  const shown = named.slice(0, 3).join(', ') + (named.length > 3 ? ` and ${named.length - 3} more` : '');
+  const itemWords = verdicts.map((verdict) => (verdict?.verdict === 'rejected' ? verdict.message : undefined));
+  const lead = batchWords(error.body);
+  const own = lead === undefined || itemWords.includes(lead) ? '' : `${lead.replace(/[\s.:;]+$/, '')}; `;
+  const message = `${own}the platform refused the batch, naming ${shown} (not this item)`;
+  return new PlatformError(error.status, error.request, { message }).message;
+}
+
+/** The words a refused batch's body says of the batch itself (`message`, `mensagem`, `error` as text, `detail`). */
+function batchWords(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const said = ['message', 'mensagem', 'error', 'erro', 'detail', 'title'].map((field) => record[field]);
+  return said.find((value): value is string => typeof value === 'string' && value.trim() !== '');
 }
 
 /**

@@ -213,8 +213,13 @@ describe('readBatchAnswer, word by word', () => {
   });
 
   it('nothing that reads as per-item results: no verdicts (the caller reports the items accepted)', () => {
-    for (const body of [[], {}, { count: 2 }, { results: [] }, { 'SKU-1': 1, 'SKU-2': 2 }, [1, 2], null, 'ok'])
+    for (const body of [[], {}, { count: 2 }, { results: [] }, [1, 2], null, 'ok'])
       expect(readBatchAnswer(body, skus)).toBeUndefined();
+  });
+
+  it('an object keyed by the SKUs sent is their results, whatever its values: one b2bctl cannot read is unknown', () => {
+    // Keyed by SKU, `1` and `2` say nothing b2bctl reads: they were no results at all, and the items `accepted`.
+    expect(readBatchAnswer({ 'SKU-1': 1, 'SKU-2': 2 }, skus)).toEqual([unread({ 'SKU-1': 1 }), unread({ 'SKU-2': 2 })]);
   });
 
   it('a status field set to one the results do not have: no verdict from the others', () => {
@@ -336,8 +341,11 @@ describe('readBatchAnswer, the words a refusal, a pending item or an unknown sta
         message: `the answer gave this item "updated": false, which b2bctl cannot read as applied or refused: ${JSON.stringify(answer[1])}`,
       },
     ]);
-    // `true` under a name that says nothing of the item is no verdict.
-    expect(readBatchAnswer([{ sku: 'SKU-1', promo: true }], skus)).toBeUndefined();
+    // `true` under a name that says nothing of the item is no verdict: a result naming its item, so `unknown`.
+    expect(readBatchAnswer([{ sku: 'SKU-1', promo: true }], skus)).toEqual([
+      unread({ sku: 'SKU-1', promo: true }),
+      undefined,
+    ]);
   });
 
   it.each(['notFound', 'naoEncontrados', 'nao_encontrados', 'invalidSkus', 'ignored', 'skusInexistentes', 'erros'])(
@@ -442,8 +450,11 @@ describe('readBatchAnswer, survivors of the mutation run', () => {
     ]);
   });
 
-  it('an object keyed by SKU must hold only results: one count among them and it is no item list', () => {
-    expect(readBatchAnswer({ 'SKU-1': 'ok', 'SKU-2': 5 }, skus)).toBeUndefined();
+  it('an object keyed by SKU whose one value is a count: the others read, that one unknown (never all accepted)', () => {
+    expect(readBatchAnswer({ 'SKU-1': 'ok', 'SKU-2': 5 }, skus)).toEqual([
+      { verdict: 'applied' },
+      unread({ 'SKU-2': 5 }),
+    ]);
   });
 
   it('a result without a SKU is matched to no item, not to one whose SKU is spelled "undefined"', () => {
