@@ -49,9 +49,10 @@ function batchAnswerSettings(client: PlatformClient) {
 }
 
 /**
- * A 4xx refusing the batch whose body itemises it (a 422 with `results` naming the SKU and its message): each item's
- * error line with the platform's words for that item, undefined for an item the body does not refuse by name (the
- * general line stands). Undefined when the error is no such refusal; refused credentials never are.
+ * A 4xx refusing the batch whose body itemises it (a 422 with `results` or `errors` naming the SKU and its message):
+ * each item's error line with the platform's words for that item; for an item the body does not refuse, the batch's
+ * line naming the items it does (othersLine); undefined for one refused without words (the general line stands).
+ * Undefined when the error is no such refusal; refused credentials never are.
  */
 export function itemisedRefusal(
   client: PlatformClient,
@@ -82,11 +83,10 @@ export function itemisedRefusal(
       : undefined,
   );
   if (!messages.some((message) => message !== undefined)) return undefined;
+  // An item the body does not refuse failed with the batch: the batch's line, naming the items it refuses.
   const others = othersLine(error, verdicts ?? [], skus);
-  return {
-    error,
-    messages: messages.map((message, item) => message ?? (verdicts?.[item] === undefined ? others : undefined)),
-  };
+  const refused = (item: number) => verdicts?.[item]?.verdict === 'rejected';
+  return { error, messages: messages.map((message, item) => message ?? (refused(item) ? undefined : others)) };
 }
 
 /**

@@ -359,12 +359,15 @@ function appliedSaid(body: unknown, list: unknown, skus: readonly string[], note
   return said;
 }
 
-/** A field whose name says applied (`updated`, `successCount`, `atualizados`, `processados`), not its negation. */
+/**
+ * A field whose name says applied (`updated`, `successCount`, `atualizados`, `processados`): not its negation
+ * (`naoAtualizados`), nor when or by whom (`updatedAt`, `updatedBy`: an instant or a user's id is no count).
+ */
 function namesApplied(field: string): boolean {
   const words = wordsOf(field);
   const appliedNames = [...appliedWords(), 'processed', 'accepted', 'processados', 'atualizados', 'aplicados'];
-  const negated = ['no', 'not', 'non', 'nao', 'sem', 'without', 'un'];
-  return words.some((word) => appliedNames.includes(word)) && !words.some((word) => negated.includes(word));
+  const notACount = ['no', 'not', 'non', 'nao', 'sem', 'without', 'un', 'at', 'by', 'on', 'id', 'date', 'time', 'em'];
+  return words.some((word) => appliedNames.includes(word)) && !words.some((word) => notACount.includes(word));
 }
 
 /**

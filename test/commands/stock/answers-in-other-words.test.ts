@@ -284,6 +284,16 @@ describe('stock push --route batch: a 422 whose body names the one SKU it refuse
       'Validation failed; ',
     ],
     ['results', { results: [{ sku: 'A2', status: 'REJECTED', message: 'Product not found' }] }, ''],
+    [
+      'results showing A1 checked',
+      {
+        results: [
+          { sku: 'A1', status: 'OK' },
+          { sku: 'A2', status: 'REJECTED', message: 'Product not found' },
+        ],
+      },
+      '',
+    ],
   ])('%s: A2 fails with its words, the others with the batch\u2019s line naming A2, exit 1', async (_n, body, lead) => {
     // Every item said "Product not found", and the errors file sent an operator looking for four products that exist.
     const { sandbox, test, url, sent } = await routeAnsweredWith('batch', 422, () => body);

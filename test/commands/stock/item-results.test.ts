@@ -254,7 +254,7 @@ describe('stock push: per-item statuses that are HTTP codes, and a 4xx that item
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
   });
 
-  it('a 422 naming the refused item: that item failed with the platform\u2019s words for it, the others with the general line', async () => {
+  it('a 422 naming the refused item: that item failed with the platform\u2019s words for it, the others with the line naming it', async () => {
     const results = batch.map((sku, index) =>
       sku === 'B2'
         ? { index, sku, status: 'ERROR', message: 'Property [price] with value [6.25] does not pass validation' }
@@ -263,8 +263,9 @@ describe('stock push: per-item statuses that are HTTP codes, and a 4xx that item
     const { proxy, test } = await batchAnsweredWith(422, { status: 'UNPROCESSABLE_ENTITY', results });
     const { folder, options } = stockFile(batch);
     expect(await test.run(push, options)).toBe(1);
-    const general = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422`;
-    const own = `${general}: Property [price] with value [6.25] does not pass validation`;
+    const own = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422: Property [price] with value [6.25] does not pass validation`;
+    // Not the general line alone: the others failed because the batch did, over B2.
+    const general = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422: the platform refused the batch, naming B2 (not this item)`;
     expect(runRecord(folder)).toEqual({
       rows: batch.map((sku) => `${sku} failed 422 ${sku === 'B2' ? own : general}`),
       errors: batch.map(

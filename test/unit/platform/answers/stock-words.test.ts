@@ -222,6 +222,19 @@ describe('readBatchAnswer, word by word', () => {
     expect(readBatchAnswer({ 'SKU-1': 1, 'SKU-2': 2 }, skus)).toEqual([unread({ 'SKU-1': 1 }), unread({ 'SKU-2': 2 })]);
   });
 
+  it('a count of the items applied: short of the batch, the items not itemised unknown; when or by whom, no count', () => {
+    expect(readBatchAnswer({ processados: '1' }, skus)).toEqual([
+      short('{"processados":"1"}'),
+      short('{"processados":"1"}'),
+    ]);
+    expect(readBatchAnswer({ successCount: 1, falhas: '0' }, skus)).toEqual([
+      short('{"successCount":1}'),
+      short('{"successCount":1}'),
+    ]);
+    for (const body of [{ updatedBy: 1 }, { updatedAt: 1 }, { processed: 2 }])
+      expect(readBatchAnswer(body, skus)).toBeUndefined();
+  });
+
   it('a status field set to one the results do not have: no verdict from the others', () => {
     expect(readBatchAnswer([{ status: 'ok' }, { status: 'ok' }], skus, { status: 'outcome' })).toBeUndefined();
   });
@@ -232,6 +245,14 @@ function unread(result: unknown) {
   return {
     verdict: 'unknown',
     message: `the answer's result for this item says nothing b2bctl reads as applied, refused or pending: ${JSON.stringify(result)}`,
+  };
+}
+
+/** The verdict of an item an answer counts among fewer applied than sent, quoting the count. */
+function short(shown: string) {
+  return {
+    verdict: 'unknown',
+    message: `the answer counts 1 of the 2 items sent applied (${shown}) without saying which: this one may not be`,
   };
 }
 
