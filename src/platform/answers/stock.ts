@@ -68,7 +68,8 @@ export interface BatchAnswerSettings {
  * several items, the order of the answer not settling which; items the results leave out beside others shown applied;
  * a result matched by its place alone, or by its index alone, whose words quote another item's SKU (misplacedResults:
  * `placeSku` is the item it was matched to, `by` how); a result matched to an item that says nothing b2bctl reads
- * (`null`, `{}`, a `null` status). A result is shown as the platform wrote it (its JSON).
+ * (`null`, `{}`, a `null` status); a count of the items applied short of the batch, not saying which (shortCount). A
+ * result is shown as the platform wrote it (its JSON).
  */
 export type MatchNote =
   | { kind: 'untrustedIndex'; index: number; sku: string | undefined; batchSize: number; itemSku: string | undefined }
@@ -90,7 +91,9 @@ export type MatchNote =
  * An item no result names safely has no verdict (never another item's), when the results only name refusals; but
  * `unknown` when they show other items applied (the platform may have dropped it), or when the answer holds a refusal
  * b2bctl cannot tie to an item (a result matched to no item, or a sign of refusal beside the results). The SKUs listed
- * under a name of refusal (`"notFound": ["A2"]`), each one sent, are `rejected`.
+ * under a name of refusal (`"notFound": ["A2"]`), each one sent, are `rejected`; those listed under a name that says
+ * applied (`"updated": ["A1"]`) `applied`; a count of the items applied short of the batch leaves the items it does
+ * not itemise `unknown` (appliedSaid).
  */
 export function readBatchAnswer(
   body: unknown,
