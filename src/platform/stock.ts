@@ -49,9 +49,10 @@ function batchAnswerSettings(client: PlatformClient) {
 }
 
 /**
- * A 4xx refusing the batch whose body itemises it (a 422 with `results` naming the SKU and its message): each item's
- * error line with the platform's words for that item, undefined for an item the body does not refuse by name (the
- * general line stands). Undefined when the error is no such refusal; refused credentials never are.
+ * A 4xx refusing the batch whose body itemises it (a 422 with `results` or `errors` naming the SKU and its message):
+ * each item's error line with the platform's words for that item; for an item the body does not refuse, the batch's
+ * line naming the items it does (othersLine); undefined for one refused without words (the general line stands).
+ * Undefined when the error is no such refusal; refused credentials never are.
  */
 export function itemisedRefusal(
   client: PlatformClient,
@@ -70,6 +71,7 @@ export function itemisedRefusal(
     'leftOutItems',
     'misplacedResults',
     'unreadResult',
+    'shortCount',
   ]);
   const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), (note) => {
     if (!failedAnyway.has(note.kind)) noted?.(note);
@@ -80,7 +82,35 @@ export function itemisedRefusal(
       ? new PlatformError(error.status, error.request, { message: verdict.message }).message
       : undefined,
   );
-  return messages.some((message) => message !== undefined) ? { error, messages } : undefined;
+  if (!messages.some((message) => message !== undefined)) return undefined;
+  // An item the body does not refuse failed with the batch: the batch's line, naming the items it refuses.
+  const others = othersLine(error, verdicts ?? [], skus);
+  const refused = (item: number) => verdicts?.[item]?.verdict === 'rejected';
+  return { error, messages: messages.map((message, item) => message ?? (refused(item) ? undefined : others)) };
+}
+
+/**
+ * The line of an item a refused batch's body does not name, when it names others: the batch's own words, if any, and
+ * the SKUs it names, never another item's words (`{"errors":[{"sku":"A2","message":"Product not found"}]}` put
+ * "Product not found" on every item of the batch, and the errors file sent an operator looking for products that
+ * exist: a fresh user test).
+ */
+function othersLine(error: PlatformError, verdicts: readonly (ItemVerdict | undefined)[], skus: readonly string[]) {
+  const named = [...new Set(skus.filter((_sku, item) => verdicts[item]?.verdict === 'rejected'))];
+  const shown = named.slice(0, 3).join(', ') + (named.length > 3 ? ` and ${named.length - 3} more` : '');
+  const itemWords = verdicts.map((verdict) => (verdict?.verdict === 'rejected' ? verdict.message : undefined));
+  const lead = batchWords(error.body);
+  const own = lead === undefined || itemWords.includes(lead) ? '' : `${lead.replace(/[\s.:;]+$/, '')}; `;
+  const message = `${own}the platform refused the batch, naming ${shown} (not this item)`;
+  return new PlatformError(error.status, error.request, { message }).message;
+}
+
+/** The words a refused batch's body says of the batch itself (`message`, `mensagem`, `error` as text, `detail`). */
+function batchWords(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const said = ['message', 'mensagem', 'error', 'erro', 'detail', 'title'].map((field) => record[field]);
+  return said.find((value): value is string => typeof value === 'string' && value.trim() !== '');
 }
 
 /**

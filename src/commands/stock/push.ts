@@ -286,7 +286,9 @@ function matchWarning(note: MatchNote): string {
     case 'misplacedResults':
       return misplacedWarning(note);
     case 'unreadResult':
-      return `warning: the stock batch route answered a result for SKU "${note.sku}" that says nothing b2bctl reads as applied, refused or pending: ${note.result}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless).`;
+      return `warning: the stock batch route answered a result for SKU "${note.sku}" that says nothing b2bctl reads as applied, refused or pending: ${note.result}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless). If the results hold their status under another field, set answers.stockBatch.status to it.`;
+    case 'shortCount':
+      return `warning: the stock batch route counted fewer items applied than it was sent and not refused (${note.result} in a batch of ${countOf(note.batchSize, 'items')}) without saying which; b2bctl reports each item the answer does not itemise "unknown" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
     case 'untrustedIndex':
       return untrustedIndexWarning(note);
     case 'unshownIndexBase':

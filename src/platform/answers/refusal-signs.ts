@@ -1,5 +1,5 @@
 import { WrittenNumber } from '../../lib/written-json.js';
-import { isArray, isRecord, valueAtPath } from './shapes.js';
+import { countOf, isArray, isRecord, valueAtPath } from './shapes.js';
 import { fieldVerdict, recognisedStatusFields, withoutMarks } from './status-words.js';
 
 /**
@@ -15,7 +15,8 @@ import { fieldVerdict, recognisedStatusFields, withoutMarks } from './status-wor
 function refusalNames(): readonly string[] {
   const words = ['error', 'errors', 'fail', 'failed', 'failure', 'failures', 'rejected', 'rejection', 'rejections'];
   const portuguese = ['erro', 'erros', 'falha', 'falhas', 'rejeitados', 'invalidos', 'inexistentes', 'naoencontrados'];
-  return [...words, 'invalid', 'partial', 'partially', 'notfound', 'ignored', ...portuguese];
+  // `recusados` and `ignorados` (refused, ignored) name SKUs not taken as `rejeitados` and `ignored` do.
+  return [...words, 'invalid', 'partial', 'partially', 'notfound', 'ignored', ...portuguese, 'recusados', 'ignorados'];
 }
 
 function negations(): readonly string[] {
@@ -90,6 +91,9 @@ export function refusalNamed(field: string, value: unknown): boolean {
   if (!words.some((word) => refusalNames().includes(word)) || words.some((word) => negations().includes(word)))
     return false;
   if (typeof value === 'number' || value instanceof WrittenNumber) return Number(String(value)) > 0;
+  // A count written as digits (`"falhas": "0"`, a gateway's long as text) is a number: `"0"` is no failure.
+  const count = countOf(value);
+  if (count !== undefined) return count > 0;
   if (typeof value === 'string') return value.trim() !== '';
   if (isArray(value)) return value.length > 0;
   return value === true || (isRecord(value) && Object.keys(value).length > 0);

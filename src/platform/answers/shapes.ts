@@ -153,3 +153,14 @@ export class ProxyPageError extends B2bctlError {
         : `${page}, not the platform's answer: the request was sent, and may have been applied (a proxy or firewall in front of the platform may have passed it on, then rewritten its answer).`;
   }
 }
+
+/**
+ * A count as the platform wrote it: a whole number 0 or more, as a number or as digits in text (`"falhas": "0"`: a
+ * Java or .NET gateway writes its longs as strings); undefined for anything else. `"0"` read as text was a refusal,
+ * and a night of 3000 applied items ended 3000 `unknown` (a fresh user test).
+ */
+export function countOf(value: unknown): number | undefined {
+  const written = typeof value === 'string' || value instanceof WrittenNumber ? String(value).trim() : undefined;
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
+  return written !== undefined && /^\d{1,15}$/.test(written) ? Number(written) : undefined;
+}

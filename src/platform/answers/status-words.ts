@@ -10,12 +10,30 @@ import { isRecord } from './shapes.js';
 // The lists below are built at each call, in function bodies, not once at module load: mutation testing switches its
 // changes at run time, inside functions; a few short arrays per answer cost nothing beside the request itself.
 export function recognisedStatusFields(): readonly string[] {
-  return ['status', 'result', 'outcome', 'state', 'success', 'applied', 'ok', 'valid', 'error', 'erro'];
+  return [
+    'status',
+    'result',
+    'outcome',
+    'state',
+    'success',
+    'applied',
+    'ok',
+    'valid',
+    'error',
+    'erro',
+    ...portugueseStatus(),
+  ];
+}
+
+// `situacao` (status, in a Brazilian store's own schema): results naming their SKU but their status only there were
+// taken as no per-item results, and a refused item ended `accepted` (a fresh user test).
+function portugueseStatus(): readonly string[] {
+  return ['situacao', 'situação'];
 }
 
 export function appliedWords(): readonly string[] {
   const english = ['ok', 'applied', 'success', 'succeeded', 'successful', 'updated', 'done', 'true', 'completed'];
-  return [...english, 'sucesso', 'atualizado', 'aplicado', 'concluido'];
+  return [...english, 'sucesso', 'atualizado', 'aplicado', 'concluido', 'processado'];
 }
 
 // A status that says the item is taken and not yet applied: `accepted`, quoting it. Any word that is neither applied,

@@ -2,7 +2,7 @@ import { messageOfBody } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { otherSkuQuoted } from './quoted-skus.js';
 import { placesBeside, refusalBeside, refusalNamed, wordsOf } from './refusal-signs.js';
-import { candidatePaths, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import { candidatePaths, countOf, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 import {
   appliedWords,
   fieldVerdict,
@@ -68,7 +68,8 @@ export interface BatchAnswerSettings {
  * several items, the order of the answer not settling which; items the results leave out beside others shown applied;
  * a result matched by its place alone, or by its index alone, whose words quote another item's SKU (misplacedResults:
  * `placeSku` is the item it was matched to, `by` how); a result matched to an item that says nothing b2bctl reads
- * (`null`, `{}`, a `null` status). A result is shown as the platform wrote it (its JSON).
+ * (`null`, `{}`, a `null` status); a count of the items applied short of the batch, not saying which (shortCount). A
+ * result is shown as the platform wrote it (its JSON).
  */
 export type MatchNote =
   | { kind: 'untrustedIndex'; index: number; sku: string | undefined; batchSize: number; itemSku: string | undefined }
@@ -81,7 +82,8 @@ export type MatchNote =
   | { kind: 'ambiguousSku'; named: string; sent: string[] }
   | { kind: 'leftOutItems'; skus: string[]; batchSize: number }
   | { kind: 'misplacedResults'; placeSku: string; quoted: string; result: string; by: 'place' | 'index' }
-  | { kind: 'unreadResult'; sku: string; result: string };
+  | { kind: 'unreadResult'; sku: string; result: string }
+  | { kind: 'shortCount'; result: string; count: number; batchSize: number };
 
 /**
  * One verdict per sent item (in the order sent) when the answer itemises them; undefined when no
@@ -89,7 +91,9 @@ export type MatchNote =
  * An item no result names safely has no verdict (never another item's), when the results only name refusals; but
  * `unknown` when they show other items applied (the platform may have dropped it), or when the answer holds a refusal
  * b2bctl cannot tie to an item (a result matched to no item, or a sign of refusal beside the results). The SKUs listed
- * under a name of refusal (`"notFound": ["A2"]`), each one sent, are `rejected`.
+ * under a name of refusal (`"notFound": ["A2"]`), each one sent, are `rejected`; those listed under a name that says
+ * applied (`"updated": ["A1"]`) `applied`; a count of the items applied short of the batch leaves the items it does
+ * not itemise `unknown` (appliedSaid).
  */
 export function readBatchAnswer(
   body: unknown,
@@ -122,18 +126,25 @@ function readAnswer(
   );
   const verdicts = itemised?.verdicts ?? skus.map(() => undefined);
   rejectListed(verdicts, lists, itemised?.shown ?? [], skus, noted);
+  // The queue applies later: what its answer says was applied is not read.
+  const applied = rules.silentMayBeDropped ? appliedSaid(body, itemised?.list, skus, noted) : [];
+  applyListed(verdicts, applied, itemised?.shown ?? [], skus, noted);
   // A sign of refusal beside results that refuse an item themselves, and leave none unshown, says nothing more.
   const unshown = verdicts.some((verdict) => verdict === undefined || verdict.verdict === 'unsettled');
   const explained = !unshown && verdicts.some((verdict) => verdict?.verdict === 'rejected');
   const unexplained = beside === undefined || explained ? [] : [beside];
   const refusals = [...(itemised?.refusals ?? []), ...unexplained];
   if (refusals.length === 0) {
-    if (itemised === undefined && lists.length === 0) return undefined;
+    if (itemised === undefined && lists.length === 0 && applied.length === 0) return undefined;
     if (rules.silentMayBeDropped) {
       unknownWhenUnread(verdicts, itemised?.shown ?? [], skus, noted);
+      unknownWhenCountedShort(verdicts, applied, skus, noted);
       unknownWhenLeftOut(verdicts, itemised?.named ?? [], skus, noted);
     }
-    return verdicts;
+    // Counts that cover the batch, and no more, itemise nothing: what the answer said is passed on as for no result.
+    return itemised === undefined && lists.length === 0 && verdicts.every((verdict) => verdict === undefined)
+      ? undefined
+      : verdicts;
   }
   // A refusal of the batch beside results that show every item applied contradicts them (`"status": "FAILED"` over
   // items `OK`: checked, maybe, and not stored): no item is known applied, and a batch is safe to send again.
@@ -193,7 +204,13 @@ function itemisedAnswer(
       .map(shownResult);
     // An object none of whose keys is a SKU sent (`{"data":{…}}`) is no list of results, and says nothing of them; a
     // list is, even when none of its results names an item (a count that is not the batch's, one refusing).
+    // Results that name their items (by SKU or index) are per-item results, even when none says anything b2bctl
+    // reads: `[{"codigo":"A1","situacao":"…"}]` was no list, and a refused item ended `accepted` (a fresh user test).
+    const named = matched.claims.some((claims) =>
+      claims.some((entry) => entry.sku !== undefined || entry.index !== undefined),
+    );
     const read =
+      named ||
       verdicts.some((verdict) => verdict !== undefined) ||
       notes.some((found) => isArray(list) || found.kind !== 'strangerSku') ||
       (isArray(list) && refusals.length > 0);
@@ -260,6 +277,8 @@ interface SkuList {
   /** The list itself, which is then no sign of refusal beside the results (refusalBeside). */
   value: unknown[];
   items: number[];
+  /** An entry's own words for the item it names (`{"sku": "A2", "message": "Product not found"}`). */
+  reasons: Map<number, string>;
 }
 
 /**
@@ -276,24 +295,133 @@ function skuLists(body: unknown, list: unknown, skus: readonly string[], noted: 
       if (value === list || !isArray(value) || !refusalNamed(field, value)) continue;
       const notes: MatchNote[] = [];
       const named = value.map((entry) => itemsListed(entry, skus, (found) => notes.push(found)));
-      if (named.some((items) => items.length === 0)) continue;
+      if (named.some(({ items }) => items.length === 0)) continue;
       notes.forEach(noted);
-      lists.push({ field, value, items: [...new Set(named.flat())] });
+      const reasons = new Map<number, string>();
+      for (const { items, reason } of named) for (const item of items) if (reason) reasons.set(item, reason);
+      lists.push({ field, value, items: [...new Set(named.flatMap(({ items }) => items))], reasons });
     }
   return lists;
 }
 
-/** The items an entry of a list of SKUs names: the SKU as sent, else the one SKU sent the same but for case and zeros. */
-function itemsListed(entry: unknown, skus: readonly string[], noted: (note: MatchNote) => void): number[] {
-  if (typeof entry !== 'string' && typeof entry !== 'number' && !(entry instanceof WrittenNumber)) return [];
+/**
+ * The items an entry of a list of SKUs names: the SKU as sent, else the one SKU sent the same but for case and zeros;
+ * an entry given as a record names its SKU under a usual field, and may give its reason (`{"sku": "A2", "message":
+ * "Product not found"}`: a 422's `errors` naming one SKU gave its words to every item of the batch, a fresh user test).
+ */
+function itemsListed(
+  entry: unknown,
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): { items: number[]; reason?: string } {
+  if (isRecord(entry)) {
+    const sku = usualSkuFields()
+      .map((field) => entry[field])
+      .find((value) => value !== undefined && value !== null);
+    if (sku === undefined) return { items: [] };
+    const { message } = messageOf(entry);
+    return { ...itemsListed(sku, skus, noted), ...(message === undefined ? {} : { reason: message }) };
+  }
+  if (typeof entry !== 'string' && typeof entry !== 'number' && !(entry instanceof WrittenNumber)) return { items: [] };
   const named = String(entry);
   const exact = itemsWhere(skus, (sent) => sent === named);
-  if (exact.length > 0) return exact;
+  if (exact.length > 0) return { items: exact };
   const loose = itemsWhere(skus, (sent) => sameLooseSku(sent, named));
   const sent = [...new Set(loose.map((item) => skus[item] as string))];
-  if (sent.length !== 1) return [];
+  if (sent.length !== 1) return { items: [] };
   noted({ kind: 'respelledSku', sent: sent[0] as string, named });
-  return loose;
+  return { items: loose };
+}
+
+/**
+ * What the answer says was applied beside (or instead of) per-item results: a list of the SKUs applied under a name
+ * that says so (`"updated": ["A1", "A3"]`, `"atualizados": […]`; `items` the items it names), or a count of them
+ * (`"processados": 4`, `"ok": "4"`; `count` the number). Read structurally, whatever else the answer calls its
+ * refusals: a list that does not cover the batch, or a count short of it, leaves the items it does not account for
+ * `unknown` (a fresh user test: `{"updated": […4 of 5]}`, `{"processados": 4, "recusados": 1}` and
+ * `{"total": 5, "ok": 4, "nok": 1}` ended `accepted`, exit 0).
+ */
+type AppliedSaid = { field: string; shown: string } & ({ items: number[] } | { count: number });
+
+function appliedSaid(body: unknown, list: unknown, skus: readonly string[], noted: (note: MatchNote) => void) {
+  const said: AppliedSaid[] = [];
+  for (const place of placesBeside(body, list))
+    for (const [field, value] of Object.entries(place)) {
+      if (value === list || !namesApplied(field)) continue;
+      const shown = resultJson({ [field]: value });
+      const count = countOf(value);
+      if (count !== undefined) said.push({ field, shown, count });
+      if (!isArray(value) || value.length === 0) continue;
+      const notes: MatchNote[] = [];
+      const named = value.map((entry) => itemsListed(entry, skus, (found) => notes.push(found)).items);
+      // A list with an entry that names nothing sent is not a list of the SKUs applied (a list of ids, of warnings).
+      if (named.some((items) => items.length === 0)) continue;
+      notes.forEach(noted);
+      said.push({ field, shown, items: [...new Set(named.flat())] });
+    }
+  return said;
+}
+
+/**
+ * A field whose name says applied (`updated`, `successCount`, `atualizados`, `processados`): not its negation
+ * (`naoAtualizados`), nor when or by whom (`updatedAt`, `updatedBy`: an instant or a user's id is no count).
+ */
+function namesApplied(field: string): boolean {
+  const words = wordsOf(field);
+  const appliedNames = [...appliedWords(), 'processed', 'accepted', 'processados', 'atualizados', 'aplicados'];
+  const notACount = ['no', 'not', 'non', 'nao', 'sem', 'without', 'un', 'at', 'by', 'on', 'id', 'date', 'time', 'em'];
+  return words.some((word) => appliedNames.includes(word)) && !words.some((word) => notACount.includes(word));
+}
+
+/**
+ * The items a list of the SKUs applied names: `applied`, unless a result refuses one (then `unknown`, the two
+ * disagreeing). The items it leaves out are then read as items left out beside others shown applied (unknownWhenLeftOut).
+ */
+function applyListed(
+  verdicts: (ItemVerdict | undefined)[],
+  applied: readonly AppliedSaid[],
+  shown: readonly string[][],
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): void {
+  for (const said of applied) {
+    if (!('items' in said)) continue;
+    for (const item of said.items) {
+      const verdict = verdicts[item];
+      if (verdict === undefined || verdict.verdict === 'unsettled') verdicts[item] = { verdict: 'applied' };
+      else if (verdict.verdict === 'rejected') {
+        const results = [...(shown[item] ?? []), said.shown];
+        noted({ kind: 'conflictingResults', sku: skus[item] as string, results });
+        verdicts[item] = {
+          verdict: 'unknown',
+          message: `the answer gave this item ${results.length} results that disagree: ${results.join('; ')}`,
+        };
+      }
+    }
+  }
+}
+
+/**
+ * A count of the items applied short of the items sent that no result refuses (`"processados": 4` for 5, none
+ * itemised as refused): which were not applied is not said, so each item the answer does not itemise is `unknown`
+ * (sent again: stock is absolute), never `accepted`. A count that covers them says nothing against any.
+ */
+function unknownWhenCountedShort(
+  verdicts: (ItemVerdict | undefined)[],
+  applied: readonly AppliedSaid[],
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): void {
+  const notRefused = verdicts.filter((verdict) => verdict?.verdict !== 'rejected').length;
+  const short = applied.find((said) => 'count' in said && said.count < notRefused);
+  const silent = itemsWhere(skus, (_sku, item) => verdicts[item] === undefined);
+  if (short === undefined || !('count' in short) || silent.length === 0) return;
+  noted({ kind: 'shortCount', result: short.shown, count: short.count, batchSize: skus.length });
+  for (const item of silent)
+    verdicts[item] = {
+      verdict: 'unknown',
+      message: `the answer counts ${short.count} of the ${skus.length} items sent applied (${short.shown}) without saying which: this one may not be`,
+    };
 }
 
 /**
@@ -308,9 +436,9 @@ function rejectListed(
   skus: readonly string[],
   noted: (note: MatchNote) => void,
 ): void {
-  for (const { field, value, items } of lists) {
-    const reason = `the platform listed this SKU under ${field}`;
+  for (const { field, value, items, reasons } of lists) {
     for (const item of items) {
+      const reason = reasons.get(item) ?? `the platform listed this SKU under ${field}`;
       const verdict = verdicts[item];
       if (verdict === undefined) verdicts[item] = { verdict: 'rejected', message: reason };
       else if (verdict.verdict === 'rejected')
@@ -427,14 +555,15 @@ function unknownUnlessShown(verdicts: (ItemVerdict | undefined)[], refusals: rea
   });
 }
 
-/** An array of results, or an object keyed by SKU or by index. */
+/**
+ * An array of results, or an object keyed by SKU or by index, whatever its values: `{"A1": null, "A2": "OK"}` is one,
+ * its `null` a result that says nothing (itemisedAnswer reads an object only when a key names a SKU sent). An object
+ * with one `null`, `0` or `[]` was no list at all, and every item, the applied ones too, ended `accepted` (a fresh
+ * user test).
+ */
 function isItemList(value: unknown): value is unknown[] | Record<string, unknown> {
   if (isArray(value)) return value.length > 0;
-  return isRecord(value) && Object.keys(value).length > 0 && Object.values(value).every(isResultLike);
-}
-
-function isResultLike(value: unknown): boolean {
-  return typeof value === 'boolean' || typeof value === 'string' || isRecord(value);
+  return isRecord(value) && Object.keys(value).length > 0;
 }
 
 /** One result and what it says of its item: the SKU it names, its index, its place in an array, its key in an object. */

@@ -254,7 +254,7 @@ describe('stock push: per-item statuses that are HTTP codes, and a 4xx that item
     expect(proxy.requests.filter((request) => pathOf(request) === '/v1/stock/batch')).toHaveLength(1);
   });
 
-  it('a 422 naming the refused item: that item failed with the platform\u2019s words for it, the others with the general line', async () => {
+  it('a 422 naming the refused item: that item failed with the platform\u2019s words for it, the others with the line naming it', async () => {
     const results = batch.map((sku, index) =>
       sku === 'B2'
         ? { index, sku, status: 'ERROR', message: 'Property [price] with value [6.25] does not pass validation' }
@@ -263,8 +263,9 @@ describe('stock push: per-item statuses that are HTTP codes, and a 4xx that item
     const { proxy, test } = await batchAnsweredWith(422, { status: 'UNPROCESSABLE_ENTITY', results });
     const { folder, options } = stockFile(batch);
     expect(await test.run(push, options)).toBe(1);
-    const general = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422`;
-    const own = `${general}: Property [price] with value [6.25] does not pass validation`;
+    const own = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422: Property [price] with value [6.25] does not pass validation`;
+    // Not the general line alone: the others failed because the batch did, over B2.
+    const general = `PUT ${proxy.url}/v1/stock/batch failed with HTTP 422: the platform refused the batch, naming B2 (not this item)`;
     expect(runRecord(folder)).toEqual({
       rows: batch.map((sku) => `${sku} failed 422 ${sku === 'B2' ? own : general}`),
       errors: batch.map(
@@ -308,11 +309,12 @@ describe('stock push: an answer showing a refusal it does not tie to an item lea
     ['a batch-level REJECTED', 200, priceBelowCost, JSON.stringify(priceBelowCost), ''],
     ['a 207 with counts only', 207, { processed: 4, failed: 1 }, '{"processed":4,"failed":1}', ''],
     ['a 207 with counts accepted/rejected', 207, { accepted: 4, rejected: 1 }, '{"accepted":4,"rejected":1}', ''],
+    // An errors list naming B2 by its SKU refuses B2 (partial-answers.test.ts); one naming no SKU is a sign.
     [
-      'an errors list beside results naming the others',
+      'an errors list naming no SKU beside results naming the others',
       200,
-      { results: itemised, errors: [{ sku: 'B2', message: 'inativo' }] },
-      '{"errors":[{"sku":"B2","message":"inativo"}]}',
+      { results: itemised, errors: [{ message: 'produto B2 inativo' }] },
+      '{"errors":[{"message":"produto B2 inativo"}]}',
       'B2',
     ],
   ])('%s: exit 1, the refusal quoted in one warning and the rows', async (_name, status, body, shown, onlyUnknown) => {
@@ -525,7 +527,7 @@ describe('stock push: a result at an item\u2019s place, or naming it, that says 
         errors: [`A1,10,5.25,2,${message}`],
       });
       expect(warnings(test.stderr())).toEqual([
-        `warning: the stock batch route answered a result for SKU "A1" that says nothing b2bctl reads as applied, refused or pending: ${result}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless).`,
+        `warning: the stock batch route answered a result for SKU "A1" that says nothing b2bctl reads as applied, refused or pending: ${result}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless). If the results hold their status under another field, set answers.stockBatch.status to it.`,
       ]);
       expect(test.stderr()).toContain('stock push: 2 applied, 1 unknown;');
     },

@@ -130,8 +130,8 @@ describe('stock push --route queue: a 2xx that refuses is never "queued", exit 0
     ],
     ['"status": "REJECTED" alone', { status: 'REJECTED', message: 'invalid payload' }, ''],
     [
-      '"status": "ERROR" with an errors list',
-      { status: 'ERROR', errors: [{ sku: 'A2', message: 'não encontrado' }] },
+      '"status": "ERROR" with an errors list naming no SKU',
+      { status: 'ERROR', errors: [{ message: 'não encontrado' }] },
       '',
     ],
     ['an id, "QUEUED" and an errors list', { id: '123', status: 'QUEUED', errors: ['A2: produto inexistente'] }, '123'],

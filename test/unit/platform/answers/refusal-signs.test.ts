@@ -19,6 +19,9 @@ describe('refusalSignOf: a 2xx answer to one write that refuses it', () => {
     { failed: 1 },
     { rejectedCount: 2 },
     { naoEncontrados: ['X'] },
+    { recusados: ['X'] },
+    { ignorados: 1 },
+    { falhas: '1' },
     { data: { success: false } },
     { data: { errors: ['x'] } },
   ])('%j is a sign, shown as the platform wrote it', (body) => {
@@ -36,6 +39,9 @@ describe('refusalSignOf: a 2xx answer to one write that refuses it', () => {
     { status: '' },
     { status: null },
     { failed: 0 },
+    // A count written as digits is a number (a gateway's long as text): zero failures.
+    { falhas: '0' },
+    { failedCount: ' 00 ' },
     { noErrors: true },
     { withoutFailures: 3 },
     { errors: {} },

@@ -213,7 +213,25 @@ describe('readBatchAnswer, word by word', () => {
   });
 
   it('nothing that reads as per-item results: no verdicts (the caller reports the items accepted)', () => {
-    for (const body of [[], {}, { count: 2 }, { results: [] }, { 'SKU-1': 1, 'SKU-2': 2 }, [1, 2], null, 'ok'])
+    for (const body of [[], {}, { count: 2 }, { results: [] }, [1, 2], null, 'ok'])
+      expect(readBatchAnswer(body, skus)).toBeUndefined();
+  });
+
+  it('an object keyed by the SKUs sent is their results, whatever its values: one b2bctl cannot read is unknown', () => {
+    // Keyed by SKU, `1` and `2` say nothing b2bctl reads: they were no results at all, and the items `accepted`.
+    expect(readBatchAnswer({ 'SKU-1': 1, 'SKU-2': 2 }, skus)).toEqual([unread({ 'SKU-1': 1 }), unread({ 'SKU-2': 2 })]);
+  });
+
+  it('a count of the items applied: short of the batch, the items not itemised unknown; when or by whom, no count', () => {
+    expect(readBatchAnswer({ processados: '1' }, skus)).toEqual([
+      short('{"processados":"1"}'),
+      short('{"processados":"1"}'),
+    ]);
+    expect(readBatchAnswer({ successCount: 1, falhas: '0' }, skus)).toEqual([
+      short('{"successCount":1}'),
+      short('{"successCount":1}'),
+    ]);
+    for (const body of [{ updatedBy: 1 }, { updatedAt: 1 }, { processed: 2 }])
       expect(readBatchAnswer(body, skus)).toBeUndefined();
   });
 
@@ -227,6 +245,14 @@ function unread(result: unknown) {
   return {
     verdict: 'unknown',
     message: `the answer's result for this item says nothing b2bctl reads as applied, refused or pending: ${JSON.stringify(result)}`,
+  };
+}
+
+/** The verdict of an item an answer counts among fewer applied than sent, quoting the count. */
+function short(shown: string) {
+  return {
+    verdict: 'unknown',
+    message: `the answer counts 1 of the 2 items sent applied (${shown}) without saying which: this one may not be`,
   };
 }
 
@@ -336,8 +362,11 @@ describe('readBatchAnswer, the words a refusal, a pending item or an unknown sta
         message: `the answer gave this item "updated": false, which b2bctl cannot read as applied or refused: ${JSON.stringify(answer[1])}`,
       },
     ]);
-    // `true` under a name that says nothing of the item is no verdict.
-    expect(readBatchAnswer([{ sku: 'SKU-1', promo: true }], skus)).toBeUndefined();
+    // `true` under a name that says nothing of the item is no verdict: a result naming its item, so `unknown`.
+    expect(readBatchAnswer([{ sku: 'SKU-1', promo: true }], skus)).toEqual([
+      unread({ sku: 'SKU-1', promo: true }),
+      undefined,
+    ]);
   });
 
   it.each(['notFound', 'naoEncontrados', 'nao_encontrados', 'invalidSkus', 'ignored', 'skusInexistentes', 'erros'])(
@@ -442,8 +471,11 @@ describe('readBatchAnswer, survivors of the mutation run', () => {
     ]);
   });
 
-  it('an object keyed by SKU must hold only results: one count among them and it is no item list', () => {
-    expect(readBatchAnswer({ 'SKU-1': 'ok', 'SKU-2': 5 }, skus)).toBeUndefined();
+  it('an object keyed by SKU whose one value is a count: the others read, that one unknown (never all accepted)', () => {
+    expect(readBatchAnswer({ 'SKU-1': 'ok', 'SKU-2': 5 }, skus)).toEqual([
+      { verdict: 'applied' },
+      unread({ 'SKU-2': 5 }),
+    ]);
   });
 
   it('a result without a SKU is matched to no item, not to one whose SKU is spelled "undefined"', () => {
