@@ -43,12 +43,15 @@ function paged(records: readonly unknown[], failAt?: { from: number; body: strin
   };
 }
 
-/** The tester's error answers and a total with no list. */
+/**
+ * The tester's error answers and a total with no list, with why each is no page (a regular expression: `sucesso` is
+ * a refusal sign once refusal-signs.ts reads Portuguese status fields, and no list either way).
+ */
 const notPages: [string, string][] = [
   ['{"success":false,"message":"Internal error"}', 'it says it failed'],
   ['{"error":"Internal error"}', 'it says it failed'],
   ['{"status":500,"message":"Internal error"}', 'it says it failed'],
-  ['{"sucesso":false,"mensagem":"Erro interno ao consultar pedidos"}', 'it holds no list'],
+  ['{"sucesso":false,"mensagem":"Erro interno ao consultar pedidos"}', 'it (?:says it failed|holds no list)'],
   ['{"mensagem":"Nenhum pedido encontrado"}', 'it holds no list'],
   ['{"totalElements":"40"}', 'it counts 40 and lists none'],
   ['{"content":"erro"}', 'it holds no list'],
@@ -69,8 +72,8 @@ describe('orders poll: a listing answered 200 with an error or a total and no li
     const result = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir });
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
-    const line = `failed with HTTP 200: the answer is no page of orders (${why}): ${body}`;
-    expect(result.stderr).toMatch(new RegExp(`^error: GET ${platform.url}/v1/orders\\?\\S+ ${escaped(line)}\\n$`));
+    const line = `${escaped('failed with HTTP 200: the answer is no page of orders (')}${why}${escaped(`): ${body}`)}`;
+    expect(result.stderr).toMatch(new RegExp(`^error: GET ${platform.url}/v1/orders\\?\\S+ ${line}\\n$`));
     expect(existsSync(join(configDir, 'cursors'))).toBe(false);
   });
 
