@@ -1,7 +1,14 @@
 import type { AddressInput, CustomerCreateBody, CustomerUpdateBody } from '../domain/customer.js';
 import { AmbiguousRequestError, messageOfBody, PlatformError } from '../base/errors.js';
 import { documentInPath } from '../domain/documents.js';
-import { type ListingRecords, readListingPage, recordsOfListing } from './answers/listing.js';
+import {
+  type ListingRecords,
+  NotAListingPage,
+  notAListingPage,
+  readListingPage,
+  recognisedListPaths,
+  recordsOfListing,
+} from './answers/listing.js';
 import { refusalSignOf } from './answers/refusal-signs.js';
 import type { PlatformClient, PlatformResponse } from './client.js';
 import { EncodedSlashRefusedError } from './encoded-slash.js';
@@ -132,6 +139,12 @@ export async function customerAddresses(
       ? ((body as { address?: unknown } | undefined)?.address ??
         (body as { addresses?: unknown } | undefined)?.addresses)
       : undefined;
+  // An error answered with 200 (`{"success":false,…}`, `{"totalElements":"2"}`) is not "no addresses".
+  const notAPage = Array.isArray(wrapped)
+    ? undefined
+    : notAListingPage(body, [...recognisedListPaths, 'address', 'addresses'], setting);
+  if (notAPage !== undefined)
+    throw new NotAListingPage(status, client.http.urlFor(path).toString(), body, notAPage, 'addresses');
   const addresses = Array.isArray(wrapped) ? wrapped : readListingPage(body, setting);
   // Addresses held where b2bctl does not look are not "no addresses": say which setting points at them.
   if (addresses === undefined)

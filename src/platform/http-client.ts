@@ -282,6 +282,7 @@ export class HttpClient {
           maxRetries: waitOutThrottle ? Number.POSITIVE_INFINITY : this.options.maxRetries,
           status: response?.status,
           retryAfter: headerText(response?.headers['retry-after']),
+          answeredAt: headerText(response?.headers.date),
           error: failure,
           safeToRepeat,
         },

@@ -1,6 +1,12 @@
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { orderAnswers, orderListingPageSize } from './orders.js';
-import { readListedOrder, readOrderListingPage, type OrderAnswerSettings } from './answers/orders.js';
+import {
+  orderListingNotAPage,
+  readListedOrder,
+  readOrderListingPage,
+  type OrderAnswerSettings,
+} from './answers/orders.js';
+import { NotAListingPage } from './answers/listing.js';
 import { watchForRepeatedPages } from './answers/repeated-pages.js';
 import type { PlatformClient } from './client.js';
 
@@ -220,13 +226,19 @@ export class OrderNumberIndex {
   private async listingPage(offset: number, pass: SearchPass, signal?: AbortSignal): Promise<unknown[]> {
     if (offset > furthestSearchedOffset)
       throw notPagingByOffset(`the order listing holds orders past offset ${counted(furthestSearchedOffset)}`, pass);
-    const { body } = await this.client.send<unknown>({
+    const path = this.client.route('paths.orders');
+    const query = { limit: orderListingPageSize, offset };
+    const { status, body } = await this.client.send<unknown>({
       method: 'GET',
-      path: this.client.route('paths.orders'),
-      query: { limit: orderListingPageSize, offset },
+      path,
+      query,
       safeToRepeat: true,
       signal,
     });
+    // An error answered with 200 is no end of the listing: read as one, the order would be "no such number".
+    const notAPage = orderListingNotAPage(body, this.settings);
+    if (notAPage !== undefined)
+      throw new NotAListingPage(status, this.client.http.urlFor(path, query).toString(), body, notAPage, 'orders');
     const entries = readOrderListingPage(body, this.settings) ?? [];
     const repeat = entries.length === 0 ? undefined : pass.repeatOf(entries, offset);
     if (repeat?.kind === 'notPagingByOffset')

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { listingBounds, type TimeWindow } from '../domain/orders-window.js';
 import {
+  detailHoldsNoOrder,
   detailNotTheOrder,
   orderAnswerSettingsFrom,
+  orderListingNotAPage,
   readListedOrder,
   readOrderDetail,
   readOrderListingPage,
@@ -10,6 +12,7 @@ import {
   type OrderAnswerSettings,
 } from './answers/orders.js';
 import { ExitCode, PlatformError } from '../base/errors.js';
+import { NotAListingPage } from './answers/listing.js';
 import type { PlatformClient } from './client.js';
 import { heldSlashAdvice } from './encoded-slash.js';
 
@@ -51,7 +54,7 @@ export function orderAnswers(client: PlatformClient): OrderAnswerSettings {
  * One page of the order listing (`paths.orders`) for orders updated inside the window, its bounds written as
  * `orders.timePrecision` says (whole seconds widen it). Listing is a read: repeating it after a reset or a 503 is
  * safe. The shape of the answer is read by answers/orders.ts; an answer whose shape is not recognised is an empty
- * page, never a failure of a 2xx.
+ * page, never a failure of a 2xx; one that is no page at all (an error answered with 200) is NotAListingPage.
  */
 export async function listOrderPage(
   client: PlatformClient,
@@ -59,16 +62,18 @@ export async function listOrderPage(
   settings: OrderAnswerSettings = orderAnswers(client),
 ): Promise<OrderListingPage> {
   const precision = client.session.get('orders.timePrecision');
-  const { body, date } = await client
+  const path = client.route('paths.orders');
+  const query = {
+    ...listingBounds(request.window, precision),
+    limit: request.limit,
+    offset: request.offset,
+    ...(request.statuses.length > 0 ? { status: [...request.statuses] } : {}),
+  };
+  const { status, body, date } = await client
     .send<unknown>({
       method: 'GET',
-      path: client.route('paths.orders'),
-      query: {
-        ...listingBounds(request.window, precision),
-        limit: request.limit,
-        offset: request.offset,
-        ...(request.statuses.length > 0 ? { status: [...request.statuses] } : {}),
-      },
+      path,
+      query,
       safeToRepeat: true,
       signal: request.signal,
     })
@@ -77,6 +82,11 @@ export async function listOrderPage(
         ? new OrderListingRefused(error)
         : error;
     });
+  // An error answered with 200 (`{"success":false,…}`, `{"totalElements":"40"}`) stops the run: read as an empty
+  // page, it would end the listing and move the cursor past every order not read.
+  const notAPage = orderListingNotAPage(body, settings);
+  if (notAPage !== undefined)
+    throw new NotAListingPage(status, client.http.urlFor(path, query).toString(), body, notAPage, 'orders');
   const clock = date === undefined ? {} : { platformNow: date };
   const entries = readOrderListingPage(body, settings);
   if (entries === undefined) return { listed: 0, orders: [], untrackable: [], unrecognised: true, ...clock };
@@ -128,8 +138,9 @@ export async function getOrder(
 /**
  * One order's detail answer as it came (envelope and all). A 2xx that holds no order is UnreadableOrderDetail, never
  * handed on to be written as the order: one without JSON (an empty body, plain text), JSON that is no object (`null`,
- * `[]`, `42`: a gateway's answer for a record it could not load), or another order's record (a caching gateway's
- * mix-up: written in this order's place, this order would never be written).
+ * `[]`, `42`: a gateway's answer for a record it could not load), another order's record (a caching gateway's
+ * mix-up: written in this order's place, this order would never be written), or, showing no id nor number, an empty
+ * envelope (`{"data":null}`) or an answer that says it failed (detailHoldsNoOrder).
  */
 export async function orderDetailBody(
   client: PlatformClient,
@@ -144,7 +155,8 @@ export async function orderDetailBody(
   const instead =
     body === undefined || typeof body === 'string'
       ? unreadableBody(body)
-      : detailNotTheOrder(readOrderDetail(body, settings), { id, number: listedNumber }, settings);
+      : (detailNotTheOrder(readOrderDetail(body, settings), { id, number: listedNumber }, settings) ??
+        detailHoldsNoOrder(body, settings));
   if (instead !== undefined) throw new UnreadableOrderDetail(status, client.http.urlFor(path).toString(), instead);
   return body;
 }

@@ -38,13 +38,23 @@ export function isRetryableNetworkError(error: unknown): boolean {
 
 /**
  * Milliseconds a `Retry-After` header asks for: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
- * Undefined when the header is absent or unreadable.
+ * Undefined when the header is absent or unreadable. A date is the platform's clock, so it is measured from the
+ * answer's own `Date` (`answeredAt`) when it has one: a platform 10 minutes ahead asking for 3 s asked for 3 s, not
+ * for 603 (records failed as "unavailable"); this machine's clock only when the answer gives no date.
  */
-export function parseRetryAfter(header: string | undefined, nowMs: number): number | undefined {
+export function parseRetryAfter(header: string | undefined, nowMs: number, answeredAt?: string): number | undefined {
   if (header === undefined) return undefined;
   const text = header.trim();
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = httpDate(text);
+  if (date === undefined) return undefined;
+  const platformNow = answeredAt === undefined ? undefined : httpDate(answeredAt.trim());
+  return Math.max(0, date - (platformNow ?? nowMs));
+}
+
+/** An HTTP date's milliseconds, or undefined when the text is no HTTP date. */
+function httpDate(text: string): number | undefined {
   // Only the HTTP-date forms (IMF-fixdate, RFC 850, asctime): V8's Date.parse reads "abc 1" as 2001.
   if (
     !/^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(
@@ -53,8 +63,7 @@ export function parseRetryAfter(header: string | undefined, nowMs: number): numb
   )
     return undefined;
   const date = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
+  return Number.isNaN(date) ? undefined : date;
 }
 
 export interface BackoffSettings {
@@ -96,6 +105,8 @@ export interface FailedAttempt {
   maxRetries: number;
   status?: number;
   retryAfter?: string;
+  /** The answer's `Date` header: the platform's clock, which a Retry-After date is measured from. */
+  answeredAt?: string;
   error?: unknown;
   /** False for a request the platform may have applied already (a create); see docs/bulk-runs.md, "Sending". */
   safeToRepeat: boolean;
@@ -118,7 +129,7 @@ export function decideRetry(
     // a refusal a write not safe to repeat is sent again after.
     if (!failure.safeToRepeat && failure.status >= 500) return { retry: false, reason: mayHaveBeenApplied };
     if (failure.attempt > failure.maxRetries) return exhausted;
-    const requested = parseRetryAfter(failure.retryAfter, nowMs);
+    const requested = parseRetryAfter(failure.retryAfter, nowMs, failure.answeredAt);
     if (requested !== undefined) {
       if (requested > maxRetryAfterMs)
         return {

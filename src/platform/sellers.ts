@@ -1,6 +1,12 @@
 import type { SalesRep } from '../domain/sales-rep.js';
 import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
-import { readListingPage, recordsOfListing } from './answers/listing.js';
+import {
+  NotAListingPage,
+  notAListingPage,
+  readListingPage,
+  recognisedListPaths,
+  recordsOfListing,
+} from './answers/listing.js';
 import { notPagingByOffsetLine, outrunLine, watchForRepeatedPages } from './answers/repeated-pages.js';
 import type { PlatformClient } from './client.js';
 
@@ -22,12 +28,14 @@ export interface SellerPage {
 /** One page of `GET /sellerModule/listSellers`. */
 export async function listSellers(client: PlatformClient, query: SellerPageQuery): Promise<SellerPage> {
   const path = client.route('paths.sellers');
-  const { status, body } = await client.send<unknown>({
-    method: 'GET',
-    path,
-    query: { limit: query.limit, offset: query.offset, email: query.email },
-  });
-  const page = readListingPage(body, client.session.get('answers.sellers.items'));
+  const asked = { limit: query.limit, offset: query.offset, email: query.email };
+  const { status, body } = await client.send<unknown>({ method: 'GET', path, query: asked });
+  const setting = client.session.get('answers.sellers.items');
+  // An error answered with 200 is not "no reps", nor the end of `--all`'s listing.
+  const notAPage = notAListingPage(body, recognisedListPaths, setting);
+  if (notAPage !== undefined)
+    throw new NotAListingPage(status, client.http.urlFor(path, asked).toString(), body, notAPage, 'sales reps');
+  const page = readListingPage(body, setting);
   // Nothing to list from an answer we cannot read: say which setting points at the array.
   if (!page)
     throw new PlatformError(

@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { NotAListingPage } from '../../platform/answers/listing.js';
 import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
   conflictNotSent,
@@ -415,6 +416,9 @@ export class MoveSender {
       this.readAt.set(move.order, (this.options.now ?? Date.now)());
       return state;
     } catch (error) {
+      // A listing that answered an error with 200 while the number was searched for found nothing, as a 5xx would
+      // not: the move, sent to the number as an id, would be refused as an order that does not exist.
+      if (error instanceof NotAListingPage) throw error;
       if (error instanceof PlatformError && error.status < 500 && error.exitCode !== ExitCode.authFailed)
         return undefined;
       throw error;

@@ -33,6 +33,7 @@ import {
 } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { RedirectAnswerError } from '../../platform/redirect.js';
+import { NotAListingPage } from '../../platform/answers/listing.js';
 import { isRetryableStatus } from '../../platform/retry-policy.js';
 import {
   getOrder,
@@ -626,6 +627,8 @@ function refuseNullOutput(options: OrdersPollOptions, context: Context): void {
  */
 function waitingCannotCure(error: unknown): boolean {
   if (error instanceof UsageError || error instanceof AuthError) return true;
+  // An error the platform answered with 200 is its passing failure, as a 503 is: a later cycle may read the page.
+  if (error instanceof NotAListingPage) return false;
   // A listing that ignores updatedFrom/updatedTo is a set-up to fix (a gateway, answers.orders.lastUpdated), which
   // no cycle reads past; a window outrun by a busy store (ListingOutrunError) may pass, and is tried again.
   if (error instanceof ListingIgnoresWindowError) return true;

@@ -1,3 +1,5 @@
+import { ExitCode, PlatformError } from '../../base/errors.js';
+import { refusalSignOf } from './refusal-signs.js';
 import { candidatePaths, firstAt, isArray, isRecord } from './shapes.js';
 
 /**
@@ -19,9 +21,13 @@ export const recognisedListPaths = [
   'data.content',
 ] as const;
 
-/** The records of a listing page, or undefined when no recognised place holds an array. */
+/**
+ * The records of a listing page, or undefined when no recognised place holds an array, or when the answer is no page
+ * at all (notAListingPage: the caller that checks it first names the answer).
+ */
 export function readListingPage(body: unknown, setting?: string): unknown[] | undefined {
   if (body === undefined || body === null) return [];
+  if (notAListingPage(body, recognisedListPaths, setting) !== undefined) return undefined;
   const found = firstAt(body, candidatePaths(setting, recognisedListPaths), isArray)?.value;
   if (found) return found;
   // An envelope holding no records at all (`{}`, `{"total":0,"items":null}`) is an empty page; one
@@ -131,4 +137,50 @@ export function locateListingPage(body: unknown, setting?: string): { path: stri
   if (body === undefined || body === null) return { path: '(empty body)', count: 0 };
   const found = firstAt(body, candidatePaths(setting, recognisedListPaths), isArray);
   return found ? { path: found.path, count: found.value.length } : undefined;
+}
+
+/** The fields a listing counts its records in, compared as paging figures are (`total_count`, `totalElements`). */
+const countFigures = new Set(['total', 'count', 'totalcount', 'totalelements', 'totalitems']);
+
+/**
+ * Why a listing answer is no page at all, as words for the line that names it; undefined when it is a page (its
+ * records, an empty list, `{}`, `{"total":0,"items":null}`) or holds objects b2bctl cannot place (readListingPage's
+ * undefined: the `answers.*` setting is named). A 2xx is never refused for its shape, but these are not a shape of a
+ * page: a gateway's or a Java platform's error answered with 200. Read as an empty page, one would end the listing
+ * and move a cursor past every record not read (t5-22). Judged as `b2bctl api --paginate` and `doctor` judge: an
+ * answer that says it failed (refusalSignOf: `"success": false`, `"error": …`) beside no records; a count above 0
+ * and no list (`{"totalElements":"40"}`); no list and words that are no paging figure (`{"mensagem":…}`,
+ * `{"status":500,…}`), or text where the list belongs (`{"content":"erro"}`).
+ */
+export function notAListingPage(body: unknown, listPaths: readonly string[], setting?: string): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const paths = candidatePaths(setting, listPaths);
+  const found = firstAt(body, paths, isArray)?.value;
+  if (found !== undefined && found.length > 0) return undefined;
+  if (refusalSignOf(body) !== undefined) return 'it says it failed';
+  if (found !== undefined) return undefined;
+  const counted = Object.entries(body).find(
+    ([field, value]) => countFigures.has(letters(field)) && Number(String(value)) > 0,
+  );
+  if (counted) return `it counts ${String(counted[1])} and lists none`;
+  if (Object.values(body).some((value) => value !== null && typeof value === 'object')) return undefined;
+  const listPlaces = new Set(paths.map((path) => letters(path.split('.')[0] ?? '')));
+  const isEmptyPageField = ([field, value]: [string, unknown]) =>
+    isPagingName(field) && (value === null || !listPlaces.has(letters(field)));
+  return Object.entries(body).every(isEmptyPageField) ? undefined : 'it holds no list';
+}
+
+const letters = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
+
+/**
+ * A 2xx to a listing that is no page (notAListingPage). Exit 69, as for a detail that holds no order or a proxy's
+ * page: the platform did not give the list, whatever the status said, and a later try may get it.
+ */
+export class NotAListingPage extends PlatformError {
+  override readonly exitCode: ExitCode = ExitCode.unavailable;
+  constructor(status: number, url: string, body: unknown, why: string, records: string) {
+    const text = JSON.stringify(body) ?? String(body);
+    const shown = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+    super(status, { method: 'GET', url }, body, `the answer is no page of ${records} (${why}): ${shown}`);
+  }
 }

@@ -13,7 +13,8 @@ import {
   shownEmptyAt,
   valueAtPath,
 } from './shapes.js';
-import { recognisedListPaths } from './listing.js';
+import { notAListingPage, recognisedListPaths } from './listing.js';
+import { refusalSignOf } from './refusal-signs.js';
 import { updateStampFields } from '../../domain/update-instants.js';
 
 /**
@@ -159,16 +160,23 @@ const zoneless = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 /**
  * The entries of a listing page; undefined when no recognised place holds an array (the caller reads that as an
- * empty page with a warning: a 2xx is never a failure because of its shape).
+ * empty page with a warning: a 2xx is never a failure because of its shape), or when the answer is no page at all
+ * (orderListingNotAPage, which the caller checks first to stop on it).
  */
 export function readOrderListingPage(body: unknown, settings: OrderAnswerSettings = {}): unknown[] | undefined {
   if (body === undefined || body === null || body === '') return [];
+  if (orderListingNotAPage(body, settings) !== undefined) return undefined;
   const found = firstAt(body, candidatePaths(settings.items, recognisedOrderListPaths), isArray)?.value;
   if (found) return found;
   // `{}` or `{"total":0,"items":null}`: an envelope with no records at all is an empty page.
   const holdsRecords =
     isRecord(body) && Object.values(body).some((value) => value !== null && typeof value === 'object');
   return isRecord(body) && !holdsRecords ? [] : undefined;
+}
+
+/** Why an order listing answer is no page at all (listing.ts, notAListingPage); undefined when it may be one. */
+export function orderListingNotAPage(body: unknown, settings: OrderAnswerSettings = {}): string | undefined {
+  return notAListingPage(body, recognisedOrderListPaths, settings.items);
 }
 
 /** The id and update instant of a listed entry, or undefined when either cannot be read. */
@@ -242,6 +250,37 @@ export function detailNotTheOrder(
   if (asked.number !== undefined && number !== undefined && number !== String(asked.number))
     return `the record of another order (number ${number}, not ${String(asked.number)})`;
   return undefined;
+}
+
+/**
+ * Why a detail that shows neither an id nor a number (detailNotTheOrder takes such a one as the order) holds none;
+ * undefined when it may be the order. An envelope with nothing in it, `{"data":null}`, `{"order":null}`,
+ * `{"data":[]}`, `{"content":{}}`, `{"result":"OK"}`, holds no order as the bare `null`, `[]` or `"OK"` does, and an
+ * answer that says it failed (refusalSignOf: `{"success":false,"message":…}`) is a gateway's error answered with 200.
+ * Written as the order, either is a file with no order in it, and the order itself lost behind the cursor.
+ */
+export function detailHoldsNoOrder(body: unknown, settings: OrderAnswerSettings = {}): string | undefined {
+  const order = readOrderDetail(body, settings);
+  if (!isRecord(order) || showsIdOrNumber(order, settings)) return undefined;
+  const shown = shownBody(body);
+  if (refusalSignOf(body) !== undefined) return `an answer that says it failed (${shown})`;
+  if (Object.keys(order).length === 0) return `an empty object (${shown})`;
+  const byDefault = settings.detail === undefined || settings.detail.trim() === '';
+  const emptyEnvelope =
+    byDefault && order === body && recognisedDetailPaths.some((name) => name in order && !isRecord(order[name]));
+  return emptyEnvelope ? `an envelope holding no order (${shown})` : undefined;
+}
+
+/** Whether an order shows an id or a number (`answers.orders.id`, `answers.orders.number` where set). */
+function showsIdOrNumber(order: Record<string, unknown>, settings: OrderAnswerSettings): boolean {
+  const id = firstAt(order, candidatePaths(settings.id, ['id']), isIdLike);
+  return id !== undefined || readOrderNumber(order, settings) !== undefined;
+}
+
+/** An answer's JSON for a warning's line, cut at 120 characters. */
+function shownBody(body: unknown): string {
+  const text = JSON.stringify(body) ?? String(body);
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
 /**

@@ -120,6 +120,16 @@ describe('orders poll --watch: an outage is waited out', () => {
     expect([result.code, result.listings]).toEqual([0, 1]);
   });
 
+  it('an error answered with 200 (no page of orders): its passing failure, as a 500 is', async () => {
+    const result = await watch((response) => json(response, 200, { success: false, message: 'Internal error' }));
+    expect(result.stderr.split('\n')).toEqual(
+      waitedOut(
+        `GET ${listing()} failed with HTTP 200: the answer is no page of orders (it says it failed): {"success":false,"message":"Internal error"}`,
+      ),
+    );
+    expect([result.code, result.listings]).toEqual([0, 1]);
+  });
+
   it('a 408, the server saying to try again later', async () => {
     const result = await watch((response) => json(response, 408, { message: 'Request Timeout' }));
     expect(result.stderr.split('\n')).toEqual(waitedOut(`GET ${listing()} failed with HTTP 408: Request Timeout`));

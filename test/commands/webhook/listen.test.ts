@@ -344,6 +344,9 @@ describe('webhook listen (in process)', () => {
     ['[]', 'an array'],
     ['{"id":48214,"status":"CANCELED"}', "another order's record"],
     ['{"id":48213,"orderId":100999,"status":"CANCELED"}', "another order's number than the event's 100482"],
+    ['{"data":null}', 'an envelope holding no order'],
+    ['{"result":"OK"}', 'an envelope holding no order'],
+    ['{"success":false,"message":"Internal error"}', 'an answer that says it failed'],
   ])(
     '--fetch-orders: a detail answered 200 with %s (%s) is no order to write: tried again, then kept whole',
     async (first) => {

@@ -28,6 +28,13 @@ const reply =
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
     response.end(body);
   };
+/** An answer without the `Date` header Node's server adds by itself. */
+const undated =
+  (answer: Answer): Answer =>
+  (request, response) => {
+    response.sendDate = false;
+    answer(request, response);
+  };
 /** Drops the connection without answering, as a crashing proxy does. */
 const resetConnection: Answer = (request) => request.socket.destroy();
 /** Never answers; the client's time-out must end the wait. */
@@ -119,12 +126,24 @@ describe('HttpClient retries', () => {
       sleeps: [2000],
     },
     {
-      name: '429 with an HTTP-date Retry-After, measured on the injected clock',
+      name: '429 with an HTTP-date Retry-After and no Date, measured on the injected clock',
       answers: [
-        reply(429, '', { 'retry-after': new Date(Date.parse('2026-11-02T12:00:30Z')).toUTCString() }),
+        undated(reply(429, '', { 'retry-after': new Date(Date.parse('2026-11-02T12:00:30Z')).toUTCString() })),
         reply(200, '[]'),
       ],
       sleeps: [30_000],
+    },
+    {
+      // The platform's clock 10 minutes ahead: it asked for 3 s, not 603 (records failed as "unavailable").
+      name: "429 with an HTTP-date Retry-After, measured from the answer's Date",
+      answers: [
+        reply(429, '', {
+          date: new Date(Date.parse('2026-11-02T12:10:00Z')).toUTCString(),
+          'retry-after': new Date(Date.parse('2026-11-02T12:10:03Z')).toUTCString(),
+        }),
+        reply(200, '[]'),
+      ],
+      sleeps: [3_000],
     },
     { name: 'a reset connection on GET', answers: [resetConnection, reply(200, '[]')], sleeps: [125] },
   ])('$name: retried, then answered', async ({ answers, sleeps }) => {

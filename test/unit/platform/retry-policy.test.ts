@@ -84,6 +84,22 @@ describe('parseRetryAfter', () => {
   ])('$name ($header) -> $expected', ({ header, expected }) => {
     expect(parseRetryAfter(header, now)).toBe(expected);
   });
+
+  it.each([
+    { name: 'a platform 10 minutes ahead asking for 3 s', ahead: 600_000, expected: 3000 },
+    { name: 'a platform 10 minutes behind asking for 3 s', ahead: -600_000, expected: 3000 },
+  ])("an HTTP date is measured from the answer's Date: $name", ({ ahead, expected }) => {
+    const platformNow = now + ahead;
+    const header = new Date(platformNow + 3000).toUTCString();
+    expect(parseRetryAfter(header, now, new Date(platformNow).toUTCString())).toBe(expected);
+  });
+
+  it.each([
+    { name: 'unreadable', date: 'yesterday' },
+    { name: 'absent', date: undefined },
+  ])('an HTTP date with a Date $name is measured on this clock', ({ date }) => {
+    expect(parseRetryAfter(new Date(now + 90_000).toUTCString(), now, date)).toBe(90_000);
+  });
 });
 
 describe('backoffDelay', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  detailHoldsNoOrder,
   detailNotTheOrder,
   locateOrderListing,
+  orderListingNotAPage,
   readBuyerDocument,
   readHeldMoveData,
   readListedOrder,
@@ -30,6 +32,40 @@ describe('readOrderListingPage: the orders of a page, bare or in an envelope', (
     expect(readOrderListingPage({ total: 0, items: null })).toEqual([]);
     expect(readOrderListingPage({ page: { rows: [order] } })).toBeUndefined();
     expect(readOrderListingPage({ page: { rows: [order] } }, { items: 'page.rows' })).toEqual([order]);
+  });
+});
+
+describe('orderListingNotAPage: an error answered with 200 is no page, never an empty one (t5-22)', () => {
+  it.each([
+    [{ success: false, message: 'Internal error' }, 'it says it failed'],
+    [{ error: 'Internal error' }, 'it says it failed'],
+    [{ data: [], success: false }, 'it says it failed'],
+    [{ totalElements: '40' }, 'it counts 40 and lists none'],
+    [{ total_count: 3, page: 1 }, 'it counts 3 and lists none'],
+    [{ mensagem: 'Nenhum pedido encontrado' }, 'it holds no list'],
+    [{ content: 'erro' }, 'it holds no list'],
+    [{ orders: 0 }, 'it holds no list'],
+  ])('%j: %s, and readOrderListingPage reads no page of it', (body, why) => {
+    expect(orderListingNotAPage(body)).toBe(why);
+    expect(readOrderListingPage(body)).toBeUndefined();
+  });
+
+  it.each([
+    [{}],
+    [{ total: 0, items: null }],
+    [{ data: null, page: 3, size: 25 }],
+    [{ content: [], totalElements: 40, last: true }],
+    [{ orders: [order], success: false }],
+    [{ pedidos: [order] }],
+    ['erro'],
+    [[]],
+  ])('%j may be a page (an empty one, or one whose records the settings place): undefined', (body) => {
+    expect(orderListingNotAPage(body)).toBeUndefined();
+  });
+
+  it('answers.orders.items names where the list belongs', () => {
+    expect(orderListingNotAPage({ pedidos: 'erro' }, { items: 'pedidos' })).toBe('it holds no list');
+    expect(orderListingNotAPage({ pedidos: [], total: 0 }, { items: 'pedidos' })).toBeUndefined();
   });
 });
 
@@ -122,6 +158,38 @@ describe('detailNotTheOrder: a detail that holds no order, or another order', ()
     );
     // With no number known (an order asked by its id), a detail's number is not compared.
     expect(detailNotTheOrder(order, { id: 7 })).toBeUndefined();
+  });
+});
+
+describe('detailHoldsNoOrder: a detail showing no id nor number that is an error or an empty envelope (t6-19)', () => {
+  it.each([
+    [
+      { success: false, message: 'Internal error' },
+      'an answer that says it failed ({"success":false,"message":"Internal error"})',
+    ],
+    [{ data: null }, 'an envelope holding no order ({"data":null})'],
+    [{ order: null }, 'an envelope holding no order ({"order":null})'],
+    [{ data: [] }, 'an envelope holding no order ({"data":[]})'],
+    [{ result: 'OK' }, 'an envelope holding no order ({"result":"OK"})'],
+    [{ content: {} }, 'an empty object ({"content":{}})'],
+    [{}, 'an empty object ({})'],
+  ])('%j: %s', (body, instead) => {
+    expect(detailHoldsNoOrder(body)).toBe(instead);
+  });
+
+  it.each([
+    [order],
+    [{ data: order }],
+    [{ status: 'NEW', items: [] }],
+    // An order shows its id: its own fields are never read as a refusal.
+    [{ id: 7, status: 'PAYMENT_FAILED', errors: ['card refused'] }],
+    [{ orderId: 100_007, content: 'gift wrap' }],
+  ])('%j may be the order: undefined', (body) => {
+    expect(detailHoldsNoOrder(body)).toBeUndefined();
+  });
+
+  it('answers.order.detail names the envelope: the order there is read, not guessed at', () => {
+    expect(detailHoldsNoOrder({ pedido: { status: 'NEW' }, data: null }, { detail: 'pedido' })).toBeUndefined();
   });
 });
 
