@@ -108,6 +108,34 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     }
   });
 
+  it('after a stall that failed a write, /healthz finds by itself that the store writes again: 200, no event needed', async () => {
+    const { url, direct, proxy } = await storeBehindProxy('hang_health_write');
+    const memory = testContext({
+      env: {
+        B2BCTL_CONFIG_DIR: temporaryFolder(),
+        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+        B2BCTL_STORE_TIMEOUT: '1s',
+      },
+    });
+    const running = listen(listenOptions(temporaryFolder(), { store: `${url}?connect_timeout=1` }), memory.context);
+    try {
+      const receiver = await memory.firstLine();
+      const token = await receiverToken(receiver);
+      proxy.freeze();
+      expect((await postEvent(receiver, 'orders', { id: 4713 }, token)).status).toBe(503);
+      proxy.thaw();
+      // A balancer took the receiver out on the 503 and sends it nothing more: /healthz alone must see the store back
+      // (it stayed 503 "store cannot write" until an event was stored, t6-9).
+      const answered = await fetch(`${receiver}/healthz`);
+      expect([answered.status, await answered.json()]).toEqual([200, { status: 'ok', problems: [], handOffs: [] }]);
+      // What it wrote is the digest of a token nobody holds, already expired; no event.
+      expect(await storedEvents(direct)).toBe(0);
+    } finally {
+      memory.interrupt();
+      await running;
+    }
+  });
+
   it('the receiver stops on SIGTERM while a commit waits: the event is answered 503, not acknowledged', async () => {
     const { url, direct, proxy } = await storeBehindProxy('hang_receiver_stop');
     const { memory, url: receiver, stop } = await listenInProcess(temporaryFolder(), { store: url });
