@@ -5,6 +5,7 @@ import { GroupCommit } from './group-commit.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { B2bctlError } from '../../base/errors.js';
 import { openingLimitMs, placeOf, StoreOpeningError, withinOpeningLimit } from './postgres-opening.js';
+import { storeUrlParts } from './postgres-url.js';
 import { defaultStatementLimitMs, keepAliveAfterMs, StatementLimits } from './postgres-statements.js';
 import {
   type CommandRunRow,
@@ -180,8 +181,8 @@ export class PostgresStore implements EventStore {
     // is still starting, and its end() waits for the database to answer its goodbye.
     const socket = stream();
     const lockSession = new Client({ ...connection, stream: () => socket });
-    const parsed = new URL(url);
-    const description = `PostgreSQL ${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`;
+    const parsed = storeUrlParts(url, 'The store URL');
+    const description = `PostgreSQL ${parsed.database}@${parsed.host || 'localhost'}`;
     const session = { socket, host: lockSession.host, port: lockSession.port };
     const limits = new StatementLimits({
       place: placeOf(session),
@@ -199,7 +200,7 @@ export class PostgresStore implements EventStore {
       await lockSession.end().catch(() => undefined);
       await pool.end().catch(() => undefined);
       if (error instanceof B2bctlError) throw error;
-      throw new StoreOpeningError(error, lockSession.database ?? parsed.pathname.slice(1), placeOf(session));
+      throw new StoreOpeningError(error, lockSession.database ?? parsed.database, placeOf(session));
     }
     return new PostgresStore(pool, lockSession, limits, newSession, { ...options, description, sockets });
   }

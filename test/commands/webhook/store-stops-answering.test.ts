@@ -231,11 +231,48 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     url.pathname = '/nodb';
     const result = await runCommandLine(['webhook', 'status', '--store', url.href], { configDir: freshConfigDir() });
     expect(result.stderr).toContain(
-      `\nerror: Cannot open the PostgreSQL store "nodb" at 127.0.0.1:${url.port} (database "nodb" does not exist, 3D000); the server answered: check the database, user and password that --store gives.\n`,
+      `\nerror: Cannot open the PostgreSQL store "nodb" at 127.0.0.1:${url.port}: the server answered "database "nodb" does not exist" (3D000); check the database, user and password that --store gives.\n`,
     );
     expect(result.stderr.replace(/^warning: .*\n/, '')).not.toContain('S3CRET');
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
+  });
+
+  it('a password given as ?password= is warned about as user:password@ is, and is in no other line (t6-12)', async () => {
+    const url = new URL((cluster as TestPostgres).url);
+    url.pathname = '/nodb';
+    url.search = '?password=SuperSecret99';
+    const result = await runCommandLine(['webhook', 'status', '--store', url.href], { configDir: freshConfigDir() });
+    expect(result.stderr.split('\n')[0]).toBe(
+      'warning: --store puts the database password in the process list and shell history; leave it out of the URL and set PGPASSWORD or a ~/.pgpass line, or pass the whole URL in an environment variable with --store-env VAR.',
+    );
+    expect(result.stderr.replace(/^warning: .*\n/, '')).not.toContain('SuperSecret99');
+    expect(result.code).toBe(69);
+  });
+
+  it("libpq's socket form with a user and no host is taken, as psql and pg take it (t6-12)", async () => {
+    const { socketFolder, port } = cluster as TestPostgres;
+    const store = `postgresql://postgres@/webhooks?host=${encodeURIComponent(socketFolder)}&port=${port}`;
+    const status = await runCommandLine(['webhook', 'status', '--store', store, '-o', 'json'], {
+      configDir: freshConfigDir(),
+    });
+    expect([status.code, status.stderr]).toEqual([
+      0,
+      'No hand-off yet: start webhook listen with --forward-to or --exec.\n',
+    ]);
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+    });
+    const running = listen(listenOptions(temporaryFolder(), { store }), memory.context);
+    try {
+      const receiver = await memory.firstLine();
+      const token = await receiverToken(receiver);
+      expect((await postEvent(receiver, 'orders', { id: 4714 }, token)).status).toBe(200);
+      expect(memory.stderr()).toContain(`PostgreSQL webhooks@${socketFolder}`);
+    } finally {
+      memory.interrupt();
+      await running;
+    }
   });
 
   it('a receiver whose store connections are cut while it runs answers 503 and takes the event when sent again', async () => {
