@@ -280,7 +280,7 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
       }
       if (versus.unreadable !== undefined)
         context.log.warn(
-          `warning: order ${String(id)}: ${file} is replaced by ${source} (lastUpdated ${versus.unreadable.incoming}), though its own lastUpdated (${versus.unreadable.file}) is no instant b2bctl reads: a version without a readable stamp counts as the older.`,
+          `warning: order ${String(id)}: ${printable(file)} is replaced by ${source} (lastUpdated ${versus.unreadable.incoming}), though its own lastUpdated (${versus.unreadable.file}) is no instant b2bctl reads: a version without a readable stamp counts as the older.`,
         );
       if (versus.incomparable !== undefined && !incomparableSaid) {
         incomparableSaid = true;

@@ -110,16 +110,9 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
 
   it('after a stall that failed a write, /healthz finds by itself that the store writes again: 200, no event needed', async () => {
     const { url, direct, proxy } = await storeBehindProxy('hang_health_write');
-    const memory = testContext({
-      env: {
-        B2BCTL_CONFIG_DIR: temporaryFolder(),
-        B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-        B2BCTL_STORE_TIMEOUT: '1s',
-      },
-    });
-    const running = listen(listenOptions(temporaryFolder(), { store: `${url}?connect_timeout=1` }), memory.context);
+    const store = `${url}?connect_timeout=1`;
+    const { url: receiver, stop } = await listenInProcess(temporaryFolder(), { store }, oneSecondLimit);
     try {
-      const receiver = await memory.firstLine();
       const token = await receiverToken(receiver);
       proxy.freeze();
       expect((await postEvent(receiver, 'orders', { id: 4713 }, token)).status).toBe(503);
@@ -131,8 +124,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
       // What it wrote is the digest of a token nobody holds, already expired; no event.
       expect(await storedEvents(direct)).toBe(0);
     } finally {
-      memory.interrupt();
-      await running;
+      await stop();
     }
   });
 
@@ -239,7 +231,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
   });
 
   it('a password given as ?password= is warned about as user:password@ is, and is in no other line (t6-12)', async () => {
-    const url = new URL((cluster as TestPostgres).url);
+    const url = new URL(postgres.cluster().url);
     url.pathname = '/nodb';
     url.search = '?password=SuperSecret99';
     const result = await runCommandLine(['webhook', 'status', '--store', url.href], { configDir: freshConfigDir() });
@@ -251,7 +243,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
   });
 
   it("libpq's socket form with a user and no host is taken, as psql and pg take it (t6-12)", async () => {
-    const { socketFolder, port } = cluster as TestPostgres;
+    const { socketFolder, port } = postgres.cluster();
     const store = `postgresql://postgres@/webhooks?host=${encodeURIComponent(socketFolder)}&port=${port}`;
     const status = await runCommandLine(['webhook', 'status', '--store', store, '-o', 'json'], {
       configDir: freshConfigDir(),
@@ -260,18 +252,13 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
       0,
       'No hand-off yet: start webhook listen with --forward-to or --exec.\n',
     ]);
-    const memory = testContext({
-      env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
-    });
-    const running = listen(listenOptions(temporaryFolder(), { store }), memory.context);
+    const { url: receiver, memory, stop } = await listenInProcess(temporaryFolder(), { store });
     try {
-      const receiver = await memory.firstLine();
       const token = await receiverToken(receiver);
       expect((await postEvent(receiver, 'orders', { id: 4714 }, token)).status).toBe(200);
       expect(memory.stderr()).toContain(`PostgreSQL webhooks@${socketFolder}`);
     } finally {
-      memory.interrupt();
-      await running;
+      await stop();
     }
   });
 
