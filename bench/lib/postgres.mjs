@@ -56,6 +56,8 @@ export async function startPostgres() {
   run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'webhooks']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/webhooks`,
+    socketFolder: folder,
+    port,
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

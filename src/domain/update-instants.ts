@@ -16,8 +16,8 @@ const secondsFraction = /T\d{2}:\d{2}:\d{2}[.,](\d+)/i;
 
 /**
  * The instant of a `lastUpdated` as b2bctl reads instants elsewhere (an order listing's, a token's expiry): ISO-8601
- * text, or a number of epoch milliseconds, or of seconds below 10^11 (as milliseconds a day of 1973). Undefined for
- * anything else (`30/11/2026 12:00:00`, which is 11/30 in another country's order, a missing or empty stamp).
+ * text, or a number of epoch milliseconds, or of seconds below 10^11 (as milliseconds a day of 1973), or epoch
+ * milliseconds written as a string of 13 digits. Undefined for anything else (`30/11/2026 12:00:00`, which is 11/30 in another country's order, a missing or empty stamp).
  */
 export function readUpdateInstant(stamp: unknown): UpdateInstant | undefined {
   if (typeof stamp === 'number') {
@@ -26,6 +26,9 @@ export function readUpdateInstant(stamp: unknown): UpdateInstant | undefined {
     const whole = Math.floor(ms);
     return { ms: whole, nanos: Math.round((ms - whole) * 1e6) };
   }
+  // Epoch milliseconds as a JSON string of digits: what Java and protobuf serialisers write for a 64-bit number. Only
+  // 13 digits (2001 to 2286): a shorter string of digits is as likely an id or a day (`20261130`) as an instant.
+  if (typeof stamp === 'string' && /^\s*\d{13}\s*$/.test(stamp)) return readUpdateInstant(Number(stamp));
   if (typeof stamp !== 'string' || !/^\s*\d{4}-\d{2}-\d{2}/.test(stamp)) return undefined;
   const ms = Date.parse(stamp.trim());
   if (Number.isNaN(ms)) return undefined;

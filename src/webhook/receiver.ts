@@ -77,9 +77,17 @@ export interface ReceiverOptions {
   log?: (message: string) => void;
 }
 
-/** Whether the store took the last append: /healthz is degraded from a failed one until one succeeds. */
+/**
+ * Whether the store took the last write: /healthz is degraded from a failed one until one succeeds, its own probe
+ * write included (see probeStoreWrites).
+ */
 interface WriteHealth {
   failingSince?: number;
+  /** When /healthz last wrote to find out whether the store writes again, and that write while it runs. */
+  probedAt?: number;
+  probing?: Promise<void>;
+  /** Failed writes so far: a probe that went through clears the flag only if no other write failed meanwhile. */
+  failures?: number;
   /** When a failure to write was last logged, and how many were not since: one line a minute, not one an event. */
   loggedAt?: number;
   unlogged?: number;
@@ -100,6 +108,7 @@ function writeSucceeded(writes: WriteHealth, log: ((line: string) => void) | und
  */
 function writeFailed(writes: WriteHealth, now: number, log: ((line: string) => void) | undefined, line: string): void {
   writes.failingSince ??= now;
+  writes.failures = (writes.failures ?? 0) + 1;
   if (writes.loggedAt !== undefined && now - writes.loggedAt < 60_000) {
     writes.unlogged = (writes.unlogged ?? 0) + 1;
     return;
@@ -108,6 +117,44 @@ function writeFailed(writes: WriteHealth, now: number, log: ((line: string) => v
   writes.loggedAt = now;
   writes.unlogged = 0;
   log?.(`${line}${more}`);
+}
+
+/**
+ * The least time between two probe writes of /healthz while the store is failing: a balancer polling every second
+ * costs a write every few seconds, not one a poll, and a store back from a stall is seen within this time.
+ */
+export const storeProbeIntervalMs = 5_000;
+
+/**
+ * While the store is failing, /healthz finds out by itself whether it writes again: a balancer that took the receiver
+ * out on its 503 sends it no event, so no event's write would ever clear the flag, and the receiver stayed out for
+ * good after a stall or a full disk (t6-9). The probe keeps the digest of a token nobody holds, already expired: the
+ * same write an issued token makes, to the same table, swept with the expired tokens. One at a time (concurrent polls
+ * share it), at most one per storeProbeIntervalMs; a failure leaves the flag as it is and is logged as the others.
+ */
+function probeStoreWrites(writes: WriteHealth, options: ReceiverOptions, tokenLifetimeMs: number, now: number) {
+  if (writes.failingSince === undefined) return Promise.resolve();
+  if (writes.probing !== undefined) return writes.probing;
+  if (writes.probedAt !== undefined && now - writes.probedAt < storeProbeIntervalMs) return Promise.resolve();
+  writes.probedAt = now;
+  const failuresBefore = writes.failures;
+  const probe = options.store.shareToken(tokenDigest(randomUUID()), now, tokenLifetimeMs).then(
+    () => {
+      if (writes.failures === failuresBefore) writeSucceeded(writes, options.log);
+    },
+    (error: unknown) => {
+      writeFailed(
+        writes,
+        now,
+        options.log,
+        `/healthz could not write to ${options.store.description} either: ${sentenceOf(error)}; it tries again at its next check.`,
+      );
+      // A store that does not answer: the backlog's figures would wait as long, so /healthz says so at once.
+      if (error instanceof UnavailableError) throw error;
+    },
+  );
+  writes.probing = probe.finally(() => (writes.probing = undefined));
+  return writes.probing;
 }
 
 /** Events refused: each logged, up to `refusalLinesPerMinute` a minute; the rest counted into the next line. */
@@ -188,9 +235,11 @@ async function healthAnswer(
   now: number,
   writes: WriteHealth,
   timing: StoreTiming,
+  tokenLifetimeMs: number,
 ): Promise<{ code: number; body: unknown }> {
-  const live = { handOffs: options.handOffStates?.() ?? [], storeWriteFailingSince: writes.failingSince };
   try {
+    await probeStoreWrites(writes, options, tokenLifetimeMs, now);
+    const live = { handOffs: options.handOffStates?.() ?? [], storeWriteFailingSince: writes.failingSince };
     const health = await backlogHealth(options.store, now, options.stuckAfterMs, live, timing);
     const takesEvents = !health.problems.some((problem) => problem.problem === 'store cannot write');
     return { code: takesEvents ? 200 : 503, body: healthPage(health) };
@@ -213,7 +262,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     // What the store's statements cost, apart from the time the request waited for its turn and the receiver's
     // other work between them (a monitor can graph it), and how much of that the thread waited for a core.
     const timing: StoreTiming = { workMs: 0 };
-    const answer = await healthAnswer(options, now(), writes, timing);
+    const answer = await healthAnswer(options, now(), writes, timing, tokens.ttlSeconds * 1000);
     const wait = timing.coreWaitMs === undefined ? '' : `, cpu-wait;dur=${timing.coreWaitMs.toFixed(2)}`;
     reply.header('server-timing', `store;dur=${timing.workMs.toFixed(2)}${wait}`);
     return reply.code(answer.code).send(answer.body);

@@ -2,6 +2,8 @@ import { type Context, stdoutStyle } from '../../context.js';
 import { NotFoundError } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
+import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
+import { wordWrap } from '../../lib/word-wrap.js';
 import type { DeadLetter, EventStore } from '../../webhook/store/types.js';
 import { redactSecrets, secretsOfUrl } from '../../lib/secret-values.js';
 import { forwardCredentialOfEnvironment, scrubbedLine, scrubDeadLetters } from '../../webhook/dead-letter-scrub.js';
@@ -18,13 +20,16 @@ export interface DeadOptions {
 const deadLayout: RecordLayout<DeadLetter> = {
   table: [
     // The id is what `retry` and `drop` take, the hand-off what `--handoff` names: both kept whole, a long error is cut
-    // with … on a terminal; on a narrow one the kind, instant and attempts give way before a name is cut.
+    // with … on a terminal. On a narrow one the attempts, then the kind, are left out (and named on stderr) before the
+    // instant is cut: its time of day tells two letters of one day apart (t6-11); it gives way before a name is cut.
     { header: 'ID', value: (dead) => String(dead.eventId), keepWhole: true },
     { header: 'HAND-OFF', value: (dead) => dead.handOff, keepWhole: true },
-    { header: 'KIND', value: (dead) => dead.kind, yieldsToWhole: true },
+    { header: 'KIND', value: (dead) => dead.kind, yieldsToWhole: true, dropRank: 1 },
     { header: 'RECEIVED', value: (dead) => dead.receivedAt, yieldsToWhole: true },
-    { header: 'ATTEMPTS', value: (dead) => String(dead.attempts), yieldsToWhole: true },
-    { header: 'ERROR', value: (dead) => `${dead.retry ? '(retry asked) ' : ''}${dead.error}` },
+    { header: 'ATTEMPTS', value: (dead) => String(dead.attempts), yieldsToWhole: true, dropRank: 2 },
+    // Counted as 16 wide when deciding what to leave out: a long error would otherwise leave out every column that
+    // may go, at any width; the error itself takes what is left, cut with ….
+    { header: 'ERROR', value: (dead) => `${dead.retry ? '(retry asked) ' : ''}${dead.error}`, plannedWidth: 16 },
   ],
   csv: ['eventId', 'handOff', 'kind', 'receivedAt', 'diedAt', 'attempts', 'error', 'retry'],
 };
@@ -38,13 +43,22 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
       if (options.action === 'list') {
         const secrets = await keptCredentials(store, context);
         await scrubBeforeListing(store, secrets, context);
+        let hidden: readonly string[] = [];
         const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, deadLayout, {
           ...stdoutStyle(context),
+          onHiddenColumns: (headers) => (hidden = headers),
         });
         // Masked as shown too: what the store cannot replace (a value short enough to be masked only standing alone).
         for (const dead of await store.deadLetters(options.handoff))
           await writer.write({ ...dead, error: redactSecrets(dead.error, secrets) });
         const count = await writer.end();
+        // Columns left out to fit the terminal are named, as docs/output.md promises (prose, wrapped at spaces).
+        if (hidden.length > 0)
+          for (const line of wordWrap(
+            hiddenColumnsNote(hidden, terminalColumns(context.io.stdout), '-o csv or -o json'),
+            terminalColumns(context.io.stderr),
+          ))
+            context.log.info(line);
         context.log.info(`${countOf(count, 'dead letters')}.`);
         return;
       }

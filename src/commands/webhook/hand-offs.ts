@@ -161,13 +161,20 @@ function shown(stamp: unknown): string {
   return stamp === undefined ? 'none' : JSON.stringify(stamp);
 }
 
-/** What the order file holds against a version about to be written: keep the file, write, or write unable to tell. */
-type FileVersusIncoming = { keep: true; why: string } | { keep: false; incomparable?: string };
+/**
+ * What the order file holds against a version about to be written: keep the file, write, write unable to tell, or
+ * write over a file whose stamp cannot be read (`unreadable`: the file's stamp as shown).
+ */
+type FileVersusIncoming =
+  { keep: true; why: string } | { keep: false; incomparable?: string; unreadable?: { file: string; incoming: string } };
 
 /**
  * Whether the file keeps the version it holds rather than one stamped `incoming`: when it holds a later one, or when
- * `incoming` cannot be read but the file's stamp can (an unreadable stamp never replaces a readable one, which may be
- * the newer). Two unreadable stamps cannot be told apart: the later arrival is written, and the caller says so.
+ * `incoming` cannot be read but the file's stamp can. A version with no stamp b2bctl reads counts as the older of
+ * the two, both ways: platforms write `null` or `""` until an order is first changed, so such a file is most often
+ * the order's first version, which a readable one replaces (with a line: it was silent, t6-6); kept, the order would
+ * stay at that version for good. Two unreadable stamps cannot be told apart: the later arrival is written, and the
+ * caller says so.
  */
 function fileVersusIncoming(file: string, incoming: unknown): FileVersusIncoming {
   let kept: unknown;
@@ -179,8 +186,10 @@ function fileVersusIncoming(file: string, incoming: unknown): FileVersusIncoming
   const keptStamp = stampOfOrder(kept);
   const keptAt = readUpdateInstant(keptStamp);
   const incomingAt = readUpdateInstant(incoming);
+  if (keptAt === undefined && incomingAt !== undefined)
+    return { keep: false, unreadable: { file: shown(keptStamp), incoming: shown(incoming) } };
   if (keptAt === undefined)
-    return incomingAt !== undefined || keptStamp === undefined || JSON.stringify(keptStamp) === JSON.stringify(incoming)
+    return keptStamp === undefined || JSON.stringify(keptStamp) === JSON.stringify(incoming)
       ? { keep: false }
       : { keep: false, incomparable: `${shown(incoming)} and ${shown(keptStamp)}` };
   if (incomingAt === undefined)
@@ -248,10 +257,14 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
     async deliver(event: StoredEvent) {
       const whole = event.kind === 'orders' ? wholeOrderOf(event.event) : undefined;
       const parsedId = (whole ?? (event.event as { id?: unknown } | null))?.id;
-      if (event.kind !== 'orders' || (typeof parsedId !== 'number' && typeof parsedId !== 'string')) return;
+      if (event.kind !== 'orders') return;
       // An id that names no order (empty, blank, 0 or below, as the event's key reads it) is never asked: as a path
-      // segment "" asked the order listing, whose array became orders/.json, and 0 asked /orders/0.
-      if (!idNamesAnOrder(parsedId))
+      // segment "" asked the order listing, whose array became orders/.json, and 0 asked /orders/0. No id at all
+      // (absent, null, not a number nor a text) names none either: such an event was counted done, silently, and
+      // the ERP reading orders/ never learnt of the order (t6-7).
+      if (parsedId === undefined)
+        throw new PermanentRefusal('the orders event has no id and names no order the platform can be asked');
+      if ((typeof parsedId !== 'number' && typeof parsedId !== 'string') || !idNamesAnOrder(parsedId))
         throw new PermanentRefusal(`the order id ${JSON.stringify(parsedId)} names no order the platform can be asked`);
       const id = exactOrderId(parsedId, whole === undefined || whole === event.event, event.eventJson);
       // As it came: the webhook's own shape, as the API's detail is kept in its own.
@@ -265,6 +278,10 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
         context.log.warn(`Order ${String(id)}: ${printable(file)} is kept, not replaced by ${source}: ${versus.why}.`);
         return;
       }
+      if (versus.unreadable !== undefined)
+        context.log.warn(
+          `warning: order ${String(id)}: ${printable(file)} is replaced by ${source} (lastUpdated ${versus.unreadable.incoming}), though its own lastUpdated (${versus.unreadable.file}) is no instant b2bctl reads: a version without a readable stamp counts as the older.`,
+        );
       if (versus.incomparable !== undefined && !incomparableSaid) {
         incomparableSaid = true;
         context.log.warn(

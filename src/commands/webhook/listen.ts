@@ -291,7 +291,8 @@ async function openReceiverStore(options: ListenOptions, context: Context) {
       },
     );
   } catch (error) {
-    if (error instanceof B2bctlError) throw error;
+    // A PostgreSQL store involves no inbox folder: its failures are never the folder's.
+    if (error instanceof B2bctlError || url !== undefined) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new InputError(
       `Cannot open the inbox folder ${printable(inbox)} (${reason}); choose another with --inbox DIR.`,

@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../base/errors.js';
 import { profileSetting } from '../../command-kit/client-secret.js';
 import { readSetting } from '../../config/settings.js';
+import { storeUrlParts } from '../../webhook/store/postgres-url.js';
 
 /** `--store URL` or `--store-env VAR`: where a PostgreSQL store is, as given. */
 export interface StoreUrlFlags {
@@ -28,9 +29,13 @@ export function storeUrlOf(flags: StoreUrlFlags, context: Context): string | und
       throw new UsageError(
         `--store-env ${flags.storeEnv}: the variable does not hold a PostgreSQL URL such as postgres://user@db.internal/webhooks.`,
       );
+    storeUrlParts(url, `--store-env ${flags.storeEnv}`);
     return url;
   }
-  if (flags.store !== undefined && hasPassword(flags.store))
+  if (flags.store === undefined) return undefined;
+  // Read here, before anything opens: a URL the driver cannot read is a usage error naming --store (exit 2), not the
+  // inbox folder's (exit 66) nor a bare "Invalid URL" (exit 1). A password given as ?password= is in ps as well.
+  if (storeUrlParts(flags.store, '--store').password !== '')
     context.log.warn(
       'warning: --store puts the database password in the process list and shell history; leave it out of the URL and set PGPASSWORD or a ~/.pgpass line, or pass the whole URL in an environment variable with --store-env VAR.',
     );
@@ -46,13 +51,4 @@ export async function storeTimeoutOf(context: Context): Promise<number> {
     (await profileSetting(context, 'webhook.storeTimeout')) ??
     readSetting('webhook.storeTimeout', { flags: {}, env: context.env, profile: {} })
   );
-}
-
-function hasPassword(url: string): boolean {
-  try {
-    return new URL(url).password !== '';
-  } catch {
-    // Not a URL the WHATWG parser reads: the user-info, if any, is everything before the last @ of the authority.
-    return /^[a-z]+:\/\/[^/@]*:[^/]*@/i.test(url);
-  }
 }

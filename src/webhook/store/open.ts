@@ -82,7 +82,7 @@ function openingFailure(error: StoreOpeningError, flag: string): string {
   const sqlState = code !== undefined && /^[0-9A-Z]{5}$/.test(code);
   // Class 08 and 57P01-57P03 are the server going away (shutting down, starting, restarting): not up, for now.
   if (sqlState && !/^(?:08...|57P0[1-3])$/.test(code))
-    return `${store} (${failure.message}, ${code}); the server answered: check the database, user and password that ${flag} gives.`;
+    return `${store}: the server answered "${failure.message}" (${code}); check the database, user and password that ${flag} gives.`;
   const reason = sqlState ? `${failure.message}, ${code}` : (code ?? failure.message);
   const longer = failure instanceof StoreUnansweredError ? ' (connect_timeout=SECONDS in the URL waits longer)' : '';
   return `${store} (${reason}); check ${flag} and that the database is up${longer}.`;

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { InterruptedError, UsageError } from '../../base/errors.js';
+import { storeUrlParts } from './postgres-url.js';
 
 /**
  * How long opening a PostgreSQL store (connecting, then the check of its tables' version) may take when neither the
@@ -16,9 +17,11 @@ export const defaultOpeningLimitSeconds = 10;
  * it takes, as in libpq (Ctrl-C and SIGTERM still stop it).
  */
 export function openingLimitMs(url: string, environment: NodeJS.ProcessEnv = process.env): number | undefined {
-  const inUrl = new URL(url).searchParams.get('connect_timeout');
+  const inUrl = storeUrlParts(url, 'The store URL').connectTimeout;
   const [given, source] =
-    inUrl !== null ? [inUrl, 'connect_timeout in the store URL'] : [environment.PGCONNECT_TIMEOUT, 'PGCONNECT_TIMEOUT'];
+    inUrl !== undefined
+      ? [inUrl, 'connect_timeout in the store URL']
+      : [environment.PGCONNECT_TIMEOUT, 'PGCONNECT_TIMEOUT'];
   if (given === undefined || given.trim() === '') return defaultOpeningLimitSeconds * 1000;
   if (!/^\d+$/.test(given.trim()))
     throw new UsageError(

@@ -5,6 +5,7 @@ import { GroupCommit } from './group-commit.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { B2bctlError } from '../../base/errors.js';
 import { openingLimitMs, placeOf, StoreOpeningError, withinOpeningLimit } from './postgres-opening.js';
+import { storeUrlParts } from './postgres-url.js';
 import { defaultStatementLimitMs, keepAliveAfterMs, StatementLimits } from './postgres-statements.js';
 import {
   type CommandRunRow,
@@ -37,8 +38,9 @@ import { commandRunOf, deadLetterOf, failingEventOf, idList } from './rows.js';
 import {
   deadLetterMaskStatement,
   deadLetterMaskValues,
-  scrubbedInsert,
+  deadLetterScan,
   scrubbedQuery,
+  scrubbedUpsert,
   scrubKeyInsert,
   scrubKeyQuery,
 } from './scrub-queries.js';
@@ -180,8 +182,8 @@ export class PostgresStore implements EventStore {
     // is still starting, and its end() waits for the database to answer its goodbye.
     const socket = stream();
     const lockSession = new Client({ ...connection, stream: () => socket });
-    const parsed = new URL(url);
-    const description = `PostgreSQL ${parsed.pathname.slice(1)}@${parsed.hostname || 'localhost'}`;
+    const parsed = storeUrlParts(url, 'The store URL');
+    const description = `PostgreSQL ${parsed.database}@${parsed.host || 'localhost'}`;
     const session = { socket, host: lockSession.host, port: lockSession.port };
     const limits = new StatementLimits({
       place: placeOf(session),
@@ -199,7 +201,7 @@ export class PostgresStore implements EventStore {
       await lockSession.end().catch(() => undefined);
       await pool.end().catch(() => undefined);
       if (error instanceof B2bctlError) throw error;
-      throw new StoreOpeningError(error, lockSession.database ?? parsed.pathname.slice(1), placeOf(session));
+      throw new StoreOpeningError(error, lockSession.database ?? parsed.database, placeOf(session));
     }
     return new PostgresStore(pool, lockSession, limits, newSession, { ...options, description, sockets });
   }
@@ -356,18 +358,16 @@ export class PostgresStore implements EventStore {
       await client.query('SELECT pg_advisory_xact_lock($1)', [scrubLock]);
       await client.query(positional(scrubKeyInsert), [masking.freshKey()]);
       const { key } = (await client.query<{ key: string }>(scrubKeyQuery)).rows[0] as { key: string };
-      const done = new Set(
-        (await client.query<{ fingerprint: string }>(scrubbedQuery)).rows.map((row) => row.fingerprint),
-      );
-      const fresh = masking.forms.filter((form) => !done.has(masking.fingerprint(key, form)));
-      if (fresh.length === 0) return { scanned: 0, changed: 0 };
+      const rows = (await client.query<{ fingerprint: string; scrubbed_at: string }>(scrubbedQuery)).rows;
+      const scan = deadLetterScan(masking, key, new Map(rows.map((row) => [row.fingerprint, Number(row.scrubbed_at)])));
       const masked = await client.query(
-        positional(deadLetterMaskStatement(fresh.length)),
-        deadLetterMaskValues(fresh, masking.mask),
+        positional(deadLetterMaskStatement(scan)),
+        deadLetterMaskValues(scan, masking.mask),
       );
-      for (const form of fresh)
-        await client.query(positional(scrubbedInsert), [masking.fingerprint(key, form), this.now()]);
-      return { scanned: fresh.length, changed: masked.rowCount ?? 0 };
+      const now = this.now();
+      for (const form of scan.forms)
+        await client.query(positional(scrubbedUpsert), [masking.fingerprint(key, form), now]);
+      return { scanned: scan.fresh, changed: masked.rowCount ?? 0 };
     });
   }
 

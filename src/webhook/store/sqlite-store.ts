@@ -43,8 +43,9 @@ import { SqliteWriter, type WriteStatement } from './sqlite-writer.js';
 import {
   deadLetterMaskStatement,
   deadLetterMaskValues,
-  scrubbedInsert,
+  deadLetterScan,
   scrubbedQuery,
+  scrubbedUpsert,
   scrubKeyInsert,
   scrubKeyQuery,
 } from './scrub-queries.js';
@@ -322,17 +323,15 @@ export class SqliteStore implements EventStore {
     const mask = this.database.transaction((): DeadLetterMasked => {
       this.database.prepare(scrubKeyInsert).run(masking.freshKey());
       const { key } = this.database.prepare(scrubKeyQuery).get() as { key: string };
-      const done = new Set(
-        (this.database.prepare(scrubbedQuery).all() as { fingerprint: string }[]).map((row) => row.fingerprint),
-      );
-      const fresh = masking.forms.filter((form) => !done.has(masking.fingerprint(key, form)));
-      if (fresh.length === 0) return { scanned: 0, changed: 0 };
+      const rows = this.database.prepare(scrubbedQuery).all() as { fingerprint: string; scrubbed_at: number }[];
+      const scan = deadLetterScan(masking, key, new Map(rows.map((row) => [row.fingerprint, Number(row.scrubbed_at)])));
       const { changes } = this.database
-        .prepare(deadLetterMaskStatement(fresh.length))
-        .run(...deadLetterMaskValues(fresh, masking.mask));
-      const record = this.database.prepare(scrubbedInsert);
-      for (const form of fresh) record.run(masking.fingerprint(key, form), this.now());
-      return { scanned: fresh.length, changed: changes };
+        .prepare(deadLetterMaskStatement(scan))
+        .run(...deadLetterMaskValues(scan, masking.mask));
+      const record = this.database.prepare(scrubbedUpsert);
+      const now = this.now();
+      for (const form of scan.forms) record.run(masking.fingerprint(key, form), now);
+      return { scanned: scan.fresh, changed: Number(changes) };
     });
     return mask.immediate();
   }

@@ -220,7 +220,10 @@ export interface DeadLetterMasking {
   freshKey: () => string;
 }
 
-/** `scanned`: how many forms were new to the store (0: the dead letters were not read); `changed`: dead letters. */
+/**
+ * `scanned`: how many forms were new to the store (0: only the letters that died since the last scan, less an hour,
+ * were read); `changed`: dead letters.
+ */
 export interface DeadLetterMasked {
   scanned: number;
   changed: number;

@@ -96,6 +96,43 @@ describe('--fetch-orders reads the stamps b2bctl reads elsewhere, and never lets
     expect(stderr).toMatch(/Order 170006: \S+ is kept, not replaced by this event: its lastUpdated \(none\)/);
   });
 
+  it('a readable stamp replaces a file whose stamp it cannot read, never silently (t6-6)', async () => {
+    const { statusOf, stderr } = await afterEvents([
+      whole(320001, 'UNREADABLE', '30/11/2026 12:00:00'),
+      whole(320001, 'READABLE', '2026-11-29T12:00:00Z'),
+      whole(320002, 'EMPTY', ''),
+      whole(320002, 'READABLE', '2026-11-29T12:00:00Z'),
+      whole(320003, 'NULL', null),
+      whole(320003, 'READABLE', '2026-11-29T12:00:00Z'),
+    ]);
+    // The rule is one both ways: a version without a readable stamp counts as the older (null until first changed).
+    expect([320001, 320002, 320003].map(statusOf)).toEqual(['READABLE', 'READABLE', 'READABLE']);
+    const said = stderr.split('\n').filter((line) => /order 32000\d/i.test(line));
+    expect(said).toEqual([
+      expect.stringMatching(
+        /^warning: order 320001: \S+320001\.json is replaced by this event \(lastUpdated "2026-11-29T12:00:00Z"\), though its own lastUpdated \("30\/11\/2026 12:00:00"\) is no instant b2bctl reads: a version without a readable stamp counts as the older\.$/,
+      ),
+      expect.stringMatching(/^warning: order 320002: .* though its own lastUpdated \(""\) is no instant b2bctl reads/),
+      expect.stringMatching(
+        /^warning: order 320003: .* though its own lastUpdated \(none\) is no instant b2bctl reads/,
+      ),
+    ]);
+  });
+
+  it('epoch milliseconds written as a JSON string of 13 digits are compared as instants (t6-6)', async () => {
+    const { statusOf, stderr } = await afterEvents([
+      whole(310003, 'NEW', '1796050000000'),
+      whole(310003, 'OLD', '1796040000000'),
+      whole(310004, 'NEW', '1796050000000'),
+      whole(310004, 'OLD', '2026-11-29T12:00:00Z'),
+    ]);
+    expect([310003, 310004].map(statusOf)).toEqual(['NEW', 'NEW']);
+    expect(stderr).toMatch(
+      /Order 310003: \S+ is kept, not replaced by this event: it is older \(lastUpdated "1796040000000"\)/,
+    );
+    expect(stderr).not.toMatch(/no instants b2bctl reads/);
+  });
+
   it('two stamps it cannot read: the later arrival is written, and that is said once', async () => {
     const { statusOf, stderr } = await afterEvents([
       whole(170002, 'NEW', '30/11/2026 12:00:00'),
@@ -202,4 +239,28 @@ describe('--fetch-orders refuses an event whose id is 0 or below, before any req
       ]);
     },
   );
+});
+
+describe('--fetch-orders refuses an orders event with no id at all, before any request (t6-7)', () => {
+  it.each([
+    ['no id', { orderId: 340006, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' }, 'the orders event has no id and'],
+    [
+      '"id": null',
+      { id: null, orderId: 340007, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' },
+      'the order id null',
+    ],
+    [
+      '"id": true',
+      { id: true, orderId: 340008, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' },
+      'the order id true',
+    ],
+  ])('%s: a dead letter that says why, not counted done in silence; no request, no file', async (_name, event, why) => {
+    const { orders, stderr } = await afterEvents([event]);
+    expect(platform.received).toEqual([]);
+    expect(readdirSync(orders)).toEqual(['999.json']);
+    const said = stderr.split('\n').filter((line) => line.includes('names no order'));
+    expect(said).toEqual([
+      expect.stringContaining(`is dead after 1 attempt (${why} names no order the platform can be asked)`),
+    ]);
+  });
 });

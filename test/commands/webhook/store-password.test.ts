@@ -87,4 +87,23 @@ describe('the PostgreSQL store URL and its password', () => {
     expect(result.stderr).toContain(`error: ${message}`);
     expect(result.code).toBe(2);
   });
+
+  it.each([['listen'], ['status'], ['dead', 'list']])(
+    'webhook %s with a --store URL the driver cannot read: one line naming --store, exit 2, nothing opened (t6-12)',
+    async (...command) => {
+      const extra = command[0] === 'listen' ? ['--port', '0', '--client-id', 'erp'] : [];
+      const inbox = freshConfigDir();
+      const result = await runCommandLine(
+        ['webhook', ...command, ...extra, '--store', 'postgres://hooks:S3CRET-pw@db.internal:99999999/webhooks'],
+        { configDir: inbox, env: { B2BCTL_WEBHOOK_CLIENT_SECRET: 'a'.repeat(64) } },
+      );
+      const lines = result.stderr.split('\n').filter((line) => line.startsWith('error:'));
+      expect(lines).toEqual([
+        'error: --store is not a URL the PostgreSQL driver reads (Invalid URL): give postgres://user@host:port/database, or postgresql://user@/database?host=/run/postgresql for a local socket; a character such as @, : or / in the user or password is written %40, %3A, %2F.',
+      ]);
+      expect(result.stderr).not.toContain('inbox');
+      expect(result.stderr).not.toContain('S3CRET-pw');
+      expect(result.code).toBe(2);
+    },
+  );
 });

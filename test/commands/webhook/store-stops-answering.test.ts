@@ -108,6 +108,26 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     }
   });
 
+  it('after a stall that failed a write, /healthz finds by itself that the store writes again: 200, no event needed', async () => {
+    const { url, direct, proxy } = await storeBehindProxy('hang_health_write');
+    const store = `${url}?connect_timeout=1`;
+    const { url: receiver, stop } = await listenInProcess(temporaryFolder(), { store }, oneSecondLimit);
+    try {
+      const token = await receiverToken(receiver);
+      proxy.freeze();
+      expect((await postEvent(receiver, 'orders', { id: 4713 }, token)).status).toBe(503);
+      proxy.thaw();
+      // A balancer took the receiver out on the 503 and sends it nothing more: /healthz alone must see the store back
+      // (it stayed 503 "store cannot write" until an event was stored, t6-9).
+      const answered = await fetch(`${receiver}/healthz`);
+      expect([answered.status, await answered.json()]).toEqual([200, { status: 'ok', problems: [], handOffs: [] }]);
+      // What it wrote is the digest of a token nobody holds, already expired; no event.
+      expect(await storedEvents(direct)).toBe(0);
+    } finally {
+      await stop();
+    }
+  });
+
   it('the receiver stops on SIGTERM while a commit waits: the event is answered 503, not acknowledged', async () => {
     const { url, direct, proxy } = await storeBehindProxy('hang_receiver_stop');
     const { memory, url: receiver, stop } = await listenInProcess(temporaryFolder(), { store: url });
@@ -203,11 +223,43 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     url.pathname = '/nodb';
     const result = await runCommandLine(['webhook', 'status', '--store', url.href], { configDir: freshConfigDir() });
     expect(result.stderr).toContain(
-      `\nerror: Cannot open the PostgreSQL store "nodb" at 127.0.0.1:${url.port} (database "nodb" does not exist, 3D000); the server answered: check the database, user and password that --store gives.\n`,
+      `\nerror: Cannot open the PostgreSQL store "nodb" at 127.0.0.1:${url.port}: the server answered "database "nodb" does not exist" (3D000); check the database, user and password that --store gives.\n`,
     );
     expect(result.stderr.replace(/^warning: .*\n/, '')).not.toContain('S3CRET');
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
+  });
+
+  it('a password given as ?password= is warned about as user:password@ is, and is in no other line (t6-12)', async () => {
+    const url = new URL(postgres.cluster().url);
+    url.pathname = '/nodb';
+    url.search = '?password=SuperSecret99';
+    const result = await runCommandLine(['webhook', 'status', '--store', url.href], { configDir: freshConfigDir() });
+    expect(result.stderr.split('\n')[0]).toBe(
+      'warning: --store puts the database password in the process list and shell history; leave it out of the URL and set PGPASSWORD or a ~/.pgpass line, or pass the whole URL in an environment variable with --store-env VAR.',
+    );
+    expect(result.stderr.replace(/^warning: .*\n/, '')).not.toContain('SuperSecret99');
+    expect(result.code).toBe(69);
+  });
+
+  it("libpq's socket form with a user and no host is taken, as psql and pg take it (t6-12)", async () => {
+    const { socketFolder, port } = postgres.cluster();
+    const store = `postgresql://postgres@/webhooks?host=${encodeURIComponent(socketFolder)}&port=${port}`;
+    const status = await runCommandLine(['webhook', 'status', '--store', store, '-o', 'json'], {
+      configDir: freshConfigDir(),
+    });
+    expect([status.code, status.stderr]).toEqual([
+      0,
+      'No hand-off yet: start webhook listen with --forward-to or --exec.\n',
+    ]);
+    const { url: receiver, memory, stop } = await listenInProcess(temporaryFolder(), { store });
+    try {
+      const token = await receiverToken(receiver);
+      expect((await postEvent(receiver, 'orders', { id: 4714 }, token)).status).toBe(200);
+      expect(memory.stderr()).toContain(`PostgreSQL webhooks@${socketFolder}`);
+    } finally {
+      await stop();
+    }
   });
 
   it('a receiver whose store connections are cut while it runs answers 503 and takes the event when sent again', async () => {

@@ -50,6 +50,20 @@ function terminal(columns: number) {
   });
 }
 
+/** What `webhook dead list` shows of the inbox above at each width: header, row, and the columns it names as left out. */
+const deadListAt = {
+  80: {
+    deadHeader: /^ID\s+HAND-OFF\s+KIND\s+RECEIVED\s+ATTEMPTS\s+ERROR$/,
+    deadRow: /^1\s+forward\s+orders\s+2026-11-23T06:01:00\.0\S*\s+8\s+HTTP 502 .*…$/,
+    deadHidden: '',
+  },
+  60: {
+    deadHeader: /^ID\s+HAND-OFF\s+RECEIVED\s+ERROR$/,
+    deadRow: /^1\s+forward\s+2026-11-23T06:01:00\S*\s+HTTP 502 .*…$/,
+    deadHidden: 'KIND and ATTEMPTS',
+  },
+};
+
 describe('webhook tables on a terminal', () => {
   for (const [columns, header, hidden] of [
     [80, /^ID\s+RECEIVED\s+KIND\s+EVENT\s+FLAGS$/, 'FROM hidden to fit 80 columns'],
@@ -81,8 +95,11 @@ describe('webhook tables on a terminal', () => {
       const screen = await renderedScreen(stdout, columns);
       expect(screen[0]).toMatch(/^HAND-OFF\s+TARGET\s+PENDING\s+OLDEST PENDING\s+DEAD$/);
       expect(screen[1]).toMatch(/^forward\s+https:\/\/erp\.exampl\S*…\s+1\s+\d+ s\s+1$/);
-      expect(screen[2]).toMatch(/^ID\s+HAND-OFF\s+KIND\s+RECEIVED\s+ATTEMPTS\s+ERROR$/);
-      expect(screen[3]).toMatch(/^1\s+forward\s+orders\s+\S+\s+8\s+HTTP 502 .*…$/);
+      // At 60 the attempts and the kind are left out, and named, before the instant is cut (t6-11).
+      const { deadHeader, deadRow, deadHidden } = deadListAt[columns];
+      expect(screen[2]).toMatch(deadHeader);
+      expect(screen[3]).toMatch(deadRow);
+      expect(onTerminal.stderr().includes(`${deadHidden} hidden to fit`)).toBe(deadHidden !== '');
     });
   }
 
@@ -127,6 +144,32 @@ describe('webhook tables on a terminal', () => {
     const screen = await renderedScreen(stdout, 50);
     expect(screen[1]).toMatch(/^fetch-orders\s/);
     expect(screen[3]).toMatch(/^1\s+fetch-orders\s/);
+  });
+
+  // At 50 columns ATTEMPTS was left out with no line saying so, and RECEIVED cut to the day while KIND kept its width.
+  it('webhook dead list at 50 columns: the columns left out are named on stderr, the instant keeps its hour', async () => {
+    const directory = temporaryFolder();
+    const store = await SqliteStore.open(directory);
+    for (const id of [1, 2]) await store.append(orderEvent(id, []));
+    await store.openHandOff('fetch-orders', longTarget, true);
+    for (const error of ['the order id "" names no order the platform can be asked', 'the platform has no order 0']) {
+      const next = await store.nextForHandOff('fetch-orders');
+      if (next === undefined) throw new Error('no event to hand off');
+      await store.markDead('fetch-orders', next, error, 1);
+    }
+    await store.close();
+    const onTerminal = terminal(50);
+    await dead({ action: 'list', ids: [], inbox: directory }, onTerminal.context);
+    const stdout = onTerminal.stdout();
+    expect(await wrappedLineCount(stdout, 50)).toBe(0);
+    const screen = await renderedScreen(stdout, 50);
+    expect(screen[0]).toMatch(/^ID\s+HAND-OFF\s+RECEIVED\s+ERROR$/);
+    // Two letters of one day told apart by their time, cut from its end; the error gets its share.
+    expect(screen[1]).toMatch(/^1\s+fetch-orders\s+2026-11-23T06:…\s+the order .*…$/);
+    expect(screen[2]).toMatch(/^2\s+fetch-orders\s+2026-11-23T06:…\s+the platfo.*…$/);
+    expect(onTerminal.stderr()).toBe(
+      'KIND and ATTEMPTS hidden to fit 50 columns: widen the terminal, or -o csv or -o json for every field.\n2 dead letters.\n',
+    );
   });
 
   it('piped as a table, every column and cell stays whole', async () => {

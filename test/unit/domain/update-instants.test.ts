@@ -20,6 +20,15 @@ describe('update instants', () => {
     expect(order(1796050000000, '2026-11-30T12:00:00Z')).toBe(1);
   });
 
+  it('reads epoch milliseconds written as a JSON string of 13 digits (a 64-bit number from Java or protobuf)', () => {
+    expect(readUpdateInstant('1796050000000')).toEqual({ ms: 1796050000000, nanos: 0 });
+    expect(readUpdateInstant(' 1796050000000 ')).toEqual({ ms: 1796050000000, nanos: 0 });
+    expect(order('1796050000000', '1796040000000')).toBe(1);
+    // Shorter or longer strings of digits are as likely ids or days as instants.
+    for (const stamp of ['1796050000', '20261130', '42', '17960500000000', '179605000000', '1796050000000.5'])
+      expect(readUpdateInstant(stamp)).toBeUndefined();
+  });
+
   it('reads no other form: dd/mm/yyyy, an empty or missing stamp, a number that is no instant', () => {
     for (const stamp of ['30/11/2026 12:00:00', '', 'yesterday', undefined, null, 0, -5, Number.NaN, true])
       expect(readUpdateInstant(stamp)).toBeUndefined();

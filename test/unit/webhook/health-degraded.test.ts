@@ -36,8 +36,15 @@ describe('/healthz degraded', () => {
       if (full) throw new Error('database or disk is full');
       return store.append(event);
     };
+    // A full disk refuses /healthz's probe write as well.
+    disk.shareToken = async (digest, expiresAt, keptExpiredMs) => {
+      if (full) throw new Error('database or disk is full');
+      return store.shareToken(digest, expiresAt, keptExpiredMs);
+    };
     const started = await receiver({ store: disk, now: () => now, log: () => undefined });
+    full = false;
     const token = await receiverToken(started.url);
+    full = true;
     expect((await postEvent(started.url, 'orders', order, token)).status).toBe(503);
     now += 30_000;
     expect(await health(started.url)).toEqual([
@@ -87,6 +94,55 @@ describe('/healthz degraded', () => {
     full = false;
     await receiverToken(started.url);
     expect((await health(started.url))[0]).toBe(200);
+  });
+
+  it('finds by itself that the store writes again, with no event sent to it (a balancer took it out on the 503)', async () => {
+    let now = Date.parse('2026-11-23T06:00:00Z');
+    const store = await SqliteStore.open(temporaryFolder());
+    let full = true;
+    const tried: number[] = [];
+    const disk = Object.create(store) as SqliteStore;
+    disk.append = async (event) => {
+      if (full) throw new Error('database or disk is full');
+      return store.append(event);
+    };
+    disk.shareToken = async (digest, expiresAt, keptExpiredMs) => {
+      tried.push(now);
+      if (full) throw new Error('database or disk is full');
+      return store.shareToken(digest, expiresAt, keptExpiredMs);
+    };
+    const lines: string[] = [];
+    const started = await receiver({ store: disk, now: () => now, log: (line) => lines.push(line) });
+    full = false;
+    const token = await receiverToken(started.url);
+    full = true;
+    tried.length = 0;
+    expect((await postEvent(started.url, 'orders', order, token)).status).toBe(503);
+    now += 2_000;
+    // Still full: the probe write fails, and the answer stays 503.
+    expect((await health(started.url))[0]).toBe(503);
+    // Logged as the event's failure is, once a minute at most (a full disk fails every request).
+    now += 60_000;
+    expect((await health(started.url))[0]).toBe(503);
+    expect(lines.at(-1)).toMatch(
+      /^\/healthz could not write to SQLite .*: database or disk is full; it tries again at its next check\. \(and 1 more failures since the last such line\)$/,
+    );
+    full = false;
+    // The space is back. A balancer polling every second costs a write every 5 s, not one a poll.
+    now += 4_000;
+    expect(await health(started.url)).toEqual([
+      503,
+      { status: 'degraded', problems: [{ problem: 'store cannot write', seconds: 66 }], handOffs: [] },
+    ]);
+    expect(tried).toEqual([now - 64_000, now - 4_000]);
+    now += 1_000;
+    expect(await health(started.url)).toEqual([200, { status: 'ok', problems: [], handOffs: [] }]);
+    expect(tried).toEqual([now - 65_000, now - 5_000, now]);
+    // Once it writes, /healthz writes nothing more.
+    now += 60_000;
+    expect((await health(started.url))[0]).toBe(200);
+    expect(tried).toHaveLength(3);
+    expect(await store.tokenExpiry('unknown', 0)).toBeUndefined();
   });
 
   it('answers 200 degraded naming the hand-off while a dead letter waits (it still takes events), ok once dropped', async () => {

@@ -480,14 +480,15 @@ describe.each(kinds)('the $name store', (kind) => {
         'HTTP 422: no customer',
       ]);
       await store.markDead('forward', await storedOf(store, 3), 'HTTP 401: pa%_ss-word', 1);
-      // Known fingerprints (another connection: a restart): nothing scanned, the first key kept, not replaced.
+      // Known fingerprints (another connection: a restart): no form new, the first key kept, not replaced; the letter
+      // that died since the last scan (an older receiver on a shared store) is masked all the same (t6-10).
       const other = await again();
       expect(await other.maskInDeadLetters(masking(['usr:pa%_ss-word', 'pa%_ss-word'], 'key-2'))).toEqual({
         scanned: 0,
-        changed: 0,
+        changed: 1,
       });
       expect(new Set(keys)).toEqual(new Set(['key-1']));
-      expect((await other.deadLetters()).map((letter) => letter.error)[2]).toBe('HTTP 401: pa%_ss-word');
+      expect((await other.deadLetters()).map((letter) => letter.error)[2]).toBe('HTTP 401: [redacted]');
       // A new form (another credential) is scanned.
       expect(await other.maskInDeadLetters(masking(['another-token'], 'key-3'))).toEqual({ scanned: 1, changed: 0 });
     },
