@@ -160,18 +160,27 @@ export async function registeredCustomer(
     const { status, body } = await updateCustomer(client, document, changes, signal);
     // A 2xx whose body refuses (`"success": false`) says neither "registered" nor "not": a resume took it for a
     // customer that exists. Another customer's record says nothing of this one either (a caching gateway's mix-up).
+    // Asked with changes (an upsert), the question is the update itself: its answer is the update's, said so.
+    const question = Object.keys(changes).length === 0;
+    const asked = question
+      ? `asked whether customer ${document} is registered, the platform answered HTTP ${status}`
+      : `the update of customer ${document} (--upsert) was answered HTTP ${status}`;
     const refusal = refusalIn2xx(body);
     if (refusal !== undefined)
       throw new AmbiguousRequestError(
-        `asked whether customer ${document} is registered, the platform answered HTTP ${status} with a body that refuses the question: ${refusal}`,
-        { status },
+        `${asked} with a body that refuses ${question ? 'the question' : 'it'}: ${refusal}`,
+        {
+          status,
+        },
       );
     const record = readCustomerRecord(body) ?? {};
     const other = otherCustomersDocument(record, document);
     if (other !== undefined)
       throw new AmbiguousRequestError(
-        `asked about customer ${document}, the platform answered HTTP ${status} ${anotherCustomersRecord(other, document)}, which tells nothing of this one`,
-        { status },
+        `${asked} ${anotherCustomersRecord(other, document)}, which tells nothing of this one`,
+        {
+          status,
+        },
       );
     return { record, status };
   } catch (error) {

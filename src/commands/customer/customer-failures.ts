@@ -153,8 +153,8 @@ export function refusedIn2xx(status: number, refusal: string): string {
 }
 
 /**
- * Why a 2xx to an update (or an upsert's) does not show it done, or undefined when it may: a body that refuses it,
- * or the record of another customer. Either is `unknown`, quoting the answer; sending it again is harmless.
+ * Why a 2xx to an update (an upsert's too) or a status change does not show it done, or undefined when it may: a
+ * body that refuses it, or the record of another customer. Either is `unknown`, quoting the answer; sending it again is harmless.
  */
 export function doubtfulUpdate(status: number, body: unknown, document: string): string | undefined {
   const refusal = refusalIn2xx(body);
@@ -162,5 +162,5 @@ export function doubtfulUpdate(status: number, body: unknown, document: string):
   const other = otherCustomerIn(body, document);
   return other === undefined
     ? undefined
-    : `the platform answered HTTP ${status} ${anotherCustomersRecord(other, document)}; whether the update was applied is not known (sending it again is harmless)`;
+    : `the platform answered HTTP ${status} ${anotherCustomersRecord(other, document)}; whether it was applied is not known (sending it again is harmless)`;
 }

@@ -49,7 +49,7 @@ describe("a write answered with another customer's record", () => {
     expect(platform.received).toEqual([`PUT /v1/customer/${maria}`]);
     expect(result.stderr).not.toContain('Updated customer');
     expect(result.stderr.trim().split('\n').at(-1)).toBe(
-      `error: Customer ${maria}: the platform answered HTTP 200 with the record of another customer (document 529.982.247-25, not ${maria}); whether the update was applied is not known (sending it again is harmless).`,
+      `error: Customer ${maria}: the platform answered HTTP 200 with the record of another customer (document 529.982.247-25, not ${maria}); whether it was applied is not known (sending it again is harmless).`,
     );
   });
 
@@ -78,6 +78,14 @@ describe("a write answered with another customer's record", () => {
       id: '',
       message: `the create was answered HTTP 200 with the record of another customer (document 529.982.247-25, not ${maria}). Whether customer ${maria} was created is not known, so it was not sent again; a resume asks the platform before sending it.`,
     });
+  });
+
+  it('status DOC: unknown, exit 69, never "is now inactive"', async () => {
+    platform.routes['PUT /v1/customer/updateStatus/*'] = answer(200, otherRecord);
+    const { result } = await b2bctl(['customer', 'status', maria, 'inactive']);
+    expect(result.code).toBe(69);
+    expect(result.stderr).not.toContain('is now inactive');
+    expect(result.stderr).toContain(`the record of another customer (document 529.982.247-25, not ${maria})`);
   });
 
   it('its own document, written as digits only or in an envelope: done, compared by digits', async () => {
