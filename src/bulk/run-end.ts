@@ -11,7 +11,7 @@ import {
   ThrottledTooLongError,
   UnavailableError,
 } from '../base/errors.js';
-import { settingDefinition } from '../config/settings.js';
+import { longerTimeoutThan } from '../platform/http-client.js';
 import { spokenDuration } from '../domain/duration.js';
 import { countOf } from '../lib/plural.js';
 import type { RunLedger } from './run-ledger.js';
@@ -151,15 +151,13 @@ function whenToResume(error: UnavailableError | undefined): string {
 
 /**
  * The command that resumes a run stopped by the platform: for one that answered nothing within the time-out, with a
- * longer one, twice it (whole seconds, as the time-out's own advice) or the setting's default when that is longer:
+ * longer one, the time-out's own advice (longerTimeoutThan: twice it, or the setting's default when that is longer):
  * the run's own `--timeout 700` pasted back met the same time-out, though the line said "a longer --timeout" (a fresh
  * user test).
  */
 function resumeAfter(error: UnavailableError | undefined, sending: Sending): string {
   if (error?.timedOutAfterMs === undefined) return sending.resumeHint;
-  const settingDefault = Number(settingDefinition('http.timeout')?.defaultValue ?? 0);
-  const longer = Math.max(2 * error.timedOutAfterMs, settingDefault);
-  return sending.resumeHintWithTimeout(`${Math.max(1, Math.ceil(longer / 1000))}s`);
+  return sending.resumeHintWithTimeout(longerTimeoutThan(error.timedOutAfterMs));
 }
 
 /** The line of a run every request of which was lost: why (the record first in the file's), and how to resume. */
