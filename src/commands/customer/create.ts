@@ -140,7 +140,7 @@ export async function createOnce(
   }
   try {
     const created = await createCustomer(client, entry.value, signal);
-    const refusal = refusalIn2xx(created.body);
+    const refusal = refusalIn2xx(created.body, [entry.value.password]);
     // A 2xx whose body refuses tells neither way: never `created`, never sent again blindly (the resume asks first).
     if (refusal !== undefined)
       return report('unknown', {
