@@ -133,10 +133,9 @@ export async function createOnce(
   // The interrupted run could not tell whether this create went through, and said the resume asks first: sent
   // first, it would rely on the platform refusing a duplicate it may still be storing (a fresh user test).
   if (entry.reportedUnknown) {
-    const lead = `The interrupted run sent customer ${document} and could not tell whether it was created.`;
-    const stored = await storedAfterLostAnswer(client, document, lead, signal);
-    if (stored !== undefined)
-      return existingAfterLostAnswer(client, entry, upsert, resumedFind, stored, report, signal);
+    const earlier = resumedFind(entry.reportedStatus, document);
+    const stored = await storedAfterLostAnswer(client, document, earlier.lead, signal);
+    if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, earlier, stored, report, signal);
   }
   try {
     const created = await createCustomer(client, entry.value, signal);
@@ -243,11 +242,25 @@ interface UnseenCreate {
   created: string;
 }
 
-/** An `unknown` row of the resumed report whose customer the resume found before sending it again. */
-const resumedFind: UnseenCreate = {
-  what: "the interrupted run's create had no answer",
-  created: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
-};
+/**
+ * An `unknown` row of the resumed report, worded from the status it recorded: none (the answer was lost: a time-out,
+ * a reset, a run killed), a 2xx (its body refused: the platform answered, so "had no answer" was wrong, a fresh user
+ * test), or another (a 5xx, which may come after the create); `lead` says so before a question that cannot be asked.
+ */
+function resumedFind(status: number | undefined, document: string): UnseenCreate & { lead: string } {
+  if (status === undefined)
+    return {
+      lead: `The interrupted run sent customer ${document} and could not tell whether it was created.`,
+      what: "the interrupted run's create had no answer",
+      created: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+    };
+  const answered = `answered HTTP ${status}${status < 300 ? ' with a body that refused it' : ''}`;
+  return {
+    lead: `The earlier run's create of customer ${document} was ${answered}, which did not tell whether it was created.`,
+    what: `the earlier run's create was ${answered}`,
+    created: `already registered with this e-mail: the earlier run's create made it, though it was ${answered}`,
+  };
+}
 
 /**
  * A create whose outcome was not seen (`what` says how), and the customer exists. Without --upsert it is never sent

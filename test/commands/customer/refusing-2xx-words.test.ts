@@ -172,3 +172,83 @@ describe('customer status answered 200 with a body that refuses it in other word
     expect(result.stderr).toContain(`Customer ${ana} is now inactive.`);
   });
 });
+
+describe('the resume of a create answered 200 with a body that refused it', () => {
+  const refusing = '{"success":false,"errors":[{"field":"document","message":"CPF já cadastrado"}]}';
+  const username = first?.split(',')[(header ?? '').split(',').indexOf('username')];
+
+  /** The first run (answered `refusing`), then its resume with the question answered by `question`. */
+  async function resumed(question: (request: unknown, body: string, response: ServerResponse) => void) {
+    platform.routes['POST /v1/customer'] = answer(refusing);
+    const { folder } = await b2bctl(['customer', 'create', 'people.csv'], { 'people.csv': `${header}\n${first}\n` });
+    const report = join(folder, onlyReport(folder, 'people'));
+    platform.received.length = 0;
+    platform.routes['PUT /v1/customer/*'] = question;
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const args = ['customer', 'create', 'people.csv', '--resume', report];
+    const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
+    return { result, rows: readReport(report) };
+  }
+
+  it('found with another e-mail: failed, saying the earlier create was answered with a refusal, never "had no answer"', async () => {
+    const { result, rows } = await resumed(answer('{"id":5,"email":"outro@x.com"}'));
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual([expect.stringMatching(/^PUT \/v1\/customer\//)]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        message: expect.stringMatching(
+          /^the earlier run's create was answered HTTP 200 with a body that refused it, and document \S+ is already registered \(registered with the e-mail outro@x\.com/,
+        ) as unknown,
+      }),
+    ]);
+    expect(result.stderr).not.toMatch(/had no answer|interrupted/);
+  });
+
+  it('found with the file’s e-mail: created, saying what the earlier run was answered', async () => {
+    const { result, rows } = await resumed(answer(JSON.stringify({ id: 7, email: username })));
+    expect(result.code).toBe(0);
+    expect(platform.received).toEqual([expect.stringMatching(/^PUT \/v1\/customer\//)]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'created',
+        id: '7',
+        message:
+          "already registered with this e-mail: the earlier run's create made it, though it was answered HTTP 200 with a body that refused it",
+      }),
+    ]);
+  });
+
+  it('the question refused the same way: stopped saying the platform answered, never "when the platform is back"', async () => {
+    const { result } = await resumed(answer(refusing));
+    expect(result.code).toBe(69);
+    expect(platform.received).toEqual([expect.stringMatching(/^PUT \/v1\/customer\//)]);
+    expect(result.stderr).toMatch(
+      /The earlier run's create of customer \S+ was answered HTTP 200 with a body that refused it, which did not tell whether it was created\./,
+    );
+    expect(result.stderr).toMatch(
+      /No request of this run was answered in words that tell \(1 unknown, .*\): the platform answered HTTP 200, quoted above; once that is settled, run: .*--resume /,
+    );
+    expect(result.stderr).not.toMatch(/interrupted run|when the platform is back/);
+  });
+
+  it('three in a row refused so: stopped saying the platform answered, never "when the platform is back"', async () => {
+    const three = readFileSync(join(repoRoot, 'samples', 'customers.csv'), 'utf8')
+      .split('\n')
+      .slice(0, 4);
+    platform.routes['POST /v1/customer'] = answer(refusing);
+    const { folder } = await b2bctl(['customer', 'create', 'people.csv'], { 'people.csv': `${three.join('\n')}\n` });
+    const report = join(folder, onlyReport(folder, 'people'));
+    platform.received.length = 0;
+    platform.routes['PUT /v1/customer/*'] = answer(refusing);
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const args = ['customer', 'create', 'people.csv', '--resume', report, '--concurrency', '1'];
+    const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
+    expect(result.code).toBe(69);
+    expect(platform.received).not.toContain('POST /v1/customer');
+    expect(result.stderr).toMatch(
+      /Stopped after 3 failed requests in a row; the platform answered HTTP 200 in words that do not tell \(quoted above\); once that is settled, run: .*--resume /,
+    );
+    expect(result.stderr).not.toMatch(/when the platform is back/);
+  });
+});
