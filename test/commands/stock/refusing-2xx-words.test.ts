@@ -1,8 +1,9 @@
 /**
- * The queue route's `202` refusing the whole batch in words beyond `"success": false` (the Portuguese `sucesso`,
- * `situacao`, `accepted: false`, the JSON `false`), from a scripted platform over real HTTP: each was `5 queued;
- * exit 0` (a fresh user test), a night's stock silently not queued. Each item is `unknown` now, quoting the answer,
- * exit 1, the errors file holding them to send again.
+ * The queue route's `202`, and the batch route's `200`, refusing the whole batch in words beyond `"success": false`
+ * (the Portuguese `sucesso`, `situacao`, `accepted: false`, the document's `UNPROCESSABLE_ENTITY`, the JSON `false`),
+ * from a scripted platform over real HTTP: each was `5 queued` or `5 accepted`, exit 0 (a fresh user test), a night's
+ * stock silently not queued. Each item is `unknown` now, quoting the answer, exit 1, the errors file holding them to
+ * send again.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,4 +59,29 @@ describe('stock push --route queue answered 202 with a body that refuses the bat
       );
     },
   );
+});
+
+describe('stock push --route batch answered 200 with a body that refuses the batch in other words', () => {
+  it.each([
+    '{"sucesso":false,"mensagem":"Lote inválido"}',
+    '{"situacao":"ERRO","mensagem":"Lote inválido"}',
+    '{"status":"UNPROCESSABLE_ENTITY","message":"Property [quantity] with value [x] does not pass validation"}',
+    '{"statusCode":"BAD_REQUEST"}',
+  ])('%s: every item unknown quoting it, exit 1, never "accepted"', async (text) => {
+    platform.routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(text);
+    const folder = freshWorkDir();
+    const rows = skus.map((sku, place) => `${sku},${place + 1},${place + 1}.00`);
+    writeFileSync(join(folder, 'stock.csv'), ['sku,quantity,price', ...rows, ''].join('\n'));
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const args = ['stock', 'push', 'stock.csv', '--route', 'batch'];
+    const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual(['PUT /v1/stock/batch']);
+    const message = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${text}`;
+    expect(readReport(join(folder, onlyReport(folder, 'stock')))).toEqual(
+      skus.map((sku) => expect.objectContaining({ key: sku, outcome: 'unknown', status: '200', message })),
+    );
+    expect(result.stderr).toMatch(/^stock push: 3 unknown; 1 request,/m);
+  });
 });
