@@ -244,8 +244,9 @@ interface UnseenCreate {
 
 /**
  * An `unknown` row of the resumed report, worded from the status it recorded: none (the answer was lost: a time-out,
- * a reset, a run killed), a 2xx (its body refused: the platform answered, so "had no answer" was wrong, a fresh user
- * test), or another (a 5xx, which may come after the create); `lead` says so before a question that cannot be asked.
+ * a reset, a run killed), a 2xx (a body that refused, a page: the platform answered, so "had no answer" was wrong, a
+ * fresh user test), or another (a 5xx, which may come after the create); `lead` says so before a question that cannot
+ * be asked.
  */
 function resumedFind(status: number | undefined, document: string): UnseenCreate & { lead: string } {
   if (status === undefined)
@@ -254,9 +255,10 @@ function resumedFind(status: number | undefined, document: string): UnseenCreate
       what: "the interrupted run's create had no answer",
       created: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
     };
-  const answered = `answered HTTP ${status}${status < 300 ? ' with a body that refused it' : ''}`;
+  // A 2xx row is `unknown` only for words that did not tell (a body that refused, an HTML page, one not decoded).
+  const answered = `answered HTTP ${status}${status < 300 ? ' in words that did not tell' : ''}`;
   return {
-    lead: `The earlier run's create of customer ${document} was ${answered}, which did not tell whether it was created.`,
+    lead: `The earlier run's create of customer ${document} was ${answered}${status < 300 ? ' whether it was created' : ', which may come after a create'}.`,
     what: `the earlier run's create was ${answered}`,
     created: `already registered with this e-mail: the earlier run's create made it, though it was ${answered}`,
   };

@@ -198,7 +198,7 @@ describe('the resume of a create answered 200 with a body that refused it', () =
       expect.objectContaining({
         outcome: 'failed',
         message: expect.stringMatching(
-          /^the earlier run's create was answered HTTP 200 with a body that refused it, and document \S+ is already registered \(registered with the e-mail outro@x\.com/,
+          /^the earlier run's create was answered HTTP 200 in words that did not tell, and document \S+ is already registered \(registered with the e-mail outro@x\.com/,
         ) as unknown,
       }),
     ]);
@@ -214,7 +214,7 @@ describe('the resume of a create answered 200 with a body that refused it', () =
         outcome: 'created',
         id: '7',
         message:
-          "already registered with this e-mail: the earlier run's create made it, though it was answered HTTP 200 with a body that refused it",
+          "already registered with this e-mail: the earlier run's create made it, though it was answered HTTP 200 in words that did not tell",
       }),
     ]);
   });
@@ -224,7 +224,7 @@ describe('the resume of a create answered 200 with a body that refused it', () =
     expect(result.code).toBe(69);
     expect(platform.received).toEqual([expect.stringMatching(/^PUT \/v1\/customer\//)]);
     expect(result.stderr).toMatch(
-      /The earlier run's create of customer \S+ was answered HTTP 200 with a body that refused it, which did not tell whether it was created\./,
+      /The earlier run's create of customer \S+ was answered HTTP 200 in words that did not tell whether it was created\./,
     );
     expect(result.stderr).toMatch(
       /No request of this run was answered in words that tell \(1 unknown, .*\): the platform answered HTTP 200, quoted above; once that is settled, run: .*--resume /,
