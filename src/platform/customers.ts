@@ -13,6 +13,7 @@ import { otherCustomersDocument, readCustomerRecord } from './answers/customers.
 import { refusalSignOf } from './answers/refusal-signs.js';
 import type { PlatformClient, PlatformResponse } from './client.js';
 import { EncodedSlashRefusedError } from './encoded-slash.js';
+import { redactSecrets } from '../lib/secret-values.js';
 
 /** The Customer object the platform returns at the root of create and update answers. */
 export interface Customer {
@@ -65,11 +66,13 @@ export function isUnknownDocument(error: unknown): error is PlatformError & { re
 /**
  * The platform's words when a 2xx to a customer write shows a refusal (refusalSignOf), or undefined when it shows
  * none. Such a write is not known done, nor known refused: b2bctl never decides on the wording of a message the
- * document does not show, so the caller reports it `unknown`, quoting them.
+ * document does not show, so the caller reports it `unknown`, quoting them. The `secrets` the write sent (a create's
+ * password) are masked as in a 4xx's words (the client's redactSecrets, then messageOfBody's hideEchoedSecret): a
+ * `200 {"success":false}` quoting the password put it in clear in the cron log and the report (a fresh user test).
  */
-export function refusalIn2xx(body: unknown): string | undefined {
+export function refusalIn2xx(body: unknown, secrets: readonly (string | undefined)[] = []): string | undefined {
   const sign = refusalSignOf(body);
-  return sign === undefined ? undefined : (messageOfBody(body) ?? sign);
+  return sign === undefined ? undefined : redactSecrets(messageOfBody(body) ?? sign, secrets);
 }
 
 /** `POST /v1/customer`: not idempotent, so never repeated blindly after an unclear failure (see createCustomerOnce in the command). */

@@ -149,10 +149,9 @@ export async function createOnce(
   // The interrupted run could not tell whether this create went through, and said the resume asks first: sent
   // first, it would rely on the platform refusing a duplicate it may still be storing (a fresh user test).
   if (entry.reportedUnknown) {
-    const lead = `The interrupted run sent customer ${document} and could not tell whether it was created.`;
-    const stored = await storedAfterLostAnswer(client, document, lead, signal);
-    if (stored !== undefined)
-      return existingAfterLostAnswer(client, entry, upsert, resumedFind, stored, report, signal);
+    const earlier = resumedFind(entry.reportedStatus, document);
+    const stored = await storedAfterLostAnswer(client, document, earlier.lead, signal);
+    if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, earlier, stored, report, signal);
   }
   try {
     return createdAnswer(entry.value, await createCustomer(client, entry.value, signal), report);
@@ -192,7 +191,7 @@ function createdAnswer(
 ): UpsertEntry {
   const document = String(body.document);
   const { status } = created;
-  const refusal = refusalIn2xx(created.body);
+  const refusal = refusalIn2xx(created.body, [body.password]);
   const other = otherCustomerIn(created.body, document);
   const doubt =
     refusal !== undefined
@@ -289,11 +288,27 @@ interface UnseenCreate {
   created: string;
 }
 
-/** An `unknown` row of the resumed report whose customer the resume found before sending it again. */
-const resumedFind: UnseenCreate = {
-  what: "the interrupted run's create had no answer",
-  created: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
-};
+/**
+ * An `unknown` row of the resumed report, worded from the status it recorded: none (the answer was lost: a time-out,
+ * a reset, a run killed), a 2xx (a body that refused, a page: the platform answered, so "had no answer" was wrong, a
+ * fresh user test), or another (a 5xx, which may come after the create); `lead` says so before a question that cannot
+ * be asked.
+ */
+function resumedFind(status: number | undefined, document: string): UnseenCreate & { lead: string } {
+  if (status === undefined)
+    return {
+      lead: `The interrupted run sent customer ${document} and could not tell whether it was created.`,
+      what: "the interrupted run's create had no answer",
+      created: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+    };
+  // A 2xx row is `unknown` only for words that did not tell (a body that refused, an HTML page, one not decoded).
+  const answered = `answered HTTP ${status}${status < 300 ? ' in words that did not tell' : ''}`;
+  return {
+    lead: `The earlier run's create of customer ${document} was ${answered}${status < 300 ? ' whether it was created' : ', which may come after a create'}.`,
+    what: `the earlier run's create was ${answered}`,
+    created: `already registered with this e-mail: the earlier run's create made it, though it was ${answered}`,
+  };
+}
 
 /**
  * A create whose outcome was not seen (`what` says how), and the customer exists. Without --upsert it is never sent
