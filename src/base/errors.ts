@@ -191,7 +191,10 @@ export interface PlatformRequestInfo {
 export class PlatformError extends B2bctlError {
   readonly status: number;
   readonly platformMessage: string | undefined;
-  /** Field and value of a 422 `Property [field] with value [value] does not pass validation`. */
+  /**
+   * Field and value of a 422 `Property [field] with value [value] does not pass validation`; else the field alone, when
+   * an `errors` list names one (fieldOfErrors).
+   */
   readonly field: string | undefined;
   readonly value: string | undefined;
   readonly request: PlatformRequestInfo;
@@ -213,7 +216,7 @@ export class PlatformError extends B2bctlError {
     this.request = request;
     this.body = body;
     this.platformMessage = platformMessage;
-    this.field = violation?.field;
+    this.field = violation?.field ?? (explanation === undefined ? fieldOfErrors(body) : undefined);
     this.value = violation?.value;
   }
 }
@@ -231,7 +234,9 @@ export function parseValidationMessage(message: string): { field: string; value:
 /**
  * The platform's own words in an error body: a text body, or the common JSON shapes (`message`, OAuth's
  * `error_description`, `error` as text or as `{code, description | message}`, `errors` as `[{field, message | detail
- * | title}]` or `{field: [messages]}`, RFC 7807 problem details' `detail` and `title`). Undefined when it has none.
+ * | title}]` or `{field: [messages]}`, RFC 7807 problem details' `detail` and `title`, a `reason`), each under its
+ * Portuguese name too (`mensagem`, `erro`, `erros: [{campo, mensagem}]`, `detalhe`, `motivo`). Undefined when it has
+ * none.
  * Every command reads refusals through this one function; nothing decides on the wording it returns. On one line
  * and bounded, as every message that quotes them is: a line break in the platform's words would break the log line.
  */
@@ -252,15 +257,37 @@ function wordsOfBody(body: unknown): string | undefined {
     return hideEchoedSecret(body.trim());
   }
   if (!isPlainRecord(body)) return undefined;
+  // A Brazilian platform words its refusals in Portuguese (`mensagem`, `erro`, `erros: [{campo, mensagem}]`,
+  // `motivo`, `detalhe`): read as their English names are, or a 400 in its own words got b2bctl's guess in their
+  // place ("the e-mail … is registered to another customer") and a 409 no reason at all (a fresh user test).
+  const error = body.error ?? body.erro;
   const lead =
-    textAt(body, ['message', 'error_description', 'error']) ??
-    (isPlainRecord(body.error) ? textAt(body.error, ['description', 'message', 'detail', 'title']) : undefined) ??
-    textAt(body, ['detail', 'title', 'description']);
-  const listed = listedMessages(body.errors);
+    textAt(body, ['message', 'mensagem', 'error_description', 'error', 'erro']) ??
+    (isPlainRecord(error) ? textAt(error, [...messageKeys(), 'title']) : undefined) ??
+    textAt(body, ['detail', 'detalhe', 'title', 'titulo', 'description', 'descricao', 'reason', 'motivo']);
+  const listed = listedMessages(body.errors ?? body.erros);
   if (lead === undefined) return listed === undefined ? undefined : hideEchoedSecret(listed);
   return hideEchoedSecret(
     listed === undefined || lead.includes(listed) ? lead : `${lead.replace(/[\s.:]+$/, '')}: ${listed}`,
   );
+}
+
+/**
+ * The one field an `errors` (`erros`) list names (`[{"campo": "phone", …}]`), when its entries name no other: what a
+ * refusal is about, though not in the documented `Property [field] …` wording, so no hint about another field (the
+ * groups sent) is put beside the platform's words.
+ */
+function fieldOfErrors(body: unknown): string | undefined {
+  if (!isPlainRecord(body)) return undefined;
+  const errors = body.errors ?? body.erros;
+  if (!Array.isArray(errors)) return undefined;
+  const fields = new Set(errors.filter(isPlainRecord).map((entry) => textAt(entry, fieldKeys())));
+  const [only] = fields;
+  return fields.size === 1 ? only : undefined;
+}
+
+function fieldKeys(): readonly string[] {
+  return ['field', 'campo', 'property', 'propriedade', 'path', 'param'];
 }
 
 /** `errors` as a list of messages (`[{field, message}]`, `["text"]`) or a map of field to messages. */
@@ -270,8 +297,8 @@ function listedMessages(errors: unknown): string | undefined {
     for (const entry of errors.slice(0, 10)) {
       if (typeof entry === 'string' && entry.trim() !== '') texts.push(entry.trim());
       else if (isPlainRecord(entry)) {
-        const text = textAt(entry, ['message', 'detail', 'description', 'title', 'error']);
-        const field = textAt(entry, ['field', 'property', 'path', 'param']);
+        const text = textAt(entry, [...entryMessageKeys(), 'error', 'erro', 'reason', 'motivo']);
+        const field = textAt(entry, fieldKeys());
         if (text !== undefined) texts.push(field === undefined ? text : `${field}: ${text}`);
       }
     }
@@ -284,6 +311,16 @@ function listedMessages(errors: unknown): string | undefined {
     }
   }
   return texts.length > 0 ? texts.join('; ') : undefined;
+}
+
+/** The keys an `error` object holds its words under, in English and in Portuguese. */
+function messageKeys(): readonly string[] {
+  return ['description', 'descricao', 'message', 'mensagem', 'detail', 'detalhe'];
+}
+
+/** The keys an `errors` entry holds its words under, in English and in Portuguese. */
+function entryMessageKeys(): readonly string[] {
+  return ['message', 'mensagem', 'detail', 'detalhe', 'description', 'descricao', 'title', 'titulo'];
 }
 
 function textAt(record: Record<string, unknown>, keys: readonly string[]): string | undefined {

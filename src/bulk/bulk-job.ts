@@ -13,7 +13,7 @@ import type { BulkJob, SendPlan } from './job.js';
 import { keysChecked, type ResumedPlaces } from './pending-records.js';
 import { advisoryLogger } from './problem-output.js';
 import { ProblemLines } from './problem-lines.js';
-import { DoneVerdicts, PlaceKeys, PlaceSet, readDoneLines } from './resume.js';
+import { DoneVerdicts, PlaceKeys, PlaceSet, readDoneLines, UnknownPlaces } from './resume.js';
 import { refuseFormatWithoutData, type RunTally, validationCounts, withClosingLine } from './closing-line.js';
 import { checkMinimumRecords } from './min-records.js';
 import { concludeRun } from './run-end.js';
@@ -242,7 +242,7 @@ async function openAndCheckInput<T, Sent>(
     Object.assign(job.flags, restored);
     const reported = new PlaceSet();
     const keys = new PlaceKeys();
-    const unknown = new PlaceSet();
+    const unknown = new UnknownPlaces();
     const done = await readDoneLines(job.flags.resume, reported, keys, unknown);
     const unknownOnly = (place: RecordPlace) => unknown.has(place) && !reported.has(place);
     resume = { reported, unknown, keys, done, doneVerdicts: new DoneVerdicts(done, unknownOnly) };

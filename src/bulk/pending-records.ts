@@ -2,7 +2,7 @@ import { UsageError } from '../base/errors.js';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { countOf } from '../lib/plural.js';
 import { placeOf, type RecordPlace } from './report.js';
-import type { PlaceKeys, PlaceSet } from './resume.js';
+import type { PlaceKeys, PlaceSet, UnknownPlaces } from './resume.js';
 import type { RunLedger } from './run-ledger.js';
 import type { SpooledRecord } from './verdict-spool.js';
 import { printable } from '../lib/printable.js';
@@ -26,13 +26,15 @@ export interface PendingRecord<T> extends RecordPlace {
    * went through, and said the resume would ask first). Matters only where sending twice does.
    */
   reportedUnknown?: boolean;
+  /** Resumed runs only: the HTTP status the report's `unknown` row recorded, if any (a 5xx, a 2xx that refused). */
+  reportedStatus?: number;
 }
 
 /** The places the resumed report has done, has a row for (other than `unknown`), and has an `unknown` row for. */
 export interface ResumedPlaces {
   done: PlaceSet;
   reported: PlaceSet;
-  unknown: PlaceSet;
+  unknown: UnknownPlaces;
 }
 
 /** What these generators need of a bulk job (bulk-job.ts's BulkJob has it all). */
@@ -133,7 +135,10 @@ export async function* pendingBatches<T>(
       // The spooled record itself goes on, not a copy: its value and cells stay unparsed unless needed.
       if (resume !== undefined && !resume.reported.has(record)) {
         record.unanswered = true;
-        if (resume.unknown.has(record)) record.reportedUnknown = true;
+        if (resume.unknown.has(record)) {
+          record.reportedUnknown = true;
+          record.reportedStatus = resume.unknown.statusOf(record);
+        }
       }
       batch.push(record as PendingRecord<T>);
       if (batch.length >= batchSize) {

@@ -90,6 +90,31 @@ export class PlaceSet {
 }
 
 /**
+ * The places of a report's `unknown` rows, with the HTTP status each row recorded, if any: how the resume words what
+ * the earlier run saw (an answer lost, a 5xx, a 2xx whose body refused), not "had no answer" for all of them (a
+ * fresh user test). Only `unknown` rows are kept so, a few in any run.
+ */
+export class UnknownPlaces extends PlaceSet {
+  private readonly statuses = new Map<string, number>();
+
+  /** The place of an `unknown` row, and the status cell it recorded (`''` for none). */
+  addRow(place: RecordPlace, status: string | undefined): void {
+    this.add(place);
+    const code = /^\d{3}$/.test(status?.trim() ?? '') ? Number(status) : undefined;
+    if (code !== undefined) this.statuses.set(UnknownPlaces.keyOf(place), code);
+  }
+
+  /** The status the `unknown` row of this place recorded, if it recorded one. */
+  statusOf(place: RecordPlace): number | undefined {
+    return this.statuses.get(UnknownPlaces.keyOf(place));
+  }
+
+  private static keyOf(place: RecordPlace): string {
+    return place.element === undefined ? `line ${place.line}` : `element ${place.element}`;
+  }
+}
+
+/**
  * The verdicts this run gives the records the resumed report has done. An unchanged input is judged as before, so they
  * are valid, but a report written by an earlier build may have done a record this build refuses: the first of two rows
  * for one customer or SKU, sent by builds before every repeat was refused. Such a record is not sent again and gets
@@ -196,6 +221,7 @@ export async function readDoneLines(
       }
       // An `unknown` row (sent, its answer never seen, nothing could tell) stays unanswered: checked again, not sent.
       if (row.outcome !== 'unknown') reported?.add(place);
+      else if (unknown instanceof UnknownPlaces) unknown.addRow(place, row.status);
       else unknown?.add(place);
       // The report's key cell of `=1+1` is `'=1+1` (formula-guarded for Excel): compared as the record's own key.
       keys?.set(place, restoreFormula(row.key ?? ''));

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import {
+  AmbiguousRequestError,
   AuthError,
   B2bctlError,
   ExitCode,
@@ -11,7 +12,7 @@ import {
   ThrottledTooLongError,
   UnavailableError,
 } from '../base/errors.js';
-import { settingDefinition } from '../config/settings.js';
+import { longerTimeoutThan } from '../platform/http-client.js';
 import { spokenDuration } from '../domain/duration.js';
 import { countOf } from '../lib/plural.js';
 import type { RunLedger } from './run-ledger.js';
@@ -145,21 +146,31 @@ export async function concludeRun<T, Sent>(
  * time-out (a fresh user test), so the run is to be sent again with a longer --timeout.
  */
 function whenToResume(error: UnavailableError | undefined): string {
+  // A 2xx in words that do not tell (a body refusing the question, one b2bctl cannot decode): the platform is there,
+  // and waiting for it to be "back" would meet the same answer (a fresh user test).
+  const answered = answeredStatus(error);
+  if (answered !== undefined && answered < 300)
+    return `the platform answered HTTP ${answered} in words that do not tell (quoted above); once that is settled, run`;
   if (error?.timedOutAfterMs === undefined) return 'when the platform is back, run';
   return `the platform did not answer within ${spokenDuration(error.timedOutAfterMs)} (--timeout); run again with a longer --timeout`;
 }
 
+/** The status of an answer that came and did not tell, on the error or the one it wraps (a question asked after it). */
+function answeredStatus(error: unknown): number | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof AmbiguousRequestError && cause.status !== undefined) return cause.status;
+  return undefined;
+}
+
 /**
  * The command that resumes a run stopped by the platform: for one that answered nothing within the time-out, with a
- * longer one, twice it (whole seconds, as the time-out's own advice) or the setting's default when that is longer:
+ * longer one, the time-out's own advice (longerTimeoutThan: twice it, or the setting's default when that is longer):
  * the run's own `--timeout 700` pasted back met the same time-out, though the line said "a longer --timeout" (a fresh
  * user test).
  */
 function resumeAfter(error: UnavailableError | undefined, sending: Sending): string {
   if (error?.timedOutAfterMs === undefined) return sending.resumeHint;
-  const settingDefault = Number(settingDefinition('http.timeout')?.defaultValue ?? 0);
-  const longer = Math.max(2 * error.timedOutAfterMs, settingDefault);
-  return sending.resumeHintWithTimeout(`${Math.max(1, Math.ceil(longer / 1000))}s`);
+  return sending.resumeHintWithTimeout(longerTimeoutThan(error.timedOutAfterMs));
 }
 
 /** The line of a run every request of which was lost: why (the record first in the file's), and how to resume. */
@@ -172,6 +183,9 @@ function unavailableThroughout(
   // Why first (nothing listens at a mistyped base URL, a 503), as a run stopped after requests in a row says it.
   const why = first === undefined ? '' : `${first.message} `;
   const lost = unsentWords(ledger, job);
+  const answered = answeredStatus(first);
+  if (answered !== undefined && answered < 300)
+    return `${why}No request of this run was answered in words that tell (${lost}): the platform answered HTTP ${answered}, quoted above; once that is settled, run: ${resumeHint}`;
   if (first?.timedOutAfterMs === undefined)
     return `${why}The platform was unavailable for every request of this run (${lost}); when it is back, run: ${resumeHint}`;
   return `${why}No request of this run was answered within ${spokenDuration(first.timedOutAfterMs)} (${lost}); run again with a longer --timeout: ${resumeHint}`;

@@ -188,8 +188,12 @@ export class RunLedger {
     this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
   }
 
-  /** Writes the rows (and the failing records to the errors file) before anything else happens. */
-  record(entries: readonly { row: ReportRow; original: unknown }[]): void {
+  /**
+   * Writes the rows (and the failing records to the errors file) before anything else happens. `answered`: rows of a
+   * batch sent, whose `invalid` ones were found so while sending (an address the stored record cannot complete): told
+   * nowhere else, they get their why line as failures do; the validation's were told as validated.
+   */
+  record(entries: readonly { row: ReportRow; original: unknown }[], answered = false): void {
     try {
       writing(this.report.path, () => this.report.write(entries.map((entry) => entry.row)));
     } catch (error) {
@@ -209,7 +213,7 @@ export class RunLedger {
           runLength = 0;
         }
         runLength++;
-        if (failingOutcomes.has(row.outcome) && row.outcome !== 'invalid') this.failureReasons.add(row);
+        if (failingOutcomes.has(row.outcome) && (answered || row.outcome !== 'invalid')) this.failureReasons.add(row);
         // original is read only for a failure: a spooled record parses its cells when asked.
         if (failingOutcomes.has(row.outcome) && (row.outcome !== 'unknown' || this.unknownToFeedBack))
           writing(this.errors.path, () =>

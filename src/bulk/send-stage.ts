@@ -264,7 +264,7 @@ export async function sendValidRecords<T, Sent>(
     const sending: BatchInFlight = { records: batch.length, sent: { written: false } };
     batchesInFlight.add(sending);
     try {
-      ledger.record(await notingSentWrites(sending.sent, () => job.sendBatch(client, batch, inFlight)));
+      ledger.record(await notingSentWrites(sending.sent, () => job.sendBatch(client, batch, inFlight)), true);
       result.answeredBatches++;
       unavailableInARow = 0;
     } catch (error) {

@@ -38,6 +38,8 @@ export class SpooledRecord<T> implements JudgedRecord<T> {
   unanswered?: boolean;
   /** Resumed runs only: see PendingRecord.reportedUnknown. */
   reportedUnknown?: boolean;
+  /** Resumed runs only: see PendingRecord.reportedStatus. */
+  reportedStatus?: number;
   private parsedOriginal: unknown;
   private parsedValue: T | undefined;
 

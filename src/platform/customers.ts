@@ -9,9 +9,11 @@ import {
   recognisedListPaths,
   recordsOfListing,
 } from './answers/listing.js';
+import { otherCustomersDocument, readCustomerRecord } from './answers/customers.js';
 import { refusalSignOf } from './answers/refusal-signs.js';
 import type { PlatformClient, PlatformResponse } from './client.js';
 import { EncodedSlashRefusedError } from './encoded-slash.js';
+import { redactSecrets } from '../lib/secret-values.js';
 
 /** The Customer object the platform returns at the root of create and update answers. */
 export interface Customer {
@@ -64,11 +66,13 @@ export function isUnknownDocument(error: unknown): error is PlatformError & { re
 /**
  * The platform's words when a 2xx to a customer write shows a refusal (refusalSignOf), or undefined when it shows
  * none. Such a write is not known done, nor known refused: b2bctl never decides on the wording of a message the
- * document does not show, so the caller reports it `unknown`, quoting them.
+ * document does not show, so the caller reports it `unknown`, quoting them. The `secrets` the write sent (a create's
+ * password) are masked as in a 4xx's words (the client's redactSecrets, then messageOfBody's hideEchoedSecret): a
+ * `200 {"success":false}` quoting the password put it in clear in the cron log and the report (a fresh user test).
  */
-export function refusalIn2xx(body: unknown): string | undefined {
+export function refusalIn2xx(body: unknown, secrets: readonly (string | undefined)[] = []): string | undefined {
   const sign = refusalSignOf(body);
-  return sign === undefined ? undefined : (messageOfBody(body) ?? sign);
+  return sign === undefined ? undefined : redactSecrets(messageOfBody(body) ?? sign, secrets);
 }
 
 /** `POST /v1/customer`: not idempotent, so never repeated blindly after an unclear failure (see createCustomerOnce in the command). */
@@ -159,8 +163,8 @@ export async function customerAddresses(
 /**
  * Whether a customer is registered under a document, asked with the documented question "update
  * with `{}`", which changes nothing and answers 200 with the record or 404. Undefined for a 404 (isUnknownDocument);
- * otherwise the record as far as the answer shows it (a 200 without a body still means "exists"), and the status.
- * With `changes`, the update itself asks the same question (an upsert).
+ * otherwise the record as far as the answer shows it (readCustomerRecord: out of an envelope; `{}` when a 200 without
+ * a body still means "exists"), and the status. With `changes`, the update itself asks the same question (an upsert).
  */
 export async function registeredCustomer(
   client: PlatformClient,
@@ -169,20 +173,49 @@ export async function registeredCustomer(
   changes: Omit<CustomerUpdateBody, 'document'> = {},
 ): Promise<{ record: Partial<Customer>; status: number } | undefined> {
   try {
-    const { status, body: record } = await updateCustomer(client, document, changes, signal);
+    const { status, body } = await updateCustomer(client, document, changes, signal);
     // A 2xx whose body refuses (`"success": false`) says neither "registered" nor "not": a resume took it for a
-    // customer that exists.
-    const refusal = refusalIn2xx(record);
+    // customer that exists. Another customer's record says nothing of this one either (a caching gateway's mix-up).
+    // Asked with changes (an upsert), the question is the update itself: its answer is the update's, said so.
+    const question = Object.keys(changes).length === 0;
+    const asked = question
+      ? `asked whether customer ${document} is registered, the platform answered HTTP ${status}`
+      : `the update of customer ${document} (--upsert) was answered HTTP ${status}`;
+    const refusal = refusalIn2xx(body);
     if (refusal !== undefined)
       throw new AmbiguousRequestError(
-        `asked whether customer ${document} is registered, the platform answered HTTP ${status} with a body that refuses the question: ${refusal}`,
-        { status },
+        `${asked} with a body that refuses ${question ? 'the question' : 'it'}: ${refusal}`,
+        {
+          status,
+        },
       );
-    return { record: record !== null && typeof record === 'object' ? record : {}, status };
+    const record = readCustomerRecord(body) ?? {};
+    const other = otherCustomersDocument(record, document);
+    if (other !== undefined)
+      throw new AmbiguousRequestError(
+        `${asked} ${anotherCustomersRecord(other, document)}, which tells nothing of this one`,
+        {
+          status,
+        },
+      );
+    return { record, status };
   } catch (error) {
     if (isUnknownDocument(error)) return undefined;
     throw error;
   }
+}
+
+/** The words for an answer that holds another customer's record, quoting both documents. */
+export function anotherCustomersRecord(shown: string, sent: string): string {
+  return `with the record of another customer (document ${shown}, not ${sent})`;
+}
+
+/**
+ * The document of another customer whose record a 2xx to a write of `document` holds (otherCustomersDocument), or
+ * undefined: such an answer is no proof of this write (a caching gateway's or a path-normalising proxy's mix-up).
+ */
+export function otherCustomerIn(body: unknown, document: string): string | undefined {
+  return otherCustomersDocument(readCustomerRecord(body), document);
 }
 
 /** Whether a customer with this document exists: asked after an unclear create or a 400 to a create. */

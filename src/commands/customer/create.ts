@@ -5,14 +5,22 @@ import { placeOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
-import type { PlatformClient } from '../../platform/client.js';
+import type { PlatformClient, PlatformResponse } from '../../platform/client.js';
 import { AmbiguousAnswerError } from '../../platform/http-client.js';
-import { createCustomer, type Customer, refusalIn2xx, registeredCustomer } from '../../platform/customers.js';
+import {
+  anotherCustomersRecord,
+  createCustomer,
+  type Customer,
+  otherCustomerIn,
+  refusalIn2xx,
+  registeredCustomer,
+} from '../../platform/customers.js';
+import { linksShownEmpty, readCustomerRecord } from '../../platform/answers/customers.js';
 import { EncodedSlashRefusedError } from '../../platform/encoded-slash.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
-import { leavesAddressPartsOut, updateKeepingAddress } from './kept-address.js';
-import { refusalMessage, refusedWrite } from './customer-failures.js';
+import { leavesAddressPartsOut, NoStoredAddress, updateKeepingAddress } from './kept-address.js';
+import { doubtfulUpdate, refusalMessage, refusedWrite } from './customer-failures.js';
 import { type KeptChange, keptChangeWords, keptChanges, keptNote, sameEmail } from './upsert-kept.js';
 import { countOf } from '../../lib/plural.js';
 import { asClause } from '../../lib/clause.js';
@@ -66,7 +74,7 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
 /**
  * The changes of the file that upserts kept, said on stderr and not in the report alone: the file's new e-mail or
  * delivery list is not the customer's, though the run says "updated". The first row of each kind is named when it
- * comes, and the run's end counts them all.
+ * comes, and the run's end counts them all. So is, once, a create whose answer shows the groups or tags sent empty.
  */
 function keptChangesTally(context: Context): {
   said(entry: UpsertEntry): ReportEntry;
@@ -74,6 +82,7 @@ function keptChangesTally(context: Context): {
 } {
   const rows = new Map<KeptChange, number>();
   let updated = 0;
+  let unlinkedSaid = false;
   return {
     said(entry) {
       for (const change of entry.kept ?? []) {
@@ -85,6 +94,13 @@ function keptChangesTally(context: Context): {
           );
       }
       if ((entry.kept?.length ?? 0) > 0) updated++;
+      // Said once a run: a store that drops links drops them on every row, which the report names.
+      if (entry.unlinked !== undefined && !unlinkedSaid) {
+        unlinkedSaid = true;
+        context.log.warn(
+          `warning: line ${entry.row.line}: customer ${entry.row.key} was created, but the platform's answer shows ${entry.unlinked.join(' and ')} empty though the file gave them: the customer may be outside its groups or price tags (check them in the store); the report names every such row.`,
+        );
+      }
       return entry;
     },
     summary() {
@@ -96,7 +112,7 @@ function keptChangesTally(context: Context): {
 }
 
 /** A report entry, with what of the file an upsert could not change. */
-type UpsertEntry = ReportEntry & { kept?: readonly KeptChange[] };
+type UpsertEntry = ReportEntry & { kept?: readonly KeptChange[]; unlinked?: readonly string[] };
 
 /** A customer the documented question found registered: its record as the answer shows it, and the answer's status. */
 type StoredCustomer = NonNullable<Awaited<ReturnType<typeof registeredCustomer>>>;
@@ -133,21 +149,12 @@ export async function createOnce(
   // The interrupted run could not tell whether this create went through, and said the resume asks first: sent
   // first, it would rely on the platform refusing a duplicate it may still be storing (a fresh user test).
   if (entry.reportedUnknown) {
-    const lead = `The interrupted run sent customer ${document} and could not tell whether it was created.`;
-    const stored = await storedAfterLostAnswer(client, document, lead, signal);
-    if (stored !== undefined)
-      return existingAfterLostAnswer(client, entry, upsert, resumedFind, stored, report, signal);
+    const earlier = resumedFind(entry.reportedStatus, document);
+    const stored = await storedAfterLostAnswer(client, document, earlier.lead, signal);
+    if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, earlier, stored, report, signal);
   }
   try {
-    const created = await createCustomer(client, entry.value, signal);
-    const refusal = refusalIn2xx(created.body);
-    // A 2xx whose body refuses tells neither way: never `created`, never sent again blindly (the resume asks first).
-    if (refusal !== undefined)
-      return report('unknown', {
-        status: created.status,
-        message: `the create was answered HTTP ${created.status} with a body that refuses it: ${refusal}. Whether customer ${document} was created is not known, so it was not sent again; a resume asks the platform before sending it.`,
-      });
-    return report('created', { status: created.status, id: idOf(created.body), message: queuedNote(created.status) });
+    return createdAnswer(entry.value, await createCustomer(client, entry.value, signal), report);
   } catch (error) {
     const lost = lostAnswerOf(error);
     if (lost !== undefined) {
@@ -170,6 +177,44 @@ export async function createOnce(
       });
     return afterRefusedCreate(client, entry, upsert, error, report, signal);
   }
+}
+
+/**
+ * A create's 2xx: `created`, unless its body refuses it or holds another customer's record, which tell neither way:
+ * `unknown`, never sent again blindly (the resume asks first). A record that shows the groups or price tags sent
+ * empty is created all the same, and named (`unlinked`): the customer may be outside them.
+ */
+function createdAnswer(
+  body: CustomerCreateBody,
+  created: PlatformResponse<Customer | undefined>,
+  report: Reporter,
+): UpsertEntry {
+  const document = String(body.document);
+  const { status } = created;
+  const refusal = refusalIn2xx(created.body, [body.password]);
+  const other = otherCustomerIn(created.body, document);
+  const doubt =
+    refusal !== undefined
+      ? `with a body that refuses it: ${refusal}`
+      : other === undefined
+        ? undefined
+        : anotherCustomersRecord(other, document);
+  if (doubt !== undefined)
+    return report('unknown', {
+      status,
+      message: `the create was answered HTTP ${status} ${doubt}. Whether customer ${document} was created is not known, so it was not sent again; a resume asks the platform before sending it.`,
+    });
+  const record = readCustomerRecord(created.body);
+  const unlinked = linksShownEmpty(body, record);
+  const notes = [queuedNote(status), unlinkedNote(unlinked)].filter((note) => note !== undefined);
+  const message = notes.length === 0 ? undefined : notes.join('; ');
+  return { ...report('created', { status, id: idOf(record), message }), ...(unlinked.length > 0 ? { unlinked } : {}) };
+}
+
+/** The report's note of a create whose answer shows the links sent empty; undefined when it shows none so. */
+function unlinkedNote(unlinked: readonly string[]): string | undefined {
+  if (unlinked.length === 0) return undefined;
+  return `created, but the platform's answer shows ${unlinked.join(' and ')} empty though the file gave them: the customer may be outside its groups or price tags; check them in the store`;
 }
 
 /**
@@ -243,11 +288,27 @@ interface UnseenCreate {
   created: string;
 }
 
-/** An `unknown` row of the resumed report whose customer the resume found before sending it again. */
-const resumedFind: UnseenCreate = {
-  what: "the interrupted run's create had no answer",
-  created: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
-};
+/**
+ * An `unknown` row of the resumed report, worded from the status it recorded: none (the answer was lost: a time-out,
+ * a reset, a run killed), a 2xx (a body that refused, a page: the platform answered, so "had no answer" was wrong, a
+ * fresh user test), or another (a 5xx, which may come after the create); `lead` says so before a question that cannot
+ * be asked.
+ */
+function resumedFind(status: number | undefined, document: string): UnseenCreate & { lead: string } {
+  if (status === undefined)
+    return {
+      lead: `The interrupted run sent customer ${document} and could not tell whether it was created.`,
+      what: "the interrupted run's create had no answer",
+      created: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+    };
+  // A 2xx row is `unknown` only for words that did not tell (a body that refused, an HTML page, one not decoded).
+  const answered = `answered HTTP ${status}${status < 300 ? ' in words that did not tell' : ''}`;
+  return {
+    lead: `The earlier run's create of customer ${document} was ${answered}${status < 300 ? ' whether it was created' : ', which may come after a create'}.`,
+    what: `the earlier run's create was ${answered}`,
+    created: `already registered with this e-mail: the earlier run's create made it, though it was ${answered}`,
+  };
+}
 
 /**
  * A create whose outcome was not seen (`what` says how), and the customer exists. Without --upsert it is never sent
@@ -281,21 +342,42 @@ async function existingAfterLostAnswer(
       fixedBy: 'upsert',
     });
   }
-  const updated = await updateKeepingAddress(client, document, updateBodyOf(entry.value), signal, stored.record);
+  return updatedByUpsert(client, entry, stored, report, signal, {
+    lead: `${what} and the customer exists (created by it, or there before)`,
+    went: "the file's values went as an update",
+  });
+}
+
+/**
+ * An upsert's update of a registered customer, its registration address completed from the record read (`stored`):
+ * `updated`, or `unknown` when its 2xx does not show it done (doubtfulUpdate), or `invalid` (not sent) when the
+ * stored record cannot complete the address. `said.lead` opens the row's message, `said.went` follows it when sent.
+ */
+async function updatedByUpsert(
+  client: PlatformClient,
+  entry: PendingRecord<CustomerCreateBody>,
+  stored: StoredCustomer,
+  report: Reporter,
+  signal: AbortSignal,
+  said: { lead?: string; went?: string } = {},
+): Promise<ReportEntry> {
+  const document = String(entry.value.document);
+  const lead = (more: string | undefined) => [said.lead, more].filter((part) => part !== undefined).join(': ');
+  let updated: Awaited<ReturnType<typeof updateKeepingAddress>>;
+  try {
+    updated = await updateKeepingAddress(client, document, updateBodyOf(entry.value), signal, stored);
+  } catch (error) {
+    if (!(error instanceof NoStoredAddress)) throw error;
+    return report('invalid', { message: lead(`not sent as an update: ${error.message}`) });
+  }
+  const doubt = doubtfulUpdate(updated.status, updated.customer, document);
+  if (doubt !== undefined) return report('unknown', { status: updated.status, message: lead(doubt) });
   const kept = keptChanges(entry.value, stored.record);
-  const notes = [keptNote(kept), updated.note].filter((note) => note !== undefined);
-  return report(
-    'updated',
-    {
-      status: updated.status,
-      id: idOf(updated.customer),
-      message: [
-        `${what} and the customer exists (created by it, or there before): the file's values went as an update`,
-        ...notes,
-      ].join('; '),
-    },
-    kept,
+  const notes = [said.lead === undefined ? undefined : lead(said.went), keptNote(kept), updated.note].filter(
+    (note) => note !== undefined,
   );
+  const message = notes.length === 0 ? undefined : notes.join('; ');
+  return report('updated', { status: updated.status, id: idOf(readCustomerRecord(updated.customer)), message }, kept);
 }
 
 /**
@@ -352,14 +434,7 @@ async function afterRefusedCreate(
       fixedBy: 'upsert',
     });
   // The stored record read above completes an address the file gives in part.
-  const updated = await updateKeepingAddress(client, document, changes, signal, existing);
-  const kept = keptChanges(entry.value, existing);
-  const notes = [keptNote(kept), updated.note].filter((note) => note !== undefined);
-  return report(
-    'updated',
-    { status: updated.status, id: idOf(updated.customer), message: notes.length === 0 ? undefined : notes.join('; ') },
-    kept,
-  );
+  return updatedByUpsert(client, entry, registered, report, signal);
 }
 
 /** The line of a document registered before: what was said of it, the stored e-mail when another, and the fix. */

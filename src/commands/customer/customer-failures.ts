@@ -1,7 +1,7 @@
 import { B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
 import { type AddressInput, type AddressPartsInput, platformCheckedFields } from '../../domain/customer.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { isUnknownDocument } from '../../platform/customers.js';
+import { anotherCustomersRecord, isUnknownDocument, otherCustomerIn, refusalIn2xx } from '../../platform/customers.js';
 import { topFieldTypes } from '../../domain/customer-fields.js';
 import { isBlank } from '../../domain/customer-values.js';
 
@@ -150,4 +150,17 @@ function wholeTownHint(addresses: readonly { path: string; address: AddressInput
  */
 export function refusedIn2xx(status: number, refusal: string): string {
   return `the platform answered HTTP ${status} with a body that refuses the change: ${refusal}; whether it was applied is not known (sending it again is harmless)`;
+}
+
+/**
+ * Why a 2xx to an update (an upsert's too) or a status change does not show it done, or undefined when it may: a
+ * body that refuses it, or the record of another customer. Either is `unknown`, quoting the answer; sending it again is harmless.
+ */
+export function doubtfulUpdate(status: number, body: unknown, document: string): string | undefined {
+  const refusal = refusalIn2xx(body);
+  if (refusal !== undefined) return refusedIn2xx(status, refusal);
+  const other = otherCustomerIn(body, document);
+  return other === undefined
+    ? undefined
+    : `the platform answered HTTP ${status} ${anotherCustomersRecord(other, document)}; whether it was applied is not known (sending it again is harmless)`;
 }

@@ -6,11 +6,11 @@ import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
 import { validateCustomerUpdate } from '../../domain/customer.js';
 import { AmbiguousRequestError, InputError } from '../../base/errors.js';
-import { customerFailureMessage, customerNotFound, refusedIn2xx } from './customer-failures.js';
+import { customerFailureMessage, customerNotFound, doubtfulUpdate } from './customer-failures.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import { activeStateWords, parseActiveState } from '../../io/input/cell-values.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
-import { isUnknownDocument, refusalIn2xx, setCustomerStatus } from '../../platform/customers.js';
+import { isUnknownDocument, setCustomerStatus } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerDocumentValue, customerRecordKey } from './customer-input.js';
 
@@ -52,9 +52,8 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
   const client = await context.platform(oneRequestTuning(options));
   try {
     const { status, body: answer } = await setCustomerStatus(client, verdict.value.document, active);
-    const refusal = refusalIn2xx(answer);
-    if (refusal !== undefined)
-      throw new AmbiguousRequestError(`Customer ${document}: ${refusedIn2xx(status, refusal)}.`, { status });
+    const doubt = doubtfulUpdate(status, answer, verdict.value.document);
+    if (doubt !== undefined) throw new AmbiguousRequestError(`Customer ${document}: ${doubt}.`, { status });
     context.log.info(`Customer ${document} is now ${active ? 'active' : 'inactive'}.`);
     // On a terminal the line above says it all; piped (or with -o), the platform's answer is the data.
     const wantsData =
@@ -113,12 +112,9 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
             try {
               const answer = await setCustomerStatus(client, entry.value.document, entry.value.active, signal);
               const { status } = answer;
-              const refusal = refusalIn2xx(answer.body);
-              if (refusal !== undefined)
-                return {
-                  row: { ...row, outcome: 'unknown', status, message: refusedIn2xx(status, refusal) },
-                  original: entry.original,
-                };
+              const doubt = doubtfulUpdate(status, answer.body, entry.value.document);
+              if (doubt !== undefined)
+                return { row: { ...row, outcome: 'unknown', status, message: doubt }, original: entry.original };
               return {
                 row: { ...row, outcome: 'updated', status, message: entry.value.active ? 'active' : 'inactive' },
                 original: entry.original,

@@ -11,13 +11,15 @@ import { asClause } from '../../lib/clause.js';
 import {
   customerFailureMessage,
   customerNotFound,
+  doubtfulUpdate,
   explainedRefusal,
-  refusedIn2xx,
   refusedWrite,
 } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
 import type { PlatformClient, PlatformResponse } from '../../platform/client.js';
-import { type Customer, isUnknownDocument, refusalIn2xx, updateCustomer } from '../../platform/customers.js';
+import { type Customer, isUnknownDocument, updateCustomer } from '../../platform/customers.js';
+import { readCustomerRecord } from '../../platform/answers/customers.js';
+import { WrittenNumber } from '../../lib/written-json.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { NoStoredAddress, withKeptAddress } from './kept-address.js';
@@ -73,16 +75,14 @@ async function updateEntry(
   try {
     const kept = await withKeptAddress(client, String(document), changes, signal);
     sent = kept.body;
-    const { status, body: customer } = await updateCustomer(client, String(document), sent, signal);
-    const refusal = refusalIn2xx(customer);
-    if (refusal !== undefined)
-      return {
-        row: { ...row, outcome: 'unknown', status, message: refusedIn2xx(status, refusal) },
-        original: entry.original,
-      };
+    const { status, body } = await updateCustomer(client, String(document), sent, signal);
+    const doubt = doubtfulUpdate(status, body, String(document));
+    if (doubt !== undefined)
+      return { row: { ...row, outcome: 'unknown', status, message: doubt }, original: entry.original };
     const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
     const message = kept.note === undefined ? {} : { message: kept.note };
-    return { row: { ...row, outcome, status, id: customer?.id, ...message }, original: entry.original };
+    const id = shownId(readCustomerRecord(body)?.id);
+    return { row: { ...row, outcome, status, id, ...message }, original: entry.original };
   } catch (error) {
     if (error instanceof NoStoredAddress)
       return { row: { ...row, outcome: 'invalid', message: `not sent: ${error.message}` }, original: entry.original };
@@ -162,20 +162,23 @@ async function updateOne(
       ? customerNotFound(document, error)
       : explainedRefusal(error, refusedWrite(client, sent));
   }
-  const refusal = refusalIn2xx(answer.body);
-  if (refusal !== undefined)
-    throw new AmbiguousRequestError(`Customer ${document}: ${refusedIn2xx(answer.status, refusal)}.`, {
-      status: answer.status,
-    });
+  const doubt = doubtfulUpdate(answer.status, answer.body, String(key));
+  if (doubt !== undefined)
+    throw new AmbiguousRequestError(`Customer ${document}: ${doubt}.`, { status: answer.status });
   // A 2xx is the update done, even when its body does not show the record; the line names the document given, and
   // the id only where the answer shows one (an answer of `[]` printed "Updated customer undefined (undefined).").
-  const customer = answer.body;
-  if (!customer || typeof customer !== 'object' || Array.isArray(customer)) {
+  const customer = readCustomerRecord(answer.body);
+  if (customer === undefined) {
     context.log.info(`Updated customer ${document} (the platform answered without the record).`);
     return;
   }
-  const id = customer.id;
-  const shown = typeof id === 'number' || typeof id === 'string' ? `${String(id)} (${document})` : document;
-  context.log.info(`Updated customer ${shown}.`);
+  const id = shownId(customer.id);
+  context.log.info(`Updated customer ${id === undefined ? document : `${id} (${document})`}.`);
   await writeObject(context, customer);
+}
+
+/** A record's id as a report or a line shows it; undefined when the record shows none. */
+function shownId(id: unknown): string | number | undefined {
+  if (id instanceof WrittenNumber) return id.written;
+  return typeof id === 'number' || typeof id === 'string' ? id : undefined;
 }

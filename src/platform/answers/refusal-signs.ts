@@ -1,6 +1,6 @@
 import { WrittenNumber } from '../../lib/written-json.js';
 import { countOf, isArray, isRecord, valueAtPath } from './shapes.js';
-import { fieldVerdict, recognisedStatusFields, withoutMarks } from './status-words.js';
+import { fieldVerdict, isRefusingHttpStatus, recognisedStatusFields, withoutMarks } from './status-words.js';
 
 /**
  * The signs of refusal a 2xx answer may hold beside what it was asked for: a status that refuses, a field named for
@@ -21,6 +21,33 @@ function refusalNames(): readonly string[] {
 
 function negations(): readonly string[] {
   return ['no', 'not', 'without', 'zero'];
+}
+
+// The fields an answer states its outcome in, beside an item's status fields (recognisedStatusFields), named as read
+// (accents, case, `_` and `-` aside): the Portuguese `sucesso`, `situação`, `aceito`; `accepted`; the HTTP status a
+// gateway or framework quotes in a 200 (`statusCode`, `httpStatus`). `{"sucesso": false}` and `{"situacao": "ERRO"}`
+// were reported created, exit 0, while `{"success": false}` and `{"status": "ERRO"}` were `unknown` (a fresh user test).
+function outcomeFields(): readonly string[] {
+  const portuguese = ['sucesso', 'situacao', 'aceito'];
+  return [...recognisedStatusFields(), ...portuguese, 'accepted', 'statuscode', 'httpstatus', 'httpcode'];
+}
+
+// Fields whose number is a count (`"sucesso": 50` items applied), never an HTTP status: a batch of 404 applied items
+// is no refusal. Their `false` still is.
+function countingFields(): readonly string[] {
+  return ['success', 'sucesso', 'ok', 'applied', 'valid', 'accepted', 'aceito'];
+}
+
+// The envelopes one write's answer may hold its outcome in: `{"data": {"success": false}}`, `{"result": {…}}`.
+function envelopes(): readonly string[] {
+  return ['data', 'result', 'dados', 'resultado'];
+}
+
+/** A field's name as the lists above write it: `situação`, `Status_Code` and `status-code` as `situacao`, `statuscode`. */
+function fieldNameOf(field: string): string {
+  return withoutMarks(field)
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 }
 
 /**
@@ -44,25 +71,29 @@ export function refusalBeside(
         (refusingStatus(field, value, statusField) || refusalNamed(field, value)),
     ),
   );
-  if (!signed) return undefined;
+  // The JSON `false` (a Java endpoint returning a boolean) is the plainest refusal a body gives; `true` is none.
+  if (!signed && body !== false) return undefined;
   const text = JSON.stringify(body, (_key, value: unknown) => (value === list && list !== body ? undefined : value));
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
 
 /**
  * A sign of refusal in a 2xx answer to one write (a customer create, update or status change), read as a batch's
- * answer is read for one beside its results: `"success": false`, a status that refuses, an `errors` or `erros` list
- * holding entries, at the answer's top level or under `data`. Undefined when it shows none (no body, a record, `[]`).
- * A 200 `{"success":false,"errors":[…]}` to a create was reported created, exit 0 (a fresh user test).
+ * answer is read for one beside its results: `"success": false` (`"sucesso"`, `"accepted"`), a status that refuses
+ * (`"situacao": "ERRO"`, `"status": "UNPROCESSABLE_ENTITY"`, `"code": 400`), an `errors` or `erros` list holding
+ * entries, at the answer's top level or in an envelope (`data`, `result`); the JSON `false`. Undefined when it shows
+ * none (no body, a record, `[]`, `true`). A 200 `{"success":false,"errors":[…]}` to a create was reported created,
+ * exit 0 (a fresh user test).
  */
 export function refusalSignOf(body: unknown): string | undefined {
   return refusalBeside(body, undefined, undefined, []);
 }
 
-/** Where a sign beside the results is looked for: the answer's top level, the object holding its results, `data`. */
+/** Where a sign beside the results is looked for: the answer's top level, the object holding its results, an envelope. */
 export function placesBeside(body: unknown, list: unknown): Record<string, unknown>[] {
   // The results themselves are not beside them: an object keyed by SKU may have a SKU `ERROR-1`.
-  const places = [body, containerOf(body, list), valueAtPath(body, 'data')].filter(
+  const inEnvelopes = envelopes().map((envelope) => valueAtPath(body, envelope));
+  const places = [body, containerOf(body, list), ...inEnvelopes].filter(
     (place) => isRecord(place) && place !== list,
   ) as Record<string, unknown>[];
   return [...new Set(places)];
@@ -75,12 +106,18 @@ function containerOf(body: unknown, list: unknown): unknown {
   return holders.find((holder) => Object.values(holder).includes(list));
 }
 
-/** A batch-level status field that refuses, as an item's would, or whose words name a refusal (`PARTIAL_SUCCESS`). */
+/**
+ * A batch-level status field that refuses, as an item's would, or whose words name a refusal (`PARTIAL_SUCCESS`); a
+ * `code` holding the HTTP status of a refusal (`400`, `"BAD_REQUEST"`), any other code being the platform's own.
+ */
 function refusingStatus(field: string, value: unknown, statusField: string | undefined): boolean {
-  const fields = statusField ? [statusField, ...recognisedStatusFields()] : recognisedStatusFields();
-  if (!fields.includes(field) || value === undefined || value === null) return false;
+  const name = fieldNameOf(field);
+  if (name === 'code') return isRefusingHttpStatus(value);
+  if (field !== statusField && !outcomeFields().includes(name)) return false;
+  if (value === undefined || value === null) return false;
   if (typeof value === 'string' && value.trim() === '') return false;
-  if (fieldVerdict(field, value)?.verdict === 'rejected') return true;
+  if (countingFields().includes(name) && (typeof value === 'number' || value instanceof WrittenNumber)) return false;
+  if (fieldVerdict(name, value)?.verdict === 'rejected') return true;
   return typeof value === 'string' && wordsOf(value).some((word) => refusalNames().includes(word));
 }
 

@@ -54,6 +54,37 @@ function refusingStems(): readonly string[] {
   return ['not_found', 'notfound', 'error', 'fail', 'invalid', 'reject', 'nao_encontrad', 'inexistent', 'rejeitad'];
 }
 
+// The reason phrases of the 4xx and 5xx statuses (RFC 9110 and the IANA registry), as a framework writes a refusal's
+// status in its body: the platform document's own 422 body is `{"status": "UNPROCESSABLE_ENTITY", …}`, and a gateway
+// that answers 200 keeps it. A status holding one refuses as its code does (`BAD_REQUEST` as `400`); `NOT_FOUND`
+// already did, the others were `unknown` in a stock result and no sign at all beside a customer write's answer.
+function refusingReasonPhrases(): readonly string[] {
+  const client = ['bad_request', 'unauthorized', 'payment_required', 'forbidden', 'method_not_allowed'];
+  const request = ['not_acceptable', 'proxy_authentication_required', 'request_timeout', 'conflict', 'gone'];
+  const body = ['length_required', 'precondition_failed', 'content_too_large', 'payload_too_large'];
+  const target = ['request_entity_too_large', 'uri_too_long', 'request_uri_too_long', 'unsupported_media_type'];
+  const range = ['range_not_satisfiable', 'requested_range_not_satisfiable', 'expectation_failed'];
+  const content = ['misdirected_request', 'unprocessable_content', 'unprocessable_entity', 'locked'];
+  const state = ['failed_dependency', 'too_early', 'upgrade_required', 'precondition_required', 'too_many_requests'];
+  const legal = ['request_header_fields_too_large', 'unavailable_for_legal_reasons'];
+  const server = ['internal_server_error', 'not_implemented', 'bad_gateway', 'service_unavailable', 'gateway_timeout'];
+  const protocol = ['http_version_not_supported', 'variant_also_negotiates', 'insufficient_storage', 'loop_detected'];
+  const network = ['not_extended', 'network_authentication_required'];
+  return [
+    ...client,
+    ...request,
+    ...body,
+    ...target,
+    ...range,
+    ...content,
+    ...state,
+    ...legal,
+    ...server,
+    ...protocol,
+    ...network,
+  ];
+}
+
 // A per-item HTTP code (a 207 Multi-Status's items, `200` and `404`), as a number or as text, says what the words do.
 function appliedCodes(): { from: number; to: number } {
   return { from: 200, to: 299 };
@@ -121,7 +152,20 @@ export function wordVerdict(word: string): ItemVerdict {
 function refusingWord(normal: string): boolean {
   const joined = normal.replace(/[\s-]+/g, '_');
   if (rejectedWords().includes(joined) || refusingStems().some((stem) => joined.includes(stem))) return true;
+  if (refusingReasonPhrases().includes(joined)) return true;
   return normal.split(/[^a-z0-9_]+/).some((word) => rejectedWords().includes(word));
+}
+
+/**
+ * Whether a value is the HTTP status of a refusal: a code of 400–599, as a number or as text, or the reason phrase of
+ * one in any case, with `_`, `-` or spaces (`BAD_REQUEST`, `Unprocessable Entity`). What a field named `code` is read
+ * for beside an answer's results, where any other word (a SKU, an error code of the platform's) says nothing.
+ */
+export function isRefusingHttpStatus(value: unknown): boolean {
+  if (typeof value !== 'number' && typeof value !== 'string' && !(value instanceof WrittenNumber)) return false;
+  const normal = withoutMarks(String(value)).trim().toLowerCase();
+  if (/^\d{3}$/.test(normal)) return within(Number(normal), rejectedCodes());
+  return refusingReasonPhrases().includes(normal.replace(/[\s-]+/g, '_'));
 }
 
 function unknownStatus(shown: string): ItemVerdict {

@@ -52,7 +52,8 @@ function behindSlashRefusingServer(status: number, page: string) {
   };
   platform.routes['PUT /v1/customer/updateStatus/*'] = refuseOrAnswer('{"active":false}');
   platform.routes['GET /v1/customer/addresses/*'] = refuseOrAnswer('[]');
-  platform.routes['PUT /v1/customer/*'] = refuseOrAnswer('{"id":7,"document":"11.222.333/0001-81","email":"a@x.com"}');
+  // No document in the record: one shown would have to be the one asked (another customer's record is no proof).
+  platform.routes['PUT /v1/customer/*'] = refuseOrAnswer('{"id":7,"email":"a@x.com"}');
 }
 
 const refusal = (what: string) =>

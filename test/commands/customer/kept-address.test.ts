@@ -232,8 +232,10 @@ describe('an update whose registration address gives neither CEP nor number', ()
     expect(row).toMatchObject({
       outcome: 'invalid',
       message:
-        "not sent: the registration address gives no CEP and number, and the customer's stored record shows no registration address to take them from: give customerRegistrationAddress.zipcode and customerRegistrationAddress.number",
+        "not sent: the registration address gives no CEP and number, and the customer's stored record was read (PUT {}, HTTP 200), but it shows no registration address (customerRegistrationAddress, looked for at the answer's root and under data, customer, cliente, content, result) to take them from: give customerRegistrationAddress.zipcode and customerRegistrationAddress.number",
     });
+    // A row found invalid while sending gets its why line, as a failed one does (a fresh user test: report alone).
+    expect(result.stderr).toContain(`why, 1 customer (line 2): ${row?.message}`);
     // Only the read, which the proxy answered: the update never reached the platform.
     expect(proxy?.requests.filter((request) => pathOf(request).startsWith('/v1/customer')).map((r) => r.body)).toEqual([
       '{}',
@@ -251,7 +253,7 @@ describe('an update whose registration address gives neither CEP nor number', ()
     );
     expect(result.code).toBe(65);
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
-      `error: Customer ${document}: the registration address gives no CEP and number, and the customer's stored record shows no registration address to take them from: give customerRegistrationAddress.zipcode and customerRegistrationAddress.number. Nothing was sent.`,
+      `error: Customer ${document}: the registration address gives no CEP and number, and the customer's stored record was read (PUT {}, HTTP 200), but it shows no registration address (customerRegistrationAddress, looked for at the answer's root and under data, customer, cliente, content, result) to take them from: give customerRegistrationAddress.zipcode and customerRegistrationAddress.number. Nothing was sent.`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });

@@ -20,7 +20,7 @@ function b2bctl(args: string[], env: Record<string, string>, stdin?: string) {
   return runCommandLine(args, { configDir: freshConfigDir(), env: { ...env, B2BCTL_BASE_URL: platform.url }, stdin });
 }
 
-const settingAdvice = 'raise the time-out (B2BCTL_TIMEOUT=1s, or b2bctl config set http.timeout 1s)';
+const settingAdvice = 'raise the time-out (B2BCTL_TIMEOUT=30s, or b2bctl config set http.timeout 30s)';
 
 describe('the advice of a time-out names what the command takes', () => {
   it('login, its token request unanswered: the setting, no --timeout, nothing "may have been applied"', async () => {
@@ -51,7 +51,7 @@ describe('the advice of a time-out names what the command takes', () => {
     const result = await b2bctl(['api', '/v1/orders'], loggedIn);
     expect(result.code).toBe(69);
     expect(result.stderr).toContain(
-      'If the platform is this slow, raise the time-out (--timeout 1s, B2BCTL_TIMEOUT=1s, or b2bctl config set http.timeout 1s), then try again.',
+      'If the platform is this slow, raise the time-out (--timeout 30s, B2BCTL_TIMEOUT=30s, or b2bctl config set http.timeout 30s), then try again.',
     );
   });
 });

@@ -59,7 +59,7 @@ describe('stock push: a batch sent whose outcome no answer told', () => {
     expect(result.code).toBe(69);
     expect(outcomes).toEqual(['A1 unknown ', 'B2 unknown ']);
     expect(rows[0]?.message).toMatch(
-      /^PUT \S+\/v1\/stock\/batch was sent, and 127\.0\.0\.1:\d+ did not answer within the 0\.2 s time-out \(timed out\), after 2 attempts: the request may have been applied\. If the platform is this slow, raise the time-out \(--timeout 1s, B2BCTL_TIMEOUT=1s, or b2bctl config set http\.timeout 1s\)\.$/,
+      /^PUT \S+\/v1\/stock\/batch was sent, and 127\.0\.0\.1:\d+ did not answer within the 0\.2 s time-out \(timed out\), after 2 attempts: the request may have been applied\. If the platform is this slow, raise the time-out \(--timeout 30s, B2BCTL_TIMEOUT=30s, or b2bctl config set http\.timeout 30s\)\.$/,
     );
     expect(result.stderr).toContain('stock push: 2 unknown;');
     expect(result.stderr).not.toContain('Cannot reach');
@@ -90,7 +90,7 @@ describe('stock push: a batch sent whose outcome no answer told', () => {
     const rows = readReport(join(folder, onlyReport(folder, 'stock')));
     expect(rows.map((row) => `${row.key} ${row.outcome}`)).toEqual(['A1 unknown', 'B2 unknown', 'C3 unknown']);
     expect(result.stderr).toMatch(
-      /the request may have been applied\. If the platform is this slow, raise the time-out \(--timeout 1s, B2BCTL_TIMEOUT=1s, or b2bctl config set http\.timeout 1s\)\. Stopped after 3 failed requests in a row; the platform did not answer within 0\.2 s \(--timeout\); run again with a longer --timeout: \S* ?b2bctl stock push stock\.csv .*--timeout 30s .*--resume \S+\n/,
+      /the request may have been applied\. If the platform is this slow, raise the time-out \(--timeout 30s, B2BCTL_TIMEOUT=30s, or b2bctl config set http\.timeout 30s\)\. Stopped after 3 failed requests in a row; the platform did not answer within 0\.2 s \(--timeout\); run again with a longer --timeout: \S* ?b2bctl stock push stock\.csv .*--timeout 30s .*--resume \S+\n/,
     );
     expect(result.stderr).not.toContain('--timeout 200');
     expect(result.stderr).not.toContain('is back');

@@ -311,6 +311,61 @@ describe('messageOfBody: the store’s own words in every common refusal shape',
     );
   });
 
+  // A Brazilian platform's words under Portuguese names: dropped before, and b2bctl's guess put in their place (a
+  // fresh user test).
+  it.each([
+    { name: 'mensagem', body: { mensagem: 'Senha fraca' }, expected: 'Senha fraca' },
+    { name: 'erro as text', body: { erro: 'Senha fraca' }, expected: 'Senha fraca' },
+    { name: 'erro as an object', body: { erro: { codigo: 'E1', mensagem: said } }, expected: said },
+    { name: 'detalhe', body: { status: 409, detalhe: said }, expected: said },
+    { name: 'motivo', body: { aceito: false, motivo: said }, expected: said },
+    { name: 'a reason', body: { accepted: false, reason: 'queue full' }, expected: 'queue full' },
+    {
+      name: 'erros[] with campo and mensagem',
+      body: { erros: [{ campo: 'phone', mensagem: 'inválido' }] },
+      expected: 'phone: inválido',
+    },
+    {
+      name: 'erros[] naming a SKU, beside a general mensagem',
+      body: { mensagem: 'Lote rejeitado', erros: [{ codigo: 'SKU-00001', mensagem: 'Produto inexistente' }] },
+      expected: 'Lote rejeitado: Produto inexistente',
+    },
+    {
+      name: 'the document 422 with mensagem',
+      body: { status: 'UNPROCESSABLE_ENTITY', mensagem: 'Propriedade [phone] inválida' },
+      expected: 'Propriedade [phone] inválida',
+    },
+  ])('in Portuguese: $name', ({ body, expected }) => {
+    expect(messageOfBody(body)).toBe(expected);
+    const error = new PlatformError(400, { method: 'POST', url: 'https://api.example.com/v1/customer' }, body);
+    expect(error.message).toBe(`POST https://api.example.com/v1/customer failed with HTTP 400: ${expected}`);
+  });
+
+  it.each([
+    [{ erros: [{ campo: 'phone', mensagem: 'inválido' }] }, 'phone'],
+    [
+      {
+        errors: [
+          { field: 'phone', message: 'a' },
+          { field: 'phone', message: 'b' },
+        ],
+      },
+      'phone',
+    ],
+    [
+      {
+        errors: [
+          { field: 'phone', message: 'a' },
+          { field: 'email', message: 'b' },
+        ],
+      },
+      undefined,
+    ],
+    [{ errors: [{ message: 'a' }] }, undefined],
+  ])('the one field an errors list names is the refusal’s field: %j', (body, field) => {
+    expect(new PlatformError(422, { method: 'POST', url: 'https://x.example/v1/customer' }, body).field).toBe(field);
+  });
+
   it('hides a password echoed in a nested shape too', () => {
     const body = {
       errors: [{ field: 'password', message: 'Property [password] with value [Senha#1] does not pass validation' }],

@@ -306,7 +306,7 @@ describe('HttpClient retries', () => {
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).not.toBeInstanceOf(AmbiguousRequestError);
     expect(error.message).toBe(
-      `No answer from ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out). If the platform is this slow, raise the time-out (B2BCTL_TIMEOUT=1s, or b2bctl config set http.timeout 1s), then try again.`,
+      `No answer from ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out). If the platform is this slow, raise the time-out (B2BCTL_TIMEOUT=30s, or b2bctl config set http.timeout 30s), then try again.`,
     );
     expect(server.seen).toHaveLength(2);
     expect(clock.sleeps).toEqual([125]);
@@ -319,7 +319,7 @@ describe('HttpClient retries', () => {
     );
     expect(error).toBeInstanceOf(AmbiguousRequestError);
     expect(error.message).toBe(
-      `PUT ${baseUrl}/v1/stock/batch was sent, and ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out), after 2 attempts: the request may have been applied. If the platform is this slow, raise the time-out (--timeout 1s, B2BCTL_TIMEOUT=1s, or b2bctl config set http.timeout 1s).`,
+      `PUT ${baseUrl}/v1/stock/batch was sent, and ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out), after 2 attempts: the request may have been applied. If the platform is this slow, raise the time-out (--timeout 30s, B2BCTL_TIMEOUT=30s, or b2bctl config set http.timeout 30s).`,
     );
     expect(server.seen).toHaveLength(2);
   });
@@ -332,7 +332,7 @@ describe('HttpClient retries', () => {
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).not.toBeInstanceOf(AmbiguousRequestError);
     expect(error.message).toBe(
-      `No answer from ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out). If the platform is this slow, raise the time-out (B2BCTL_TIMEOUT=1s, or b2bctl config set http.timeout 1s), then try again.`,
+      `No answer from ${baseUrl} after 2 attempts: ${new URL(baseUrl).host} did not answer within the 0.15 s time-out (timed out). If the platform is this slow, raise the time-out (B2BCTL_TIMEOUT=30s, or b2bctl config set http.timeout 30s), then try again.`,
     );
     expect(server.seen).toHaveLength(2);
   });

@@ -24,6 +24,32 @@ describe('refusalSignOf: a 2xx answer to one write that refuses it', () => {
     { falhas: '1' },
     { data: { success: false } },
     { data: { errors: ['x'] } },
+    // The same signs under Portuguese keys, an HTTP status in the body, `accepted`, an envelope named `result`: each
+    // was reported created, exit 0 (a fresh user test).
+    { sucesso: false, mensagem: 'CPF já cadastrado' },
+    { sucesso: 'false' },
+    { situacao: 'ERRO', mensagem: 'E-mail inválido' },
+    { situação: 'ERRO' },
+    { Situacao: 'REJEITADO' },
+    { aceito: false },
+    { accepted: false, reason: 'queue full' },
+    { status: 'UNPROCESSABLE_ENTITY', message: 'Property [phone] with value [x] does not pass validation' },
+    { status: 'BAD_REQUEST' },
+    { status: 'Bad Request' },
+    { status: 'not found' },
+    { status: 'conflict' },
+    { status: 'Internal Server Error' },
+    { status: 'SERVICE-UNAVAILABLE' },
+    { status: '422 Unprocessable Entity' },
+    { code: 400, message: 'bad' },
+    { code: '409' },
+    { code: 'CONFLICT' },
+    { statusCode: 'BAD_REQUEST', message: 'bad' },
+    { statusCode: 500 },
+    { status_code: 422 },
+    { httpStatus: 'UNPROCESSABLE_ENTITY' },
+    { result: { success: false, message: 'x' } },
+    { dados: { sucesso: false } },
   ])('%j is a sign, shown as the platform wrote it', (body) => {
     expect(refusalSignOf(body)).toBe(JSON.stringify(body));
   });
@@ -46,8 +72,24 @@ describe('refusalSignOf: a 2xx answer to one write that refuses it', () => {
     { withoutFailures: 3 },
     { errors: {} },
     { found: ['X'] },
+    true,
+    { sucesso: true },
+    { situacao: 'ATIVO' },
+    { accepted: true, batchId: 'b1' },
+    { status: 'OK', code: 'C-400' },
+    { code: 200 },
+    { code: 'SKU-404' },
+    { statusCode: 201 },
+    // Counts: a batch of 404 items applied is no refusal.
+    { sucesso: 404, falhas: 0 },
+    { accepted: 450 },
+    { result: { success: true } },
   ])('%j is no sign', (body) => {
     expect(refusalSignOf(body)).toBeUndefined();
+  });
+
+  it('the JSON false (a Java endpoint returning a boolean) is a sign', () => {
+    expect(refusalSignOf(false)).toBe('false');
   });
 
   it('a sign in a long answer is shown cut at 300 characters', () => {

@@ -276,6 +276,11 @@ describe('readBatchAnswer, the words a refusal, a pending item or an unknown sta
     'REJECTED_BY_RULE',
     'produto_inexistente',
     'PRODUTO_NAO_ENCONTRADO',
+    // The reason phrase of a 4xx or 5xx status refuses as its code does.
+    'BAD_REQUEST',
+    'Unprocessable Entity',
+    'conflict',
+    'SERVICE-UNAVAILABLE',
   ])('"%s" is rejected', (word) => {
     expect(readBatchAnswer([{ status: 'ok' }, { status: word }], skus)?.[1]?.verdict).toBe('rejected');
   });
@@ -396,6 +401,11 @@ describe('readQueueRefusal: the queue route\u2019s 2xx read for the signs the ba
     { id: 'Q-1', status: 'QUEUED', errors: ['SKU-2: produto inexistente'] },
     { erro: 'Lote inválido' },
     { jobId: 'J-1', rejected: 2 },
+    { sucesso: false, mensagem: 'Lote inválido' },
+    { situacao: 'REJEITADO' },
+    { accepted: false, reason: 'queue full' },
+    { status: 'UNPROCESSABLE_ENTITY' },
+    { code: 503 },
   ])('%j: every item unknown, quoting it', (body) => {
     const message = `the answer refused an item b2bctl cannot match to the items sent, which may be this one: ${JSON.stringify(body)}`;
     expect(readQueueRefusal(body, skus)).toEqual([
@@ -421,6 +431,8 @@ describe('readQueueRefusal: the queue route\u2019s 2xx read for the signs the ba
       ],
     },
     { id: 'B-1', errors: [], failed: 0 },
+    { batchId: 'B-1', aceito: true, situacao: 'RECEBIDO' },
+    { batchId: 'B-1', accepted: 2 },
     null,
     '',
   ])('%j: no sign of refusal', (body) => {

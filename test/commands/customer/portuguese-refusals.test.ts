@@ -1,0 +1,120 @@
+/**
+ * A 4xx whose words come under Portuguese names (`mensagem`, `erro`, `erros: [{campo, mensagem}]`), from a scripted
+ * platform over real HTTP. They were dropped, and b2bctl's guess put in their place: "the e-mail … is registered to
+ * another customer" for a 400 that said the password was weak, "customer groups sent: Sul" for a 422 about the phone,
+ * nothing for a 409 (a fresh user test). Only a 400 without words of its own gets the documented guess.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
+import { repoRoot } from '../../support/sandbox.js';
+import { useScriptedPlatform } from '../../support/scripted-platform.js';
+
+const platform = useScriptedPlatform();
+// The first sample customer sends the group `Sul`.
+const [header, first] = readFileSync(join(repoRoot, 'samples', 'customers.csv'), 'utf8').split('\n');
+const maria = '100.007.919-89';
+
+function answer(status: number, text: string): (request: unknown, body: string, response: ServerResponse) => void {
+  return (_request, _body, response) => {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(text);
+  };
+}
+
+/** `b2bctl ARGS` in a fresh folder holding FILES, against the scripted platform. */
+async function b2bctl(args: readonly string[], files: Record<string, string> = {}) {
+  const folder = freshWorkDir();
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
+  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+  const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
+  return { result, folder };
+}
+
+async function create(status: number, text: string) {
+  platform.routes['POST /v1/customer'] = answer(status, text);
+  const { result, folder } = await b2bctl(['customer', 'create', 'people.csv'], {
+    'people.csv': `${header}\n${first}\n`,
+  });
+  return { result, rows: readReport(join(folder, onlyReport(folder, 'people'))) };
+}
+
+describe('customer create refused in Portuguese keys: the platform’s words, no guess in their place', () => {
+  it.each([
+    ['{"mensagem":"Senha fraca"}', 'Senha fraca'],
+    ['{"erro":"Senha fraca"}', 'Senha fraca'],
+    ['{"erros":[{"campo":"password","mensagem":"Senha fraca"}]}', 'password: Senha fraca'],
+  ])(
+    '400 %s: failed with its words; the documented question asked, the e-mail guess never made',
+    async (text, words) => {
+      const { result, rows } = await create(400, text);
+      expect(result.code).toBe(1);
+      // The documented question (update with `{}`) follows a 400; the scripted platform knows no such customer (404).
+      expect(platform.received).toEqual(['POST /v1/customer', `PUT /v1/customer/${maria}`]);
+      expect(rows).toEqual([expect.objectContaining({ outcome: 'failed', status: '400', message: words })]);
+      expect(result.stderr).toContain(`why, 1 customer (line 2): ${words}`);
+      expect(result.stderr).not.toMatch(/registered to another customer/);
+    },
+  );
+
+  it('a 400 without words of its own still gets the documented guess', async () => {
+    const { rows } = await create(400, '{"codigo":"E1"}');
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        message: expect.stringContaining('is registered to another customer') as unknown,
+      }),
+    ]);
+  });
+
+  it('422 erros naming the phone: its words, never the customer groups sent', async () => {
+    const { result, rows } = await create(422, '{"erros":[{"campo":"phone","mensagem":"inválido"}]}');
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual(['POST /v1/customer']);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        status: '422',
+        message: 'phone: inválido',
+      }),
+    ]);
+    expect(result.stderr).not.toMatch(/customer groups sent/);
+  });
+
+  it('422 the document body with mensagem: its words lead the row', async () => {
+    const { rows } = await create(422, '{"status":"UNPROCESSABLE_ENTITY","mensagem":"Propriedade [phone] inválida"}');
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        message: expect.stringMatching(/^Propriedade \[phone\] inválida/) as unknown,
+      }),
+    ]);
+  });
+
+  it('409 mensagem: the reason kept', async () => {
+    const { result, rows } = await create(409, '{"mensagem":"Documento já cadastrado"}');
+    expect(result.code).toBe(1);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        status: '409',
+        message: 'Documento já cadastrado',
+      }),
+    ]);
+  });
+});
+
+describe('customer update --document answered 404 in Portuguese', () => {
+  it('the platform’s words are the reason on the error line', async () => {
+    platform.routes['PUT /v1/customer/*'] = answer(404, '{"mensagem":"Cliente não encontrado"}');
+    const { result } = await b2bctl(['customer', 'update', '--document', '111.444.777-35', '--set', 'name=Jo']);
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual(['PUT /v1/customer/111.444.777-35']);
+    expect(result.stderr).toContain(
+      'error: No customer has the document 111.444.777-35 in this store (HTTP 404: Cliente não encontrado).',
+    );
+  });
+});

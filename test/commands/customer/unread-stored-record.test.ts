@@ -1,0 +1,164 @@
+/**
+ * An address update whose read of the stored record (`PUT {}`) answers no readable record, through a proxy in front
+ * of the sandbox (fresh user tests): answered `204`, the update went without the complement, which the platform
+ * cleared, exit 0, a note in the report alone; answered `{"data":{…}}`, the same, though the record was there. Now a
+ * record in a recognised envelope is read, and a row the read cannot complete is not sent: `invalid`, naming the
+ * columns to give, with its `why` line on stderr as a failed row has.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { runCommandLine } from '../../support/command-line.js';
+import { storedCustomer, updateRoute } from '../../support/customers.js';
+import { onlyReport, readReport } from '../../support/run-files.js';
+import { requestCounts, resetCounts, sandboxPassword, sandboxUser } from '../../support/sandbox.js';
+import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+let proxy: ScriptedProxy | undefined;
+
+useSandboxPerFile({ login: true }, (ready) => ({ sandbox, configDir } = ready));
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+});
+
+const header =
+  'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number;customerRegistrationAddress.complement;customerRegistrationAddress.addressType;customerRegistrationAddress.name';
+
+/** Creates a company whose registration address has a complement, a type and a name; its folder. */
+async function created(document: string, email: string): Promise<string> {
+  const folder = freshWorkDir();
+  writeFileSync(
+    join(folder, 'clientes.csv'),
+    `${header}\r\ncnpj;${document};Empresa Ltda;${email};(11) 3333-0000;Senha#1;01310-100;100;Galpão 3;BUSINESS;Matriz\r\n`,
+  );
+  const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--no-input'], { configDir, cwd: folder });
+  expect(result.code).toBe(0);
+  await resetCounts(sandbox);
+  return folder;
+}
+
+/** A config folder logged in through a proxy that answers the read of the stored record (`PUT {}`) so. */
+async function throughProxyAnsweringRead(action: ProxyAction): Promise<string> {
+  proxy = await startScriptedProxy(sandbox.url, (request) =>
+    request.method === 'PUT' && request.body === '{}' ? action : undefined,
+  );
+  const proxied = freshConfigDir();
+  const login = await runCommandLine(
+    ['login', '--base-url', proxy.url, '--username', sandboxUser, '--password-stdin'],
+    { configDir: proxied, stdin: `${sandboxPassword}\n` },
+  );
+  expect(login.code).toBe(0);
+  await resetCounts(sandbox);
+  return proxied;
+}
+
+const customerBodies = () =>
+  proxy?.requests.filter((request) => pathOf(request).startsWith('/v1/customer/')).map((request) => request.body);
+
+const leftColumns =
+  'give customerRegistrationAddress.complement, customerRegistrationAddress.name, customerRegistrationAddress.addressType and customerRegistrationAddress.farmerStateRegistration';
+
+describe('an address update whose read of the stored record answers no record', () => {
+  it('answered 204: not sent, invalid, naming the columns to give, with its why line; exit 1', async () => {
+    const document = '66.392.332/0001-77';
+    const folder = await created(document, 'read1@empresa.com.br');
+    const proxied = await throughProxyAnsweringRead({ answer: 204 });
+    writeFileSync(
+      join(folder, 'endereco.csv'),
+      `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};01310-100;120\r\n`,
+    );
+    const result = await runCommandLine(['customer', 'update', 'endereco.csv', '--no-input'], {
+      configDir: proxied,
+      cwd: folder,
+    });
+    expect(result.code).toBe(1);
+    const reason = `not sent: the registration address leaves complement, name, addressType, farmerStateRegistration empty, and the customer's stored record was read (PUT {}, HTTP 204), but the answer holds no customer record to keep them from, and sending it could clear the stored ones: ${leftColumns}`;
+    const [row] = readReport(join(folder, onlyReport(folder, 'endereco')));
+    expect(row).toMatchObject({ outcome: 'invalid', message: reason });
+    expect(result.stderr).toContain(`why, 1 customer (line 2): ${reason}`);
+    // Only the read went; the update never reached the platform, and the complement is as stored.
+    expect(customerBodies()).toEqual(['{}']);
+    expect(await requestCounts(sandbox)).toEqual({});
+    expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
+      number: '100',
+      complement: 'Galpão 3',
+    });
+  });
+
+  it('answered in a {"data": …} envelope: the record is read there, and its complement kept', async () => {
+    const document = '11.222.333/0001-81';
+    const folder = await created(document, 'read2@empresa.com.br');
+    const stored = await storedCustomer(sandbox, document);
+    const proxied = await throughProxyAnsweringRead({ answer: 200, body: { data: stored } });
+    writeFileSync(
+      join(folder, 'endereco.csv'),
+      `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};01310-100;120\r\n`,
+    );
+    const result = await runCommandLine(['customer', 'update', 'endereco.csv', '--no-input'], {
+      configDir: proxied,
+      cwd: folder,
+    });
+    expect(result.code).toBe(0);
+    expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
+      number: '120',
+      complement: 'Galpão 3',
+      addressType: 'BUSINESS',
+      name: 'Matriz',
+    });
+    expect(await requestCounts(sandbox)).toEqual({ [updateRoute]: 1 });
+  });
+
+  it('create --upsert, the read answered 204: the update is not sent, invalid, exit 1', async () => {
+    const document = '60.701.190/0001-04';
+    const folder = await created(document, 'read3@empresa.com.br');
+    const proxied = await throughProxyAnsweringRead({ answer: 204 });
+    writeFileSync(
+      join(folder, 'reenvio.csv'),
+      `${header.split(';').slice(0, 8).join(';')}\r\ncnpj;${document};Empresa Renomeada Ltda;read3@empresa.com.br;(11) 3333-0000;Senha#1;01310-100;100\r\n`,
+    );
+    const result = await runCommandLine(['customer', 'create', 'reenvio.csv', '--upsert', '--no-input'], {
+      configDir: proxied,
+      cwd: folder,
+    });
+    expect(result.code).toBe(1);
+    const [row] = readReport(join(folder, onlyReport(folder, 'reenvio')));
+    expect(row?.outcome).toBe('invalid');
+    expect(row?.message).toContain(`not sent as an update: the registration address leaves complement`);
+    expect(row?.message).toContain(leftColumns);
+    expect(result.stderr).toContain('why, 1 customer (line 2): not sent as an update');
+    const after = await storedCustomer(sandbox, document);
+    expect(after.name).toBe('Empresa Ltda');
+    expect(after.customerRegistrationAddress).toMatchObject({ complement: 'Galpão 3' });
+  });
+
+  it('update --document --set, the read answered 204: nothing sent, one line naming the columns, exit 65', async () => {
+    const document = '33.000.167/0001-01';
+    const folder = await created(document, 'read4@empresa.com.br');
+    const proxied = await throughProxyAnsweringRead({ answer: 204 });
+    const result = await runCommandLine(
+      [
+        'customer',
+        'update',
+        '--document',
+        document,
+        '--set',
+        'customerRegistrationAddress.zipcode=01310-100',
+        '--set',
+        'customerRegistrationAddress.number=200',
+      ],
+      { configDir: proxied, cwd: folder },
+    );
+    expect(result.code).toBe(65);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      new RegExp(
+        `^error: Customer ${document.replace(/[./]/g, '\\$&')}: .*HTTP 204.*${leftColumns}\\. Nothing was sent\\.$`,
+      ),
+    );
+    expect(customerBodies()).toEqual(['{}']);
+  });
+});
