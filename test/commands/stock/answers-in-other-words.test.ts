@@ -112,9 +112,12 @@ describe('stock push --route batch: results naming their SKU, their status under
   it.each([
     [
       'a status word under a key b2bctl does not read',
-      (sku: string) => ({ sku, estado: sku === 'A2' ? 'ERRO' : 'OK' }),
+      (sku: string): Record<string, string> => ({ sku, estado: sku === 'A2' ? 'ERRO' : 'OK' }),
     ],
-    ['only words', (sku: string) => ({ sku, mensagem: sku === 'A2' ? 'Produto inexistente' : 'ok' })],
+    [
+      'only words',
+      (sku: string): Record<string, string> => ({ sku, mensagem: sku === 'A2' ? 'Produto inexistente' : 'ok' }),
+    ],
   ])(
     'every result %s: each item unknown quoting its result, one warning naming the setting, exit 1',
     async (_name, result) => {
