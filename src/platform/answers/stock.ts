@@ -204,10 +204,13 @@ function itemisedAnswer(
       .map(shownResult);
     // An object none of whose keys is a SKU sent (`{"data":{…}}`) is no list of results, and says nothing of them; a
     // list is, even when none of its results names an item (a count that is not the batch's, one refusing).
-    // Results that name their items (by SKU or index) are per-item results, even when none says anything b2bctl
-    // reads: `[{"codigo":"A1","situacao":"…"}]` was no list, and a refused item ended `accepted` (a fresh user test).
+    // Results that name their items (by SKU or index) and say something of them are per-item results, even when
+    // b2bctl cannot read what: `[{"codigo":"A1","mensagem":"Produto inexistente"}]` or a status word under a field
+    // it does not read was no list, and a refused item ended `accepted` (a fresh user test). Results that only echo
+    // the items sent (`[{"sku":"A1","quantity":5}]`) say nothing either way: that 2xx is the platform's, and stays
+    // `accepted` with its warning.
     const named = matched.claims.some((claims) =>
-      claims.some((entry) => entry.sku !== undefined || entry.index !== undefined),
+      claims.some((entry) => (entry.sku !== undefined || entry.index !== undefined) && saysSomething(entry.result)),
     );
     const read =
       named ||
@@ -456,6 +459,15 @@ function rejectListed(
 }
 
 /** A result as the platform wrote it, for a warning or a report cell: its JSON (an object's entry with its key). */
+/** Whether a result gives words of its own (a message) or a status word under any field: more than an echo. */
+function saysSomething(result: unknown): boolean {
+  if (!isRecord(result)) return false;
+  if (messageOf(result).message !== undefined) return true;
+  return Object.values(result).some(
+    (value) => typeof value === 'string' && /\p{L}/u.test(value) && wordVerdict(value).verdict !== 'unknown',
+  );
+}
+
 function shownResult(entry: PlacedResult): string {
   const text = JSON.stringify(entry.key === undefined ? entry.result : { [entry.key]: entry.result }) ?? '';
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;

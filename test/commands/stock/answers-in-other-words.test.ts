@@ -110,9 +110,14 @@ describe('stock push --route batch: results naming their SKU, their status under
   });
 
   it.each([
-    ['a status under a key b2bctl does not read', (sku: string) => ({ sku, estado: sku === 'A2' ? 'X9' : 'Y1' })],
-    ['only words', (sku: string) => ({ sku, mensagem: sku === 'A2' ? 'Produto inexistente' : 'ok' })],
-    ['the SKU alone', (sku: string) => ({ sku })],
+    [
+      'a status word under a key b2bctl does not read',
+      (sku: string): Record<string, string> => ({ sku, estado: sku === 'A2' ? 'ERRO' : 'OK' }),
+    ],
+    [
+      'only words',
+      (sku: string): Record<string, string> => ({ sku, mensagem: sku === 'A2' ? 'Produto inexistente' : 'ok' }),
+    ],
   ])(
     'every result %s: each item unknown quoting its result, one warning naming the setting, exit 1',
     async (_name, result) => {
@@ -127,6 +132,28 @@ describe('stock push --route batch: results naming their SKU, their status under
         `warning: the stock batch route answered a result for SKU "A1" that says nothing b2bctl reads as applied, refused or pending: ${JSON.stringify(result('A1'))}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless). If the results hold their status under another field, set answers.stockBatch.status to it.`,
       ]);
       expect(test.stderr()).toContain('stock push: 5 unknown; 1 request,');
+    },
+  );
+});
+
+describe('stock push --route batch: results that echo the items sent and say nothing of them', () => {
+  it.each([
+    ['the SKU alone', (sku: string) => ({ sku })],
+    ['the item sent back', (sku: string) => ({ sku, quantity: 5, warehouse: 'CD-SP' })],
+    ['codes under a key b2bctl does not read', (sku: string) => ({ sku, estado: sku === 'A2' ? 'X9' : 'Y1' })],
+  ])(
+    "every result %s: the 2xx is the platform's, every item accepted with one warning naming the settings, exit 0",
+    async (_name, result) => {
+      const { test } = await routeAnsweredWith('batch', 200, (skus) => ({ results: skus.map(result) }));
+      const { folder, options } = stockFile('batch');
+      expect(await test.run(push, options)).toBe(0);
+      expect(runRecord(folder)).toEqual({
+        rows: batch.map((sku) => `${sku} accepted 200 the answer did not itemise this item`),
+        errors: [],
+      });
+      expect(warnings(test.stderr()).join('\n')).toContain(
+        'without a per-item result b2bctl recognises; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them',
+      );
     },
   );
 });
