@@ -14,6 +14,22 @@ describe('update instants', () => {
     expect(order('2026-11-30T12:00:00Z', '2026-11-30T12:00:00.000Z')).toBe(0);
   });
 
+  it('reads a space between date and time, an offset in hours and a decimal comma at full precision (t6-20)', () => {
+    expect(order('2026-11-30 12:00:00.000999Z', '2026-11-30 12:00:00.000001Z')).toBe(1);
+    expect(order('2026-11-30 12:00:00.780308+00', '2026-11-30 12:00:00.780001+00')).toBe(1);
+    expect(order('2026-11-30T12:00:00.000999+00', '2026-11-30T12:00:00.000999Z')).toBe(0);
+    expect(order('2026-11-30 09:00:00.000200-0300', '2026-11-30T12:00:00.000100Z')).toBe(1);
+    expect(order('2026-11-30T12:00:00,000999Z', '2026-11-30T12:00:00.000999Z')).toBe(0);
+    expect(readUpdateInstant('2026-11-30 12:00:00.780308+00')).toEqual({
+      ms: Date.UTC(2026, 10, 30, 12, 0, 0, 780),
+      nanos: 308000,
+    });
+    expect(readUpdateInstant('2026-11-30t12:00:00.1z')).toEqual({
+      ms: Date.UTC(2026, 10, 30, 12, 0, 0, 100),
+      nanos: 0,
+    });
+  });
+
   it('reads epoch milliseconds, and seconds below 10^11, as the rest of b2bctl does', () => {
     expect(readUpdateInstant(1796050000000)).toEqual({ ms: 1796050000000, nanos: 0 });
     expect(readUpdateInstant(1796050000)).toEqual({ ms: 1796050000000, nanos: 0 });
@@ -22,6 +38,18 @@ describe('update instants', () => {
 
   it('reads no other form: dd/mm/yyyy, an empty or missing stamp, a number that is no instant', () => {
     for (const stamp of ['30/11/2026 12:00:00', '', 'yesterday', undefined, null, 0, -5, Number.NaN, true])
+      expect(readUpdateInstant(stamp)).toBeUndefined();
+  });
+
+  it('reads no placeholder of an unset date as an instant (t6-15)', () => {
+    for (const stamp of [
+      '0000-00-00 00:00:00',
+      '0001-01-01T00:00:00',
+      '1970-01-01T00:00:00Z',
+      'null',
+      'undefined',
+      '0',
+    ])
       expect(readUpdateInstant(stamp)).toBeUndefined();
   });
 
