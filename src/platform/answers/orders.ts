@@ -148,6 +148,11 @@ export interface ListedOrder {
   /** The status the entry shows (`status`, the orders webhook's field), when it shows one as text. */
   status?: string;
   /**
+   * Set when the entry's update stamp is shown empty (`"lastUpdated": null`: an order never updated since it was
+   * created) and its creation instant stands in for it: the fields read, for the run's note.
+   */
+  neverUpdated?: { updateField: string; createdField: string };
+  /**
    * The instant as the platform wrote it when it names no zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`):
    * `lastUpdated` is then this machine's reading of it in its own zone, a guess.
    */
@@ -155,7 +160,7 @@ export interface ListedOrder {
 }
 
 /** A date and time with no zone after it. */
-const zoneless = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const zoneless = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}([.,]\d+)?)?$/;
 
 /**
  * The entries of a listing page; undefined when no recognised place holds an array (the caller reads that as an
@@ -171,23 +176,63 @@ export function readOrderListingPage(body: unknown, settings: OrderAnswerSetting
   return isRecord(body) && !holdsRecords ? [] : undefined;
 }
 
-/** The id and update instant of a listed entry, or undefined when either cannot be read. */
+/**
+ * The id and update instant of a listed entry, or undefined when either cannot be read. An entry whose update stamp
+ * is shown empty (`"lastUpdated": null`, `""`) is an order never updated since it was created: its creation instant
+ * is its version then (the platform lists it by that instant), and its first update a new version.
+ */
 export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = {}): ListedOrder | undefined {
   if (!isRecord(entry)) return undefined;
   const id = idValue(firstAt(entry, candidatePaths(settings.id, ['id']), isIdLike)?.value);
   if (id === undefined) return undefined;
-  const lastUpdated = firstAt(entry, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant);
-  if (!lastUpdated) return undefined;
+  const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
+  const updatePaths = candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths);
+  const lastUpdated = firstAt(entry, updatePaths, isInstant);
+  const emptyUpdate = lastUpdated || !created ? undefined : emptyUpdateStamp(entry, updatePaths);
+  const version = lastUpdated ?? (emptyUpdate === undefined ? undefined : created);
+  if (!version) return undefined;
   const number = idValue(firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value);
-  const written = lastUpdated.value;
+  const written = version.value;
   const order: ListedOrder = { id, lastUpdated: instantText(written), record: entry };
   if (number !== undefined) order.orderNumber = number;
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
-  const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
   if (created) order.dateCreated = created.value;
+  if (emptyUpdate !== undefined && created)
+    order.neverUpdated = { updateField: emptyUpdate, createdField: created.path };
   const status = readOrderStatus(entry);
   if (status !== undefined) order.status = status;
   return order;
+}
+
+/**
+ * Where an entry shows its update stamp empty (null or blank) and holds no other value at any place a stamp may be:
+ * one holding text b2bctl cannot read is no empty stamp (unreadableUpdateStamp says which).
+ */
+function emptyUpdateStamp(entry: Record<string, unknown>, paths: readonly string[]): string | undefined {
+  if (unreadableUpdateStamp(entry, paths) !== undefined) return undefined;
+  return paths.find((path) => shownEmptyAt(entry, path));
+}
+
+/**
+ * The first place an entry holds an update stamp that is no instant b2bctl reads (`"30/11/2026 14:22:18"`, a
+ * placeholder such as `"0000-00-00 00:00:00"`), with the value as written; undefined when every place holds an
+ * instant, nothing or an empty value. What a warning quotes: the field is found, its value is what no setting reads.
+ */
+export function unreadableUpdateStamp(
+  entry: unknown,
+  paths: readonly string[],
+): { path: string; value: unknown } | undefined {
+  for (const path of paths) {
+    const value = valueAtPath(entry, path);
+    if (value === undefined || shownEmptyAt(entry, path)) continue;
+    return isInstant(value) ? undefined : { path, value };
+  }
+  return undefined;
+}
+
+/** Where the entries of a listing keep their update stamp, as the settings say. */
+export function updateStampPaths(settings: OrderAnswerSettings = {}): readonly string[] {
+  return candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths);
 }
 
 /** The status an order (a listing entry or a detail) shows as text, when it shows one. */
