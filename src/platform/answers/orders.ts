@@ -343,20 +343,34 @@ function buyerDocumentAt(order: unknown, settings: OrderAnswerSettings) {
 }
 
 /** What `b2bctl doctor` says of an order listing page: where the array is and where its first order's facts are. */
-export function locateOrderListing(
-  body: unknown,
-  settings: OrderAnswerSettings = {},
-): { path: string; count: number; idPath?: string; lastUpdatedPath?: string; buyerPath?: string } | undefined {
+export function locateOrderListing(body: unknown, settings: OrderAnswerSettings = {}): LocatedOrderListing | undefined {
   if (body === undefined || body === null || body === '') return { path: '(empty body)', count: 0 };
   const found = firstAt(body, candidatePaths(settings.items, recognisedOrderListPaths), isArray);
   if (!found) return undefined;
   const first = found.value[0];
   if (!isRecord(first)) return { path: found.path, count: found.value.length };
+  const updatePaths = updateStampPaths(settings);
+  const neverUpdated = readListedOrder(first, settings)?.neverUpdated;
   return {
     path: found.path,
     count: found.value.length,
     idPath: firstAt(first, candidatePaths(settings.id, ['id']), isIdLike)?.path,
-    lastUpdatedPath: firstAt(first, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant)?.path,
+    lastUpdatedPath: firstAt(first, updatePaths, isInstant)?.path ?? neverUpdated?.createdField,
+    ...(neverUpdated ? { neverUpdated } : {}),
+    unreadableStamp: unreadableUpdateStamp(first, updatePaths),
     buyerPath: buyerDocumentAt(first, settings)?.path,
   };
+}
+
+/** Where an order listing holds its orders, and where its first order holds the facts the poller needs. */
+export interface LocatedOrderListing {
+  path: string;
+  count: number;
+  idPath?: string;
+  lastUpdatedPath?: string;
+  /** Set when the first order's update stamp is empty and its creation instant stands in (ListedOrder.neverUpdated). */
+  neverUpdated?: { updateField: string; createdField: string };
+  /** The first order's update stamp when it is there but no instant b2bctl reads: no setting mends that. */
+  unreadableStamp?: { path: string; value: unknown };
+  buyerPath?: string;
 }
