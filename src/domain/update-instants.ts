@@ -54,6 +54,23 @@ function isoInstant([, date, time, fraction = '', zone = '']: RegExpExecArray): 
   };
 }
 
+/**
+ * Whether a stamp is what a serialiser writes for a date never set: `null` or blank, MySQL's and PHP's zero date
+ * (`0000-00-00 00:00:00`), .NET's default (`0001-01-01T00:00:00`), epoch 0, or the words `null` and `undefined`.
+ * An order's update stamp so written says it was never updated, not when.
+ */
+export function isUnsetStamp(stamp: unknown): boolean {
+  if (stamp === null || stamp === 0) return true;
+  if (typeof stamp !== 'string') return false;
+  const text = stamp.trim();
+  return (
+    text === '' ||
+    text === '0' ||
+    /^(?:null|undefined)$/i.test(text) ||
+    /^(?:0000-00-00|0001-01-01|1970-01-01)(?:[T ]00:00(?::00(?:[.,]0+)?)?\s*(?:Z|[+-]00(?::?00)?)?)?$/i.test(text)
+  );
+}
+
 /** Epoch milliseconds of an instant as readUpdateInstant reads it; undefined when it reads none. */
 export function readInstantMs(value: unknown): number | undefined {
   return readUpdateInstant(value)?.ms;

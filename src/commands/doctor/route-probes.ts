@@ -277,10 +277,10 @@ export async function probeOrderListing(
           setting: `answers.orders.${missing}`,
         };
       }
-      // An order never updated shows its update stamp empty: its creation instant is its version (orders-poll.md).
+      // An order never updated shows its update stamp unset (null, `0000-00-00 00:00:00`): its creation instant is its version (orders-poll.md).
       const never = located.neverUpdated;
       const instant = never
-        ? `"${never.createdField}" (its "${never.updateField}" is empty: never updated since created)`
+        ? `"${never.createdField}" (its "${never.updateField}" is unset: never updated since created)`
         : `"${located.lastUpdatedPath}"`;
       const fields = `${where}; id in "${located.idPath}", update instant in ${instant}`;
       // The buyer an NF-e is checked against: without it, orders invoice sends any NF-e to any order.

@@ -527,14 +527,14 @@ function shownValue(value: unknown): string {
 }
 
 /**
- * Orders listed with their update stamp empty (never updated since created), emitted as of their creation instant:
+ * Orders listed with their update stamp unset (null, blank, `0000-00-00 00:00:00`: never updated since created), emitted as of their creation instant:
  * said once a run, as a note (it is how such a platform lists new orders, nothing to mend), naming the fields read.
  */
 function noteNeverUpdated(progress: PollProgress, context: Context): void {
   const [first] = progress.neverUpdated.values();
   if (first === undefined) return;
   context.log.info(
-    `orders poll: ${countOf(progress.neverUpdated.size, 'order versions')} listed with ${first.updateField} empty (never updated since created) were emitted as of their creation instant (${first.createdField}); each order's first update is a new version.`,
+    `orders poll: ${countOf(progress.neverUpdated.size, 'order versions')} listed with ${first.updateField} unset (never updated since created), emitted as of the creation instant (${first.createdField}); each order's first update is a new version.`,
   );
 }
 

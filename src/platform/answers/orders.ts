@@ -14,7 +14,7 @@ import {
   valueAtPath,
 } from './shapes.js';
 import { recognisedListPaths } from './listing.js';
-import { updateStampFields } from '../../domain/update-instants.js';
+import { isUnsetStamp, updateStampFields } from '../../domain/update-instants.js';
 
 /**
  * The order listing's and the order detail's answers. The document names the listing's fields (those of the orders
@@ -205,11 +205,13 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
 }
 
 /**
- * Where an entry shows its update stamp empty (null or blank) and holds no other value at any place a stamp may be:
- * one holding text b2bctl cannot read is no empty stamp (unreadableUpdateStamp says which).
+ * Where an entry shows its update stamp unset (null, blank, or a placeholder such as `0000-00-00 00:00:00`:
+ * isUnsetStamp) and holds no other value at any place a stamp may be: one holding other text b2bctl cannot read is
+ * no unset stamp (unreadableUpdateStamp says which).
  */
 function emptyUpdateStamp(entry: Record<string, unknown>, paths: readonly string[]): string | undefined {
-  if (unreadableUpdateStamp(entry, paths) !== undefined) return undefined;
+  const unreadable = unreadableUpdateStamp(entry, paths);
+  if (unreadable !== undefined) return isUnsetStamp(unreadable.value) ? unreadable.path : undefined;
   return paths.find((path) => shownEmptyAt(entry, path));
 }
 

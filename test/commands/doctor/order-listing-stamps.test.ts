@@ -43,7 +43,7 @@ describe('doctor: the update stamp of the first listed order', () => {
       },
     ]);
     expect(finding?.detail).toContain(
-      'update instant in "dateCreated" (its "lastUpdated" is empty: never updated since created)',
+      'update instant in "dateCreated" (its "lastUpdated" is unset: never updated since created)',
     );
     expect(finding?.result).toBe('ok');
   });

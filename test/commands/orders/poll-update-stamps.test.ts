@@ -41,17 +41,19 @@ beforeEach(() => {
 
 /**
  * The instant the platform files an entry under, as a platform filters by its own column: the stamp it lists, the
- * creation instant when that is null (as the tester's platform did), and for a stamp in another form, one inside the
+ * creation instant when that is unset (as the tester's platform did), and for a stamp in another form, one inside the
  * window (what it wrote is its own rendering of an instant it knows).
  */
 function platformInstant(entry: unknown): number {
   const { lastUpdated, dateCreated } = entry as { lastUpdated?: unknown; dateCreated?: unknown };
-  const written = Date.parse(
-    String(lastUpdated ?? dateCreated)
+  const updated = Date.parse(
+    String(lastUpdated ?? '')
       .replace(',', '.')
       .replace(/\+00$/, 'Z'),
   );
-  return Number.isNaN(written) ? since + 30_000 : written;
+  if (updated > 0) return updated;
+  const created = Date.parse(String(dateCreated ?? ''));
+  return Number.isNaN(created) ? since + 30_000 : created;
 }
 
 /** One `orders poll` of the window with a cursor of its own; more flags after. */
@@ -119,24 +121,27 @@ describe('orders poll: an update stamp in a form b2bctl does not read (t5-11)', 
 });
 
 describe('orders poll: an order never updated since created, listed with lastUpdated null (t5-25)', () => {
-  it('is emitted as of its creation instant, said in a note; the cursor moves on, and the next run emits nothing again', async () => {
-    listed = [
-      { id: 7, orderId: 1007, status: 'NEW', lastUpdated: iso(since + 60_000), dateCreated: iso(since) },
-      { id: 8, orderId: 1008, status: 'NEW', lastUpdated: null, dateCreated: iso(since + 120_000) },
-    ];
-    const cursor = join(temporaryFolder('b2bctl-stamps-'), 'cursor.json');
-    const first = await poll(cursor);
-    expect(first.code).toBe(0);
-    expect(ndjsonOf<{ id: number }>(first.stdout).map((order) => order.id)).toEqual([7, 8]);
-    expect(first.stderr).toContain(
-      'orders poll: 1 order version listed with lastUpdated empty (never updated since created) were emitted as of their creation instant (dateCreated); each order',
-    );
-    expect(first.stderr).not.toContain('warning');
-    expect(cursorOf(cursor)).toBe(iso(until));
-    const again = await poll(cursor);
-    expect(again.code).toBe(0);
-    expect(again.stdout).toBe('');
-  });
+  it.each([null, '', '0000-00-00 00:00:00', 'null', '0001-01-01T00:00:00'])(
+    'is emitted as of its creation instant, said in a note; the cursor moves on, the next run emits nothing again (%j)',
+    async (unset) => {
+      listed = [
+        { id: 7, orderId: 1007, status: 'NEW', lastUpdated: iso(since + 60_000), dateCreated: iso(since) },
+        { id: 8, orderId: 1008, status: 'NEW', lastUpdated: unset, dateCreated: iso(since + 120_000) },
+      ];
+      const cursor = join(temporaryFolder('b2bctl-stamps-'), 'cursor.json');
+      const first = await poll(cursor);
+      expect(first.code).toBe(0);
+      expect(ndjsonOf<{ id: number }>(first.stdout).map((order) => order.id)).toEqual([7, 8]);
+      expect(first.stderr).toContain(
+        "orders poll: 1 order version listed with lastUpdated unset (never updated since created), emitted as of the creation instant (dateCreated); each order's first update is a new version.",
+      );
+      expect(first.stderr).not.toContain('warning');
+      expect(cursorOf(cursor)).toBe(iso(until));
+      const again = await poll(cursor);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toBe('');
+    },
+  );
 
   it('without a creation instant it is still an entry b2bctl cannot read, with the advice about the fields', async () => {
     listed = [{ id: 8, orderId: 1008, status: 'NEW', lastUpdated: null }];

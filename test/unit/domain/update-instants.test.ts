@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compareUpdateInstants, readUpdateInstant, updateStampOf } from '../../../src/domain/update-instants.js';
+import {
+  compareUpdateInstants,
+  isUnsetStamp,
+  readUpdateInstant,
+  updateStampOf,
+} from '../../../src/domain/update-instants.js';
 
 const order = (left: unknown, right: unknown) =>
   Math.sign(compareUpdateInstants(readUpdateInstant(left)!, readUpdateInstant(right)!));
@@ -51,6 +56,15 @@ describe('update instants', () => {
       '0',
     ])
       expect(readUpdateInstant(stamp)).toBeUndefined();
+  });
+
+  it('tells a placeholder for a date never set from any other stamp', () => {
+    for (const stamp of [null, '', ' ', 0, '0', 'null', 'NULL', 'undefined', '0000-00-00', '0000-00-00 00:00:00'])
+      expect(isUnsetStamp(stamp)).toBe(true);
+    for (const stamp of ['0001-01-01T00:00:00', '0001-01-01T00:00:00.0000000Z', '1970-01-01T00:00:00Z'])
+      expect(isUnsetStamp(stamp)).toBe(true);
+    for (const stamp of ['30/11/2026 14:22:18', '2026-11-30T12:00:00Z', '0001-01-01T00:00:01', 'none', undefined, 5])
+      expect(isUnsetStamp(stamp)).toBe(false);
   });
 
   it('finds the stamp where an order writes it, the order itself first', () => {
