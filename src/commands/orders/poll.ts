@@ -527,8 +527,9 @@ function shownValue(value: unknown): string {
 }
 
 /**
- * Orders listed with their update stamp unset (null, blank, `0000-00-00 00:00:00`: never updated since created), emitted as of their creation instant:
- * said once a run, as a note (it is how such a platform lists new orders, nothing to mend), naming the fields read.
+ * Orders listed with their update stamp unset (null, blank, `0000-00-00 00:00:00`: never updated since created),
+ * emitted as of their creation instant: said once a run, as a note (it is how such a platform lists new orders,
+ * nothing to mend), naming the fields read.
  */
 function noteNeverUpdated(progress: PollProgress, context: Context): void {
   const [first] = progress.neverUpdated.values();
