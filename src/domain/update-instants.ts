@@ -11,13 +11,21 @@ export interface UpdateInstant {
   nanos: number;
 }
 
-/** The fraction of a second an ISO-8601 time writes, past its seconds: `.000999` in `12:00:00.000999Z`. */
-const secondsFraction = /T\d{2}:\d{2}:\d{2}[.,](\d+)/i;
+/**
+ * An ISO-8601 date and time as platforms write it: `T` or a space between them (RFC 3339 allows the space; PostgreSQL
+ * writes a timestamptz as text so, `2026-11-30 12:00:00.780308+00`), the fraction after a point or a comma (ISO
+ * 8601's preferred sign), and `Z`, an offset in hours (`+00`, PostgreSQL's), in hours and minutes (`-0300`,
+ * `+00:00`), or no zone (read in this machine's, as Date.parse reads it).
+ */
+const isoStamp = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:[.,](\d+))?\s?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /**
  * The instant of a `lastUpdated` as b2bctl reads instants elsewhere (an order listing's, a token's expiry): ISO-8601
  * text, or a number of epoch milliseconds, or of seconds below 10^11 (as milliseconds a day of 1973), or epoch
- * milliseconds written as a string of 13 digits. Undefined for anything else (`30/11/2026 12:00:00`, which is 11/30 in another country's order, a missing or empty stamp).
+ * milliseconds written as a string of 13 digits. Undefined for
+ * anything else (`30/11/2026 12:00:00`, which is 11/30 in another country's order, a missing or empty stamp), and for
+ * an instant not after 1970 began: the placeholders serialisers write for an unset date (`0000-00-00 00:00:00`,
+ * .NET's `0001-01-01T00:00:00`, epoch 0) are no instant an order was updated at.
  */
 export function readUpdateInstant(stamp: unknown): UpdateInstant | undefined {
   if (typeof stamp === 'number') {
@@ -30,11 +38,46 @@ export function readUpdateInstant(stamp: unknown): UpdateInstant | undefined {
   // 13 digits (2001 to 2286): a shorter string of digits is as likely an id or a day (`20261130`) as an instant.
   if (typeof stamp === 'string' && /^\s*\d{13}\s*$/.test(stamp)) return readUpdateInstant(Number(stamp));
   if (typeof stamp !== 'string' || !/^\s*\d{4}-\d{2}-\d{2}/.test(stamp)) return undefined;
-  const ms = Date.parse(stamp.trim());
-  if (Number.isNaN(ms)) return undefined;
-  // Date.parse drops the digits past the millisecond; an offset moves whole minutes, so they stay as written.
-  const fraction = secondsFraction.exec(stamp)?.[1] ?? '';
-  return { ms, nanos: Number(fraction.slice(3, 9).padEnd(6, '0')) };
+  const written = isoStamp.exec(stamp.trim());
+  const instant = written ? isoInstant(written) : { ms: Date.parse(stamp.trim()), nanos: 0 };
+  return Number.isNaN(instant.ms) || instant.ms <= 0 ? undefined : instant;
+}
+
+/**
+ * An ISO-8601 stamp's instant, read at its full precision: Date.parse keeps milliseconds only, and reads neither the
+ * comma nor an offset in hours after a `T`, so the stamp is handed to it in the one form it reads (`T`, a point, at
+ * most three digits, `±hh:mm`), and the digits past the millisecond are kept beside it (an offset moves whole
+ * minutes, so they stay as written).
+ */
+function isoInstant([, date, time, fraction = '', zone = '']: RegExpExecArray): UpdateInstant {
+  const milliseconds = fraction === '' ? '' : `.${fraction.slice(0, 3).padEnd(3, '0')}`;
+  const offset = /^[+-]\d{2}$/.test(zone) ? `${zone}:00` : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+  return {
+    ms: Date.parse(`${date}T${time}${milliseconds}${offset.toUpperCase()}`),
+    nanos: Number(fraction.slice(3, 9).padEnd(6, '0')),
+  };
+}
+
+/**
+ * Whether a stamp is what a serialiser writes for a date never set: `null` or blank, MySQL's and PHP's zero date
+ * (`0000-00-00 00:00:00`), .NET's default (`0001-01-01T00:00:00`), epoch 0, or the words `null` and `undefined`.
+ * An order's update stamp so written says it was never updated, not when.
+ */
+export function isUnsetStamp(stamp: unknown): boolean {
+  if (stamp === null || stamp === 0) return true;
+  if (typeof stamp !== 'string') return false;
+  const text = stamp.trim();
+  return (
+    text === '' ||
+    text === '0' ||
+    /^(?:null|undefined)$/i.test(text) ||
+    /^(?:0000-00-00|0001-01-01|1970-01-01)(?:[T ]00:00(?::00(?:[.,]0+)?)?\s*(?:Z|[+-]00(?::?00)?)?)?$/i.test(text)
+  );
+}
+
+/** Epoch milliseconds of an instant as readUpdateInstant reads it; undefined when it reads none. */
+export function readInstantMs(value: unknown): number | undefined {
+  return readUpdateInstant(value)?.ms;
 }
 
 /** Negative when `left` is the earlier instant, positive when the later, 0 when they are the same instant. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parseWrittenJson, WrittenNumber } from '../lib/written-json.js';
+import { readUpdateInstant } from './update-instants.js';
 
 /**
  * The platform's two webhooks (docs/platform.md, "What the document shows"): which fields each payload is documented to carry,
@@ -59,6 +60,8 @@ export function payloadMismatches(kind: WebhookKind, payload: unknown): string[]
   // Typed right but empty: the event is then recognised by its content (deduplicationKey), and the flag says why.
   if (kind === 'orders' && typeof record.lastUpdated === 'string' && record.lastUpdated.trim() === '') {
     problems.push('lastUpdated is blank');
+  } else if (kind === 'orders' && typeof record.lastUpdated === 'string' && versionOf(record) === undefined) {
+    problems.push(`lastUpdated ${shownStamp(record.lastUpdated)} is no instant b2bctl reads`);
   }
   if (kind === 'orders' && Number.isInteger(record.id) && (record.id as number) <= 0) {
     problems.push(`id ${String(record.id)} names no order`);
@@ -121,12 +124,21 @@ export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId
 }
 
 /**
- * An order's version: its `lastUpdated` text. A blank one ("" or spaces, how some serialisers write a null date) is
- * no version: every later change of the order would share it and be taken for a redelivery.
+ * An order's version: its `lastUpdated` text, when it is an instant b2bctl reads (update-instants.ts). A blank one
+ * ("" or spaces), a placeholder (`0000-00-00 00:00:00`, MySQL's and PHP's unset date; `null`, `undefined`, `0`, how
+ * some serialisers write a null date) or any other text that is no instant is no version: every later change of the
+ * order would share it and be taken for a redelivery, acknowledged and lost. Keyed by content instead, a change is
+ * never lost; at worst a resend of the same event is stored twice, which applying the same order again absorbs.
  */
 function versionOf(order: Record<string, unknown>): string | undefined {
   const lastUpdated = order.lastUpdated;
-  return typeof lastUpdated === 'string' && lastUpdated.trim() !== '' ? lastUpdated : undefined;
+  return typeof lastUpdated === 'string' && readUpdateInstant(lastUpdated) !== undefined ? lastUpdated : undefined;
+}
+
+/** A stamp quoted in a flag: as JSON text, at most 40 characters of it (a flag is one short phrase). */
+function shownStamp(stamp: string): string {
+  const quoted = JSON.stringify(stamp);
+  return quoted.length <= 42 ? quoted : `${quoted.slice(0, 40)}…"`;
 }
 
 /** An id as text: a number (past 2^53 only as written at the root, else none) or a text; undefined for anything else. */

@@ -4,6 +4,7 @@ import { OutputError } from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
 import { printable } from '../lib/printable.js';
+import type { UnreadableStamp } from '../platform/orders.js';
 
 /** What a run saw of update instants written without a zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`). */
 export interface ZonelessInstantsSeen {
@@ -22,6 +23,14 @@ export class PollProgress {
   /** Listed entries without an id or update instant, each counted once however often the scan read its page. */
   untrackable = 0;
   unrecognisedPages = 0;
+  /** The first listed entry whose update stamp is there but no instant b2bctl reads: the one the warning quotes. */
+  unreadableStamp: UnreadableStamp | undefined;
+  /** The fingerprints of the entries whose update stamp b2bctl cannot read (each is among the untrackable ones). */
+  private readonly stampUnread = new Set<string>();
+  /** Listed entries b2bctl could read (an id and an update instant), counted at each answer: 0 says it read none. */
+  readableListed = 0;
+  /** Orders listed with their update stamp empty, read as of their creation (ListedOrder.neverUpdated), by key. */
+  readonly neverUpdated = new Map<string, { updateField: string; createdField: string }>();
   /** Per unreadable entry's fingerprint, the most times one answer listed it (two `null`s in a page are two entries). */
   private readonly untrackableSeen = new Map<string, number>();
   written = 0;
@@ -62,6 +71,13 @@ export class PollProgress {
   /** Whether a cursor file exists for the next run: one was there, or this run wrote one. */
   private saved: boolean;
 
+  /** How many of the untrackable entries have an update stamp b2bctl cannot read (untrackable counts the rest too). */
+  unreadableStamps(): number {
+    let count = 0;
+    for (const [fingerprint, times] of this.untrackableSeen) if (this.stampUnread.has(fingerprint)) count += times;
+    return count;
+  }
+
   /** Entries the answers did not let us read may be orders: the cursor must not move past them. */
   unreadable(): boolean {
     return this.untrackable > 0 || this.unrecognisedPages > 0;
@@ -72,7 +88,16 @@ export class PollProgress {
    * recognises. The scan reads some pages twice (a window's first page, overlapping pages): an entry is counted once,
    * as often as a single answer held it, so the warning gives the number the platform shows.
    */
-  noteUnreadable(part: TimeWindow, untrackable: readonly string[], unrecognised: boolean): void {
+  noteUnreadable(
+    part: TimeWindow,
+    untrackable: readonly string[],
+    unrecognised: boolean,
+    unreadableStamps: readonly UnreadableStamp[] = [],
+  ): void {
+    for (const stamp of unreadableStamps) {
+      this.stampUnread.add(stamp.fingerprint);
+      this.unreadableStamp ??= stamp;
+    }
     if (untrackable.length === 0 && !unrecognised) return;
     const inPage = new Map<string, number>();
     for (const fingerprint of untrackable) inPage.set(fingerprint, (inPage.get(fingerprint) ?? 0) + 1);

@@ -8,6 +8,8 @@ import {
   readListedOrder,
   readOrderDetail,
   readOrderListingPage,
+  unreadableUpdateStamp,
+  updateStampPaths,
   type ListedOrder,
   type OrderAnswerSettings,
 } from './answers/orders.js';
@@ -39,6 +41,12 @@ export interface OrderListingPage {
    * than once (its first page, overlapping pages), and the same entry read again must be counted once.
    */
   untrackable: string[];
+  /**
+   * Of those, the entries whose update stamp is there but no instant b2bctl reads (`30/11/2026 14:22:18`), by
+   * fingerprint, with the field, its value as written and the entry's id: no setting reads them, and the warning
+   * quotes one.
+   */
+  unreadableStamps: UnreadableStamp[];
   /** True when the answer held no array b2bctl recognises (read as an empty page). */
   unrecognised: boolean;
   /** The platform's clock when it answered (its `Date` header), when it said it. */
@@ -89,15 +97,39 @@ export async function listOrderPage(
     throw new NotAListingPage(status, client.http.urlFor(path, query).toString(), body, notAPage, 'orders');
   const clock = date === undefined ? {} : { platformNow: date };
   const entries = readOrderListingPage(body, settings);
-  if (entries === undefined) return { listed: 0, orders: [], untrackable: [], unrecognised: true, ...clock };
+  if (entries === undefined)
+    return { listed: 0, orders: [], untrackable: [], unreadableStamps: [], unrecognised: true, ...clock };
   const orders: ListedOrder[] = [];
   const untrackable: string[] = [];
+  const unreadableStamps: UnreadableStamp[] = [];
   for (const entry of entries) {
     const order = readListedOrder(entry, settings);
-    if (order) orders.push(order);
-    else untrackable.push(entryFingerprint(entry));
+    if (order) {
+      orders.push(order);
+      continue;
+    }
+    const fingerprint = entryFingerprint(entry);
+    untrackable.push(fingerprint);
+    const stamp = unreadableUpdateStamp(entry, updateStampPaths(settings));
+    if (stamp !== undefined)
+      unreadableStamps.push({ fingerprint, field: stamp.path, value: stamp.value, id: idOf(entry) });
   }
-  return { listed: entries.length, orders, untrackable, unrecognised: false, ...clock };
+  return { listed: entries.length, orders, untrackable, unreadableStamps, unrecognised: false, ...clock };
+}
+
+/** A listed entry whose update stamp is there but no instant b2bctl reads. */
+export interface UnreadableStamp {
+  fingerprint: string;
+  field: string;
+  value: unknown;
+  /** The entry's `id` as written, when it has one. */
+  id?: unknown;
+}
+
+function idOf(entry: unknown): unknown {
+  return entry !== null && typeof entry === 'object' && !Array.isArray(entry)
+    ? (entry as Record<string, unknown>).id
+    : undefined;
 }
 
 /** A short digest of an entry's JSON: a run may meet many unreadable entries, and remembers only these. */

@@ -263,6 +263,12 @@ export async function probeOrderListing(
       const where = whereTheArrayIs(located.path, 'orders');
       if (located.count === 0)
         return { result: 'ok', detail: `${where}, no order to look at (the fields are checked on the first one)` };
+      const stamp = located.unreadableStamp;
+      if (located.idPath !== undefined && located.lastUpdatedPath === undefined && stamp !== undefined)
+        return {
+          result: 'warn',
+          detail: `${where}, but its first order's "${stamp.path}" holds ${JSON.stringify(stamp.value)}, which is no instant b2bctl reads (ISO-8601, or epoch seconds or milliseconds): orders poll would emit no order stamped so, and no setting reads it; the platform must write ISO-8601`,
+        };
       if (located.idPath === undefined || located.lastUpdatedPath === undefined) {
         const missing = located.idPath === undefined ? 'id' : 'lastUpdated';
         return {
@@ -271,7 +277,12 @@ export async function probeOrderListing(
           setting: `answers.orders.${missing}`,
         };
       }
-      const fields = `${where}; id in "${located.idPath}", update instant in "${located.lastUpdatedPath}"`;
+      // An order never updated shows its update stamp unset (null, `0000-00-00 00:00:00`): its creation instant is its version (orders-poll.md).
+      const never = located.neverUpdated;
+      const instant = never
+        ? `"${never.createdField}" (its "${never.updateField}" is unset: never updated since created)`
+        : `"${located.lastUpdatedPath}"`;
+      const fields = `${where}; id in "${located.idPath}", update instant in ${instant}`;
       // The buyer an NF-e is checked against: without it, orders invoice sends any NF-e to any order.
       if (located.buyerPath === undefined)
         return {

@@ -23,9 +23,11 @@ import {
   windowUpTo,
 } from '../../domain/orders-window.js';
 import { type OrderAnswerSettings, readListedOrder, readOrderStatus } from '../../platform/answers/orders.js';
+import { isIdLike } from '../../platform/answers/shapes.js';
 import {
   AuthError,
   B2bctlError,
+  ExitCode,
   InterruptedError,
   OutputClosedError,
   PlatformError,
@@ -257,6 +259,7 @@ async function pollOnce(
   await sink.end();
   if (sink.closed()) outputClosed(context, cursorPath, { saved, window, written: progress.written });
   warnUnreadable(progress, context);
+  noteNeverUpdated(progress, context);
   for (const line of filter.warnings()) context.log.warn(line);
   warnPlatformClock(progress, context);
   warnZoneless(progress, context);
@@ -276,6 +279,7 @@ async function pollOnce(
     `orders poll: ${countOf(progress.written, 'new order versions')} updated ${new Date(window.from).toISOString()} … ${new Date(progress.readTo()).toISOString()}; cursor ${new Date(progress.current()).toISOString()}${progress.unreadable() ? ' (not moved past what could not be read: see the warning)' : ''}.`,
   );
   noteHiddenColumns(sink.hiddenColumns(), context);
+  refuseNothingReadable(progress);
   // An order listed with a status asked, left out because its detail showed another, proves the spelling right.
   if (saved === undefined && progress.written === 0 && !filter.sawStatusAsked)
     warnEmptyFilter(options.statuses, context);
@@ -325,13 +329,16 @@ async function writeWindows(
     for (const order of scanned.orders)
       if (order.listedUpTo !== undefined) progress.noteListed(versionKey(order), order.listedUpTo);
     const records = options.detail
-      ? await fetchDetails(client, fresh, options.concurrency, (line) => context.log.warn(line))
+      ? await fetchDetails(client, fresh, { concurrency: options.concurrency, answers }, (line) =>
+          context.log.warn(line),
+        )
       : fresh.map((order) => order.record);
     for (const [index, listed] of fresh.entries()) {
       if (sink.closed()) return false;
       // What is written is the detail, read after the listing: the status checked is the one it shows.
       if (options.detail && !filter.keepShown(listed, readOrderStatus(records[index]))) continue;
       const version = options.detail ? versionShown(listed, records[index], answers, progress) : listed;
+      if (version.neverUpdated !== undefined) progress.neverUpdated.set(versionKey(version), version.neverUpdated);
       await sink.write(version, records[index]);
       progress.written++;
     }
@@ -376,7 +383,8 @@ function listingPages(
         holdForPlatformClock(progress, page.platformNow, context.clock.now(), settings);
       }
       if (progress.readTo() < piece.to) continue;
-      progress.noteUnreadable(piece, page.untrackable, page.unrecognised);
+      progress.noteUnreadable(piece, page.untrackable, page.unrecognised, page.unreadableStamps);
+      progress.readableListed += page.orders.length;
       windowCheck.note(piece, page.orders);
       // A full page is judged on what the platform sent; only orders inside the piece are kept, so pieces tile.
       return { orders: keptInPiece(page.orders, piece, progress.zoneless), listed: page.listed };
@@ -491,9 +499,19 @@ function orderCount(count: number): string {
 }
 
 function warnUnreadable(progress: PollProgress, context: Context): void {
-  if (progress.untrackable > 0) {
+  const unreadableStamps = progress.unreadableStamps();
+  const example = progress.unreadableStamp;
+  // The field is found and its value is what no setting reads: naming a setting would send the operator nowhere.
+  if (unreadableStamps > 0 && example !== undefined) {
+    const order = isIdLike(example.id) ? `order ${String(example.id)}'s` : "the first one's";
     context.log.warn(
-      `warning: ${progress.untrackable} listed entries had no id or update instant b2bctl recognises; they were not emitted and the cursor was not moved past them. Set answers.orders.id or answers.orders.lastUpdated to the fields that hold them (b2bctl doctor shows the answer).`,
+      `warning: ${countOf(unreadableStamps, 'listed entries')} had an update stamp b2bctl cannot read: ${order} ${printable(example.field)} holds ${shownValue(example.value)}, which is no instant b2bctl reads (ISO-8601 text such as 2026-11-30T14:22:18-03:00, or epoch seconds or milliseconds); they were not emitted and the cursor was not moved past them. No setting reads such a stamp: the platform must write its update stamps in one of those forms.`,
+    );
+  }
+  const unrecognised = progress.untrackable - unreadableStamps;
+  if (unrecognised > 0) {
+    context.log.warn(
+      `warning: ${unrecognised} listed entries had no id or update instant b2bctl recognises; they were not emitted and the cursor was not moved past them. Set answers.orders.id or answers.orders.lastUpdated to the fields that hold them (b2bctl doctor shows the answer).`,
     );
   }
   if (progress.unrecognisedPages > 0) {
@@ -501,6 +519,39 @@ function warnUnreadable(progress: PollProgress, context: Context): void {
       `warning: ${progress.unrecognisedPages} order listing answers held no array b2bctl recognises and were read as empty, so the cursor was not moved; set answers.orders.items to the field that holds the orders (b2bctl doctor shows the answer).`,
     );
   }
+}
+
+/** A value a warning quotes: as JSON, on one line, at most 60 characters of it. */
+function shownValue(value: unknown): string {
+  const quoted = printable(JSON.stringify(value) ?? String(value));
+  return quoted.length <= 60 ? quoted : `${quoted.slice(0, 59)}…`;
+}
+
+/**
+ * Orders listed with their update stamp unset (null, blank, `0000-00-00 00:00:00`: never updated since created),
+ * emitted as of their creation instant: said once a run, as a note (it is how such a platform lists new orders,
+ * nothing to mend), naming the fields read.
+ */
+function noteNeverUpdated(progress: PollProgress, context: Context): void {
+  const [first] = progress.neverUpdated.values();
+  if (first === undefined) return;
+  context.log.info(
+    `orders poll: ${countOf(progress.neverUpdated.size, 'order versions')} listed with ${first.updateField} unset (never updated since created), emitted as of the creation instant (${first.createdField}); each order's first update is a new version.`,
+  );
+}
+
+/**
+ * A run in which the platform listed entries and b2bctl could read none of them (every update stamp in a form it does
+ * not read, every entry without an id) emitted nothing and holds the cursor where it was: run after run, a silent
+ * stall. It ends non-zero, 69 as for a listing that ignores the window: the platform's answer is what no wait nor
+ * setting of this run mends, and the warning before it says what to change. --watch says so each cycle and goes on.
+ */
+function refuseNothingReadable(progress: PollProgress): void {
+  if (progress.readableListed > 0 || progress.untrackable === 0) return;
+  throw new B2bctlError(
+    `orders poll: none of the ${countOf(progress.untrackable, 'entries')} the platform listed could be read (see the warning): nothing was emitted, and the cursor stays at ${new Date(progress.current()).toISOString()}.`,
+    ExitCode.unavailable,
+  );
 }
 
 /**
@@ -530,7 +581,7 @@ function versionShown(
 async function fetchDetails(
   client: PlatformClient,
   versions: readonly ListedOrder[],
-  concurrency: number,
+  { concurrency, answers }: { concurrency: number; answers: OrderAnswerSettings },
   warn: (line: string) => void,
 ): Promise<unknown[]> {
   const limit = pLimit(Math.max(1, concurrency));
@@ -538,7 +589,8 @@ async function fetchDetails(
     versions.map((version) =>
       limit(async () => {
         try {
-          return await getOrder(client, version.id, undefined, undefined, version.orderNumber);
+          const detail = await getOrder(client, version.id, undefined, undefined, version.orderNumber);
+          return olderDetailReplaced(version, detail, answers, warn);
         } catch (error) {
           // A listed order whose detail is gone (deleted, or not yet readable) or holds no order (no JSON, `null`,
           // another order's record) would fail every run from here on, and hold back every later update: its listing
@@ -553,6 +605,25 @@ async function fetchDetails(
       }),
     ),
   );
+}
+
+/**
+ * A detail older than the listing entry it was fetched for (a platform replica lagging behind the one that lists):
+ * written, it would move the ERP's order back, and the cursor would pass the listed version, never emitted. Its
+ * listing entry is written in its place, as for a detail that is not the order, and said.
+ */
+function olderDetailReplaced(
+  version: ListedOrder,
+  detail: unknown,
+  answers: OrderAnswerSettings,
+  warn: (line: string) => void,
+): unknown {
+  const read = readListedOrder(detail, answers);
+  if (read === undefined || !(Date.parse(read.lastUpdated) < Date.parse(version.lastUpdated))) return detail;
+  warn(
+    `warning: order ${String(version.id)} is listed updated ${version.lastUpdated}, but its detail is an older version (updated ${read.lastUpdated}: a platform replica lagging behind): its listing entry was written in its place; b2bctl orders get ${String(version.id)} reads it later.`,
+  );
+  return version.record;
 }
 
 /** After the count, the columns the table left out to fit the terminal, as prose wrapped at spaces to its width. */

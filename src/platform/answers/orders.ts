@@ -15,7 +15,7 @@ import {
 } from './shapes.js';
 import { notAListingPage, recognisedListPaths } from './listing.js';
 import { refusalSignOf } from './refusal-signs.js';
-import { updateStampFields } from '../../domain/update-instants.js';
+import { isUnsetStamp, updateStampFields } from '../../domain/update-instants.js';
 
 /**
  * The order listing's and the order detail's answers. The document names the listing's fields (those of the orders
@@ -149,6 +149,11 @@ export interface ListedOrder {
   /** The status the entry shows (`status`, the orders webhook's field), when it shows one as text. */
   status?: string;
   /**
+   * Set when the entry's update stamp is shown empty (`"lastUpdated": null`: an order never updated since it was
+   * created) and its creation instant stands in for it: the fields read, for the run's note.
+   */
+  neverUpdated?: { updateField: string; createdField: string };
+  /**
    * The instant as the platform wrote it when it names no zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`):
    * `lastUpdated` is then this machine's reading of it in its own zone, a guess.
    */
@@ -156,7 +161,7 @@ export interface ListedOrder {
 }
 
 /** A date and time with no zone after it. */
-const zoneless = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const zoneless = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}([.,]\d+)?)?$/;
 
 /**
  * The entries of a listing page; undefined when no recognised place holds an array (the caller reads that as an
@@ -179,23 +184,65 @@ export function orderListingNotAPage(body: unknown, settings: OrderAnswerSetting
   return notAListingPage(body, recognisedOrderListPaths, settings.items);
 }
 
-/** The id and update instant of a listed entry, or undefined when either cannot be read. */
+/**
+ * The id and update instant of a listed entry, or undefined when either cannot be read. An entry whose update stamp
+ * is shown empty (`"lastUpdated": null`, `""`) is an order never updated since it was created: its creation instant
+ * is its version then (the platform lists it by that instant), and its first update a new version.
+ */
 export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = {}): ListedOrder | undefined {
   if (!isRecord(entry)) return undefined;
   const id = idValue(firstAt(entry, candidatePaths(settings.id, ['id']), isIdLike)?.value);
   if (id === undefined) return undefined;
-  const lastUpdated = firstAt(entry, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant);
-  if (!lastUpdated) return undefined;
+  const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
+  const updatePaths = candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths);
+  const lastUpdated = firstAt(entry, updatePaths, isInstant);
+  const emptyUpdate = lastUpdated || !created ? undefined : emptyUpdateStamp(entry, updatePaths);
+  const version = lastUpdated ?? (emptyUpdate === undefined ? undefined : created);
+  if (!version) return undefined;
   const number = idValue(firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value);
-  const written = lastUpdated.value;
+  const written = version.value;
   const order: ListedOrder = { id, lastUpdated: instantText(written), record: entry };
   if (number !== undefined) order.orderNumber = number;
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
-  const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
   if (created) order.dateCreated = created.value;
+  if (emptyUpdate !== undefined && created)
+    order.neverUpdated = { updateField: emptyUpdate, createdField: created.path };
   const status = readOrderStatus(entry);
   if (status !== undefined) order.status = status;
   return order;
+}
+
+/**
+ * Where an entry shows its update stamp unset (null, blank, or a placeholder such as `0000-00-00 00:00:00`:
+ * isUnsetStamp) and holds no other value at any place a stamp may be: one holding other text b2bctl cannot read is
+ * no unset stamp (unreadableUpdateStamp says which).
+ */
+function emptyUpdateStamp(entry: Record<string, unknown>, paths: readonly string[]): string | undefined {
+  const unreadable = unreadableUpdateStamp(entry, paths);
+  if (unreadable !== undefined) return isUnsetStamp(unreadable.value) ? unreadable.path : undefined;
+  return paths.find((path) => shownEmptyAt(entry, path));
+}
+
+/**
+ * The first place an entry holds an update stamp that is no instant b2bctl reads (`"30/11/2026 14:22:18"`, a
+ * placeholder such as `"0000-00-00 00:00:00"`), with the value as written; undefined when every place holds an
+ * instant, nothing or an empty value. What a warning quotes: the field is found, its value is what no setting reads.
+ */
+export function unreadableUpdateStamp(
+  entry: unknown,
+  paths: readonly string[],
+): { path: string; value: unknown } | undefined {
+  for (const path of paths) {
+    const value = valueAtPath(entry, path);
+    if (value === undefined || shownEmptyAt(entry, path)) continue;
+    return isInstant(value) ? undefined : { path, value };
+  }
+  return undefined;
+}
+
+/** Where the entries of a listing keep their update stamp, as the settings say. */
+export function updateStampPaths(settings: OrderAnswerSettings = {}): readonly string[] {
+  return candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths);
 }
 
 /** The status an order (a listing entry or a detail) shows, when it shows one (orderStatusOf: `cancelled` is `CANCELED`). */
@@ -349,20 +396,34 @@ function buyerDocumentAt(order: unknown, settings: OrderAnswerSettings) {
 }
 
 /** What `b2bctl doctor` says of an order listing page: where the array is and where its first order's facts are. */
-export function locateOrderListing(
-  body: unknown,
-  settings: OrderAnswerSettings = {},
-): { path: string; count: number; idPath?: string; lastUpdatedPath?: string; buyerPath?: string } | undefined {
+export function locateOrderListing(body: unknown, settings: OrderAnswerSettings = {}): LocatedOrderListing | undefined {
   if (body === undefined || body === null || body === '') return { path: '(empty body)', count: 0 };
   const found = firstAt(body, candidatePaths(settings.items, recognisedOrderListPaths), isArray);
   if (!found) return undefined;
   const first = found.value[0];
   if (!isRecord(first)) return { path: found.path, count: found.value.length };
+  const updatePaths = updateStampPaths(settings);
+  const neverUpdated = readListedOrder(first, settings)?.neverUpdated;
   return {
     path: found.path,
     count: found.value.length,
     idPath: firstAt(first, candidatePaths(settings.id, ['id']), isIdLike)?.path,
-    lastUpdatedPath: firstAt(first, candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths), isInstant)?.path,
+    lastUpdatedPath: firstAt(first, updatePaths, isInstant)?.path ?? neverUpdated?.createdField,
+    ...(neverUpdated ? { neverUpdated } : {}),
+    unreadableStamp: unreadableUpdateStamp(first, updatePaths),
     buyerPath: buyerDocumentAt(first, settings)?.path,
   };
+}
+
+/** Where an order listing holds its orders, and where its first order holds the facts the poller needs. */
+export interface LocatedOrderListing {
+  path: string;
+  count: number;
+  idPath?: string;
+  lastUpdatedPath?: string;
+  /** Set when the first order's update stamp is empty and its creation instant stands in (ListedOrder.neverUpdated). */
+  neverUpdated?: { updateField: string; createdField: string };
+  /** The first order's update stamp when it is there but no instant b2bctl reads: no setting mends that. */
+  unreadableStamp?: { path: string; value: unknown };
+  buyerPath?: string;
 }

@@ -1,5 +1,6 @@
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
+import { readInstantMs } from '../../domain/update-instants.js';
 import { redactUrl } from '../redact.js';
 
 /**
@@ -56,10 +57,13 @@ export const isNonEmptyText = (value: unknown): value is string => typeof value 
 export const isIdLike = (value: unknown): value is string | number | WrittenNumber =>
   isNonEmptyText(value) || (typeof value === 'number' && Number.isFinite(value)) || value instanceof WrittenNumber;
 
-/** An instant: ISO-8601 text, or a number of epoch seconds or milliseconds (told apart by `instantMs`). */
+/**
+ * An instant: ISO-8601 text (read as an order's update stamp is, update-instants.ts: a space or a `T`, `+00`, a
+ * decimal comma), or a number of epoch seconds or milliseconds (told apart by `instantMs`).
+ */
 export function isInstant(value: unknown): value is string | number {
   if (typeof value === 'number') return Number.isFinite(value) && value > 0;
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
+  return typeof value === 'string' && readInstantMs(value) !== undefined;
 }
 
 /**
@@ -67,7 +71,7 @@ export function isInstant(value: unknown): value is string | number {
  * seconds 10^11 is the year 5138, so no instant an answer states is read in the wrong unit.
  */
 export function instantMs(value: string | number): number {
-  return typeof value === 'number' ? (value < 1e11 ? value * 1000 : value) : Date.parse(value);
+  return typeof value === 'number' ? (value < 1e11 ? value * 1000 : value) : (readInstantMs(value) ?? Number.NaN);
 }
 
 /** A setting's candidate paths: the setting's own value first when set, else the recognised ones. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compareUpdateInstants, readUpdateInstant, updateStampOf } from '../../../src/domain/update-instants.js';
+import {
+  compareUpdateInstants,
+  isUnsetStamp,
+  readUpdateInstant,
+  updateStampOf,
+} from '../../../src/domain/update-instants.js';
 
 const order = (left: unknown, right: unknown) =>
   Math.sign(compareUpdateInstants(readUpdateInstant(left)!, readUpdateInstant(right)!));
@@ -12,6 +17,22 @@ describe('update instants', () => {
     expect(order('2026-11-30T12:00:00.123456000Z', '2026-11-30T12:00:00.123456Z')).toBe(0);
     expect(order('2026-11-30T12:00:00.123456789Z', '2026-11-30T12:00:00.123456788Z')).toBe(1);
     expect(order('2026-11-30T12:00:00Z', '2026-11-30T12:00:00.000Z')).toBe(0);
+  });
+
+  it('reads a space between date and time, an offset in hours and a decimal comma at full precision (t6-20)', () => {
+    expect(order('2026-11-30 12:00:00.000999Z', '2026-11-30 12:00:00.000001Z')).toBe(1);
+    expect(order('2026-11-30 12:00:00.780308+00', '2026-11-30 12:00:00.780001+00')).toBe(1);
+    expect(order('2026-11-30T12:00:00.000999+00', '2026-11-30T12:00:00.000999Z')).toBe(0);
+    expect(order('2026-11-30 09:00:00.000200-0300', '2026-11-30T12:00:00.000100Z')).toBe(1);
+    expect(order('2026-11-30T12:00:00,000999Z', '2026-11-30T12:00:00.000999Z')).toBe(0);
+    expect(readUpdateInstant('2026-11-30 12:00:00.780308+00')).toEqual({
+      ms: Date.UTC(2026, 10, 30, 12, 0, 0, 780),
+      nanos: 308000,
+    });
+    expect(readUpdateInstant('2026-11-30t12:00:00.1z')).toEqual({
+      ms: Date.UTC(2026, 10, 30, 12, 0, 0, 100),
+      nanos: 0,
+    });
   });
 
   it('reads epoch milliseconds, and seconds below 10^11, as the rest of b2bctl does', () => {
@@ -32,6 +53,27 @@ describe('update instants', () => {
   it('reads no other form: dd/mm/yyyy, an empty or missing stamp, a number that is no instant', () => {
     for (const stamp of ['30/11/2026 12:00:00', '', 'yesterday', undefined, null, 0, -5, Number.NaN, true])
       expect(readUpdateInstant(stamp)).toBeUndefined();
+  });
+
+  it('reads no placeholder of an unset date as an instant (t6-15)', () => {
+    for (const stamp of [
+      '0000-00-00 00:00:00',
+      '0001-01-01T00:00:00',
+      '1970-01-01T00:00:00Z',
+      'null',
+      'undefined',
+      '0',
+    ])
+      expect(readUpdateInstant(stamp)).toBeUndefined();
+  });
+
+  it('tells a placeholder for a date never set from any other stamp', () => {
+    for (const stamp of [null, '', ' ', 0, '0', 'null', 'NULL', 'undefined', '0000-00-00', '0000-00-00 00:00:00'])
+      expect(isUnsetStamp(stamp)).toBe(true);
+    for (const stamp of ['0001-01-01T00:00:00', '0001-01-01T00:00:00.0000000Z', '1970-01-01T00:00:00Z'])
+      expect(isUnsetStamp(stamp)).toBe(true);
+    for (const stamp of ['30/11/2026 14:22:18', '2026-11-30T12:00:00Z', '0001-01-01T00:00:01', 'none', undefined, 5])
+      expect(isUnsetStamp(stamp)).toBe(false);
   });
 
   it('finds the stamp where an order writes it, the order itself first', () => {

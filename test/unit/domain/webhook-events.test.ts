@@ -81,6 +81,20 @@ describe('deduplicationKey', () => {
     expect(payloadMismatches('orders', order)).toContain('lastUpdated is blank');
   });
 
+  it.each(['0000-00-00 00:00:00', 'null', 'undefined', '0', '0001-01-01T00:00:00', '30/11/2026 12:00:00'])(
+    'keys an order whose lastUpdated is no instant (%j) by its content, flagged: it is no version (t6-15)',
+    (stamp) => {
+      const order = { id: 150005, orderId: 150005, status: 'SHIPPED', lastUpdated: stamp };
+      expect(deduplicationKey('orders', order, 'd-1')).toMatch(/^orders:150005:[\w-]{22}$/);
+      expect(deduplicationKey('orders', { ...order, status: 'DELIVERED' }, 'd-2')).not.toBe(
+        deduplicationKey('orders', order, 'd-1'),
+      );
+      expect(payloadMismatches('orders', order)).toContain(
+        `lastUpdated ${JSON.stringify(stamp)} is no instant b2bctl reads`,
+      );
+    },
+  );
+
   it.each(['', 0, -1, '0', ' '])('keys an order whose id names no order (%j) by its orderId', (id) => {
     const order = { id, orderId: 160002, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' };
     expect(deduplicationKey('orders', order, 'd-1')).toBe('orders:160002:2026-11-30T10:00:00Z');
