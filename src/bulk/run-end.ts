@@ -151,8 +151,20 @@ function whenToResume(error: UnavailableError | undefined): string {
   const answered = answeredStatus(error);
   if (answered !== undefined && answered < 300)
     return `the platform answered HTTP ${answered} in words that do not tell (quoted above); once that is settled, run`;
-  if (error?.timedOutAfterMs === undefined) return 'when the platform is back, run';
-  return `the platform did not answer within ${spokenDuration(error.timedOutAfterMs)} (--timeout); run again with a longer --timeout`;
+  const timedOutAfterMs = timedOutAfter(error);
+  if (timedOutAfterMs === undefined) return 'when the platform is back, run';
+  return `the platform did not answer within ${spokenDuration(timedOutAfterMs)} (--timeout); run again with a longer --timeout`;
+}
+
+/**
+ * The time-out a request of the run met, on the error or the one it wraps: a create that met it and whose question
+ * (does the customer exist now?) met it too carries it on the question's error (a fresh user test: such a run said
+ * "when the platform is back" and resumed with the same time-out).
+ */
+function timedOutAfter(error: unknown): number | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof UnavailableError && cause.timedOutAfterMs !== undefined) return cause.timedOutAfterMs;
+  return undefined;
 }
 
 /** The status of an answer that came and did not tell, on the error or the one it wraps (a question asked after it). */
@@ -169,8 +181,9 @@ function answeredStatus(error: unknown): number | undefined {
  * user test).
  */
 function resumeAfter(error: UnavailableError | undefined, sending: Sending): string {
-  if (error?.timedOutAfterMs === undefined) return sending.resumeHint;
-  return sending.resumeHintWithTimeout(longerTimeoutThan(error.timedOutAfterMs));
+  const timedOutAfterMs = timedOutAfter(error);
+  if (timedOutAfterMs === undefined) return sending.resumeHint;
+  return sending.resumeHintWithTimeout(longerTimeoutThan(timedOutAfterMs));
 }
 
 /** The line of a run every request of which was lost: why (the record first in the file's), and how to resume. */
@@ -186,9 +199,10 @@ function unavailableThroughout(
   const answered = answeredStatus(first);
   if (answered !== undefined && answered < 300)
     return `${why}No request of this run was answered in words that tell (${lost}): the platform answered HTTP ${answered}, quoted above; once that is settled, run: ${resumeHint}`;
-  if (first?.timedOutAfterMs === undefined)
+  const timedOutAfterMs = timedOutAfter(first);
+  if (timedOutAfterMs === undefined)
     return `${why}The platform was unavailable for every request of this run (${lost}); when it is back, run: ${resumeHint}`;
-  return `${why}No request of this run was answered within ${spokenDuration(first.timedOutAfterMs)} (${lost}); run again with a longer --timeout: ${resumeHint}`;
+  return `${why}No request of this run was answered within ${spokenDuration(timedOutAfterMs)} (${lost}); run again with a longer --timeout: ${resumeHint}`;
 }
 
 /**

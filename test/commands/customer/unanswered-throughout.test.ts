@@ -45,7 +45,11 @@ describe('a customer run whose every request went unanswered', () => {
     expect(rows.map((row) => row.outcome)).toEqual(['unknown']);
     expect(platform.received[0]).toBe('POST /v1/customer');
     expect(platform.received.filter((request) => request === 'POST /v1/customer')).toHaveLength(1);
-    expect(result.stderr).toMatch(/ of this run \(1 unknown, asked about again by the resume\); /);
+    // The question met the time-out too: the line says so and resumes with a longer one, never "when it is back".
+    expect(result.stderr).toMatch(
+      /No request of this run was answered within 0\.2 s \(1 unknown, asked about again by the resume\); run again with a longer --timeout: .*b2bctl customer create people\.csv .*--timeout 30s --resume /,
+    );
+    expect(result.stderr).not.toContain('when it is back');
     expect(result.stderr).not.toContain('sent again by the resume');
   });
 
