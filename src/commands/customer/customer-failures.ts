@@ -1,4 +1,5 @@
-import { B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
+import { AmbiguousRequestError, B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
+import { asClause } from '../../lib/clause.js';
 import { type AddressInput, type AddressPartsInput, platformCheckedFields } from '../../domain/customer.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { anotherCustomersRecord, isUnknownDocument, otherCustomerIn, refusalIn2xx } from '../../platform/customers.js';
@@ -26,6 +27,23 @@ export function customerNotFound(document: string, error: PlatformError, routeSe
       ? ''
       : ` If the customer is registered, this store's route is not ${error.request.method} ${error.request.url}: set ${routeSetting}.`;
   return new NotFoundError(`${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.${route}`);
+}
+
+/**
+ * A server failure (5xx, already retried) to an update or a status change: it may come after the store applied the
+ * write (a user test: both updates applied, reported "did not go through … to fix"), so the write is `unknown`, which
+ * sending again settles harmlessly. Not a lost login (exit 77).
+ */
+export function mayFollowAppliedWrite(error: unknown): error is PlatformError {
+  return error instanceof PlatformError && error.status >= 500 && error.exitCode !== ExitCode.authFailed;
+}
+
+/** A single update's or status change's server failure, as a line saying it may have been applied (exit 69). */
+export function mayHaveBeenAppliedError(document: string, error: PlatformError, what: string): AmbiguousRequestError {
+  return new AmbiguousRequestError(
+    `Customer ${document}: ${asClause(error.message)}, which may come after the platform applied the ${what}; sending it again is harmless.`,
+    { status: error.status, cause: error },
+  );
 }
 
 /**

@@ -6,7 +6,14 @@ import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { Context } from '../../context.js';
 import { validateCustomerUpdate } from '../../domain/customer.js';
 import { AmbiguousRequestError, InputError } from '../../base/errors.js';
-import { customerFailureMessage, customerNotFound, doubtfulUpdate } from './customer-failures.js';
+import {
+  customerFailureMessage,
+  customerNotFound,
+  doubtfulUpdate,
+  mayFollowAppliedWrite,
+  mayHaveBeenAppliedError,
+} from './customer-failures.js';
+import { asClause } from '../../lib/clause.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import { activeStateWords, parseActiveState } from '../../io/input/cell-values.js';
 import type { FieldCatalogue } from '../../io/input/record-shape.js';
@@ -62,6 +69,7 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
       await writeObject(context, answer as Record<string, unknown>);
   } catch (error) {
     if (isUnknownDocument(error)) throw customerNotFound(document, error, 'paths.customerStatus');
+    if (mayFollowAppliedWrite(error)) throw mayHaveBeenAppliedError(document, error, 'change');
     throw error;
   }
 }
@@ -120,6 +128,10 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
                 original: entry.original,
               };
             } catch (error) {
+              if (mayFollowAppliedWrite(error)) {
+                const message = `${asClause(error.message)}, which may come after the platform applied the change`;
+                return { row: { ...row, outcome: 'unknown', status: error.status, message }, original: entry.original };
+              }
               const { status, message } = customerFailureMessage(error, entry.value.document);
               return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
             }

@@ -6,13 +6,15 @@ import { placeOf } from '../../bulk/report.js';
 import { RecordChecker } from '../../bulk/validation-pass.js';
 import type { Context } from '../../context.js';
 import { type CustomerUpdateBody, customerFieldType, validateCustomerUpdate } from '../../domain/customer.js';
-import { AmbiguousRequestError, ExitCode, InputError, PlatformError, UsageError } from '../../base/errors.js';
+import { AmbiguousRequestError, InputError, PlatformError, UsageError } from '../../base/errors.js';
 import { asClause } from '../../lib/clause.js';
 import {
   customerFailureMessage,
   customerNotFound,
   doubtfulUpdate,
   explainedRefusal,
+  mayFollowAppliedWrite,
+  mayHaveBeenAppliedError,
   refusedWrite,
 } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
@@ -86,9 +88,8 @@ async function updateEntry(
   } catch (error) {
     if (error instanceof NoStoredAddress)
       return { row: { ...row, outcome: 'invalid', message: `not sent: ${error.message}` }, original: entry.original };
-    // A 500 may come after the store applied the update (a user test: both applied, reported "did not go through
-    // … to fix"): unknown, which a resume sends again, harmless for an update.
-    if (error instanceof PlatformError && error.status >= 500 && error.exitCode !== ExitCode.authFailed) {
+    // Unknown, which a resume sends again, harmless for an update.
+    if (mayFollowAppliedWrite(error)) {
       const message = `${asClause(error.message)}, which may come after the platform applied the update`;
       return { row: { ...row, outcome: 'unknown', status: error.status, message }, original: entry.original };
     }
@@ -158,6 +159,7 @@ async function updateOne(
     if (error instanceof NoStoredAddress)
       throw new InputError(`Customer ${document}: ${error.message}. Nothing was sent.`, { field: error.field });
     if (!(error instanceof PlatformError)) throw error;
+    if (mayFollowAppliedWrite(error)) throw mayHaveBeenAppliedError(document, error, 'update');
     throw isUnknownDocument(error)
       ? customerNotFound(document, error)
       : explainedRefusal(error, refusedWrite(client, sent));

@@ -38,7 +38,14 @@ describe('customer status DOC inactive: each platform answer', () => {
       /^Customer 529\.982\.247-25 is now inactive\.$/,
     ],
     ['401 no password', ana.document, 77, [write(ana.document)], loginLine],
-    ['500', ana.document, 1, [write(ana.document)], /^error: PUT \S+ failed with HTTP 500: Internal Server Error$/],
+    // A 500 may come after the store applied the change: said so, exit 69, as an unanswered single write is.
+    [
+      '500',
+      ana.document,
+      69,
+      [write(ana.document)],
+      /^error: Customer 529\.982\.247-25: PUT \S+ failed with HTTP 500: Internal Server Error, which may come after the platform applied the change; sending it again is harmless\.$/,
+    ],
     [
       '503',
       ana.document,
@@ -90,9 +97,11 @@ describe('customer status FILE: each platform answer', () => {
       1,
       [write(ana.document)],
       {
-        outcome: 'failed',
+        outcome: 'unknown',
         status: '500',
-        message: expect.stringMatching(/failed with HTTP 500: Internal Server Error$/),
+        message: expect.stringMatching(
+          /failed with HTTP 500: Internal Server Error, which may come after the platform applied the change$/,
+        ),
       },
     ],
     [
