@@ -22,8 +22,13 @@ import {
   versionKey,
   windowUpTo,
 } from '../../domain/orders-window.js';
-import { type OrderAnswerSettings, readListedOrder, readOrderStatus } from '../../platform/answers/orders.js';
-import { isIdLike } from '../../platform/answers/shapes.js';
+import {
+  type OrderAnswerSettings,
+  readListedOrder,
+  readOrderStatus,
+  showsIdOrNumber,
+} from '../../platform/answers/orders.js';
+import { isIdLike, isRecord } from '../../platform/answers/shapes.js';
 import {
   AuthError,
   B2bctlError,
@@ -585,11 +590,18 @@ async function fetchDetails(
   warn: (line: string) => void,
 ): Promise<unknown[]> {
   const limit = pLimit(Math.max(1, concurrency));
+  const saidUnplaced = once(warn);
   return await Promise.all(
     versions.map((version) =>
       limit(async () => {
         try {
           const detail = await getOrder(client, version.id, undefined, undefined, version.orderNumber);
+          // Taken as the order, as it came (a 2xx is not refused for its shape); but an envelope of the store's own
+          // (`{"pedido":{…}}`) is then written whole, and the reader is told where to point b2bctl, once a run.
+          if (isRecord(detail) && !showsIdOrNumber(detail, answers))
+            saidUnplaced(
+              `warning: order ${String(version.id)}'s detail shows neither an id nor a number where b2bctl reads them (the answer's root, or a data, order, result or content envelope): written as it came, as every such detail of this run. If the answer holds the order under a field of its own, set answers.order.detail to it (b2bctl orders get ${String(version.id)} shows the answer).`,
+            );
           return olderDetailReplaced(version, detail, answers, warn);
         } catch (error) {
           // A listed order whose detail is gone (deleted, or not yet readable) or holds no order (no JSON, `null`,
@@ -605,6 +617,16 @@ async function fetchDetails(
       }),
     ),
   );
+}
+
+/** `warn`, said the first time only. */
+function once(warn: (line: string) => void): (line: string) => void {
+  let said = false;
+  return (line) => {
+    if (said) return;
+    said = true;
+    warn(line);
+  };
 }
 
 /**

@@ -319,7 +319,7 @@ export function detailHoldsNoOrder(body: unknown, settings: OrderAnswerSettings 
 }
 
 /** Whether an order shows an id or a number (`answers.orders.id`, `answers.orders.number` where set). */
-function showsIdOrNumber(order: Record<string, unknown>, settings: OrderAnswerSettings): boolean {
+export function showsIdOrNumber(order: Record<string, unknown>, settings: OrderAnswerSettings): boolean {
   const id = firstAt(order, candidatePaths(settings.id, ['id']), isIdLike);
   return id !== undefined || readOrderNumber(order, settings) !== undefined;
 }

@@ -190,3 +190,28 @@ describe('orders poll --detail: a detail older than the version listed (t6-13)',
     expect(result.stderr).not.toContain('older version');
   });
 });
+
+describe('orders poll --detail: a detail in an envelope of the store’s own ({"pedido":{…}})', () => {
+  it('is written as it came, with one warning a run naming answers.order.detail', async () => {
+    listed = [
+      { id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt() },
+      { id: 8, orderId: 1008, status: 'NEW', lastUpdated: listedAt() },
+    ];
+    details['7'] = { pedido: { id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt() } };
+    details['8'] = { pedido: { id: 8, orderId: 1008, status: 'NEW', lastUpdated: listedAt() } };
+    const result = await poll(join(temporaryFolder('b2bctl-stamps-'), 'cursor.json'), '--detail');
+    expect(result.code).toBe(0);
+    expect(ndjsonOf(result.stdout)).toEqual([details['7'], details['8']]);
+    const warnings = result.stderr.split('\n').filter((line) => line.includes('shows neither an id nor a number'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/set answers\.order\.detail to it \(b2bctl orders get [78] shows the answer\)\.$/);
+  });
+
+  it('a detail that shows its id says nothing of the kind', async () => {
+    listed = [{ id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt() }];
+    details['7'] = { data: { id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt() } };
+    const result = await poll(join(temporaryFolder('b2bctl-stamps-'), 'cursor.json'), '--detail');
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('shows neither an id nor a number');
+  });
+});
