@@ -83,3 +83,12 @@ export function generateCustomers(
     },
   );
 }
+
+/**
+ * A `customer update` and a `customer status` file of two customers (a CPF, then a CNPJ), each with its verb and the
+ * scripted platform's route its rows are sent to: for tests of a bulk run stopped at its first answer.
+ */
+export const twoCustomerChangeFiles: [verb: string, file: string, route: string][] = [
+  ['update', 'document,phone\n111.444.777-35,11987654321\n11.222.333/0001-81,11987654321\n', 'PUT /v1/customer/*'],
+  ['status', 'document,active\n111.444.777-35,false\n11.222.333/0001-81,false\n', 'PUT /v1/customer/updateStatus/*'],
+];

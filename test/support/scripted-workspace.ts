@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { beforeEach } from 'vitest';
 import { freshConfigDir, freshWorkDir } from './cli.js';
 import { runCommandLine } from './command-line.js';
 import type { ScriptedPlatform } from './scripted-platform.js';
@@ -24,10 +25,27 @@ export function scriptedWorkspace(platform: ScriptedPlatform, files: Record<stri
   const dir = freshWorkDir();
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const configDir = freshConfigDir();
-  const env = scriptedPlatformEnv(platform);
+  /** `b2bctl ARGS` there, given STDIN and EXTRA settings in its environment. */
+  const run = (args: readonly string[], { stdin, env }: { stdin?: string; env?: Record<string, string> } = {}) =>
+    runCommandLine(args, { configDir, env: scriptedPlatformEnv(platform, env), cwd: dir, stdin });
+  return { dir, run };
+}
+
+/** A fresh `scriptedWorkspace` (with no files) for each test of the file: its folder and its runner. */
+export function useScriptedWorkspacePerTest(platform: ScriptedPlatform) {
+  let current: ReturnType<typeof scriptedWorkspace> | undefined;
+  beforeEach(() => {
+    current = scriptedWorkspace(platform);
+  });
+  const started = () => {
+    if (!current) throw new Error('the workspace is made before each test');
+    return current;
+  };
   return {
-    dir,
-    run: (args: readonly string[], stdin?: string) => runCommandLine(args, { configDir, env, cwd: dir, stdin }),
+    get folder() {
+      return started().dir;
+    },
+    run: (...args: Parameters<ReturnType<typeof scriptedWorkspace>['run']>) => started().run(...args),
   };
 }
 
