@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { storedCustomer, updateRoute } from '../../support/customers.js';
+import { createdWithFullAddress, fullAddressHeader, storedCustomer, updateRoute } from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { requestCounts, resetCounts, sandboxPassword, sandboxUser } from '../../support/sandbox.js';
 import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
@@ -24,21 +24,10 @@ function cli(args: readonly string[], cwd: string): Promise<RunResult> {
   return runCommandLine(args, { configDir, cwd });
 }
 
-const header =
-  'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number;customerRegistrationAddress.complement;customerRegistrationAddress.addressType;customerRegistrationAddress.name';
+const header = fullAddressHeader;
 
 /** Creates a company whose registration address has a complement, a type and a name; its folder. */
-async function created(document: string, email: string): Promise<string> {
-  const folder = freshWorkDir();
-  writeFileSync(
-    join(folder, 'clientes.csv'),
-    `${header}\r\ncnpj;${document};Empresa Ltda;${email};(11) 3333-0000;Senha#1;01310-100;100;Galpão 3;BUSINESS;Matriz\r\n`,
-  );
-  const result = await cli(['customer', 'create', 'clientes.csv', '--no-input'], folder);
-  expect(result.code).toBe(0);
-  await resetCounts(sandbox);
-  return folder;
-}
+const created = (document: string, email: string) => createdWithFullAddress(sandbox, configDir, document, email);
 
 describe('an update whose registration address leaves parts empty', () => {
   it('keeps the stored complement, name and type (and the street of the same CEP), saying so in the report', async () => {
