@@ -8,12 +8,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { createdWithFullAddress, fullAddressHeader, storedCustomer, updateRoute } from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { requestCounts, resetCounts, sandboxPassword, sandboxUser } from '../../support/sandbox.js';
-import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { requestCounts } from '../../support/sandbox.js';
+import { pathOf, loggedInThroughProxy, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -140,14 +140,7 @@ describe('an update whose registration address gives neither CEP nor number', ()
     proxy = await startScriptedProxy(sandbox.url, (request) =>
       request.method === 'PUT' && request.body === '{}' ? { answer: 200, body: record } : undefined,
     );
-    const proxied = freshConfigDir();
-    const login = await runCommandLine(
-      ['login', '--base-url', proxy.url, '--username', sandboxUser, '--password-stdin'],
-      { configDir: proxied, stdin: `${sandboxPassword}\n` },
-    );
-    expect(login.code).toBe(0);
-    await resetCounts(sandbox);
-    return proxied;
+    return loggedInThroughProxy(sandbox, proxy);
   }
 
   it('a complement alone keeps the stored CEP, number and the rest, and the report says so', async () => {

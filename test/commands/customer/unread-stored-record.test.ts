@@ -9,12 +9,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, useSandboxPerFile } from '../../support/cli.js';
+import { useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { createdWithFullAddress, fullAddressHeader, storedCustomer, updateRoute } from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { requestCounts, resetCounts, sandboxPassword, sandboxUser } from '../../support/sandbox.js';
-import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { requestCounts } from '../../support/sandbox.js';
+import {
+  pathOf,
+  type ProxyAction,
+  loggedInThroughProxy,
+  type ScriptedProxy,
+  startScriptedProxy,
+} from '../../support/scripted-proxy.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -36,14 +42,7 @@ async function throughProxyAnsweringRead(action: ProxyAction): Promise<string> {
   proxy = await startScriptedProxy(sandbox.url, (request) =>
     request.method === 'PUT' && request.body === '{}' ? action : undefined,
   );
-  const proxied = freshConfigDir();
-  const login = await runCommandLine(
-    ['login', '--base-url', proxy.url, '--username', sandboxUser, '--password-stdin'],
-    { configDir: proxied, stdin: `${sandboxPassword}\n` },
-  );
-  expect(login.code).toBe(0);
-  await resetCounts(sandbox);
-  return proxied;
+  return loggedInThroughProxy(sandbox, proxy);
 }
 
 /** `customer update` of a file that gives DOCUMENT's zipcode and number alone, in FOLDER through the PROXIED login. */
