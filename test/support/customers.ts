@@ -121,3 +121,17 @@ export async function createdWithFullAddress(
   await resetCounts(sandbox);
   return folder;
 }
+
+/** `customer update --document DOCUMENT` setting the registration address's CEP and number alone, as argv. */
+export function zipcodeAndNumberUpdate(document: string): string[] {
+  return [
+    'customer',
+    'update',
+    '--document',
+    document,
+    '--set',
+    'customerRegistrationAddress.zipcode=01310-100',
+    '--set',
+    'customerRegistrationAddress.number=200',
+  ];
+}

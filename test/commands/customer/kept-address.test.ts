@@ -10,10 +10,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { createdWithFullAddress, fullAddressHeader, storedCustomer, updateRoute } from '../../support/customers.js';
+import {
+  createdWithFullAddress,
+  fullAddressHeader,
+  storedCustomer,
+  updateRoute,
+  zipcodeAndNumberUpdate,
+} from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { requestCounts } from '../../support/sandbox.js';
-import { pathOf, loggedInThroughProxy, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { loggedInThroughProxy, pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -102,19 +108,7 @@ describe('an update whose registration address leaves parts empty', () => {
   it('--document --set keeps them, and says so', async () => {
     const document = '33.000.167/0001-01';
     const folder = await created(document, 'kept4@empresa.com.br');
-    const result = await cli(
-      [
-        'customer',
-        'update',
-        '--document',
-        document,
-        '--set',
-        'customerRegistrationAddress.zipcode=01310-100',
-        '--set',
-        'customerRegistrationAddress.number=200',
-      ],
-      folder,
-    );
+    const result = await cli(zipcodeAndNumberUpdate(document), folder);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
       `Customer ${document}: the registration address kept its stored complement, name, addressType, street, quarter, city, state, which the file left empty.`,

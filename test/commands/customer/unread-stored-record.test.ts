@@ -11,13 +11,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { createdWithFullAddress, fullAddressHeader, storedCustomer, updateRoute } from '../../support/customers.js';
+import {
+  createdWithFullAddress,
+  fullAddressHeader,
+  storedCustomer,
+  updateRoute,
+  zipcodeAndNumberUpdate,
+} from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { requestCounts } from '../../support/sandbox.js';
 import {
+  loggedInThroughProxy,
   pathOf,
   type ProxyAction,
-  loggedInThroughProxy,
   type ScriptedProxy,
   startScriptedProxy,
 } from '../../support/scripted-proxy.js';
@@ -123,19 +129,7 @@ describe('an address update whose read of the stored record answers no record', 
     const document = '33.000.167/0001-01';
     const folder = await created(document, 'read4@empresa.com.br');
     const proxied = await throughProxyAnsweringRead({ answer: 204 });
-    const result = await runCommandLine(
-      [
-        'customer',
-        'update',
-        '--document',
-        document,
-        '--set',
-        'customerRegistrationAddress.zipcode=01310-100',
-        '--set',
-        'customerRegistrationAddress.number=200',
-      ],
-      { configDir: proxied, cwd: folder },
-    );
+    const result = await runCommandLine(zipcodeAndNumberUpdate(document), { configDir: proxied, cwd: folder });
     expect(result.code).toBe(65);
     expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(
       new RegExp(
