@@ -88,6 +88,14 @@ export function generateCustomers(
   );
 }
 
+/** A `customer create` file of the same two customers (a CPF, then a CNPJ), each with a CEP and a number. */
+export const twoCustomersFile = [
+  'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number',
+  'cpf,111.444.777-35,A,a@x.com.br,11987654321,Senha#123,01310-100,1',
+  'cnpj,11.222.333/0001-81,B,b@x.com.br,11987654321,Senha#123,01310-100,2',
+  '',
+].join('\n');
+
 /**
  * A `customer update` and a `customer status` file of two customers (a CPF, then a CNPJ), each with its verb and the
  * scripted platform's route its rows are sent to: for tests of a bulk run stopped at its first answer.

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { twoCustomerChangeFiles } from '../../support/customers.js';
+import { twoCustomerChangeFiles, twoCustomersFile } from '../../support/customers.js';
 import { readReport } from '../../support/run-files.js';
 import { answerJson, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { scriptedWorkspace } from '../../support/scripted-workspace.js';
@@ -37,12 +37,7 @@ const unknownMessage = expect.stringMatching(
   /answered HTTP 200 with an HTML page, not the platform's answer: the request was sent, and may have been applied/,
 );
 
-const customers = [
-  'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number',
-  'cpf,111.444.777-35,A,a@x.com.br,11987654321,Senha#123,01310-100,1',
-  'cnpj,11.222.333/0001-81,B,b@x.com.br,11987654321,Senha#123,01310-100,2',
-  '',
-].join('\n');
+const customers = twoCustomersFile;
 
 /** A document as its digits, as written in a path or a body. */
 function digits(text: string): string {

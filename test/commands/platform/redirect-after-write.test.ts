@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { twoCustomerChangeFiles } from '../../support/customers.js';
+import { twoCustomerChangeFiles, twoCustomersFile } from '../../support/customers.js';
 import { readErrorsCsv, readReport } from '../../support/run-files.js';
 import { answerJson, type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { scriptedWorkspace } from '../../support/scripted-workspace.js';
@@ -49,12 +49,7 @@ function appliedWords(status: number): string {
     : 'the request was sent, and may have been applied before the redirect.';
 }
 
-const customers = [
-  'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number',
-  'cpf,111.444.777-35,A,a@x.com.br,11987654321,Senha#123,01310-100,1',
-  'cnpj,11.222.333/0001-81,B,b@x.com.br,11987654321,Senha#123,01310-100,2',
-  '',
-].join('\n');
+const customers = twoCustomersFile;
 
 const statuses = [301, 302, 303, 307, 308];
 
