@@ -27,7 +27,7 @@ function skusSent(request: ProxiedRequest): string[] {
 /**
  * Call at the top of a test file: a fresh sandbox for each test, and what starts a logged-in run whose every request
  * to `route` is answered `status` with `answer(the SKUs it sent)` by a proxy, closed after the test. Gives the
- * sandbox, the run's test context, and how many requests reached the route.
+ * sandbox, the run's test context, the proxy's URL, and how many requests reached the route.
  */
 export function useAnsweredStockRoute() {
   const fixture = useSandbox();
@@ -46,7 +46,8 @@ export function useAnsweredStockRoute() {
     );
     openProxy = proxy;
     const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
-    return { sandbox, test, sent: () => proxy.requests.filter((request) => pathOf(request) === path).length };
+    const sent = () => proxy.requests.filter((request) => pathOf(request) === path).length;
+    return { sandbox, test, url: proxy.url, sent };
   };
 }
 
@@ -59,10 +60,16 @@ export function stockFile(route: StockRoute, skus: readonly string[]): { folder:
   return { folder, options };
 }
 
-/** The report as `key outcome id message` lines, and the errors file's SKUs (none when there is no errors file). */
-export function runRecord(folder: string): { rows: string[]; errors: (string | undefined)[] } {
+/**
+ * The report as `key outcome id message` lines (`key outcome status message` given `status`), and the errors file's
+ * SKUs (none when there is no errors file).
+ */
+export function runRecord(
+  folder: string,
+  third: 'id' | 'status' = 'id',
+): { rows: string[]; errors: (string | undefined)[] } {
   const rows = readReport(onlyFile(folder, 'stock.report-')).map(
-    (row) => `${row.key} ${row.outcome} ${row.id} ${row.message}`,
+    (row) => `${row.key} ${row.outcome} ${row[third]} ${row.message}`,
   );
   const errorsFiles = filesStartingWith(folder, 'stock.errors-');
   const errors = errorsFiles.length === 0 ? [] : readErrorsCsv(onlyFile(folder, 'stock.errors-')).rows;

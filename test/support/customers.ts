@@ -3,10 +3,14 @@
  * and input to build files from (spare valid documents, generated customers).
  */
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { Customer, OutboxEmail } from '../../src/sandbox/customers/store.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { repoRoot, sandboxJson } from './sandbox.js';
+import { freshWorkDir } from './cli.js';
+import { runCommandLine } from './command-line.js';
+import { repoRoot, resetCounts, sandboxJson } from './sandbox.js';
 
 export const createRoute = 'POST /v1/customer';
 
@@ -82,4 +86,60 @@ export function generateCustomers(
       maxBuffer: 1 << 30,
     },
   );
+}
+
+/** A `customer create` file of the same two customers (a CPF, then a CNPJ), each with a CEP and a number. */
+export const twoCustomersFile = [
+  'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number',
+  'cpf,111.444.777-35,A,a@x.com.br,11987654321,Senha#123,01310-100,1',
+  'cnpj,11.222.333/0001-81,B,b@x.com.br,11987654321,Senha#123,01310-100,2',
+  '',
+].join('\n');
+
+/**
+ * A `customer update` and a `customer status` file of two customers (a CPF, then a CNPJ), each with its verb and the
+ * scripted platform's route its rows are sent to: for tests of a bulk run stopped at its first answer.
+ */
+export const twoCustomerChangeFiles: [verb: string, file: string, route: string][] = [
+  ['update', 'document,phone\n111.444.777-35,11987654321\n11.222.333/0001-81,11987654321\n', 'PUT /v1/customer/*'],
+  ['status', 'document,active\n111.444.777-35,false\n11.222.333/0001-81,false\n', 'PUT /v1/customer/updateStatus/*'],
+];
+
+/** A customers file's header (`;`) whose registration address has a complement, a type and a name. */
+export const fullAddressHeader =
+  'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number;customerRegistrationAddress.complement;customerRegistrationAddress.addressType;customerRegistrationAddress.name';
+
+/**
+ * Creates on SANDBOX, with CONFIGDIR's profile, a company whose registration address has a complement, a type and a
+ * name; its folder, the sandbox's request counts cleared.
+ */
+export async function createdWithFullAddress(
+  sandbox: RunningSandbox,
+  configDir: string,
+  document: string,
+  email: string,
+): Promise<string> {
+  const folder = freshWorkDir();
+  writeFileSync(
+    join(folder, 'clientes.csv'),
+    `${fullAddressHeader}\r\ncnpj;${document};Empresa Ltda;${email};(11) 3333-0000;Senha#1;01310-100;100;Galpão 3;BUSINESS;Matriz\r\n`,
+  );
+  const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--no-input'], { configDir, cwd: folder });
+  expect(result.code).toBe(0);
+  await resetCounts(sandbox);
+  return folder;
+}
+
+/** `customer update --document DOCUMENT` setting the registration address's CEP and number alone, as argv. */
+export function zipcodeAndNumberUpdate(document: string): string[] {
+  return [
+    'customer',
+    'update',
+    '--document',
+    document,
+    '--set',
+    'customerRegistrationAddress.zipcode=01310-100',
+    '--set',
+    'customerRegistrationAddress.number=200',
+  ];
 }

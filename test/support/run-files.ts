@@ -141,3 +141,11 @@ export function summaryCounts(stderr: string): { requests: number; retries: numb
 export function warningLines(stderr: string): string[] {
   return stderr.split('\n').filter((line) => line.startsWith('warning:'));
 }
+
+/** The orders an `orders poll --out-dir` wrote in FOLDER, one `<id>.json` each, parsed, in the order of their ids. */
+export function ordersInOutDir(folder: string): unknown[] {
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.json'))
+    .toSorted((a, b) => Number.parseInt(a) - Number.parseInt(b))
+    .map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as unknown);
+}

@@ -64,3 +64,18 @@ export function useScriptedPlatform(): ScriptedPlatform {
 function matches(pattern: string, key: string): boolean {
   return pattern.endsWith('*') && key.startsWith(pattern.slice(0, -1));
 }
+
+/**
+ * A route answering STATUS with TEXT as JSON (written as it is, so a test can send what is no JSON at all), or with
+ * no body and no content type when TEXT is undefined.
+ */
+export function answerJsonText(status: number, text?: string): RouteHandler {
+  return (_request, _body, response) => {
+    response.writeHead(status, text === undefined ? {} : { 'content-type': 'application/json' }).end(text ?? '');
+  };
+}
+
+/** Answers RESPONSE with STATUS and BODY as JSON. */
+export function answerJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}

@@ -6,6 +6,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { freshConfigDir } from './cli.js';
+import { runCommandLine } from './command-line.js';
+import { resetCounts, sandboxPassword, sandboxUser } from './sandbox.js';
 
 /** One request that reached the proxy. */
 export interface ProxiedRequest {
@@ -130,4 +135,16 @@ export async function startScriptedProxy(
 /** The route part of a proxied request's URL, without the query. */
 export function pathOf(request: ProxiedRequest): string {
   return request.url.split('?')[0] ?? request.url;
+}
+
+/** A fresh config folder logged in to SANDBOX through PROXY, the sandbox's request counts cleared after the log-in. */
+export async function loggedInThroughProxy(sandbox: RunningSandbox, proxy: ScriptedProxy): Promise<string> {
+  const proxied = freshConfigDir();
+  const login = await runCommandLine(
+    ['login', '--base-url', proxy.url, '--username', sandboxUser, '--password-stdin'],
+    { configDir: proxied, stdin: `${sandboxPassword}\n` },
+  );
+  expect(login.code).toBe(0);
+  await resetCounts(sandbox);
+  return proxied;
 }

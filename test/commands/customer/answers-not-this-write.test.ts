@@ -7,15 +7,13 @@
  * - a create whose record shows the groups and price tags sent as `null` (the document's "no link") was `created`
  *   without a word: still created, with one warning a run and a report note on each such row.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { repoRoot } from '../../support/sandbox.js';
-import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { answerJsonText, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { runInScriptedWorkspace } from '../../support/scripted-workspace.js';
 
 const platform = useScriptedPlatform();
 const [header, first, second] = readFileSync(join(repoRoot, 'samples', 'customers.csv'), 'utf8').split('\n');
@@ -23,23 +21,13 @@ const maria = '100.007.919-89';
 const jose = '100.015.838-16';
 const otherRecord = { id: 77, document: '529.982.247-25', name: 'Outro Cliente', email: 'outro@x.com' };
 
-type Route = (request: IncomingMessage, body: string, response: ServerResponse) => void;
-
-function answer(status: number, body?: unknown): Route {
-  return (_request, _body, response) => {
-    const json = body === undefined ? {} : { 'content-type': 'application/json' };
-    response.writeHead(status, json).end(body === undefined ? '' : JSON.stringify(body));
-  };
-}
+/** A route answering STATUS with BODY as JSON, or with no body when it is undefined. */
+const answer = (status: number, body?: unknown) =>
+  answerJsonText(status, body === undefined ? undefined : JSON.stringify(body));
 
 /** `b2bctl ARGS` in a fresh folder holding FILES, against the scripted platform. */
-async function b2bctl(args: readonly string[], files: Record<string, string> = {}) {
-  const folder = freshWorkDir();
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
-  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-  const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
-  return { result, folder };
-}
+const b2bctl = (args: readonly string[], files?: Record<string, string>) =>
+  runInScriptedWorkspace(platform, args, files);
 
 describe("a write answered with another customer's record", () => {
   it('update --document: unknown, exit 69, naming both documents; never "Updated customer 77"', async () => {

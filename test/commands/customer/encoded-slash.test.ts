@@ -10,27 +10,19 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { useScriptedWorkspacePerTest } from '../../support/scripted-workspace.js';
 
 const platform = useScriptedPlatform();
-let configDir: string;
-let folder: string;
-
-beforeEach(() => {
-  configDir = freshConfigDir();
-  folder = freshWorkDir();
-});
+const workspace = useScriptedWorkspacePerTest(platform);
 
 function run(...args: string[]) {
   return runWith({}, ...args);
 }
 
-function runWith(extra: Record<string, string>, ...args: string[]) {
-  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789', ...extra };
-  return runCommandLine(args, { configDir, env, cwd: folder });
+function runWith(env: Record<string, string>, ...args: string[]) {
+  return workspace.run(args, { env });
 }
 
 const tomcatPage =
@@ -64,13 +56,13 @@ describe('a server that refuses an encoded "/" in a path, customer.documentInPat
   it('customer update FILE: the CNPJ row fails naming the encoded "/" and the setting, the CPF row is updated', async () => {
     behindSlashRefusingServer(400, tomcatPage);
     writeFileSync(
-      join(folder, 'up.csv'),
+      join(workspace.folder, 'up.csv'),
       'document,phone\n11.222.333/0001-81,11987654321\n111.444.777-35,11987654321\n',
     );
     const result = await run('customer', 'update', 'up.csv', '--concurrency', '1');
     expect(result.code).toBe(1);
     expect(platform.received).toEqual(['PUT /v1/customer/11.222.333%2F0001-81', 'PUT /v1/customer/111.444.777-35']);
-    const rows = readReport(join(folder, onlyReport(folder, 'up')));
+    const rows = readReport(join(workspace.folder, onlyReport(workspace.folder, 'up')));
     expect(rows.map((row) => [row.key, row.outcome, row.status, row.message])).toEqual([
       ['11.222.333/0001-81', 'failed', '400', tomcatRefusal],
       ['111.444.777-35', 'updated', '200', ''],
@@ -146,13 +138,13 @@ describe('customer.documentInPath digits: the document goes into the path as its
   it('update (a file and --document), status (a file and one) and addresses go through the slash-refusing server', async () => {
     behindSlashRefusingServer(400, tomcatPage);
     writeFileSync(
-      join(folder, 'up.csv'),
+      join(workspace.folder, 'up.csv'),
       'document,phone\n11.222.333/0001-81,11987654321\n111.444.777-35,11987654321\n',
     );
-    writeFileSync(join(folder, 'st.csv'), 'document,active\n11.222.333/0001-81,false\n');
+    writeFileSync(join(workspace.folder, 'st.csv'), 'document,active\n11.222.333/0001-81,false\n');
     const update = await run('customer', 'update', 'up.csv', '--concurrency', '1');
     expect(update.code).toBe(0);
-    expect(readReport(join(folder, onlyReport(folder, 'up'))).map((row) => row.outcome)).toEqual([
+    expect(readReport(join(workspace.folder, onlyReport(workspace.folder, 'up'))).map((row) => row.outcome)).toEqual([
       'updated',
       'updated',
     ]);
@@ -207,11 +199,11 @@ describe('customer create, when the question after a create goes through the sla
     behindSlashRefusingServer(404, apachePage);
     platform.routes['POST /v1/customer'] = (_request, _body, response) =>
       response.writeHead(400, { 'content-type': 'application/json' }).end('{"message":"Document already registered"}');
-    writeFileSync(join(folder, 'new.csv'), `${header}\n${cnpjRow}\n`);
+    writeFileSync(join(workspace.folder, 'new.csv'), `${header}\n${cnpjRow}\n`);
     const result = await run('customer', 'create', 'new.csv', '--upsert');
     expect(result.code).toBe(1);
     expect(platform.received).toEqual(['POST /v1/customer', 'PUT /v1/customer/11.222.333%2F0001-81']);
-    const rows = readReport(join(folder, onlyReport(folder, 'new')));
+    const rows = readReport(join(workspace.folder, onlyReport(workspace.folder, 'new')));
     expect(rows.map((row) => [row.outcome, row.status, row.message])).toEqual([
       ['failed', '404', `PUT ${platform.url}/v1/customer/11.222.333%2F0001-81 failed with HTTP 404: ${apacheRefusal}`],
     ]);
@@ -221,10 +213,10 @@ describe('customer create, when the question after a create goes through the sla
     behindSlashRefusingServer(404, apachePage);
     platform.routes['POST /v1/customer'] = (_request, _body, response) =>
       response.writeHead(502, { 'content-type': 'application/json' }).end('{"message":"Bad Gateway"}');
-    writeFileSync(join(folder, 'new.csv'), `${header}\n${cnpjRow}\n`);
+    writeFileSync(join(workspace.folder, 'new.csv'), `${header}\n${cnpjRow}\n`);
     const result = await run('customer', 'create', 'new.csv');
     expect(platform.received).toEqual(['POST /v1/customer', 'PUT /v1/customer/11.222.333%2F0001-81']);
-    const rows = readReport(join(folder, onlyReport(folder, 'new')));
+    const rows = readReport(join(workspace.folder, onlyReport(workspace.folder, 'new')));
     expect(rows.map((row) => row.outcome)).toEqual(['unknown']);
     expect(rows[0]?.message).toContain(`Whether customer 11.222.333/0001-81 was created could not be asked either`);
     expect(rows[0]?.message).toContain('customer.documentInPath');

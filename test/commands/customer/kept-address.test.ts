@@ -8,12 +8,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
+import { freshWorkDir, type RunResult, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { storedCustomer, updateRoute } from '../../support/customers.js';
+import {
+  createdWithFullAddress,
+  fullAddressHeader,
+  storedCustomer,
+  updateRoute,
+  zipcodeAndNumberUpdate,
+} from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { requestCounts, resetCounts, sandboxPassword, sandboxUser } from '../../support/sandbox.js';
-import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { requestCounts } from '../../support/sandbox.js';
+import { loggedInThroughProxy, pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -24,21 +30,10 @@ function cli(args: readonly string[], cwd: string): Promise<RunResult> {
   return runCommandLine(args, { configDir, cwd });
 }
 
-const header =
-  'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number;customerRegistrationAddress.complement;customerRegistrationAddress.addressType;customerRegistrationAddress.name';
+const header = fullAddressHeader;
 
 /** Creates a company whose registration address has a complement, a type and a name; its folder. */
-async function created(document: string, email: string): Promise<string> {
-  const folder = freshWorkDir();
-  writeFileSync(
-    join(folder, 'clientes.csv'),
-    `${header}\r\ncnpj;${document};Empresa Ltda;${email};(11) 3333-0000;Senha#1;01310-100;100;Galpão 3;BUSINESS;Matriz\r\n`,
-  );
-  const result = await cli(['customer', 'create', 'clientes.csv', '--no-input'], folder);
-  expect(result.code).toBe(0);
-  await resetCounts(sandbox);
-  return folder;
-}
+const created = (document: string, email: string) => createdWithFullAddress(sandbox, configDir, document, email);
 
 describe('an update whose registration address leaves parts empty', () => {
   it('keeps the stored complement, name and type (and the street of the same CEP), saying so in the report', async () => {
@@ -113,19 +108,7 @@ describe('an update whose registration address leaves parts empty', () => {
   it('--document --set keeps them, and says so', async () => {
     const document = '33.000.167/0001-01';
     const folder = await created(document, 'kept4@empresa.com.br');
-    const result = await cli(
-      [
-        'customer',
-        'update',
-        '--document',
-        document,
-        '--set',
-        'customerRegistrationAddress.zipcode=01310-100',
-        '--set',
-        'customerRegistrationAddress.number=200',
-      ],
-      folder,
-    );
+    const result = await cli(zipcodeAndNumberUpdate(document), folder);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
       `Customer ${document}: the registration address kept its stored complement, name, addressType, street, quarter, city, state, which the file left empty.`,
@@ -151,14 +134,7 @@ describe('an update whose registration address gives neither CEP nor number', ()
     proxy = await startScriptedProxy(sandbox.url, (request) =>
       request.method === 'PUT' && request.body === '{}' ? { answer: 200, body: record } : undefined,
     );
-    const proxied = freshConfigDir();
-    const login = await runCommandLine(
-      ['login', '--base-url', proxy.url, '--username', sandboxUser, '--password-stdin'],
-      { configDir: proxied, stdin: `${sandboxPassword}\n` },
-    );
-    expect(login.code).toBe(0);
-    await resetCounts(sandbox);
-    return proxied;
+    return loggedInThroughProxy(sandbox, proxy);
   }
 
   it('a complement alone keeps the stored CEP, number and the rest, and the report says so', async () => {

@@ -4,35 +4,24 @@
  * another customer" for a 400 that said the password was weak, "customer groups sent: Sul" for a 422 about the phone,
  * nothing for a 409 (a fresh user test). Only a 400 without words of its own gets the documented guess.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { repoRoot } from '../../support/sandbox.js';
-import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { answerJsonText, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { runInScriptedWorkspace } from '../../support/scripted-workspace.js';
 
 const platform = useScriptedPlatform();
 // The first sample customer sends the group `Sul`.
 const [header, first] = readFileSync(join(repoRoot, 'samples', 'customers.csv'), 'utf8').split('\n');
 const maria = '100.007.919-89';
 
-function answer(status: number, text: string): (request: unknown, body: string, response: ServerResponse) => void {
-  return (_request, _body, response) => {
-    response.writeHead(status, { 'content-type': 'application/json' }).end(text);
-  };
-}
+const answer = answerJsonText;
 
 /** `b2bctl ARGS` in a fresh folder holding FILES, against the scripted platform. */
-async function b2bctl(args: readonly string[], files: Record<string, string> = {}) {
-  const folder = freshWorkDir();
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
-  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-  const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
-  return { result, folder };
-}
+const b2bctl = (args: readonly string[], files?: Record<string, string>) =>
+  runInScriptedWorkspace(platform, args, files);
 
 async function create(status: number, text: string) {
   platform.routes['POST /v1/customer'] = answer(status, text);

@@ -6,34 +6,23 @@
  * 0, with nothing stored (a fresh user test). Each is `unknown` now, quoting the platform's words, from a scripted
  * platform over real HTTP; a create quoting the password shows it masked, as a 4xx does.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { repoRoot } from '../../support/sandbox.js';
-import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { answerJsonText, type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { runInFolder, runInScriptedWorkspace } from '../../support/scripted-workspace.js';
 
 const platform = useScriptedPlatform();
 const [header, first] = readFileSync(join(repoRoot, 'samples', 'customers.csv'), 'utf8').split('\n');
 const ana = '529.982.247-25';
 
-function answer(text: string): (request: unknown, body: string, response: ServerResponse) => void {
-  return (_request, _body, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(text);
-  };
-}
+const answer = (text: string) => answerJsonText(200, text);
 
 /** `b2bctl ARGS` in a fresh folder holding FILES, against the scripted platform. */
-async function b2bctl(args: readonly string[], files: Record<string, string> = {}) {
-  const folder = freshWorkDir();
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
-  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-  const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
-  return { result, folder };
-}
+const b2bctl = (args: readonly string[], files?: Record<string, string>) =>
+  runInScriptedWorkspace(platform, args, files);
 
 // Each body, and the words of the platform's its row quotes (the body itself when it has none b2bctl reads).
 const refusals: [string, string][] = [
@@ -178,15 +167,13 @@ describe('the resume of a create answered 200 with a body that refused it', () =
   const username = first?.split(',')[(header ?? '').split(',').indexOf('username')];
 
   /** The first run (answered `refusing`), then its resume with the question answered by `question`. */
-  async function resumed(question: (request: unknown, body: string, response: ServerResponse) => void) {
+  async function resumed(question: RouteHandler) {
     platform.routes['POST /v1/customer'] = answer(refusing);
     const { folder } = await b2bctl(['customer', 'create', 'people.csv'], { 'people.csv': `${header}\n${first}\n` });
     const report = join(folder, onlyReport(folder, 'people'));
     platform.received.length = 0;
     platform.routes['PUT /v1/customer/*'] = question;
-    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-    const args = ['customer', 'create', 'people.csv', '--resume', report];
-    const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
+    const result = await runInFolder(platform, folder, ['customer', 'create', 'people.csv', '--resume', report]);
     return { result, rows: readReport(report) };
   }
 
@@ -241,9 +228,8 @@ describe('the resume of a create answered 200 with a body that refused it', () =
     const report = join(folder, onlyReport(folder, 'people'));
     platform.received.length = 0;
     platform.routes['PUT /v1/customer/*'] = answer(refusing);
-    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
     const args = ['customer', 'create', 'people.csv', '--resume', report, '--concurrency', '1'];
-    const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
+    const result = await runInFolder(platform, folder, args);
     expect(result.code).toBe(69);
     expect(platform.received).not.toContain('POST /v1/customer');
     expect(result.stderr).toMatch(

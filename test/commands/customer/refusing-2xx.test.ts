@@ -5,35 +5,24 @@
  * never sent again in the run, and its resume asks the platform first; an update or status change may be sent again.
  * A 2xx with no body, `null` or `[]` shows no refusal and stays done, its line naming the document given.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { repoRoot } from '../../support/sandbox.js';
-import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { answerJsonText, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { runInFolder, runInScriptedWorkspace } from '../../support/scripted-workspace.js';
 
 const platform = useScriptedPlatform();
 const [header, first] = readFileSync(join(repoRoot, 'samples', 'customers.csv'), 'utf8').split('\n');
 const refusing = '{"success":false,"errors":[{"field":"document","message":"CPF já cadastrado"}]}';
 const ana = '529.982.247-25';
 
-function answer(text: string | undefined): (request: unknown, body: string, response: ServerResponse) => void {
-  return (_request, _body, response) => {
-    response.writeHead(200, text === undefined ? {} : { 'content-type': 'application/json' }).end(text ?? '');
-  };
-}
+const answer = (text: string | undefined) => answerJsonText(200, text);
 
 /** `b2bctl ARGS` in a fresh folder holding FILES, against the scripted platform. */
-async function b2bctl(args: readonly string[], files: Record<string, string> = {}) {
-  const folder = freshWorkDir();
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
-  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-  const result = await runCommandLine(args, { configDir: freshConfigDir(), env, cwd: folder });
-  return { result, folder };
-}
+const b2bctl = (args: readonly string[], files?: Record<string, string>) =>
+  runInScriptedWorkspace(platform, args, files);
 
 describe('customer create answered 200 with a body that refuses it', () => {
   it('unknown, quoting the platform, sent once; the resume asks before sending again', async () => {
@@ -58,13 +47,8 @@ describe('customer create answered 200 with a body that refuses it', () => {
     // The resume asks: a customer found with the file's e-mail is created, and nothing is posted again.
     const username = first?.split(',')[(header ?? '').split(',').indexOf('username')];
     platform.received.length = 0;
-    platform.routes['PUT /v1/customer/*'] = (_request, _body, response) =>
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 7, email: username }));
-    const resumed = await runCommandLine(['customer', 'create', 'people.csv', '--resume', report], {
-      configDir: freshConfigDir(),
-      env: { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },
-      cwd: folder,
-    });
+    platform.routes['PUT /v1/customer/*'] = answer(JSON.stringify({ id: 7, email: username }));
+    const resumed = await runInFolder(platform, folder, ['customer', 'create', 'people.csv', '--resume', report]);
     expect(platform.received).not.toContain('POST /v1/customer');
     expect(platform.received[0]).toMatch(/^PUT \/v1\/customer\//);
     expect(resumed.code).toBe(0);
@@ -77,11 +61,7 @@ describe('customer create answered 200 with a body that refuses it', () => {
     const { folder } = await b2bctl(['customer', 'create', 'people.csv'], { 'people.csv': `${header}\n${first}\n` });
     const report = join(folder, onlyReport(folder, 'people'));
     platform.received.length = 0;
-    const resumed = await runCommandLine(['customer', 'create', 'people.csv', '--resume', report], {
-      configDir: freshConfigDir(),
-      env: { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },
-      cwd: folder,
-    });
+    const resumed = await runInFolder(platform, folder, ['customer', 'create', 'people.csv', '--resume', report]);
     // Not answered in words that tell: the run stops as when the question cannot be asked (exit 69).
     expect(resumed.code).toBe(69);
     expect(platform.received).toEqual([expect.stringMatching(/^PUT \/v1\/customer\//)]);

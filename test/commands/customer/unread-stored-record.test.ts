@@ -9,12 +9,24 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
+import { useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { storedCustomer, updateRoute } from '../../support/customers.js';
+import {
+  createdWithFullAddress,
+  fullAddressHeader,
+  storedCustomer,
+  updateRoute,
+  zipcodeAndNumberUpdate,
+} from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { requestCounts, resetCounts, sandboxPassword, sandboxUser } from '../../support/sandbox.js';
-import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { requestCounts } from '../../support/sandbox.js';
+import {
+  loggedInThroughProxy,
+  pathOf,
+  type ProxyAction,
+  type ScriptedProxy,
+  startScriptedProxy,
+} from '../../support/scripted-proxy.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -26,35 +38,26 @@ afterEach(async () => {
   proxy = undefined;
 });
 
-const header =
-  'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number;customerRegistrationAddress.complement;customerRegistrationAddress.addressType;customerRegistrationAddress.name';
+const header = fullAddressHeader;
 
 /** Creates a company whose registration address has a complement, a type and a name; its folder. */
-async function created(document: string, email: string): Promise<string> {
-  const folder = freshWorkDir();
-  writeFileSync(
-    join(folder, 'clientes.csv'),
-    `${header}\r\ncnpj;${document};Empresa Ltda;${email};(11) 3333-0000;Senha#1;01310-100;100;Galpão 3;BUSINESS;Matriz\r\n`,
-  );
-  const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--no-input'], { configDir, cwd: folder });
-  expect(result.code).toBe(0);
-  await resetCounts(sandbox);
-  return folder;
-}
+const created = (document: string, email: string) => createdWithFullAddress(sandbox, configDir, document, email);
 
 /** A config folder logged in through a proxy that answers the read of the stored record (`PUT {}`) so. */
 async function throughProxyAnsweringRead(action: ProxyAction): Promise<string> {
   proxy = await startScriptedProxy(sandbox.url, (request) =>
     request.method === 'PUT' && request.body === '{}' ? action : undefined,
   );
-  const proxied = freshConfigDir();
-  const login = await runCommandLine(
-    ['login', '--base-url', proxy.url, '--username', sandboxUser, '--password-stdin'],
-    { configDir: proxied, stdin: `${sandboxPassword}\n` },
+  return loggedInThroughProxy(sandbox, proxy);
+}
+
+/** `customer update` of a file that gives DOCUMENT's zipcode and number alone, in FOLDER through the PROXIED login. */
+async function updateNumberOnly(folder: string, document: string, proxied: string) {
+  writeFileSync(
+    join(folder, 'endereco.csv'),
+    `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};01310-100;120\r\n`,
   );
-  expect(login.code).toBe(0);
-  await resetCounts(sandbox);
-  return proxied;
+  return runCommandLine(['customer', 'update', 'endereco.csv', '--no-input'], { configDir: proxied, cwd: folder });
 }
 
 const customerBodies = () =>
@@ -68,14 +71,7 @@ describe('an address update whose read of the stored record answers no record', 
     const document = '66.392.332/0001-77';
     const folder = await created(document, 'read1@empresa.com.br');
     const proxied = await throughProxyAnsweringRead({ answer: 204 });
-    writeFileSync(
-      join(folder, 'endereco.csv'),
-      `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};01310-100;120\r\n`,
-    );
-    const result = await runCommandLine(['customer', 'update', 'endereco.csv', '--no-input'], {
-      configDir: proxied,
-      cwd: folder,
-    });
+    const result = await updateNumberOnly(folder, document, proxied);
     expect(result.code).toBe(1);
     const reason = `not sent: the registration address leaves complement, name, addressType, farmerStateRegistration empty, and the customer's stored record was read (PUT {}, HTTP 204), but the answer holds no customer record to keep them from, and sending it could clear the stored ones: ${leftColumns}`;
     const [row] = readReport(join(folder, onlyReport(folder, 'endereco')));
@@ -95,14 +91,7 @@ describe('an address update whose read of the stored record answers no record', 
     const folder = await created(document, 'read2@empresa.com.br');
     const stored = await storedCustomer(sandbox, document);
     const proxied = await throughProxyAnsweringRead({ answer: 200, body: { data: stored } });
-    writeFileSync(
-      join(folder, 'endereco.csv'),
-      `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};01310-100;120\r\n`,
-    );
-    const result = await runCommandLine(['customer', 'update', 'endereco.csv', '--no-input'], {
-      configDir: proxied,
-      cwd: folder,
-    });
+    const result = await updateNumberOnly(folder, document, proxied);
     expect(result.code).toBe(0);
     expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
       number: '120',
@@ -140,19 +129,7 @@ describe('an address update whose read of the stored record answers no record', 
     const document = '33.000.167/0001-01';
     const folder = await created(document, 'read4@empresa.com.br');
     const proxied = await throughProxyAnsweringRead({ answer: 204 });
-    const result = await runCommandLine(
-      [
-        'customer',
-        'update',
-        '--document',
-        document,
-        '--set',
-        'customerRegistrationAddress.zipcode=01310-100',
-        '--set',
-        'customerRegistrationAddress.number=200',
-      ],
-      { configDir: proxied, cwd: folder },
-    );
+    const result = await runCommandLine(zipcodeAndNumberUpdate(document), { configDir: proxied, cwd: folder });
     expect(result.code).toBe(65);
     expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(
       new RegExp(

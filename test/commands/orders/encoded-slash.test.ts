@@ -10,17 +10,13 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { useScriptedWorkspacePerTest } from '../../support/scripted-workspace.js';
 
 const platform = useScriptedPlatform();
-let configDir: string;
-let folder: string;
+const workspace = useScriptedWorkspacePerTest(platform);
 
 beforeEach(() => {
-  configDir = freshConfigDir();
-  folder = freshWorkDir();
   for (const route of ['GET /v1/orders/*', 'POST /api/filiais/*', 'GET /v1/branches/*'])
     platform.routes[route] = refuseOrAnswer;
 });
@@ -35,8 +31,7 @@ function refuseOrAnswer(request: IncomingMessage, _body: string, response: Serve
 }
 
 function run(...args: string[]) {
-  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-  return runCommandLine(args, { configDir, env, cwd: folder });
+  return workspace.run(args);
 }
 
 const tomcatPage =
@@ -59,7 +54,7 @@ describe('a server that refuses an encoded "/" of a value with no other spelling
 
   it('an order move whose route names {branch}, given SP/01: rejected naming the branch code, exit 1', async () => {
     writeFileSync(
-      join(folder, 'rotas.json'),
+      join(workspace.folder, 'rotas.json'),
       JSON.stringify({
         cancel: {
           method: 'POST',

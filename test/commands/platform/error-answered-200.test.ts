@@ -4,12 +4,13 @@
  * no empty page, and an order detail that says it failed or is an empty envelope is no order. Neither may end a
  * listing, move a cursor or be written as an order.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { ndjsonOf } from '../../support/ndjson.js';
+import { ordersInOutDir } from '../../support/run-files.js';
 import { type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
@@ -168,11 +169,7 @@ describe('an order detail answered 200 that holds no order: an error, or an enve
     const dir = freshWorkDir();
     const result = await run(['orders', 'poll', '--since', '1h', '--detail', '--out-dir', 'od'], { cwd: dir });
     expect(result.code).toBe(0);
-    const kept = readdirSync(join(dir, 'od'))
-      .filter((name) => name.endsWith('.json'))
-      .toSorted((a, b) => Number.parseInt(a) - Number.parseInt(b))
-      .map((name) => JSON.parse(readFileSync(join(dir, 'od', name), 'utf8')) as unknown);
-    expect(kept).toEqual(listing);
+    expect(ordersInOutDir(join(dir, 'od'))).toEqual(listing);
   });
 
   it.each(details.map(([body, instead], index) => [String(7 + index), body, instead]))(

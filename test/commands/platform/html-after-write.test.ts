@@ -6,13 +6,12 @@
  * Records no request carried stay `not sent`, with no row.
  */
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
-import { runCommandLine } from '../../support/command-line.js';
+import { twoCustomerChangeFiles, twoCustomersFile } from '../../support/customers.js';
 import { readReport } from '../../support/run-files.js';
-import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { answerJson, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { scriptedWorkspace } from '../../support/scripted-workspace.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const platform = useScriptedPlatform();
@@ -26,22 +25,8 @@ function answerPage(response: ServerResponse): void {
   response.writeHead(200, { 'content-type': 'text/html' }).end(edgePage);
 }
 
-function answerJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-/** A run of b2bctl in `dir` against the scripted platform, with the config folder a resume needs again. */
-function runIn(dir: string, configDir: string) {
-  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
-  return (args: string[]) => runCommandLine(args, { configDir, env, cwd: dir });
-}
-
-/** The workspace of one test: `files` written in a fresh folder, and a runner there. */
-function workspace(files: Record<string, string>) {
-  const dir = freshWorkDir();
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return { dir, run: runIn(dir, freshConfigDir()) };
-}
+/** The workspace of one test: `files` written in a fresh folder, and a runner there with one config folder. */
+const workspace = (files: Record<string, string>) => scriptedWorkspace(platform, files);
 
 /** The error line a stopped run ends with (before its closing line): the page named, then the resume command. */
 function stopLine(stderr: string): string {
@@ -52,12 +37,7 @@ const unknownMessage = expect.stringMatching(
   /answered HTTP 200 with an HTML page, not the platform's answer: the request was sent, and may have been applied/,
 );
 
-const customers = [
-  'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number',
-  'cpf,111.444.777-35,A,a@x.com.br,11987654321,Senha#123,01310-100,1',
-  'cnpj,11.222.333/0001-81,B,b@x.com.br,11987654321,Senha#123,01310-100,2',
-  '',
-].join('\n');
+const customers = twoCustomersFile;
 
 /** A document as its digits, as written in a path or a body. */
 function digits(text: string): string {
@@ -150,10 +130,7 @@ describe('customer create: a create answered by an HTML page after the platform 
 });
 
 describe('customer update and customer status from a file: an update answered by an HTML page', () => {
-  it.each([
-    ['update', 'document,phone\n111.444.777-35,11987654321\n11.222.333/0001-81,11987654321\n', 'PUT /v1/customer/*'],
-    ['status', 'document,active\n111.444.777-35,false\n11.222.333/0001-81,false\n', 'PUT /v1/customer/updateStatus/*'],
-  ])(
+  it.each(twoCustomerChangeFiles)(
     'customer %s: unknown with its row, the next not sent, exit 69; the resume sends both',
     async (verb, file, route) => {
       routes[route] = (_request, _body, response) => answerPage(response);

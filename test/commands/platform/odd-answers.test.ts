@@ -4,13 +4,13 @@
  * WWW-Authenticate header. b2bctl decides on the status and on documented questions, never on the
  * wording, and never fails a 2xx because of its body's shape.
  */
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { ndjsonOf } from '../../support/ndjson.js';
-import { readReport, warningLines } from '../../support/run-files.js';
+import { ordersInOutDir, readReport, warningLines } from '../../support/run-files.js';
 import { sandboxUser, seedDirectory } from '../../support/sandbox.js';
 import { type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -482,11 +482,7 @@ describe("an order detail answered 200 with JSON that is not the order: no objec
     const dir = freshWorkDir();
     const result = await run(['orders', 'poll', '--since', '1h', '--detail', '--out-dir', 'od'], { cwd: dir });
     expect(result.code).toBe(0);
-    const kept = readdirSync(join(dir, 'od'))
-      .filter((name) => name.endsWith('.json'))
-      .toSorted((a, b) => Number.parseInt(a) - Number.parseInt(b))
-      .map((name) => JSON.parse(readFileSync(join(dir, 'od', name), 'utf8')) as unknown);
-    expect(kept).toEqual(listing);
+    expect(ordersInOutDir(join(dir, 'od'))).toEqual(listing);
   });
 
   it.each([

@@ -6,14 +6,15 @@
  * a read answered 3xx sent nothing and fails with one line. Nothing reaches the Location, on the same host or
  * another (a user test, docs/networks.md#redirects).
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { twoCustomerChangeFiles, twoCustomersFile } from '../../support/customers.js';
 import { readErrorsCsv, readReport } from '../../support/run-files.js';
-import { type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { answerJson, type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { scriptedWorkspace } from '../../support/scripted-workspace.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const platform = useScriptedPlatform();
@@ -22,26 +23,14 @@ const elsewhere = useScriptedPlatform();
 const { routes, received } = platform;
 afterAll(removeTemporaryFolders);
 
-const token = 'a-pre-issued-token-0123456789';
-
 /** A route answering `status` with `location` (none when undefined). */
 const redirect =
   (status: number, location?: string): RouteHandler =>
   (_request, _body, response) =>
     response.writeHead(status, location === undefined ? {} : { location }).end();
 
-function answerJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
 /** The workspace of one test: `files` written in a fresh folder, and a runner there with one config folder. */
-function workspace(files: Record<string, string> = {}) {
-  const dir = freshWorkDir();
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const configDir = freshConfigDir();
-  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: token };
-  return { dir, run: (args: string[], stdin?: string) => runCommandLine(args, { configDir, env, cwd: dir, stdin }) };
-}
+const workspace = (files?: Record<string, string>) => scriptedWorkspace(platform, files);
 
 /** The error line a stopped run ends with (before its closing line). */
 function stopLine(stderr: string): string {
@@ -60,12 +49,7 @@ function appliedWords(status: number): string {
     : 'the request was sent, and may have been applied before the redirect.';
 }
 
-const customers = [
-  'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number',
-  'cpf,111.444.777-35,A,a@x.com.br,11987654321,Senha#123,01310-100,1',
-  'cnpj,11.222.333/0001-81,B,b@x.com.br,11987654321,Senha#123,01310-100,2',
-  '',
-].join('\n');
+const customers = twoCustomersFile;
 
 const statuses = [301, 302, 303, 307, 308];
 
@@ -119,10 +103,7 @@ describe('customer create: a create answered by a redirect to another host', () 
 });
 
 describe('customer update and customer status from a file: an update answered by a redirect', () => {
-  it.each([
-    ['update', 'document,phone\n111.444.777-35,11987654321\n11.222.333/0001-81,11987654321\n', 'PUT /v1/customer/*'],
-    ['status', 'document,active\n111.444.777-35,false\n11.222.333/0001-81,false\n', 'PUT /v1/customer/updateStatus/*'],
-  ])(
+  it.each(twoCustomerChangeFiles)(
     'customer %s: unknown with its row and in the errors file, the next not sent, exit 69',
     async (verb, file, route) => {
       routes[route] = redirect(308, 'https://api.example.com.br/v1/customer');

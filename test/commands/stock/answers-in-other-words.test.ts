@@ -6,70 +6,25 @@
  * a result keyed by SKU that is `null` making b2bctl forget the whole answer; and a `422` whose `errors` name one
  * SKU giving that SKU's words to every item of the batch.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { run as push, type StockPushOptions } from '../../../src/commands/stock/push.js';
-import { filesStartingWith, onlyFile, readErrorsCsv, readReport } from '../../support/run-files.js';
-import { requestCounts, useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ProxiedRequest, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
-import { temporaryFolder } from '../../support/temporary.js';
+import { describe, expect, it } from 'vitest';
+import { run as push } from '../../../src/commands/stock/push.js';
+import {
+  stockFile as batchStockFile,
+  runRecord as recordOfRun,
+  type StockRoute,
+  useAnsweredStockRoute,
+} from '../../support/answered-stock-route.js';
+import { requestCounts } from '../../support/sandbox.js';
 
-const fixture = useSandbox();
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
-
-const routes = {
-  batch: { method: 'PUT', path: '/v1/stock/batch' },
-  queue: { method: 'POST', path: '/api/v1/stocks/batch' },
-};
-
-/** The SKUs a stock request carried, in the order sent. */
-function skusSent(request: ProxiedRequest): string[] {
-  return (JSON.parse(request.body) as { items: { sku: string }[] }).items.map((item) => item.sku);
-}
-
-/** A logged-in run whose every request to the route is answered `status` with `answer(skus sent)` by a proxy. */
-async function routeAnsweredWith(route: 'batch' | 'queue', status: number, answer: (skus: string[]) => unknown) {
-  const { sandbox, loggedInContext } = fixture();
-  const { method, path } = routes[route];
-  const proxy = await startScriptedProxy(sandbox.url, (request) =>
-    request.method === method && pathOf(request) === path
-      ? { answer: status, body: answer(skusSent(request)) }
-      : undefined,
-  );
-  openProxy = proxy;
-  const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
-  return {
-    sandbox,
-    test,
-    url: proxy.url,
-    sent: () => proxy.requests.filter((request) => pathOf(request) === path).length,
-  };
-}
+const routeAnsweredWith = useAnsweredStockRoute();
 
 const batch = ['A1', 'A2', 'A3', 'A4', 'A5'];
 
-function stockFile(route: 'batch' | 'queue'): { folder: string; options: StockPushOptions } {
-  const folder = temporaryFolder();
-  const rows = batch.map((sku, place) => `${sku},${place + 1},${place + 1}.00`);
-  writeFileSync(join(folder, 'stock.csv'), ['sku,quantity,price', ...rows, ''].join('\n'));
-  const options = { file: join(folder, 'stock.csv'), route, strict: false, dryRun: false, skipInvalid: false };
-  return { folder, options };
-}
+/** A stock CSV of the batch's SKUs, and the options of a push of it through the route. */
+const stockFile = (route: StockRoute) => batchStockFile(route, batch);
 
-/** The report as `key outcome status message` lines, and the errors file's SKUs (none without an errors file). */
-function runRecord(folder: string) {
-  const rows = readReport(onlyFile(folder, 'stock.report-')).map(
-    (row) => `${row.key} ${row.outcome} ${row.status} ${row.message}`,
-  );
-  const errorsFiles = filesStartingWith(folder, 'stock.errors-');
-  const errors = errorsFiles.length === 0 ? [] : readErrorsCsv(onlyFile(folder, 'stock.errors-')).rows;
-  return { rows, errors: errors.map((cells) => cells[0]) };
-}
+/** The report as `key outcome status message` lines, and the errors file's SKUs. */
+const runRecord = (folder: string) => recordOfRun(folder, 'status');
 
 function warnings(stderr: string): string[] {
   return stderr.split('\n').filter((line) => line.startsWith('warning:'));

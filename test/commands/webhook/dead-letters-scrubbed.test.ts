@@ -167,15 +167,23 @@ describe('dead letters of an earlier build, SQLite inbox', () => {
   }));
 });
 
-describe('dead letters of an earlier build that quote what an --exec command printed', () => {
-  it('the secrets given to the command (--exec-env, its own assignments) are masked at the start, once', async () => {
-    const inbox = temporaryFolder();
-    const place: Place = {
+/** A fresh SQLite inbox folder, and the place of it whose fingerprints the test does not read. */
+function freshSqliteInbox(): { inbox: string; place: Place } {
+  const inbox = temporaryFolder();
+  return {
+    inbox,
+    place: {
       open: () => SqliteStore.open(inbox),
       listen: { inbox },
       flags: ['--inbox', inbox],
       fingerprints: async () => [],
-    };
+    },
+  };
+}
+
+describe('dead letters of an earlier build that quote what an --exec command printed', () => {
+  it('the secrets given to the command (--exec-env, its own assignments) are masked at the start, once', async () => {
+    const { inbox, place } = freshSqliteInbox();
     const erpSecret = 'ERPSECRET-0123456789abcdef';
     const dbPassword = 'DBPW-fedcba9876543210';
     // What a build before the masking kept: the command's last three lines, in clear.
@@ -213,13 +221,7 @@ describe('dead letters of an earlier build that quote what an --exec command pri
 
 describe('webhook dead list when the scrub cannot write the store', () => {
   it('lists the dead letters, masked as shown, with one warning saying the store still holds the credential', async () => {
-    const inbox = temporaryFolder();
-    const place: Place = {
-      open: () => SqliteStore.open(inbox),
-      listen: { inbox },
-      flags: ['--inbox', inbox],
-      fingerprints: async () => [],
-    };
+    const { inbox, place } = freshSqliteInbox();
     await keepDeadLetter(place, `HTTP 401: {"message": "token ${erpToken} not valid"}`);
     // Another connection holds the write lock past the store's busy wait (5 s), as a reader who may not write the
     // file, or a receiver in a long commit, leaves the scrub unable to write; reading goes on beside it (WAL).

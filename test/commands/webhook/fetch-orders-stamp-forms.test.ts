@@ -3,67 +3,20 @@
  * (`2026-11-30 12:00:00.000999Z`, PostgreSQL's `12:00:00.780308+00`), an offset in hours after a `T`. Compared at the
  * millisecond, two changes within one would tie and the older arrival would replace the newer file, silently.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/commands/webhook/listen.js';
-import { useScriptedPlatform } from '../../support/scripted-platform.js';
-import { testContext } from '../../support/test-context.js';
-import {
-  clientSecret,
-  listenOptions,
-  postEvent,
-  receiverToken,
-  removeReceiverFolders,
-  temporaryFolder,
-} from '../../support/webhook-receiver.js';
+import { ordersAfterEvents, wholeOrder } from '../../support/fetch-orders-receiver.js';
+import { answerJsonText, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { removeReceiverFolders } from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
 
 const platform = useScriptedPlatform();
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
-/** A whole order as the full-payload webhook carries it. */
-function whole(id: number | string, status: string, lastUpdated: unknown) {
-  return { id, status, lastUpdated, items: [{ sku: 'A', quantity: status.length }] };
-}
-
-/**
- * A receiver with --fetch-orders on the scripted platform: posts `events` in turn, then a last whole order whose
- * file says the hand-off went past them all (it hands events off in order); returns the inbox's orders folder, the
- * order held in each file, and the receiver's stderr.
- */
-async function afterEvents(events: unknown[]) {
-  const inbox = temporaryFolder();
-  const memory = testContext({
-    env: {
-      B2BCTL_CONFIG_DIR: temporaryFolder(),
-      B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
-      B2BCTL_BASE_URL: platform.url,
-      B2BCTL_TOKEN: 'platform-token',
-    },
-  });
-  const running = run(listenOptions(inbox, { fetchOrders: true }), memory.context);
-  const url = await memory.firstLine();
-  const token = await receiverToken(url);
-  for (const event of events) expect((await postEvent(url, 'orders', event, token)).status).toBe(200);
-  await postEvent(url, 'orders', whole(999, 'LAST', '2026-11-30T00:00:00Z'), token);
-  const orders = join(inbox, 'orders');
-  await until(() => existsSync(join(orders, '999.json')));
-  memory.interrupt();
-  await running;
-  const statusOf = (id: number | string) =>
-    (JSON.parse(readFileSync(join(orders, `${id}.json`), 'utf8')) as { order: { status: string } }).order.status;
-  return { orders, statusOf, stderr: memory.stderr() };
-}
+const whole = wholeOrder;
+const afterEvents = (events: unknown[]) => ordersAfterEvents(platform, events);
 
 /** A detail route answering `body` as JSON. */
-const answer = (body: unknown) => (_request: unknown, _body: string, response: ServerResponse) =>
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const answer = (body: unknown) => answerJsonText(200, JSON.stringify(body));
 
 describe('--fetch-orders compares stamps written with a space or an hours offset at full precision (t6-20)', () => {
   it.each([

@@ -3,48 +3,18 @@
  * stamps apart by less than a millisecond, stamps as epoch numbers, a stamp b2bctl cannot read, a detail fetched from
  * a platform lagging behind its own webhooks; and an event with an empty id is no order to fetch.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useScriptedPlatform } from '../../support/scripted-platform.js';
-import { until } from '../../support/until.js';
-import {
-  listenInProcess,
-  postEvent,
-  receiverToken,
-  removeReceiverFolders,
-  temporaryFolder,
-} from '../../support/webhook-receiver.js';
+import { ordersAfterEvents, wholeOrder } from '../../support/fetch-orders-receiver.js';
+import { answerJsonText, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { removeReceiverFolders } from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
 
 const platform = useScriptedPlatform();
 
-/** A whole order as the full-payload webhook carries it. */
-function whole(id: number | string, status: string, lastUpdated: unknown) {
-  return { id, status, lastUpdated, items: [{ sku: 'A', quantity: status.length }] };
-}
-
-/**
- * A receiver with --fetch-orders on the scripted platform: posts `events` in turn, then a last whole order whose
- * file says the hand-off went past them all (it hands events off in order); returns the inbox's orders folder, the
- * order held in each file, and the receiver's stderr.
- */
-async function afterEvents(events: unknown[]) {
-  const inbox = temporaryFolder();
-  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'platform-token' };
-  const { memory, url, stop } = await listenInProcess(inbox, { fetchOrders: true }, { env });
-  const token = await receiverToken(url);
-  for (const event of events) expect((await postEvent(url, 'orders', event, token)).status).toBe(200);
-  await postEvent(url, 'orders', whole(999, 'LAST', '2026-11-30T00:00:00Z'), token);
-  const orders = join(inbox, 'orders');
-  await until(() => existsSync(join(orders, '999.json')));
-  await stop();
-  const statusOf = (id: number | string) =>
-    (JSON.parse(readFileSync(join(orders, `${id}.json`), 'utf8')) as { order: { status: string } }).order.status;
-  return { orders, statusOf, stderr: memory.stderr() };
-}
+const whole = wholeOrder;
+const afterEvents = (events: unknown[]) => ordersAfterEvents(platform, events);
 
 describe('--fetch-orders compares lastUpdated at its full precision (t3-1)', () => {
   it('an older version apart by less than a millisecond, coming later, leaves the newer file', async () => {
@@ -150,8 +120,7 @@ describe('--fetch-orders reads the stamps b2bctl reads elsewhere, and never lets
 });
 
 /** A detail route answering `body` as JSON. */
-const answer = (body: unknown) => (_request: unknown, _body: string, response: ServerResponse) =>
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const answer = (body: unknown) => answerJsonText(200, JSON.stringify(body));
 
 /** The simplified orders event of `id`, newer than the whole orders these tests send first. */
 const simplified = (id: number) => ({
