@@ -5,6 +5,7 @@
  * wording, and never fails a 2xx because of its body's shape.
  */
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
@@ -21,6 +22,27 @@ afterAll(removeTemporaryFolders);
 
 const proxyPage =
   '<!DOCTYPE html><html><head><title>Corporate Proxy - Sign in</title></head><body><form>user/password</form></body></html>';
+
+/** The document a customer route's path names, as its letters and digits (a CNPJ may hold letters). */
+function documentInPath(request: { url?: string }): string {
+  return decodeURIComponent((request.url ?? '').split('/').pop() ?? '').replace(/[^0-9A-Za-z]/g, '');
+}
+
+/**
+ * The record a store answers an empty update (`PUT {}`, the read before an address update) with: the customer the
+ * path names, with a registration address, so an update that leaves address parts out can keep them. A store that
+ * answers no record there gets such an update refused, not sent (docs/platform.md): these tests are about the
+ * answers to the writes themselves.
+ */
+function storedRecordAnswer(request: { url?: string }, response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      id: 7,
+      document: documentInPath(request),
+      customerRegistrationAddress: { zipcode: '01310-100', number: '11', complement: 'Sala 1' },
+    }),
+  );
+}
 
 /** `args` on the scripted platform, with a pre-issued token unless `token` is false, in `configDir` or a fresh one. */
 function run(args: string[], options: { cwd?: string; stdin?: string; token?: boolean; configDir?: string } = {}) {
@@ -146,9 +168,14 @@ describe('customer routes answering 200 without a body', () => {
     expect(readReport(join(dir, name))[0]?.message).toBe(
       'document 100.007.919-89 is already registered (pass --upsert to update existing customers)',
     );
+    // The same question is the read an update that leaves address parts out needs: with no record in its answer,
+    // such an update is not sent (it could clear the stored parts).
     const upserted = await run(['customer', 'create', 'customers.csv', '--upsert'], { cwd: dir });
-    expect(upserted.code).toBe(0);
-    expect(upserted.stderr).toContain('customer create: 25 updated;');
+    expect(upserted.code).toBe(1);
+    const upsertReport = /: report: (\S+)/.exec(upserted.stderr)?.[1] as string;
+    const invalid = readReport(join(dir, upsertReport)).filter((row) => row.outcome === 'invalid');
+    expect(invalid.length).toBeGreaterThan(0);
+    for (const row of invalid) expect(row.message).toContain('the answer holds no customer record to keep them from');
   });
 });
 
@@ -242,12 +269,16 @@ describe('a 400 whose body is plain text', () => {
   it('customer create: a 400 whose record exists with that e-mail is a duplicate document; --upsert updates it', async () => {
     let updates = 0;
     routes['POST /v1/customer'] = (_request, _body, response) => response.writeHead(400).end('duplicado');
-    routes['PUT /v1/customer/*'] = (_request, body, response) => {
-      const empty = body === '{}';
-      if (!empty) updates++;
+    routes['PUT /v1/customer/*'] = (request, body, response) => {
+      if (body === '{}') {
+        storedRecordAnswer(request, response);
+        return;
+      }
+      updates++;
+      // The record of the customer the path names: another customer's record would prove nothing of this one.
       response
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ id: 7, document: '10000791989', email: 'CLIENTE1@email.com.br' }));
+        .end(JSON.stringify({ id: 7, document: documentInPath(request), email: 'CLIENTE1@email.com.br' }));
     };
     const dir = freshWorkDir();
     copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
@@ -522,8 +553,10 @@ describe("the report's status column: the status the platform gave, not 200", ()
 
   it('customer create --upsert of a registered document: the update route answered 202', async () => {
     routes['POST /v1/customer'] = (_request, _body, response) => response.writeHead(400).end();
-    routes['PUT /v1/customer/*'] = (_request, _body, response) =>
-      response.writeHead(202, { 'content-type': 'application/json' }).end('{"id":9,"email":"x@example.com"}');
+    routes['PUT /v1/customer/*'] = (request, body, response) => {
+      if (body === '{}') storedRecordAnswer(request, response);
+      else response.writeHead(202, { 'content-type': 'application/json' }).end('{"id":9,"email":"x@example.com"}');
+    };
     const dir = freshWorkDir();
     copyFileSync(join(seedDirectory, 'customers.csv'), join(dir, 'customers.csv'));
     const result = await run(['customer', 'create', 'customers.csv', '--upsert'], { cwd: dir });
@@ -568,7 +601,10 @@ describe("the report's status column: the status the platform gave, not 200", ()
 
   it('customer update and customer status from a file answered 204: reported with it', async () => {
     // The update route and the status route (`/v1/customer/updateStatus` by default) both.
-    routes['PUT /v1/customer/*'] = (_request, _body, response) => response.writeHead(204).end();
+    routes['PUT /v1/customer/*'] = (request, body, response) => {
+      if (body === '{}') storedRecordAnswer(request, response);
+      else response.writeHead(204).end();
+    };
     const dir = freshWorkDir();
     copyFileSync(join(seedDirectory, 'customers-update.csv'), join(dir, 'customers-update.csv'));
     const updated = await run(['customer', 'update', 'customers-update.csv'], { cwd: dir });
