@@ -32,6 +32,25 @@ function outcomeFields(): readonly string[] {
   return [...recognisedStatusFields(), ...portuguese, 'accepted', 'statuscode', 'httpstatus', 'httpcode'];
 }
 
+// The names a batch-level flag says an answer's work was done or taken under (`"updated": false`, `"queued": false`,
+// `"processed": false`): a `false` there is a refusal, as `"success": false` is (a fresh user test: such batches
+// ended `accepted` and `queued`, exit 0).
+function takenWords(): readonly string[] {
+  const english = ['created', 'updated', 'processed', 'applied', 'saved', 'stored', 'done', 'completed', 'queued'];
+  const portuguese = ['criado', 'cadastrado', 'atualizado', 'processado', 'aplicado', 'salvo', 'gravado', 'recebido'];
+  return [...english, 'enqueued', 'received', ...portuguese, 'enfileirado'];
+}
+
+// The fields that make an object a record (a customer, an item) rather than an answer about one: its `code` and its
+// flags are its own data.
+function recordFields(): readonly string[] {
+  return ['document', 'cpf', 'cnpj', 'username', 'email', 'sku'];
+}
+
+function looksLikeARecord(place: Record<string, unknown>): boolean {
+  return Object.keys(place).some((field) => recordFields().includes(fieldNameOf(field)));
+}
+
 // Fields whose number is a count (`"sucesso": 50` items applied), never an HTTP status: a batch of 404 applied items
 // is no refusal. Their `false` still is.
 function countingFields(): readonly string[] {
@@ -68,7 +87,7 @@ export function refusalBeside(
       ([field, value]) =>
         value !== list &&
         !listsOfSkus.includes(value) &&
-        (refusingStatus(field, value, statusField) || refusalNamed(field, value)),
+        (refusingStatus(field, value, statusField, place) || refusalNamed(field, value)),
     ),
   );
   // The JSON `false` (a Java endpoint returning a boolean) is the plainest refusal a body gives; `true` is none.
@@ -110,9 +129,17 @@ function containerOf(body: unknown, list: unknown): unknown {
  * A batch-level status field that refuses, as an item's would, or whose words name a refusal (`PARTIAL_SUCCESS`); a
  * `code` holding the HTTP status of a refusal (`400`, `"BAD_REQUEST"`), any other code being the platform's own.
  */
-function refusingStatus(field: string, value: unknown, statusField: string | undefined): boolean {
+function refusingStatus(
+  field: string,
+  value: unknown,
+  statusField: string | undefined,
+  place: Record<string, unknown>,
+): boolean {
   const name = fieldNameOf(field);
-  if (name === 'code') return isRefusingHttpStatus(value);
+  // A record's own fields are its data: a customer's `code` of 450 in the store, not an HTTP status.
+  if (name === 'code') return isRefusingHttpStatus(value) && !looksLikeARecord(place);
+  // `"updated": false`, `"queued": false`: the batch-level flag of what was asked says no, whatever its name.
+  if (value === false && takenWords().includes(name) && !looksLikeARecord(place)) return true;
   if (field !== statusField && !outcomeFields().includes(name)) return false;
   if (value === undefined || value === null) return false;
   if (typeof value === 'string' && value.trim() === '') return false;

@@ -146,7 +146,24 @@ export function wordVerdict(word: string): ItemVerdict {
   if (appliedWords().includes(normal) || within(code, appliedCodes())) return { verdict: 'applied' };
   if (refusingWord(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
   if (pendingWords().includes(normal.replace(/[\s-]+/g, '_'))) return { verdict: 'unsettled', status: word };
+  if (appliedPhrase(normal)) return { verdict: 'applied' };
   return unknownStatus(word);
+}
+
+/**
+ * A phrase all of whose words say applied (`Atualizado com sucesso`, `UPDATED_SUCCESSFULLY`, `Estoque atualizado`):
+ * an applied word, a success adverb, and only words that name the thing or join them. Any other word (`ignored`,
+ * `but`, `não`) leaves the phrase `unknown`: a night of such answers was `unknown`, exit 1 (a fresh user test).
+ */
+function appliedPhrase(normal: string): boolean {
+  const words = normal.split(/[^a-z0-9]+/).filter((word) => word !== '');
+  if (words.length < 2 || !words.some((word) => appliedWords().includes(word))) return false;
+  return words.every((word) => appliedWords().includes(word) || phraseWords().includes(word));
+}
+
+function phraseWords(): readonly string[] {
+  const english = ['successfully', 'with', 'and', 'item', 'items', 'product', 'stock', 'price', 'record', 'saved'];
+  return [...english, 'com', 'e', 'produto', 'estoque', 'preco', 'registro', 'salvo'];
 }
 
 function refusingWord(normal: string): boolean {

@@ -65,6 +65,8 @@ describe('customer create answered 200 with a body that refuses it in other word
     ['true', 'true'],
     ['a record with its own code', '{"id":41,"code":"C-400","sucesso":true}'],
     ['a record with a status word of its own', '{"id":41,"situacao":"ATIVO","accepted":true}'],
+    // The customer's code in the store, a number in the HTTP error range: the record's data, not a status.
+    ['the record with a numeric code of its own', '{"id":1001,"code":450,"document":"10000791989"}'],
   ])('%s: created, exit 0', async (_, text) => {
     platform.routes['POST /v1/customer'] = answer(text);
     const { result, folder } = await b2bctl(['customer', 'create', 'people.csv'], {

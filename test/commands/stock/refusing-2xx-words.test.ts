@@ -36,6 +36,8 @@ describe('stock push --route queue answered 202 with a body that refuses the bat
     '{"accepted":false,"reason":"queue full"}',
     '{"status":"SERVICE_UNAVAILABLE","message":"queue full"}',
     'false',
+    '{"queued":false,"reason":"queue full"}',
+    '{"enqueued":false}',
   ])('%s: every item unknown quoting it, exit 1, never "queued"', async (text) => {
     const { result, folder } = await pushAnswered(text);
     expect(result.code).toBe(1);
@@ -46,7 +48,7 @@ describe('stock push --route queue answered 202 with a body that refuses the bat
     );
     expect(readErrorsCsv(onlyFile(folder, 'stock.errors-')).rows.map((cells) => cells[0])).toEqual(skus);
     expect(result.stderr).toMatch(/^stock push: 3 unknown; 1 request,/m);
-    expect(result.stderr).not.toMatch(/queued/);
+    expect(result.stderr).not.toMatch(/\d+ queued/);
   });
 
   it.each(['{"batchId":"b1","aceito":true}', '{"batchId":"b1","situacao":"RECEBIDO"}', 'true'])(
@@ -67,6 +69,8 @@ describe('stock push --route batch answered 200 with a body that refuses the bat
     '{"situacao":"ERRO","mensagem":"Lote inválido"}',
     '{"status":"UNPROCESSABLE_ENTITY","message":"Property [quantity] with value [x] does not pass validation"}',
     '{"statusCode":"BAD_REQUEST"}',
+    '{"updated":false,"message":"Nenhum item atualizado"}',
+    '{"processed":false}',
   ])('%s: every item unknown quoting it, exit 1, never "accepted"', async (text) => {
     platform.routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
       response.writeHead(200, { 'content-type': 'application/json' }).end(text);

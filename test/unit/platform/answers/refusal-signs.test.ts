@@ -50,6 +50,15 @@ describe('refusalSignOf: a 2xx answer to one write that refuses it', () => {
     { httpStatus: 'UNPROCESSABLE_ENTITY' },
     { result: { success: false, message: 'x' } },
     { dados: { sucesso: false } },
+    // The batch-level flag of what was asked says no, whatever its name (a fresh user test: accepted, exit 0).
+    { updated: false, message: 'Nenhum item atualizado' },
+    { processed: false },
+    { queued: false, reason: 'queue full' },
+    { enqueued: false },
+    { atualizado: false },
+    { created: false, message: 'Documento já cadastrado' },
+    { cadastrado: false },
+    { saved: false },
   ])('%j is a sign, shown as the platform wrote it', (body) => {
     expect(refusalSignOf(body)).toBe(JSON.stringify(body));
   });
@@ -84,6 +93,12 @@ describe('refusalSignOf: a 2xx answer to one write that refuses it', () => {
     { sucesso: 404, falhas: 0 },
     { accepted: 450 },
     { result: { success: true } },
+    // A record's own fields are its data: a customer's code of 450 in the store, a flag of its own (a fresh user test:
+    // a stored customer reported unknown, exit 1).
+    { id: 1001, code: 450, document: '52998224725' },
+    { id: 1001, code: 500, email: 'ana@example.com', updated: false },
+    { updated: true },
+    { queued: 5 },
   ])('%j is no sign', (body) => {
     expect(refusalSignOf(body)).toBeUndefined();
   });

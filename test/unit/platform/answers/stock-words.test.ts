@@ -286,7 +286,17 @@ describe('readBatchAnswer, the words a refusal, a pending item or an unknown sta
     expect(readBatchAnswer([{ status: 'ok' }, { status: word }], skus)?.[1]?.verdict).toBe('rejected');
   });
 
-  it.each(['completed', 'SUCESSO', 'atualizado', 'aplicado', 'concluído'])('"%s" is applied', (word) => {
+  it.each([
+    'completed',
+    'SUCESSO',
+    'atualizado',
+    'aplicado',
+    'concluído',
+    // A phrase of applied words (a fresh user test: each was unknown, exit 1, every night).
+    'Atualizado com sucesso',
+    'UPDATED_SUCCESSFULLY',
+    'Estoque atualizado',
+  ])('"%s" is applied', (word) => {
     expect(readBatchAnswer([{ status: word }, { status: 'error' }], skus)?.[0]).toEqual({ verdict: 'applied' });
   });
 
@@ -311,7 +321,17 @@ describe('readBatchAnswer, the words a refusal, a pending item or an unknown sta
     });
   });
 
-  it.each(['ignored', 'SKIPPED', 'unchanged', 'WARNING', 'yes'])('"%s" is unknown, never accepted', (word) => {
+  it.each([
+    'ignored',
+    'SKIPPED',
+    'unchanged',
+    'WARNING',
+    'yes',
+    // A phrase with any word that is not an applied one or a joining one: `não atualizado`, `ok, but price ignored`.
+    'não atualizado',
+    'ok, but price ignored',
+    'updated partially',
+  ])('"%s" is unknown, never accepted', (word) => {
     expect(readBatchAnswer([{ sku: 'SKU-1', status: word }, { status: 'ok' }], skus)?.[0]).toEqual({
       verdict: 'unknown',
       message: `the platform answered "${word}" for this item, which b2bctl knows as neither applied, refused nor pending: {"sku":"SKU-1","status":"${word}"}`,
