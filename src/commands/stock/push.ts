@@ -285,6 +285,8 @@ function matchWarning(note: MatchNote): string {
       return `warning: the stock batch route answered per-item results that show items applied and say nothing of others (${leftOutSkus(note)}); b2bctl reports each item such an answer leaves out "unknown", since the platform may have dropped it (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
     case 'misplacedResults':
       return misplacedWarning(note);
+    case 'unknownStatus':
+      return `warning: the stock batch route answered a result for SKU "${note.sku}" whose status b2bctl knows as neither applied, refused nor pending: ${note.result}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless). If that field is not the item's outcome (a product's own status sent back), set answers.stockBatch.status to the field that is, or to one the results do not hold, so that they are read as the items sent back.`;
     case 'unreadResult':
       return `warning: the stock batch route answered a result for SKU "${note.sku}" that says nothing b2bctl reads as applied, refused or pending: ${note.result}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless). If the results hold their status under another field, set answers.stockBatch.status to it.`;
     case 'shortCount':

@@ -83,6 +83,7 @@ export type MatchNote =
   | { kind: 'leftOutItems'; skus: string[]; batchSize: number }
   | { kind: 'misplacedResults'; placeSku: string; quoted: string; result: string; by: 'place' | 'index' }
   | { kind: 'unreadResult'; sku: string; result: string }
+  | { kind: 'unknownStatus'; sku: string; result: string }
   | { kind: 'shortCount'; result: string; count: number; batchSize: number };
 
 /**
@@ -527,6 +528,9 @@ function claimedVerdict(
   const verdicts = claims.map((claim) => verdictOf(claim.result, statusField));
   const [first] = verdicts;
   if (verdicts.every((verdict) => sameVerdict(verdict, first))) {
+    // A status b2bctl cannot read (`ACTIVE`: a product's own status echoed), said once a run with the setting.
+    if (first?.verdict === 'unknown')
+      noted({ kind: 'unknownStatus', sku, result: shownResult(claims[0] as PlacedResult) });
     if (first?.verdict !== 'rejected' || verdicts.length === 1) return first;
     // Refused twice (two of its fields): every reason given is kept.
     const messages = [...new Set(verdicts.map((verdict) => (verdict as { message?: string }).message))];
