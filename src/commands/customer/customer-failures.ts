@@ -3,6 +3,7 @@ import { asClause } from '../../lib/clause.js';
 import { type AddressInput, type AddressPartsInput, platformCheckedFields } from '../../domain/customer.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { anotherCustomersRecord, isUnknownDocument, otherCustomerIn, refusalIn2xx } from '../../platform/customers.js';
+import { activeShownOtherwise, readCustomerRecord } from '../../platform/answers/customers.js';
 import { topFieldTypes } from '../../domain/customer-fields.js';
 import { isBlank } from '../../domain/customer-values.js';
 
@@ -172,13 +173,23 @@ export function refusedIn2xx(status: number, refusal: string): string {
 
 /**
  * Why a 2xx to an update (an upsert's too) or a status change does not show it done, or undefined when it may: a
- * body that refuses it, or the record of another customer. Either is `unknown`, quoting the answer; sending it again is harmless.
+ * body that refuses it, the record of another customer, or a record showing `active` the opposite of the `active`
+ * the write sent (`sent`). Each is `unknown`, quoting the answer; sending it again is harmless.
  */
-export function doubtfulUpdate(status: number, body: unknown, document: string): string | undefined {
+export function doubtfulUpdate(
+  status: number,
+  body: unknown,
+  document: string,
+  sent: { active?: unknown } = {},
+): string | undefined {
   const refusal = refusalIn2xx(body);
   if (refusal !== undefined) return refusedIn2xx(status, refusal);
+  const notKnown = 'whether it was applied is not known (sending it again is harmless)';
   const other = otherCustomerIn(body, document);
-  return other === undefined
+  if (other !== undefined)
+    return `the platform answered HTTP ${status} ${anotherCustomersRecord(other, document)}; ${notKnown}`;
+  const active = activeShownOtherwise(readCustomerRecord(body), sent.active);
+  return active === undefined
     ? undefined
-    : `the platform answered HTTP ${status} ${anotherCustomersRecord(other, document)}; whether it was applied is not known (sending it again is harmless)`;
+    : `the platform answered HTTP ${status} with the customer's record showing "active": ${active}, though ${sent.active} was sent; ${notKnown}`;
 }

@@ -59,7 +59,7 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
   const client = await context.platform(oneRequestTuning(options));
   try {
     const { status, body: answer } = await setCustomerStatus(client, verdict.value.document, active);
-    const doubt = doubtfulUpdate(status, answer, verdict.value.document);
+    const doubt = doubtfulUpdate(status, answer, verdict.value.document, { active });
     if (doubt !== undefined) throw new AmbiguousRequestError(`Customer ${document}: ${doubt}.`, { status });
     context.log.info(`Customer ${document} is now ${active ? 'active' : 'inactive'}.`);
     // On a terminal the line above says it all; piped (or with -o), the platform's answer is the data.
@@ -120,7 +120,7 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
             try {
               const answer = await setCustomerStatus(client, entry.value.document, entry.value.active, signal);
               const { status } = answer;
-              const doubt = doubtfulUpdate(status, answer.body, entry.value.document);
+              const doubt = doubtfulUpdate(status, answer.body, entry.value.document, entry.value);
               if (doubt !== undefined)
                 return { row: { ...row, outcome: 'unknown', status, message: doubt }, original: entry.original };
               return {

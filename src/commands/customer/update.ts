@@ -78,7 +78,7 @@ async function updateEntry(
     const kept = await withKeptAddress(client, String(document), changes, signal);
     sent = kept.body;
     const { status, body } = await updateCustomer(client, String(document), sent, signal);
-    const doubt = doubtfulUpdate(status, body, String(document));
+    const doubt = doubtfulUpdate(status, body, String(document), sent);
     if (doubt !== undefined)
       return { row: { ...row, outcome: 'unknown', status, message: doubt }, original: entry.original };
     const outcome = Object.keys(changes).length === 0 ? 'unchanged' : 'updated';
@@ -164,7 +164,7 @@ async function updateOne(
       ? customerNotFound(document, error)
       : explainedRefusal(error, refusedWrite(client, sent));
   }
-  const doubt = doubtfulUpdate(answer.status, answer.body, String(key));
+  const doubt = doubtfulUpdate(answer.status, answer.body, String(key), sent);
   if (doubt !== undefined)
     throw new AmbiguousRequestError(`Customer ${document}: ${doubt}.`, { status: answer.status });
   // A 2xx is the update done, even when its body does not show the record; the line names the document given, and

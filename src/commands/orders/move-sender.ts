@@ -294,7 +294,8 @@ export class MoveSender {
 
   /**
    * A 2xx to a move, judged by its body: done when it shows nothing against it (no body, an acknowledgement, the
-   * order in the move's status, or a body of no shape b2bctl knows, `accepted` with one warning). A body that
+   * order in the move's status, or a body of no shape b2bctl knows or whose status is the request's own result,
+   * `OK` or `PROCESSING`: `accepted` with one warning). A body that
    * refuses the move, shows the order in a status the move does not lead to, or is another order's record is no
    * proof: the order is read again, as after a 502-504, and its status tells; a 200 `{"status":"ERROR"}` was
    * reported `applied`, "now ERROR" (a user test). A correction leaves the status as it was, so that cannot tell.
@@ -317,7 +318,7 @@ export class MoveSender {
         outcome: answer.recognised ? 'applied' : 'accepted',
         status,
         id,
-        message: shownStatus && `now ${shownStatus}`,
+        message: shownStatus ? `now ${shownStatus}` : requestResultNote(answer.requestResult),
       };
     }
     this.states.delete(move.order);
@@ -597,6 +598,14 @@ function sameNumber(given: string, held: string): boolean {
 
 function numberDigits(text: string): string {
   return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
+}
+
+/**
+ * What an `accepted` move's answer said of the request itself (`"status": "PROCESSING"`), quoted so that it is not
+ * read as the order's status; undefined when it said nothing of the kind.
+ */
+function requestResultNote(result: string | undefined): string | undefined {
+  return result === undefined ? undefined : `the answer's status ${result} is the request's, not the order's`;
 }
 
 /** Why a resumed run's unanswered move was not sent again, and how to settle it. */

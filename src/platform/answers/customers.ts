@@ -30,6 +30,18 @@ export function otherCustomersDocument(record: unknown, sent: string): string | 
   return documentKey(shown) === documentKey(sent) ? undefined : shown;
 }
 
+/**
+ * The `active` a record shows when it is the opposite of the `active` a write sent (`true` after a deactivation),
+ * or undefined when it agrees, shows none, or nothing was sent: such a record is no proof of the write. A record
+ * answered to `customer status DOC false` showing `"active": true` was reported "is now inactive", exit 0, and the
+ * blocked customer kept buying (a user test, t7-6). Only a boolean is read: any other value tells nothing.
+ */
+export function activeShownOtherwise(record: unknown, sent: unknown): boolean | undefined {
+  if (typeof sent !== 'boolean' || !isRecord(record)) return undefined;
+  const shown = record.active;
+  return typeof shown === 'boolean' && shown !== sent ? shown : undefined;
+}
+
 /** A document's digits (and a CNPJ's letters), whatever its punctuation or case. */
 function documentKey(document: string): string {
   return documentLookupKey(document).toUpperCase();

@@ -1,6 +1,7 @@
 import { orderStatusOf } from '../../domain/order-stages.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { isIdLike, isRecord } from './shapes.js';
+import { wordVerdict } from './status-words.js';
 
 /**
  * The answers of the order moves (ready, invoice, ship, cancel), whose bodies the platform document does not show.
@@ -17,6 +18,13 @@ export interface MoveAnswer {
   refusal?: string;
   /** The id the answer's record shows when it is not the order moved (a gateway's mix-up): no proof of the move. */
   otherOrder?: string;
+  /**
+   * The request's own result where an order's status would be (`"status": "OK"`, a 202's `PROCESSING`): a word
+   * that says applied or pending (status-words.ts), never the order's status. Such an answer is `accepted` as `{}`
+   * is: read as the order's status, every move of a store that answers `OK` and applies it a moment later was
+   * `unknown`, "the answer shows the order OK" (a user test).
+   */
+  requestResult?: string;
 }
 
 const envelopes = ['data', 'order', 'result', 'content'] as const;
@@ -39,8 +47,22 @@ export function readMoveAnswer(body: unknown, id?: string): MoveAnswer {
     answer.recognised = refusal === undefined && acknowledgements.some((name) => body[name] === true);
     return answer;
   }
-  answer.status = orderStatusOf(record.status);
+  const status = orderStatusOf(record.status);
+  if (status !== undefined && isRequestResult(status)) {
+    answer.recognised = false;
+    answer.requestResult = status;
+  } else answer.status = status;
   const shownId = isIdLike(record.id) ? String(record.id) : undefined;
   if (id !== undefined && shownId !== undefined && shownId !== id) answer.otherOrder = shownId;
   return answer;
+}
+
+/**
+ * Whether a status word is the request's result rather than an order's: one that says applied (`OK`, `SUCCESS`) or
+ * pending (`PROCESSING`, `QUEUED`, `ACCEPTED`) as a stock result's status does. No order status of the platform's is
+ * one of them; a refusing word (`ERROR`) is refusalSignOf's, and a word b2bctl does not know stays the order's.
+ */
+function isRequestResult(status: string): boolean {
+  const { verdict } = wordVerdict(status);
+  return verdict === 'applied' || verdict === 'unsettled';
 }

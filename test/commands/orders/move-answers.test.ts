@@ -138,6 +138,73 @@ describe('a 200 to a move that is no proof of it: the order is read again', () =
   });
 });
 
+// A store that queues a move and applies it a moment later answered `{"status":"OK"}` or a 202 `PROCESSING`: the word
+// was read as the order's status ("the answer shows the order OK"), and each such move was `unknown`, exit 1, every
+// night, while `{}` was `accepted` (a user test, t7-7). The word is the request's result: accepted, as `{}` is.
+describe("a 2xx whose status is the request's result (OK, PROCESSING), the order moved only later", () => {
+  it.each([
+    [200, { status: 'OK' }, 'OK'],
+    [200, { status: 'SUCCESS' }, 'SUCCESS'],
+    [202, { status: 'PROCESSING' }, 'PROCESSING'],
+    [202, { status: 'ACCEPTED', protocolo: 'x' }, 'ACCEPTED'],
+    [200, { status: 'QUEUED' }, 'QUEUED'],
+  ])('HTTP %i %j: accepted, exit 0, one warning, the order not read again', async (status, body, word) => {
+    const { test, sandbox, proxy, writes } = await behind(() => ({ answer: status, body }));
+    const [id] = newOrders(sandbox, 1) as [number];
+    const { code, outcome, stderr } = await ready(test, id);
+    expect(code).toBe(ExitCode.ok);
+    expect(outcome).toMatchObject({
+      outcome: 'accepted',
+      status,
+      message: `the answer's status ${word} is the request's, not the order's`,
+    });
+    expect(stderr).not.toMatch(/the answer shows the order|now OK|now PROCESSING/);
+    expect(stderr.match(/warning: /g)).toHaveLength(1);
+    expect(writes()).toBe(1);
+    // The read before the move only: no read of the order after its answer.
+    const reads = proxy.requests.filter((request) => request.method === 'GET' && pathOf(request).includes(`/${id}`));
+    expect(reads).toHaveLength(1);
+  });
+
+  it('a store that applied the move at once, answering {"status":"OK"}: accepted, never "the answer shows the order OK"', async () => {
+    const { test, sandbox } = await behind(() => ({ appliedThenAnswer: 200, body: { status: 'OK' } }));
+    const [id] = newOrders(sandbox, 1) as [number];
+    const { code, outcome } = await ready(test, id);
+    expect(code).toBe(ExitCode.ok);
+    expect(outcome).toMatchObject({
+      outcome: 'accepted',
+      message: "the answer's status OK is the request's, not the order's",
+    });
+    expect(statusOf(id)).toBe('READY_TO_SHIP');
+  });
+
+  it('a file answered 202 {"status":"PROCESSING"}: every row accepted, exit 0, one warning a run', async () => {
+    const { test, sandbox, writes } = await behind(() => ({ answer: 202, body: { status: 'PROCESSING' } }));
+    const [first, second] = newOrders(sandbox, 2) as [number, number];
+    const folder = freshMovesFolder(sandbox);
+    const file = join(folder, 'moves.csv');
+    writeFileSync(file, `${moveHeader}\r\n${first};ready;PV-1;;;;;;\r\n${second};ready;PV-2;;;;;;\r\n`);
+    const options = { file, concurrency: 1, dryRun: false, skipInvalid: false, strict: false, statusCheck: true };
+    expect(await test.run(update, options)).toBe(ExitCode.ok);
+    const report = readReport(join(folder, onlyReport(folder, 'moves')));
+    expect(report.map((row) => [row.outcome, row.status])).toEqual([
+      ['accepted', '202'],
+      ['accepted', '202'],
+    ]);
+    expect(test.stderr().match(/warning: the platform answered a move/g)).toHaveLength(1);
+    expect(writes()).toBe(2);
+  });
+
+  it("a word that is no result of the request (CANCELED) is still the order's: read again, unknown", async () => {
+    const { test, sandbox } = await behind(() => ({ answer: 200, body: { status: 'CANCELED' } }));
+    const [id] = newOrders(sandbox, 1) as [number];
+    const { code, outcome } = await ready(test, id);
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    expect(outcome).toMatchObject({ outcome: 'unknown' });
+    expect(String(outcome?.message)).toMatch(/^the answer shows the order CANCELED, which this move does not lead to/);
+  });
+});
+
 describe('a 500 to a move, which may come after the store applied it: the order is read again', () => {
   it('applied: applied, exit 0, the 500 in the outcome', async () => {
     const { test, sandbox } = await behind(() => ({ appliedThenAnswer: 500 }));

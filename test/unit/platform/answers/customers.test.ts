@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  activeShownOtherwise,
   linksShownEmpty,
   otherCustomersDocument,
   readCustomerRecord,
@@ -41,6 +42,20 @@ describe('otherCustomersDocument', () => {
     ['another document', { document: '529.982.247-25' }, maria, '529.982.247-25'],
   ])('%s', (_name, record, sent, expected) => {
     expect(otherCustomersDocument(record, sent)).toBe(expected);
+  });
+});
+
+describe('activeShownOtherwise', () => {
+  it.each([
+    ['true after false sent', { active: true }, false, true],
+    ['false after true sent', { active: false }, true, false],
+    ['the active sent', { active: false }, false, undefined],
+    ['no active', { document: '1' }, false, undefined],
+    ['active as text', { active: 'true' }, false, undefined],
+    ['nothing sent', { active: true }, undefined, undefined],
+    ['no record', undefined, false, undefined],
+  ])('%s', (_name, record, sent, expected) => {
+    expect(activeShownOtherwise(record, sent)).toBe(expected);
   });
 });
 

@@ -41,6 +41,25 @@ describe('readMoveAnswer', () => {
     expect(readMoveAnswer(body, '1')).toEqual({ recognised: true, status });
   });
 
+  // The request's own result where the order's status would be was read as the order's ("the answer shows the order
+  // OK"), and every move of a store that answers so and applies it a moment later was `unknown` (a user test, t7-7).
+  it.each([
+    ['OK', { status: 'OK' }],
+    ['SUCCESS', { status: 'SUCCESS' }],
+    ['PROCESSING', { status: 'PROCESSING' }],
+    ['ACCEPTED beside a protocol', { status: 'ACCEPTED', protocolo: 'x' }],
+    ['QUEUED in a data envelope', { data: { status: 'QUEUED' } }],
+    ['ok beside success true', { success: true, status: 'ok' }],
+  ])("reads the status %s as the request's result, not the order's", (_name, body) => {
+    const answer = readMoveAnswer(body, '1');
+    expect(answer).toEqual({ recognised: false, requestResult: expect.any(String) });
+    expect(answer.status).toBeUndefined();
+  });
+
+  it("still names another order's record whose status is the request's result", () => {
+    expect(readMoveAnswer({ id: 999, status: 'OK' }, '226')).toMatchObject({ otherOrder: '999' });
+  });
+
   it("names another order's record", () => {
     expect(readMoveAnswer({ id: 999, status: 'READY_TO_SHIP' }, '226')).toEqual({
       recognised: true,
