@@ -190,6 +190,25 @@ describe('orders poll against a listing that filters by update date, day by day 
   });
 });
 
+describe('orders poll against a listing that filters by update date, a quiet minute (t7-4)', () => {
+  it('a window holding no order, its day listing 40 outside it: nothing emitted, exit 0, the cursor moves, bounded requests', async () => {
+    const outside = oneDay().filter((order) => order.id >= 1020);
+    const platform = await store(outside, { filtersByDay: true });
+    try {
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '1m' })).toBe(0);
+      expect(memory.stdout()).toBe('');
+      expect(memory.stderr()).toContain('filters by update date coarsely');
+      expect(JSON.parse(readFileSync(platform.cursorFile, 'utf8'))).toMatchObject({
+        cursor: '2026-11-30T11:40:58.000Z',
+      });
+      expect(platform.requests.length).toBeLessThanOrEqual(10);
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
 describe('orders poll against a busy store whose clock is behind', () => {
   it('an order created and one updated at every request: read up to its clock less orders.lag, none missed or twice', async () => {
     const clock = new FakeClock(now);
