@@ -1,6 +1,7 @@
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { outsideListedWindow, withinWindowDays, type TimeWindow } from '../domain/orders-window.js';
 import type { ListedOrder } from '../platform/answers/orders.js';
+import { defaultOffsetReadBudget } from './window-scan.js';
 
 /**
  * Answers of the listing mostly outside the window asked before the run stops: one or two can be an index that lags
@@ -33,18 +34,28 @@ export class UnfilteredListingCheck {
   /** The first answer that listed orders outside the window but within its days. */
   coarse: CoarseListing | undefined;
 
-  constructor(private readonly dayOffsetsMinutes: readonly number[] = [0]) {}
+  constructor(
+    private readonly dayOffsetsMinutes: readonly number[] = [0],
+    private readonly deepOffset = defaultOffsetReadBudget,
+  ) {}
 
-  /** Notes one answer for `part` (as the scan asked it, before the bounds were widened); throws at the third such. */
-  note(part: TimeWindow, orders: readonly ListedOrder[]): void {
+  /**
+   * Notes one answer for `part` (as the scan asked it, before the bounds were widened) at `offset`; throws at the
+   * third such. Past `deepOffset` (the most orders the scan reads of a window by offset) an answer mostly outside
+   * counts whatever its days: a day listing that long makes the scan split the window, and every piece lists the
+   * same day again, for ever.
+   */
+  note(part: TimeWindow, orders: readonly ListedOrder[], offset = 0): void {
     const judged = orders.filter((order) => order.zonelessInstant === undefined);
     const outside = judged.filter((order) => outsideListedWindow(Date.parse(order.lastUpdated), part));
     const otherDay = outside.find((order) => !this.withinDays(order, part));
     const sameDay = outside.find((order) => this.withinDays(order, part));
     if (sameDay !== undefined) this.coarse ??= { asked: part, example: sameDay };
-    if (otherDay === undefined || outside.length * 2 <= judged.length) return;
+    const counted = offset >= this.deepOffset ? (otherDay ?? sameDay) : otherDay;
+    if (counted === undefined || outside.length * 2 <= judged.length) return;
     if (++this.answers < answersBeforeStop) return;
-    throw listingIgnoresWindow(part, otherDay, this.answers);
+    if (counted === otherDay) throw listingIgnoresWindow(part, counted, this.answers);
+    throw dayListingTooLong(part, counted, this.deepOffset);
   }
 
   private withinDays(order: ListedOrder, part: TimeWindow): boolean {
@@ -64,6 +75,15 @@ export function coarseListingNote({ asked, example }: CoarseListing): string {
  * platform, or `answers.orders.lastUpdated`), which no later run or `--watch` cycle can read past: the watch ends.
  */
 export class ListingIgnoresWindowError extends B2bctlError {}
+
+/** A listing filtered by day (or one ignoring the window, all of whose orders are of the window's day) too long. */
+function dayListingTooLong(part: TimeWindow, example: ListedOrder, deepOffset: number): B2bctlError {
+  const asked = `${new Date(part.from).toISOString()} … ${new Date(part.to).toISOString()}`;
+  return new ListingIgnoresWindowError(
+    `orders poll: the order listing filters by update date only by day (or hour), or not at all, and lists more than ${String(deepOffset)} orders for the window asked (order ${String(example.id)} updated ${example.lastUpdated} among those asked for ${asked}): a smaller window lists the same orders again, so b2bctl stopped instead of reading it for ever; the cursor does not pass this window. Check that nothing between b2bctl and the platform drops the query, and ask the platform for a listing filtered by update instant.`,
+    ExitCode.unavailable,
+  );
+}
 
 function listingIgnoresWindow(part: TimeWindow, example: ListedOrder, answers: number): B2bctlError {
   const asked = `${new Date(part.from).toISOString()} … ${new Date(part.to).toISOString()}`;

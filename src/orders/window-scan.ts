@@ -79,7 +79,7 @@ const maximumRepairRounds = 8;
  * write when the output is a file).
  */
 const ordersPerChunk = 16;
-const defaultOffsetReadBudget = 5_000;
+export const defaultOffsetReadBudget = 5_000;
 /**
  * The listing requests one time window may take (an empty window's one request is not counted): this many, plus one
  * for every `entriesPerRequest` entries its answers listed. A read, however churned, lists several entries a request

@@ -399,7 +399,7 @@ function listingPages(
       if (progress.readTo() < piece.to) continue;
       progress.noteUnreadable(piece, page.untrackable, page.unrecognised, page.unreadableStamps);
       progress.readableListed += page.orders.length;
-      windowCheck.note(piece, page.orders);
+      windowCheck.note(piece, page.orders, offset);
       progress.coarseListing ??= windowCheck.coarse;
       // A full page is judged on what the platform sent; only orders inside the piece are kept, so pieces tile.
       // The ids of every order listed, kept or not: pages of a listing filtered by day share them (FetchPage).

@@ -209,6 +209,30 @@ describe('orders poll against a listing that filters by update date, a quiet min
   });
 });
 
+describe('orders poll against a listing filtered by day that holds more than a window can be read by offset (t7-4)', () => {
+  it('6000 orders earlier today, none in the window: exit 69 in one line, bounded requests, no cursor', async () => {
+    const day = ordersUpdated(6000, 3_600_000).map((order, index) => ({
+      ...order,
+      dateCreated: at(now - 7_000_000 + index),
+      lastUpdated: at(now - 3_600_000 - index),
+    }));
+    const platform = await store(day, { filtersByDay: true });
+    try {
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '1m' })).toBe(69);
+      const lines = memory.stderr().trim().split('\n');
+      expect(lines.at(-1)).toMatch(
+        /^error: orders poll: the order listing filters by update date only by day \(or hour\), or not at all, and lists more than 5000 orders for the window asked/,
+      );
+      expect(memory.stdout()).toBe('');
+      expect(existsSync(platform.cursorFile)).toBe(false);
+      expect(platform.requests.length).toBeLessThanOrEqual(20);
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
 describe('orders poll against a busy store whose clock is behind', () => {
   it('an order created and one updated at every request: read up to its clock less orders.lag, none missed or twice', async () => {
     const clock = new FakeClock(now);

@@ -69,4 +69,18 @@ describe('UnfilteredListingCheck', () => {
       for (let answer = 0; answer < 5; answer++) utcOnly.note(early, [lateUtc, dayBeforeUtc]);
     }).toThrow(expect.objectContaining({ exitCode: 69 }));
   });
+
+  it('past the offset a window is read to, answers of its day count: the third stops the run, a line of its own', () => {
+    const check = new UnfilteredListingCheck([0], 5000);
+    check.note(window, [after, before], 5000);
+    check.note(window, [before], 5000);
+    expect(() => check.note(window, [after], 5000)).toThrow(
+      expect.objectContaining({
+        exitCode: 69,
+        message: expect.stringMatching(
+          /filters by update date only by day \(or hour\), or not at all, and lists more than 5000 orders/,
+        ),
+      }),
+    );
+  });
 });
