@@ -287,6 +287,21 @@ export function outsideListedWindow(instant: number, window: TimeWindow): boolea
   return instant < window.from - listingReachMs || instant > window.to + listingReachMs;
 }
 
+const dayMs = 86_400_000;
+
+/**
+ * Whether `instant` lies within the calendar days `window` touches, as a platform at UTC offset `offsetMinutes` (east
+ * positive) counts days: what a listing that filters by update DATE (`DATE(updated)` between the bounds' days) lists
+ * for the window, a superset of it but bounded, unlike a listing that ignores the window.
+ */
+export function withinWindowDays(instant: number, window: TimeWindow, offsetMinutes: number): boolean {
+  const shift = offsetMinutes * 60_000;
+  const firstDay = Math.floor((window.from - listingReachMs + shift) / dayMs);
+  const lastDay = Math.floor((window.to + listingReachMs + shift) / dayMs);
+  const day = Math.floor((instant + shift) / dayMs);
+  return day >= firstDay && day <= lastDay;
+}
+
 /**
  * Whether a run reading from `floor` on may list the version `key` again: its instant is there, or the platform
  * listed it in a window reaching there (both windows as far as the platform may stretch them), or the run cannot

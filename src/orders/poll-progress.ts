@@ -5,6 +5,7 @@ import { countOf } from '../lib/plural.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
 import { printable } from '../lib/printable.js';
 import type { UnreadableStamp } from '../platform/orders.js';
+import type { CoarseListing } from './unfiltered-listing.js';
 
 /** What a run saw of update instants written without a zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`). */
 export interface ZonelessInstantsSeen {
@@ -144,6 +145,9 @@ export class PollProgress {
 
   /** What the run saw of update instants written without a zone, for its one warning about them. */
   readonly zoneless: ZonelessInstantsSeen = {};
+
+  /** The first answer of a listing that filters by day or hour (UnfilteredListingCheck), for its one warning. */
+  coarseListing: CoarseListing | undefined;
 
   /**
    * The platform listed the emitted version `key`, whose instant has no zone, in a window ending at `upTo` (or b2bctl

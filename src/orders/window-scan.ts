@@ -16,14 +16,16 @@ import {
 } from '../domain/orders-window.js';
 
 /**
- * One page of the listing for a time window (`updatedFrom`/`updatedTo`) at an offset: the orders kept, and how many
- * entries the platform listed (which says whether the page was full).
+ * One page of the listing for a time window (`updatedFrom`/`updatedTo`) at an offset: the orders kept, how many
+ * entries the platform listed (which says whether the page was full), and the ids of every entry it listed that
+ * b2bctl read, kept or not (the orders' ids when not given). A listing that filters by day lists orders outside the
+ * window, which are not kept; its pages still share them, and sharing entries is what proves that none was skipped.
  */
 export type FetchPage<T> = (
   window: TimeWindow,
   offset: number,
   signal: AbortSignal,
-) => Promise<{ orders: T[]; listed: number }>;
+) => Promise<{ orders: T[]; listed: number; ids?: readonly string[] }>;
 
 export interface ScanOptions<T> {
   fetchPage: FetchPage<T>;
@@ -54,7 +56,12 @@ export interface ScannedWindow<T> {
   orders: T[];
 }
 
-type Page<T> = { orders: T[]; listed: number };
+type Page<T> = { orders: T[]; listed: number; ids?: readonly string[] };
+
+/** The ids a page listed, in its order: what pages are compared by. */
+function listedIds<T extends OrderVersion>(page: Page<T>): readonly string[] {
+  return page.ids ?? page.orders.map((order) => String(order.id));
+}
 /** A page with when it was asked and answered, counted in the order of the scan's requests. */
 type StampedPage<T> = Page<T> & { asked: number; answered: number };
 type OffsetRead<T> = OffsetPage & { orders: T[] };
@@ -72,7 +79,7 @@ const maximumRepairRounds = 8;
  * write when the output is a file).
  */
 const ordersPerChunk = 16;
-const defaultOffsetReadBudget = 5_000;
+export const defaultOffsetReadBudget = 5_000;
 /**
  * The listing requests one time window may take (an empty window's one request is not counted): this many, plus one
  * for every `entriesPerRequest` entries its answers listed. A read, however churned, lists several entries a request
@@ -192,9 +199,9 @@ class WindowScanner<T extends OrderVersion> {
    */
   private heldToPaging(part: TimeWindow, offset: number, page: Page<T>): void {
     // Entries without an id or update instant b2bctl can read tell nothing of where a page starts.
-    if (page.listed === 0 || page.orders.length === 0) return;
+    if (page.listed === 0 || listedIds(page).length === 0) return;
     const key = `${part.from} ${part.to}`;
-    const ids = page.orders.map((order) => String(order.id)).join(' ');
+    const ids = listedIds(page).join(' ');
     const head = this.heads.get(key);
     if (offset === 0) {
       if (head === undefined) this.heads.set(key, { ids, listed: page.listed, repeats: new Set() });
@@ -324,7 +331,7 @@ class WindowScanner<T extends OrderVersion> {
       pages.push({
         offset,
         listed: page.listed,
-        ids: page.orders.map((order) => String(order.id)),
+        ids: listedIds(page),
         orders: page.orders,
         asked: page.asked,
         answered: page.answered,
@@ -377,9 +384,9 @@ class WindowScanner<T extends OrderVersion> {
       // rest up, so its orders cannot have moved down there twice: the platform ignores the offset.
       const head = pages[0] as OffsetRead<T>;
       const headIds = head.ids.join(' ');
-      const again = (read: { offset: number; orders: T[] }) =>
-        read.offset >= head.listed && read.orders.map((order) => String(order.id)).join(' ') === headIds;
-      if (head.ids.length >= 2 && again({ offset, orders: page.orders }) && pages.some(again))
+      const again = (read: { offset: number; ids: readonly string[] }) =>
+        read.offset >= head.listed && read.ids.join(' ') === headIds;
+      if (head.ids.length >= 2 && again({ offset, ids: listedIds(page) }) && pages.some(again))
         throw notPagingByOffset(offset);
       keep(offset, page);
     }

@@ -27,6 +27,8 @@ import {
   readListedOrder,
   readOrderStatus,
   showsIdOrNumber,
+  unreadableUpdateStamp,
+  updateStampPaths,
 } from '../../platform/answers/orders.js';
 import { isIdLike, isRecord } from '../../platform/answers/shapes.js';
 import {
@@ -64,7 +66,11 @@ import { deviceKeepingNothing } from '../../io/output/device-keeping-nothing.js'
 import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
 import { PollProgress, type ZonelessInstantsSeen } from '../../orders/poll-progress.js';
 import { StatusFilter } from '../../orders/status-filter.js';
-import { ListingIgnoresWindowError, UnfilteredListingCheck } from '../../orders/unfiltered-listing.js';
+import {
+  coarseListingNote,
+  ListingIgnoresWindowError,
+  UnfilteredListingCheck,
+} from '../../orders/unfiltered-listing.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
 import { printable } from '../../lib/printable.js';
 
@@ -268,6 +274,7 @@ async function pollOnce(
   for (const line of filter.warnings()) context.log.warn(line);
   warnPlatformClock(progress, context);
   warnZoneless(progress, context);
+  if (progress.coarseListing !== undefined) context.log.warn(coarseListingNote(progress.coarseListing));
   if (interrupted || context.interrupt.aborted) {
     const written = `orders poll interrupted: ${countOf(progress.written, 'order versions')} written`;
     // A first run stopped before its first window was flushed saved no cursor: the next must be told where to start.
@@ -319,6 +326,7 @@ async function writeWindows(
   settings: PollSettings,
 ): Promise<boolean> {
   const answers = orderAnswers(client);
+  const saidStampUnread = once((line) => context.log.warn(line));
   const fetchPage = listingPages({ options, context, client, answers }, progress, settings);
   // The interrupt stops the scan whatever it is doing: its requests carry the scan's own signal, not the client's.
   const scan = {
@@ -334,7 +342,7 @@ async function writeWindows(
     for (const order of scanned.orders)
       if (order.listedUpTo !== undefined) progress.noteListed(versionKey(order), order.listedUpTo);
     const records = options.detail
-      ? await fetchDetails(client, fresh, { concurrency: options.concurrency, answers }, (line) =>
+      ? await fetchDetails(client, fresh, { concurrency: options.concurrency, answers, saidStampUnread }, (line) =>
           context.log.warn(line),
         )
       : fresh.map((order) => order.record);
@@ -364,7 +372,8 @@ function listingPages(
   progress: PollProgress,
   settings: PollSettings,
 ): FetchPage<PolledOrder> {
-  const windowCheck = new UnfilteredListingCheck();
+  // Days as the platform counts them: in UTC, and in this machine's zone, which TZ sets to the platform's (as for --since).
+  const windowCheck = new UnfilteredListingCheck([0, -new Date(context.clock.now()).getTimezoneOffset()]);
   return async (part, offset, signal) => {
     for (;;) {
       const piece = windowUpTo(part, progress.readTo());
@@ -390,9 +399,12 @@ function listingPages(
       if (progress.readTo() < piece.to) continue;
       progress.noteUnreadable(piece, page.untrackable, page.unrecognised, page.unreadableStamps);
       progress.readableListed += page.orders.length;
-      windowCheck.note(piece, page.orders);
+      windowCheck.note(piece, page.orders, offset);
+      progress.coarseListing ??= windowCheck.coarse;
       // A full page is judged on what the platform sent; only orders inside the piece are kept, so pieces tile.
-      return { orders: keptInPiece(page.orders, piece, progress.zoneless), listed: page.listed };
+      // The ids of every order listed, kept or not: pages of a listing filtered by day share them (FetchPage).
+      const ids = page.orders.map((order) => String(order.id));
+      return { orders: keptInPiece(page.orders, piece, progress.zoneless), listed: page.listed, ids };
     }
   };
 }
@@ -586,7 +598,11 @@ function versionShown(
 async function fetchDetails(
   client: PlatformClient,
   versions: readonly ListedOrder[],
-  { concurrency, answers }: { concurrency: number; answers: OrderAnswerSettings },
+  {
+    concurrency,
+    answers,
+    saidStampUnread,
+  }: { concurrency: number; answers: OrderAnswerSettings; saidStampUnread: (line: string) => void },
   warn: (line: string) => void,
 ): Promise<unknown[]> {
   const limit = pLimit(Math.max(1, concurrency));
@@ -602,7 +618,13 @@ async function fetchDetails(
             saidUnplaced(
               `warning: order ${String(version.id)}'s detail shows neither an id nor a number where b2bctl reads them (the answer's root, or a data, order, result or content envelope): written as it came, as every such detail of this run. If the answer holds the order under a field of its own, set answers.order.detail to it (b2bctl orders get ${String(version.id)} shows the answer).`,
             );
-          return olderDetailReplaced(version, detail, answers, warn);
+          const written = olderDetailReplaced(version, detail, answers, warn);
+          const stampUnread =
+            written === detail && isRecord(detail) && showsIdOrNumber(detail, answers)
+              ? unreadDetailStamp(version, detail, answers)
+              : undefined;
+          if (stampUnread !== undefined) saidStampUnread(unreadDetailStampWarning(version, stampUnread));
+          return written;
         } catch (error) {
           // A listed order whose detail is gone (deleted, or not yet readable) or holds no order (no JSON, `null`,
           // another order's record) would fail every run from here on, and hold back every later update: its listing
@@ -646,6 +668,33 @@ function olderDetailReplaced(
     `warning: order ${String(version.id)} is listed updated ${version.lastUpdated}, but its detail is an older version (updated ${read.lastUpdated}: a platform replica lagging behind): its listing entry was written in its place; b2bctl orders get ${String(version.id)} reads it later.`,
   );
   return version.record;
+}
+
+/**
+ * What a detail that shows the order holds where its update stamp should be, when b2bctl reads no instant there (or
+ * only the creation instant, the stamp unset, while the listing names an update): its version cannot be compared with
+ * the one listed, so the older-detail check above is off for it. Undefined when the stamp is read.
+ */
+function unreadDetailStamp(
+  version: ListedOrder,
+  detail: Record<string, unknown>,
+  answers: OrderAnswerSettings,
+): string | undefined {
+  const read = readListedOrder(detail, answers);
+  if (read !== undefined && (read.neverUpdated === undefined || version.neverUpdated !== undefined)) return undefined;
+  const unreadable = unreadableUpdateStamp(detail, updateStampPaths(answers));
+  if (unreadable !== undefined) return `${unreadable.path} ${JSON.stringify(unreadable.value)}`;
+  return read?.neverUpdated ? `${read.neverUpdated.updateField} unset` : 'its update stamp unset or absent';
+}
+
+/**
+ * Said once a run. The detail is still written, not its listing entry: it is read after the listing, so it is the
+ * listed version or a newer one unless a replica lags, which b2bctl cannot tell here; and a platform whose detail
+ * writes its stamp in another form would otherwise have --detail write listing entries, without items, for good.
+ */
+function unreadDetailStampWarning(version: ListedOrder, shown: string): string {
+  const id = String(version.id);
+  return `warning: order ${id} is listed updated ${version.lastUpdated}, but its detail shows no update instant b2bctl reads (${shown}), so b2bctl cannot tell whether it is that version or an older one (a platform replica lagging behind): it was written as it came, as every such detail of this run. b2bctl orders get ${id} shows the answer; if the detail keeps its update instant under a field of its own, set answers.orders.lastUpdated to it.`;
 }
 
 /** After the count, the columns the table left out to fit the terminal, as prose wrapped at spaces to its width. */

@@ -26,6 +26,8 @@ interface Order {
 interface StoreRules {
   /** Lists every order whatever the updatedFrom/updatedTo asked. */
   ignoresWindow?: boolean;
+  /** Reads updatedFrom/updatedTo as dates: lists every order updated on the days they name (UTC), as DATE(updated). */
+  filtersByDay?: boolean;
   /** Seconds the store's clock (its stamps and Date header) is behind this machine's. */
   behindSeconds?: number;
   /** On every request past offset 0, an order created and one updated, stamped by the store's clock. */
@@ -52,8 +54,10 @@ async function store(orders: Order[], rules: StoreRules = {}) {
       target.lastUpdated = at(storeNow());
       orders.push({ id: 5000 + requests.length, dateCreated: at(storeNow()), lastUpdated: at(storeNow()) });
     }
-    const from = Date.parse(url.searchParams.get('updatedFrom') ?? '');
-    const to = Date.parse(url.searchParams.get('updatedTo') ?? '');
+    const day = 86_400_000;
+    let from = Date.parse(url.searchParams.get('updatedFrom') ?? '');
+    let to = Date.parse(url.searchParams.get('updatedTo') ?? '');
+    if (rules.filtersByDay) [from, to] = [Math.floor(from / day) * day, Math.floor(to / day) * day + day - 1];
     const limit = Math.min(Number(url.searchParams.get('limit') ?? 25), 25);
     const listed = orders
       .filter(
@@ -89,16 +93,26 @@ function ordersUpdated(count: number, updatedAgoMs: number): Order[] {
   }));
 }
 
+/**
+ * A store's orders over several days: 20 updated within orders.lag (after the run's upper bound), 20 two days back. A
+ * listing of them all for a window of today is no listing filtered by day (t7-4).
+ */
+function wholeStore(): Order[] {
+  const recent = ordersUpdated(20, 500);
+  const older = ordersUpdated(20, 2 * 86_400_000).map((order) => ({ ...order, id: order.id + 20 }));
+  return [...recent, ...older];
+}
+
 describe('orders poll against a listing that ignores the update-date window', () => {
-  it('40 orders updated within orders.lag, listed for every window: exit 69 in one line, nothing sent on, no cursor', async () => {
-    const platform = await store(ordersUpdated(40, 500), { ignoresWindow: true });
+  it('40 orders of several days, 20 updated within orders.lag, listed for every window: exit 69 in one line, nothing sent on, no cursor', async () => {
+    const platform = await store(wholeStore(), { ignoresWindow: true });
     try {
       const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
       expect(await memory.run(run, { ...options, since: '5m' })).toBe(69);
       const lines = memory.stderr().trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(
-        /^error: orders poll: the order listing does not filter by update date: 3 answers listed mostly orders updated outside the updatedFrom\/updatedTo asked \(order \d+ updated 2026-11-30T11:40:59\.500Z among those asked for 2026-11-30T11:36:00\.000Z … 2026-11-30T11:40:58\.000Z\).*the cursor does not pass this window\. Check that nothing between b2bctl and the platform drops the query/,
+        /^error: orders poll: the order listing does not filter by update date: 3 answers listed mostly orders updated outside the updatedFrom\/updatedTo asked \(order \d+ updated 2026-11-28T11:41:00\.000Z among those asked for 2026-11-30T11:36:00\.000Z … 2026-11-30T11:40:58\.000Z\).*the cursor does not pass this window\. Check that nothing between b2bctl and the platform drops the query/,
       );
       expect(memory.stdout()).toBe('');
       expect(existsSync(platform.cursorFile)).toBe(false);
@@ -109,7 +123,7 @@ describe('orders poll against a listing that ignores the update-date window', ()
   });
 
   it('a saved cursor stays where it was', async () => {
-    const platform = await store(ordersUpdated(40, 500), { ignoresWindow: true });
+    const platform = await store(wholeStore(), { ignoresWindow: true });
     try {
       mkdirSync(join(platform.env.B2BCTL_CONFIG_DIR, 'cursors'), { recursive: true, mode: 0o700 });
       const saved = `${JSON.stringify({ profile: 'default', cursor: at(now - 60_000), emitted: [] })}\n`;
@@ -131,6 +145,88 @@ describe('orders poll against a listing that ignores the update-date window', ()
       expect(await memory.run(run, { ...options, since: '5m' })).toBe(0);
       expect(ndjsonOf<{ id: number }>(memory.stdout())).toHaveLength(40);
       expect(memory.stderr()).not.toMatch(/does not filter/);
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+/** 20 orders updated inside a 5-minute run, 10 earlier today, 10 within orders.lag, 10 yesterday (never listed). */
+function oneDay(): Order[] {
+  const inside = ordersUpdated(20, 180_000);
+  const earlier = ordersUpdated(10, 3 * 3_600_000).map((order) => ({ ...order, id: order.id + 20 }));
+  const recent = ordersUpdated(10, 500).map((order) => ({ ...order, id: order.id + 30 }));
+  const yesterday = ordersUpdated(10, 86_400_000).map((order) => ({ ...order, id: order.id + 40 }));
+  return [...inside, ...earlier, ...recent, ...yesterday];
+}
+
+describe('orders poll against a listing that filters by update date, day by day (t7-4)', () => {
+  it('emits the orders inside the window only, once, exit 0, with one warning saying the listing filters coarsely', async () => {
+    const platform = await store(oneDay(), { filtersByDay: true });
+    try {
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '5m' })).toBe(0);
+      const ids = ndjsonOf<{ id: number }>(memory.stdout()).map((order) => order.id);
+      expect(ids.toSorted()).toEqual(Array.from({ length: 20 }, (_, index) => 1000 + index));
+      expect(memory.stderr()).not.toMatch(/does not filter/);
+      const warnings = memory
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('filters by update date coarsely'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        /^warning: orders poll: the order listing filters by update date coarsely \(by day or hour\): asked for 2026-11-30T11:36:00\.000Z … .*, it also listed order 10[23]\d updated 2026-11-30T/,
+      );
+      expect(JSON.parse(readFileSync(platform.cursorFile, 'utf8'))).toMatchObject({
+        cursor: '2026-11-30T11:40:58.000Z',
+      });
+      expect(platform.requests.length).toBeLessThanOrEqual(10);
+      const again = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await again.run(run, options)).toBe(0);
+      expect(again.stdout()).toBe('');
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe('orders poll against a listing that filters by update date, a quiet minute (t7-4)', () => {
+  it('a window holding no order, its day listing 40 outside it: nothing emitted, exit 0, the cursor moves, bounded requests', async () => {
+    const outside = oneDay().filter((order) => order.id >= 1020);
+    const platform = await store(outside, { filtersByDay: true });
+    try {
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '1m' })).toBe(0);
+      expect(memory.stdout()).toBe('');
+      expect(memory.stderr()).toContain('filters by update date coarsely');
+      expect(JSON.parse(readFileSync(platform.cursorFile, 'utf8'))).toMatchObject({
+        cursor: '2026-11-30T11:40:58.000Z',
+      });
+      expect(platform.requests.length).toBeLessThanOrEqual(10);
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe('orders poll against a listing filtered by day that holds more than a window can be read by offset (t7-4)', () => {
+  it('6000 orders earlier today, none in the window: exit 69 in one line, bounded requests, no cursor', async () => {
+    const day = ordersUpdated(6000, 3_600_000).map((order, index) => ({
+      ...order,
+      dateCreated: at(now - 7_000_000 + index),
+      lastUpdated: at(now - 3_600_000 - index),
+    }));
+    const platform = await store(day, { filtersByDay: true });
+    try {
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '1m' })).toBe(69);
+      const lines = memory.stderr().trim().split('\n');
+      expect(lines.at(-1)).toMatch(
+        /^error: orders poll: the order listing filters by update date only by day \(or hour\), or not at all, and lists more than 5000 orders for the window asked/,
+      );
+      expect(memory.stdout()).toBe('');
+      expect(existsSync(platform.cursorFile)).toBe(false);
+      expect(platform.requests.length).toBeLessThanOrEqual(20);
     } finally {
       await platform.close();
     }
@@ -213,7 +309,7 @@ class WatchClock extends FakeClock {
 
 describe('orders poll --watch against listings a run cannot read', () => {
   it('a listing that ignores the update-date window ends the watch at its first cycle: exit 69, one line, no wait', async () => {
-    const platform = await store(ordersUpdated(40, 500), { ignoresWindow: true });
+    const platform = await store(wholeStore(), { ignoresWindow: true });
     try {
       let memory: TestContext | undefined;
       const clock = new WatchClock(now, () => memory?.interrupt('SIGTERM'));

@@ -215,3 +215,66 @@ describe('orders poll --detail: a detail in an envelope of the store’s own ({"
     expect(result.stderr).not.toContain('shows neither an id nor a number');
   });
 });
+
+/** t7-2: both details as listed, status OLD, with `stamp` in place of their lastUpdated (absent: left out). */
+function detailsWith(stamp: Record<string, unknown>) {
+  for (const id of [7, 8]) details[String(id)] = { id, orderId: 1000 + id, status: 'OLD', ...stamp };
+}
+
+const unreadWarning = (id: number, shown: string) =>
+  `warning: order ${id} is listed updated ${listedAt()}, but its detail shows no update instant b2bctl reads (${shown}), so b2bctl cannot tell whether it is that version or an older one (a platform replica lagging behind): it was written as it came, as every such detail of this run. b2bctl orders get ${id} shows the answer; if the detail keeps its update instant under a field of its own, set answers.orders.lastUpdated to it.`;
+
+describe('orders poll --detail: a detail whose update stamp b2bctl cannot read (t7-2)', () => {
+  beforeEach(() => {
+    listed = [
+      { id: 7, orderId: 1007, status: 'INVOICED', lastUpdated: listedAt() },
+      { id: 8, orderId: 1008, status: 'INVOICED', lastUpdated: listedAt() },
+    ];
+  });
+
+  it.each([
+    ['null', { lastUpdated: null }, 'its update stamp unset or absent'],
+    ['""', { lastUpdated: '' }, 'its update stamp unset or absent'],
+    ['absent', {}, 'its update stamp unset or absent'],
+    ['not ISO', { lastUpdated: '28/11/2026 10:00:00' }, 'lastUpdated "28/11/2026 10:00:00"'],
+    ['null with the creation instant', { lastUpdated: null, dateCreated: listedAt() }, 'lastUpdated unset'],
+  ])(
+    'lastUpdated %s: the details are written as they came, exit 0, one warning a run naming the order and the stamp',
+    async (_name, stamp, shown) => {
+      detailsWith(stamp);
+      const cursor = join(temporaryFolder('b2bctl-stamps-'), 'cursor.json');
+      const result = await poll(cursor, '--detail');
+      expect(result.code).toBe(0);
+      expect(ndjsonOf(result.stdout)).toEqual([details['7'], details['8']]);
+      const warnings = result.stderr.split('\n').filter((line) => line.includes('shows no update instant'));
+      expect(warnings).toEqual([unreadWarning(7, shown)]);
+      expect(result.stderr).not.toContain('older version');
+      expect(cursorOf(cursor)).toBe(iso(until));
+    },
+  );
+
+  it('--out-dir: the files, named by the listed version, hold the details as they came, with the warning', async () => {
+    detailsWith({ lastUpdated: null });
+    const folder = temporaryFolder('b2bctl-stamps-');
+    const result = await poll(join(folder, 'cursor.json'), '--detail', '--out-dir', join(folder, 'out'));
+    expect(result.code).toBe(0);
+    const files = readdirSync(join(folder, 'out')).toSorted();
+    expect(files).toEqual([7, 8].map((id) => `${id}-${1000 + id}-${listedAt().replace(/[-:.]/g, '')}.json`));
+    expect(JSON.parse(readFileSync(join(folder, 'out', files[0]!), 'utf8'))).toMatchObject({ status: 'OLD' });
+    expect(result.stderr).toContain(unreadWarning(7, 'its update stamp unset or absent'));
+  });
+
+  it('a detail whose stamp is read, and a listing and detail both never updated, say nothing of the kind', async () => {
+    detailsWith({ lastUpdated: listedAt() });
+    const result = await poll(join(temporaryFolder('b2bctl-stamps-'), 'cursor.json'), '--detail');
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('shows no update instant');
+    const created = iso(since + 30_000);
+    listed = [{ id: 7, orderId: 1007, status: 'NEW', lastUpdated: null, dateCreated: created }];
+    details['7'] = { ...(listed[0] as object) };
+    const never = await poll(join(temporaryFolder('b2bctl-stamps-'), 'cursor.json'), '--detail');
+    expect(never.code).toBe(0);
+    expect(ndjsonOf(never.stdout)).toEqual([details['7']]);
+    expect(never.stderr).not.toContain('shows no update instant');
+  });
+});
