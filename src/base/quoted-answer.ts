@@ -10,6 +10,15 @@ export function quotedAnswer(text: string, longest = 200): string {
 }
 
 /**
+ * An answer's JSON (already one line) as a message quotes it: whole up to `longest` characters, else its first
+ * `longest - 1` and `…`. One cut for every answer the platform's readers quote (a result, a refusal, a page that is
+ * no page), which each wrote for itself.
+ */
+export function quotedJson(json: string, longest: number): string {
+  return json.length > longest ? `${json.slice(0, longest - 1)}…` : json;
+}
+
+/**
  * A text on one line: line breaks, tabs and other control characters (a progress bar's \r, colours) and the
  * Unicode line and paragraph separators become single spaces.
  */

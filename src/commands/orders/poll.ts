@@ -1,3 +1,4 @@
+import { once } from '../../lib/once.js';
 import { countOf } from '../../lib/plural.js';
 import { spokenDuration } from '../../domain/duration.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
@@ -639,16 +640,6 @@ async function fetchDetails(
       }),
     ),
   );
-}
-
-/** `warn`, said the first time only. */
-function once(warn: (line: string) => void): (line: string) => void {
-  let said = false;
-  return (line) => {
-    if (said) return;
-    said = true;
-    warn(line);
-  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { once } from '../../lib/once.js';
 import { reportEntry, runBulkJob, type PendingRecord, type ReportEntry } from '../../bulk/bulk-job.js';
 import { bodyLimitLine, FittingBatches } from '../../bulk/fitting-batches.js';
 import { countOf } from '../../lib/plural.js';
@@ -130,15 +131,6 @@ interface AnswerWarnings {
   unitemised: (said: string | undefined) => void;
   pending: (status: string) => void;
   noted: (note: MatchNote) => void;
-}
-
-/** A warning given the first time only. */
-function once(warn: (text: string) => void): (text: string) => void {
-  let warned = false;
-  return (text) => {
-    if (!warned) warn(text);
-    warned = true;
-  };
 }
 
 /** The warnings of reading the stock routes' answers, each once a run. */

@@ -1,3 +1,4 @@
+import { quotedJson } from '../../base/quoted-answer.js';
 import { ExitCode, PlatformError } from '../../base/errors.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { candidatePaths, firstAt, isArray, isRecord } from './shapes.js';
@@ -179,8 +180,7 @@ const letters = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
 export class NotAListingPage extends PlatformError {
   override readonly exitCode: ExitCode = ExitCode.unavailable;
   constructor(status: number, url: string, body: unknown, why: string, records: string) {
-    const text = JSON.stringify(body) ?? String(body);
-    const shown = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+    const shown = quotedJson(JSON.stringify(body) ?? String(body), 200);
     super(status, { method: 'GET', url }, body, `the answer is no page of ${records} (${why}): ${shown}`);
   }
 }

@@ -1,3 +1,4 @@
+import { quotedJson } from '../../base/quoted-answer.js';
 import type { orderAnswerSettings } from '../../config/answer-settings.js';
 import { documentLookupKey } from '../../domain/documents.js';
 import { type HeldMoveData, orderStatusOf } from '../../domain/order-stages.js';
@@ -326,8 +327,7 @@ export function showsIdOrNumber(order: Record<string, unknown>, settings: OrderA
 
 /** An answer's JSON for a warning's line, cut at 120 characters. */
 function shownBody(body: unknown): string {
-  const text = JSON.stringify(body) ?? String(body);
-  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+  return quotedJson(JSON.stringify(body) ?? String(body), 120);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { quotedJson } from '../../base/quoted-answer.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { countOf, isArray, isRecord, valueAtPath } from './shapes.js';
 import { fieldVerdict, isRefusingHttpStatus, recognisedStatusFields, withoutMarks } from './status-words.js';
@@ -92,8 +93,10 @@ export function refusalBeside(
   );
   // The JSON `false` (a Java endpoint returning a boolean) is the plainest refusal a body gives; `true` is none.
   if (!signed && body !== false) return undefined;
-  const text = JSON.stringify(body, (_key, value: unknown) => (value === list && list !== body ? undefined : value));
-  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+  return quotedJson(
+    JSON.stringify(body, (_key, value: unknown) => (value === list && list !== body ? undefined : value)),
+    300,
+  );
 }
 
 /**

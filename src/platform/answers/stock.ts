@@ -1,3 +1,4 @@
+import { quotedJson } from '../../base/quoted-answer.js';
 import { messageOfBody } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { otherSkuQuoted } from './quoted-skus.js';
@@ -470,8 +471,7 @@ function saysSomething(result: unknown): boolean {
 }
 
 function shownResult(entry: PlacedResult): string {
-  const text = JSON.stringify(entry.key === undefined ? entry.result : { [entry.key]: entry.result }) ?? '';
-  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+  return quotedJson(JSON.stringify(entry.key === undefined ? entry.result : { [entry.key]: entry.result }) ?? '', 300);
 }
 
 /**
@@ -863,8 +863,7 @@ function withReason(verdict: ItemVerdict, result: Record<string, unknown>, statu
 }
 
 function resultJson(result: unknown): string {
-  const text = JSON.stringify(result) ?? '';
-  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+  return quotedJson(JSON.stringify(result) ?? '', 300);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneLineText, quotedAnswer } from '../../../src/base/quoted-answer.js';
+import { oneLineText, quotedAnswer, quotedJson } from '../../../src/base/quoted-answer.js';
 
 describe('quotedAnswer', () => {
   it.each([
@@ -23,5 +23,13 @@ describe('quotedAnswer', () => {
 
   it('oneLineText leaves a line without breaks as it is', () => {
     expect(oneLineText('HTTP 422: ok')).toBe('HTTP 422: ok');
+  });
+});
+
+describe('quotedJson', () => {
+  it('keeps an answer of up to `longest` characters whole, and cuts a longer one to `longest` with its …', () => {
+    expect(quotedJson('x'.repeat(120), 120)).toBe('x'.repeat(120));
+    expect(quotedJson('x'.repeat(121), 120)).toBe(`${'x'.repeat(119)}…`);
+    expect(quotedJson('x'.repeat(121), 120)).toHaveLength(120);
   });
 });
