@@ -5,6 +5,7 @@ import { type OrderAction, type OrderMove } from '../../domain/order-stages.js';
 import { InputError, InterruptedAfterSendingError, PartialFailureError } from '../../base/errors.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
 import { writeObject } from '../../io/output/write-object.js';
+import { RedirectAnswerError } from '../../platform/redirect.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';
 import type { Session } from '../../config/session.js';
 import { checkMove } from './move-input.js';
@@ -66,6 +67,15 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
   try {
     result = await sender.send(verdict.value, context.interrupt);
   } catch (error) {
+    // A redirect to the write: it may have been applied, so the move is `unknown`, and -o json still says so.
+    if (error instanceof RedirectAnswerError && error.unknownOutcome !== undefined && wantsData)
+      await writeObject(context, {
+        order: verdict.value.order,
+        action: options.action,
+        outcome: 'unknown',
+        status: error.status,
+        message: error.unknownOutcome,
+      });
     if (!(error instanceof InterruptedAfterSendingError)) throw error;
     throw await interruptedMove(error, options, verdict.value.order, wantsData, context);
   }

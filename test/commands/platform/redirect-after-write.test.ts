@@ -258,6 +258,22 @@ describe('orders update: a move answered by a redirect', () => {
     );
     expect(received).toEqual(['PUT /v1/orders/101/status']);
   });
+
+  it('orders ready ORDER -o json: the outcome object says unknown, with the status and the same words', async () => {
+    routes['PUT /v1/orders/*'] = redirect(302);
+    const { run } = workspace();
+    const result = await run(['orders', 'ready', '101', '--erp-number', 'E-1', '--no-status-check', '-o', 'json']);
+    expect(result.code).toBe(69);
+    const message = `PUT ${platform.url}/v1/orders/101/status answered HTTP 302 ${redirectWords()}: ${appliedWords(302)}`;
+    expect(JSON.parse(result.stdout)).toEqual({
+      order: '101',
+      action: 'ready',
+      outcome: 'unknown',
+      status: 302,
+      message,
+    });
+    expect(result.stderr).toBe(`error: ${message}\n`);
+  });
 });
 
 describe('reads and login answered by a redirect: not followed, one line naming the Location', () => {
