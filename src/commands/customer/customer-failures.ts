@@ -191,5 +191,5 @@ export function doubtfulUpdate(
   const active = activeShownOtherwise(readCustomerRecord(body), sent.active);
   return active === undefined
     ? undefined
-    : `the platform answered HTTP ${status} with the customer's record showing "active": ${active}, though ${sent.active} was sent; ${notKnown}`;
+    : `the platform answered HTTP ${status} with the customer's record showing "${active.name}": ${active.shown}, though ${sent.active} was sent; ${notKnown}`;
 }

@@ -32,14 +32,18 @@ export function otherCustomersDocument(record: unknown, sent: string): string | 
 
 /**
  * The `active` a record shows when it is the opposite of the `active` a write sent (`true` after a deactivation),
- * or undefined when it agrees, shows none, or nothing was sent: such a record is no proof of the write. A record
- * answered to `customer status DOC false` showing `"active": true` was reported "is now inactive", exit 0, and the
- * blocked customer kept buying (a user test, t7-6). Only a boolean is read: any other value tells nothing.
+ * with the name it shows it under, or undefined when it agrees, shows none, or nothing was sent: such a record is no
+ * proof of the write. A record answered to `customer status DOC false` showing `"active": true` was reported "is now
+ * inactive", exit 0, and the blocked customer kept buying (a user test, t7-6). A platform that names its fields in
+ * Portuguese shows it as `ativo`; both are read. Only a boolean is read: any other value tells nothing.
  */
-export function activeShownOtherwise(record: unknown, sent: unknown): boolean | undefined {
+export function activeShownOtherwise(record: unknown, sent: unknown): { name: string; shown: boolean } | undefined {
   if (typeof sent !== 'boolean' || !isRecord(record)) return undefined;
-  const shown = record.active;
-  return typeof shown === 'boolean' && shown !== sent ? shown : undefined;
+  for (const name of ['active', 'ativo']) {
+    const shown = record[name];
+    if (typeof shown === 'boolean' && shown !== sent) return { name, shown };
+  }
+  return undefined;
 }
 
 /** A document's digits (and a CNPJ's letters), whatever its punctuation or case. */

@@ -18,8 +18,8 @@ const answer = (status: number, body: unknown) => answerJsonText(status, JSON.st
 const b2bctl = (args: readonly string[], files?: Record<string, string>) =>
   runInScriptedWorkspace(platform, args, files);
 
-const shownActive = (active: boolean, sent: boolean) =>
-  `the platform answered HTTP 200 with the customer's record showing "active": ${active}, though ${sent} was sent; whether it was applied is not known (sending it again is harmless)`;
+const shownActive = (active: boolean, sent: boolean, name = 'active') =>
+  `the platform answered HTTP 200 with the customer's record showing "${name}": ${active}, though ${sent} was sent; whether it was applied is not known (sending it again is harmless)`;
 
 describe('customer status DOC, the record answered showing the opposite active', () => {
   it.each([
@@ -35,6 +35,16 @@ describe('customer status DOC, the record answered showing the opposite active',
     expect(result.stderr.trim().split('\n').at(-1)).toBe(`error: Customer ${maria}: ${shownActive(true, false)}.`);
   });
 
+  it('false answered by a platform naming it in Portuguese, `"ativo": true`: unknown, exit 69, quoting `ativo`', async () => {
+    platform.routes['PUT /v1/customer/updateStatus/*'] = answer(200, { documento: maria, ativo: true });
+    const { result } = await b2bctl(['customer', 'status', maria, 'false']);
+    expect(result.code).toBe(69);
+    expect(result.stderr).not.toContain('is now inactive');
+    expect(result.stderr.trim().split('\n').at(-1)).toBe(
+      `error: Customer ${maria}: ${shownActive(true, false, 'ativo')}.`,
+    );
+  });
+
   it('true answered with a record showing false: unknown, exit 69, never "is now active"', async () => {
     platform.routes['PUT /v1/customer/updateStatus/*'] = answer(200, { document: maria, active: false });
     const { result } = await b2bctl(['customer', 'status', maria, 'active']);
@@ -47,6 +57,7 @@ describe('customer status DOC, the record answered showing the opposite active',
     ['a record without active', { document: '10000791989', name: 'Maria' }],
     ['the active sent', { document: maria, active: false }],
     ['active as text (not read)', { document: maria, active: 'true' }],
+    ['the ativo sent', { documento: maria, ativo: false }],
   ])('false answered with %s: done, exit 0', async (_name, body) => {
     platform.routes['PUT /v1/customer/updateStatus/*'] = answer(200, body);
     const { result } = await b2bctl(['customer', 'status', maria, 'false']);

@@ -47,15 +47,18 @@ describe('otherCustomersDocument', () => {
 
 describe('activeShownOtherwise', () => {
   it.each([
-    ['true after false sent', { active: true }, false, true],
-    ['false after true sent', { active: false }, true, false],
+    ['true after false sent', { active: true }, false, { name: 'active', shown: true }],
+    ['false after true sent', { active: false }, true, { name: 'active', shown: false }],
     ['the active sent', { active: false }, false, undefined],
+    ['Portuguese ativo, true after false sent', { ativo: true }, false, { name: 'ativo', shown: true }],
+    ['Portuguese ativo, the value sent', { ativo: false }, false, undefined],
+    ['active agreeing, ativo not', { active: false, ativo: true }, false, { name: 'ativo', shown: true }],
     ['no active', { document: '1' }, false, undefined],
     ['active as text', { active: 'true' }, false, undefined],
     ['nothing sent', { active: true }, undefined, undefined],
     ['no record', undefined, false, undefined],
   ])('%s', (_name, record, sent, expected) => {
-    expect(activeShownOtherwise(record, sent)).toBe(expected);
+    expect(activeShownOtherwise(record, sent)).toEqual(expected);
   });
 });
 
