@@ -1,11 +1,15 @@
 /** Helpers of the order move tests: fresh orders in a sandbox, a nightly file of moves, the moves the sandbox took. */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { SandboxOptions } from '../../src/sandbox/options.js';
+import type { OrderDetail } from '../../src/sandbox/orders/store.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { movesOf } from '../../src/sandbox/orders/moves.js';
 import { accessKeyCheckDigit } from '../../src/domain/nfe-key.js';
 import { freshWorkDir } from './cli.js';
-import { repoRoot } from './sandbox.js';
+import { login, loginToDialect, runCommandLine, startLoggedInSandbox } from './command-line.js';
+import { repoRoot, stopTestSandbox } from './sandbox.js';
 
 export const sampleNfeFiles = [
   '35261011222333000181550010000012341123456787.xml',
@@ -41,6 +45,71 @@ export function freshMovesFolder(sandbox: RunningSandbox): string {
   mkdirSync(join(folder, 'nfe'));
   copySampleNfe(folder);
   return folder;
+}
+
+/** A sandbox for a file of order move tests, and each test's folder and command line. */
+export interface MovesFixture {
+  /** The file's sandbox, logged in to before the first test. */
+  readonly sandbox: RunningSandbox;
+  /** The test's own working folder (freshMovesFolder): the sample NF-e in `nfe/`, no move taken yet. */
+  readonly dir: string;
+  /** `b2bctl ARGS` in process with the file's login, in the test's folder unless `cwd` says another. */
+  run(args: readonly string[], cwd?: string): ReturnType<typeof runCommandLine>;
+  /** The sandbox's record of order `id`, which a test reads or changes as the store's staff would. */
+  storedOrder(id: number): OrderDetail;
+  /** `count` new orders in the sandbox (newOrders). */
+  newOrders(count: number): number[];
+  /** The moves the sandbox accepted so far (acceptedMoves). */
+  acceptedMoves(): string[];
+  /** How many move requests reached the sandbox so far (moveRequests). */
+  moveRequests(): number;
+}
+
+/**
+ * One sandbox for the tests of a file (or of a describe block: one per dialect), logged in as an operator logs in
+ * to its dialect, and a fresh moves folder for each test; closed after them with the temporary folders.
+ */
+export function useMovesSandbox(overrides: Partial<SandboxOptions> = {}): MovesFixture {
+  const { dialect } = overrides;
+  let started: { sandbox: RunningSandbox; configDir: string } | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    started = await startLoggedInSandbox(overrides, (sandbox, configDir) =>
+      dialect ? loginToDialect(sandbox, dialect, configDir) : login(sandbox, configDir),
+    );
+  });
+  afterAll(async () => {
+    if (started) await stopTestSandbox(started.sandbox);
+    started = undefined;
+  });
+  const current = () => {
+    if (!started) throw new Error('useMovesSandbox(): the sandbox exists only inside a test');
+    return started;
+  };
+  beforeEach(() => {
+    dir = freshMovesFolder(current().sandbox);
+  });
+  const folder = () => {
+    if (dir === undefined) throw new Error('useMovesSandbox(): the folder exists only inside a test');
+    return dir;
+  };
+  return {
+    get sandbox() {
+      return current().sandbox;
+    },
+    get dir() {
+      return folder();
+    },
+    run: (args, cwd) => runCommandLine(args, { configDir: current().configDir, cwd: cwd ?? folder() }),
+    storedOrder: (id) => {
+      const order = current().sandbox.state.orders.orders.get(id);
+      if (!order) throw new Error(`the sandbox holds no order ${id}`);
+      return order;
+    },
+    newOrders: (count) => newOrders(current().sandbox, count),
+    acceptedMoves: () => acceptedMoves(current().sandbox),
+    moveRequests: () => moveRequests(current().sandbox),
+  };
 }
 
 /** Who the sample NF-e files are made out to (`dest`). */

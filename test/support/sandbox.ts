@@ -21,6 +21,17 @@ export const seedDirectory = join(repoRoot, 'samples');
 export const sandboxUser = sandboxDefaults.username;
 export const sandboxPassword = sandboxDefaults.password;
 
+/**
+ * The keys of a sales rep in the listing's answer, in the platform document's order: stated here, apart from the
+ * table of src/domain/sales-rep.ts that the CLI and the sandbox both read, so that a change of that table shows.
+ */
+export const salesRepKeys: readonly string[] = (
+  'id username document restrictedCustomers enabledFreight enabledInsertFreight enabledCustomerRegistration ' +
+  'enableDiscountItemValue enableAddItemValue enableDiscountBranch enableDiscountFranchise enableDiscountSeller ' +
+  'enableCoupon enableChatSupport enableRestrictedCustomers enableRestrictedGroupsAttendant attendantCode ' +
+  'allowedSellersId profile createdAt updatedAt'
+).split(' ');
+
 /** The 64 sales reps exactly as the sandbox serves them, in seed order (its own normalisation). */
 export const seedReps: readonly SalesRep[] = loadSalesReps(seedDirectory);
 

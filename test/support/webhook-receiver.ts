@@ -9,6 +9,7 @@ import {
   type RunningReceiver,
   startReceiver,
 } from '../../src/webhook/receiver.js';
+import { sampleEvent } from '../../src/webhook/sender.js';
 import { sqliteFileName, SqliteStore } from '../../src/webhook/store/sqlite-store.js';
 import type { StoredEvent, StoreOptions } from '../../src/webhook/store/types.js';
 import { collect, freshConfigDir, type RunResult, spawnCli } from './cli.js';
@@ -20,6 +21,9 @@ import { afterAll, afterEach } from 'vitest';
 export const clientId = 'erp-client';
 // As long as `webhook listen` asks (32 characters at least).
 export const clientSecret = 'receiver-s3cret-0123456789abcdef';
+
+/** The orders event a receiver test posts: the sender's sample, made at 2026-11-23 06:00 UTC. */
+export const sampleOrder = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 
 export interface TestReceiver {
   url: string;

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { run as create } from '../../../src/commands/customer/create.js';
 import { createHeader } from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
@@ -105,4 +105,104 @@ export function endOf(stderr: string, folder: string, base: string, row: Record<
   return readReport(join(folder, onlyReport(folder, base))).map((report) =>
     Object.fromEntries(Object.entries(report).filter(([column]) => column === 'line' || column in row)),
   );
+}
+
+/**
+ * A case of one platform answer: the fault, the document written, the exit code, the requests that reached the
+ * platform (seen()), and how the run ends.
+ */
+export type AnswerCase<End> = [Fault, string, number, string[], End];
+
+/** What tells the writes apart in their lines: the request of a document, and the word for the write. */
+export interface CustomerWrite {
+  /** The request that writes `document`, as seen() shows it. */
+  write(document: string): string;
+  /** The write as a line names it: "update", "change". */
+  what: string;
+}
+
+/**
+ * How a write of one customer (`customer update --document`, `customer status DOC`) ends at each platform answer:
+ * the same for every write but for the 404's line (`notFound`) and the line of one that went through after b2bctl
+ * logged in again by itself (`done`). The last line of the run is matched.
+ */
+export function oneCustomerAnswers(
+  { write, what }: CustomerWrite,
+  lines: { notFound: RegExp; done: RegExp },
+): AnswerCase<RegExp>[] {
+  return [
+    ['404', nobody, 1, [write(nobody)], lines.notFound],
+    ['400', ana.document, 1, [write(ana.document)], /^error: PUT \S+ failed with HTTP 400: Bad Request$/],
+    ['401', ana.document, 0, [write(ana.document), 'token', write(ana.document)], lines.done],
+    ['401 no password', ana.document, 77, [write(ana.document)], loginLine],
+    // A 500 may come after the store applied the write: said so, exit 69, as an unanswered single write is.
+    [
+      '500',
+      ana.document,
+      69,
+      [write(ana.document)],
+      new RegExp(
+        `^error: Customer 529\\.982\\.247-25: PUT \\S+ failed with HTTP 500: Internal Server Error, which may come after the platform applied the ${what}; sending it again is harmless\\.$`,
+      ),
+    ],
+    [
+      '503',
+      ana.document,
+      69,
+      Array(4).fill(write(ana.document)),
+      /^error: PUT \S+ kept failing with HTTP 503 after 4 attempts; the platform is unavailable, try again later\.$/,
+    ],
+  ];
+}
+
+/**
+ * How a file of one row (`base`.csv, run by `customer COMMAND FILE`) ends at each platform answer: its report row,
+ * with the columns the case names, or the last line of a run that stopped. The same for every write but for the
+ * row of one that went through after b2bctl logged in again by itself (`done`).
+ */
+export function fileAnswers(
+  { write, what }: CustomerWrite,
+  file: { command: string; base: string; done: Record<string, unknown> },
+): AnswerCase<Record<string, unknown> | RegExp>[] {
+  return [
+    [
+      '404',
+      nobody,
+      1,
+      [write(nobody)],
+      {
+        outcome: 'failed',
+        status: '404',
+        message: expect.stringMatching(
+          /^no customer has the document 111\.444\.777-35 in this store \(HTTP 404(: [^)]*)?\)$/,
+        ),
+      },
+    ],
+    ['400', ana.document, 1, [write(ana.document)], { outcome: 'failed', status: '400', message: 'Bad Request' }],
+    ['401', ana.document, 0, [write(ana.document), 'token', write(ana.document)], file.done],
+    ['401 no password', ana.document, 77, [write(ana.document)], loginThenResumeLine(file.command, file.base)],
+    // A 500 may come after the store applied the write: unknown (a resume sends it again), not "failed … to fix".
+    [
+      '500',
+      ana.document,
+      1,
+      [write(ana.document)],
+      {
+        outcome: 'unknown',
+        status: '500',
+        message: expect.stringMatching(
+          new RegExp(
+            `failed with HTTP 500: Internal Server Error, which may come after the platform applied the ${what}$`,
+          ),
+        ),
+      },
+    ],
+    [
+      '503',
+      ana.document,
+      69,
+      Array(4).fill(write(ana.document)),
+      new RegExp(`^error: .*--resume \\S+${file.base}\\.report-\\d{8}-\\d{6}\\.csv$`),
+    ],
+  ];
 }

@@ -8,11 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { type CustomerStatusOptions, run as status } from '../../../src/commands/customer/status.js';
 import { storedCustomer } from '../../support/customers.js';
 import { temporaryFolder } from '../../support/temporary.js';
-import { ana, endOf, type Fault, loginLine, loginThenResumeLine, nobody, useFaultBench } from './faults.js';
+import { ana, type CustomerWrite, endOf, fileAnswers, oneCustomerAnswers, useFaultBench } from './faults.js';
 
 const bench = useFaultBench();
 const sending = { strict: false, concurrency: 1, dryRun: false, skipInvalid: false } as const;
-const write = (document: string) => `PUT /v1/customer/updateStatus/${document}/false`;
+/** `customer status` makes a customer inactive with one request, a "change" in its lines. */
+const statusWrite: CustomerWrite = {
+  write: (document) => `PUT /v1/customer/updateStatus/${document}/false`,
+  what: 'change',
+};
+const { write } = statusWrite;
 
 function fileOf(document: string): { folder: string; options: CustomerStatusOptions } {
   const folder = temporaryFolder();
@@ -21,39 +26,13 @@ function fileOf(document: string): { folder: string; options: CustomerStatusOpti
 }
 
 describe('customer status DOC inactive: each platform answer', () => {
-  it.each<[Fault, string, number, string[], RegExp]>([
-    [
-      '404',
-      nobody,
-      1,
-      [write(nobody)],
-      /^error: No customer has the document 111\.444\.777-35 in this store \(HTTP 404(: [^)]*)?\)\. If the customer is registered, this store's route is not PUT \S+\/v1\/customer\/updateStatus\/111\.444\.777-35\/false: set paths\.customerStatus\.$/,
-    ],
-    ['400', ana.document, 1, [write(ana.document)], /^error: PUT \S+ failed with HTTP 400: Bad Request$/],
-    [
-      '401',
-      ana.document,
-      0,
-      [write(ana.document), 'token', write(ana.document)],
-      /^Customer 529\.982\.247-25 is now inactive\.$/,
-    ],
-    ['401 no password', ana.document, 77, [write(ana.document)], loginLine],
-    // A 500 may come after the store applied the change: said so, exit 69, as an unanswered single write is.
-    [
-      '500',
-      ana.document,
-      69,
-      [write(ana.document)],
-      /^error: Customer 529\.982\.247-25: PUT \S+ failed with HTTP 500: Internal Server Error, which may come after the platform applied the change; sending it again is harmless\.$/,
-    ],
-    [
-      '503',
-      ana.document,
-      69,
-      Array(4).fill(write(ana.document)),
-      /^error: PUT \S+ kept failing with HTTP 503 after 4 attempts; the platform is unavailable, try again later\.$/,
-    ],
-  ])('%s', async (fault, document, code, requests, lastLine) => {
+  it.each(
+    oneCustomerAnswers(statusWrite, {
+      notFound:
+        /^error: No customer has the document 111\.444\.777-35 in this store \(HTTP 404(: [^)]*)?\)\. If the customer is registered, this store's route is not PUT \S+\/v1\/customer\/updateStatus\/111\.444\.777-35\/false: set paths\.customerStatus\.$/,
+      done: /^Customer 529\.982\.247-25 is now inactive\.$/,
+    }),
+  )('%s', async (fault, document, code, requests, lastLine) => {
     const { test, seen, fixture } = await bench(fault);
     expect({
       code: await test.run(status, { document, active: false, ...sending }),
@@ -68,50 +47,13 @@ describe('customer status DOC inactive: each platform answer', () => {
 });
 
 describe('customer status FILE: each platform answer', () => {
-  it.each<[Fault, string, number, string[], Record<string, unknown> | RegExp]>([
-    [
-      '404',
-      nobody,
-      1,
-      [write(nobody)],
-      {
-        outcome: 'failed',
-        status: '404',
-        message: expect.stringMatching(
-          /^no customer has the document 111\.444\.777-35 in this store \(HTTP 404(: [^)]*)?\)$/,
-        ),
-      },
-    ],
-    ['400', ana.document, 1, [write(ana.document)], { outcome: 'failed', status: '400', message: 'Bad Request' }],
-    [
-      '401',
-      ana.document,
-      0,
-      [write(ana.document), 'token', write(ana.document)],
-      { outcome: 'updated', status: '200', message: 'inactive' },
-    ],
-    ['401 no password', ana.document, 77, [write(ana.document)], loginThenResumeLine('status', 'states')],
-    [
-      '500',
-      ana.document,
-      1,
-      [write(ana.document)],
-      {
-        outcome: 'unknown',
-        status: '500',
-        message: expect.stringMatching(
-          /failed with HTTP 500: Internal Server Error, which may come after the platform applied the change$/,
-        ),
-      },
-    ],
-    [
-      '503',
-      ana.document,
-      69,
-      Array(4).fill(write(ana.document)),
-      /^error: .*--resume \S+states\.report-\d{8}-\d{6}\.csv$/,
-    ],
-  ])('%s', async (fault, document, code, requests, row) => {
+  it.each(
+    fileAnswers(statusWrite, {
+      command: 'status',
+      base: 'states',
+      done: { outcome: 'updated', status: '200', message: 'inactive' },
+    }),
+  )('%s', async (fault, document, code, requests, row) => {
     const { test, seen } = await bench(fault);
     const { folder, options } = fileOf(document);
     expect({ code: await test.run(status, options), requests: seen() }).toEqual({ code, requests });

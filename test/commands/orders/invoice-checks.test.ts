@@ -5,63 +5,43 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accessKeyCheckDigit } from '../../../src/domain/nfe-key.js';
-import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
-import {
-  acceptedMoves,
-  freshMovesFolder,
-  moveHeader,
-  moveRequests,
-  newOrders,
-  sampleKeys,
-  uniqueKey,
-} from '../../support/order-moves.js';
-import { stopTestSandbox } from '../../support/sandbox.js';
+import { moveHeader, sampleKeys, uniqueKey, useMovesSandbox } from '../../support/order-moves.js';
 
-let sandbox: RunningSandbox;
-let configDir: string;
-let dir: string;
-
-beforeAll(async () => ({ sandbox, configDir } = await startLoggedInSandbox({ orderCount: 2 })));
-afterAll(() => stopTestSandbox(sandbox));
-beforeEach(() => {
-  dir = freshMovesFolder(sandbox);
-});
-
-const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
+const fixture = useMovesSandbox({ orderCount: 2 });
+const { run } = fixture;
 
 describe('orders invoice: the NF-e checked before it is sent', () => {
   it('refuses an access key of a month before NF-e existed (2005-11): exit 65, nothing sent', async () => {
-    const [id] = newOrders(sandbox, 1) as [number];
+    const [id] = fixture.newOrders(1) as [number];
     const first43 = `350511${sampleKeys[0]!.slice(6, 43)}`;
     const key = `${first43}${accessKeyCheckDigit(first43)}`;
-    const before = moveRequests(sandbox);
+    const before = fixture.moveRequests();
     const result = await run(['orders', 'invoice', String(id), '--key', key, '--no-status-check']);
     expect(result.code).toBe(65);
     expect(result.stderr).toBe(
       `error: Property [invoiceKey] with value [${key}] does not pass validation (the month of issue 2005-11 is before the first NF-e (2006-01): not the key of an NF-e); nothing was sent.\n`,
     );
-    expect(moveRequests(sandbox)).toBe(before);
+    expect(fixture.moveRequests()).toBe(before);
   });
 
   it('refuses an NF-e that names no recipient (no dest): the buyer check had nothing to check; exit 65, nothing sent', async () => {
-    const [id] = newOrders(sandbox, 1) as [number];
-    const sample = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
-    writeFileSync(join(dir, 'sem-dest.xml'), sample.replace(/<dest>[\s\S]*<\/dest>/, ''));
-    const before = moveRequests(sandbox);
+    const [id] = fixture.newOrders(1) as [number];
+    const sample = readFileSync(join(fixture.dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
+    writeFileSync(join(fixture.dir, 'sem-dest.xml'), sample.replace(/<dest>[\s\S]*<\/dest>/, ''));
+    const before = fixture.moveRequests();
     const result = await run(['orders', 'invoice', String(id), '--xml', 'sem-dest.xml']);
     expect(result.code).toBe(65);
     expect(result.stderr).toBe(
       "error: Property [invoiceXml] with value [sem-dest.xml] does not pass validation (the NF-e names no recipient (dest with a CNPJ, CPF or idEstrangeiro), which a model-55 NF-e always does: the order's buyer cannot be checked against it); nothing was sent.\n",
     );
-    expect(moveRequests(sandbox)).toBe(before);
+    expect(fixture.moveRequests()).toBe(before);
   });
 
   it("sends an NF-e whose total is not the order's with one warning naming both; none when they agree or the detail shows no total", async () => {
-    const [other, same, unshown] = newOrders(sandbox, 3) as [number, number, number];
-    const orders = sandbox.state.orders.orders;
+    const [other, same, unshown] = fixture.newOrders(3) as [number, number, number];
+    const orders = fixture.sandbox.state.orders.orders;
     orders.get(other)!.totals.total = 2642.26;
     delete (orders.get(unshown) as { totals?: unknown }).totals;
     const warned = await invoiceWithSample(other, 0);
@@ -77,14 +57,14 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
       const quiet = await invoiceWithSample(id, index);
       expect(quiet).toMatchObject({ code: 0, stderr: '' });
     }
-    expect(acceptedMoves(sandbox)).toEqual([`${other} invoice`, `${same} invoice`, `${unshown} invoice`]);
+    expect(fixture.acceptedMoves()).toEqual([`${other} invoice`, `${same} invoice`, `${unshown} invoice`]);
   });
 
   it("orders update: the total's warning names the file's line beside the order", async () => {
-    const [same, other] = newOrders(sandbox, 2) as [number, number];
-    sandbox.state.orders.orders.get(other)!.totals.total = 2642.26;
+    const [same, other] = fixture.newOrders(2) as [number, number];
+    fixture.storedOrder(other).totals.total = 2642.26;
     writeFileSync(
-      join(dir, 'pedidos.csv'),
+      join(fixture.dir, 'pedidos.csv'),
       [
         moveHeader,
         `${same};invoice;;nfe/${sampleKeys[1]}.xml;;;;;`,
@@ -97,21 +77,21 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
     expect(warnings(result.stderr)).toEqual([
       `warning: pedidos.csv:3: order ${other}: the NF-e's total (vNF) is 1234.56 and the order's total is 2642.26; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`,
     ]);
-    expect(acceptedMoves(sandbox)).toEqual([`${same} invoice`, `${other} invoice`]);
+    expect(fixture.acceptedMoves()).toEqual([`${same} invoice`, `${other} invoice`]);
   });
 
   it("--replace of an invoice warns of a total that is not the order's as the first invoice would; the conflict alone does not", async () => {
-    const [id] = newOrders(sandbox, 1) as [number];
-    sandbox.state.orders.orders.get(id)!.totals.total = 2642.26;
+    const [id] = fixture.newOrders(1) as [number];
+    fixture.storedOrder(id).totals.total = 2642.26;
     expect(await run(['orders', 'invoice', String(id), '--key', uniqueKey(701), '-o', 'table'])).toMatchObject({
       code: 0,
       stderr: '',
     });
-    const before = moveRequests(sandbox);
+    const before = fixture.moveRequests();
     const conflict = await invoiceWithSample(id, 0);
     expect(conflict.code).toBe(1);
     expect(warnings(conflict.stderr)).toEqual([]);
-    expect(moveRequests(sandbox)).toBe(before);
+    expect(fixture.moveRequests()).toBe(before);
     const replaced = await run([
       'orders',
       'invoice',
@@ -129,18 +109,18 @@ describe('orders invoice: the NF-e checked before it is sent', () => {
     expect(replaced.stdout).toMatch(
       new RegExp(`^order ${id}: invoiced \\(HTTP 200, replaced ${uniqueKey(701)} with ${sampleKeys[0]}`),
     );
-    expect(sandbox.state.orders.orders.get(id)).toMatchObject({ invoice: { accessKey: sampleKeys[0] } });
+    expect(fixture.storedOrder(id)).toMatchObject({ invoice: { accessKey: sampleKeys[0] } });
   });
 
   it("compares the totals in exact decimals: an order's total of 1.005 is its NF-e's 1.01 to the centavo, no warning", async () => {
-    const [id] = newOrders(sandbox, 1) as [number];
+    const [id] = fixture.newOrders(1) as [number];
     // Through a float, 1.005 is 1.00499…: 100 centavos, and the NF-e's 1.01 was warned about.
-    sandbox.state.orders.orders.get(id)!.totals.total = 1.005;
-    const sample = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
-    writeFileSync(join(dir, 'centavo.xml'), sample.replace('<vNF>1234.56</vNF>', '<vNF>1.01</vNF>'));
+    fixture.storedOrder(id).totals.total = 1.005;
+    const sample = readFileSync(join(fixture.dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
+    writeFileSync(join(fixture.dir, 'centavo.xml'), sample.replace('<vNF>1234.56</vNF>', '<vNF>1.01</vNF>'));
     const result = await run(['orders', 'invoice', String(id), '--xml', 'centavo.xml', '-o', 'table']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(acceptedMoves(sandbox)).toEqual([`${id} invoice`]);
+    expect(fixture.acceptedMoves()).toEqual([`${id} invoice`]);
   });
 });
 

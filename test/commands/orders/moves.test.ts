@@ -6,45 +6,20 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
-import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { loginToDialect, runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
-import {
-  acceptedMoves,
-  freshMovesFolder,
-  moveHeader,
-  mistypedKey,
-  newOrders,
-  nightlyFile,
-  sampleKeys,
-} from '../../support/order-moves.js';
+import { moveHeader, mistypedKey, nightlyFile, sampleKeys, useMovesSandbox } from '../../support/order-moves.js';
 import { onlyErrorsFile, onlyReport, readReport } from '../../support/run-files.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
-
-afterAll(() => removeTemporaryFolders());
 
 describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
   'order moves, %s dialect',
   (name, dialect) => {
-    let sandbox: RunningSandbox;
-    let configDir: string;
-    let dir: string;
-    const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
-    const detail = (id: number) => sandbox.state.orders.orders.get(id) as unknown as Record<string, unknown>;
-
-    beforeAll(async () => {
-      ({ sandbox, configDir } = await startLoggedInSandbox({ dialect, orderCount: 5 }, (started, folder) =>
-        loginToDialect(started, dialect, folder),
-      ));
-    });
-    afterAll(async () => sandbox.close());
-    beforeEach(() => {
-      dir = freshMovesFolder(sandbox);
-    });
+    const fixture = useMovesSandbox({ dialect, orderCount: 5 });
+    const { run } = fixture;
+    const detail = (id: number) => fixture.storedOrder(id) as unknown as Record<string, unknown>;
 
     it('ready, invoice, ship: one line each, the fields stored and shown by orders get', async () => {
-      const [id] = newOrders(sandbox, 1) as [number];
+      const [id] = fixture.newOrders(1) as [number];
       const ready = await run(['orders', 'ready', String(id), '--erp-number', 'PV-77', '-o', 'table']);
       expect(ready).toMatchObject({ code: 0 });
       expect(ready.stdout).toMatch(new RegExp(`^order ${id}: ready to ship \\(HTTP 20[024]`));
@@ -69,7 +44,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(shown.stdout).toContain('"erpOrderNumber": "PV-77"');
       expect(shown.stdout).toContain(sampleKeys[0]);
       // Each move published the orders webhook through the outbox, with the order's new status.
-      const published = sandbox.state.events
+      const published = fixture.sandbox.state.events
         .list()
         .filter((event) => event.kind === 'orders' && (event.payload as { id: number }).id === id)
         .map((event) => (event.payload as { status: string }).status);
@@ -82,10 +57,10 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     it.runIf(name === 'default' || name === 'spring')(
       'an invoice for an order shipped without one: a conflict (exit 1), not "unchanged", and nothing sent',
       async () => {
-        const [id] = newOrders(sandbox, 1) as [number];
+        const [id] = fixture.newOrders(1) as [number];
         expect((await run(['orders', 'ready', String(id), '--erp-number', 'PV-352'])).code).toBe(0);
         expect((await run(['orders', 'ship', String(id), '--tracking', 'T-352', '--carrier', 'Loggi'])).code).toBe(0);
-        const moved = acceptedMoves(sandbox).length;
+        const moved = fixture.acceptedMoves().length;
         const invoice = await run([
           'orders',
           'invoice',
@@ -99,15 +74,15 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         expect(invoice.stdout + invoice.stderr).toContain(
           'the order is already SHIPPED and holds no NF-e key (it holds its ERP number and tracking code): this move never reached it, and the platform takes no move back; not sent',
         );
-        expect(acceptedMoves(sandbox).length).toBe(moved);
+        expect(fixture.acceptedMoves().length).toBe(moved);
       },
     );
 
     it('a canceled order that holds its ERP number: another number, or an invoice, is a conflict saying the store canceled it, never offering --replace', async () => {
-      const [id] = newOrders(sandbox, 1) as [number];
+      const [id] = fixture.newOrders(1) as [number];
       expect((await run(['orders', 'ready', String(id), '--erp-number', 'E-1'])).code).toBe(0);
       expect((await run(['orders', 'cancel', String(id), '--reason', 'x'])).code).toBe(0);
-      const moved = acceptedMoves(sandbox).length;
+      const moved = fixture.acceptedMoves().length;
       const other = await run(['orders', 'ready', String(id), '--erp-number', 'E-2', '-o', 'table']);
       expect(other.code).toBe(1);
       expect(other.stderr).toContain(
@@ -118,11 +93,11 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(invoice.stderr).toContain(
         `error: order ${id}: conflict (the order is already CANCELED and holds no NF-e key (it holds its ERP number): the store canceled it before this move reached it, and the platform takes no move after a cancellation; not sent)\n`,
       );
-      expect(acceptedMoves(sandbox).length).toBe(moved);
+      expect(fixture.acceptedMoves().length).toBe(moved);
     });
 
     it('cancel with a reason; a move for an order the store canceled first is a conflict (exit 1), not "unchanged"; sent anyway, the store refuses it in its own words', async () => {
-      const [id] = newOrders(sandbox, 1) as [number];
+      const [id] = fixture.newOrders(1) as [number];
       expect((await run(['orders', 'cancel', String(id), '--reason', 'cliente desistiu'])).code).toBe(0);
       expect(detail(id)).toMatchObject({ status: 'CANCELED', cancellationReason: 'cliente desistiu' });
       // The order's status and detail, read first: canceled, and it shows no ERP number, so it never took this move.
@@ -155,19 +130,22 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
           `order ${id}: rejected \\(HTTP (400|409|422), (status: )?Order \\[${id}\\]: the order is canceled: it moves no further\\)`,
         ),
       );
-      expect(acceptedMoves(sandbox)).toEqual([`${id} cancel`]);
+      expect(fixture.acceptedMoves()).toEqual([`${id} cancel`]);
     });
 
     it('a bad tracking code, an unauthorised NF-e, one with a total or date no NF-e writes, a key alone with a mistyped digit: exit 65, nothing sent', async () => {
-      const [id] = newOrders(sandbox, 1) as [number];
-      const unauthorised = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8').replace(
+      const [id] = fixture.newOrders(1) as [number];
+      const unauthorised = readFileSync(join(fixture.dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8').replace(
         '<cStat>100<',
         '<cStat>110<',
       );
-      writeFileSync(join(dir, 'denied.xml'), unauthorised);
-      const sample = readFileSync(join(dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
-      writeFileSync(join(dir, 'comma.xml'), sample.replace(/<vNF>([^<]*)\.(\d\d)</, '<vNF>$1,$2<'));
-      writeFileSync(join(dir, 'future.xml'), sample.replace(/<dhEmi>[^<]*</, '<dhEmi>2099-01-01T10:00:00-03:00<'));
+      writeFileSync(join(fixture.dir, 'denied.xml'), unauthorised);
+      const sample = readFileSync(join(fixture.dir, 'nfe', `${sampleKeys[0]}.xml`), 'utf8');
+      writeFileSync(join(fixture.dir, 'comma.xml'), sample.replace(/<vNF>([^<]*)\.(\d\d)</, '<vNF>$1,$2<'));
+      writeFileSync(
+        join(fixture.dir, 'future.xml'),
+        sample.replace(/<dhEmi>[^<]*</, '<dhEmi>2099-01-01T10:00:00-03:00<'),
+      );
       const cases: [string[], RegExp][] = [
         [['ship', String(id), '--tracking', 'SS123456784BR'], /Property \[trackingCode\] .*check digit .* should be 5/],
         [['invoice', String(id), '--xml', 'denied.xml'], /Property \[invoiceXml\] .*cStat is 110/],
@@ -188,13 +166,13 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         expect(result.stderr).toMatch(message);
         expect(result.stderr).toContain('nothing was sent');
       }
-      expect(acceptedMoves(sandbox)).toEqual([]);
+      expect(fixture.acceptedMoves()).toEqual([]);
     });
 
     it("an NF-e made out to another customer is not sent (exit 65); a branch of the buyer's company is; --no-status-check sends it", async () => {
-      const [other, branch, mine] = newOrders(sandbox, 3) as [number, number, number];
+      const [other, branch, mine] = fixture.newOrders(3) as [number, number, number];
       const buyer = (id: number, document: string) => {
-        const order = sandbox.state.orders.orders.get(id)!;
+        const order = fixture.storedOrder(id);
         order.partnerDocument = document;
         order.customer = { document, name: 'Outra Empresa Ltda' };
       };
@@ -205,11 +183,11 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(refused.stderr).toContain(
         `order ${other}: not sent: the NF-e is made out to CNPJ 00.360.305/0001-04 (Comércio Exemplo Ltda), not to the order's buyer, CNPJ 11.444.777/0001-61.`,
       );
-      expect(acceptedMoves(sandbox)).toEqual([]);
+      expect(fixture.acceptedMoves()).toEqual([]);
 
       // In a nightly file the row is reported invalid, and the file's other moves go on.
       writeFileSync(
-        join(dir, 'moves.csv'),
+        join(fixture.dir, 'moves.csv'),
         [
           moveHeader,
           `${other};invoice;;nfe/${sampleKeys[0]}.xml;;;;;`,
@@ -220,12 +198,12 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
       const file = await run(['orders', 'update', 'moves.csv']);
       expect(file.code).toBe(1);
-      const rows = readReport(join(dir, onlyReport(dir, 'moves')));
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'moves')));
       expect(rows.find((row) => row.line === '2')).toMatchObject({
         outcome: 'invalid',
         message: expect.stringContaining("not to the order's buyer, CNPJ 11.444.777/0001-61"),
       });
-      expect(acceptedMoves(sandbox)).toEqual([`${branch} invoice`, `${mine} invoice`]);
+      expect(fixture.acceptedMoves()).toEqual([`${branch} invoice`, `${mine} invoice`]);
 
       // The operator who knows better sends it without the order's reading.
       const sent = await run([
@@ -237,42 +215,42 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         '--no-status-check',
       ]);
       expect(sent.code).toBe(0);
-      expect(acceptedMoves(sandbox)).toEqual([`${branch} invoice`, `${mine} invoice`, `${other} invoice`]);
+      expect(fixture.acceptedMoves()).toEqual([`${branch} invoice`, `${mine} invoice`, `${other} invoice`]);
     });
 
     it('a nightly file of 500 moves: a bad row at line 251 stops it all; fixed, each move once, in file order per order', async () => {
-      const ids = newOrders(sandbox, 180);
+      const ids = fixture.newOrders(180);
       const { text, moves } = nightlyFile(ids, 500);
       const lines = text.split('\r\n');
       const good = lines[250] as string;
       lines[250] = `${good.split(';')[0]};invoice;;;${mistypedKey};;;;`;
-      writeFileSync(join(dir, 'nightly.csv'), lines.join('\r\n'));
+      writeFileSync(join(fixture.dir, 'nightly.csv'), lines.join('\r\n'));
       const refused = await run(['orders', 'update', 'nightly.csv']);
       expect(refused.code).toBe(65);
       expect(refused.stderr).toMatch(/nightly\.csv:251: Property \[invoiceKey\] .*check digit/);
       expect(refused.stderr).toContain('nothing was sent');
-      expect(acceptedMoves(sandbox)).toEqual([]);
+      expect(fixture.acceptedMoves()).toEqual([]);
 
       lines[250] = good;
-      writeFileSync(join(dir, 'nightly.csv'), lines.join('\r\n'));
+      writeFileSync(join(fixture.dir, 'nightly.csv'), lines.join('\r\n'));
       const sent = await run(['orders', 'update', 'nightly.csv', '--concurrency', '8']);
       expect(sent.stderr).toMatch(/orders update: 500 (applied|accepted)/);
       expect(sent.code).toBe(0);
-      const taken = acceptedMoves(sandbox);
+      const taken = fixture.acceptedMoves();
       expect(taken.toSorted()).toEqual(moves.toSorted());
       for (const id of ids) {
         const ofOrder = (list: string[]) => list.filter((move) => move.startsWith(`${id} `));
         expect(ofOrder(taken)).toEqual(ofOrder(moves));
       }
-      const rows = readReport(join(dir, onlyReport(dir, 'nightly')));
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'nightly')));
       expect(rows).toHaveLength(500);
     });
 
     it('a move the platform forbids is reported on its row, the order’s later moves are not sent, exit 1', async () => {
-      const [shipped, fresh] = newOrders(sandbox, 2) as [number, number];
-      sandbox.state.orders.orders.get(shipped)!.status = 'SHIPPED';
+      const [shipped, fresh] = fixture.newOrders(2) as [number, number];
+      fixture.storedOrder(shipped).status = 'SHIPPED';
       writeFileSync(
-        join(dir, 'moves.csv'),
+        join(fixture.dir, 'moves.csv'),
         [
           moveHeader,
           `${shipped};ready;PV-1;;;;;;`,
@@ -283,7 +261,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
       const result = await run(['orders', 'update', 'moves.csv', '--no-status-check']);
       expect(result.code).toBe(1);
-      const rows = readReport(join(dir, onlyReport(dir, 'moves')));
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'moves')));
       expect(rows.find((row) => row.line === '2')).toMatchObject({ outcome: 'rejected' });
       expect(['400', '409', '422']).toContain(rows.find((row) => row.line === '2')?.status);
       expect(rows.find((row) => row.line === '3')).toMatchObject({
@@ -293,18 +271,23 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         outcome: 'failed',
         message: 'not sent: the move of this order on line 2 did not go through',
       });
-      expect(readFileSync(join(dir, onlyErrorsFile(dir, 'moves')), 'utf8')).toContain(`${shipped};ready;PV-1`);
-      expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`]);
+      expect(readFileSync(join(fixture.dir, onlyErrorsFile(fixture.dir, 'moves')), 'utf8')).toContain(
+        `${shipped};ready;PV-1`,
+      );
+      expect(fixture.acceptedMoves()).toEqual([`${fresh} ready`]);
     });
 
     it('by default each order’s status is read first: a move it forbids is not sent (invalid, exit 1), one it has taken is unchanged', async () => {
-      const [shipped, ready, fresh] = newOrders(sandbox, 3) as [number, number, number];
-      sandbox.state.orders.orders.get(shipped)!.status = 'SHIPPED';
+      const [shipped, ready, fresh] = fixture.newOrders(3) as [number, number, number];
+      fixture.storedOrder(shipped).status = 'SHIPPED';
       // Made ready with this ERP number, as the move would have: a detail showing none (spring's null) would make
       // the move one that never reached the order, a conflict.
-      Object.assign(sandbox.state.orders.orders.get(ready)!, { status: 'READY_TO_SHIP', erpOrderNumber: 'PV-1' });
+      Object.assign(fixture.storedOrder(ready), {
+        status: 'READY_TO_SHIP',
+        erpOrderNumber: 'PV-1',
+      });
       writeFileSync(
-        join(dir, 'moves.csv'),
+        join(fixture.dir, 'moves.csv'),
         [
           moveHeader,
           `${shipped};cancel;;;;;;;sem estoque`,
@@ -323,7 +306,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
       const result = await run(['orders', 'update', 'moves.csv']);
       expect(result.code).toBe(1);
-      const rows = readReport(join(dir, onlyReport(dir, 'moves')));
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'moves')));
       expect(rows.find((row) => row.line === '2')).toMatchObject({
         outcome: 'invalid',
         message:
@@ -333,13 +316,13 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         outcome: 'unchanged',
         message: 'the order is already READY_TO_SHIP: not sent',
       });
-      expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`, `${fresh} cancel`]);
+      expect(fixture.acceptedMoves()).toEqual([`${fresh} ready`, `${fresh} cancel`]);
       // The same file again: nothing is sent, the forbidden move is still reported.
       const again = await run(['orders', 'update', 'moves.csv']);
       expect(again.code).toBe(1);
       // The ready and the cancel of the order canceled since are both taken: a canceled order passed every stage.
       expect(again.stderr).toMatch(/orders update: 3 unchanged, 1 invalid;/);
-      expect(acceptedMoves(sandbox)).toEqual([`${fresh} ready`, `${fresh} cancel`]);
+      expect(fixture.acceptedMoves()).toEqual([`${fresh} ready`, `${fresh} cancel`]);
     });
   },
 );

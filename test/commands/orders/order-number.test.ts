@@ -5,54 +5,37 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
-import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { loginToDialect, runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
-import { acceptedMoves, freshMovesFolder, moveHeader, moveRequests, newOrders } from '../../support/order-moves.js';
+import { moveHeader, useMovesSandbox } from '../../support/order-moves.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
-
-afterAll(() => removeTemporaryFolders());
 
 describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
   'orders by id or number, %s dialect',
   (_name, dialect) => {
-    let sandbox: RunningSandbox;
-    let configDir: string;
-    let dir: string;
-    const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
-    const numberOf = (id: number) => sandbox.state.orders.orders.get(id)!.orderId;
-
-    beforeAll(async () => {
-      ({ sandbox, configDir } = await startLoggedInSandbox({ dialect, orderCount: 40 }, (started, folder) =>
-        loginToDialect(started, dialect, folder),
-      ));
-    });
-    afterAll(async () => sandbox.close());
-    beforeEach(() => {
-      dir = freshMovesFolder(sandbox);
-    });
+    const fixture = useMovesSandbox({ dialect, orderCount: 40 });
+    const { run } = fixture;
+    const numberOf = (id: number) => fixture.storedOrder(id).orderId;
 
     it('a single move by the order’s number goes to its id, and says so', async () => {
-      const [id] = newOrders(sandbox, 1) as [number];
+      const [id] = fixture.newOrders(1) as [number];
       const result = await run(['orders', 'ready', String(numberOf(id)), '--erp-number', 'PV-10', '-o', 'table']);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain(`order ${numberOf(id)} is id ${id}`);
       expect(result.stdout).toMatch(new RegExp(`^order ${id}: ready to ship`));
-      expect(acceptedMoves(sandbox)).toEqual([`${id} ready`]);
+      expect(fixture.acceptedMoves()).toEqual([`${id} ready`]);
       // Without the status read, the store's 404 for the number leads to the same lookup.
       const ship = await run(['orders', 'cancel', String(numberOf(id)), '--reason', 'duplicado', '--no-status-check']);
       expect(ship.code).toBe(0);
-      expect(acceptedMoves(sandbox)).toEqual([`${id} ready`, `${id} cancel`]);
+      expect(fixture.acceptedMoves()).toEqual([`${id} ready`, `${id} cancel`]);
     });
 
     it('a file naming orders by number: each move goes to the id, the report’s id column shows it', async () => {
-      const [first, second] = newOrders(sandbox, 2) as [number, number];
+      const [first, second] = fixture.newOrders(2) as [number, number];
       // The oldest seeded order is far down the listing (newest first): found all the same.
       const oldest = 1;
       writeFileSync(
-        join(dir, 'pedidos.csv'),
+        join(fixture.dir, 'pedidos.csv'),
         [
           moveHeader,
           `${numberOf(first)};ready;PV-1;;;;;;`,
@@ -61,23 +44,23 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
           '',
         ].join('\r\n'),
       );
-      sandbox.state.orders.orders.get(oldest)!.status = 'AWAITING_PAYMENT';
+      fixture.storedOrder(oldest).status = 'AWAITING_PAYMENT';
       const result = await run(['orders', 'update', 'pedidos.csv']);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain(`order ${numberOf(first)} is id ${first}`);
       expect(result.stderr).toContain(`order ${numberOf(oldest)} is id ${oldest}`);
-      expect(acceptedMoves(sandbox).toSorted()).toEqual(
+      expect(fixture.acceptedMoves().toSorted()).toEqual(
         [`${first} ready`, `${second} ready`, `${oldest} cancel`].toSorted(),
       );
-      const rows = readReport(join(dir, onlyReport(dir, 'pedidos')));
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'pedidos')));
       expect(rows.map((row) => row.id).toSorted()).toEqual([first, second, oldest].map(String).toSorted());
     });
 
     it('one order named by its number on one row and its id on another: neither is sent, and each says why', async () => {
-      const [id] = newOrders(sandbox, 1) as [number];
-      sandbox.state.orders.orders.get(id)!.status = 'READY_TO_SHIP';
+      const [id] = fixture.newOrders(1) as [number];
+      fixture.storedOrder(id).status = 'READY_TO_SHIP';
       writeFileSync(
-        join(dir, 'pedidos.csv'),
+        join(fixture.dir, 'pedidos.csv'),
         [
           moveHeader,
           `${numberOf(id)};ship;;;;Correios;SS123456785BR;;`,
@@ -87,7 +70,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
       const result = await run(['orders', 'update', 'pedidos.csv']);
       expect(result.code).toBe(1);
-      const rows = readReport(join(dir, onlyReport(dir, 'pedidos')));
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'pedidos')));
       const refused = rows.filter((row) => row.outcome === 'invalid');
       expect(refused).toHaveLength(2);
       for (const row of refused)
@@ -97,17 +80,17 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
           ),
         );
       // Found before anything was sent: no move reached the order, never a ship before the rows above it.
-      expect(acceptedMoves(sandbox)).toHaveLength(0);
+      expect(fixture.acceptedMoves()).toHaveLength(0);
     });
 
     it('neither an id nor a number: one line, exit 1, nothing sent', async () => {
-      const before = moveRequests(sandbox);
+      const before = fixture.moveRequests();
       const get = await run(['orders', 'get', '999999']);
       expect(get.code).toBe(1);
       expect(get.stderr).toContain(
-        `error: order 999999: the platform has no order with that id, and no order has that number (the newest order is number ${numberOf(sandbox.state.orders.orders.size)}); give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`,
+        `error: order 999999: the platform has no order with that id, and no order has that number (the newest order is number ${numberOf(fixture.sandbox.state.orders.orders.size)}); give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`,
       );
-      const listings = () => sandbox.state.requestCounts.get('GET /v1/orders') ?? 0;
+      const listings = () => fixture.sandbox.state.requestCounts.get('GET /v1/orders') ?? 0;
       const listingsBefore = listings();
       const text = await run(['orders', 'get', 'PV-77']);
       expect(text.code).toBe(1);
@@ -119,8 +102,8 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       const ready = await run(['orders', 'ready', '999999', '--erp-number', 'PV-1']);
       expect(ready.code).toBe(1);
       expect(ready.stderr).toMatch(/order 999999: rejected \(HTTP 404/);
-      expect(moveRequests(sandbox)).toBe(before + 1);
-      expect(acceptedMoves(sandbox)).toEqual([]);
+      expect(fixture.moveRequests()).toBe(before + 1);
+      expect(fixture.acceptedMoves()).toEqual([]);
     });
   },
 );

@@ -7,45 +7,20 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
-import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { loginToDialect, runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
-import {
-  acceptedMoves,
-  freshMovesFolder,
-  moveHeader,
-  moveRequests,
-  newOrders,
-  sampleKeys,
-  uniqueKey,
-} from '../../support/order-moves.js';
+import { moveHeader, sampleKeys, uniqueKey, useMovesSandbox } from '../../support/order-moves.js';
 import { onlyReport, readReport, runFiles } from '../../support/run-files.js';
-import { removeTemporaryFolders } from '../../support/temporary.js';
-
-afterAll(() => removeTemporaryFolders());
 
 describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
   'orders update re-runs and conflicts, %s dialect',
   (_name, dialect) => {
-    let sandbox: RunningSandbox;
-    let configDir: string;
-    let dir: string;
-    const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir });
-    const order = (id: number) => sandbox.state.orders.orders.get(id) as unknown as Record<string, unknown>;
-
-    beforeAll(async () => {
-      ({ sandbox, configDir } = await startLoggedInSandbox({ dialect, orderCount: 5 }, (started, folder) =>
-        loginToDialect(started, dialect, folder),
-      ));
-    });
-    afterAll(async () => sandbox.close());
-    beforeEach(() => {
-      dir = freshMovesFolder(sandbox);
-    });
+    const fixture = useMovesSandbox({ dialect, orderCount: 5 });
+    const { run } = fixture;
+    const order = (id: number) => fixture.storedOrder(id) as unknown as Record<string, unknown>;
 
     it('a night’s file run twice: the second run sends nothing, all unchanged, exit 0, no errors file', async () => {
-      const [readied, canceled, shipped] = newOrders(sandbox, 3) as [number, number, number];
+      const [readied, canceled, shipped] = fixture.newOrders(3) as [number, number, number];
       const night = [
         moveHeader,
         `${readied};ready;PV-${readied};;;;;;`,
@@ -56,20 +31,22 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         `${shipped};ship;;;;Correios;SS123456785BR;;`,
         '',
       ].join('\r\n');
-      writeFileSync(join(dir, 'pedidos.csv'), night);
+      writeFileSync(join(fixture.dir, 'pedidos.csv'), night);
       const first = await run(['orders', 'update', 'pedidos.csv']);
       expect(first.code).toBe(0);
-      expect(acceptedMoves(sandbox)).toHaveLength(6);
-      const requestsBefore = moveRequests(sandbox);
+      expect(fixture.acceptedMoves()).toHaveLength(6);
+      const requestsBefore = fixture.moveRequests();
 
-      writeFileSync(join(dir, 'noite2.csv'), night);
+      writeFileSync(join(fixture.dir, 'noite2.csv'), night);
       const second = await run(['orders', 'update', 'noite2.csv']);
       expect(second.stderr).toMatch(/orders update: 6 unchanged;/);
       expect(second.code).toBe(0);
-      expect(moveRequests(sandbox)).toBe(requestsBefore);
-      expect(runFiles(dir, 'noite2').errors).toEqual([]);
+      expect(fixture.moveRequests()).toBe(requestsBefore);
+      expect(runFiles(fixture.dir, 'noite2').errors).toEqual([]);
       // The report's rows come as the moves are answered, orders side by side: read in line order.
-      const rows = readReport(join(dir, onlyReport(dir, 'noite2'))).toSorted((a, b) => Number(a.line) - Number(b.line));
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'noite2'))).toSorted(
+        (a, b) => Number(a.line) - Number(b.line),
+      );
       expect(rows.map((row) => `${row.line} ${row.outcome} ${row.message}`)).toEqual([
         '2 unchanged the order is already READY_TO_SHIP: not sent',
         '3 unchanged the order is already CANCELED: not sent',
@@ -81,9 +58,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     });
 
     it('another NF-e, ERP number or tracking code than the order holds: a conflict with both values, not sent, exit 1', async () => {
-      const [invoiced, readied, shipped] = newOrders(sandbox, 3) as [number, number, number];
+      const [invoiced, readied, shipped] = fixture.newOrders(3) as [number, number, number];
       writeFileSync(
-        join(dir, 'antes.csv'),
+        join(fixture.dir, 'antes.csv'),
         [
           moveHeader,
           `${invoiced};ready;PV-1;;;;;;`,
@@ -95,9 +72,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         ].join('\r\n'),
       );
       expect((await run(['orders', 'update', 'antes.csv'])).code).toBe(0);
-      const requestsBefore = moveRequests(sandbox);
+      const requestsBefore = fixture.moveRequests();
       writeFileSync(
-        join(dir, 'corrigido.csv'),
+        join(fixture.dir, 'corrigido.csv'),
         [
           moveHeader,
           `${invoiced};invoice;;;${uniqueKey(502)};;;;`,
@@ -109,33 +86,33 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       const result = await run(['orders', 'update', 'corrigido.csv']);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/orders update: 3 conflict;/);
-      expect(moveRequests(sandbox)).toBe(requestsBefore);
-      const rows = readReport(join(dir, onlyReport(dir, 'corrigido')));
+      expect(fixture.moveRequests()).toBe(requestsBefore);
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'corrigido')));
       expect(rows.map((row) => `${row.outcome}: ${row.message}`)).toEqual([
         `conflict: the order holds NF-e key ${uniqueKey(501)}; this move has ${uniqueKey(502)}: not sent (--replace sends the correction)`,
         'conflict: the order holds ERP number PV-2; this move has PV-2B: not sent (--replace sends the correction)',
         'conflict: the order holds tracking code SS123456785BR; this move has SS987654312BR: not sent (--replace sends the correction)',
       ]);
-      expect(runFiles(dir, 'corrigido').errors).toHaveLength(1);
+      expect(runFiles(fixture.dir, 'corrigido').errors).toHaveLength(1);
       expect(order(invoiced)).toMatchObject({ invoice: { accessKey: uniqueKey(501) } });
     });
 
     it('another ERP number, or an invoice, for an order the store canceled: a conflict saying so, never offering --replace', async () => {
-      const [canceled] = newOrders(sandbox, 1) as [number];
+      const [canceled] = fixture.newOrders(1) as [number];
       writeFileSync(
-        join(dir, 'antes.csv'),
+        join(fixture.dir, 'antes.csv'),
         [moveHeader, `${canceled};ready;PV-4;;;;;;`, `${canceled};cancel;;;;;;;cliente desistiu`, ''].join('\r\n'),
       );
       expect((await run(['orders', 'update', 'antes.csv'])).code).toBe(0);
-      const requestsBefore = moveRequests(sandbox);
+      const requestsBefore = fixture.moveRequests();
       writeFileSync(
-        join(dir, 'depois.csv'),
+        join(fixture.dir, 'depois.csv'),
         [moveHeader, `${canceled};ready;PV-4B;;;;;;`, `${canceled};invoice;;;${uniqueKey(504)};;;;`, ''].join('\r\n'),
       );
       const result = await run(['orders', 'update', 'depois.csv']);
       expect(result.code).toBe(1);
-      expect(moveRequests(sandbox)).toBe(requestsBefore);
-      const rows = readReport(join(dir, onlyReport(dir, 'depois')));
+      expect(fixture.moveRequests()).toBe(requestsBefore);
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'depois')));
       expect(rows.map((row) => `${row.outcome}: ${row.message}`)).toEqual([
         'conflict: the order holds ERP number PV-4; this move has PV-4B, and the order is already CANCELED: the store canceled it before this move reached it, and the platform takes no move after a cancellation; not sent',
         'failed: not sent: the move of this order on line 2 did not go through',
@@ -143,9 +120,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     });
 
     it('--replace sends the corrections through the replace routes; the orders keep their status', async () => {
-      const [invoiced, shipped] = newOrders(sandbox, 2) as [number, number];
+      const [invoiced, shipped] = fixture.newOrders(2) as [number, number];
       writeFileSync(
-        join(dir, 'antes.csv'),
+        join(fixture.dir, 'antes.csv'),
         [
           moveHeader,
           `${invoiced};ready;PV-1;;;;;;`,
@@ -157,7 +134,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
       expect((await run(['orders', 'update', 'antes.csv'])).code).toBe(0);
       writeFileSync(
-        join(dir, 'corrigido.csv'),
+        join(fixture.dir, 'corrigido.csv'),
         [
           moveHeader,
           `${invoiced};invoice;;nfe/${sampleKeys[1]}.xml;;;;;`,
@@ -168,7 +145,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
       const result = await run(['orders', 'update', 'corrigido.csv', '--replace']);
       expect(result.code).toBe(0);
-      const rows = readReport(join(dir, onlyReport(dir, 'corrigido')));
+      const rows = readReport(join(fixture.dir, onlyReport(fixture.dir, 'corrigido')));
       expect(
         rows.toSorted((a, b) => Number(a.line) - Number(b.line)).map((row) => row.message?.split('; now ')[0]),
       ).toEqual([
@@ -189,12 +166,12 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     });
 
     it('data the order lacks (the XML after the key alone, a carrier after the code alone): a conflict naming it, sent by --replace', async () => {
-      const [invoiced, shipped] = newOrders(sandbox, 2) as [number, number];
+      const [invoiced, shipped] = fixture.newOrders(2) as [number, number];
       expect((await run(['orders', 'invoice', String(invoiced), '--key', sampleKeys[0]!])).code).toBe(0);
       expect((await run(['orders', 'ship', String(shipped), '--tracking', 'SS123456785BR'])).code).toBe(0);
       const invoiceXml = ['orders', 'invoice', String(invoiced), '--xml', `nfe/${sampleKeys[0]}.xml`, '-o', 'table'];
       const carrier = ['orders', 'ship', String(shipped), '--tracking', 'SS123456785BR', '--carrier', 'Correios'];
-      const requestsBefore = moveRequests(sandbox);
+      const requestsBefore = fixture.moveRequests();
       const lacking = [await run(invoiceXml), await run([...carrier, '-o', 'table'])];
       expect(lacking.map((result) => result.code)).toEqual([1, 1]);
       expect(lacking[0]!.stderr).toContain(
@@ -203,7 +180,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(lacking[1]!.stderr).toContain(
         `order ${shipped}: conflict (the order holds tracking code SS123456785BR with no carrier; this move has carrier Correios: not sent (--replace sends carrier Correios))`,
       );
-      expect(moveRequests(sandbox)).toBe(requestsBefore);
+      expect(fixture.moveRequests()).toBe(requestsBefore);
 
       const replaced = [await run([...invoiceXml, '--replace']), await run([...carrier, '--replace', '-o', 'table'])];
       expect(replaced.map((result) => result.code)).toEqual([0, 0]);
@@ -238,10 +215,10 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     });
 
     it('--replace with a routes file that has no replace route: still a conflict, naming the route to add', async () => {
-      const [id] = newOrders(sandbox, 1) as [number];
+      const [id] = fixture.newOrders(1) as [number];
       expect((await run(['orders', 'ready', String(id), '--erp-number', 'PV-1'])).code).toBe(0);
       writeFileSync(
-        join(dir, 'routes.json'),
+        join(fixture.dir, 'routes.json'),
         JSON.stringify({
           ready: {
             method: 'PUT',
@@ -250,7 +227,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
           },
         }),
       );
-      const requestsBefore = moveRequests(sandbox);
+      const requestsBefore = fixture.moveRequests();
       const result = await run([
         'orders',
         'ready',
@@ -265,13 +242,13 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(result.stderr).toContain(
         `order ${id}: conflict (the order holds ERP number PV-1; this move has PV-9: not sent; the routes file has no replace.ready route to correct it)`,
       );
-      expect(moveRequests(sandbox)).toBe(requestsBefore);
+      expect(fixture.moveRequests()).toBe(requestsBefore);
     });
 
     it('one NF-e key on two rows is refused before anything is sent, and --dry-run shows it', async () => {
-      const [first, second] = newOrders(sandbox, 2) as [number, number];
+      const [first, second] = fixture.newOrders(2) as [number, number];
       writeFileSync(
-        join(dir, 'pedidos.csv'),
+        join(fixture.dir, 'pedidos.csv'),
         [
           moveHeader,
           `${first};invoice;;nfe/${sampleKeys[2]}.xml;;;;;`,
@@ -279,7 +256,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
           '',
         ].join('\r\n'),
       );
-      const requestsBefore = moveRequests(sandbox);
+      const requestsBefore = fixture.moveRequests();
       const reason = `NF-e key ${sampleKeys[2]} is already on line 2 (order ${first}); an NF-e is sent once, for one order`;
       for (const args of [['--dry-run'], []]) {
         const result = await run(['orders', 'update', 'pedidos.csv', ...args]);
@@ -288,13 +265,13 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
           `pedidos.csv:3: Property [invoiceKey] with value [${sampleKeys[2]}] does not pass validation (${reason})`,
         );
       }
-      expect(moveRequests(sandbox)).toBe(requestsBefore);
+      expect(fixture.moveRequests()).toBe(requestsBefore);
     });
 
     it('two rows of one move of one order that disagree are refused before anything is sent, --dry-run as the real run', async () => {
-      const [ready, invoiced, shipped] = newOrders(sandbox, 3) as [number, number, number];
+      const [ready, invoiced, shipped] = fixture.newOrders(3) as [number, number, number];
       writeFileSync(
-        join(dir, 'pedidos.csv'),
+        join(fixture.dir, 'pedidos.csv'),
         [
           moveHeader,
           `${ready};ready;PV-1;;;;;;`,
@@ -307,7 +284,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
           '',
         ].join('\r\n'),
       );
-      const requestsBefore = moveRequests(sandbox);
+      const requestsBefore = fixture.moveRequests();
       const within = 'does not pass validation (a conflict within this file: ';
       for (const args of [['--dry-run'], []]) {
         const result = await run(['orders', 'update', 'pedidos.csv', ...args]);
@@ -328,13 +305,13 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       // With --skip-invalid too, no row of a pair goes: the first is not taken for the right one for coming first.
       const skipping = await run(['orders', 'update', 'pedidos.csv', '--skip-invalid']);
       expect(skipping.code).toBe(1);
-      expect(moveRequests(sandbox)).toBe(requestsBefore);
+      expect(fixture.moveRequests()).toBe(requestsBefore);
     });
 
     it('one ERP number on two orders is sent as given, with a warning naming the other order and its line', async () => {
-      const [first, second] = newOrders(sandbox, 2) as [number, number];
+      const [first, second] = fixture.newOrders(2) as [number, number];
       writeFileSync(
-        join(dir, 'pedidos.csv'),
+        join(fixture.dir, 'pedidos.csv'),
         [moveHeader, `${first};ready;PV-${first};;;;;;`, `${second};ready;PV-${first};;;;;;`, ''].join('\r\n'),
       );
       const result = await run(['orders', 'update', 'pedidos.csv']);
@@ -347,7 +324,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     });
 
     it('an NF-e the store holds for another order: refused by the store, its own words shown, exit 1', async () => {
-      const [holder, other] = newOrders(sandbox, 2) as [number, number];
+      const [holder, other] = fixture.newOrders(2) as [number, number];
       expect((await run(['orders', 'invoice', String(holder), '--key', uniqueKey(701)])).code).toBe(0);
       const result = await run(['orders', 'invoice', String(other), '--key', uniqueKey(701), '-o', 'table']);
       expect(result.code).toBe(1);

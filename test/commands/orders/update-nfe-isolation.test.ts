@@ -6,30 +6,16 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/server.js';
-import { runCommandLine, startLoggedInSandbox } from '../../support/command-line.js';
-import {
-  acceptedMoves,
-  freshMovesFolder,
-  moveHeader,
-  moveRequests,
-  newOrders,
-  sampleKeys,
-} from '../../support/order-moves.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { moveHeader, sampleKeys, useMovesSandbox } from '../../support/order-moves.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
-import { stopTestSandbox } from '../../support/sandbox.js';
 
-let sandbox: RunningSandbox;
-let configDir: string;
-let dir: string;
+const fixture = useMovesSandbox({ orderCount: 2 });
 let night: string;
 const secret = 'SEGREDO-DO-VIZINHO root:x:0:0';
 
-beforeAll(async () => ({ sandbox, configDir } = await startLoggedInSandbox({ orderCount: 2 })));
-afterAll(() => stopTestSandbox(sandbox));
 beforeEach(() => {
-  dir = freshMovesFolder(sandbox);
+  const dir = fixture.dir;
   // The moves file and its NF-e in noite/; a file of someone else's beside it, outside that folder.
   night = join(dir, 'noite');
   mkdirSync(join(night, 'nfe'), { recursive: true });
@@ -42,18 +28,18 @@ beforeEach(() => {
   symlinkSync(join(dir, 'nada-aqui.xml'), join(night, 'nfe', 'link-para-nada.xml'));
 });
 
-const run = (args: string[]) => runCommandLine(args, { configDir, cwd: night });
+const run = (args: string[]) => fixture.run(args, night);
 const outside = `the NF-e must be a file inside ${'FOLDER'} (a relative path without "..", no link out of it); give it there, or run with --allow-paths`;
 
 describe('orders update: NF-e files isolated and confined', () => {
   it('each bad NF-e is its row’s problem, named without its content; nothing sent; --skip-invalid sends the good row', async () => {
-    const ids = newOrders(sandbox, 8);
+    const ids = fixture.newOrders(8);
     const paths = [
       'nfe/funda.xml',
       'nfe/proto.xml',
       'nfe/texto.xml',
       '../segredo.xml',
-      join(dir, 'segredo.xml'),
+      join(fixture.dir, 'segredo.xml'),
       'nfe/link-fora.xml',
       'nfe/link-para-nada.xml',
       'nfe/boa.xml',
@@ -62,7 +48,7 @@ describe('orders update: NF-e files isolated and confined', () => {
       join(night, 'pedidos.csv'),
       [moveHeader, ...paths.map((path, index) => `${ids[index]};invoice;;${path};;;;;`), ''].join('\r\n'),
     );
-    const before = moveRequests(sandbox);
+    const before = fixture.moveRequests();
     const refused = await run(['orders', 'update', 'pedidos.csv']);
     expect(refused.code).toBe(65);
     const confined = outside.replace('FOLDER', night);
@@ -82,36 +68,39 @@ describe('orders update: NF-e files isolated and confined', () => {
     );
     expect(refused.stderr).not.toContain('SEGREDO');
     expect(refused.stderr).not.toContain('root:');
-    expect(moveRequests(sandbox)).toBe(before);
+    expect(fixture.moveRequests()).toBe(before);
 
     const skipped = await run(['orders', 'update', 'pedidos.csv', '--skip-invalid']);
     expect(skipped.code).toBe(1);
-    expect(acceptedMoves(sandbox)).toEqual([`${ids[7]} invoice`]);
+    expect(fixture.acceptedMoves()).toEqual([`${ids[7]} invoice`]);
     const rows = readReport(join(night, onlyReport(night, 'pedidos')));
     expect(rows.filter((row) => row.outcome === 'invalid')).toHaveLength(7);
     expect(JSON.stringify(rows)).not.toContain('SEGREDO');
   });
 
   it('--allow-paths lets a row name a file outside the folder; a file that is not an NF-e is still not quoted', async () => {
-    const [good, bad] = newOrders(sandbox, 2) as [number, number];
-    copyFileSync(join(night, 'nfe', 'boa.xml'), join(dir, 'fora.xml'));
+    const [good, bad] = fixture.newOrders(2) as [number, number];
+    copyFileSync(join(night, 'nfe', 'boa.xml'), join(fixture.dir, 'fora.xml'));
     writeFileSync(
       join(night, 'pedidos.csv'),
-      [moveHeader, `${good};invoice;;${join(dir, 'fora.xml')};;;;;`, `${bad};invoice;;../segredo.xml;;;;;`, ''].join(
-        '\r\n',
-      ),
+      [
+        moveHeader,
+        `${good};invoice;;${join(fixture.dir, 'fora.xml')};;;;;`,
+        `${bad};invoice;;../segredo.xml;;;;;`,
+        '',
+      ].join('\r\n'),
     );
     const result = await run(['orders', 'update', 'pedidos.csv', '--allow-paths', '--skip-invalid']);
     expect(result.stderr).toContain(
       'pedidos.csv:3: Property [invoiceXml] with value [../segredo.xml] does not pass validation (not well-formed XML (line 1): not an NF-e)',
     );
     expect(result.stderr).not.toContain('SEGREDO');
-    expect(acceptedMoves(sandbox)).toEqual([`${good} invoice`]);
+    expect(fixture.acceptedMoves()).toEqual([`${good} invoice`]);
   });
 
   it('a resumed run keeps --allow-paths and --replace: the rows are judged as the first run judged them', async () => {
-    const [id] = newOrders(sandbox, 1) as [number];
-    copyFileSync(join(night, 'nfe', 'boa.xml'), join(dir, 'fora.xml'));
+    const [id] = fixture.newOrders(1) as [number];
+    copyFileSync(join(night, 'nfe', 'boa.xml'), join(fixture.dir, 'fora.xml'));
     writeFileSync(
       join(night, 'pedidos.csv'),
       [moveHeader, `${id};invoice;;../fora.xml;;;;;`, '999999;ready;PV-1;;;;;;', ''].join('\r\n'),
@@ -126,6 +115,6 @@ describe('orders update: NF-e files isolated and confined', () => {
     const resumed = await run(['orders', 'update', 'pedidos.csv', '--resume', report]);
     expect(resumed.stderr).not.toContain('must be a file inside');
     expect(resumed.code).toBe(1);
-    expect(acceptedMoves(sandbox)).toEqual([`${id} invoice`]);
+    expect(fixture.acceptedMoves()).toEqual([`${id} invoice`]);
   });
 });

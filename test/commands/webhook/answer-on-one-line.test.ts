@@ -3,17 +3,17 @@
  * HTML error page or a text over several lines quoted as it came left a dozen orphan lines in a journal, each taken
  * for an event of its own and found by no grep for the event (docs/webhooks.md, "How an event goes through").
  */
-import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sampleEvent } from '../../../src/webhook/sender.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { inboxWithOneEvent } from '../../support/one-event-inbox.js';
+import { standInErp } from '../../support/stand-in-erp.js';
 import { until } from '../../support/until.js';
 import {
   listenInProcess,
   postWithToken,
   removeReceiverFolders,
+  sampleOrder,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 
@@ -35,21 +35,8 @@ const errorPage = `<!DOCTYPE HTML>
 `;
 const pageInWords = `an HTML page ("Error response"): Error response Error code: 501 Message: Unsupported method ('POST').`;
 
-/** An ERP answering every POST with this status and body, counting them. */
-async function erpAnswering(status: number, body: string, type: string) {
-  let received = 0;
-  const erp = createServer((request, response) => {
-    received++;
-    request.resume().on('end', () => response.writeHead(status, { 'content-type': type }).end(body));
-  });
-  await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
-  const port = (erp.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received: () => received,
-    close: () => new Promise((resolve) => erp.close(resolve)),
-  };
-}
+/** An ERP answering every POST with this status and body. */
+const erpAnswering = (status: number, body: string, type: string) => standInErp(() => ({ status, body, type }));
 
 describe("an ERP's answer quoted on one line", () => {
   it('webhook replay: an HTML error page is one error line, its title and words, sent once', async () => {
@@ -60,7 +47,7 @@ describe("an ERP's answer quoted on one line", () => {
       { configDir: freshConfigDir() },
     );
     await erp.close();
-    expect(erp.received()).toBe(1);
+    expect(erp.received).toHaveLength(1);
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')).toEqual([
       `orders event 1 (received 2026-11-23T06:00:00.000Z): ${erp.url} failed: HTTP 501: ${pageInWords}.`,
@@ -74,12 +61,11 @@ describe("an ERP's answer quoted on one line", () => {
     const erp = await erpAnswering(422, 'Evento recusado:\r\n  pedido 1\n\tja existe\n', 'text/plain');
     const inbox = temporaryFolder();
     const { memory, url, stop } = await listenInProcess(inbox, { forwardTo: erp.url });
-    const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
-    expect((await postWithToken(url, 'orders', order)).status).toBe(200);
+    expect((await postWithToken(url, 'orders', sampleOrder)).status).toBe(200);
     await until(() => memory.stderr().includes('is dead after'));
     await stop();
     await erp.close();
-    expect(erp.received()).toBe(1);
+    expect(erp.received).toHaveLength(1);
     const log = memory.stderr().split('\n');
     const quoting = log.filter((line) => line.includes('HTTP 422'));
     expect(quoting.length).toBeGreaterThan(0);

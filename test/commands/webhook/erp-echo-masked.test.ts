@@ -4,45 +4,40 @@
  * `webhook dead list` and its CSV print long after: the credential is masked in both, as b2bctl masks the
  * platform's echo of its own token (docs/security.md, "What is never printed"). The ERP itself still gets it.
  */
-import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ListenOptions } from '../../../src/commands/webhook/listen.js';
-import { sampleEvent } from '../../../src/webhook/sender.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { standInErp } from '../../support/stand-in-erp.js';
 import { until } from '../../support/until.js';
 import {
   listenInProcess,
   postWithToken,
   removeReceiverFolders,
+  sampleOrder,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
 
-const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 const erpToken = 'FWDTOK-SECRET-abcdef0123456789';
 const basicPair = 'usr:FWDPW-SECRET';
 const basicEncoded = Buffer.from(basicPair).toString('base64');
 
 /** An ERP answering every POST 422 with `echo` (given the request's URL and Authorization), keeping what it got. */
-async function echoingErp(echo: (url: string, authorization: string) => string) {
-  const received: { url: string; authorization?: string }[] = [];
-  const erp = createServer((request, response) => {
-    received.push({ url: request.url ?? '', authorization: request.headers.authorization });
-    const body = JSON.stringify({ message: echo(request.url ?? '', request.headers.authorization ?? '') });
-    request.resume().on('end', () => response.writeHead(422, { 'content-type': 'application/json' }).end(body));
-  });
-  await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
-  const port = (erp.address() as { port: number }).port;
-  return { received, port, close: () => new Promise((resolve) => erp.close(resolve)) };
+function echoingErp(echo: (url: string, authorization: string) => string) {
+  return standInErp((request) => ({
+    status: 422,
+    type: 'application/json',
+    body: JSON.stringify({ message: echo(request.url, request.authorization ?? '') }),
+  }));
 }
 
 /** Runs the receiver with `extra`, posts one order event, and stops it once the event is a dead letter. */
 async function oneDeadLetter(extra: Partial<ListenOptions>, env: Record<string, string> = {}) {
   const inbox = temporaryFolder();
   const { memory, url, stop } = await listenInProcess(inbox, extra, { env });
-  expect((await postWithToken(url, 'orders', order)).status).toBe(200);
+  expect((await postWithToken(url, 'orders', sampleOrder)).status).toBe(200);
   await until(() => memory.stderr().includes('is dead after'));
   await stop();
   const listed = (format: string) =>
@@ -179,7 +174,7 @@ describe("an --exec command's output quoting the secrets it was given", () => {
       { exec: 'echo "imported with $ERP_TOKEN"', execEnv: ['ERP_TOKEN'] },
       { env: { ERP_TOKEN: 'exec-token-8a7b6c' } },
     );
-    await postWithToken(url, 'orders', order);
+    await postWithToken(url, 'orders', sampleOrder);
     await until(() => memory.stderr().includes('printed'));
     await stop();
     expect(memory.stderr()).toContain('exec echo …: orders event 1 printed: imported with [redacted]');

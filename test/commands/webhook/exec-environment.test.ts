@@ -1,19 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sampleEvent } from '../../../src/webhook/sender.js';
 import { until } from '../../support/until.js';
 import {
   clientSecret,
   listenInProcess,
   postWithToken,
   removeReceiverFolders,
+  sampleOrder,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
-
-const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 
 // Variables the shell itself sets in any environment it is given.
 const setByTheShell = new Set(['PWD', 'OLDPWD', 'SHLVL', '_']);
@@ -38,7 +36,7 @@ describe('--exec commands get a clean environment', () => {
     };
     const exec = { exec: `env > '${file}'`, execEnv: ['ERP_DATABASE_URL'] };
     const { url, stop } = await listenInProcess(join(folder, 'inbox'), exec, { env });
-    const answer = await postWithToken(url, 'orders', order);
+    const answer = await postWithToken(url, 'orders', sampleOrder);
     const { deliveryId } = (await answer.json()) as { deliveryId: string };
     await until(() => existsSync(file) && readFileSync(file, 'utf8').includes('B2BCTL_DELIVERY_ID'));
     await stop();

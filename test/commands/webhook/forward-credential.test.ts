@@ -4,86 +4,78 @@
  * or B2BCTL_WEBHOOK_FORWARD_BASIC (user:password, sent as Basic) keep it out of argv, as `tax serve` takes
  * B2BCTL_TAX_FORWARD_TOKEN and _BASIC.
  */
-import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sampleEvent } from '../../../src/webhook/sender.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { type StandInErp, standInErp } from '../../support/stand-in-erp.js';
 import { until } from '../../support/until.js';
 import {
   clientSecret,
   listenInProcess,
   postWithToken,
   removeReceiverFolders,
+  sampleOrder,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
 
-const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
 const erpToken = 'erp-token-5d1c9a';
 
-/** An ERP on this machine that takes every event and keeps the Authorization header each came with. */
-async function erpServer() {
-  const authorizations: (string | undefined)[] = [];
-  const erp = createServer((request, response) => {
-    authorizations.push(request.headers.authorization);
-    request.resume().on('end', () => response.writeHead(200).end());
-  });
-  await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
-  const port = (erp.address() as { port: number }).port;
-  return { authorizations, port, close: () => new Promise((resolve) => erp.close(resolve)) };
-}
+/** The Authorization header each request to the ERP came with. */
+const authorizationsTo = (erp: StandInErp) => erp.received.map((request) => request.authorization);
 
 /** Runs the receiver with `forwardTo`, posts one order event, and waits until the ERP took it. */
 async function forwardOneEvent(forwardTo: (port: number) => string, env: Record<string, string> = {}) {
-  const erp = await erpServer();
+  const erp = await standInErp();
   const inbox = temporaryFolder();
   const { memory, url, stop } = await listenInProcess(inbox, { forwardTo: forwardTo(erp.port) }, { env });
-  expect((await postWithToken(url, 'orders', order)).status).toBe(200);
-  await until(() => erp.authorizations.length > 0);
+  expect((await postWithToken(url, 'orders', sampleOrder)).status).toBe(200);
+  await until(() => erp.received.length > 0);
   await stop();
   await erp.close();
-  return { inbox, erp, stderr: memory.stderr() };
+  return { inbox, authorizations: authorizationsTo(erp), stderr: memory.stderr() };
 }
 
 describe('the ERP credential of a hand-off', () => {
   it('B2BCTL_WEBHOOK_FORWARD_TOKEN goes to the ERP as Bearer, with no warning and never in the log', async () => {
-    const { erp, stderr } = await forwardOneEvent((port) => `http://127.0.0.1:${port}/hook`, {
+    const { authorizations, stderr } = await forwardOneEvent((port) => `http://127.0.0.1:${port}/hook`, {
       B2BCTL_WEBHOOK_FORWARD_TOKEN: erpToken,
     });
-    expect(erp.authorizations).toEqual([`Bearer ${erpToken}`]);
+    expect(authorizations).toEqual([`Bearer ${erpToken}`]);
     expect(stderr).not.toContain('warning:');
     expect(stderr).not.toContain(erpToken);
   });
 
   it('B2BCTL_WEBHOOK_FORWARD_BASIC goes to the ERP as Basic, for an ERP that takes no token', async () => {
-    const { erp, stderr } = await forwardOneEvent((port) => `http://127.0.0.1:${port}/hook`, {
+    const { authorizations, stderr } = await forwardOneEvent((port) => `http://127.0.0.1:${port}/hook`, {
       B2BCTL_WEBHOOK_FORWARD_BASIC: 'erp:Senha#1',
     });
-    expect(erp.authorizations).toEqual([`Basic ${Buffer.from('erp:Senha#1').toString('base64')}`]);
+    expect(authorizations).toEqual([`Basic ${Buffer.from('erp:Senha#1').toString('base64')}`]);
     expect(stderr).not.toContain('warning:');
     expect(stderr).not.toContain('Senha#1');
   });
 
   it('a user or a key written in --forward-to is warned about first, and still sent', async () => {
-    const { erp, stderr } = await forwardOneEvent((port) => `http://erp:pw-77@127.0.0.1:${port}/hook?api_key=k-77`);
+    const { authorizations, stderr } = await forwardOneEvent(
+      (port) => `http://erp:pw-77@127.0.0.1:${port}/hook?api_key=k-77`,
+    );
     expect(stderr.split('\n')[0]).toBe(
       "warning: --forward-to puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set B2BCTL_WEBHOOK_FORWARD_TOKEN (sent as Bearer) or B2BCTL_WEBHOOK_FORWARD_BASIC (user:password, sent as Basic).",
     );
-    expect(erp.authorizations).toEqual([`Basic ${Buffer.from('erp:pw-77').toString('base64')}`]);
+    expect(authorizations).toEqual([`Basic ${Buffer.from('erp:pw-77').toString('base64')}`]);
   });
 
   it('webhook replay --to takes the token too, and warns of a key in its URL', async () => {
     const { inbox } = await forwardOneEvent((port) => `http://127.0.0.1:${port}/hook`);
-    const erp = await erpServer();
+    const erp = await standInErp();
     const replayed = await runCommandLine(
       ['webhook', 'replay', '--id', '1', '--inbox', inbox, '--to', `http://127.0.0.1:${erp.port}/hook?token=t-77`],
       { configDir: freshConfigDir(), env: { B2BCTL_WEBHOOK_FORWARD_TOKEN: erpToken } },
     );
     await erp.close();
     expect(replayed.code).toBe(0);
-    expect(erp.authorizations).toEqual([`Bearer ${erpToken}`]);
+    expect(authorizationsTo(erp)).toEqual([`Bearer ${erpToken}`]);
     expect(replayed.stderr.split('\n')[0]).toBe(
       "warning: --to puts the ERP's credential (the URL's user or key) in the process list and shell history; leave it out of the URL and set B2BCTL_WEBHOOK_FORWARD_TOKEN (sent as Bearer) or B2BCTL_WEBHOOK_FORWARD_BASIC (user:password, sent as Basic).",
     );

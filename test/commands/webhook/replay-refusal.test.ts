@@ -2,12 +2,17 @@
  * `webhook replay` ends its tries at a refusal for good, as `webhook listen` does: an ERP answering 422 (or 400, 404,
  * 409, 410) to an event will answer it again, and each try sent the event once more (three POSTs by default).
  */
-import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sampleEvent } from '../../../src/webhook/sender.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { postEvent, receiverToken, removeReceiverFolders, startTestReceiver } from '../../support/webhook-receiver.js';
+import { standInErp } from '../../support/stand-in-erp.js';
+import {
+  postEvent,
+  receiverToken,
+  removeReceiverFolders,
+  sampleOrder,
+  startTestReceiver,
+} from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
 
@@ -15,29 +20,15 @@ afterAll(removeReceiverFolders);
 async function inboxWithOneEvent(): Promise<string> {
   const receiver = await startTestReceiver({ now: () => Date.parse('2026-11-23T12:00:00Z') });
   try {
-    const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
-    expect((await postEvent(receiver.url, 'orders', order, await receiverToken(receiver.url))).status).toBe(200);
+    expect((await postEvent(receiver.url, 'orders', sampleOrder, await receiverToken(receiver.url))).status).toBe(200);
   } finally {
     await receiver.close();
   }
   return receiver.directory;
 }
 
-/** An ERP answering every event with this status, counting them. */
-async function erpAnswering(status: number) {
-  let received = 0;
-  const erp = createServer((request, response) => {
-    received++;
-    request.resume().on('end', () => response.writeHead(status, { 'content-type': 'application/json' }).end('{}'));
-  });
-  await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
-  const port = (erp.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received: () => received,
-    close: () => new Promise((resolve) => erp.close(resolve)),
-  };
-}
+/** An ERP answering every event with this status and `{}`. */
+const erpAnswering = (status: number) => standInErp(() => ({ status, body: '{}', type: 'application/json' }));
 
 describe('webhook replay and a refusal', () => {
   it('a 422 is final: sent once, exit 1, the event named as failed', async () => {
@@ -47,7 +38,7 @@ describe('webhook replay and a refusal', () => {
       configDir: freshConfigDir(),
     });
     await erp.close();
-    expect(erp.received()).toBe(1);
+    expect(erp.received).toHaveLength(1);
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')).toEqual([
       `orders event 1 (received 2026-11-23T12:00:00.000Z): ${erp.url} failed: HTTP 422: {}.`,
@@ -65,7 +56,7 @@ describe('webhook replay and a refusal', () => {
       { configDir: freshConfigDir() },
     );
     await erp.close();
-    expect(erp.received()).toBe(2);
+    expect(erp.received).toHaveLength(2);
     expect(result.code).toBe(1);
   });
 });

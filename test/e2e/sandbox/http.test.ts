@@ -12,11 +12,13 @@ import {
   sandboxPassword,
   sandboxUser,
   seedDirectory,
+  salesRepKeys,
   seedReps,
   startTestSandbox,
   tokenRoute,
 } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { permissionFlags } from '../../../src/domain/sales-rep.js';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
 
 let sandbox: RunningSandbox;
@@ -212,39 +214,13 @@ describe('sandbox listSellers', () => {
     expect(reps).toHaveLength(raw.length);
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
     const fractional = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/;
-    const flags = [
-      'restrictedCustomers',
-      'enabledFreight',
-      'enabledInsertFreight',
-      'enabledCustomerRegistration',
-      'enableDiscountItemValue',
-      'enableAddItemValue',
-      'enableDiscountBranch',
-      'enableDiscountFranchise',
-      'enableDiscountSeller',
-      'enableCoupon',
-      'enableChatSupport',
-      'enableRestrictedCustomers',
-      'enableRestrictedGroupsAttendant',
-    ];
-    const keys = [
-      'id',
-      'username',
-      'document',
-      ...flags,
-      'attendantCode',
-      'allowedSellersId',
-      'profile',
-      'createdAt',
-      'updatedAt',
-    ];
     reps.forEach((rep, index) => {
       const seed = raw[index] ?? {};
-      expect(Object.keys(rep)).toEqual(keys);
+      expect(Object.keys(rep)).toEqual(salesRepKeys);
       expect(rep.id).toMatch(uuid);
       expect(rep.id).toBe(seed.id);
       expect(rep.username).toBe(seed.username);
-      for (const flag of flags) expect(typeof rep[flag]).toBe('boolean');
+      for (const flag of permissionFlags) expect(typeof rep[flag]).toBe('boolean');
       expect(rep.attendantCode).toBe(seed.attendantCode ?? '');
       expect(rep.allowedSellersId).toEqual(seed.allowedSellersId ?? []);
       for (const id of rep.allowedSellersId as string[]) expect(id).toMatch(uuid);
