@@ -19,7 +19,7 @@ export const workedExample3: ItemTaxes = {
   icms: { base: '2205.00', rate: '12', value: '264.60' },
   difal: { base: '2366.34', rate: '18', value: '161.34' },
   fcp: { base: '2366.34', rate: '2', value: '47.33' },
-  added: '313.67',
+  added: '105.00',
 };
 
 /**

@@ -52,7 +52,6 @@ export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): Ite
     const fcpValue = centavos(destinationBase.times(percent(rule.fcpRate)));
     taxes.difal = { base: money(destinationBase), rate: rule.destinationRate, value: money(difalValue) };
     taxes.fcp = { base: money(destinationBase), rate: rule.fcpRate, value: money(fcpValue) };
-    added = added.plus(difalValue).plus(fcpValue);
   }
   taxes.added = money(added);
   return taxes;

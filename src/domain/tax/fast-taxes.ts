@@ -133,7 +133,6 @@ export function centavoTaxes(
     taxes.destinationBase = destinationBase;
     taxes.difal = difalValue;
     taxes.fcp = fcpValue;
-    taxes.added = sum(sum(taxes.added, difalValue), fcpValue);
   }
   // NaN anywhere above (a value that did not fit) makes the sum NaN: one check for the whole item.
   return Number.isNaN(checked + taxes.added) ? undefined : taxes;

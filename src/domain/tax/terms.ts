@@ -36,7 +36,10 @@ export interface ItemTaxes {
   /** Only for a non-taxpayer buyer in another state: the share due to the destination (base, internal rate, value). */
   difal?: TaxLine;
   fcp?: TaxLine;
-  /** Every tax the item adds over its merchandise and freight: IPI, ICMS-ST, DIFAL and FCP (own ICMS is inside the price). */
+  /**
+   * What the taxes add to the invoice over merchandise and freight, as the NF-e's total sums them: IPI and ICMS-ST. Own
+   * ICMS is inside the price; DIFAL and FCP are the seller's to pay, outside the invoice's total (docs/tax.md).
+   */
   added: string;
 }
 

@@ -78,7 +78,7 @@ const example3Taxes = {
     icmsSt: '0.00',
     difal: '161.34',
     fcp: '47.33',
-    added: '313.67',
+    added: '105.00',
   },
 };
 

@@ -64,7 +64,6 @@ function referenceTaxes(item: TaxItem, rule: TaxRule, buyer: BuyerKind, intersta
     const fcp = cents(base.times(share(rule.fcpRate)));
     taxes.difal = { base: money(base), rate: rule.destinationRate, value: money(difal) };
     taxes.fcp = { base: money(base), rate: rule.fcpRate, value: money(fcp) };
-    added = added.plus(difal).plus(fcp);
   }
   taxes.added = money(added);
   return taxes;

@@ -138,7 +138,7 @@ describe('tax serve', () => {
       expect.objectContaining({
         sku: 'FORNO',
         difal: { base: '2366.34', rate: '18', value: '161.34' },
-        added: '313.67',
+        added: '105.00',
       }),
     ]);
     expect(answer.body.totais).toMatchObject({ difal: '161.34', fcp: '47.33' });
