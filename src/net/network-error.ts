@@ -29,6 +29,10 @@ const timeoutCodes = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED', 'UND_ERR_CLOSED']);
+/** Whether a code says the connection was reset or closed under the request (not refused, not timed out). */
+export function isConnectionBreak(code: string | undefined): boolean {
+  return code !== undefined && resetCodes.has(code);
+}
 /** The system or undici code found on an error or on its cause (`ECONNRESET`, `UND_ERR_SOCKET`), if any. */
 export function errorCodeOf(error: unknown): string | undefined {
   const withCode = error as { code?: unknown; cause?: { code?: unknown } } | undefined;

@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import { isObject } from '../domain/customer-values.js';
 import { urlShownSafely } from '../lib/shown-target.js';
 import { dispatcherFor } from '../net/dispatcher.js';
+import { errorCodeOf, isConnectionBreak } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
 
 /** Where the ERP computes taxes itself, and how long the cart may wait for it. */
@@ -102,9 +103,11 @@ export class TaxErp {
       const notAnAnswer = notATaxAnswer(JSON.parse(text));
       return notAnAnswer === undefined ? { json: text } : `answered ${notAnAnswer}, which cannot be a tax answer`;
     } catch (error) {
-      return error instanceof SyntaxError
-        ? 'answered a body that is not JSON'
-        : `failed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+      if (error instanceof SyntaxError) return 'answered a body that is not JSON';
+      const code = errorCodeOf(error);
+      // A reset or a close before the answer's end is no slowness: said as such, so the operator looks at the ERP.
+      if (isConnectionBreak(code)) return `closed the connection before its answer ended (${code})`;
+      return `failed (${code ?? (error as Error).message})`;
     }
   }
 }

@@ -469,7 +469,10 @@ describe('tax serve', () => {
 });
 
 /** An ERP on loopback that answers as the test says: a body, after a pause, or never. */
-async function scriptedErp(answer: (body: string) => { status: number; body: string; delayMs?: number } | 'hang') {
+/** How a scripted ERP answers: a status and body (after a delay), never, a reset, or a body cut short. */
+type ErpScript = { status: number; body: string; delayMs?: number } | 'hang' | 'reset' | 'cut';
+
+async function scriptedErp(answer: (body: string) => ErpScript) {
   const { createServer } = await import('node:http');
   const seen: string[] = [];
   /** The ERP's side of each request's connection: its client port. */
@@ -482,6 +485,12 @@ async function scriptedErp(answer: (body: string) => { status: number; body: str
       ports.push(request.socket.remotePort ?? 0);
       const scripted = answer(text);
       if (scripted === 'hang') return;
+      if (scripted === 'reset') return void request.socket.resetAndDestroy();
+      if (scripted === 'cut') {
+        // Headers promising 100 bytes, 14 of them, then the connection closed.
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        return void response.write('{"impostos":[', () => request.socket.destroy());
+      }
       setTimeout(
         () => response.writeHead(scripted.status, { 'content-type': 'application/json' }).end(scripted.body),
         scripted.delayMs ?? 0,
@@ -577,6 +586,17 @@ describe('tax serve --forward-to', () => {
       'answered a list, not an object, which cannot be a tax answer',
     ],
     ['an ERP that answers null', () => ({ status: 200, body: 'null' }), 'answered null, which cannot be a tax answer'],
+    // A break is no slowness: answered at once from the table, and said as a break, not as "did not answer in".
+    [
+      'an ERP that resets the connection',
+      () => 'reset' as const,
+      /^closed the connection before its answer ended \((ECONNRESET|UND_ERR_SOCKET)\)$/,
+    ],
+    [
+      'an ERP that closes in the middle of its answer',
+      () => 'cut' as const,
+      /^closed the connection before its answer ended \((ECONNRESET|UND_ERR_SOCKET)\)$/,
+    ],
     [
       'an ERP that answers {}',
       () => ({ status: 201, body: ' {} ' }),
@@ -585,13 +605,19 @@ describe('tax serve --forward-to', () => {
   ])('answers from the table for %s, logging and counting the fallback', async (_case, script, why) => {
     const erp = await scriptedErp(script);
     // An answer that comes is judged by what it is: a budget a loaded machine cannot miss keeps it from racing.
-    const budgetMs = why.startsWith('did not answer') ? 200 : 30_000;
-    const { post, warnings, counts } = await serveForwarding(erp.url, true, budgetMs);
+    const budgetMs = typeof why === 'string' && why.startsWith('did not answer') ? 200 : 30_000;
+    const { post, warnings, counts, health } = await serveForwarding(erp.url, true, budgetMs);
     const answer = await post();
     expect(answer.status).toBe(200);
     expect(answer.body.totals).toMatchObject({ icmsSt: '97.98', added: '128.60' });
-    expect(warnings).toEqual([`tax callback: the ERP at ${erp.url} ${why}; answered from the tax table.`]);
+    const prefix = `tax callback: the ERP at ${erp.url} `;
+    const suffix = '; answered from the tax table.';
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.startsWith(prefix) && warnings[0].endsWith(suffix)).toBe(true);
+    expect(warnings[0]?.slice(prefix.length, -suffix.length)).toMatch(why);
     expect(counts).toMatchObject({ answered: 1, fallbacks: 1 });
+    // A request that ended (answered, refused, broken) holds no place among those open to the ERP.
+    if (budgetMs !== 200) expect(await health()).toMatchObject({ erpOpen: 0 });
   });
 
   it('logs no refusal of the table when the ERP answers in time a cart the table has no row for', async () => {
