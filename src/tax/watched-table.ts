@@ -3,7 +3,7 @@ import { countOf } from '../lib/plural.js';
 import { closeSync, type FSWatcher, lstatSync, readlinkSync, readSync, realpathSync, statSync, watch } from 'node:fs';
 import { NotRegularFileError, openNamedFileSync } from '../lib/named-file.js';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
-import type { TaxTable } from '../domain/tax/rules.js';
+import type { TaxRule, TaxTable } from '../domain/tax/rules.js';
 import { printable } from '../lib/printable.js';
 
 /** What the table's life shows on /healthz. */
@@ -20,6 +20,15 @@ const refusedInWords =
 
 /** How long the table's file must stay unchanged before it is read again. */
 const quietMs = 300;
+
+/**
+ * How long a table written in place that lacks rows of the table in use must stay unchanged before it is taken. An
+ * export that writes whole lines and pauses between them (a CSV library's buffered writes, `>>` in a script, an ERP
+ * writing row by row) leaves, at each pause, a file that reads as a good table with only its first rows: served, a
+ * cart whose 8-digit NCM row is not written yet takes a shorter prefix's rate, a wrong tax answered 200 (a user
+ * test). A table that only grows or changes rates is taken at once; a file renamed into place is whole, and is too.
+ */
+export const defaultSettleMs = 5_000;
 
 /**
  * A text table written in place that does not end with a line end is still being written (an export paused): its
@@ -157,6 +166,10 @@ export class WatchedTaxTable {
   private quiet: NodeJS.Timeout | undefined;
   /** The file read last: another one renamed into its place is whole, however its last line ends. */
   private loadedInode: number | undefined;
+  /** A table written in place that lacks rows, held until the file stays as it is for settleMs. */
+  private held: { identity: string; timer: NodeJS.Timeout } | undefined;
+  /** What the path read when a held table settled: it is then taken, however many rows it lacks. */
+  private settled: string | undefined;
 
   constructor(
     private readonly path: string,
@@ -165,6 +178,7 @@ export class WatchedTaxTable {
     private readonly now: () => number,
     /** The other files the table is read with (its --map), as they are named now: `--write-map` names one at start. */
     private readonly readWith: () => readonly string[] = () => [],
+    private readonly settleMs = defaultSettleMs,
   ) {}
 
   /** Reads the table (a bad one throws, so the server never starts without one) and starts watching it. */
@@ -196,11 +210,17 @@ export class WatchedTaxTable {
       try {
         refuseSpecialFile(this.path);
         const inode = inodeOf(this.path);
-        if (inode === undefined || inode === this.loadedInode) refuseUnfinishedText(this.path);
+        const inPlace = inode === undefined || inode === this.loadedInode;
+        if (inPlace) refuseUnfinishedText(this.path);
         const table = await this.load();
-        this.loadedInode = inode;
-        this.swap(table);
-        this.log.info(`tax table ${printable(this.path)} reloaded: ${countOf(table.size, 'rows')}.`);
+        const lost = this.table?.rowsMissingFrom(table) ?? [];
+        if (inPlace && lost.length > 0 && this.settled !== this.examined) this.hold(table, lost);
+        else {
+          this.loadedInode = inode;
+          this.swap(table);
+          const fewer = lost.length === 0 ? '' : `, without ${countOf(lost.length, 'rows')} of the table before`;
+          this.log.info(`tax table ${printable(this.path)} reloaded: ${countOf(table.size, 'rows')}${fewer}.`);
+        }
       } catch (error) {
         const problem = (error as Error).message;
         // The log says what was wrong; /healthz, which needs no credential, only that and when. A problem quotes the
@@ -215,10 +235,34 @@ export class WatchedTaxTable {
     return this.reloading;
   }
 
+  /**
+   * A table written in place that lacks rows of the one in use: kept aside until the file has stayed as it is for
+   * settleMs (an export writing whole lines may be pausing between them), then read and taken; a change meanwhile is
+   * read as any change is.
+   */
+  private hold(table: TaxTable, lost: readonly TaxRule[]): void {
+    const identity = this.examined as string;
+    if (this.held?.identity === identity) return;
+    clearTimeout(this.held?.timer);
+    const timer = setTimeout(() => {
+      this.held = undefined;
+      if (this.closed || this.identity() !== identity) return;
+      this.settled = identity;
+      void this.reload();
+    }, this.settleMs);
+    timer.unref();
+    this.held = { identity, timer };
+    const first = lost[0] as TaxRule;
+    this.log.info(
+      `tax table ${printable(this.path)}, written in place, reads ${countOf(table.size, 'rows')} without ${countOf(lost.length, 'rows')} of the table in use (the first: NCM ${first.ncm}, ${first.from} → ${first.to}, ${first.buyer}); taken if the file stays as it is for ${this.settleMs / 1000} s, in case it is still being written (write the new table under another name and rename it into place to have it taken at once).`,
+    );
+  }
+
   close(): void {
     this.closed = true;
     clearInterval(this.check);
     clearTimeout(this.quiet);
+    clearTimeout(this.held?.timer);
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
   }
@@ -272,6 +316,8 @@ export class WatchedTaxTable {
   }
 
   private swap(table: TaxTable): void {
+    clearTimeout(this.held?.timer);
+    this.held = undefined;
     this.table = table;
     this.status = { rows: table.size, loadedAt: this.isoNow() };
   }

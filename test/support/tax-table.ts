@@ -14,12 +14,13 @@ const fixtures = join(__dirname, '..', 'fixtures', 'tax');
  * With `throughLink`, the copy is `erp/impostos.csv` and the path served is the link `srv/impostos.csv` to it (an
  * ERP's export in its own folder); `target` is the copy either way. With `throughFolderLink`, the copy is
  * `release-1/impostos.csv` and the path served is `current/impostos.csv`, `current` a link to the folder
- * `release-1` (a release switch that swaps `current` to another folder).
+ * `release-1` (a release switch that swaps `current` to another folder). `settleMs`: how long a table written in place
+ * that lacks rows is held before it is taken.
  */
 export async function watchedFixtureTable(
   prefix: string,
   log: (line: string) => void = () => {},
-  { throughLink = false, throughFolderLink = false } = {},
+  { throughLink = false, throughFolderLink = false, settleMs = 100 } = {},
 ): Promise<{ table: WatchedTaxTable; rules: string; target: string; map: string }> {
   const folder = temporaryFolder(prefix);
   const target = throughLink
@@ -51,6 +52,8 @@ export async function watchedFixtureTable(
     { info: log, error: log },
     () => Date.now(),
     () => [map],
+    // A table written in place that lacks rows is held this long (5 s in tax serve): short, unless a test holds it.
+    settleMs,
   );
   await table.start();
   return { table, rules, target, map };

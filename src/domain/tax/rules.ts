@@ -237,6 +237,16 @@ export class TaxTable {
     return this.count;
   }
 
+  /** The rows of this table that `other` has no row for, by their NCM prefix, states and buyer. */
+  rowsMissingFrom(other: TaxTable): TaxRule[] {
+    const missing: TaxRule[] = [];
+    for (const [key, { byNcm }] of this.sales) {
+      const theirs = other.sales.get(key)?.byNcm;
+      for (const [ncm, rule] of byNcm) if (theirs?.has(ncm) !== true) missing.push(rule);
+    }
+    return missing;
+  }
+
   /** The row of the longest NCM prefix for these states and buyer; undefined when none applies. */
   find(key: RuleKey): TaxRule | undefined {
     return this.finderFor(key)(key.ncm);

@@ -27,7 +27,13 @@ afterEach(async () => {
 });
 
 async function serve(
-  options: { auth?: TaxAuth; shape?: TaxShape; throughLink?: boolean; throughFolderLink?: boolean } = {},
+  options: {
+    auth?: TaxAuth;
+    shape?: TaxShape;
+    throughLink?: boolean;
+    throughFolderLink?: boolean;
+    settleMs?: number;
+  } = {},
 ) {
   const lines: string[] = [];
   const waiters: { pattern: RegExp; times: number; resolve: () => void }[] = [];
@@ -39,6 +45,7 @@ async function serve(
   const { table, rules, target, map } = await watchedFixtureTable('b2bctl-tax-serve-', log, {
     throughLink: options.throughLink,
     throughFolderLink: options.throughFolderLink,
+    settleMs: options.settleMs,
   });
   closers.push(() => table.close());
   const server = await startLoopbackTaxServer(
@@ -448,6 +455,32 @@ describe('tax serve', () => {
     appendFileSync(rules, '2\r\n');
     await logged(/reloaded: 7 rows/);
     expect((await post({ ...example2, customer: { paysIcms: false } })).status).toBe(200);
+  });
+
+  it('a table written in place whole lines at a time, paused after its first rows: held, the old one answering, until the rest comes', async () => {
+    // Held far longer than any test runs: only the rest of the file ends the hold.
+    const { post, rules, logged, health } = await serve({ settleMs: 3_600_000 });
+    const original = readFileSync(rules);
+    const head = original.subarray(0, original.indexOf('\n', original.indexOf('\n') + 1) + 1);
+    writeFileSync(rules, head);
+    await logged(
+      /written in place, reads 1 row without 5 rows of the table in use \(the first: NCM \d+, .+\); taken if the file stays as it is for 3600 s/,
+    );
+    expect(await health()).toMatchObject({ table: { rows: 6 } });
+    expect((await post(example2)).body).toMatchObject({ totals: { icmsSt: '97.98' } });
+    appendFileSync(rules, original.subarray(head.length));
+    await logged(/reloaded: 6 rows\.$/);
+    expect((await post(example2)).body).toMatchObject({ totals: { icmsSt: '97.98' } });
+  });
+
+  it('a table written in place that lacks rows is taken once the file has stayed as it is, saying how many rows it lacks', async () => {
+    const { post, rules, logged, health } = await serve();
+    const original = readFileSync(rules);
+    const head = original.subarray(0, original.indexOf('\n', original.indexOf('\n') + 1) + 1);
+    writeFileSync(rules, head);
+    await logged(/reloaded: 1 row, without 5 rows of the table before\./);
+    expect(await health()).toMatchObject({ table: { rows: 1 } });
+    expect((await post(example2)).status).toBe(422);
   });
 
   it('a table renamed into place whose last line has no line end is refused, the old one kept, as any cut file', async () => {
