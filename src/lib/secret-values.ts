@@ -32,8 +32,12 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
 }
 
 /**
- * The strings redactSecrets looks for, in the order it replaces them: each non-empty secret as written and as a
- * JSON string writes it, the longest first.
+ * The strings redactSecrets looks for, in the order it replaces them, the longest first: each non-empty secret as
+ * written, as a JSON string writes it (`a\\"b`), and as a URL or a form writes it: encodeURIComponent's
+ * (`Pw%25Secr3t!`) and a form's, which URLSearchParams writes with `+` for a space and `!'()~` escaped too
+ * (`Pw%25Secr3t%21`, `S%C3%AAnha+2024`). An answer quotes the request it was sent (a framework's error page, a
+ * gateway's "Bad request: …"), and a form's password is in it only so. Every place that masks a secret takes them
+ * from here.
  */
 export function secretForms(secrets: readonly (string | undefined)[]): string[] {
   const forms = new Set<string>();
@@ -41,6 +45,8 @@ export function secretForms(secrets: readonly (string | undefined)[]): string[] 
     if (!secret) continue;
     forms.add(secret);
     forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(uriEncodedSafely(secret));
+    forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
   }
   return [...forms].toSorted((a, b) => b.length - a.length);
 }
@@ -51,6 +57,15 @@ export function secretForms(secrets: readonly (string | undefined)[]): string[] 
  */
 export function formsMaskedAnywhere(secrets: readonly (string | undefined)[]): string[] {
   return secretForms(secrets).filter((form) => form.length >= shortestMaskedInsideWords);
+}
+
+/** encodeURIComponent's form, or the text as written when it holds half a surrogate pair: masking must never throw. */
+function uriEncodedSafely(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A letter or digit, of any script: what a word or number is made of. */
@@ -68,13 +83,112 @@ function standingAlone(form: string): RegExp {
   return new RegExp(`${before}${escaped}${after}`, 'gu');
 }
 
+/** The words that make a name a secret's: `privateKey`, `Ocp-Apim-Subscription-Key`, `x-auth`, `jwt`, `senha`. */
+const secretWords = new Set([
+  'key',
+  'apikey',
+  'secret',
+  'token',
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'senha',
+  'auth',
+  'authorization',
+  'credential',
+  'credentials',
+  'signature',
+  'jwt',
+  'bearer',
+]);
+
+/** A word that holds a secret word whole (`apikey`, `xtoken`, `passwordconfirmation`): written as one word. */
+const secretWordInside = /password|passwd|senha|secret|(api|access|private|secret)key$|token$|credentials?$|signature$/;
+
 /**
- * Names that end in a secret word: `password`, `clientSecret`, `access_token`, `x-api-key`, `senha`, `pwd`,
- * `x-access-key`, `signature`, `app-key`; not `token_type` or `passport`. `password_confirmation` and `x-senha` hold
- * one too (the second pattern: a secret word anywhere, as the Portuguese and confirmation names put it first).
+ * Words before `key` that make it a name, not a credential: an idempotency key is sent to be seen again, a public key
+ * is public, a sort, cache or partition key names a record.
  */
-export const secretNamePattern =
-  /(pass(word|wd)?|pwd|senha|secret|token|authorization|credentials?|api[-_]?key|access[-_]?key|app[-_]?key|signature)$|(password|passwd|senha|secret)/i;
+const plainKeyKinds = new Set([
+  'idempotency',
+  'public',
+  'sort',
+  'cache',
+  'partition',
+  'primary',
+  'foreign',
+  'unique',
+  'natural',
+  'routing',
+  'lookup',
+  'object',
+  'dedup',
+  'deduplication',
+  'invoice',
+  'group',
+  'translation',
+  'message',
+]);
+
+/**
+ * Last words that make a name say something about a secret rather than hold one: `token_type`, `keyId`,
+ * `password_expires_at`, `authStyle`, `tokenUrl`.
+ */
+const describingWords = new Set([
+  'type',
+  'types',
+  'expires',
+  'expiry',
+  'expiration',
+  'at',
+  'in',
+  'id',
+  'url',
+  'uri',
+  'endpoint',
+  'path',
+  'route',
+  'style',
+  'scheme',
+  'name',
+  'kind',
+  'length',
+  'count',
+  'policy',
+  'hint',
+  'format',
+  'version',
+  'required',
+  'enabled',
+]);
+
+/** A header's, field's or variable's name in its words: split at `-`, `_`, `.`, spaces, digits and case changes. */
+export function wordsOfName(name: string): string[] {
+  return name
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.toLowerCase());
+}
+
+/**
+ * Whether a name says its value is a secret, by its words rather than a list of whole names: one of them is a secret
+ * word (`key`, `secret`, `token`, `password`, `senha`, `auth`, `credential`, `signature`, `jwt`…) or holds one
+ * written as one word (`apikey`, `passwordconfirmation`). Words first, so `monkey`, `keyword`, `passport` and
+ * `author` are no secret's; a `key` after a word of plainKeyKinds (`Idempotency-Key`, `sortKey`) names a record, and a
+ * name whose last word describes (`token_type`, `keyId`, `authStyle`) says something about a secret, not it.
+ */
+export function isSecretName(name: string): boolean {
+  const words = wordsOfName(name);
+  const last = words.at(-1);
+  if (last === undefined || describingWords.has(last)) return false;
+  return words.some((word, index) => {
+    if (word === 'key') return !plainKeyKinds.has(words[index - 1] ?? '');
+    return secretWords.has(word) || secretWordInside.test(word);
+  });
+}
 
 /**
  * The credentials a URL carries: its user-info's password and every query value, as written and decoded. Every query value, as urlShownSafely hides them all: b2bctl cannot tell `?code=` (an Azure
@@ -127,7 +241,7 @@ export function secretsOfVariables(variables: Readonly<Record<string, string | u
     if (!value) continue;
     // A `user:password` pair (`B2BCTL_WEBHOOK_FORWARD_BASIC`): its password, as in a Basic header.
     if (/(^|_)basic$/i.test(name)) secrets.push(passwordOfPair(value));
-    else if (secretNamePattern.test(name)) secrets.push(value);
+    else if (isSecretName(name)) secrets.push(value);
     if (/^[a-z][\w+.-]*:\/\//i.test(value)) secrets.push(...secretsOfUrl(value));
   }
   return secrets;

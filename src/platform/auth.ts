@@ -29,8 +29,9 @@ export async function requestToken(
     secretsInAnswer: issuedTokenOf(route.answers),
   });
   const url = http.urlFor(route.path).toString();
-  // A token route's error may echo the credentials it was sent: never let them into a message.
-  const body = parseJson(redactSecrets(response.text, [credentials.password]));
+  // A token route's error may echo the credentials it was sent (a form's password, a Basic credential's base64):
+  // never let them into a message.
+  const body = parseJson(redactSecrets(response.text, [credentials.password, ...(response.requestSecrets ?? [])]));
   if (response.status === 400 || response.status === 401 || response.status === 403)
     throw new LoginRefusedError(response.status, body, { style: route.style, url }, credentials.username);
   if (response.status === 404 || response.status === 405) {

@@ -39,6 +39,7 @@ import {
   tooLargeAnswer,
 } from './answer-body.js';
 import { formDecode, headerText } from '../lib/http-text.js';
+import { isSecretName, secretsOfAuthorization } from '../lib/secret-values.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -71,6 +72,11 @@ export interface HttpResponse {
   text: string;
   url: string;
   attempts: number;
+  /**
+   * The credentials the request carried (secretsOf): what a message quoting this answer masks, as an answer may
+   * echo them (`invalid header Bearer …`, `Bad request: grant_type=password&password=…`).
+   */
+  requestSecrets?: readonly string[];
 }
 
 export interface HttpClientOptions {
@@ -371,8 +377,8 @@ export class HttpClient {
     if (!Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding'))
       headers['accept-encoding'] = acceptedEncodings;
     const rawTrace = this.options.trace;
-    // Whatever the answer echoes, the credentials this request carried never reach the trace.
-    const secrets = rawTrace ? secretsOf(headers, request.body) : [];
+    // Whatever the answer echoes, the credentials this request carried never reach the trace, nor a message.
+    const secrets = secretsOf(headers, request.body);
     const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secrets)) : undefined;
     if (trace) {
       trace(`> ${request.method} ${shownUrl(url)}`);
@@ -422,6 +428,7 @@ export class HttpClient {
       text,
       url: url.toString(),
       attempts: attempt,
+      requestSecrets: secrets,
     };
     if (trace) {
       // Named: with requests in flight side by side (a bulk run's concurrency), the answer under a login's request
@@ -678,19 +685,34 @@ interface SpentAttempts {
 }
 
 /** The credentials a request carries: the Authorization value and any password or secret in its body. */
+/**
+ * The credentials a request carries, whatever an answer or a message quoting it does with them: the `Authorization`
+ * credential (and a Basic one's password), the value of every header and body field whose name says it is a secret
+ * (isSecretName: `X-Gateway-Key`, `privateKey`, `password`), in a JSON body or a form. redactSecrets masks each in
+ * every form a quote may take (secretForms).
+ */
 function secretsOf(headers: Readonly<Record<string, string>>, body: string | undefined): string[] {
   const secrets: string[] = [];
-  const authorization = headers.authorization ?? headers.Authorization;
-  if (authorization) secrets.push(authorization.replace(/^\S+\s+/, ''));
+  for (const [name, value] of Object.entries(headers)) {
+    if (/^(proxy-)?authorization$/i.test(name)) secrets.push(...secretsOfAuthorization(value));
+    else if (isSecretName(name)) secrets.push(value);
+  }
   if (body) {
-    for (const match of body.matchAll(
-      /"(?:password|passwd|secret|clientSecret|client_secret)"\s*:\s*"((?:[^"\\]|\\.)*)"/gi,
-    ))
-      if (match[1]) secrets.push(match[1]);
-    for (const match of body.matchAll(/(?:^|&)(?:password|client_secret)=([^&]*)/gi))
-      if (match[1]) secrets.push(match[1], formDecode(match[1]));
+    for (const match of body.matchAll(/"((?:[^"\\]|\\.)*)"\s*:\s*"((?:[^"\\]|\\.)*)"/g))
+      if (match[2] && isSecretName(match[1] ?? '')) secrets.push(match[2], jsonStringText(match[2]));
+    for (const match of body.matchAll(/(?:^|&)([^&=]+)=([^&]*)/g))
+      if (match[2] && isSecretName(formDecode(match[1] ?? ''))) secrets.push(match[2], formDecode(match[2]));
   }
   return secrets;
+}
+
+/** A JSON string's text with its escapes read (`a\\"b` is `a"b`), or as written when they do not read. */
+function jsonStringText(escaped: string): string {
+  try {
+    return JSON.parse(`"${escaped}"`) as string;
+  } catch {
+    return escaped;
+  }
 }
 
 function truncate(text: string, limit = 2000): string {

@@ -1,6 +1,6 @@
 /** Keeps secrets out of traces, logs and messages. Pure. */
 
-import { hideEchoedSecret, redacted, secretNamePattern as secretKeyPattern } from '../lib/secret-values.js';
+import { hideEchoedSecret, isSecretName, redacted } from '../lib/secret-values.js';
 
 export { redacted, redactSecrets } from '../lib/secret-values.js';
 
@@ -15,10 +15,11 @@ export function redactHeaders(
     if (/^(authorization|proxy-authorization)$/i.test(name)) {
       const scheme = /^(\S+)\s/.exec(text)?.[1];
       safe[name] = scheme ? `${scheme} ${redacted}` : redacted;
-    } else if (secretKeyPattern.test(name) || /^(cookie|set-cookie)$/i.test(name)) {
+    } else if (isSecretName(name) || /^(cookie|set-cookie)$/i.test(name)) {
       safe[name] = redacted;
     } else {
-      safe[name] = text;
+      // Under any name: a `Location` to `https://user:password@…/?token=…`, a JWT in a header of the platform's own.
+      safe[name] = redactTokensAndUserInfo(/^(content-)?location$/i.test(name) ? redactUrl(text) : text);
     }
   }
   return safe;
@@ -39,10 +40,24 @@ const credentialQueryName = /^(key|sig|code|jwt|auth|awsaccesskeyid)$/i;
 /** A JSON Web Token, under whatever name (`?state=eyJ…`): its header and payload start `eyJ`, `{"` in base64url. */
 const jsonWebToken = /^eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*$/;
 
+/** A JSON Web Token inside a longer text (a header, a body's string, a sentence). */
+const jsonWebTokenInText = /eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*/g;
+
+/** A URL's user-info with a password (`https://user:password@host`): the user stays, it says who. */
+const urlUserInfoPassword = /([a-z][\w+.-]*:\/\/[^\s/?#@:"]*):[^\s/?#@"]*@/gi;
+
+/**
+ * A text with what is a secret by its shape alone masked, whatever name it stands under: a JWT (`{"state":"eyJ…"}`,
+ * `X-Session: eyJ…`) and the password of a URL's user-info (`Location: https://u:[redacted]@host/`).
+ */
+export function redactTokensAndUserInfo(text: string): string {
+  return text.replace(jsonWebTokenInText, redacted).replace(urlUserInfoPassword, `$1:${redacted}@`);
+}
+
 /** Whether a query or form parameter holds a credential, by its name (secret-looking, or one of the above) or value. */
 export function isCredentialParameter(name: string, value: string): boolean {
   const decoded = decodedName(name);
-  return secretKeyPattern.test(decoded) || credentialQueryName.test(decoded) || jsonWebToken.test(decodedName(value));
+  return isSecretName(decoded) || credentialQueryName.test(decoded) || jsonWebToken.test(decodedName(value));
 }
 
 /**
@@ -67,7 +82,8 @@ export function redactUrl(url: string): string {
 }
 
 /** A request or response body as it may be printed: values of secret-looking keys replaced. */
-export function redactBody(body: string): string {
+export function redactBody(text: string): string {
+  const body = redactTokensAndUserInfo(text);
   const trimmed = hideEchoedSecret(body).trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
@@ -117,7 +133,7 @@ function redactBrokenJson(text: string): string {
       if (secretDepth !== undefined && depth < secretDepth) secretDepth = undefined;
     } else if (isScalar(index) && tokens[index + 1]?.[0] === ':') {
       const name = token.startsWith('"') ? token.slice(1, token.endsWith('"') ? -1 : undefined) : token;
-      if (!secretKeyPattern.test(name)) continue;
+      if (!isSecretName(name)) continue;
       const value = tokens[index + 2]?.[0];
       if (isScalar(index + 2)) hidden.add(index + 2);
       else if ((value === '{' || value === '[') && wholeSecretKey.test(name)) secretDepth ??= depth + 1;
@@ -151,7 +167,7 @@ function redactValue(value: unknown): unknown {
         key,
         // Under a password's or a token's name everything is the secret (`{"password":{"new":…,"old":…}}`); a
         // `credentials` object is a container, searched.
-        secretKeyPattern.test(key) && inner !== null && (typeof inner !== 'object' || wholeSecretKey.test(key))
+        isSecretName(key) && inner !== null && (typeof inner !== 'object' || wholeSecretKey.test(key))
           ? redacted
           : redactValue(inner),
       ]),

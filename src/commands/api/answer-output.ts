@@ -10,7 +10,7 @@ import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import { encodedSlashRefusal, heldSlashAdvice } from '../../platform/encoded-slash.js';
 import type { HttpResponse } from '../../platform/http-client.js';
-import { redactUrl } from '../../platform/redact.js';
+import { redactSecrets, redactUrl } from '../../platform/redact.js';
 import { isRedirect, redirectWords } from '../../platform/redirect.js';
 
 /** Writes text to a stream, waiting when its buffer is full (a slow reader such as `less`). */
@@ -44,12 +44,15 @@ export function bodyText(text: string, forTerminal: boolean): string {
  * filled {branch}: a server in front of the platform refusing the "/" it held, encoded, is said so, with what to do.
  */
 export async function refuseAnswer(
-  response: HttpResponse,
+  answer: HttpResponse,
   method: string,
   context: Context,
   mayHaveBeenApplied = false,
   branch?: string,
 ): Promise<never> {
+  // On stderr the body is b2bctl's message, not the user's data: an answer quoting the request (`invalid header
+  // Bearer …`) shows its token and secrets masked, as every other command's error does.
+  const response = { ...answer, text: redactSecrets(answer.text, answer.requestSecrets ?? []) };
   await writeBodyToStderr(response, method, context);
   const slashRefusal = branch?.includes('/') ? branchSlashRefusal(response, method, branch) : undefined;
   if (slashRefusal) throw slashRefusal;

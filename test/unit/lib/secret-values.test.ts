@@ -69,11 +69,18 @@ describe('secretsOfVariables', () => {
 });
 
 describe('formsMaskedAnywhere', () => {
-  it('what redactSecrets replaces wherever it occurs, in its order: as written and JSON-escaped, longest first', () => {
+  it('what redactSecrets replaces wherever it occurs, in its order: as written, JSON-escaped and URL-encoded, longest first', () => {
     const secrets = ['pa"ss', 'usr:pa"ss', 'v1', undefined, ''];
-    expect(formsMaskedAnywhere(secrets)).toEqual(['usr:pa\\"ss', 'usr:pa"ss', 'pa\\"ss', 'pa"ss']);
+    expect(formsMaskedAnywhere(secrets)).toEqual([
+      'usr%3Apa%22ss',
+      'usr:pa\\"ss',
+      'usr:pa"ss',
+      'pa%22ss',
+      'pa\\"ss',
+      'pa"ss',
+    ]);
     // Replacing them in order, as a store's SQL does, leaves what redactSecrets leaves (here no short value stands alone).
-    const text = 'refused usr:pa"ss, {"p":"pa\\"ss"} v12';
+    const text = 'refused usr:pa"ss, {"p":"pa\\"ss"} p=pa%22ss v12';
     let masked = text;
     for (const form of formsMaskedAnywhere(secrets)) masked = masked.split(form).join('[redacted]');
     expect(masked).toBe(redactSecrets(text, secrets));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redactBody, redactHeaders, redactSecrets, redactUrl, redacted } from '../../../src/platform/redact.js';
-import { hideEchoedSecret } from '../../../src/lib/secret-values.js';
+import { hideEchoedSecret, isSecretName } from '../../../src/lib/secret-values.js';
 
 describe('redactHeaders', () => {
   it.each([
@@ -257,5 +257,78 @@ describe('redactUrl: credentials under names of their own', () => {
     expect(redactBody('grant_type=authorization_code&code=C-1&redirect_uri=x')).toBe(
       'grant_type=authorization_code&code=[redacted]&redirect_uri=x',
     );
+  });
+});
+
+// t10-1: a name is a secret's by its words (split at case changes, `-`, `_`), not by a list of whole names.
+describe('isSecretName: by the words of the name', () => {
+  it.each([
+    'Ocp-Apim-Subscription-Key',
+    'Subscription-Key',
+    'X-Gateway-Key',
+    'X-Tenant-Key',
+    'privateKey',
+    'subscriptionKey',
+    'jwt',
+    'X-Auth',
+    'x-auth-token',
+    'clientCredential',
+    'X-Goog-Signature',
+    'apikey',
+    'SENHA_ERP',
+    'passwordConfirmation',
+    'id_token',
+  ])('%s is a secret', (name) => {
+    expect(isSecretName(name)).toBe(true);
+  });
+
+  it.each([
+    'Idempotency-Key',
+    'keyword',
+    'monkey',
+    'passport',
+    'author',
+    'token_type',
+    'keyId',
+    'authStyle',
+    'sortKey',
+    'invoiceKey',
+    'public_key',
+    'x-trace',
+    'WWW-Authenticate',
+  ])('%s is not', (name) => {
+    expect(isSecretName(name)).toBe(false);
+  });
+});
+
+// t10-5: a secret as a URL, a form and a JSON string write it.
+describe('redactSecrets: the forms a quote may take', () => {
+  it.each([
+    ['Pw%Secr3t!', 'password=Pw%25Secr3t%21 or Pw%25Secr3t! or Pw%Secr3t!'],
+    ['Sênha 2024', 'password=S%C3%AAnha+2024 or S%C3%AAnha%202024 or Sênha 2024'],
+    ['a"b\\c', 'password=a%22b%5Cc or {"password":"a\\"b\\\\c"} or a"b\\c'],
+  ])('%s', (secret, text) => {
+    const safe = redactSecrets(text, [secret]);
+    expect(safe.split(redacted).length).toBe(4);
+    expect(safe).not.toMatch(/Secr3t|nha|%22b|b\\/);
+  });
+
+  it('a lone surrogate does not throw', () => {
+    expect(redactSecrets('x \ud800 y', ['\ud800'])).toBe('x [redacted] y');
+  });
+});
+
+describe('redactHeaders and redactBody: secrets by shape', () => {
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+  it('a Location with a password in its user-info, a JWT under any header name', () => {
+    expect(redactHeaders({ location: 'https://u:p4ss@erp.example/x?token=t1', 'x-session': jwt })).toEqual({
+      location: 'https://u:[redacted]@erp.example/x?token=[redacted]',
+      'x-session': redacted,
+    });
+  });
+
+  it('a JWT in a body field of any name, in JSON that does not parse too', () => {
+    expect(redactBody(`{"state":"${jwt}","n":1}`)).toBe('{"state":"[redacted]","n":1}');
+    expect(redactBody(`{"state":"${jwt}",}`)).toBe('{"state":"[redacted]",}');
   });
 });
