@@ -80,6 +80,9 @@ export const textDateCellReason =
  */
 export function numberCellProblem(column: { textKind?: TextKind }, number: number): string | undefined {
   if (column.textKind === 'code') return numberCellReason;
+  // Any text column (a number, a trading name, a contact): a number of 16 digits or more was stored by the sheet to
+  // its first 15, so `12345678901234567` reads 12345678901234600, digits never typed. What was typed is not known.
+  if (Number.isFinite(number) && Math.abs(number) >= 10 ** digitsANumberHolds) return longNumberCellReason;
   // An address number typed 12,5 on a pt-BR screen is stored 12.5: neither is what the field would take as typed,
   // and a fraction there is most likely a slip. The field catalogue says which fields are address numbers, not the
   // path's last word: a decimal field named `….number` takes its fraction as it is.
@@ -94,3 +97,7 @@ export function numberCellProblem(column: { textKind?: TextKind }, number: numbe
 /** What to do about a number cell in a code column of a workbook, as the reason of its problem. */
 export const numberCellReason =
   'the cell is a number, so leading zeros and digits past the 15th are lost; format the column as Text and type the value again';
+
+/** What to do about a number cell of more than 15 digits in any text column of a workbook, as its problem's reason. */
+export const longNumberCellReason =
+  'the cell is a number of more than 15 digits, so the digits past the 15th are lost (the sheet shows it in scientific notation); format the column as Text and type the value again';

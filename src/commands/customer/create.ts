@@ -170,7 +170,7 @@ export async function createOnce(
       });
     }
     if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
-    if (error.status !== 400)
+    if (!asksWhetherRegistered(error.status))
       return report('failed', {
         status: error.status,
         message: refusalMessage(error, refusedWrite(client, entry.value)),
@@ -381,9 +381,19 @@ async function updatedByUpsert(
 }
 
 /**
- * A create answered 400. The document says a create answers 400 for an unparsable body or a registered e-mail or
- * document, without showing the body: ask the platform which, never read the wording. With --upsert, a registered
- * customer is updated.
+ * Whether a create's refusal is worth the one harmless question "is this document registered?": the document's 400
+ * (an unparsable body, or a registered e-mail or document), and a 409 Conflict, the usual HTTP answer for "already
+ * exists" (a resumed create of a customer the interrupted run made is answered so by such a platform). Never read
+ * from the wording, which the document does not show.
+ */
+function asksWhetherRegistered(status: number): boolean {
+  return status === 400 || status === 409;
+}
+
+/**
+ * A create answered 400 or 409 (asksWhetherRegistered). The document says a create answers 400 for an unparsable
+ * body or a registered e-mail or document, without showing the body: ask the platform which, never read the
+ * wording. With --upsert, a registered customer is updated.
  */
 async function afterRefusedCreate(
   client: PlatformClient,
@@ -398,10 +408,10 @@ async function afterRefusedCreate(
   // guess from the documented causes only when it says nothing of its own.
   const notRegistered = () =>
     report('failed', {
-      status: 400,
+      status: error.status,
       message:
         error.platformMessage ??
-        `no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer (or the platform could not parse the body)`,
+        `no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer${error.status === 400 ? ' (or the platform could not parse the body)' : ''}`,
     });
   const changes = updateBodyOf(entry.value);
   if (upsert && !entry.unanswered && !leavesAddressPartsOut(changes)) {
@@ -428,7 +438,7 @@ async function afterRefusedCreate(
   const said = error.platformMessage ?? `document ${document} is already registered`;
   if (!upsert)
     return report('failed', {
-      status: 400,
+      status: error.status,
       message: alreadyRegistered(said, fileEmail ? undefined : existing.email),
       // Nothing in the record to fix: fed back without --upsert, it is refused again.
       fixedBy: 'upsert',

@@ -1,10 +1,9 @@
 import { AmbiguousRequestError, B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
 import { asClause } from '../../lib/clause.js';
-import { type AddressInput, type AddressPartsInput, platformCheckedFields } from '../../domain/customer.js';
+import { type AddressInput, type AddressPartsInput } from '../../domain/customer.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { anotherCustomersRecord, isUnknownDocument, otherCustomerIn, refusalIn2xx } from '../../platform/customers.js';
 import { activeShownOtherwise, readCustomerRecord } from '../../platform/answers/customers.js';
-import { topFieldTypes } from '../../domain/customer-fields.js';
 import { isBlank } from '../../domain/customer-values.js';
 
 /**
@@ -88,8 +87,9 @@ export function refusedWrite(client: PlatformClient, sent: SentFields): RefusedW
  * A refused write in the platform's own words, then what was sent that it may be about. When its 422 names the
  * field `address` (the documented `Property [address] with value [] does not pass validation`, which names neither
  * part nor value), the CEP and number that were sent: the parts a store checks against what it knows, such as a
- * CEP missing from its base. When a 422 names none of the other documented fields and the body sent groups, those
- * groups and where the store lists its own: a group the store does not have is refused in words we do not know.
+ * CEP missing from its base; and the lat/lng sent, which a store takes only with its latitude/longitude feature on.
+ * When a 422 names the groups, or names no field and the body sent nothing else the refusal could be about, those
+ * groups and where the store lists its own (groupsHint).
  */
 export function refusalMessage(error: PlatformError, refused: RefusedWrite): string {
   return `${error.platformMessage ?? error.message}${refusalHint(error, refused)}`;
@@ -104,30 +104,25 @@ export function explainedRefusal(error: PlatformError, refused: RefusedWrite): B
   return hint === '' ? error : new B2bctlError(`${error.message}${hint}.`, error.exitCode, { cause: error });
 }
 
-/** The fields the platform's documented 422 names; none of them is the groups. */
-const otherCheckedFields: ReadonlySet<string> = new Set(platformCheckedFields);
-
-/**
- * A 422 that names a field of the customer body other than the groups (a documented one, or `priceRuleTags` sent
- * beside the groups) is about that field: the groups and where the store lists them would send the operator to
- * fix what was not refused.
- */
-function namesAnotherField(field: string | undefined): boolean {
-  if (field === undefined || field === 'customerGroupList') return false;
-  return (
-    otherCheckedFields.has(field) ||
-    Object.hasOwn(topFieldTypes.create, field) ||
-    Object.hasOwn(topFieldTypes.update, field)
-  );
-}
-
 /** What refusalMessage adds after the platform's words, starting with "; "; '' when it has nothing to add. */
 function refusalHint(error: PlatformError, { sent, groupsRoute }: RefusedWrite): string {
   if (error.status !== 422) return '';
   if (error.field === 'address') return addressHint(sent);
   const groups = sent.customerGroupList ?? [];
-  if (groups.length === 0 || namesAnotherField(error.field)) return '';
+  if (groups.length === 0 || !aboutTheGroups(error.field, sent)) return '';
   return `; customer groups sent: ${groups.join(', ')} (\`b2bctl api ${groupsRoute} --paginate\` lists the store's groups)`;
+}
+
+/**
+ * Whether a 422 is about the groups sent: it names them (the documented `Property [customerGroupList]`, or an
+ * `errors` list's `field`/`campo`, `customerGroupList.0` too), or it names no field and the body sent nothing but
+ * the groups (an update of the groups alone). A refusal in the platform's own words (`Telefone inválido`, `campo:
+ * cep`) of a body that sent more is about what b2bctl cannot tell from words it does not read: pointing at the
+ * groups would send the operator to fix what was not refused (a fresh user test).
+ */
+function aboutTheGroups(field: string | undefined, sent: SentFields): boolean {
+  if (field !== undefined) return field === 'customerGroupList' || field.startsWith('customerGroupList.');
+  return Object.entries(sent).every(([name, value]) => name === 'customerGroupList' || value === undefined);
 }
 
 /** The CEP and number of each address sent, for a 422 that names `address`. */
@@ -141,10 +136,24 @@ function addressHint(sent: SentFields): string {
   );
   const only = addresses.length === 1 ? addresses[0]?.address : undefined;
   const town = wholeTownHint(addresses);
-  if (only) return `; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}${town}`;
+  const coordinates = coordinatesHint(addresses);
+  if (only)
+    return `; the platform refused the address: check its CEP ${only.zipcode} and number ${only.number}${coordinates}${town}`;
   if (addresses.length === 0) return '';
   const each = addresses.map(({ address }) => `CEP ${address.zipcode}, number ${address.number}`).join('; ');
-  return `; the platform refused an address: check the CEP and number of each (${each})${town}`;
+  return `; the platform refused an address: check the CEP and number of each (${each})${coordinates}${town}`;
+}
+
+/**
+ * The lat/lng sent in the addresses, by path: the platform takes them only when the store has its latitude/longitude
+ * feature on (platform.md), so a store without it refuses an address whose CEP and number are right (a fresh user
+ * test). '' when none was sent.
+ */
+function coordinatesHint(addresses: readonly { path: string; address: AddressInput }[]): string {
+  const located = addresses.filter(({ address }) => address.lat !== undefined || address.lng !== undefined);
+  if (located.length === 0) return '';
+  const each = located.map(({ path, address }) => `${path}.lat/lng ${String(address.lat)}, ${String(address.lng)}`);
+  return `, and the ${each.join('; ')} sent: the platform takes lat/lng only when the store has its latitude/longitude feature on, so leave them out if it has not`;
 }
 
 /**

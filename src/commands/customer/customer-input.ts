@@ -29,7 +29,7 @@ export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
     knownPaths: customerFieldPaths[mode],
     // A header without one of them is one error at the header, not the same problem on every row.
     requiredColumns: requiredCustomerFields[mode],
-    ...(mode === 'update' ? { notTaken: notUpdated } : {}),
+    notTaken: mode === 'update' ? notUpdated : notCreated,
   };
 }
 
@@ -44,6 +44,16 @@ const notUpdated: Readonly<Record<string, string>> = {
   username: 'the update route does not change the e-mail a customer logs in with',
   password: 'the update route sets no password: passwordExpired true makes the customer choose one',
   documentType: 'the document a customer is found by keeps its type',
+};
+
+/**
+ * The customer's fields the create route does not take, with what to do instead: an ERP's export carries the
+ * customer's state, and an operator importing blocked customers must learn how to keep them blocked, not be offered a
+ * --map to a field that does not exist.
+ */
+const notCreated: Readonly<Record<string, string>> = {
+  active:
+    'the create route takes no active flag; after the create, `b2bctl customer status FILE` sets it from a file of the document and active columns',
 };
 
 /**

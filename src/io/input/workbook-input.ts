@@ -482,8 +482,12 @@ function numberValue(
       return { value: number };
     case 'boolean':
       return { value: parseBoolean(String(number)) ?? number };
-    case 'list':
-      return { value: [String(number)] };
+    case 'list': {
+      const problem = numberCellProblem({}, number);
+      return problem === undefined
+        ? { value: [String(number)] }
+        : { value: [String(number)], problem: `${number}: ${problem}` };
+    }
     case 'string':
       const problem = numberCellProblem(column, number);
       return problem === undefined

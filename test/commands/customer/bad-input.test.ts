@@ -637,6 +637,33 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it('an ERP export with an active column fed to create: named as a field the create route does not take, with customer status; nothing sent', async () => {
+    // An operator importing blocked customers learns how to keep them blocked, not a --map to a field that is none.
+    const folder = folderWith(
+      'inativos.csv',
+      'documentType;document;name;username;phone;password;customerRegistrationAddress.zipcode;customerRegistrationAddress.number;active\r\ncpf;529.982.247-25;Ana;ana@x.com.br;(11) 3333-4444;Senha#1;01310-100;1;não\r\n',
+    );
+    const why =
+      'the create route takes no active flag; after the create, `b2bctl customer status FILE` sets it from a file of the document and active columns';
+    for (const command of [
+      ['create', 'inativos.csv', '--dry-run'],
+      ['validate', 'inativos.csv'],
+    ]) {
+      const result = await cli(['customer', ...command], folder);
+      expect(result.code).toBe(65);
+      expect(result.stderr).toContain(
+        `warning: inativos.csv:1: column "active" is not sent by this command (${why}); the run stops if it holds data (leave it out with --ignore-column).`,
+      );
+      expect(result.stderr).toContain(
+        `error: inativos.csv:2: column 9 (I) "active" holds data this command does not send (${why})`,
+      );
+      expect(result.stderr).toContain('Leave the column out with --ignore-column active.');
+      expect(result.stderr).not.toContain('no field reads it');
+      expect(result.stderr).not.toContain('--map');
+    }
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('a cnpj row whose CNPJ lost three zeros in a spreadsheet (11 digits) is said so, not as a CPF; nothing sent', async () => {
     // The row as LibreOffice Calc pt-BR saves 00078057000103 typed unformatted.
     const folder = folderWith(

@@ -98,6 +98,30 @@ describe('a number cell with a fraction in a text column', () => {
   });
 });
 
+describe('a number cell of more than 15 digits in a text column', () => {
+  // Calc stores a typed number to 15 digits: 12345678901234567 is 12345678901234600, digits never typed.
+  it.each(['xlsx', 'ods'])(
+    'is refused in any text column of an .%s, naming the cell; only the good row would be sent, and nothing is',
+    async (format) => {
+      await clearSandboxCustomers(sandbox);
+      const result = await create(`libreoffice/clientes-numero-longo.${format}`, `clientes.${format}`, []);
+      expect(result.code).toBe(65);
+      const reason =
+        'the cell is a number of more than 15 digits, so the digits past the 15th are lost (the sheet shows it in scientific notation); format the column as Text and type the value again';
+      // The .xlsx holds 12345678901234600, the .ods 1.23456789012346E+016: both the digits the sheet kept.
+      const numbers =
+        format === 'xlsx' ? ['12345678901234600', '1234567890123460'] : ['12345678901234600', '1234567890123456'];
+      expect(result.stderr).toContain(
+        `clientes.${format}:2: Clientes!H2 (customerRegistrationAddress.number): ${numbers[0]}: ${reason}`,
+      );
+      expect(result.stderr).toContain(`clientes.${format}:3: Clientes!J3 (tradingName): ${numbers[0]}: ${reason}`);
+      expect(result.stderr).toContain(`clientes.${format}:4: Clientes!K4 (contactName): ${numbers[1]}: ${reason}`);
+      expect(result.stderr).toContain(`3 invalid`);
+      expect(await storedCustomers(sandbox)).toEqual([]);
+    },
+  );
+});
+
 describe("a workbook's errors file fed back", () => {
   it('marks a cell whose value the spreadsheet lost: refused until typed again, then sent as typed', async () => {
     const dir = freshWorkDir();

@@ -73,6 +73,32 @@ describe('customer create refused in Portuguese keys: the platform’s words, no
     expect(result.stderr).not.toMatch(/customer groups sent/);
   });
 
+  it.each([
+    [
+      '{"status":"UNPROCESSABLE_ENTITY","message":"Telefone inválido para o cadastro"}',
+      'Telefone inválido para o cadastro',
+    ],
+    ['{"errors":[{"campo":"cep","mensagem":"CEP não encontrado"}]}', 'cep: CEP não encontrado'],
+  ])('422 %s, naming no field the way the document does: its words alone, not the groups sent', async (text, words) => {
+    const { result, rows } = await create(422, text);
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual(['POST /v1/customer']);
+    expect(rows).toEqual([expect.objectContaining({ outcome: 'failed', status: '422', message: words })]);
+    expect(result.stderr).toContain(`why, 1 customer (line 2): ${words}`);
+    expect(result.stderr).not.toMatch(/customer groups sent/);
+  });
+
+  it('422 errors naming customerGroupList: the groups sent and where the store lists its own', async () => {
+    const { rows } = await create(422, '{"errors":[{"campo":"customerGroupList","mensagem":"Grupo inexistente"}]}');
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        message:
+          "customerGroupList: Grupo inexistente; customer groups sent: Sul (`b2bctl api /v1/customer-groups --paginate` lists the store's groups)",
+      }),
+    ]);
+  });
+
   it('422 the document body with mensagem: its words lead the row', async () => {
     const { rows } = await create(422, '{"status":"UNPROCESSABLE_ENTITY","mensagem":"Propriedade [phone] inválida"}');
     expect(rows).toEqual([

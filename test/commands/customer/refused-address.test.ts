@@ -59,6 +59,22 @@ describe('an address the platform refuses', () => {
     expect(counts[createRoute]).toBe(1);
   });
 
+  it('create with lat/lng, on a store with the latitude/longitude feature off: the lat/lng sent are named too', async () => {
+    // The CEP and number are right: without the two columns the same row is created.
+    const { result, folder, counts } = await runIn(
+      'lat.csv',
+      `${createHeader},customerRegistrationAddress.lat,customerRegistrationAddress.lng\ncpf,100.696.872-50,Com coordenadas,lat@x.com.br,(11) 3333-4444,Senha#1,01310-100,1,-23.5505,-46.6333\n`,
+      ['customer', 'create', 'lat.csv'],
+    );
+    expect(result.code).toBe(1);
+    const message = `${refused}; the platform refused the address: check its CEP 01310-100 and number 1, and the customerRegistrationAddress.lat/lng -23.5505, -46.6333 sent: the platform takes lat/lng only when the store has its latitude/longitude feature on, so leave them out if it has not`;
+    expect(readReport(join(folder, onlyReport(folder, 'lat')))).toMatchObject([
+      { line: '2', outcome: 'failed', status: '422', message },
+    ]);
+    expect(result.stderr).toContain(message);
+    expect(counts[createRoute]).toBe(1);
+  });
+
   it('update: the same, for a registered customer', async () => {
     const { result, folder } = await runIn(
       'changes.csv',

@@ -94,7 +94,7 @@ describe('createOnce: a create answered', () => {
       'Property [phone] with value [1] does not pass validation',
       'Property [phone] with value [1] does not pass validation',
     ],
-    [409, undefined, `POST https://x.example${post} failed with HTTP 409`],
+    [404, undefined, `POST https://x.example${post} failed with HTTP 404`],
   ])(
     '%i: failed with its status and the platform`s message, else the error`s; nothing asked',
     async (status, message, expected) => {
@@ -108,6 +108,28 @@ describe('createOnce: a create answered', () => {
       expect(said()).toEqual([`POST ${post}`]);
     },
   );
+});
+
+describe('createOnce: a create answered 409 Conflict, the usual "already exists"', () => {
+  it('no customer has the document: failed 409, the e-mail named, the platform asked once', async () => {
+    const { client, said } = scripted(refused(409), noSuchCustomer());
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'failed',
+      status: 409,
+      message:
+        'no customer has document 52998224725, so the e-mail  Ana@Example.com  is registered to another customer',
+    });
+    expect(said()).toEqual([`POST ${post}`, `PUT ${put}`]);
+  });
+
+  it('a resumed record registered with its e-mail: created, not failed', async () => {
+    const { client } = scripted(refused(409, 'Cliente já cadastrado'), { id: 5, email: 'ana@example.com' });
+    expect((await createOnce(client, entry({ unanswered: true }), false, signal)).row).toMatchObject({
+      outcome: 'created',
+      id: 5,
+    });
+  });
 });
 
 describe('createOnce: a create answered 5xx, which may come after the platform stored the customer', () => {

@@ -53,6 +53,21 @@ describe('refusalMessage', () => {
       },
       `${address}; the platform refused an address: check the CEP and number of each (CEP 99999-999, number 1; CEP 12460000, number 10); if CEP 12460000 is a whole town's (a single-CEP town), its lookup gives no street or quarter: give addressList.0.street and .quarter too`,
     ],
+    [
+      'the address with lat/lng: named beside the CEP and number, with why',
+      refusal(422, address),
+      { customerRegistrationAddress: { ...registration, lat: -23.5, lng: -46.6 } },
+      `${address}; the platform refused the address: check its CEP 99999-999 and number 1, and the customerRegistrationAddress.lat/lng -23.5, -46.6 sent: the platform takes lat/lng only when the store has its latitude/longitude feature on, so leave them out if it has not`,
+    ],
+    [
+      'several addresses, one with lat/lng: that one named by its path',
+      refusal(422, address),
+      {
+        customerRegistrationAddress: registration,
+        addressList: [{ zipcode: '01310-100', number: '10', lat: -23.5, lng: -46.6 }],
+      },
+      `${address}; the platform refused an address: check the CEP and number of each (CEP 99999-999, number 1; CEP 01310-100, number 10), and the addressList.0.lat/lng -23.5, -46.6 sent: the platform takes lat/lng only when the store has its latitude/longitude feature on, so leave them out if it has not`,
+    ],
     ['no address sent', refusal(422, address), {}, address],
     [
       'another field',
@@ -90,6 +105,32 @@ describe('refusalMessage', () => {
       refusal(422, address),
       { customerRegistrationAddress: registration, customerGroupList: ['atacado'] },
       `${address}; the platform refused the address: check its CEP 99999-999 and number 1`,
+    ],
+    [
+      'groups sent beside other fields, and a 422 in words naming no field: no guess at the groups',
+      refusal(422, 'Telefone inválido para o cadastro'),
+      { customerRegistrationAddress: registration, customerGroupList: ['Nordeste'] },
+      'Telefone inválido para o cadastro',
+    ],
+    [
+      'groups sent, and an errors list naming another field (campo cep): its words alone',
+      new PlatformError(
+        422,
+        { method: 'POST', url: 'https://store.example/v1/customer' },
+        { errors: [{ campo: 'cep', mensagem: 'CEP não encontrado' }] },
+      ),
+      { customerGroupList: ['VIP'] },
+      'cep: CEP não encontrado',
+    ],
+    [
+      'groups sent, and an errors list naming them (field customerGroupList.0): the groups hint',
+      new PlatformError(
+        422,
+        { method: 'POST', url: 'https://store.example/v1/customer' },
+        { errors: [{ field: 'customerGroupList.0', message: 'unknown group' }] },
+      ),
+      { customerRegistrationAddress: registration, customerGroupList: ['VIP'] },
+      "customerGroupList.0: unknown group; customer groups sent: VIP (`b2bctl api /lojas/{branch}/grupos --paginate` lists the store's groups)",
     ],
     ['groups sent, not a 422', refusal(409, group), { customerGroupList: ['atacado'] }, group],
     ['no groups sent', refusal(422, group), { customerGroupList: [] }, group],
