@@ -322,6 +322,26 @@ describe('sellers list: the listing rules', () => {
     }
   });
 
+  it('--all: a rep whose id an earlier page wrote with another record is written too, not lost', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const [ana, other] = seedReps as [SalesRep, SalesRep];
+    const reps = [
+      { ...ana, id: 's1', username: 'ana@loja-a.com' },
+      { ...other, id: 's2' },
+      { ...ana, id: 's1', username: 'ana@loja-b.com' },
+    ];
+    sandbox.state.sellers = reps;
+    try {
+      const result = await list('--all', '--limit', '2');
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      expect(result.stdout).toBe(asJson(reps));
+      expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 3 });
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
   it('--all over a route that answers its last page again past the end: stops at the first repeat, exit 0, a warning', async () => {
     await loggedIn();
     const stored = sandbox.state.sellers;
