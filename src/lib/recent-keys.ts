@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The keys noted in the last `pages` pages of a listing read page by page, the page being read among them: an older
  * page is forgotten whole when a new one starts. Memory holds at most `pages` pages of keys (a page is already held
@@ -40,3 +42,11 @@ export class RecentPageKeys {
  * pushed down further than that between two requests is written again.
  */
 export const rememberedPages = 3;
+
+/**
+ * The key of a record written by a listing read (`api --paginate`, `sellers list --all`): its id and a digest of the
+ * whole record, so that only the same record answered again is a repeat, never another record sharing its id.
+ */
+export function recordKey(id: string, record: unknown): string {
+  return `${id}\n${createHash('sha256').update(JSON.stringify(record)).digest('base64')}`;
+}

@@ -2,10 +2,15 @@ import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
-import { RecentPageKeys, rememberedPages } from '../../lib/recent-keys.js';
+import { RecentPageKeys, recordKey, rememberedPages } from '../../lib/recent-keys.js';
 import { parseJsonKeepingNumbers, WrittenNumber } from '../../lib/written-json.js';
-import { readListingPageStrictly } from '../../platform/answers/listing.js';
-import { notPagingByOffsetLine, outrunLine, watchForRepeatedPages } from '../../platform/answers/repeated-pages.js';
+import { fieldsBesideList, readListingPageStrictly } from '../../platform/answers/listing.js';
+import {
+  lastPageAgainLine,
+  notPagingByOffsetLine,
+  outrunLine,
+  watchForRepeatedPages,
+} from '../../platform/answers/repeated-pages.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -57,9 +62,10 @@ interface ListingChanges {
  * written in the last pages, rememberedPages). A page is the last when it is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found`
  * of the cashback balance listing; a short page is read on from where it ended, since a store may cap its pages
  * below the limit asked (the platform document ends a listing with an empty page only). An item already written
- * (its `id` seen in the last pages written) is skipped, and the read ends with a warning that the listing changed. A
- * page equal to the one before stops with an error instead of looping (a page of one item, answered again five
- * times in a row).
+ * from an earlier page (its `id` and its whole record seen in the last pages written) is skipped, and the read ends
+ * with a warning that the listing changed. A page equal to the one before stops with an error instead of looping (a
+ * page of one item, answered again five times in a row), or, answered again whole at the next offset on a route that
+ * paged by offset until then, ends the listing with a warning (the route answers its last page past the end).
  */
 export async function* listingPages(
   client: PlatformClient,
@@ -69,7 +75,7 @@ export async function* listingPages(
   warn: (line: string) => void,
 ): AsyncGenerator<unknown[]> {
   let offset = paging.startOffset;
-  const repeatOf = watchForRepeatedPages();
+  const repeatOf = watchForRepeatedPages(1, true);
   const written = new RecentPageKeys(rememberedPages);
   const changes: ListingChanges = { itemsAnsweredAgain: 0, firstAt: undefined };
   for (;;) {
@@ -82,6 +88,11 @@ export async function* listingPages(
       return;
     }
     const repeat = repeatOf(items, offset);
+    if (repeat.kind === 'lastPageAgain') {
+      if (changes.itemsAnsweredAgain > 0) warn(listingChangedLine(changes));
+      warn(lastPageAgainLine(redactUrl(response.url), repeat.firstOffset, items.length, 'items'));
+      return;
+    }
     if (repeat.kind === 'notPagingByOffset')
       throw new B2bctlError(
         notPagingByOffsetLine(redactUrl(response.url), repeat.firstOffset, 'items'),
@@ -92,7 +103,7 @@ export async function* listingPages(
         outrunLine(response.url, repeat.firstOffset, repeat.repeats, 'items'),
         ExitCode.someRecordsFailed,
       );
-    const unwritten = repeat.kind === 'again' ? [] : itemsNotWritten(items, written);
+    const unwritten = itemsNotWritten(items, written);
     if (unwritten.length < items.length) {
       changes.itemsAnsweredAgain += items.length - unwritten.length;
       changes.firstAt ??= offset;
@@ -103,18 +114,25 @@ export async function* listingPages(
 }
 
 /**
- * The items of a page not written yet by this read, noting their ids as written in a page of their own. An item
- * without an id (`id`, a string or a number) cannot be told from another one and is always written.
+ * The items of a page not written yet by this read, noting them as written in a page of their own. An item is
+ * skipped only when an earlier page wrote it: the same `id` (a string or a number) and the same record, as a listing
+ * shifted between two requests answers it again. Two items of one answer are both written, whatever their ids (no
+ * shift puts one item twice in one answer: a customer listed once per branch, t10-9), and so is an item whose id
+ * was written with another record (updated meanwhile, or another record sharing the id: dropped, one would be lost
+ * with exit 0). An item without an id cannot be told from another one and is always written.
  */
 function itemsNotWritten(items: readonly unknown[], written: RecentPageKeys): unknown[] {
-  const unwritten = items.filter((item) => {
+  const keys = items.map((item) => {
     const id = idOf(item);
-    if (id === undefined) return true;
-    const already = written.has(id);
-    // Noted in this page either way: an item answered again stays known as long as the page it came back in.
-    written.note(id);
-    return !already;
+    return id === undefined ? undefined : recordKey(id, item);
   });
+  // Judged against the earlier pages before this page's items are noted: a repeat inside one answer is no shift.
+  const unwritten = items.filter((_, index) => {
+    const key = keys[index];
+    return key === undefined || !written.has(key);
+  });
+  // Noted in this page either way: an item answered again stays known as long as the page it came back in.
+  for (const key of keys) if (key !== undefined) written.note(key);
   // A page that brings nothing new (its items all written) is no page of its own: it pushes none out of memory.
   if (unwritten.length > 0) written.turnPage();
   return unwritten;
@@ -151,6 +169,12 @@ async function itemsOf(
   return pageItems(response);
 }
 
+/** Up to three field names, and how many more: an order's detail has a dozen fields beside its `items`. */
+function namedFew(names: readonly string[]): string {
+  const more = names.length - 3;
+  return more > 0 ? `${names.slice(0, 3).join(', ')} and ${countOf(more, 'more')}` : names.join(', ');
+}
+
 /** The items of a page: a bare array or a recognised envelope; an empty body or `{}` is an empty page. */
 function pageItems(response: HttpResponse): unknown[] {
   if (response.text.trim() === '') return [];
@@ -165,6 +189,13 @@ function pageItems(response: HttpResponse): unknown[] {
   }
   const items = readListingPageStrictly(body);
   if (items) return items;
+  const beside = fieldsBesideList(body);
+  // The list is there, beside fields that are no paging figure: say so, not that there is no list (t10-4).
+  if (beside)
+    throw new B2bctlError(
+      `GET ${redactUrl(response.url)} answered an object with a list under ${beside.path} beside fields that are no paging figure (${namedFew(beside.others)}): --paginate reads an object as a page of a listing only when every field beside its list is one (total, offset, next…); an object with other fields may be one record holding a list, or a refusal such as {"status":"ERROR","data":[]} that read as a page would end the listing. Run without --paginate to see it.`,
+      ExitCode.someRecordsFailed,
+    );
   throw new B2bctlError(
     `GET ${redactUrl(response.url)} answered an object with no list b2bctl recognises (a bare array, or one under data, items, content, results…); run without --paginate to see it.`,
     ExitCode.someRecordsFailed,

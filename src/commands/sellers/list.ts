@@ -2,7 +2,7 @@ import { type Context, type OutputFormat, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
-import { RecentPageKeys, rememberedPages } from '../../lib/recent-keys.js';
+import { RecentPageKeys, recordKey, rememberedPages } from '../../lib/recent-keys.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
 import { listAllSellers, listSellers, type SellerPage } from '../../platform/sellers.js';
@@ -80,6 +80,9 @@ function noneFound(options: ListSellersOptions): string {
 /**
  * Each rep once, by its id: the listing is paged by offset in no stated order, so a rep added or removed between two
  * pages shifts them and the next page starts with a rep already written (an ERP importing the export gets it twice).
+ * A rep is skipped only when an earlier page wrote the same rep (its id and its whole record): two reps of one
+ * answer are both written (no shift puts a rep twice in one answer), and so is a rep whose id came with another
+ * record (updated meanwhile, or another rep sharing the id): one would be lost with exit 0 (t10-9).
  * The ids of the last pages only are remembered (rememberedPages: a shift of up to two pages is caught), so memory
  * stays a few pages however many the store has. A rep without an id cannot be told apart and is kept;
  * `skipped.repeats` says how many were dropped, `skipped.notReps` how many entries were no rep at all.
@@ -88,26 +91,21 @@ async function* onceById(pages: AsyncIterable<SellerPage>, skipped: SkippedEntri
   const written = new RecentPageKeys(rememberedPages);
   for await (const page of pages) {
     skipped.notReps += page.notReps;
-    let fresh = 0;
-    for (const rep of page.reps) {
+    const keys = page.reps.map((rep) => {
       const id: unknown = rep.id;
-      const key = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-      if (key === undefined) {
-        yield rep;
-        continue;
-      }
-      const already = written.has(key);
-      // Noted in this page either way: a rep answered again stays known as long as the page it came back in.
-      written.note(key);
-      if (already) {
-        skipped.repeats++;
-        continue;
-      }
-      fresh++;
-      yield rep;
-    }
+      return typeof id === 'string' || typeof id === 'number' ? recordKey(String(id), rep) : undefined;
+    });
+    // Judged against the earlier pages before this page's reps are noted: a repeat inside one answer is no shift.
+    const fresh = page.reps.filter((_, index) => {
+      const key = keys[index];
+      return key === undefined || !written.has(key);
+    });
+    // Noted in this page either way: a rep answered again stays known as long as the page it came back in.
+    for (const key of keys) if (key !== undefined) written.note(key);
+    skipped.repeats += page.reps.length - fresh.length;
     // A page answered again whole (its reps all written) is no page of its own: it pushes none out of memory.
-    if (fresh > 0) written.turnPage();
+    if (fresh.length > 0) written.turnPage();
+    yield* fresh;
   }
 }
 
@@ -123,18 +121,18 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     maxWidth: terminalColumns(context.io.stdout),
     onHiddenColumns: (headers) => (hiddenColumns = headers),
   });
-  const skipped: SkippedEntries = { repeats: 0, notReps: 0 };
+  const skipped: SkippedEntries = { repeats: 0, notReps: 0, endLines: [] };
   const onePage = options.all
     ? undefined
     : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
   if (onePage) skipped.notReps = onePage.notReps;
   const reps = !onePage
     ? onceById(
-        listAllSellers(client, {
-          email: options.email,
-          pageSize: options.limit ?? allPagesPageSize,
-          offset: options.offset,
-        }),
+        listAllSellers(
+          client,
+          { email: options.email, pageSize: options.limit ?? allPagesPageSize, offset: options.offset },
+          (line) => skipped.endLines.push(line),
+        ),
         skipped,
       )
     : onePage.reps;
@@ -157,14 +155,19 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   sayCount(options, context, format, notes);
 }
 
-/** What the listing held that was not written: reps answered again, and entries that were no rep. */
+/**
+ * What the listing held that was not written: reps answered again, and entries that were no rep; and the line that
+ * said how the listing ended when it was not an empty page (said after the listing, with the others).
+ */
 interface SkippedEntries {
   repeats: number;
   notReps: number;
+  endLines: string[];
 }
 
 /** One warning per kind of entry left out, after the listing (stdout stays the reps read). */
 function warnSkipped(skipped: SkippedEntries, context: Context, route: string): void {
+  for (const line of skipped.endLines) context.log.warn(line);
   if (skipped.repeats > 0)
     context.log.warn(
       `warning: the sales rep listing changed while it was read (${countOf(skipped.repeats, 'sales reps')} seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.`,

@@ -133,6 +133,28 @@ export function readListingPageStrictly(body: unknown): unknown[] | undefined {
   return page;
 }
 
+/**
+ * Why readListingPageStrictly read no page from an object that holds a list where a listing's goes: the list's path
+ * and the fields on the way to it that are no paging figure (`{"status":"ok","data":[…]}`: `status`). Undefined when
+ * the object holds no such list.
+ */
+export function fieldsBesideList(body: unknown): { path: string; others: string[] } | undefined {
+  if (!isRecord(body)) return undefined;
+  const found = firstAt(body, candidatePaths(undefined, recognisedListPaths), isArray);
+  if (found === undefined) return undefined;
+  const others: string[] = [];
+  let envelope: unknown = body;
+  const names = found.path.split('.');
+  for (const [depth, name] of names.entries()) {
+    if (!isRecord(envelope)) break;
+    const where = names.slice(0, depth).join('.');
+    for (const field of Object.keys(envelope))
+      if (!isPagingName(field)) others.push(where ? `${where}.${field}` : field);
+    envelope = envelope[name];
+  }
+  return others.length > 0 ? { path: found.path, others } : undefined;
+}
+
 /** Where a listing page holds its array, for `b2bctl doctor`: `''` for a bare array. */
 export function locateListingPage(body: unknown, setting?: string): { path: string; count: number } | undefined {
   if (body === undefined || body === null) return { path: '(empty body)', count: 0 };

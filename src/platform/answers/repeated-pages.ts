@@ -15,7 +15,8 @@ const oneItemPageRepeatsToStop = 5;
  * read (each new one moves the page down as far as the reader moved on).
  */
 export type PageRepeat =
-  { kind: 'new' } | { kind: 'again' | 'notPagingByOffset' | 'outrun'; firstOffset: number; repeats: number };
+  | { kind: 'new' }
+  | { kind: 'again' | 'notPagingByOffset' | 'outrun' | 'lastPageAgain'; firstOffset: number; repeats: number };
 
 /**
  * Watches a listing read by offset for a route that ignores the offset, which would be read for ever (a short page
@@ -30,22 +31,35 @@ export type PageRepeat =
  * head meanwhile) the same items one place down, so a page at a later offset ending on an item the page before did
  * not hold shows the route pages by offset. After that, a page of any length answered again is the listing moving,
  * and five in a row a listing outrun (items added at its head as fast as it is read), not a route to blame.
+ *
+ * With `lastPageAgainEnds` (a listing read page after page), a page of two items or more answered again whole (the
+ * same items in the same order) at the very next offset, on a route that has paged by offset, is `lastPageAgain`:
+ * the route answers its last page again past the end (it clamps the offset) instead of an empty page. Every item was
+ * read; the listing ended (t10-8). The listing moving could give it only if exactly a page of items were added at its
+ * head between two requests, which a later request would not repeat anyway: read on, it was five requests more and
+ * an error blaming a busy store that a quieter one answers the same.
  */
 export function watchForRepeatedPages(
   largerPageRepeatsToStop = 1,
+  lastPageAgainEnds = false,
 ): (items: readonly unknown[], offset: number) => PageRepeat {
-  let previous: { fingerprint: string; offset: number; repeats: number; items: Set<string> } | undefined;
+  let previous: { fingerprint: string; whole: string; offset: number; repeats: number; items: Set<string> } | undefined;
   let pagesByOffset = false;
   return (items, offset) => {
     const fingerprint = createHash('sha256')
       .update(`${items.length}\n${JSON.stringify(items[0])}\n${JSON.stringify(items.at(-1))}`)
       .digest('base64');
+    const whole = createHash('sha256').update(JSON.stringify(items)).digest('base64');
     if (previous?.fingerprint !== fingerprint) {
       if (previous && offset > previous.offset && !previous.items.has(JSON.stringify(items.at(-1))))
         pagesByOffset = true;
-      previous = { fingerprint, offset, repeats: 0, items: new Set(items.map((item) => JSON.stringify(item))) };
+      const itemsSeen = new Set(items.map((item) => JSON.stringify(item)));
+      previous = { fingerprint, whole, offset, repeats: 0, items: itemsSeen };
       return { kind: 'new' };
     }
+    const atNextOffset = offset === previous.offset + items.length && previous.repeats === 0;
+    if (lastPageAgainEnds && pagesByOffset && items.length > 1 && atNextOffset && whole === previous.whole)
+      return { kind: 'lastPageAgain', firstOffset: previous.offset, repeats: 1 };
     const repeats = ++previous.repeats;
     // Paged by offset, any page answered again is the listing moving (its reader skips what it wrote): only five in a
     // row, every request finding it moved down as far as the read moved on, is a listing growing faster than it is read.
@@ -67,4 +81,12 @@ export function notPagingByOffsetLine(url: string, firstOffset: number, itemsWor
  */
 export function outrunLine(url: string, firstOffset: number, repeats: number, itemsWord: string): string {
   return `GET ${url} answered the page of offset ${firstOffset} again, ${countOf(repeats, 'times')} in a row: ${itemsWord} are added at the head of the listing as fast as it is read (each answer found that page moved down as far as the read moved on); stopped instead of chasing it (every one of the ${itemsWord} read was written once; ${itemsWord} added meanwhile are not in this read). Run it again when the store is quieter.`;
+}
+
+/**
+ * The warning that ends a read whose route answered the page of `firstOffset` again, whole, at the next offset (the
+ * last at `url`): the route answers its last page past the end instead of an empty page, so the listing ended there.
+ */
+export function lastPageAgainLine(url: string, firstOffset: number, count: number, itemsWord: string): string {
+  return `warning: GET ${url} answered the page of offset ${firstOffset} again (the same ${count} ${itemsWord}, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (every one of the ${itemsWord} answered was written once).`;
 }

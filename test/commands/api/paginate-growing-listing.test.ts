@@ -68,10 +68,7 @@ describe('api --paginate over a listing growing at its head', () => {
     );
   });
 
-  it.each([
-    ['one order', 1, [0, 25, 50, 62, 63, 64, 65, 66, 67]],
-    ['three orders', 3, [0, 25, 50, 66, 69, 72, 75, 78, 81]],
-  ])(
+  it.each([['one order', 1, [0, 25, 50, 62, 63, 64, 65, 66, 67]]])(
     '%s created before every page: each written once, then stopped as a listing outrun, not a route ignoring the offset',
     async (_, perPage, offsets) => {
       routes['GET /v1/orders'] = growingListing(60, (request) => (request === 0 ? 0 : perPage));
@@ -87,6 +84,22 @@ describe('api --paginate over a listing growing at its head', () => {
       expect(result.stderr).not.toContain('does not seem to page by offset');
     },
   );
+
+  // Three orders created before every page make the last page of three come back whole at the next offset, which a
+  // route answering its last page past the end does too: every order listed when the read began was read, so the
+  // read ends there, exit 0, with the warning (t10-8), instead of five more requests and an error.
+  it('three orders created before every page: the last page answered whole at the next offset ends the read, each written once', async () => {
+    routes['GET /v1/orders'] = growingListing(60, (request) => (request === 0 ? 0 : 3));
+    const result = await api(['/v1/orders', '--paginate']);
+    expect(result.code).toBe(0);
+    expect(idsOf(result.stdout)).toEqual(sixtyDown);
+    expect(asked).toEqual([0, 25, 50, 66, 69]);
+    expect(result.stderr.split('\n')).toEqual([
+      'warning: the listing changed while it was read (9 items already written answered again further down, the first in the page of offset 25, each written once): an item added or removed meanwhile may be missing; run it again for a settled list.',
+      `warning: GET ${platform.url}/v1/orders?offset=69&limit=25 answered the page of offset 66 again (the same 3 items, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (every one of the items answered was written once).`,
+      '',
+    ]);
+  });
 
   it('items without an id are written as answered: two equal ones are not one', async () => {
     const rows = [

@@ -302,6 +302,73 @@ describe('sellers list: the listing rules', () => {
     }
   });
 
+  it('--all over a page holding two reps that share an id (one per store): both written, exit 0, no warning', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const [ana, other] = seedReps as [SalesRep, SalesRep];
+    const sharing = [
+      { ...ana, id: 's1', username: 'ana@loja-a.com' },
+      { ...ana, id: 's1', username: 'ana@loja-b.com' },
+      { ...other, id: 's2' },
+    ];
+    sandbox.state.sellers = sharing;
+    try {
+      const result = await list('--all', '--limit', '20');
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      expect(result.stdout).toBe(asJson(sharing));
+      expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 2 });
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
+  it('--all: a rep whose id an earlier page wrote with another record is written too, not lost', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const [ana, other] = seedReps as [SalesRep, SalesRep];
+    const reps = [
+      { ...ana, id: 's1', username: 'ana@loja-a.com' },
+      { ...other, id: 's2' },
+      { ...ana, id: 's1', username: 'ana@loja-b.com' },
+    ];
+    sandbox.state.sellers = reps;
+    try {
+      const result = await list('--all', '--limit', '2');
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      expect(result.stdout).toBe(asJson(reps));
+      expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 3 });
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
+  it('--all over a route that answers its last page again past the end: stops at the first repeat, exit 0, a warning', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const clamping = [...stored];
+    // An offset past the end is read as the last page's (60 for pages of 20 over 64 reps), as a clamping store does.
+    clamping.slice = function (this: SalesRep[], start?: number, end?: number) {
+      const size = (end ?? this.length) - (start ?? 0);
+      const lastStart = Math.floor((this.length - 1) / size) * size;
+      return Array.prototype.slice.call(this, Math.min(start ?? 0, lastStart), end) as SalesRep[];
+    };
+    sandbox.state.sellers = clamping;
+    try {
+      const result = await list('--all', '--limit', '20', '--verbose');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(asJson(seedReps));
+      expect(listingRequests(result.stderr)).toEqual(
+        [0, 20, 40, 60, 64].map((offset) => `> GET ${sandbox.url}/sellerModule/listSellers?limit=20&offset=${offset}`),
+      );
+      expect(result.stderr.split('\n').filter((line) => !line.startsWith('> ') && !line.startsWith('< '))).toEqual([
+        `warning: GET ${sandbox.url}/sellerModule/listSellers?limit=20&offset=64 answered the page of offset 60 again (the same 4 sales reps, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (every one of the sales reps answered was written once).`,
+        '',
+      ]);
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
   it('--all keeps reps without an id as they are: nothing to tell them apart by', async () => {
     await loggedIn();
     const stored = sandbox.state.sellers;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readListingPageStrictly } from '../../../src/platform/answers/listing.js';
+import { fieldsBesideList, readListingPageStrictly } from '../../../src/platform/answers/listing.js';
 
 describe('a listing page read strictly (b2bctl api on a route it does not know)', () => {
   it('takes a bare array, and an envelope whose other fields are paging figures', () => {
@@ -21,5 +21,22 @@ describe('a listing page read strictly (b2bctl api on a route it does not know)'
     expect(readListingPageStrictly({ data: { id: 217, items: [{ sku: 'A' }] } })).toBeUndefined();
     expect(readListingPageStrictly({ batchId: 'b-1' })).toBeUndefined();
     expect(readListingPageStrictly({ status: 'ERROR', message: 'no' })).toBeUndefined();
+  });
+});
+
+describe('the fields that keep an object with a list from being a page (the line of api --paginate)', () => {
+  it('names the list and every field beside it on the way that is no paging figure', () => {
+    expect(fieldsBesideList({ status: 'ok', data: [{ id: 1 }] })).toEqual({ path: 'data', others: ['status'] });
+    expect(fieldsBesideList({ data: [], success: true, total: 1 })).toEqual({ path: 'data', others: ['success'] });
+    expect(fieldsBesideList({ data: { items: [{ id: 1 }], state: 'x' }, code: 0 })).toEqual({
+      path: 'data.items',
+      others: ['code', 'data.state'],
+    });
+  });
+
+  it('is undefined for a page (only paging figures beside its list) and for an object with no list', () => {
+    expect(fieldsBesideList({ items: [{ id: 1 }], total: 9, offset: 0 })).toBeUndefined();
+    expect(fieldsBesideList({ status: 'ok', message: 'no list' })).toBeUndefined();
+    expect(fieldsBesideList([{ id: 1 }])).toBeUndefined();
   });
 });
