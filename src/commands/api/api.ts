@@ -102,11 +102,22 @@ async function paginate(
 /** The texts of `--input` and of `-F key=@file`, read before anything is sent (`-` is stdin, read once). */
 async function readSources(options: ApiOptions, context: Context): Promise<Map<string, string>> {
   const sources = new Set<string>();
+  // Who named stdin, for the refusal: it can be read once, and a second reader would get the first one's text.
+  const stdinNamers: string[] = [];
   if (options.input !== undefined) sources.add(options.input);
+  if (options.input === '-') stdinNamers.push('--input -');
   for (const field of options.fields) {
     const value = field.text.slice(field.text.indexOf('=') + 1);
-    if (field.typed && field.text.includes('=') && value.startsWith('@')) sources.add(value.slice(1));
+    if (!field.typed || !field.text.includes('=') || !value.startsWith('@')) continue;
+    sources.add(value.slice(1));
+    if (value === '@-') stdinNamers.push(`-F ${field.text}`);
   }
+  // gh api refuses it too: sent twice, the same text went both into the body and into the query string (where
+  // proxies and access logs keep it), a request the script never wrote.
+  if (stdinNamers.length > 1)
+    throw new UsageError(
+      `${stdinNamers.join(' and ').replace(/ and (?=.* and )/g, ', ')} ${stdinNamers.length === 2 ? 'both' : 'all'} name stdin, which can be read once; save it to a file and name that file where it belongs. Nothing was sent.`,
+    );
   const texts = new Map<string, string>();
   for (const source of sources) texts.set(source, await readSource(source, context));
   return texts;
