@@ -2,7 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import { Pacer } from '../../platform/pacer.js';
-import { itemWriter, refuseAnswer, statusAndHeaders, writeAnswerBody, writeText } from './answer-output.js';
+import { refuseAnswer, statusAndHeaders, writeAnswerBody, writeText } from './answer-output.js';
+import { itemWriter } from './item-writer.js';
 import { listingPages, pagingPlan } from './paginate.js';
 import { planRequest, type PlannedRequest, type RequestFlags } from './request-plan.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
@@ -87,7 +88,8 @@ async function paginate(
       // One line per item, a page in one write: the stream's buffers stay few on a listing of millions.
       if (format === 'ndjson')
         await writeText(context.io.stdout, page.map((item) => `${JSON.stringify(item)}\n`).join(''));
-      else for (const item of page) await writer.write(item);
+      // A page at a time: the first page, held in memory, gives the CSV its columns.
+      else await writer.writePage(page);
       count += page.length;
     }
     failed = false;
