@@ -5,7 +5,7 @@ import { isHtmlAnswer, ProxyPageError } from './answers/shapes.js';
 import type { HttpClient } from './http-client.js';
 import { redactSecrets } from './redact.js';
 import { isRedirect, RedirectAnswerError } from './redirect.js';
-import { parseWrittenJson } from '../lib/written-json.js';
+import { parseJsonKeepingNumbers, parseWrittenJson } from '../lib/written-json.js';
 
 export type TokenRouteStyle = 'json' | 'form' | 'basic';
 
@@ -168,11 +168,14 @@ export function tokenRequest(
   }
 }
 
-/** A platform answer's JSON (whole numbers past 2^53 kept as written); the text itself when it is not JSON. */
-export function parseJson(text: string): unknown {
+/**
+ * A platform answer's JSON (whole numbers past 2^53 kept as written, or with `numbersAsWritten` every number a double
+ * would change); the text itself when it is not JSON.
+ */
+export function parseJson(text: string, numbersAsWritten = false): unknown {
   if (text === '') return undefined;
   try {
-    return parseWrittenJson(text);
+    return numbersAsWritten ? parseJsonKeepingNumbers(text) : parseWrittenJson(text);
   } catch {
     return text;
   }

@@ -39,6 +39,12 @@ export interface PlatformRequest {
    * the platform refuses the encoded "/" the path holds (encoded-slash.ts).
    */
   slashAdvice?: string;
+  /**
+   * Read the answer keeping every number a double would change as the platform wrote it (0.10000000000000000001,
+   * 1e400, not 0.1 and null): for a listing written out as the platform's objects (`sellers list -o json`), as
+   * `b2bctl api` writes them. Without it only whole numbers past 2^53 are kept (parseWrittenJson).
+   */
+  numbersAsWritten?: boolean;
 }
 
 /** A request sent as given (`b2bctl api`): its own headers and body text, the answer returned whatever its status. */
@@ -110,7 +116,7 @@ export class PlatformClient {
     if (isRedirect(response.status)) throw new RedirectAnswerError(request, response);
     const proxyPage = proxyPageOf(request, response);
     if (proxyPage) throw proxyPage;
-    const body = parseJson(response.text);
+    const body = parseJson(response.text, request.numbersAsWritten);
     const date = dateOf(response.headers.date);
     return date === undefined
       ? { status: response.status, body: body as T }

@@ -34,7 +34,9 @@ export interface SellerPage {
 export async function listSellers(client: PlatformClient, query: SellerPageQuery): Promise<SellerPage> {
   const path = client.route('paths.sellers');
   const asked = { limit: query.limit, offset: query.offset, email: query.email };
-  const { status, body } = await client.send<unknown>({ method: 'GET', path, query: asked });
+  // Numbers as the platform wrote them: `-o json` promises its objects unchanged (a BigDecimal commission of more
+  // digits than a double holds, 1e400 that JSON.stringify writes as null), as `b2bctl api` prints them.
+  const { status, body } = await client.send<unknown>({ method: 'GET', path, query: asked, numbersAsWritten: true });
   const setting = client.session.get('answers.sellers.items');
   // An error answered with 200 is not "no reps", nor the end of `--all`'s listing.
   const notAPage = notAListingPage(body, recognisedListPaths, setting);

@@ -1,11 +1,8 @@
 import { once } from 'node:events';
 import { STATUS_CODES } from 'node:http';
-import { type Context, type OutputFormat, stdoutStyle } from '../../context.js';
-import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
-import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
-import { cellText } from '../../io/output/csv-format.js';
-import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
-import { wordWrap } from '../../lib/word-wrap.js';
+import type { Context, OutputFormat } from '../../context.js';
+import { B2bctlError, ExitCode } from '../../base/errors.js';
+import { itemWriter } from './item-writer.js';
 import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import { encodedSlashRefusal, heldSlashAdvice } from '../../platform/encoded-slash.js';
@@ -91,8 +88,9 @@ async function writeBodyToStderr(response: HttpResponse, method: string, context
 }
 
 /**
- * One answer of a plain `b2bctl api`: `-o` turns a list into rows; any other JSON is printed as sent; a body that is
- * not JSON is refused (see refuseNonJson). Without `-o`, every body is printed as sent, as gh api does.
+ * One answer of a plain `b2bctl api`: `-o` turns a list into rows (a record into one row of CSV or table, one line of
+ * NDJSON); JSON is written as JSON; a body that is not JSON is refused (see refuseNonJson). Without `-o`, every body
+ * is printed as sent, as gh api does.
  */
 export async function writeAnswerBody(
   response: HttpResponse,
@@ -100,32 +98,50 @@ export async function writeAnswerBody(
   method: string,
   context: Context,
 ) {
-  if (format !== undefined && response.text.trim() !== '') {
-    const json = jsonIn(response.text);
-    if (json === undefined) return await refuseNonJson(response, format, method, context);
-    const items = readListingPageStrictly(json.value);
-    // Rows need objects: a list of texts or numbers is printed as sent (the request is done; an error would say
-    // nothing was sent, and a retry would repeat a write).
-    const rowless =
-      (format === 'csv' || format === 'table') &&
-      items?.some((item) => item === null || typeof item !== 'object' || Array.isArray(item));
-    if (items && !rowless) {
-      const writer = itemWriter(format, context);
-      for (const item of items) await writer.write(item);
-      await writer.end();
-      return;
-    }
-    context.log.warn(
-      rowless
-        ? `warning: -o ${format} makes rows of objects; this list holds other values, so it is printed as sent.`
-        : `warning: -o ${format} formats a list; this answer is not one, so it is printed as sent.`,
-    );
-    // As sent, but a line: a format asked for lines (`while read`, `wc -l`, ndjson), and the body may end without one.
-    const text = bodyText(response.text, context.io.isStdoutTTY);
-    await writeText(context.io.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
-    return;
+  if (format === undefined || response.text.trim() === '')
+    return await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
+  const json = jsonIn(response.text);
+  if (json === undefined) return await refuseNonJson(response, format, method, context);
+  const items = readListingPageStrictly(json.value);
+  // Rows need objects: a list of texts or numbers is printed as sent (the request is done; an error would say
+  // nothing was sent, and a retry would repeat a write).
+  const rowless =
+    (format === 'csv' || format === 'table') &&
+    items?.some((item) => item === null || typeof item !== 'object' || Array.isArray(item));
+  if (items && !rowless) return await writeItems(items, format, context);
+  // An answer that is no list is JSON already: -o json has nothing to add, nor to warn of.
+  if (format === 'json') return await writeAsSent(response, context);
+  // NDJSON is one compact value a line (a line reader broke on an indented record's many lines); CSV and table make
+  // a record one row, as the AWS CLI's table does, so `-o csv > x.csv` never holds JSON with exit 0: its lists and
+  // objects are JSON in their cells.
+  const record = !Array.isArray(json.value) && json.value !== null && typeof json.value === 'object';
+  if (format === 'ndjson') {
+    context.log.warn('warning: -o ndjson formats a list; this answer is not one, so it is written as one line.');
+    return await writeText(context.io.stdout, `${JSON.stringify(json.value)}\n`);
   }
-  await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
+  if (record && !rowless) {
+    context.log.warn(`warning: -o ${format} formats a list; this answer is one record, so it is written as one row.`);
+    return await writeItems([json.value], format, context);
+  }
+  context.log.warn(
+    rowless
+      ? `warning: -o ${format} makes rows of objects; this list holds other values, so it is printed as sent.`
+      : `warning: -o ${format} makes rows of objects; this answer is none, so it is printed as sent.`,
+  );
+  await writeAsSent(response, context);
+}
+
+async function writeItems(items: readonly unknown[], format: OutputFormat, context: Context): Promise<void> {
+  // The page is in memory: its columns are every item's fields.
+  const writer = itemWriter(format, context);
+  await writer.writePage(items);
+  await writer.end();
+}
+
+/** As sent, but a line: a format asked for lines (`while read`, `wc -l`), and the body may end without one. */
+async function writeAsSent(response: HttpResponse, context: Context): Promise<void> {
+  const text = bodyText(response.text, context.io.isStdoutTTY);
+  await writeText(context.io.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
 }
 
 function jsonIn(text: string): { value: unknown } | undefined {
@@ -153,55 +169,4 @@ async function refuseNonJson(
     `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${done} with a body that is not JSON, written above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
     ExitCode.someRecordsFailed,
   );
-}
-
-/**
- * Items in an output format; the table and CSV columns are the first item's fields. A table wider than the terminal
- * keeps its first columns and says which it left out: its rows would otherwise wrap, unreadable.
- */
-export function itemWriter(format: OutputFormat, context: Context): RecordWriter<unknown> {
-  let writer: RecordWriter<unknown> | undefined;
-  let hidden: readonly string[] = [];
-  const width = terminalColumns(context.io.stdout);
-  const open = (first: unknown) =>
-    createRecordWriter(format, context.io.stdout, layoutOf(first, format), {
-      ...stdoutStyle(context),
-      maxWidth: width,
-      onHiddenColumns: (headers) => (hidden = headers),
-    });
-  return {
-    async write(item) {
-      writer ??= open(item);
-      await writer.write(item);
-    },
-    async end() {
-      writer ??= open({});
-      const count = await writer.end();
-      if (hidden.length > 0) {
-        // Prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
-        for (const line of wordWrap(hiddenColumnsNote(hidden, width, '-o json'), terminalColumns(context.io.stderr)))
-          context.log.info(line);
-      }
-      return count;
-    },
-    async abandon() {
-      await writer?.abandon();
-    },
-  };
-}
-
-function layoutOf(first: unknown, format: OutputFormat): RecordLayout<unknown> {
-  const isObject = first !== null && typeof first === 'object' && !Array.isArray(first);
-  if (!isObject && (format === 'csv' || format === 'table'))
-    throw new UsageError(`-o ${format} needs a list of objects; use -o json or -o ndjson for this list.`);
-  const keys = isObject ? Object.keys(first) : [];
-  return {
-    csv: keys,
-    table: keys.map((key, index) => ({
-      header: key.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase(),
-      value: (record: unknown) => cellText((record as Record<string, unknown>)[key]),
-      // The last fields go first when the table is too wide; the first one (an id, most often) stays.
-      ...(index > 0 ? { dropRank: index } : {}),
-    })),
-  };
 }

@@ -2,7 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import { Pacer } from '../../platform/pacer.js';
-import { itemWriter, refuseAnswer, statusAndHeaders, writeAnswerBody, writeText } from './answer-output.js';
+import { refuseAnswer, statusAndHeaders, writeAnswerBody, writeText } from './answer-output.js';
+import { itemWriter } from './item-writer.js';
 import { listingPages, pagingPlan } from './paginate.js';
 import { planRequest, type PlannedRequest, type RequestFlags } from './request-plan.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
@@ -87,7 +88,8 @@ async function paginate(
       // One line per item, a page in one write: the stream's buffers stay few on a listing of millions.
       if (format === 'ndjson')
         await writeText(context.io.stdout, page.map((item) => `${JSON.stringify(item)}\n`).join(''));
-      else for (const item of page) await writer.write(item);
+      // A page at a time: the first page, held in memory, gives the CSV its columns.
+      else await writer.writePage(page);
       count += page.length;
     }
     failed = false;
@@ -102,11 +104,22 @@ async function paginate(
 /** The texts of `--input` and of `-F key=@file`, read before anything is sent (`-` is stdin, read once). */
 async function readSources(options: ApiOptions, context: Context): Promise<Map<string, string>> {
   const sources = new Set<string>();
+  // Who named stdin, for the refusal: it can be read once, and a second reader would get the first one's text.
+  const stdinNamers: string[] = [];
   if (options.input !== undefined) sources.add(options.input);
+  if (options.input === '-') stdinNamers.push('--input -');
   for (const field of options.fields) {
     const value = field.text.slice(field.text.indexOf('=') + 1);
-    if (field.typed && field.text.includes('=') && value.startsWith('@')) sources.add(value.slice(1));
+    if (!field.typed || !field.text.includes('=') || !value.startsWith('@')) continue;
+    sources.add(value.slice(1));
+    if (value === '@-') stdinNamers.push(`-F ${field.text}`);
   }
+  // gh api refuses it too: sent twice, the same text went both into the body and into the query string (where
+  // proxies and access logs keep it), a request the script never wrote.
+  if (stdinNamers.length > 1)
+    throw new UsageError(
+      `${stdinNamers.join(' and ').replace(/ and (?=.* and )/g, ', ')} ${stdinNamers.length === 2 ? 'both' : 'all'} name stdin, which can be read once; save it to a file and name that file where it belongs. Nothing was sent.`,
+    );
   const texts = new Map<string, string>();
   for (const source of sources) texts.set(source, await readSource(source, context));
   return texts;

@@ -24,6 +24,12 @@ export interface TableColumn<T> {
    * of a given width always shows the same columns whatever the page's data.
    */
   plannedWidth?: number;
+  /**
+   * The width this column's cells are cut down to before any column is dropped: deciding what to drop, it counts
+   * its widest cell cut to this (never below its header), so one long text is cut with `…` rather than pushing
+   * the columns after it off the screen (`b2bctl api -o table`, whose columns are whatever the answer holds).
+   */
+  cutBeforeDropping?: number;
 }
 
 /** How a table is drawn: bold header with colour; fitted to `maxWidth`, telling `onHiddenColumns` what it dropped. */
@@ -113,9 +119,7 @@ function fitToWidth<T>(
   // A column kept whole counts for its planned width too, even when this page's cells are wider: which columns show
   // depends on the width alone (two pages at one width show the same columns); the wider cells are made room for
   // below, by cutting the other columns' cells.
-  const planned = columns.map((column, index) =>
-    column.plannedWidth === undefined ? (widths[index] ?? 0) : Math.max(column.header.length, column.plannedWidth),
-  );
+  const planned = columns.map((column, index) => plannedWidthOf(column, widths[index] ?? 0));
   const total = () => kept.reduce((sum, index) => sum + (planned[index] ?? 0), 0) + gap * (kept.length - 1);
   const droppable = columns
     .map((column, index) => ({ rank: column.dropRank, index }))
@@ -158,6 +162,14 @@ function fitToWidth<T>(
     cells: cells.map((row) => kept.map((index, position) => cut(row[index] ?? '', keptWidths[position] ?? 0))),
     widths: keptWidths,
   };
+}
+
+/** The width a column counts for when deciding what to drop (see plannedWidth and cutBeforeDropping). */
+function plannedWidthOf<T>(column: TableColumn<T>, widest: number): number {
+  if (column.plannedWidth !== undefined) return Math.max(column.header.length, column.plannedWidth);
+  if (column.cutBeforeDropping !== undefined)
+    return Math.min(widest, Math.max(column.header.length, column.cutBeforeDropping));
+  return widest;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * `b2bctl api` on a route that answers one record, not a listing: an order's detail holds its lines in `items`, as
  * many listings' envelopes hold their records. `-o json|ndjson|csv` printed those lines alone, the order itself
- * dropped, with exit 0 (found by a fresh user test). A record is printed as sent, with the note every other
- * non-list answer gets; a listing in an envelope of paging figures is still rows.
+ * dropped, with exit 0 (found by a fresh user test). A record is JSON as sent for `-o json`, one compact line for
+ * ndjson and one row for csv and table, with a note (t10-3); a listing in an envelope of paging figures is still rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -29,17 +29,38 @@ describe('api -o on an answer that is one record with a list inside', () => {
   });
   afterAll(async () => sandbox.close());
 
-  it.each(['json', 'ndjson', 'csv', 'table'])('-o %s prints the order whole, as sent, with a note', async (format) => {
+  it('-o json prints the order whole, as sent, without a note (a record is JSON already)', async () => {
     const sent = await api('/v1/orders/217');
     const order = JSON.parse(sent.stdout) as { id: number; items: unknown[] };
     expect(order.items.length).toBeGreaterThan(0);
-    const result = await api('/v1/orders/217', '-o', format);
+    const result = await api('/v1/orders/217', '-o', 'json');
     expect(result.code).toBe(0);
     // As sent, ended as a line (a format asked for lines: `while read` got nothing without it).
     expect(result.stdout).toBe(sent.stdout.endsWith('\n') ? sent.stdout : `${sent.stdout}\n`);
-    expect(result.stdout.endsWith('\n')).toBe(true);
+    expect(result.stderr).toBe('');
+  });
+
+  it('-o ndjson writes the order whole on one compact line, with a note', async () => {
+    const order = JSON.parse((await api('/v1/orders/217')).stdout) as unknown;
+    const result = await api('/v1/orders/217', '-o', 'ndjson');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${JSON.stringify(order)}\n`);
     expect(result.stderr).toBe(
-      `warning: -o ${format} formats a list; this answer is not one, so it is printed as sent.\n`,
+      'warning: -o ndjson formats a list; this answer is not one, so it is written as one line.\n',
+    );
+  });
+
+  it.each(['csv', 'table'])('-o %s writes the order as one row, its items as JSON in their cell', async (format) => {
+    const order = JSON.parse((await api('/v1/orders/217')).stdout) as Record<string, unknown>;
+    const result = await api('/v1/orders/217', '-o', format);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split(/\r?\n/);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]?.toLowerCase().replaceAll('_', '')).toContain('items');
+    expect(result.stdout).not.toMatch(/^\{/);
+    expect(result.stdout).toContain(String(order.id));
+    expect(result.stderr).toBe(
+      `warning: -o ${format} formats a list; this answer is one record, so it is written as one row.\n`,
     );
   });
 
