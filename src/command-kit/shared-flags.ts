@@ -101,7 +101,7 @@ const sendFlags: FlagSet<ParsedSendFlags, SendFlags> = {
       .option('--resume <report>', "skip the records an earlier run's report shows done, and append to that report")
       .option(
         '--keep-reports <n>',
-        'after the run, remove the report files of all but the N newest runs of this input by this profile and store, keeping any run still sending or left to resume',
+        'after the run, remove the report files of all but the N newest runs of this input by this profile and store; a run still sending is kept, and one left to resume until N newer runs have finished with nothing left (docs/cron.md)',
         wholeNumber(1),
       )
       .option('--skip-invalid', 'send the valid records and report the invalid ones, instead of sending nothing')
