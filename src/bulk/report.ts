@@ -160,7 +160,11 @@ export function siblingPath(
 
 /** The cells of a header line b2bctl wrote (plain names, no quotes needed). */
 function csvCells(line: string | undefined): string[] {
-  return line === undefined ? [] : line.split(reportDelimiterOf(line));
+  // A report saved again by a spreadsheet quotes its header cells (`"line","key",…,"row"`): the same names. They
+  // hold neither a delimiter nor a quote, so a split and the quotes taken off read them.
+  return line === undefined
+    ? []
+    : line.split(reportDelimiterOf(line)).map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
 }
 
 /** The cell separator of a report's header line: `;` for one written with --excel (its names hold neither). */

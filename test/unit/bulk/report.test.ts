@@ -159,6 +159,16 @@ describe('ReportWriter', () => {
     expect(readFileSync(newer, 'utf8')).toBe('line,key,outcome,status,id,message,row\r\n4,b,created,,,,3\r\n');
   });
 
+  it('a report saved again by LibreOffice, its header cells quoted, still has its row column: resumed rows fill it', () => {
+    const saved = nextPath('calc.report.csv');
+    writeFileSync(saved, '"line","key","outcome","status","id","message","row"\n2,"a","created",200,7,,2\n');
+    const resumed = new ReportWriter(saved, { spreadsheetRows: true });
+    expect(resumed.withRows).toBe(true);
+    resumed.write([{ line: 4, row: 3, key: 'b', outcome: 'created' }]);
+    resumed.close();
+    expect(readFileSync(saved, 'utf8').split(/\r?\n/).at(-2)).toBe('4,b,created,,,,3');
+  });
+
   it('an empty file left by a crash before the header gets the header', () => {
     const path = nextPath('empty.report.csv');
     writeFileSync(path, '');
