@@ -37,6 +37,9 @@ export async function run(options: CustomerCreateOptions, context: Context): Pro
   await runBulkJob<CustomerCreateBody>(
     {
       name: 'customer create',
+      // One lock for the three: two runs writing one store's customers at once would each find the other's creates
+      // "already registered" and report them failed.
+      lockName: 'customers',
       unit: 'customers',
       file: options.file,
       flags: options,

@@ -102,6 +102,9 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
   await runBulkJob<StatusChange>(
     {
       name: 'customer status',
+      // One lock for the three: two runs writing one store's customers at once would each find the other's creates
+      // "already registered" and report them failed.
+      lockName: 'customers',
       unit: 'customers',
       file: options.file,
       flags: options,

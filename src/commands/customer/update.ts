@@ -41,6 +41,9 @@ async function updateFromFile(options: CustomerUpdateOptions & { file: string },
   await runBulkJob<CustomerUpdateBody>(
     {
       name: 'customer update',
+      // One lock for the three: two runs writing one store's customers at once would each find the other's creates
+      // "already registered" and report them failed.
+      lockName: 'customers',
       unit: 'customers',
       file: options.file,
       flags: options,
