@@ -24,7 +24,12 @@ export function jsonAmountProblem(field: (typeof amountFields)[number], value: u
     .replace(',', '.')
     .replace(/\.?0+$/, '');
   const mark = grouped[1] === '.' ? 'a decimal point' : 'a decimal comma';
-  return `${field} ${JSON.stringify(value)} reads as ${decimal} with ${mark} or as ${whole} with its thousands grouped: send ${whole} for that, or ${decimal} for the decimal`;
+  // The decimal as text that reads one way: at most two decimals (`1.5`), else with a fourth (`2.1250`): `2.125`
+  // itself is what was refused.
+  const fraction = decimal.split('.')[1] ?? '';
+  const asText = fraction.length <= 2 ? decimal : `${decimal}0`;
+  const forDecimal = asText === decimal ? decimal : `${asText} (or the JSON number ${decimal})`;
+  return `${field} ${JSON.stringify(value)} reads as ${decimal} with ${mark} or as ${whole} with its thousands grouped: send ${whole} for that, or ${forDecimal} for the decimal`;
 }
 
 /**

@@ -72,6 +72,15 @@ function lostLeadingZero(written: string, ncm: string): string | undefined {
   return `has ${ncm.length} digits: ${zero}. If it is ${name} (an NCM level of ${ncm.length} digits), write it with its dots: ${level}`;
 }
 
+/**
+ * Whether an NCM's dots, if any, are where the NCM's levels put them (`8471`, `8471.3`, `8471.30`, `8471.30.1`,
+ * `8471.30.12`). A number a pt-BR spreadsheet wrote with its thousands grouped (`402.101`, the item 0402.10.1 that lost
+ * its zero) would otherwise read as the 6-digit subheading 402101, and a shorter prefix's row answer its carts.
+ */
+function dotsOfAnNcm(written: string): boolean {
+  return !written.includes('.') || /^\d{4}(\.\d{1,2}){1,2}$/.test(written);
+}
+
 /** A table row from its fields (numbers or text), or each thing wrong with it. */
 export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleCheck {
   const problems: { field: string; message: string }[] = [];
@@ -81,6 +90,11 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
   };
   const ncm = text('ncm').replaceAll('.', '');
   if (!/^\d{2,8}$/.test(ncm)) problems.push({ field: 'ncm', message: 'must be 2 to 8 digits (an NCM or its prefix)' });
+  else if (!dotsOfAnNcm(text('ncm')))
+    problems.push({
+      field: 'ncm',
+      message: `has its dots where an NCM has none (an NCM is written 8471.30.12: 4 digits, then 2, then 2), as a spreadsheet groups a number's thousands (${text('ncm')} is the number ${ncm})${ncm.length < 8 ? `; a leading zero was probably lost too (0${ncm})` : ''}: store the column as text and write the NCM again`,
+    });
   else {
     const lostZero = lostLeadingZero(text('ncm'), ncm);
     if (lostZero !== undefined) problems.push({ field: 'ncm', message: lostZero });

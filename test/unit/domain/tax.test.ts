@@ -241,6 +241,18 @@ describe('checkTaxRule', () => {
     ],
     ['040210', undefined],
     ['04021010', undefined],
+    ['8471.30', undefined],
+    ['8471.30.12', undefined],
+    // A pt-BR spreadsheet's number with its thousands grouped: the item 0402.10.1 that lost its zero, which would
+    // read as a 6-digit subheading and leave its carts to the chapter's row.
+    [
+      '402.101',
+      "has its dots where an NCM has none (an NCM is written 8471.30.12: 4 digits, then 2, then 2), as a spreadsheet groups a number's thousands (402.101 is the number 402101); a leading zero was probably lost too (0402101): store the column as text and write the NCM again",
+    ],
+    [
+      '84.713.012',
+      "has its dots where an NCM has none (an NCM is written 8471.30.12: 4 digits, then 2, then 2), as a spreadsheet groups a number's thousands (84.713.012 is the number 84713012): store the column as text and write the NCM again",
+    ],
   ])('the NCM %j: a level, or a lost leading zero (%s)', (ncm, problem) => {
     const checked = checkTaxRule({ ncm, from: 'SP', to: 'SP', buyer: 'taxpayer', icmsRate: '18', ipiRate: '0' });
     const outcome = checked.ok ? { ncm: checked.rule.ncm } : checked.problems;

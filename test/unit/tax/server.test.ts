@@ -199,6 +199,11 @@ describe('tax serve', () => {
       '"unitPrice":"1,500"',
       'item 1: unitPrice "1,500" reads as 1.5 with a decimal comma or as 1500 with its thousands grouped: send 1500 for that, or 1.5 for the decimal',
     ],
+    // A kilogram quantity of three decimals: the advice is one the callback takes (`2.125` is what it refused).
+    [
+      '"unitPrice":10,"quantity":"2.125"',
+      'item 1: quantity "2.125" reads as 2.125 with a decimal point or as 2125 with its thousands grouped: send 2125 for that, or 2.1250 (or the JSON number 2.125) for the decimal',
+    ],
     [
       '"unitPrice":10,"discount":"2.000"',
       'item 1: discount "2.000" reads as 2 with a decimal point or as 2000 with its thousands grouped: send 2000 for that, or 2 for the decimal',
@@ -241,6 +246,27 @@ describe('tax serve', () => {
       expect(await health()).toMatchObject({ answered: 0, unreadable: 1 });
     },
   );
+
+  it('takes the forms its refusal of a three-decimal text amount advises: 2.1250 and the JSON number 2.125', async () => {
+    const { server } = await serve();
+    const quantities = await Promise.all(
+      ['"2.1250"', '2.125'].map(async (quantity) => {
+        const answer = await fetch(`${server.url}/tax`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: `{"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[{"ncm":"39269090","quantity":${quantity},"unitPrice":10}]}`,
+        });
+        return {
+          status: answer.status,
+          merchandise: ((await answer.json()) as { totals?: { merchandise?: string } }).totals?.merchandise,
+        };
+      }),
+    );
+    expect(quantities).toEqual([
+      { status: 200, merchandise: '21.25' },
+      { status: 200, merchandise: '21.25' },
+    ]);
+  });
 
   it('quotes a refused value of 100,000 characters by its start and its length, in the answer and the log', async () => {
     const { server, lines } = await serve();
