@@ -5,9 +5,11 @@
  * before anything is sent, naming the field and what to write; an empty cell still leaves the list as it is, and a
  * JSON file's `[]` still removes every one on purpose.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerJson, type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
-import { runInScriptedWorkspace } from '../../support/scripted-workspace.js';
+import { runInScriptedWorkspace, scriptedWorkspace } from '../../support/scripted-workspace.js';
+import { inlineCell, writeXlsx } from '../../support/workbook-writer.js';
 
 const platform = useScriptedPlatform();
 const company = '49.137.354/0001-71';
@@ -37,6 +39,21 @@ describe('a list cell of separators only', () => {
     expect(platform.received).toEqual([]);
     expect(result.stderr).toContain(`g2.csv:2: ${noNames('customerGroupList', '|')}`);
     expect(result.stderr).toContain(`g2.csv:2: ${noNames('priceRuleTags', '|')}`);
+  });
+
+  it('an .xlsx cell: refused as the CSV one is, exit 65, nothing sent', async () => {
+    sentBodies.length = 0;
+    platform.routes['PUT /v1/customer/*'] = updated;
+    const { dir, run } = scriptedWorkspace(platform);
+    writeXlsx(
+      join(dir, 'g2.xlsx'),
+      `<row r="1">${inlineCell('A1', 'document')}${inlineCell('B1', 'customerGroupList')}</row>` +
+        `<row r="2">${inlineCell('A2', company)}${inlineCell('B2', ' | ')}</row>`,
+    );
+    const result = await run(['customer', 'update', 'g2.xlsx']);
+    expect(result.code).toBe(65);
+    expect(platform.received).toEqual([]);
+    expect(result.stderr).toContain(noNames('customerGroupList', '|'));
   });
 
   it('customer validate --update finds it, exit 65', async () => {
