@@ -76,9 +76,16 @@ export class UnavailableError extends B2bctlError {
    * slower than b2bctl waits, so a bulk run it stops advises a longer --timeout rather than waiting until it is back.
    */
   readonly timedOutAfterMs: number | undefined;
-  constructor(message: string, options?: { cause?: unknown; timedOutAfterMs?: number }) {
+  /**
+   * The HTTP status the platform answered with when it answered at all (a `429` asking to wait longer than b2bctl
+   * waits, a `503` that kept coming): the report's `status` cell, which was empty for such rows (t9-17). The
+   * platform is still unavailable: this says what it answered, not that the request was taken.
+   */
+  readonly answeredStatus: number | undefined;
+  constructor(message: string, options?: { cause?: unknown; timedOutAfterMs?: number; answeredStatus?: number }) {
     super(message, ExitCode.unavailable, options);
     this.timedOutAfterMs = options?.timedOutAfterMs;
+    this.answeredStatus = options?.answeredStatus;
   }
 }
 
@@ -104,7 +111,7 @@ export class KeptFailingError extends UnavailableError {
     message: string,
     readonly status: number,
   ) {
-    super(message);
+    super(message, { answeredStatus: status });
   }
 }
 

@@ -50,6 +50,7 @@ export async function openCommandInput(
     delimiter: flags.delimiter,
     decimal: flags.decimal,
     headerMap,
+    headerMapFile: flags.map,
     ignoredColumns: flags.ignoreColumns,
     strict: flags.strict,
     sheet: flags.sheet,

@@ -170,6 +170,12 @@ export class RunLedger {
     return this.unknownToFeedBack ? 0 : this.count('unknown');
   }
 
+  /** The progress line's counts: the unknown apart from the failed, as the summary and the report count them. */
+  private progressCounts(): { done: number; failed: number; unknown: number } {
+    const unknown = this.count('unknown');
+    return { done: this.recorded - this.count('skipped'), failed: this.failures - unknown, unknown };
+  }
+
   get failures(): number {
     let total = 0;
     for (const outcome of failingOutcomes) total += this.count(outcome);
@@ -185,7 +191,7 @@ export class RunLedger {
   recountInvalid(invalid: { original: unknown; message: string; row: number }): void {
     this.counts.set('invalid', this.count('invalid') + 1);
     writing(this.errors.path, () => this.errors.write(invalid.original, invalid.message, invalid.row));
-    this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
+    this.progress.update(this.progressCounts());
   }
 
   /**
@@ -223,7 +229,7 @@ export class RunLedger {
     } finally {
       if (runOutcome !== undefined) this.counts.set(runOutcome, this.count(runOutcome) + runLength);
     }
-    this.progress.update({ done: this.recorded - this.count('skipped'), failed: this.failures });
+    this.progress.update(this.progressCounts());
   }
 
   /** "12 created, 1 failed" for the outcomes that occurred, in a fixed order. */

@@ -360,9 +360,12 @@ function recordFailedBatch<Sent>(
   // rather than sending it blindly or taking it as failed.
   const outcome = error instanceof AmbiguousRequestError ? 'unknown' : 'failed';
   if (error instanceof UnavailableError && outcome === 'failed') result.unavailableRecords += batch.length;
+  // The report's status is what the platform answered, also when that answer made it unavailable (a 429 asking to
+  // wait too long): a script filtering the report by status tells throttled rows from rows never answered.
+  const shown = status ?? (error instanceof UnavailableError ? error.answeredStatus : undefined);
   ledger.record(
     batch.map((entry) =>
-      reportEntry({ ...placeOf(entry), key: entry.key, outcome, status, message: error.message }, entry),
+      reportEntry({ ...placeOf(entry), key: entry.key, outcome, status: shown, message: error.message }, entry),
     ),
   );
   return unanswered;

@@ -352,6 +352,7 @@ export class HttpClient {
       const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();
       throw new UnavailableError(
         `${request.method} ${shownUrl(url)} answered HTTP ${response.status} asking to wait ${Math.round(decision.retryAfterMs / 1000)} s (Retry-After), longer than the ${maxRetryAfterMs / 60_000} minutes b2bctl waits; try again after ${until}.`,
+        { answeredStatus: response.status },
       );
     }
     if (!decision.retry && isRetryableStatus(response.status)) {

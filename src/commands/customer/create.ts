@@ -15,7 +15,14 @@ import {
   refusalIn2xx,
   registeredCustomer,
 } from '../../platform/customers.js';
-import { linksShownEmpty, readCustomerRecord } from '../../platform/answers/customers.js';
+import {
+  linksShownEmpty,
+  noCustomerShown,
+  readCustomerRecord,
+  sentValuesShownOtherwise,
+  storedEmailOf,
+} from '../../platform/answers/customers.js';
+import { redactSecrets } from '../../lib/secret-values.js';
 import { EncodedSlashRefusedError } from '../../platform/encoded-slash.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
@@ -194,14 +201,7 @@ function createdAnswer(
 ): UpsertEntry {
   const document = String(body.document);
   const { status } = created;
-  const refusal = refusalIn2xx(created.body, [body.password]);
-  const other = otherCustomerIn(created.body, document);
-  const doubt =
-    refusal !== undefined
-      ? `with a body that refuses it: ${refusal}`
-      : other === undefined
-        ? undefined
-        : anotherCustomersRecord(other, document);
+  const doubt = createDoubt(created.body, document, body.password);
   if (doubt !== undefined)
     return report('unknown', {
       status,
@@ -212,6 +212,20 @@ function createdAnswer(
   const notes = [queuedNote(status), unlinkedNote(unlinked)].filter((note) => note !== undefined);
   const message = notes.length === 0 ? undefined : notes.join('; ');
   return { ...report('created', { status, id: idOf(record), message }), ...(unlinked.length > 0 ? { unlinked } : {}) };
+}
+
+/**
+ * Why a create's 2xx does not show the customer made, or undefined when it does (or shows nothing, which is no doubt):
+ * a body that refuses it, another customer's record, text or a record without an id in place of the customer
+ * (noCustomerShown). The password the create sent is masked wherever the answer quotes it.
+ */
+function createDoubt(answer: unknown, document: string, password: string | undefined): string | undefined {
+  const refusal = refusalIn2xx(answer, [password]);
+  if (refusal !== undefined) return `with a body that refuses it: ${refusal}`;
+  const other = otherCustomerIn(answer, document);
+  if (other !== undefined) return anotherCustomersRecord(other, document);
+  const shown = noCustomerShown(answer);
+  return shown === undefined ? undefined : redactSecrets(shown, [password]);
 }
 
 /** The report's note of a create whose answer shows the links sent empty; undefined when it shows none so. */
@@ -331,17 +345,23 @@ async function existingAfterLostAnswer(
 ): Promise<ReportEntry> {
   const document = String(entry.value.document);
   if (!upsert) {
-    const email = stored.record.email;
-    if (sameEmail(entry.value.username, email))
+    const email = storedEmailOf(stored.record);
+    const otherwise = sentValuesShownOtherwise(entry.value, stored.record);
+    const fileEmail = sameEmail(entry.value.username, email);
+    if (fileEmail && otherwise.length === 0)
       return report('created', { status: stored.status, id: idOf(stored.record), message: created });
-    if (typeof email !== 'string')
+    if (email === undefined && otherwise.length === 0)
       return report('unknown', {
         status,
         message: `${what}; customer ${document} exists, but the platform's answer shows no e-mail to tell whether this create made it or it was there before, so it was not sent again`,
       });
     return report('failed', {
       status,
-      message: alreadyRegistered(`${what}, and document ${document} is already registered`, email),
+      message: alreadyRegistered(
+        `${what}, and document ${document} is already registered`,
+        fileEmail ? undefined : email,
+        otherwise,
+      ),
       fixedBy: 'upsert',
     });
   }
@@ -428,10 +448,13 @@ async function afterRefusedCreate(
   const registered = await registeredCustomer(client, document, signal);
   if (!registered) return notRegistered();
   const existing = registered.record;
-  const fileEmail = sameEmail(entry.value.username, existing.email);
-  // A resumed run: the interrupted one may have created this customer and died before the answer. With --upsert
-  // it is updated all the same: a customer that existed before gets the file's values, as the run was asked to.
-  if (entry.unanswered && fileEmail && !upsert) {
+  const storedEmail = storedEmailOf(existing);
+  const fileEmail = sameEmail(entry.value.username, storedEmail);
+  const otherwise = sentValuesShownOtherwise(entry.value, existing);
+  // A resumed run: the interrupted one may have created this customer and died before the answer, and then the
+  // record holds what it sent. With --upsert it is updated all the same: a customer that existed before gets the
+  // file's values, as the run was asked to.
+  if (entry.unanswered && fileEmail && otherwise.length === 0 && !upsert) {
     return report('created', {
       id: idOf(existing),
       message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
@@ -442,7 +465,7 @@ async function afterRefusedCreate(
   if (!upsert)
     return report('failed', {
       status: error.status,
-      message: alreadyRegistered(said, fileEmail ? undefined : existing.email),
+      message: alreadyRegistered(said, fileEmail ? undefined : storedEmail, entry.unanswered ? otherwise : []),
       // Nothing in the record to fix: fed back without --upsert, it is refused again.
       fixedBy: 'upsert',
     });
@@ -450,10 +473,16 @@ async function afterRefusedCreate(
   return updatedByUpsert(client, entry, registered, report, signal);
 }
 
-/** The line of a document registered before: what was said of it, the stored e-mail when another, and the fix. */
-function alreadyRegistered(said: string, storedEmail: unknown): string {
-  const emailNote = typeof storedEmail === 'string' ? `registered with the e-mail ${storedEmail}; ` : '';
-  return `${said} (${emailNote}pass --upsert to update existing customers)`;
+/**
+ * The line of a document registered before: what was said of it, the stored e-mail when another, what else the
+ * record shows otherwise than the file sent (sentValuesShownOtherwise: a record this job's create made would not),
+ * and the fix.
+ */
+function alreadyRegistered(said: string, storedEmail: string | undefined, otherwise: readonly string[] = []): string {
+  const emailNote = storedEmail === undefined ? '' : `registered with the e-mail ${storedEmail}; `;
+  const otherNote =
+    otherwise.length === 0 ? '' : `its record shows ${otherwise.join(' and ')}, so it was there before this create; `;
+  return `${said} (${emailNote}${otherNote}pass --upsert to update existing customers)`;
 }
 
 const updatableFields = new Set(customerFieldPaths.update.map((path) => path.split('.')[0] ?? path));

@@ -18,6 +18,7 @@ import {
   refusedWrite,
 } from './customer-failures.js';
 import { typedValue, setPath } from '../../io/input/record-shape.js';
+import { isSeparatorsOnly } from '../../io/input/cell-values.js';
 import type { PlatformClient, PlatformResponse } from '../../platform/client.js';
 import { type Customer, isUnknownDocument, updateCustomer } from '../../platform/customers.js';
 import { readCustomerRecord } from '../../platform/answers/customers.js';
@@ -117,6 +118,11 @@ export function bodyFromAssignments(document: string, assignments: readonly stri
     // customer's groups, and text would not go at all while the run said "Updated".
     if (assignment.slice(equals + 1).trim() === '')
       throw new UsageError(`--set ${field}= has no value; nothing was sent. Give the value after the "=".`);
+    // Separators with no name (`customerGroupList=|`) would go as an empty list and remove every group (t9-6).
+    if (type === 'list' && isSeparatorsOnly(assignment.slice(equals + 1)))
+      throw new UsageError(
+        `--set ${field}=${assignment.slice(equals + 1).trim()} holds separators with no name between them; nothing was sent. Give the names (--set '${field}=Atacado|Sul'); to remove every one on purpose, send "${field}": [] in a JSON file.`,
+      );
     setPath(body, field, typedValue(assignment.slice(equals + 1), type, '.', updateCatalogue.readingOf?.(field)));
   }
   return body;

@@ -6,6 +6,7 @@
 import type { CustomerCreateBody } from '../../domain/customer.js';
 import { isBlank, isObject } from '../../domain/customer-values.js';
 import type { Customer } from '../../platform/customers.js';
+import { storedEmailOf } from '../../platform/answers/customers.js';
 
 /** A field of the file that an upsert left as the customer had it, by its name in the file. */
 export type KeptChange = 'username' | 'addressList';
@@ -13,7 +14,7 @@ export type KeptChange = 'username' | 'addressList';
 /** The file's changes the update route could not make, given the stored record the upsert read or got back. */
 export function keptChanges(body: CustomerCreateBody, stored: Partial<Customer> | undefined): KeptChange[] {
   const kept: KeptChange[] = [];
-  if (body.username !== undefined && !sameEmail(body.username, stored?.email)) kept.push('username');
+  if (body.username !== undefined && !sameEmail(body.username, storedEmailOf(stored))) kept.push('username');
   if (Array.isArray(body.addressList) && !storedHoldsEvery(body.addressList, stored?.address)) kept.push('addressList');
   return kept;
 }

@@ -146,6 +146,24 @@ export function parseWholeNumber(text: string, decimal: DecimalSeparator): numbe
   return number !== undefined && Number.isInteger(number) ? number : undefined;
 }
 
+/**
+ * Whether a list cell holds separators and blanks only (`|`, ` | `, `||`): no name at all, which is no list the
+ * operator wrote (an ERP that joins empty group slots with `|` writes it). Split, it is an empty list, and an empty
+ * list sent replaces every group or price tag of the customer with none (t9-6).
+ */
+export function isSeparatorsOnly(text: string): boolean {
+  return text.includes('|') && text.replaceAll('|', '').trim() === '';
+}
+
+/**
+ * The problem of a list cell of separators only (isSeparatorsOnly), in the same words from every reader and from
+ * `--set`; undefined for any other text. An empty cell leaves the customer's list as it is (docs/input-files.md).
+ */
+export function separatorsOnlyProblem(path: string, text: string): string | undefined {
+  if (!isSeparatorsOnly(text)) return undefined;
+  return `field "${path}" holds "${text.trim()}", separators with no name between them: write the names (Atacado|Sul), or leave the cell empty to keep the customer's list as it is (sent, it would be an empty list, which removes every one; to remove them on purpose, send "${path}": [] in a JSON file)`;
+}
+
 /** A `|`-separated list cell (`Atacado|Sul`), without empty items. */
 export function parseList(text: string): string[] {
   // Most cells hold one name: no split, map and filter arrays for it.

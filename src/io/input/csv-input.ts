@@ -6,6 +6,7 @@ import {
   readFormulaGuard,
   retypeMarker,
   retypeProblem,
+  separatorsOnlyProblem,
 } from './cell-values.js';
 import { type CsvRow, type CsvRowBatch, readCsvRowBatches } from './csv-rows.js';
 import { headerHint, reportHeaderProblems } from './header-messages.js';
@@ -288,8 +289,9 @@ function cutShortProblem(row: CsvRow, columns: readonly ColumnPlan[]): string | 
 }
 
 /**
- * The cells of text columns that hold a spreadsheet's formula error (`#NOME?`, `Err:509`), and of any column an
- * errors file's mark of a value to type again (retypeMarker), instead of a value, as problems of the record;
+ * The cells of text columns that hold a spreadsheet's formula error (`#NOME?`, `Err:509`), of any column an
+ * errors file's mark of a value to type again (retypeMarker), instead of a value, and of list columns separators
+ * with no name (separatorsOnlyProblem), as problems of the record;
  * undefined when none does. A number or yes/no column's rule refuses a formula's error already, quoting it; text
  * takes anything, so without this it would be sent. A marked number's rule would quote the value unmarked
  * (`12,5`) as if it were refused. A workbook's error cells are refused alike (workbook-input.ts).
@@ -303,11 +305,13 @@ function formulaErrors(cells: readonly string[], columns: readonly ColumnPlan[])
     if (!textColumn && !isRetypeCell(text)) continue;
     // A problem of its field: the rules' own complaint about the same text is not said beside it.
     const problem = (message: string) => (found ??= []).push({ field: column.path, value: text.trim(), message });
+    const noNames = column.type === 'list' ? separatorsOnlyProblem(column.path, text) : undefined;
     if (textColumn && isSpreadsheetError(text))
       problem(
         `field "${column.path}" holds ${text.trim()}, the error a spreadsheet formula gave, not a value; correct the formula or type the value, and export again`,
       );
     else if (isRetypeCell(text)) problem(retypeProblem(column.path, text));
+    else if (noNames !== undefined) problem(noNames);
   }
   return found;
 }

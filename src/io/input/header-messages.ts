@@ -1,4 +1,5 @@
 import { countOf } from '../../lib/plural.js';
+import { printable } from '../../lib/printable.js';
 import { InputError } from '../../base/errors.js';
 import { fieldForHeader } from '../../domain/header-aliases.js';
 import { type InputOptions, recordPlace } from './opened-input.js';
@@ -84,6 +85,34 @@ export function missingColumnsText(
   return `no ${listed} column (${quotesHeader ? `the columns are ${headersText(problems)}` : unquotedHeaderText(problems)})`;
 }
 
+/**
+ * The problem of columns read as one field. Under one header, that header repeated; under several (`Telefone` and
+ * `Celular`, both mapped to phone by --map, or `Phone` and `phone`), each column by its header and what makes it the
+ * field: said as a `phone` column that "appears 2 times", it sent the operator to a column the file does not have
+ * (t9-13).
+ */
+function repeatedColumnText(
+  repeated: { path: string; columns: readonly number[] },
+  headers: readonly string[],
+  options: Pick<InputOptions, 'headerMap' | 'headerMapFile' | 'quotesHeader'>,
+): string {
+  const written = repeated.columns.map((column) => (headers[column - 1] ?? '').trim());
+  if (options.quotesHeader === false || written.every((header) => header === repeated.path))
+    return `column "${repeated.path}" appears ${repeated.columns.length} times (columns ${repeated.columns.join(', ')}). Keep one, or rename the other with --map.`;
+  const named = repeated.columns.map((column, index) => `${column} "${shortText(written[index] ?? '')}"`);
+  const columns = `${named.slice(0, -1).join(', ')} and ${named.at(-1) ?? ''}`;
+  const mapped = written.filter(
+    (header) => options.headerMap !== undefined && Object.hasOwn(options.headerMap, header),
+  );
+  const map = options.headerMapFile === undefined ? '--map' : printable(options.headerMapFile);
+  const read = `are ${named.length === 2 ? 'both' : 'all'} read as the field ${repeated.path}`;
+  const others = named.length === 2 ? 'the other' : 'the others';
+  if (mapped.length === 0)
+    return `columns ${columns} ${read}. Keep one, or map ${others} to another field (or to null, to leave ${named.length === 2 ? 'it' : 'them'} out) with --map.`;
+  const maps = `${map} maps ${mapped.map((header) => `"${shortText(header)}"`).join(' and ')} to it`;
+  return `columns ${columns} ${read} (${maps}). Keep one: in ${map}, map ${others} to another field, or to null to leave ${named.length === 2 ? 'it' : 'them'} out.`;
+}
+
 /** A header described without its words (InputOptions.quotesHeader): how many columns, and where to see them. */
 function unquotedHeaderText(problems: { headers: readonly string[] }): string {
   const named = problems.headers.filter((header) => header.trim() !== '').length;
@@ -113,14 +142,11 @@ export function reportHeaderProblems(
     );
   const repeated = problems.repeated[0];
   if (repeated) {
-    throw new InputError(
-      `${file}:${at}: column "${repeated.path}" appears ${repeated.columns.length} times (columns ${repeated.columns.join(', ')}). Keep one, or rename the other with --map.`,
-      {
-        file,
-        line,
-        field: repeated.path,
-      },
-    );
+    throw new InputError(`${file}:${at}: ${repeatedColumnText(repeated, problems.headers, options)}`, {
+      file,
+      line,
+      field: repeated.path,
+    });
   }
   if (problems.missing.length > 0) {
     throw new InputError(

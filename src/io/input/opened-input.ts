@@ -23,6 +23,8 @@ export interface InputOptions {
   decimal?: DecimalSeparator;
   /** `--map`: the ERP's own header (or JSON key) to our field path, or `null` for a column left out. */
   headerMap?: Readonly<HeaderMap>;
+  /** The file `headerMap` was read from (`--map FILE`), named where a message speaks of the map. */
+  headerMapFile?: string;
   /** `--ignore-column`: headers whose data is left out on purpose (else data under an unknown header stops the run). */
   ignoredColumns?: readonly string[];
   /** The highest list index a header may name (`addressList.N.zipcode`); the input.maxListIndex setting. */

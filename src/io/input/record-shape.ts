@@ -7,6 +7,7 @@ import {
   parseActiveState,
   parseBoolean,
   parseDecimal,
+  isSeparatorsOnly,
   parseList,
   parseWholeNumber,
 } from './cell-values.js';
@@ -206,7 +207,9 @@ export function typedValue(text: string, type: FieldType, decimal: DecimalSepara
     case 'integer':
       return parseWholeNumber(text, decimal) ?? text;
     case 'list':
-      return parseList(text);
+      // Separators only (`|`) are kept as text, which the rules refuse, never an empty list sent (t9-6); the readers
+      // refuse such a cell first, in its own words (separatorsOnlyProblem).
+      return isSeparatorsOnly(text) ? text.trim() : parseList(text);
     case 'string':
       return reading === 'exact text' ? text : text.trim();
   }

@@ -11,6 +11,7 @@ import {
   readFormulaGuard,
   retypeMarker,
   retypeProblem,
+  separatorsOnlyProblem,
 } from './cell-values.js';
 import { refuseTitleAboveHeader, type RowBelowHeader } from './header-below-title.js';
 import { planWithProposal } from './header-proposal.js';
@@ -372,6 +373,13 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
         continue;
       }
       const cell = asText.cell;
+      // Separators with no name (`|`): refused as the CSV reader refuses them, the cell kept as written (nothing lost).
+      const noNames =
+        column.type === 'list' && cell.kind === 'text' ? separatorsOnlyProblem(column.path, cell.text) : undefined;
+      if (noNames !== undefined) {
+        (problems ??= []).push({ field: column.path, value: cellText(cell).trim(), message: noNames });
+        continue;
+      }
       if (cell !== sheetCell) original[column.index] = cellText(cell);
       const read = cellValue(cell, column, written.decimal, written.decimalSettled);
       if (read.problem) {

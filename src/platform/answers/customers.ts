@@ -1,4 +1,6 @@
 import { documentLookupKey } from '../../domain/documents.js';
+import { quotedAnswer } from '../../base/quoted-answer.js';
+import { withoutMarks } from './status-words.js';
 import { firstAt, isIdLike, isRecord, isNonEmptyText } from './shapes.js';
 
 /**
@@ -17,6 +19,57 @@ export function readCustomerRecord(body: unknown): Record<string, unknown> | und
   if (!isRecord(body)) return undefined;
   if (isIdLike(body.id) || isNonEmptyText(body.document)) return body;
   return firstAt(body, recognisedCustomerEnvelopes, isRecord)?.value ?? body;
+}
+
+/**
+ * What a create's 2xx shows in place of the customer it says it made, or undefined when it shows the record, or shows
+ * nothing (no body, `null`, `[]`, `true`: a success without the record, as the document's other routes may answer):
+ * - text that is no JSON (`200 text/plain` `Cliente não cadastrado: CPF inválido`): words b2bctl cannot read as a
+ *   success nor as a refusal, and never decides on;
+ * - a record that names the customer's `id` and gives none (`{"id": null, "message": "Customer already exists"}`):
+ *   the platform says no customer was stored under an id.
+ * Each was reported `created` with an empty id, exit 0, and nothing stored (t9-12): the create is `unknown` instead.
+ */
+export function noCustomerShown(body: unknown): string | undefined {
+  if (typeof body === 'string')
+    return body.trim() === '' ? undefined : `with text instead of the customer's record: ${quotedAnswer(body)}`;
+  const record = readCustomerRecord(body);
+  if (record === undefined || !Object.hasOwn(record, 'id') || isIdLike(record.id)) return undefined;
+  return `with no customer id (${quotedAnswer(JSON.stringify(record))})`;
+}
+
+/**
+ * The login e-mail a stored record shows: under `email`, as the document's Customer object names it, or under
+ * `username`, the name a create sends it under and a platform may answer it under too. Read under `email` alone, a
+ * resume after a killed run reported its own creates `failed` "already registered (pass --upsert …)" (t11-1).
+ */
+export function storedEmailOf(record: unknown): string | undefined {
+  if (!isRecord(record)) return undefined;
+  if (isNonEmptyText(record.email)) return record.email;
+  return isNonEmptyText(record.username) ? record.username : undefined;
+}
+
+/**
+ * The fields a create sent that the stored record shows with another value, as `name "shown" (the file: "sent")`:
+ * the name (spacing, case and accents aside) and the phone (its digits, without the country's 55). A create that made the
+ * record stored what it sent, so a customer found after a lost answer that shows other values was there before,
+ * though its e-mail is the file's: a corrected name and phone were reported created and never applied (t9-20).
+ * A field either side does not give tells nothing.
+ */
+export function sentValuesShownOtherwise(sent: { name?: unknown; phone?: unknown }, record: unknown): string[] {
+  if (!isRecord(record)) return [];
+  const differing: string[] = [];
+  const compared = [
+    { field: 'name', key: (text: string) => withoutMarks(text).replace(/\s+/g, ' ').trim().toLowerCase() },
+    { field: 'phone', key: (text: string) => text.replace(/\D/g, '').replace(/^55(?=\d{10,11}$)/, '') },
+  ] as const;
+  for (const { field, key } of compared) {
+    const fileValue = sent[field];
+    const shown = record[field];
+    if (!isNonEmptyText(fileValue) || !isNonEmptyText(shown) || key(fileValue) === key(shown)) continue;
+    differing.push(`${field} "${quotedAnswer(shown, 80)}" (the file: "${quotedAnswer(fileValue, 80)}")`);
+  }
+  return differing;
 }
 
 /**

@@ -28,8 +28,10 @@ function negations(): readonly string[] {
 // (accents, case, `_` and `-` aside): the Portuguese `sucesso`, `situação`, `aceito`; `accepted`; the HTTP status a
 // gateway or framework quotes in a 200 (`statusCode`, `httpStatus`). `{"sucesso": false}` and `{"situacao": "ERRO"}`
 // were reported created, exit 0, while `{"success": false}` and `{"status": "ERRO"}` were `unknown` (a fresh user test).
+// `retorno` (return) is where a Brazilian ERP's API states it: `{"retorno": "ERRO", "mensagem": "falha"}` was reported
+// created, exit 0 (t9-12).
 function outcomeFields(): readonly string[] {
-  const portuguese = ['sucesso', 'situacao', 'aceito'];
+  const portuguese = ['sucesso', 'situacao', 'aceito', 'retorno'];
   return [...recognisedStatusFields(), ...portuguese, 'accepted', 'statuscode', 'httpstatus', 'httpcode'];
 }
 
@@ -50,6 +52,11 @@ function recordFields(): readonly string[] {
 
 function looksLikeARecord(place: Record<string, unknown>): boolean {
   return Object.keys(place).some((field) => recordFields().includes(fieldNameOf(field)));
+}
+
+// The fields a gateway or framework quotes an HTTP status in beside its message, in English and Portuguese.
+function codeFields(): readonly string[] {
+  return ['code', 'codigo'];
 }
 
 // Fields whose number is a count (`"sucesso": 50` items applied), never an HTTP status: a batch of 404 applied items
@@ -139,8 +146,9 @@ function refusingStatus(
   place: Record<string, unknown>,
 ): boolean {
   const name = fieldNameOf(field);
-  // A record's own fields are its data: a customer's `code` of 450 in the store, not an HTTP status.
-  if (name === 'code') return isRefusingHttpStatus(value) && !looksLikeARecord(place);
+  // A record's own fields are its data: a customer's `code` of 450 in the store, not an HTTP status. `codigo` is the
+  // same field in Portuguese: `{"codigo": 400, "mensagem": "CPF já cadastrado"}` was reported created (t9-12).
+  if (codeFields().includes(name)) return isRefusingHttpStatus(value) && !looksLikeARecord(place);
   // `"updated": false`, `"queued": false`: the batch-level flag of what was asked says no, whatever its name.
   if (value === false && takenWords().includes(name) && !looksLikeARecord(place)) return true;
   if (field !== statusField && !outcomeFields().includes(name)) return false;

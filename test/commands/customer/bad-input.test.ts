@@ -370,14 +370,34 @@ describe('headers', () => {
     );
   });
 
-  it('two headers mapped to the same field by --map: exit 65', async () => {
+  // Said as a `document` column that "appears 2 times", it sent the operator to a column the file does not have
+  // (t9-13): each column is named by its own header, and the map file by its name.
+  it('two headers mapped to the same field by --map: exit 65 naming both headers and the map', async () => {
     const folder = folderWith('mapped.csv', `CPF,document\n529.982.247-25,529.982.247-25\n`);
     writeFileSync(join(folder, 'map.json'), '{"CPF":"document"}');
     expect(await createRun(folder, 'mapped.csv', ['--map', 'map.json'])).toEqual(
       refusal(
         'mapped.csv',
         65,
-        'mapped.csv:1: column "document" appears 2 times (columns 1, 2). Keep one, or rename the other with --map.',
+        'mapped.csv:1: columns 1 "CPF" and 2 "document" are both read as the field document (map.json maps "CPF" to it). Keep one: in map.json, map the other to another field, or to null to leave it out.',
+      ),
+    );
+  });
+
+  it('a landline and a mobile column both mapped to phone: exit 65 naming them and the map, nothing sent', async () => {
+    const folder = folderWith(
+      'dm.csv',
+      `CPF,Nome,E-mail,Telefone,Celular\n529.982.247-25,Ana,ana@example.com,1133334444,11987654321\n`,
+    );
+    writeFileSync(
+      join(folder, 'dm.map.json'),
+      '{"CPF":"document","Nome":"name","E-mail":"username","Telefone":"phone","Celular":"phone"}',
+    );
+    expect(await createRun(folder, 'dm.csv', ['--map', 'dm.map.json'])).toEqual(
+      refusal(
+        'dm.csv',
+        65,
+        'dm.csv:1: columns 4 "Telefone" and 5 "Celular" are both read as the field phone (dm.map.json maps "Telefone" and "Celular" to it). Keep one: in dm.map.json, map the other to another field, or to null to leave it out.',
       ),
     );
   });

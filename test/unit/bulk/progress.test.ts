@@ -94,6 +94,28 @@ describe('createProgress without a terminal', () => {
   });
 });
 
+describe('createProgress counting records whose outcome is unknown', () => {
+  it.each<[number, string]>([
+    [71, 'progress: 301 of 301 customers (100%), 30/s, 0 failed, 71 unknown'],
+    [0, 'progress: 301 of 301 customers (100%), 30/s, 0 failed'],
+  ])('%i unknown: said apart from the failed', async (unknown, line) => {
+    const clock = new FakeClock();
+    const logged: string[] = [];
+    const progress = await createProgress({
+      io: streams(false).io,
+      clock,
+      quiet: false,
+      unit: 'customers',
+      total: 301,
+      log: (message) => logged.push(message),
+      divertLog: () => () => {},
+    });
+    clock.advance(10_000);
+    progress.update({ done: 301, failed: 0, unknown });
+    expect(logged).toEqual([line]);
+  });
+});
+
 describe('createProgress with --quiet', () => {
   it.each([false, true])('logs and draws nothing (stderr a terminal: %s)', async (isStderrTTY) => {
     const clock = new FakeClock();

@@ -281,6 +281,18 @@ describe('RunLedger.record: what each row counts and what goes to the errors fil
     expect(test.stderr()).toContain(', 2 failed');
   });
 
+  // A cron log's "71 failed" sent the operator to an errors file that holds none of them (t9-11): the unknown are
+  // counted apart, as the summary and the report count them.
+  it('progress lines count the unknown apart from the failed', async () => {
+    const { test, open } = ledgerIn(temporaryFolder(), { unknownToFeedBack: false });
+    const ledger = await open();
+    (test.clock as FakeClock).advance(10_000);
+    ledger.record([row(1, 'created'), row(2, 'unknown'), row(3, 'failed'), row(4, 'unknown')]);
+    ledger.close();
+    await test.context.close();
+    expect(test.stderr()).toMatch(/progress: 4 of 10 customers \(40%\), \d+\/s, 1 failed, 2 unknown\n/);
+  });
+
   it('JSON log lines on a terminal: progress lines for the log shipper, not a bar', async () => {
     const { test, open } = ledgerIn(temporaryFolder(), {}, { logFormat: 'json' }, true);
     const ledger = await open();
