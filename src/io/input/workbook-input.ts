@@ -455,11 +455,12 @@ export function cellValue(
       return numberValue(cell, column);
     case 'boolean':
       if (column.type === 'boolean') return { value: cell.value };
-      // A code typed TRUE or VERDADEIRO became a yes/no cell: no code is "true".
-      if (column.textKind === 'code')
+      // A text typed TRUE or VERDADEIRO became a yes/no cell: what it shows depends on the screen's language, and
+      // "true" is neither what was typed nor what is shown. Refused as a date is (docs/input-files.md).
+      if (column.type === 'string' || column.type === 'list' || column.textKind === 'code')
         return {
           value: String(cell.value),
-          problem: `${String(cell.value).toUpperCase()}: the cell is a yes/no (TRUE or FALSE), not the code typed; format the column as Text and type the value again`,
+          problem: `${String(cell.value).toUpperCase()}: the cell is a yes/no (TRUE or FALSE), not the ${column.textKind === 'code' ? 'code' : 'text'} typed; format the column as Text and type the value again`,
         };
       return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.reading) };
     case 'date':
@@ -494,6 +495,13 @@ function numberValue(
       problem: `${shown}: the cell is a percentage, which this column does not take; type the number itself`,
     };
   }
+  // An amount of money in a text column: shown as `R$ 1.500,50` by the screen's currency and language, held as
+  // 1500.5; sending either would be a guess at what was typed. Refused as a date is; a number column reads the number.
+  if (cell.currency && (column.type === 'string' || column.type === 'list'))
+    return {
+      value: String(number),
+      problem: `${number}: the cell is an amount of money (shown such as R$ 1.500,50), not the text typed; format the column as Text and type the value again`,
+    };
   switch (column.type) {
     case 'number':
     case 'integer':
