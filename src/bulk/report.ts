@@ -227,7 +227,7 @@ export class ReportWriter {
         }
         idCell = lastIdCell;
       }
-      text += `${place}${d}${csvCell(row.key, d)}${d}${row.outcome}${d}${row.status === undefined ? '' : row.status}${d}${idCell}${d}${row.message === undefined ? '' : csvCell(row.message, d)}${this.withRows ? `${d}${row.row ?? row.line}\r\n` : '\r\n'}`;
+      text += `${place}${d}${keyCell(row.key, d)}${d}${row.outcome}${d}${row.status === undefined ? '' : row.status}${d}${idCell}${d}${row.message === undefined ? '' : csvCell(row.message, d)}${this.withRows ? `${d}${row.row ?? row.line}\r\n` : '\r\n'}`;
     }
     // All of the rows or none: the summary can then say exactly which answers the report lacks.
     this.appender.append(text);
@@ -237,6 +237,15 @@ export class ReportWriter {
   close(): void {
     closeSync(this.descriptor);
   }
+}
+
+/**
+ * The key cell (a document, a SKU). In an --excel report, the one a person opens in a spreadsheet, a key a spreadsheet
+ * would rewrite (`00360305000104` read as the number 360305000104, a CPF's leading zero gone) gets the `'` the errors
+ * file gives it (guardDigitsText), so the operator finds the customer by the key shown; --resume takes it off.
+ */
+function keyCell(key: string, delimiter: ',' | ';'): string {
+  return csvCell(delimiter === ';' ? guardDigitsText(key) : key, delimiter);
 }
 
 /** An id cell; a decimal number in an --excel report gets the decimal comma Excel reads (whole ones are as they are). */
