@@ -762,6 +762,22 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
   });
 });
 
+describe('an addressType in another case', () => {
+  it.each(['business', 'Business', 'residential'])(
+    '%s is no warning: the platform reads RESIDENTIAL and BUSINESS in any case',
+    async (type) => {
+      const folder = folderWith(
+        'at.csv',
+        `document,customerRegistrationAddress.zipcode,customerRegistrationAddress.number,customerRegistrationAddress.addressType\n111.444.777-35,01310-100,1,${type}\n`,
+      );
+      const result = await cli(['customer', 'validate', 'at.csv', '--update'], folder);
+      expect(result.code).toBe(0);
+      expect(result.stderr).not.toContain('warning');
+      expect(await requestCounts(sandbox)).toEqual({});
+    },
+  );
+});
+
 describe('characters that show as nothing', () => {
   it('a soft hyphen in an e-mail (maria\u00AD@x.com shows as maria@x.com): refused naming it, nothing sent', async () => {
     const folder = folderWith('c.csv', `${createHeader}\n${ana.replace('ana@example.com', 'ana\u00AD@example.com')}\n`);
