@@ -5,6 +5,7 @@ import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine, guardDigitsText } from '../io/output/csv-format.js';
 import { errorsFileColumns } from '../io/input/record-shape.js';
 import { openForAppend, pathTaken } from '../lib/private-file.js';
+import { ErrorsFileOrder } from './errors-order.js';
 
 /** What happened to one input record (docs/bulk-runs.md). */
 export type Outcome =
@@ -266,6 +267,8 @@ export class ErrorsWriter {
   private appender: WholeAppender | undefined;
   /** CSV: whether rows carry the `row` column (not when appending to an errors file written before it). */
   private withRows = true;
+  /** Where this run's rows are in a regular file, and its size: put in the input's order at close. */
+  private order: { rows: ErrorsFileOrder; size: number } | undefined;
   rows = 0;
 
   constructor(
@@ -292,8 +295,16 @@ export class ErrorsWriter {
     if (!existed) rmSync(this.path, { force: true });
   }
 
-  /** Writes a failing record: its cells (or JSON value), the error, and for CSV its spreadsheet row. */
-  write(original: readonly string[] | unknown, error: string, row?: number): void {
+  /**
+   * Writes a failing record: its cells (or JSON value), the error, and for CSV its spreadsheet row. `place`, the
+   * record's line (and element) in the input, puts the file in the input's order when the run ends (close).
+   */
+  write(
+    original: readonly string[] | unknown,
+    error: string,
+    row?: number,
+    place?: { line: number; element?: number },
+  ): void {
     this.descriptor ??= openForAppend(this.path);
     if (this.rows === 0 && this.form.kind === 'csv') {
       if (fstatSync(this.descriptor).size === 0) {
@@ -306,7 +317,12 @@ export class ErrorsWriter {
         this.withRows = header.at(-2) === errorsRowColumn;
       }
     }
-    this.appender ??= new WholeAppender(this.descriptor);
+    if (this.appender === undefined) {
+      this.appender = new WholeAppender(this.descriptor);
+      const file = fstatSync(this.descriptor);
+      // Only a regular file is put in order: a pipe or /dev/stderr is read as it is written.
+      if (file.isFile()) this.order = { rows: new ErrorsFileOrder(), size: file.size };
+    }
     const text =
       this.form.kind === 'csv'
         ? csvLine(
@@ -326,6 +342,10 @@ export class ErrorsWriter {
           )
         : `${JSON.stringify(original !== null && typeof original === 'object' && !Array.isArray(original) ? { ...original, error } : { value: original, error })}\n`;
     this.appender.append(text);
+    if (this.order !== undefined) {
+      this.order.rows.add(this.order.size, place);
+      this.order.size += Buffer.byteLength(text);
+    }
     this.rows++;
   }
 
@@ -334,6 +354,13 @@ export class ErrorsWriter {
     closeSync(this.descriptor);
     this.descriptor = undefined;
     this.appender = undefined;
+    const order = this.order;
+    this.order = undefined;
+    try {
+      order?.rows.rewrite(this.path, order.size);
+    } catch {
+      // Left in the order the answers came (a full disk, a folder made read-only meanwhile): every row is there.
+    }
   }
 }
 
