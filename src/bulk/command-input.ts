@@ -8,6 +8,7 @@ import { openAnyInput } from '../io/input/workbook-or-text.js';
 import type { InputFlags } from './flags.js';
 import { adoptHeaderMap, offerHeaderMap } from './header-map-file.js';
 import { printable } from '../lib/printable.js';
+import { utf16Text } from '../lib/json-file-text.js';
 
 /** How a command opens its input, beyond its flags. */
 export interface CommandInputOptions {
@@ -103,8 +104,9 @@ async function readHeaderMapFile(map: string, encoding: string | undefined): Pro
   try {
     return parseHeaderMap(JSON.parse(text), map);
   } catch (error) {
+    // The parser quotes the text around the fault: printable keeps its line breaks and NULs out of the message.
     if (error instanceof SyntaxError)
-      throw new InputError(`${printable(map)}: the --map file is not valid JSON (${error.message}).`, {
+      throw new InputError(`${printable(map)}: the --map file is not valid JSON (${printable(error.message)}).`, {
         file: map,
       });
     throw error;
@@ -112,10 +114,13 @@ async function readHeaderMapFile(map: string, encoding: string | undefined): Pro
 }
 
 /**
- * A `--map` file is saved by the same people and programs as the input: UTF-8 (with or without a
+ * A `--map` file is saved by the same people and programs as the input: UTF-16 by its BOM, UTF-8 (with or without a
  * BOM) when it decodes, else the input's --encoding, else Windows-1252, so its accented headers match.
  */
 async function decodeMapFile(bytes: Buffer, encoding: string | undefined): Promise<string> {
+  // Notepad's "Unicode" (UTF-16 with a BOM), whatever the input's encoding.
+  const utf16 = utf16Text(bytes);
+  if (utf16 !== undefined) return utf16;
   const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
   // Tried even with --encoding windows-1252: that names the export's encoding, and an editor's map is UTF-8.
   try {

@@ -119,7 +119,13 @@ export async function* pendingBatches<T>(
       if (record.message !== undefined) {
         if (resume?.reported.has(record)) {
           // A resume: its report says so already.
-          ledger.recountInvalid({ original: record.original, message: record.message, row: record.row ?? record.line });
+          ledger.recountInvalid({
+            original: record.original,
+            message: record.message,
+            row: record.row ?? record.line,
+            line: record.line,
+            element: record.element,
+          });
           skippedInvalid?.(record);
           continue;
         }

@@ -5,6 +5,7 @@ import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine, guardDigitsText } from '../io/output/csv-format.js';
 import { errorsFileColumns } from '../io/input/record-shape.js';
 import { openForAppend, pathTaken } from '../lib/private-file.js';
+import { ErrorsFileOrder } from './errors-order.js';
 
 /** What happened to one input record (docs/bulk-runs.md). */
 export type Outcome =
@@ -231,7 +232,7 @@ export class ReportWriter {
         }
         idCell = lastIdCell;
       }
-      text += `${place}${d}${csvCell(row.key, d)}${d}${row.outcome}${d}${row.status === undefined ? '' : row.status}${d}${idCell}${d}${row.message === undefined ? '' : csvCell(row.message, d)}${this.withRows ? `${d}${row.row ?? row.line}\r\n` : '\r\n'}`;
+      text += `${place}${d}${keyCell(row.key, d)}${d}${row.outcome}${d}${row.status === undefined ? '' : row.status}${d}${idCell}${d}${row.message === undefined ? '' : csvCell(row.message, d)}${this.withRows ? `${d}${row.row ?? row.line}\r\n` : '\r\n'}`;
     }
     // All of the rows or none: the summary can then say exactly which answers the report lacks.
     this.appender.append(text);
@@ -241,6 +242,15 @@ export class ReportWriter {
   close(): void {
     closeSync(this.descriptor);
   }
+}
+
+/**
+ * The key cell (a document, a SKU). In an --excel report, the one a person opens in a spreadsheet, a key a spreadsheet
+ * would rewrite (`00360305000104` read as the number 360305000104, a CPF's leading zero gone) gets the `'` the errors
+ * file gives it (guardDigitsText), so the operator finds the customer by the key shown; --resume takes it off.
+ */
+function keyCell(key: string, delimiter: ',' | ';'): string {
+  return csvCell(delimiter === ';' ? guardDigitsText(key) : key, delimiter);
 }
 
 /** An id cell; a decimal number in an --excel report gets the decimal comma Excel reads (whole ones are as they are). */
@@ -261,6 +271,8 @@ export class ErrorsWriter {
   private appender: WholeAppender | undefined;
   /** CSV: whether rows carry the `row` column (not when appending to an errors file written before it). */
   private withRows = true;
+  /** Where this run's rows are in a regular file, and its size: put in the input's order at close. */
+  private order: { rows: ErrorsFileOrder; size: number } | undefined;
   rows = 0;
 
   constructor(
@@ -287,8 +299,16 @@ export class ErrorsWriter {
     if (!existed) rmSync(this.path, { force: true });
   }
 
-  /** Writes a failing record: its cells (or JSON value), the error, and for CSV its spreadsheet row. */
-  write(original: readonly string[] | unknown, error: string, row?: number): void {
+  /**
+   * Writes a failing record: its cells (or JSON value), the error, and for CSV its spreadsheet row. `place`, the
+   * record's line (and element) in the input, puts the file in the input's order when the run ends (close).
+   */
+  write(
+    original: readonly string[] | unknown,
+    error: string,
+    row?: number,
+    place?: { line: number; element?: number },
+  ): void {
     this.descriptor ??= openForAppend(this.path);
     if (this.rows === 0 && this.form.kind === 'csv') {
       if (fstatSync(this.descriptor).size === 0) {
@@ -301,7 +321,12 @@ export class ErrorsWriter {
         this.withRows = header.at(-2) === errorsRowColumn;
       }
     }
-    this.appender ??= new WholeAppender(this.descriptor);
+    if (this.appender === undefined) {
+      this.appender = new WholeAppender(this.descriptor);
+      const file = fstatSync(this.descriptor);
+      // Only a regular file is put in order: a pipe or /dev/stderr is read as it is written.
+      if (file.isFile()) this.order = { rows: new ErrorsFileOrder(), size: file.size };
+    }
     const text =
       this.form.kind === 'csv'
         ? csvLine(
@@ -321,6 +346,10 @@ export class ErrorsWriter {
           )
         : `${JSON.stringify(original !== null && typeof original === 'object' && !Array.isArray(original) ? { ...original, error } : { value: original, error })}\n`;
     this.appender.append(text);
+    if (this.order !== undefined) {
+      this.order.rows.add(this.order.size, place);
+      this.order.size += Buffer.byteLength(text);
+    }
     this.rows++;
   }
 
@@ -329,6 +358,13 @@ export class ErrorsWriter {
     closeSync(this.descriptor);
     this.descriptor = undefined;
     this.appender = undefined;
+    const order = this.order;
+    this.order = undefined;
+    try {
+      order?.rows.rewrite(this.path, order.size);
+    } catch {
+      // Left in the order the answers came (a full disk, a folder made read-only meanwhile): every row is there.
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse';
 import { createReadStream } from 'node:fs';
 import { InputError } from '../base/errors.js';
-import { restoreFormula } from '../io/output/csv-format.js';
+import { restoreDigitsGuard, restoreFormula } from '../io/output/csv-format.js';
 import { doneOutcomes, headerLine, parsePlace, type RecordPlace, reportDelimiterOf } from './report.js';
 import { printable } from '../lib/printable.js';
 
@@ -223,8 +223,10 @@ export async function readDoneLines(
       if (row.outcome !== 'unknown') reported?.add(place);
       else if (unknown instanceof UnknownPlaces) unknown.addRow(place, row.status);
       else unknown?.add(place);
-      // The report's key cell of `=1+1` is `'=1+1` (formula-guarded for Excel): compared as the record's own key.
-      keys?.set(place, restoreFormula(row.key ?? ''));
+      // The report's key cell of `=1+1` is `'=1+1` (formula-guarded for Excel), and an --excel report's `00123` is
+      // `'00123` (guarded as digits): compared as the record's own key.
+      const key = restoreFormula(row.key ?? '');
+      keys?.set(place, delimiter === ';' ? restoreDigitsGuard(key) : key);
       if (doneOutcomes.has(row.outcome)) done.add(place);
     }
   } catch (error) {

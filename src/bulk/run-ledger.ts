@@ -188,9 +188,14 @@ export class RunLedger {
    * same, whose feed-back command must cover every record to fix: the interrupted run's errors file is not continued,
    * as the failed records this run sends again would stay in it once sent.
    */
-  recountInvalid(invalid: { original: unknown; message: string; row: number }): void {
+  recountInvalid(invalid: { original: unknown; message: string; row: number; line: number; element?: number }): void {
     this.counts.set('invalid', this.count('invalid') + 1);
-    writing(this.errors.path, () => this.errors.write(invalid.original, invalid.message, invalid.row));
+    writing(this.errors.path, () =>
+      this.errors.write(invalid.original, invalid.message, invalid.row, {
+        line: invalid.line,
+        element: invalid.element,
+      }),
+    );
     this.progress.update(this.progressCounts());
   }
 
@@ -223,7 +228,7 @@ export class RunLedger {
         // original is read only for a failure: a spooled record parses its cells when asked.
         if (failingOutcomes.has(row.outcome) && (row.outcome !== 'unknown' || this.unknownToFeedBack))
           writing(this.errors.path, () =>
-            this.errors.write(entry.original, row.message ?? row.outcome, row.row ?? row.line),
+            this.errors.write(entry.original, row.message ?? row.outcome, row.row ?? row.line, row),
           );
       }
     } finally {

@@ -158,8 +158,9 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
     if (state !== undefined && !isFederativeUnit(state))
       warn(`${path()}.state`, state, 'not one of the 27 UFs, such as SP');
     const type = textOf(address.addressType);
-    // The platform takes any other value and stores RESIDENTIAL: a "Comercial" address would become a home.
-    if (type !== undefined && !addressTypes.includes(type))
+    // The platform takes any other value and stores RESIDENTIAL: a "Comercial" address would become a home. It reads
+    // the two in any case (platform-spec.md: "RESIDENTIAL or BUSINESS, case-insensitive"), so `business` is BUSINESS.
+    if (type !== undefined && !addressTypes.includes(type.toUpperCase()))
       warn(
         `${path()}.addressType`,
         type,

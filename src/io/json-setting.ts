@@ -1,4 +1,5 @@
 import { InputError, UsageError } from '../base/errors.js';
+import { jsonFileText } from '../lib/json-file-text.js';
 import { readFileOrPipeSync } from '../lib/named-file.js';
 import { printable } from '../lib/printable.js';
 
@@ -34,7 +35,7 @@ export function readJsonSetting<T>(source: string, origin: JsonSettingOrigin, ki
   let text = source;
   if (!source.trim().startsWith('{')) {
     try {
-      text = readFileOrPipeSync(source).toString('utf8');
+      text = jsonFileText(readFileOrPipeSync(source));
     } catch (error) {
       throw new InputError(
         `${printable(source)}: cannot read ${kind.fileLabel}${origin.kind === 'flag' ? '' : `, named by ${origin.described}`} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
@@ -46,7 +47,7 @@ export function readJsonSetting<T>(source: string, origin: JsonSettingOrigin, ki
     return kind.parse(JSON.parse(text));
   } catch (error) {
     if (error instanceof SyntaxError || error instanceof kind.ruleError)
-      throw new UsageError(`${kind.unusable(originInWords(origin))}: ${(error as Error).message}`);
+      throw new UsageError(`${kind.unusable(originInWords(origin))}: ${printable((error as Error).message)}`);
     throw error;
   }
 }

@@ -11,6 +11,7 @@ import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.
 import { listensOnThisMachineOnly, reachableListenerWarning } from '../../net/plain-http.js';
 import type { TaxAuth } from '../../tax/callback-auth.js';
 import { startTaxServer } from '../../tax/server.js';
+import { jsonFileText } from '../../lib/json-file-text.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
 import { readTaxTable } from '../../tax/table-file.js';
 import { WatchedTaxTable } from '../../tax/watched-table.js';
@@ -185,10 +186,10 @@ function authFromEnvironment(
 async function readShapeFile(path: string): Promise<TaxShape> {
   let json: unknown;
   try {
-    json = JSON.parse((await readRegularFile(path)).toString('utf8'));
+    json = JSON.parse(jsonFileText(await readRegularFile(path)));
   } catch (error) {
     throw new InputError(
-      `${printable(path)}: cannot read the shape file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      `${printable(path)}: cannot read the shape file (${(error as NodeJS.ErrnoException).code ?? printable((error as Error).message)}).`,
       {
         file: path,
       },

@@ -99,7 +99,8 @@ function readsAsBrazilian(text: string): boolean {
   for (const character of text.replace(/\p{L}+/gu, '')) {
     if (character.charCodeAt(0) >= 0x80 && !brazilianPunctuation.has(character)) return false;
   }
-  return accents > 0;
+  // A degree after a number (`Km 2°`, `30°C`) is as Brazilian as an accent: a file may hold no other.
+  return accents > 0 || /\d°/.test(text);
 }
 
 /**
@@ -120,6 +121,59 @@ function brazilianWord(word: string): boolean {
     if ((character === 'ç' || character === 'Ç') && !/[aouãõáóú]/i.test(word[index + 1] ?? '')) return false;
   }
   return true;
+}
+
+/**
+ * Where text read as Windows-1252 holds a character a Brazilian office does not type there, or -1. A CP850 or
+ * MacRoman export whose accents are all of the kinds Windows-1252 also defines reads without an undefined byte:
+ * CP850's º is Windows-1252's §, its ª is ¦, ° is ø, ô is “, á a no-break space, õ is ä, í is ¡, Ó is à, Ô is â;
+ * MacRoman's ª is » and º is ¼. So `2§ andar`, `1¦`, `Ant“nio`, `Simäes`, `àtica`, `âNIBUS` are caught here, and the
+ * caller asks whether another Office encoding reads the bytes as Brazilian text before refusing (a Windows-1252
+ * `Müller` or `m²` that no other encoding explains either is left as it reads).
+ */
+export function implausibleCharacter(text: string): number {
+  for (const match of text.matchAll(/[\u0080-\uffff]/g)) {
+    const at = match.index;
+    const character = match[0];
+    const before = text[at - 1] ?? ' ';
+    const after = text[at + 1] ?? ' ';
+    if (/\p{L}/u.test(character)) {
+      const word = letterRunAround(text, at);
+      if (!brazilianWord(word) || lowerAccentInCapitals(word) || misplacedCrase(word)) return at;
+      continue;
+    }
+    if (!brazilianPunctuation.has(character)) return at;
+    // `§ 2º` and `Art. 5, §` hold it before a number or alone; `2§`, `N§` are CP850's º.
+    if (character === '§' && /[\p{L}\d]/u.test(before)) return at;
+    // `1»` is MacRoman's ª; a closing guillemet follows a word.
+    if (character === '»' && /\d/.test(before)) return at;
+    // Between two letters, only an apostrophe (`Sant’Ana`, `D‘Ávila`): `Ant“nio` is CP850's ô, `Cl\u00a0udio` its á.
+    if (character !== '’' && character !== '‘' && /\p{L}/u.test(before) && /\p{L}/u.test(after)) return at;
+  }
+  return -1;
+}
+
+/** The run of letters that holds text[at]. */
+function letterRunAround(text: string, at: number): string {
+  let start = at;
+  while (start > 0 && /\p{L}/u.test(text[start - 1] as string)) start--;
+  let end = at + 1;
+  while (end < text.length && /\p{L}/u.test(text[end] as string)) end++;
+  return text.slice(start, end);
+}
+
+/** A lower-case accent in a word otherwise in capitals (`âNIBUS`, `éLTIMO`: CP850's Ô and Ú read as Windows-1252). */
+function lowerAccentInCapitals(word: string): boolean {
+  const letters = [...word].filter((character) => /\p{L}/u.test(character) && character !== 'º' && character !== 'ª');
+  const lower = letters.filter((character) => character !== character.toUpperCase());
+  return letters.length >= 3 && lower.length === 1 && (lower[0] as string).charCodeAt(0) >= 0x80;
+}
+
+/** `à` begins `à`, `às`, `àquele`, `àquilo` only: `àtica` is CP850's `Ótica`. */
+function misplacedCrase(word: string): boolean {
+  const at = word.search(/[àÀ]/);
+  if (at === -1) return false;
+  return at > 0 || !/^(|s|qu\p{L}*)$/iu.test(word.slice(1));
 }
 
 /** Set by decodeLegacy (useIconv), the only caller of brazilianEncodingOf, before it decodes anything. */

@@ -137,6 +137,7 @@ class RecordPairing {
   /** As the follower left them after the last piece. */
   openQuoteLine: number | undefined;
   private textAfterClosingQuoteLine: number | undefined;
+  private textAfterClosingQuoteOpenedLine: number | undefined;
   lastLine = 0;
   private lastRow = 0;
   private next = 0;
@@ -155,13 +156,24 @@ class RecordPairing {
       this.next = 0;
     }
     this.openQuoteLine = piece.openQuoteLine;
-    this.textAfterClosingQuoteLine ??= piece.textAfterClosingQuoteLine;
+    if (this.textAfterClosingQuoteLine === undefined) {
+      this.textAfterClosingQuoteLine = piece.textAfterClosingQuoteLine;
+      this.textAfterClosingQuoteOpenedLine = piece.textAfterClosingQuoteOpenedLine;
+    }
   }
 
   /** `"Ana"x`: csv-parse (relax_quotes) keeps the cell as `"Ana"x`, quotes and all, which would be sent. */
   checkClosingQuote(nextStart: number | undefined): void {
     const bad = this.textAfterClosingQuoteLine;
     if (bad === undefined || bad < this.lastLine || (nextStart !== undefined && bad >= nextStart)) return;
+    // A quote opened on an earlier line and never closed there swallows the lines below it, up to the next quoted
+    // cell (`"y"`), whose opening quote it takes for its close: the line to fix is where it opened.
+    const opened = this.textAfterClosingQuoteOpenedLine ?? bad;
+    if (opened < bad)
+      throw new InputError(
+        `${this.file}:${opened}: a quoted cell opens on this line and runs on across the line breaks to line ${bad}, where text follows what closes it; the quote is probably never closed on line ${opened}. Close it there, or write a quote inside a cell as "".`,
+        { file: this.file, line: opened },
+      );
     throw new InputError(
       `${this.file}:${bad}: text follows the closing quote of a quoted cell (such as "Ana"x); put the whole cell inside the quotes, and write a quote inside it as "".`,
       { file: this.file, line: bad },

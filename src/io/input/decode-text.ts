@@ -3,6 +3,7 @@ import type { TextEncoding } from './sniff.js';
 import {
   brazilianEncodingOf,
   doubledUtf8Accent,
+  implausibleCharacter,
   undoubledWord,
   useIconv,
   utf8Accent,
@@ -271,6 +272,29 @@ async function* decodeLegacy(
   if (rest) yield rest;
 }
 
+/**
+ * A guessed legacy encoding whose reading holds a character no Brazilian office types there (`2§ andar`, `Ant“nio`)
+ * while another Office encoding reads the same bytes as Brazilian text (`2º andar`, `Antônio`: a CP850 export whose
+ * accents Windows-1252 also defines): the bytes are valid in both, so which one the file is cannot be told and is
+ * not guessed. Refused naming both readings and the `--encoding` that settles it. A reading no other encoding
+ * explains goes on as it reads (`Müller`).
+ */
+function refuseAmbiguousReading(text: string, chunk: Buffer, context: Reading & { encoding: string }): void {
+  const at = implausibleCharacter(text);
+  if (at === -1) return;
+  const { encoding, file, lines } = context;
+  const [start, end] = wordBounds(text, at);
+  const guess = brazilianEncodingOf(chunk, [start, end], encoding);
+  if (guess === undefined) return;
+  const line = new LineCounter().count(chunk, at) + lines.count([]) - 1;
+  // A no-break space (CP850's á) is written out: shown as itself, `Cl udio` reads as two words.
+  const word = text.slice(start, end).replaceAll('\u00a0', '\\u00a0');
+  throw new InputError(
+    `${file}:${line}: "${word}" as ${encoding} is "${guess.text}" as ${guess.described}, and b2bctl cannot tell which encoding the file is${nothingSent(context.sends)}. Pass --encoding ${guess.label} if it reads "${guess.text}" (or --encoding ${encoding} if "${word}" is right), or re-export the file as "CSV UTF-8".`,
+    { file, line },
+  );
+}
+
 /** In a single-byte encoding, character i of the chunk's text is byte i of the chunk: problems are named by line and byte. */
 function checkLegacyText(text: string, chunk: Buffer, context: Reading & { encoding: string }): void {
   const { encoding, file, lines } = context;
@@ -285,7 +309,10 @@ function checkLegacyText(text: string, chunk: Buffer, context: Reading & { encod
     foreign ? foreign.index : Infinity,
     mojibake === -1 ? Infinity : mojibake,
   );
-  if (at === Infinity) return;
+  if (at === Infinity) {
+    if (context.sniffed) refuseAmbiguousReading(text, chunk, context);
+    return;
+  }
   const line = new LineCounter().count(chunk, at) + lines.count([]) - 1;
   if (mojibake === at) throw utf8ReadAsLegacy(text, chunk, at, { ...context, line });
   const [start, end] = wordBounds(text, at);

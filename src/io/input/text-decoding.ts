@@ -23,6 +23,10 @@ export interface FollowedPiece {
   openQuoteLine: number | undefined;
   /** The first line in this piece where text follows the closing quote of a quoted field (`"Ana"x`): csv-parse would keep it quotes and all. */
   textAfterClosingQuoteLine: number | undefined;
+  /**
+   * The line where that quoted field opened, when what closed it was a quote right after a delimiter on a later line: the opening quote of the next quoted cell (`;"y"`), taken for a close by a quote never closed.
+   */
+  textAfterClosingQuoteOpenedLine: number | undefined;
 }
 
 /**
@@ -63,6 +67,10 @@ class QuoteFollower {
   private atRecordStart = true;
   /** The line where the quoted field open now (if one is) started. */
   private quoteOpenedLine = 0;
+  /** The character before the special one being followed (undefined at a piece's start). */
+  private before: string | undefined;
+  /** The quote that closed the last quoted field stood where a field starts: right after a delimiter. */
+  private closedAtFieldStart = false;
   /** The line after the last line break outside a quoted field so far. */
   private lineAfterRecords = 1;
   private readonly specials: RegExp;
@@ -122,6 +130,7 @@ class QuoteFollower {
         const code = text.charCodeAt(index);
         if (code !== quoteCode && code !== newlineCode && code !== delimiterCode) continue;
         if (index > last) this.ordinaryText();
+        this.before = text[index - 1];
         this.special(text[index] as string);
         if (code === newlineCode && this.state !== 'quoted') this.recordEndAt(index);
         last = index + 1;
@@ -129,6 +138,7 @@ class QuoteFollower {
     } else {
       for (const match of text.matchAll(this.specials)) {
         if (match.index > last) this.ordinaryText();
+        this.before = text[match.index - 1];
         this.special(match[0]);
         if (match[0] === '\n' && this.state !== 'quoted') this.recordEndAt(match.index);
         last = match.index + 1;
@@ -166,7 +176,11 @@ class QuoteFollower {
 
   private ordinaryText(): void {
     this.startRecordIfNeeded();
-    if (this.state === 'quoteInQuoted') this.piece.textAfterClosingQuoteLine ??= this.line;
+    if (this.state === 'quoteInQuoted' && this.piece.textAfterClosingQuoteLine === undefined) {
+      this.piece.textAfterClosingQuoteLine = this.line;
+      if (this.closedAtFieldStart && this.quoteOpenedLine < this.line)
+        this.piece.textAfterClosingQuoteOpenedLine = this.quoteOpenedLine;
+    }
     if (this.state === 'fieldStart' || this.state === 'quoteInQuoted') this.state = 'unquoted';
   }
 
@@ -183,7 +197,11 @@ class QuoteFollower {
     const endsField = character === this.delimiter || character === '\n';
     switch (this.state) {
       case 'quoted':
-        if (character === '"') this.state = 'quoteInQuoted';
+        if (character === '"') {
+          this.state = 'quoteInQuoted';
+          // After a delimiter only: a multi-line cell may end with a line break before its closing quote.
+          this.closedAtFieldStart = this.before === this.delimiter.at(-1);
+        }
         break;
       case 'quoteInQuoted':
         if (character === '"') this.state = 'quoted';
@@ -215,5 +233,6 @@ function emptyPiece(text: string, lineAfterRecords: number): FollowedPiece {
     recordRows: [],
     openQuoteLine: undefined,
     textAfterClosingQuoteLine: undefined,
+    textAfterClosingQuoteOpenedLine: undefined,
   };
 }

@@ -5,9 +5,9 @@ export type WorkbookCell =
   | { kind: 'text'; text: string }
   /**
    * `text`: the number as the file writes it (`1153.24`), for the errors file without a conversion back;
-   * `percent`: the cell shows it as a percentage (0.12 as `12%`).
+   * `percent`: the cell shows it as a percentage (0.12 as `12%`); `currency`: as an amount of money (`R$ 1.500,50`).
    */
-  | { kind: 'number'; number: number; text?: string; percent?: true }
+  | { kind: 'number'; number: number; text?: string; percent?: true; currency?: true }
   | { kind: 'boolean'; value: boolean }
   /** An ISO date (`2024-03-05`) or date and time (`2024-03-05T14:30:00`). */
   | { kind: 'date'; text: string }
@@ -111,8 +111,18 @@ export function isDateFormat(id: number, code: string | undefined): boolean {
   return /[dmyhs]/i.test(bare) && !/^general$/i.test(bare.trim());
 }
 
-/** What a number format shows besides the number itself: a date (or time), a percentage, or neither. */
-export type NumberStyle = 'date' | 'percent' | undefined;
+/** What a number format shows besides the number itself: a date (or time), a percentage, money, or neither. */
+export type NumberStyle = 'date' | 'percent' | 'currency' | undefined;
+
+/** Excel's built-in currency and accounting formats (`R$ #,##0.00` in a pt-BR Excel). */
+const builtInCurrencyFormats = new Set([5, 6, 7, 8, 41, 42, 43, 44]);
+
+/** True when a number format shows its number as money: `[$R$-416] #.##0,00`, `"R$" 0,00`, `$#,##0.00`, `€`. */
+export function isCurrencyFormat(id: number, code: string | undefined): boolean {
+  if (code === undefined) return builtInCurrencyFormats.has(id);
+  const first = code.split(';')[0] as string;
+  return /\[\$[^\]-]+(-[^\]]*)?\]|R\$|[$€£¥]/.test(first.replace(/\[\$-[^\]]*\]/g, ''));
+}
 
 /** True when a number format shows its number as a percentage (`0%`, `0.00%`, built-in 9 and 10). */
 export function isPercentFormat(id: number, code: string | undefined): boolean {

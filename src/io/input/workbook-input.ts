@@ -33,6 +33,7 @@ import {
   textColumnIndexes,
   typedValue,
 } from './record-shape.js';
+import { nothingSent } from './nothing-sent.js';
 import { shortValue, unnamedColumnCheck } from './row-shape-problems.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 import {
@@ -355,6 +356,7 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
     const original = headers.map((_, index) => cellText(row.cells[index]));
     const extra = row.cells.slice(headers.length).map(cellText);
     unnamedData({ cells: extra.length > 0 ? [...original, ...extra] : original, line: row.row });
+    if (extra.length > 0) refuseDataRightOfHeader(setting, extra, row.row);
     if (row.hidden && !hiddenRowWarned) {
       hiddenRowWarned = true;
       options.warn(
@@ -406,6 +408,22 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
 }
 
 /**
+ * A cell holding data right of the header's last cell: no field reads it, so it would be dropped without a word (the
+ * `Apto 5` under a number header merged over two columns: a merged header names its first column only). A CSV row
+ * longer than its header is refused (decision 0031); a sheet's row is refused the same way, naming the cell.
+ */
+function refuseDataRightOfHeader(setting: ShapeSetting, extra: readonly string[], row: number): void {
+  const at = extra.findIndex((text) => text.trim() !== '');
+  if (at === -1) return;
+  const { file, sheet, headers, options } = setting;
+  const cell = cellReference(sheet, headers.length + at, row);
+  throw new InputError(
+    `${file}:${row}: cell ${cell} holds "${shortValue((extra[at] as string).trim())}" but column ${columnLetter(headers.length + at)} has no header (the header ends at column ${columnLetter(headers.length - 1)}; a header merged over several columns names only the first)${nothingSent(options.sends)}. Give the column a header (a field name, or one --map reads), or clear the cell.`,
+    { file, line: row },
+  );
+}
+
+/**
  * A text cell as the CSV reader reads the same text: an errors file's retypeMarker refused in the same words, and
  * b2bctl's formula guard read back (readFormulaGuard); the refused cell is marked in the errors file (`mark`) when
  * its text unmarked would pass. Any other cell as it is.
@@ -445,11 +463,12 @@ export function cellValue(
       return numberValue(cell, column);
     case 'boolean':
       if (column.type === 'boolean') return { value: cell.value };
-      // A code typed TRUE or VERDADEIRO became a yes/no cell: no code is "true".
-      if (column.textKind === 'code')
+      // A text typed TRUE or VERDADEIRO became a yes/no cell: what it shows depends on the screen's language, and
+      // "true" is neither what was typed nor what is shown. Refused as a date is (docs/input-files.md).
+      if (column.type === 'string' || column.type === 'list' || column.textKind === 'code')
         return {
           value: String(cell.value),
-          problem: `${String(cell.value).toUpperCase()}: the cell is a yes/no (TRUE or FALSE), not the code typed; format the column as Text and type the value again`,
+          problem: `${String(cell.value).toUpperCase()}: the cell is a yes/no (TRUE or FALSE), not the ${column.textKind === 'code' ? 'code' : 'text'} typed; format the column as Text and type the value again`,
         };
       return { value: typedValue(cell.value ? 'true' : 'false', column.type, '.', column.reading) };
     case 'date':
@@ -484,6 +503,13 @@ function numberValue(
       problem: `${shown}: the cell is a percentage, which this column does not take; type the number itself`,
     };
   }
+  // An amount of money in a text column: shown as `R$ 1.500,50` by the screen's currency and language, held as
+  // 1500.5; sending either would be a guess at what was typed. Refused as a date is; a number column reads the number.
+  if (cell.currency && (column.type === 'string' || column.type === 'list'))
+    return {
+      value: String(number),
+      problem: `${number}: the cell is an amount of money (shown such as R$ 1.500,50), not the text typed; format the column as Text and type the value again`,
+    };
   switch (column.type) {
     case 'number':
     case 'integer':

@@ -433,6 +433,8 @@ function typedCell(cell: OpenCell): WorkbookCell | undefined {
       if (value === undefined || value === '') return formula ? { kind: 'uncalculated' } : undefined;
       if (attributes['office:value-type'] === 'percentage')
         return { kind: 'number', number: Number(value), percent: true };
+      if (attributes['office:value-type'] === 'currency')
+        return { kind: 'number', number: Number(value), currency: true };
       return { kind: 'number', number: Number(value) };
     }
     case 'date': {

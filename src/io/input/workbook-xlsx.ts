@@ -10,6 +10,7 @@ import {
   type WorkbookReading,
 } from './workbook-bounds.js';
 import {
+  isCurrencyFormat,
   isDateFormat,
   isPercentFormat,
   type NumberStyle,
@@ -191,7 +192,13 @@ function numberStylesOf(xml: string, file: string): NumberStyle[] {
   parser.write(xml).close();
   for (const id of pending)
     styles.push(
-      isDateFormat(id, formats.get(id)) ? 'date' : isPercentFormat(id, formats.get(id)) ? 'percent' : undefined,
+      isDateFormat(id, formats.get(id))
+        ? 'date'
+        : isPercentFormat(id, formats.get(id))
+          ? 'percent'
+          : isCurrencyFormat(id, formats.get(id))
+            ? 'currency'
+            : undefined,
     );
   return styles;
 }
@@ -356,6 +363,7 @@ function typedCell(cell: RawCell, context: SheetContext): WorkbookCell | undefin
       const style = context.numberStyles[cell.style];
       if (style === 'date') return { kind: 'date', text: serialDate(number, context.date1904) };
       if (style === 'percent') return { kind: 'number', number, text: value, percent: true };
+      if (style === 'currency') return { kind: 'number', number, text: value, currency: true };
       return { kind: 'number', number, text: value };
     }
   }

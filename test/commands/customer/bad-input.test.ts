@@ -62,6 +62,9 @@ function refusal(file: string, code: number, error: string): RunTrace {
 }
 
 const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-100,10';
+/** A customer row with an address complement, as typed. */
+const customerRow = (document: string, complement: string) =>
+  `cpf,${document},Ana,${document.replaceAll(/\D/g, '')}@example.com,11987654321,Senha#1,01310-100,10,${complement}`;
 
 describe('files that cannot be read as records', () => {
   it('a missing file: exit 66, the message names the path', async () => {
@@ -87,6 +90,27 @@ describe('files that cannot be read as records', () => {
   it('a device where a file should be (/dev/zero, read for ever): exit 66 at once, nothing sent', async () => {
     expect(await createRun(freshWorkDir(), '/dev/zero')).toEqual(
       refusal('/dev/zero', 66, '/dev/zero: it is a device, not a file.'),
+    );
+  });
+
+  it('a quote typed in a cell and never closed is named where it opens, not at the next quoted cell it swallows', async () => {
+    // Line 3 ends with `"Bloco A` (a quote typed in the ERP); line 5 ends with a properly quoted `"y"`.
+    const header = `${createHeader},customerRegistrationAddress.complement`;
+    const lines = [
+      header,
+      customerRow('256.162.680-62', 'ok'),
+      customerRow('256.170.599-47', '"Bloco A'),
+      customerRow('256.186.437-58', 'x'),
+      customerRow('256.194.356-95', '"y"'),
+      customerRow('256.210.194-40', 'z'),
+    ];
+    const folder = folderWith('clientes.csv', `${lines.join('\r\n')}\r\n`);
+    expect(await createRun(folder, 'clientes.csv')).toEqual(
+      refusal(
+        'clientes.csv',
+        65,
+        'clientes.csv:3: a quoted cell opens on this line and runs on across the line breaks to line 5, where text follows what closes it; the quote is probably never closed on line 3. Close it there, or write a quote inside a cell as "".',
+      ),
     );
   });
 
@@ -756,6 +780,22 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });
+});
+
+describe('an addressType in another case', () => {
+  it.each(['business', 'Business', 'residential'])(
+    '%s is no warning: the platform reads RESIDENTIAL and BUSINESS in any case',
+    async (type) => {
+      const folder = folderWith(
+        'at.csv',
+        `document,customerRegistrationAddress.zipcode,customerRegistrationAddress.number,customerRegistrationAddress.addressType\n111.444.777-35,01310-100,1,${type}\n`,
+      );
+      const result = await cli(['customer', 'validate', 'at.csv', '--update'], folder);
+      expect(result.code).toBe(0);
+      expect(result.stderr).not.toContain('warning');
+      expect(await requestCounts(sandbox)).toEqual({});
+    },
+  );
 });
 
 describe('characters that show as nothing', () => {

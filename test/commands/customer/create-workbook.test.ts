@@ -122,6 +122,28 @@ describe('a number cell of more than 15 digits in a text column', () => {
   );
 });
 
+describe('money and yes/no cells in text columns, refused as dates are; a percentage sent as shown', () => {
+  it.each(['xlsx', 'ods'])(
+    'R$ 1.500,50 in a complement and VERDADEIRO in a trading name (.%s): both refused naming the cell, the 10 percent row created',
+    async (extension) => {
+      await clearSandboxCustomers(sandbox);
+      const result = await create(`libreoffice/clientes-moeda-sim.${extension}`, `clientes.${extension}`, [
+        '--skip-invalid',
+      ]);
+      expect(result.stderr).toContain(
+        `clientes.${extension}:2: 'clientes-moeda-sim.source'!I2 (customerRegistrationAddress.complement): 1500.5: the cell is an amount of money (shown such as R$ 1.500,50), not the text typed; format the column as Text and type the value again`,
+      );
+      expect(result.stderr).toContain(
+        `clientes.${extension}:3: 'clientes-moeda-sim.source'!J3 (tradingName): TRUE: the cell is a yes/no (TRUE or FALSE), not the text typed; format the column as Text and type the value again`,
+      );
+      // Neither "1500.5" nor "true" was sent; the percentage went as the sheet shows it.
+      const stored = await storedCustomers(sandbox);
+      expect(stored.map((customer) => customer.name)).toEqual(['Ana Dez']);
+      expect(JSON.stringify(stored)).toContain('"complement":"10%"');
+    },
+  );
+});
+
 describe("a workbook's errors file fed back", () => {
   it('marks a cell whose value the spreadsheet lost: refused until typed again, then sent as typed', async () => {
     const dir = freshWorkDir();

@@ -145,6 +145,43 @@ describe('an export with the ERP’s own headers', () => {
     expect(created.closingLine).toMatch(/: 6 created; exit 0$/);
   });
 
+  it.each([
+    ['UTF-16 LE with a BOM (Notepad\'s "Unicode")', (text: string) => Buffer.from(`\ufeff${text}`, 'utf16le')],
+    ['UTF-16 BE with a BOM', (text: string) => Buffer.from(`\ufeff${text}`, 'utf16le').swap16()],
+    ['UTF-8 with a BOM', (text: string) => Buffer.from(`\ufeff${text}`, 'utf8')],
+  ])('a --map saved as %s is read as the UTF-8 one: the customers are created', async (_, encode) => {
+    const { folder, configDir } = erpExport('clientes-corrigido');
+    writeFileSync(
+      join(folder, 'map.json'),
+      encode(JSON.stringify({ ...expectedMap, 'Data de cadastro': null }, undefined, 2).replaceAll('\n', '\r\n')),
+    );
+    const created = await runCommandLine(['customer', 'create', 'clientes.csv', '--map', 'map.json'], {
+      configDir,
+      cwd: folder,
+      env,
+    });
+    expect(created.code).toBe(0);
+    expect(created.closingLine).toMatch(/: 6 created; exit 0$/);
+  });
+
+  it('a --map that is not JSON is refused on one line, its line breaks and NULs written out', async () => {
+    const { folder, configDir } = erpExport('clientes-corrigido');
+    writeFileSync(
+      join(folder, 'map.json'),
+      Buffer.from('Mapa:\r\n{\u0000"CEP": "customerRegistrationAddress.zipcode"}'),
+    );
+    const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--map', 'map.json'], {
+      configDir,
+      cwd: folder,
+      env,
+    });
+    expect(result.code).toBe(65);
+    const message = result.stderr.trimEnd().split('\n').at(-1) as string;
+    expect(message).toMatch(/^error: map\.json: the --map file is not valid JSON \(.+\)\.$/);
+    expect(message).not.toContain('\u0000');
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('off a terminal, --write-map saves the map but a column holding data that no field reads stops the run', async () => {
     const { folder, configDir } = erpExport('clientes-corrigido');
     const result = await runCommandLine(['customer', 'create', 'clientes.csv', '--write-map', 'map.json'], {

@@ -141,6 +141,31 @@ describe('data that no field would read stops the run', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it.each(['xlsx', 'ods'])(
+    'a .%s whose number header is merged over two columns, the complement typed under its second: exit 65 naming the cell, nothing sent',
+    async (extension) => {
+      // The typist's "Número / Compl." header: `Apto 5` in I2, right of the header's last cell, was dropped, exit 0.
+      const file = `clientes-numero-mesclado.${extension}`;
+      const { run } = workspace([file]);
+      const result = await run(['customer', 'create', file]);
+      expect(result.code).toBe(65);
+      expect(lastLine(result.stderr)).toBe(
+        `error: ${file}:2: cell C!I2 holds "Apto 5" but column I has no header (the header ends at column H; a header merged over several columns names only the first); nothing was sent. Give the column a header (a field name, or one --map reads), or clear the cell.`,
+      );
+      expect(await requestCounts(sandbox)).toEqual({});
+    },
+  );
+
+  it('a stock sheet with a price right of its last header cell: validate exits 65 naming the cell', async () => {
+    const file = 'estoque-coluna-sem-cabecalho.xlsx';
+    const { run } = workspace([file]);
+    const result = await run(['stock', 'validate', file]);
+    expect(result.code).toBe(65);
+    expect(lastLine(result.stderr)).toBe(
+      `error: ${file}:2: cell E!C2 holds "99,90" but column C has no header (the header ends at column B; a header merged over several columns names only the first). Give the column a header (a field name, or one --map reads), or clear the cell.`,
+    );
+  });
+
   it('off a terminal, columns no field reads that hold data: exit 65, each with a value and the fix; nothing sent', async () => {
     const { run } = workspace([], {
       'clientes.csv': `${header};Observações;Data de cadastro;Vendedor\r\n${row};cliente antigo;05/03/2024;\r\n`,

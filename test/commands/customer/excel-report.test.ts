@@ -59,3 +59,32 @@ describe('customer create --excel', () => {
     expect(resumed.stderr).toContain('1 invalid');
   });
 });
+
+describe('customer create --excel, documents that are digits only', () => {
+  it("guards a key a spreadsheet would read as a number ('00360305000104'), as the errors file does; --resume reads it back", async () => {
+    const dir = freshWorkDir();
+    // Digits-only documents, as an ERP exports them: a spreadsheet would drop their leading zeros.
+    writeFileSync(
+      join(dir, 'lz.csv'),
+      'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number\n' +
+        'cnpj,00360305000104,Banco Zero,zero@example.com,11987654321,Senha#1,01310-100,10\n' +
+        'cpf,01234567890,Bia Zero,bia.zero@example.com,11987654322,Senha#2,01310-100,11\n',
+    );
+    const configDir = freshConfigDir();
+    const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
+    const run = (args: string[]) => runCommandLine(args, { configDir, cwd: dir, env });
+
+    const first = await run(['--excel', 'customer', 'create', 'lz.csv', '--skip-invalid']);
+    const reportPath = join(dir, onlyReport(dir, 'lz'));
+    const rows = excelRows(reportPath).toSorted((a, b) => Number(a.line) - Number(b.line));
+    expect(rows.map((row) => [row.line, row.key])).toEqual([
+      ['2', "'00360305000104"],
+      ['3', "'01234567890"],
+    ]);
+    // Whatever the records' outcomes, --resume of that report finds each row's key the record's own.
+    const resumed = await run(['customer', 'create', 'lz.csv', '--skip-invalid', '--resume', reportPath]);
+    expect(resumed.stderr).not.toContain('not a b2bctl report');
+    expect(resumed.stderr).not.toContain('Cannot resume');
+    expect(resumed.code).toBe(first.code);
+  });
+});

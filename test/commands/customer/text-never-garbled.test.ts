@@ -4,6 +4,7 @@
  * --encoding the user gave; an Office encoding is suggested only when it reads the file as Brazilian text.
  */
 import { writeFileSync } from 'node:fs';
+import iconv from 'iconv-lite';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -144,5 +145,47 @@ describe('an Office encoding is named only when it reads the file as Brazilian t
       'Maria da Conceição',
       'São João',
     ]);
+  });
+});
+
+/** One customer named `name`, in the encoding an Excel "CSV (MS-DOS)" or "CSV (Macintosh)" export writes. */
+const oneCustomer = (name: string, encoding: string) =>
+  iconv.encode(header + maria.replace('Maria da Conceição', name), encoding);
+
+describe('a CP850 or MacRoman export whose every accent Windows-1252 also defines (no undefined byte to catch)', () => {
+  it.each([
+    ['Padaria 1ª Travessa', 'cp850', '"1¦"', '"1ª"', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+    ['Nº 12 - 3º andar', 'cp850', '"N§"', '"Nº"', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+    ['Posto Km 2°', 'cp850', '"2ø"', '"2°"', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+    ['Antônio Lima', 'cp850', '"Ant“nio"', '"Antônio"', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+    ['Cláudio Reis', 'cp850', '"Cl\\u00a0udio"', '"Cláudio"', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+    ['Paulo Simões', 'cp850', '"Simäes"', '"Simões"', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+    ['Luís Reis', 'cp850', '"Lu¡s"', '"Luís"', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+    ['Ótica Boa Vista', 'cp850', '"àtica"', '"Ótica"', 'CP850 (Excel\'s "CSV (MS-DOS)")'],
+    ['Loja 1ª', 'macintosh', '"1»"', '"1ª"', 'MacRoman (Excel\'s "CSV (Macintosh)")'],
+  ])(
+    '%s in %s: refused naming both readings and --encoding, nothing sent; with --encoding it is created right',
+    async (name, encoding, asWindows, asOffice, described) => {
+      const run = workspace({ 'clientes.csv': oneCustomer(name, encoding) });
+      const result = await run(['customer', 'create', 'clientes.csv']);
+      expect(result.code).toBe(65);
+      expect(lastLine(result.stderr)).toBe(
+        `error: clientes.csv:2: ${asWindows} as windows-1252 is ${asOffice} as ${described}, and b2bctl cannot tell which encoding the file is; nothing was sent. Pass --encoding ${encoding} if it reads ${asOffice} (or --encoding windows-1252 if ${asWindows} is right), or re-export the file as "CSV UTF-8".`,
+      );
+      await expectNothingSent();
+      const created = await run(['customer', 'create', 'clientes.csv', '--encoding', encoding]);
+      expect(created.code).toBe(0);
+      expect((await storedCustomers(sandbox)).map((customer) => customer.name)).toEqual([name]);
+    },
+  );
+
+  it('a Windows-1252 export with ordinals, degrees and a foreign name is read as it is, no question asked', async () => {
+    const name = 'Nº 2º andar - 1ª Travessa Km 2° § 3 Müller D’Ávila à Loja';
+    const run = workspace({
+      'clientes.csv': iconv.encode(header + maria.replace('Maria da Conceição', name), 'win1252'),
+    });
+    const result = await run(['customer', 'create', 'clientes.csv']);
+    expect(result.code).toBe(0);
+    expect((await storedCustomers(sandbox)).map((customer) => customer.name)).toEqual([name]);
   });
 });

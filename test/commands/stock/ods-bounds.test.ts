@@ -117,7 +117,8 @@ describe('an .ods holding more than any row may', () => {
   });
 
   it('more than 262,144 merged ranges held at once: refused naming the sheet, exit 65', async () => {
-    const merged = `<table:table-cell table:number-rows-spanned="1000" office:value-type="string"><text:p>CD</text:p></table:table-cell>`;
+    // Empty, right of the header: a cell holding data there is refused first, as data under no header.
+    const merged = `<table:table-cell table:number-rows-spanned="1000"/>`;
     const rows = `<table:table-row>${odsText('SKU-2')}${merged.repeat(4_000)}</table:table-row>`.repeat(66);
     const file = workbook('merged.ods', `${header}${rows}`);
     const test = await fixture().loggedInContext();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ReportRow, ReportWriter, reportColumns, rowColumn } from '../../../src/bulk/report.js';
 import { recordPlace } from '../../../src/io/input/open-input.js';
-import { csvLine } from '../../../src/io/output/csv-format.js';
+import { csvLine, guardDigitsText } from '../../../src/io/output/csv-format.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 // ReportWriter builds its rows without csvLine's array of cells per row (issue 14); the bytes must be csvLine's.
@@ -17,7 +17,8 @@ function csvLineOf(row: ReportRow, withRows: boolean, delimiter = ','): string {
   return csvLine(
     [
       recordPlace({ line: row.line, column: row.column, element: row.element }),
-      row.key,
+      // An --excel report guards a key a spreadsheet would rewrite, as the errors file does.
+      delimiter === ';' ? guardDigitsText(row.key) : row.key,
       row.outcome,
       row.status === undefined ? '' : String(row.status),
       row.id === undefined ? '' : String(row.id),
@@ -94,11 +95,14 @@ describe('ReportWriter rows with --excel', () => {
     writer.write([
       { line: 2, key: 'A', outcome: 'created', status: 201, id: 12.5 },
       { line: 3, key: 'B', outcome: 'created', status: 201, id: 4711 },
+      { line: 4, key: '01234567890', outcome: 'failed', status: 422 },
     ]);
     writer.close();
     expect(readFileSync(path, 'utf8').split('\r\n').slice(1)).toEqual([
       '2;A;created;201;12,5;',
       '3;B;created;201;4711;',
+      // A CPF whose leading zero a spreadsheet would drop: guarded as the errors file guards it.
+      "4;'01234567890;failed;422;;",
       '',
     ]);
   });

@@ -2,6 +2,7 @@
  * A JSON setting's errors name where its value came from: a flag by itself and its value, a setting in its own words.
  * A file a flag names is not named again ("named by"); one a setting names is, the user may not remember setting it.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadOrderRoutes } from '../../../src/io/order-routes-file.js';
@@ -31,5 +32,22 @@ describe('readJsonSetting: the origin in its errors', () => {
     expect(() => loadOrderRoutes('{"ship": 1}', { kind: 'flag', flag: '--routes', value: 'rotas.json' })).toThrow(
       /^The order routes from --routes rotas\.json are not usable: /,
     );
+  });
+});
+
+describe('readJsonSetting: a file saved by Notepad', () => {
+  it.each([
+    ['UTF-16 LE with a BOM ("Unicode")', Buffer.from('\ufeff{ }', 'utf16le')],
+    ['UTF-16 BE with a BOM', Buffer.from('\ufeff{ }', 'utf16le').swap16()],
+    ['UTF-8 with a BOM', Buffer.from('\ufeff{ }', 'utf8')],
+  ])('an order routes file in %s reads as the UTF-8 one', (_, bytes) => {
+    const file = join(freshWorkDir(), 'rotas.json');
+    writeFileSync(file, bytes);
+    const origin = { kind: 'flag', flag: '--routes', value: file } as const;
+    expect(() => loadOrderRoutes(file, origin)).not.toThrow();
+    writeFileSync(file, Buffer.from('{ }'));
+    const plain = loadOrderRoutes(file, origin);
+    writeFileSync(file, bytes);
+    expect(loadOrderRoutes(file, origin)).toEqual(plain);
   });
 });

@@ -10,7 +10,7 @@ import type { InputOptions, InputRecord } from '../../../../src/io/input/open-in
 import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
 import { cellValue } from '../../../../src/io/input/workbook-input.js';
 import type { FieldCatalogue } from '../../../../src/io/input/record-shape.js';
-import { serialDate } from '../../../../src/io/input/workbook-cells.js';
+import { isCurrencyFormat, serialDate } from '../../../../src/io/input/workbook-cells.js';
 import { MergedCells } from '../../../../src/io/input/workbook-merges.js';
 import { chooseSheet } from '../../../../src/io/input/workbook-sheet.js';
 import { canListOpenFiles, openFiles } from '../../../support/open-files.js';
@@ -261,10 +261,10 @@ describe('cellValue: a cell whose type is not what its column holds', () => {
       problem:
         '2026-05-12: the cell is a date (the spreadsheet read what was typed as one), so the code typed is lost; format the column as Text and type the value again',
     });
-    // A text field no catalogue calls a code takes a number or a yes/no as it is, whatever its name ends with.
+    // A text field no catalogue calls a code takes a number as it is, whatever its name ends with; a yes/no is
+    // refused in any text field (below).
     const plain = { path: 'seller.document', type: 'string' as const };
     expect(cellValue(number, plain, '.')).toEqual({ value: '4021010' });
-    expect(cellValue(yes, plain, '.')).toEqual({ value: 'true' });
   });
 
   it("a number cell with a fraction is refused where the field catalogue says address number, not by the path's last word", () => {
@@ -282,9 +282,38 @@ describe('cellValue: a cell whose type is not what its column holds', () => {
     expect(cellValue({ kind: 'number', number: 120 }, column('addressList.0.number'), '.')).toEqual({ value: '120' });
   });
 
-  it('a yes/no cell in a free-text column reads as true or false', () => {
+  it('a yes/no cell in a free-text column is refused as a date is: "false" is neither what was typed nor shown', () => {
     expect(cellValue({ kind: 'boolean', value: false }, { path: 'reason', type: 'string' }, '.')).toEqual({
       value: 'false',
+      problem:
+        'FALSE: the cell is a yes/no (TRUE or FALSE), not the text typed; format the column as Text and type the value again',
     });
+  });
+
+  it('a money cell in a text column is refused; in a number column it is its number', () => {
+    const money = { kind: 'number', number: 1500.5, currency: true } as const;
+    expect(cellValue(money, { path: 'complement', type: 'string' }, '.')).toEqual({
+      value: '1500.5',
+      problem:
+        '1500.5: the cell is an amount of money (shown such as R$ 1.500,50), not the text typed; format the column as Text and type the value again',
+    });
+    expect(cellValue(money, { path: 'price', type: 'number' }, '.')).toEqual({ value: 1500.5 });
+  });
+});
+
+describe('isCurrencyFormat: the number formats that show money', () => {
+  it.each([
+    [165, '[$R$-416] #.##0,00', true],
+    [165, '"R$" #,##0.00', true],
+    [165, '[$$-409]#,##0.00;[RED]\\-[$$-409]#,##0.00', true],
+    [165, '#,##0.00 [$€-407]', true],
+    [7, undefined, true],
+    [44, undefined, true],
+    [164, 'General', false],
+    [165, '[$-416]dd/mm/yyyy', false],
+    [166, '0.00%', false],
+    [2, undefined, false],
+  ])('format %i %j: %s', (id, code, money) => {
+    expect(isCurrencyFormat(id, code)).toBe(money);
   });
 });
