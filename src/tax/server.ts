@@ -19,6 +19,8 @@ import { type CallbackRoute, callbackFirst, jsonContentType, type SentAnswer } f
 import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward, TaxErp } from './erp-forward.js';
 import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
+import { encodingRefusal } from './cart-body.js';
+import { answerUnknownRoutes } from './unknown-route.js';
 import { checkCartItem } from './cart-item.js';
 import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
 import { nestingProblem } from '../lib/json-shape.js';
@@ -119,6 +121,11 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     ...counts,
   }));
   addFastifyCallbackRoute(app, route);
+  answerUnknownRoutes(app, [
+    { path: options.path, methods: ['POST'] },
+    { path: '/healthz', methods: ['GET', 'HEAD'] },
+    ...(options.auth.kind === 'token' ? [{ path: options.auth.tokenPath, methods: ['POST'] }] : []),
+  ]);
   await listenOn(app, options.host, options.port);
   const port = listeningPort(app.server.address(), options.port);
   const close = async () => {
@@ -137,10 +144,20 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
     arrivals.set(request, performance.now());
     // Checked before the body is read: a caller without the credential gets nothing parsed nor computed.
     const refusal = route.check(request.headers.authorization, request.ip);
-    if (refusal === undefined) return;
-    route.refused();
-    refusal.report?.(request.ip);
-    return reply.code(refusal.status).headers(refusal.headers).send(refusal.body);
+    if (refusal !== undefined) {
+      route.refused();
+      refusal.report?.(request.ip);
+      return reply.code(refusal.status).headers(refusal.headers).send(refusal.body);
+    }
+    // An encoded body is refused unread, naming its coding: read as text it would be "not JSON", which it is not.
+    const encoded = encodingRefusal(request.headers['content-encoding']);
+    if (encoded === undefined) return;
+    route.unreadable(request.ip, encoded.reason);
+    // Its body is left unread: the connection is closed rather than trusted to what follows.
+    return reply
+      .code(encoded.status)
+      .headers({ ...encoded.headers, connection: 'close' })
+      .send(encoded.body);
   };
   // A scope of its own: the callback alone refuses text/plain and says so; the token route keeps fastify's parsers.
   void app.register(async (scope) => {

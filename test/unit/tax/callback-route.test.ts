@@ -5,6 +5,7 @@
  * JSON or carry a prototype's key, a cart too large.
  */
 import { createServer, request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrustedProxies } from '../../../src/http-server/trust-proxy.js';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
@@ -108,15 +109,146 @@ describe('the callback’s own route', () => {
     expect(own.type).toBe('application/json; charset=utf-8');
   });
 
-  it('answers a body that is not JSON with 400 and closes the connection, as fastify does; logged and counted', async () => {
+  it('answers a body that is not JSON with 400 in the callback’s error shape and closes the connection; logged and counted', async () => {
     const { server, warnings } = await serve();
     const own = await post(server.url, '{"items": [', { via: 'own' });
     expect(own).toMatchObject({ status: 400, connection: 'close' });
-    expect(JSON.parse(own.body)).toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+    expect(JSON.parse(own.body)).toEqual({ error: 'not-json', message: 'the body is not JSON: send the cart as JSON' });
     expect(warnings).toEqual([
       'tax callback refused a cart from 127.0.0.1: its body is not JSON (11 characters, content-type application/json).',
     ]);
     expect(server.counts).toMatchObject({ unreadable: 1, refused: 0, answered: 0 });
+  });
+
+  // Fastify answered these with its own shape and code (`"code":"FST_ERR_CTP_INVALID_JSON_BODY","error":"Bad
+  // Request"`), saying "not valid JSON" of valid JSON with a prototype's key too (t8-1).
+  it.each([
+    [
+      'a body cut short',
+      '{"items":[',
+      'not-json',
+      'the body is not JSON: send the cart as JSON',
+      'its body is not JSON',
+    ],
+    ['an empty body', '', 'not-json', 'the body is empty: send the cart as JSON', 'its body is empty'],
+    [
+      'a "__proto__" key',
+      '{"__proto__":{"items":[1]}}',
+      'bad-request',
+      'the cart holds the key "__proto__", refused for safety (a prototype\'s key could change what the cart\'s other values read as): leave it out',
+      'the cart holds the key "__proto__", refused',
+    ],
+    [
+      'a constructor’s prototype in an item',
+      cart(1).replace('"sku":"SKU-0"', '"sku":"SKU-0","constructor":{"prototype":{"x":1}}'),
+      'bad-request',
+      'the cart holds the key "prototype" in "constructor" at "items.0", refused for safety (a prototype\'s key could change what the cart\'s other values read as): leave it out',
+      'the cart holds the key "prototype" in "constructor" at "items.0", refused',
+    ],
+  ])(
+    'refuses %s with 400 in the callback’s error shape on both routes, nothing computed; logged and counted',
+    async (_case, body, error, message, logged) => {
+      for (const via of ['own', 'fastify'] as const) {
+        const { server, warnings } = await serve();
+        const answer = await post(server.url, body, { via });
+        expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual({
+          status: 400,
+          body: { error, message },
+        });
+        expect(answer).toMatchObject({ type: 'application/json; charset=utf-8', connection: 'close' });
+        expect(warnings).toEqual([expect.stringContaining(`tax callback refused a cart from 127.0.0.1: ${logged}`)]);
+        expect(server.counts).toMatchObject({ unreadable: 1, answered: 0, failed: 0, refused: 0 });
+      }
+    },
+  );
+
+  it('refuses a gzip-encoded cart 415 naming its encoding, unread, on both routes; logged and counted', async () => {
+    const message =
+      'the body is sent with Content-Encoding "gzip", which tax serve does not read: send the cart unencoded';
+    for (const via of ['own', 'fastify'] as const) {
+      const { server, warnings } = await serve();
+      const answer = await new Promise<{ status: number; body: string; accept?: string }>((resolve, reject) => {
+        const gzipped = gzipSync(cart(1));
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          authorization: `Bearer ${token}`,
+          ...(via === 'own' ? { 'content-length': String(gzipped.length) } : {}),
+        };
+        const sending = httpRequest(`${server.url}/tax`, { method: 'POST', headers });
+        sending.on('error', reject);
+        sending.on('response', (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              accept: response.headers['accept-encoding'],
+            }),
+          );
+        });
+        sending.end(gzipped);
+      });
+      expect(answer).toEqual({
+        status: 415,
+        body: JSON.stringify({ error: 'unsupported-encoding', message }),
+        accept: 'identity',
+      });
+      expect(warnings).toEqual([`tax callback refused a cart from 127.0.0.1: ${message}.`]);
+      expect(server.counts).toMatchObject({ unreadable: 1, answered: 0, refused: 0 });
+    }
+  });
+
+  it('reads a cart sent with Content-Encoding identity as it is', async () => {
+    const { server } = await serve();
+    const answer = await post(server.url, cart(1), { via: 'fastify', headers: { 'content-encoding': 'identity' } });
+    expect(answer.status).toBe(200);
+    expect(server.counts).toMatchObject({ answered: 1, unreadable: 0 });
+  });
+
+  it.each([
+    ['PUT', '/tax', 405, 'POST', { error: 'method-not-allowed', message: '/tax takes POST, not PUT' }],
+    ['GET', '/tax?x=1', 405, 'POST', { error: 'method-not-allowed', message: '/tax takes POST, not GET' }],
+    [
+      'DELETE',
+      '/healthz',
+      405,
+      'GET, HEAD',
+      { error: 'method-not-allowed', message: '/healthz takes GET or HEAD, not DELETE' },
+    ],
+    [
+      'GET',
+      '/nope',
+      404,
+      undefined,
+      { error: 'not-found', message: 'no route GET "/nope": tax serve answers POST /tax, GET /healthz' },
+    ],
+    [
+      'POST',
+      '/nope',
+      404,
+      undefined,
+      { error: 'not-found', message: 'no route POST "/nope": tax serve answers POST /tax, GET /healthz' },
+    ],
+  ])('answers %s %s with %i in the callback’s error shape', async (method, path, status, allow, body) => {
+    const { server } = await serve();
+    // A body that does not parse: a request to no route is refused for its route, whatever it sends.
+    const answer = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      ...(method === 'GET' ? {} : { body: '{"items": [' }),
+    });
+    expect({
+      status: answer.status,
+      allow: answer.headers.get('allow') ?? undefined,
+      body: await answer.json(),
+    }).toEqual({
+      status,
+      allow,
+      body,
+    });
+    expect(server.counts).toMatchObject({ answered: 0, unreadable: 0 });
   });
 
   it.each([
@@ -369,6 +501,11 @@ describe('which requests the callback’s own route takes', () => {
     await send('/tax', { method: 'POST', headers: { 'content-type': 'application/jsonp' }, body: '{}' });
     await send('/tax', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '' });
     await send('/tax', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1_001) });
+    await send('/tax', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: '{}',
+    });
     await send('/tax', { method: 'GET' });
     expect(taken).toEqual(['{"a":1}', '[2]']);
     expect(left).toEqual([
@@ -376,6 +513,7 @@ describe('which requests the callback’s own route takes', () => {
       'POST /other application/json',
       'POST /tax text/plain',
       'POST /tax application/jsonp',
+      'POST /tax application/json',
       'POST /tax application/json',
       'POST /tax application/json',
       'GET /tax ',
