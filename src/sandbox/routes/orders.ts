@@ -49,6 +49,9 @@ export function registerOrderControls(app: FastifyInstance, state: SandboxState,
     return state.clock.describe();
   });
   app.post<{ Body: OrderCart | undefined }>('/_sandbox/orders', open, async (request, reply) => {
+    // An empty cart is refused as a checkout refuses it, not filled with products nobody asked for.
+    if (Array.isArray(request.body?.items) && request.body.items.length === 0)
+      return sendError(reply, 400, 'The cart has no items: send at least one, or leave "items" out for a random cart');
     const draft = state.orders.draft(request.body ?? {});
     if (taxes === undefined) return state.orders.create(state.clock.now(), { draft });
     // The checkout waits for the ERP's taxes; without them the order is not closed.
