@@ -10,10 +10,20 @@ export const amountFields = ['quantity', 'unitPrice', 'discount', 'freight'] as 
 
 /** Why an amount as JSON gave it cannot be read as sent, or undefined. */
 export function jsonAmountProblem(field: (typeof amountFields)[number], value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value) && !holdsExactly(value))
+  // JSON.parse reads a number past 1.8e308 (`1E400`) as Infinity: quoting "Infinity" back would name a value the
+  // platform never sent.
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return `${field} is a number too large to be read at all (past 1.8e308, what a JSON number holds)`;
+  if (typeof value === 'number' && !holdsExactly(value)) {
+    // 0.30000000000000004 is not large: it has more digits than a double carries exactly.
+    const what =
+      Math.abs(value) >= 10 ** digitsANumberHolds
+        ? `too large to be read exactly (more than ${digitsANumberHolds} digits)`
+        : `of too many digits to be read exactly (more than ${digitsANumberHolds} significant digits)`;
     return field === 'quantity'
-      ? `quantity is a number too large to be read exactly (more than ${digitsANumberHolds} digits); a quantity is computed with at most ${digitsANumberHolds}`
-      : `${field} is a number too large to be read exactly (more than ${digitsANumberHolds} digits); send it as text`;
+      ? `quantity is a number ${what}; a quantity is computed with at most ${digitsANumberHolds}`
+      : `${field} is a number ${what}; send it as text`;
+  }
   if (typeof value !== 'string') return undefined;
   // A group never starts with 0: `0.500` is a decimal only.
   const grouped = /^[1-9]\d{0,2}([.,])\d{3}$/.exec(value.trim());

@@ -280,8 +280,7 @@ function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
   if (!isFederativeUnit(from) || !isFederativeUnit(to))
     return refuse(`origin "${request.from}" and destination "${request.to}" must be states (UF) such as SP`);
   const buyer = buyerOf(request.paysIcms);
-  if (buyer === undefined)
-    return refuse(`whether the buyer pays ICMS must be true or false, not ${JSON.stringify(request.paysIcms)}`);
+  if (buyer === undefined) return refuse(buyerProblem(request.paysIcms, options.shape.request.buyerPaysIcms));
   if (options.table === undefined) throw new Error('answered from a table that was not given');
   const table = options.table.current();
   const items: TaxItem[] = [];
@@ -306,6 +305,18 @@ function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
   return {
     json: JSON.stringify({ [options.shape.answer.items]: quoted, [options.shape.answer.totals]: taxTotals(quoted) }),
   };
+}
+
+/**
+ * Why the buyer's ICMS flag cannot be read, naming its path in the shape: "not undefined" was a JavaScript word for a
+ * flag the cart left out. A long value is quoted by its start.
+ */
+function buyerProblem(paysIcms: unknown, path: string): string {
+  if (paysIcms === undefined || paysIcms === null)
+    return `${path} is missing: whether the buyer pays ICMS must be true or false`;
+  const written = JSON.stringify(paysIcms);
+  const quoted = written.length <= 40 ? written : `${written.slice(0, 40)}… (${written.length} characters)`;
+  return `${path} (whether the buyer pays ICMS) must be true or false, not ${quoted}`;
 }
 
 function buyerOf(paysIcms: unknown): BuyerKind | undefined {

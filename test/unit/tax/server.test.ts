@@ -207,6 +207,19 @@ describe('tax serve', () => {
       '"unitPrice":12345678901234567.89',
       'item 1: unitPrice is a number too large to be read exactly (more than 15 digits); send it as text',
     ],
+    // t8-6: 1E400 was refused as unitPrice "Infinity", a value never sent; 0.30000000000000004 as "too large".
+    [
+      '"unitPrice":1E400',
+      'item 1: unitPrice is a number too large to be read at all (past 1.8e308, what a JSON number holds)',
+    ],
+    [
+      '"unitPrice":10,"freight":-1e999',
+      'item 1: freight is a number too large to be read at all (past 1.8e308, what a JSON number holds)',
+    ],
+    [
+      '"unitPrice":0.30000000000000004',
+      'item 1: unitPrice is a number of too many digits to be read exactly (more than 15 significant digits); send it as text',
+    ],
     [
       '"unitPrice":10,"freight":1234567890123456',
       'item 1: freight is a number too large to be read exactly (more than 15 digits); send it as text',
@@ -309,8 +322,13 @@ describe('tax serve', () => {
       await post({ items: [], origin: { state: 'XX' }, destination: { state: 'RJ' }, customer: { paysIcms: true } }),
     ).toMatchObject({ status: 400 });
     expect((await post({ ...example2, customer: { paysIcms: 'talvez' } })).body.message).toBe(
-      'whether the buyer pays ICMS must be true or false, not "talvez"',
+      'customer.paysIcms (whether the buyer pays ICMS) must be true or false, not "talvez"',
     );
+    // t8-6: a flag left out was answered "… must be true or false, not undefined", a JavaScript word.
+    expect((await post({ ...example2, customer: { document: '11.222.333/0001-81' } })).body).toEqual({
+      error: 'bad-request',
+      message: 'customer.paysIcms is missing: whether the buyer pays ICMS must be true or false',
+    });
     expect((await post({ ...example2, items: [{ ncm: '3926', quantity: 1, unitPrice: 1 }] })).body.message).toBe(
       `item 1: ncm "3926" must be the item's 8-digit NCM`,
     );
