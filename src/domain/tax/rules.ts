@@ -120,13 +120,24 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
         message:
           "must be under 100: the ICMS-ST and DIFAL bases are divided by (100% − the destination's internal rate); write that state's internal rate, such as 18",
       });
-    rates[field] = rate;
+    rates[field] = oneSpelling(rate);
   }
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
     rule: { ncm, from, to, buyer, ...rates } as TaxRule,
   };
+}
+
+/**
+ * A rate in one spelling whatever wrote it: a LibreOffice CSV writes `12.0%` where the same table as .xlsx holds 12,
+ * and `tax quote` echoed "12.0" from one and "12" from the other. Trailing decimal zeros and leading zeros go.
+ */
+function oneSpelling(rate: string): string {
+  const [whole = '0', decimals = ''] = rate.split('.');
+  const kept = decimals.replace(/0+$/, '');
+  const integer = whole.replace(/^0+(?=\d)/, '');
+  return kept === '' ? integer : `${integer}.${kept}`;
 }
 
 /**
