@@ -29,12 +29,15 @@ export function jsonAmountProblem(field: (typeof amountFields)[number], value: u
   const grouped = /^[1-9]\d{0,2}([.,])\d{3}$/.exec(value.trim());
   if (grouped === null) return undefined;
   const whole = value.trim().replace(grouped[1] as string, '');
-  const decimal = value
+  const stripped = value
     .trim()
     .replace(',', '.')
     .replace(/\.?0+$/, '');
+  // The advice must be taken when followed: `2.125` would be refused again, as three decimals after a point look like
+  // a thousands group; a fourth decimal says it is a decimal (`2.1250`), as `tax quote` advises `1.5000`.
+  const decimal = /\.\d{3}$/.test(stripped) ? `${stripped}0` : stripped;
   const mark = grouped[1] === '.' ? 'a decimal point' : 'a decimal comma';
-  return `${field} ${JSON.stringify(value)} reads as ${decimal} with ${mark} or as ${whole} with its thousands grouped: send ${whole} for that, or ${decimal} for the decimal`;
+  return `${field} ${JSON.stringify(value)} reads as ${stripped} with ${mark} or as ${whole} with its thousands grouped: send ${whole} for that, or ${decimal} for the decimal`;
 }
 
 /**

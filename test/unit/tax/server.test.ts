@@ -199,6 +199,15 @@ describe('tax serve', () => {
       '"unitPrice":"1,500"',
       'item 1: unitPrice "1,500" reads as 1.5 with a decimal comma or as 1500 with its thousands grouped: send 1500 for that, or 1.5 for the decimal',
     ],
+    // t8-11: the advice for the decimal was the very text refused.
+    [
+      '"unitPrice":"2.125"',
+      'item 1: unitPrice "2.125" reads as 2.125 with a decimal point or as 2125 with its thousands grouped: send 2125 for that, or 2.1250 for the decimal',
+    ],
+    [
+      '"unitPrice":"3,333"',
+      'item 1: unitPrice "3,333" reads as 3.333 with a decimal comma or as 3333 with its thousands grouped: send 3333 for that, or 3.3330 for the decimal',
+    ],
     [
       '"unitPrice":10,"discount":"2.000"',
       'item 1: discount "2.000" reads as 2 with a decimal point or as 2000 with its thousands grouped: send 2000 for that, or 2 for the decimal',
@@ -254,6 +263,16 @@ describe('tax serve', () => {
       expect(await health()).toMatchObject({ answered: 0, unreadable: 1 });
     },
   );
+
+  it('takes the text its refusal of "2.125" advises for the decimal, 2.1250, as a quantity and as a price', async () => {
+    const { post } = await serve();
+    const answer = await post({
+      ...example2,
+      items: [{ sku: 'A', ncm: '39269090', quantity: '2.1250', unitPrice: '2.1250' }],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ items: [{ merchandise: '4.52' }] });
+  });
 
   it('quotes a refused value of 100,000 characters by its start and its length, in the answer and the log', async () => {
     const { server, lines } = await serve();
