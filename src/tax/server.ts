@@ -21,7 +21,7 @@ import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { encodingRefusal } from './cart-body.js';
 import { answerUnknownRoutes } from './unknown-route.js';
-import { checkCartItem } from './cart-item.js';
+import { checkCartItem, skusAsSent } from './cart-item.js';
 import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
 import { nestingProblem } from '../lib/json-shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
@@ -302,8 +302,9 @@ function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
     if (!(error instanceof NoTaxRowError)) throw error;
     return { status: 422, body: { error: 'no-tax-row', message: error.message, missing: error.missing } };
   }
+  const answered = skusAsSent(quoted, request.items, options.shape.request);
   return {
-    json: JSON.stringify({ [options.shape.answer.items]: quoted, [options.shape.answer.totals]: taxTotals(quoted) }),
+    json: JSON.stringify({ [options.shape.answer.items]: answered, [options.shape.answer.totals]: taxTotals(quoted) }),
   };
 }
 

@@ -14,7 +14,7 @@ import { answerBytes } from '../../../src/tax/answer-bytes.js';
 import { JsonBytes } from '../../../src/tax/json-bytes.js';
 import { quoteItems } from '../../../src/tax/quote-items.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
-import { checkCartItem } from '../../../src/tax/cart-item.js';
+import { checkCartItem, skusAsSent } from '../../../src/tax/cart-item.js';
 
 let seed = 37_2026;
 const random = (): number => {
@@ -123,7 +123,8 @@ function generalAnswer(items: readonly unknown[], table: TaxTable, sale: SaleCas
   }
   try {
     const quoted = quoteItems(table, checked, sale);
-    return JSON.stringify({ [shape.answer.items]: quoted, [shape.answer.totals]: taxTotals(quoted) });
+    const answered = skusAsSent(quoted, items, shape.request);
+    return JSON.stringify({ [shape.answer.items]: answered, [shape.answer.totals]: taxTotals(quoted) });
   } catch {
     return undefined;
   }

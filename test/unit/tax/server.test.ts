@@ -95,6 +95,9 @@ const example2 = {
   items: [{ sku: 'A', ncm: '39269090', quantity: 10, unitPrice: 45.9, freight: 12 }],
 };
 
+/** An item of NCM 3926.90.90 with the SKU and unit price given. */
+const item = (sku: unknown, unitPrice: number) => ({ sku, ncm: '39269090', quantity: 1, unitPrice });
+
 describe('tax serve', () => {
   it('answers example 2 of docs/tax.md to the centavo', async () => {
     const { post } = await serve();
@@ -263,6 +266,27 @@ describe('tax serve', () => {
       expect(await health()).toMatchObject({ answered: 0, unreadable: 1 });
     },
   );
+
+  // t8-8: a SKU sent as a JSON number came back as text ("123"): a typed comparison by SKU found no taxes.
+  it('gives each SKU back as the cart sent it: a number a number, text text, on both paths', async () => {
+    const { post } = await serve();
+    // The one-pass answer (whole SKUs, plain amounts), and the general path (a price of three decimals, a SKU of 1.5).
+    const carts: [unknown[], unknown[]][] = [
+      [
+        [item(123, 1), item('123', 1)],
+        [123, '123'],
+      ],
+      [
+        [item(123, 1.005), item(1.5, 1.005), item('123', 1.005)],
+        [123, 1.5, '123'],
+      ],
+    ];
+    for (const [items, skus] of carts) {
+      const answer = await post({ ...example2, items });
+      expect(answer.status).toBe(200);
+      expect((answer.body.items as { sku: unknown }[]).map((taxes) => taxes.sku)).toEqual(skus);
+    }
+  });
 
   it('takes the text its refusal of "2.125" advises for the decimal, 2.1250, as a quantity and as a price', async () => {
     const { post } = await serve();
