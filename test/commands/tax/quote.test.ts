@@ -99,6 +99,27 @@ describe('tax quote', () => {
     expect(result.items).toEqual([workedExample2]);
   });
 
+  // t8-10: `0402101` saved by a spreadsheet as 402101 loaded as a subheading, and 0402.10.10 took the chapter's 12%
+  // with no word; a 6-digit row is said at load unless written with its dot or its zero.
+  it('warns of a bare 6-digit NCM row that may be a 7-digit item of chapters 01-09 without its zero', async () => {
+    const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+    writeFileSync(join(folder, 'z.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402101,SP,RJ,taxpayer,7,,0,,20,\n`);
+    const lost = await quoteFrom('z.csv', '04021010,1,100', 'RJ');
+    expect(lost.code).toBe(0);
+    expect(lost.stderr).toContain(
+      "warning: z.csv:3: ncm 402101 has 6 digits without dots: if it is the item 0402.10.1 of chapter 04 whose leading zero a spreadsheet lost, its products are answered from a shorter prefix's row: store the column as text; if it is the subheading 4021.01, write it so.",
+    );
+    for (const written of ['0402101', '4021.01']) {
+      writeFileSync(
+        join(folder, 'z2.csv'),
+        `${header}04,SP,RJ,taxpayer,12,,0,,20,\n${written},SP,RJ,taxpayer,7,,0,,20,\n`,
+      );
+      const kept = await quoteFrom('z2.csv', '04021010,1,100', 'RJ');
+      expect(kept.code).toBe(0);
+      expect(kept.stderr).toBe('');
+    }
+  });
+
   it('-o csv writes fcp.base as -o json does, and the sale (from, to, buyer) on every row', async () => {
     const result = await quote(saleFlags('SP', 'MG', 'non-taxpayer', '--item', '85166000,1,2000,0,100', '-o', 'csv'));
     expect(result.code).toBe(0);
