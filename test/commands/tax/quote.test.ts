@@ -107,8 +107,11 @@ describe('tax quote', () => {
     const lost = await quoteFrom('z.csv', '04021010,1,100', 'RJ');
     expect(lost.code).toBe(0);
     expect(lost.stderr).toContain(
-      "warning: z.csv:3: ncm 402101 has 6 digits without dots: if it is the item 0402.10.1 of chapter 04 whose leading zero a spreadsheet lost, its products are answered from a shorter prefix's row: store the column as text; if it is the subheading 4021.01, write it so.",
+      "warning: z.csv:3: ncm 402101 has 6 digits, not written as a subheading: if it is the item 0402.10.1 of chapter 04 whose leading zero a spreadsheet lost, its products are answered from a shorter prefix's row: store the column as text; if it is the subheading 4021.01, write it so.",
     );
+    // As a pt-BR LibreOffice CSV shows the number 402101: warned of too.
+    writeFileSync(join(folder, 'z3.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402.101,SP,RJ,taxpayer,7,,0,,20,\n`);
+    expect((await quoteFrom('z3.csv', '04021010,1,100', 'RJ')).stderr).toContain('ncm 402.101 has 6 digits');
     for (const written of ['0402101', '4021.01']) {
       writeFileSync(
         join(folder, 'z2.csv'),
