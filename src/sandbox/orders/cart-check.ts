@@ -41,7 +41,9 @@ function customerProblem(customer: unknown): string | undefined {
 function itemProblem(item: unknown, path: string): string | undefined {
   if (!isObject(item)) return field(path, item, 'an object with quantity and unitPrice');
   const { sku, name, ncm, quantity, unitPrice } = item as Record<string, unknown>;
-  if (sku !== undefined && typeof sku !== 'string') return field(`${path}.sku`, sku, 'text');
+  // A numeric code is a SKU too (the tax callback gives it back a number).
+  if (sku !== undefined && typeof sku !== 'string' && !(typeof sku === 'number' && Number.isFinite(sku)))
+    return field(`${path}.sku`, sku, 'text or a number');
   if (name !== undefined && typeof name !== 'string') return field(`${path}.name`, name, 'text');
   if (ncm !== undefined && typeof ncm !== 'string') return field(`${path}.ncm`, ncm, 'text such as "39269090"');
   if (typeof quantity !== 'number' || !(quantity > 0) || !Number.isFinite(quantity))

@@ -120,6 +120,17 @@ describe("the sandbox's order totals", () => {
     expect(withFreight.taxes.items.map((item) => item.ipi.base)).toEqual(['471.00']);
   });
 
+  it('take a numeric SKU, which the callback gives back a number', async () => {
+    const { post } = await checkout();
+    const answer = await post({
+      customer: { document: '11.222.333/0001-81' },
+      state: 'RJ',
+      items: [{ sku: 123, ncm: '39269090', quantity: 1, unitPrice: 1 }],
+    });
+    expect(answer.status).toBe(200);
+    expect((answer.body as { taxes: { items: { sku: unknown }[] } }).taxes.items[0]?.sku).toBe(123);
+  });
+
   it('refuse an empty cart 400, the callback not asked, rather than fill it with products nobody chose', async () => {
     const { post, counts } = await checkout();
     const answer = await post({ customer: { document: '11.222.333/0001-81' }, state: 'RJ', items: [] });

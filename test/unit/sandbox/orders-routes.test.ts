@@ -94,6 +94,10 @@ describe('the sandbox order listing', () => {
       { items: [{ sku: 'A', quantity: 1, unitPrice: 1 }], shipping: -1 },
       'Field [shipping] with value [-1] must be a number of at least 0',
     ],
+    [
+      { items: [{ sku: { a: 1 }, quantity: 1, unitPrice: 1 }] },
+      'Field [items[0].sku] with value [{"a":1}] must be text or a number',
+    ],
     [{ items: [] }, 'The cart has no items: send at least one, or leave "items" out for a random cart'],
   ])('refuses the cart %j 400 naming what is wrong, no order created', async (cart, message) => {
     const before = sandbox.state.orders.orders.size;
