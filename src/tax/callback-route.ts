@@ -57,7 +57,7 @@ function takes(route: CallbackRoute, request: IncomingMessage): boolean {
   if (request.method !== 'POST' || request.url !== route.path || route.closing() || route.refusingSome()) return false;
   const length = Number(request.headers['content-length']);
   if (!(length > 0 && length <= route.bodyLimit) || request.headers['transfer-encoding'] !== undefined) return false;
-  // An encoded body (gzip) is refused by fastify's route, before it is read.
+  // An encoded body (gzip) is decoded by fastify's route, as it streams in.
   if (request.headers['content-encoding'] !== undefined) return false;
   const type = request.headers['content-type']?.toLowerCase();
   return type === 'application/json' || (type?.startsWith('application/json;') ?? false);

@@ -95,24 +95,6 @@ function prototypeKeyOf(text: string): string | undefined {
   return "a prototype's key";
 }
 
-/**
- * The refusal of a body sent with a Content-Encoding other than `identity`: 415 naming it, with `Accept-Encoding:
- * identity` as RFC 9110 (15.5.16) says a server tells which codings it takes. A cart is a few kilobytes; reading gzip
- * would gain nothing and need a guard against a small body that inflates to gigabytes. Undefined when none.
- */
-export function encodingRefusal(contentEncoding: string | undefined): CartRefusal | undefined {
-  const encoding = contentEncoding?.trim() ?? '';
-  if (encoding === '' || encoding.toLowerCase() === 'identity') return undefined;
-  const named = JSON.stringify(printable(encoding.slice(0, 40)));
-  const message = `the body is sent with Content-Encoding ${named}, which tax serve does not read: send the cart unencoded`;
-  return {
-    status: 415,
-    body: { error: 'unsupported-encoding', message },
-    reason: `${message}.`,
-    headers: { 'accept-encoding': 'identity' },
-  };
-}
-
 /** The answer to a failure no rule foresaw, in the callback's error shape (logged and counted where it happened). */
 export function internalErrorBody(error: unknown): { error: string; message: string } {
   return { error: 'internal-error', message: error instanceof Error ? error.message : String(error) };

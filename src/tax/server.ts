@@ -5,6 +5,7 @@ import { taxTotals } from '../domain/tax/compute.js';
 import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
 import type { BuyerKind } from '../domain/tax/rules.js';
 import { clientAddressReader, trustedPeerCheck } from '../http-server/client-address.js';
+import { decodedBody } from '../http-server/content-coding.js';
 import { limitConnections } from '../http-server/connection-limit.js';
 import { serverTimeouts } from '../http-server/server-timeouts.js';
 import { ThrottledLog } from '../http-server/throttled-log.js';
@@ -19,7 +20,6 @@ import { type CallbackRoute, callbackFirst, jsonContentType, type SentAnswer } f
 import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward, TaxErp } from './erp-forward.js';
 import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
-import { encodingRefusal } from './cart-body.js';
 import { answerUnknownRoutes } from './unknown-route.js';
 import { checkCartItem, skusAsSent } from './cart-item.js';
 import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
@@ -144,20 +144,10 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
     arrivals.set(request, performance.now());
     // Checked before the body is read: a caller without the credential gets nothing parsed nor computed.
     const refusal = route.check(request.headers.authorization, request.ip);
-    if (refusal !== undefined) {
-      route.refused();
-      refusal.report?.(request.ip);
-      return reply.code(refusal.status).headers(refusal.headers).send(refusal.body);
-    }
-    // An encoded body is refused unread, naming its coding: read as text it would be "not JSON", which it is not.
-    const encoded = encodingRefusal(request.headers['content-encoding']);
-    if (encoded === undefined) return;
-    route.unreadable(request.ip, encoded.reason);
-    // Its body is left unread: the connection is closed rather than trusted to what follows.
-    return reply
-      .code(encoded.status)
-      .headers({ ...encoded.headers, connection: 'close' })
-      .send(encoded.body);
+    if (refusal === undefined) return;
+    route.refused();
+    refusal.report?.(request.ip);
+    return reply.code(refusal.status).headers(refusal.headers).send(refusal.body);
   };
   // A scope of its own: the callback alone refuses text/plain and says so; the token route keeps fastify's parsers.
   void app.register(async (scope) => {
@@ -165,6 +155,12 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
     // application/json), not read as text and refused for the items it seems to lack. As the webhook receiver does.
     scope.removeContentTypeParser('text/plain');
     refuseUnreadCarts(scope, route);
+    // A compressed cart (Content-Encoding gzip, deflate, br, zstd) is decoded as it streams in, as the webhook
+    // receiver decodes an event, the body limit counting the decoded bytes (a small body that would inflate to
+    // gigabytes stops at 1 MB); another coding is refused 415 naming it. Read as it came, it was "not JSON".
+    scope.addHook('preParsing', async (request, _reply, payload) =>
+      request.method === 'POST' ? decodedBody(request.raw, request.routeOptions.bodyLimit) : payload,
+    );
     scope.post(route.path, { onRequest }, async (request, reply) => {
       const arrivedAt = arrivals.get(request) ?? performance.now();
       // This route has no cart's text to forward to an ERP: it writes the body again, which a value nested a few

@@ -6,7 +6,11 @@ import { CartRefusalError, internalErrorBody, readCartBody } from './cart-body.j
 interface UnreadAnswer {
   status: number;
   body: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
+
+/** The codings a body may come in, as RFC 9110 (15.5.16) says a 415 for a coding tells them. */
+const acceptedCodings = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 
 /**
  * The callback's carts that fastify refuses before the handler has them (over the body limit, a content type that
@@ -35,7 +39,10 @@ export function refuseUnreadCarts(scope: FastifyInstance, route: CallbackRoute):
     }
     const { reason, answer } = unreadCart(error, status, request, route.bodyLimit);
     route.unreadable(request.ip, reason);
-    return reply.code(answer.status).send(answer.body);
+    return reply
+      .code(answer.status)
+      .headers(answer.headers ?? {})
+      .send(answer.body);
   });
 }
 
@@ -55,6 +62,17 @@ function unreadCart(
       const sent =
         length === undefined ? 'sent without a Content-Length, read up to the limit' : `Content-Length ${length}`;
       return { reason: `${message} (${sent}).`, answer: { status: 413, body: { error: 'too-large', message } } };
+    }
+    case undefined: {
+      // The body's Content-Encoding (content-coding.ts): a coding not decoded (415), or a body not in its coding.
+      const coding = request.headers['content-encoding']?.slice(0, 40);
+      const message = `the body could not be decoded (Content-Encoding ${coding ?? 'none'}): ${error.message}`;
+      if (status === 415)
+        return {
+          reason: `${message}.`,
+          answer: { status, body: { error: 'unsupported-encoding', message }, headers: acceptedCodings },
+        };
+      return { reason: `${message}.`, answer: { status, body: { error: 'bad-request', message } } };
     }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
       // Not read as JSON whatever it holds: a JSON cart sent as text/plain is refused for its type, not its items.

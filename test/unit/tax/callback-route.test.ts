@@ -162,42 +162,75 @@ describe('the callback’s own route', () => {
     },
   );
 
-  it('refuses a gzip-encoded cart 415 naming its encoding, unread, on both routes; logged and counted', async () => {
-    const message =
-      'the body is sent with Content-Encoding "gzip", which tax serve does not read: send the cart unencoded';
+  /** `body` POSTed with `Content-Encoding: coding`, with its length (the own route's form) or chunked. */
+  function postEncoded(url: string, body: Buffer, coding: string, via: 'own' | 'fastify') {
+    return new Promise<{ status: number; body: string; accept?: string }>((resolve, reject) => {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'content-encoding': coding,
+        authorization: `Bearer ${token}`,
+        ...(via === 'own' ? { 'content-length': String(body.length) } : {}),
+      };
+      const sending = httpRequest(`${url}/tax`, { method: 'POST', headers });
+      sending.on('error', reject);
+      sending.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            accept: response.headers['accept-encoding'],
+          }),
+        );
+      });
+      sending.end(body);
+    });
+  }
+
+  // t8-1: a gzip cart was answered "Body is not valid JSON": it is now read, as the webhook receiver reads an event.
+  it('answers a gzip-encoded cart as the same cart unencoded, on both routes', async () => {
+    const { server } = await serve();
+    const plain = await post(server.url, cart(2), { via: 'own' });
     for (const via of ['own', 'fastify'] as const) {
-      const { server, warnings } = await serve();
-      const answer = await new Promise<{ status: number; body: string; accept?: string }>((resolve, reject) => {
-        const gzipped = gzipSync(cart(1));
-        const headers: Record<string, string> = {
-          'content-type': 'application/json',
-          'content-encoding': 'gzip',
-          authorization: `Bearer ${token}`,
-          ...(via === 'own' ? { 'content-length': String(gzipped.length) } : {}),
-        };
-        const sending = httpRequest(`${server.url}/tax`, { method: 'POST', headers });
-        sending.on('error', reject);
-        sending.on('response', (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              body: Buffer.concat(chunks).toString('utf8'),
-              accept: response.headers['accept-encoding'],
-            }),
-          );
-        });
-        sending.end(gzipped);
-      });
-      expect(answer).toEqual({
-        status: 415,
-        body: JSON.stringify({ error: 'unsupported-encoding', message }),
-        accept: 'identity',
-      });
-      expect(warnings).toEqual([`tax callback refused a cart from 127.0.0.1: ${message}.`]);
-      expect(server.counts).toMatchObject({ unreadable: 1, answered: 0, refused: 0 });
+      const encoded = await postEncoded(server.url, gzipSync(cart(2)), 'gzip', via);
+      expect(encoded).toEqual({ status: 200, body: plain.body, accept: undefined });
     }
+    expect(server.counts).toMatchObject({ answered: 3, unreadable: 0 });
+  });
+
+  it('refuses a coding it does not decode 415 naming it, and a body not in its coding 400; logged and counted', async () => {
+    const { server, warnings, advance } = await serve();
+    const unknown = await postEncoded(server.url, Buffer.from(cart(1)), 'compress', 'own');
+    const message =
+      'the body could not be decoded (Content-Encoding compress): Content-Encoding compress is not accepted; send the body uncompressed, or gzip, deflate, br or zstd';
+    expect(unknown).toEqual({
+      status: 415,
+      body: JSON.stringify({ error: 'unsupported-encoding', message }),
+      accept: 'gzip, deflate, br, zstd',
+    });
+    advance(60_000);
+    const notGzip = await postEncoded(server.url, Buffer.from(cart(1)), 'gzip', 'fastify');
+    expect(notGzip.status).toBe(400);
+    expect(JSON.parse(notGzip.body)).toMatchObject({
+      error: 'bad-request',
+      message: expect.stringMatching(
+        /^the body could not be decoded \(Content-Encoding gzip\): The body is not valid gzip/,
+      ),
+    });
+    expect(warnings).toEqual([
+      `tax callback refused a cart from 127.0.0.1: ${message}.`,
+      expect.stringMatching(/^tax callback refused a cart from 127.0.0.1: the body could not be decoded/),
+    ]);
+    expect(server.counts).toMatchObject({ unreadable: 2, answered: 0 });
+  });
+
+  it('refuses a gzip cart that inflates past 1 MB 413, reading no more than that', async () => {
+    const { server } = await serve();
+    const bomb = gzipSync(Buffer.alloc(20 * 1_048_576, ' '));
+    const answer = await postEncoded(server.url, bomb, 'gzip', 'own');
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'too-large' });
   });
 
   it('reads a cart sent with Content-Encoding identity as it is', async () => {
