@@ -116,11 +116,13 @@ function ratePartsOf(rule: TaxRule): RateParts {
 }
 
 /** The JSON JSON.stringify writes for the general path's item object: the same keys in the same order. */
-function writeTaxes(sku: string, ncm: string, rate: RateParts, taxes: CentavoTaxes): void {
+function writeTaxes(sku: string | number, ncm: string, rate: RateParts, taxes: CentavoTaxes): void {
   if (sku === '') writer.fragment(part.opening);
   else {
     writer.fragment(part.sku);
-    writer.string(sku);
+    // A SKU sent as a JSON number goes back a number, as the general path gives it back (skusAsSent).
+    if (typeof sku === 'number') writer.ascii(String(sku));
+    else writer.string(sku);
     writer.fragment(part.comma);
   }
   writer.fragment(part.ncm);
@@ -279,12 +281,12 @@ function centavosOfText(text: string): number {
 }
 
 /**
- * The SKU as checkTaxItem reads it: text trimmed, a whole number under 10^15 as JavaScript writes it; empty when there
+ * The SKU as the answer gives it back: text trimmed, a whole number under 10^15 as the number it is; empty when there
  * is none. Undefined for anything else (an object, a list, a number a double may have rounded): the general path
  * refuses it (jsonSkuProblem).
  */
-function skuOf(value: unknown): string | undefined {
+function skuOf(value: unknown): string | number | undefined {
   if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 1e15 ? String(value) : undefined;
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 1e15 ? value : undefined;
   return value === undefined || value === null ? '' : undefined;
 }

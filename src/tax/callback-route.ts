@@ -4,11 +4,11 @@
  * cart's ~200 µs of CPU once the answer was written in one pass (docs/decisions/0023-tax-callback-one-pass.md).
  * The same check of the credential before the body is read, the same body limit, JSON parser and answers. Fastify's
  * route for the callback stays, and answers every request this one leaves (another form of the URL or content type,
- * a chunked body, an empty one).
+ * a chunked body, an empty one, a Content-Encoding).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseJsonSafely } from 'secure-json-parse';
 import type { CallbackCheck } from './callback-auth.js';
+import { type CartRefusal, internalErrorBody, readCartBody } from './cart-body.js';
 import type { ArrivedCart } from './erp-forward.js';
 
 /** An answer ready to send: its status and its JSON. */
@@ -57,6 +57,8 @@ function takes(route: CallbackRoute, request: IncomingMessage): boolean {
   if (request.method !== 'POST' || request.url !== route.path || route.closing() || route.refusingSome()) return false;
   const length = Number(request.headers['content-length']);
   if (!(length > 0 && length <= route.bodyLimit) || request.headers['transfer-encoding'] !== undefined) return false;
+  // An encoded body (gzip) is decoded by fastify's route, as it streams in.
+  if (request.headers['content-encoding'] !== undefined) return false;
   const type = request.headers['content-type']?.toLowerCase();
   return type === 'application/json' || (type?.startsWith('application/json;') ?? false);
 }
@@ -85,18 +87,13 @@ function answerCallback(
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
     const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
-    let body: unknown;
-    try {
-      // As fastify's JSON parser: a prototype's keys (`__proto__`, `constructor.prototype`) are refused.
-      body = parseJsonSafely(text, { protoAction: 'error', constructorAction: 'error' });
-    } catch {
-      route.unreadable(
-        route.clientAddress(request),
-        notJson(request.headers['content-type'], `${text.length} characters`),
-      );
-      send(response, invalidJson, true);
+    const read = readCartBody(text, request.headers['content-type'], `${text.length} characters`);
+    if ('refusal' in read) {
+      route.unreadable(route.clientAddress(request), read.refusal.reason);
+      send(response, refusalAnswer(read.refusal), true);
       return;
     }
+    const body = read.body;
     route.answer({ body, text, arrivedAt, clientAddress: () => route.clientAddress(request) }).then(
       (answer) => send(response, answer),
       (error: unknown) => send(response, internalError(error)),
@@ -104,26 +101,14 @@ function answerCallback(
   });
 }
 
-/** Why a cart whose body did not parse as JSON was refused, as both routes log it. */
-export function notJson(contentType: string | undefined, size: string): string {
-  return `its body is not JSON (${size}, content-type ${contentType ?? 'none'}).`;
+/** A refusal of what arrived, as it is sent. */
+export function refusalAnswer(refusal: CartRefusal): SentAnswer {
+  return { status: refusal.status, json: JSON.stringify(refusal.body), headers: refusal.headers };
 }
 
-/** Fastify's answer to a body that is not JSON, word for word. */
-const invalidJson: SentAnswer = {
-  status: 400,
-  json: JSON.stringify({
-    statusCode: 400,
-    code: 'FST_ERR_CTP_INVALID_JSON_BODY',
-    error: 'Bad Request',
-    message: "Body is not valid JSON but content-type is set to 'application/json'",
-  }),
-};
-
-/** Fastify's answer to a handler's failure. */
+/** The answer to a handler's failure, as fastify's route answers it. */
 function internalError(error: unknown): SentAnswer {
-  const message = error instanceof Error ? error.message : String(error);
-  return { status: 500, json: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message }) };
+  return { status: 500, json: JSON.stringify(internalErrorBody(error)) };
 }
 
 /** Writes the answer; `closing` when the rest of the connection cannot be trusted (a body not read as JSON). */

@@ -4,7 +4,7 @@
  * same text), and a JSON number with more digits than a double holds, which JSON.parse has already rounded
  * (`12345678901234567.89` arrives as 12345678901234568): quoting it back would name a value the platform did not send.
  */
-import type { TaxItem } from '../domain/tax/terms.js';
+import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
 import { itemRecord, requestReaders, type TaxShape } from './shape.js';
 import { amountFields, jsonAmountProblem, jsonSkuProblem } from './json-amounts.js';
 import { checkTaxItem } from './table-file.js';
@@ -19,4 +19,23 @@ export function checkCartItem(item: unknown, shape: TaxShape['request']): TaxIte
   const skuProblem = jsonSkuProblem(readers.sku(item));
   if (skuProblem !== undefined) return skuProblem;
   return checkTaxItem(itemRecord(item, shape));
+}
+
+/**
+ * The items' taxes with each SKU as the cart sent it: a SKU sent as a JSON number goes back a number (`123`, not
+ * `"123"`), so a platform matching its cart's items by SKU with a typed comparison finds them. The table's checks
+ * read every SKU as text; only the answer gives it back. (A number comes back as JavaScript writes it: `1.50` is
+ * `1.5`, the same JSON number.)
+ */
+export function skusAsSent(
+  quoted: readonly ItemTaxes[],
+  items: readonly unknown[],
+  shape: TaxShape['request'],
+): ItemTaxes[] {
+  const readSku = requestReaders(shape).sku;
+  return quoted.map((taxes, index) => {
+    const sent = readSku(items[index]);
+    // Spread over the object it replaces a key of: the sku keeps its place, first.
+    return typeof sent === 'number' ? ({ ...taxes, sku: sent } as unknown as ItemTaxes) : taxes;
+  });
 }

@@ -10,26 +10,34 @@ export const amountFields = ['quantity', 'unitPrice', 'discount', 'freight'] as 
 
 /** Why an amount as JSON gave it cannot be read as sent, or undefined. */
 export function jsonAmountProblem(field: (typeof amountFields)[number], value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value) && !holdsExactly(value))
+  // JSON.parse reads a number past 1.8e308 (`1E400`) as Infinity: quoting "Infinity" back would name a value the
+  // platform never sent.
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return `${field} is a number too large to be read at all (past 1.8e308, what a JSON number holds)`;
+  if (typeof value === 'number' && !holdsExactly(value)) {
+    // 0.30000000000000004 is not large: it has more digits than a double carries exactly.
+    const what =
+      Math.abs(value) >= 10 ** digitsANumberHolds
+        ? `too large to be read exactly (more than ${digitsANumberHolds} digits)`
+        : `of too many digits to be read exactly (more than ${digitsANumberHolds} significant digits)`;
     return field === 'quantity'
-      ? `quantity is a number too large to be read exactly (more than ${digitsANumberHolds} digits); a quantity is computed with at most ${digitsANumberHolds}`
-      : `${field} is a number too large to be read exactly (more than ${digitsANumberHolds} digits); send it as text`;
+      ? `quantity is a number ${what}; a quantity is computed with at most ${digitsANumberHolds}`
+      : `${field} is a number ${what}; send it as text`;
+  }
   if (typeof value !== 'string') return undefined;
   // A group never starts with 0: `0.500` is a decimal only.
   const grouped = /^[1-9]\d{0,2}([.,])\d{3}$/.exec(value.trim());
   if (grouped === null) return undefined;
   const whole = value.trim().replace(grouped[1] as string, '');
-  const decimal = value
+  const stripped = value
     .trim()
     .replace(',', '.')
     .replace(/\.?0+$/, '');
+  // The advice must be taken when followed: `2.125` would be refused again, as three decimals after a point look like
+  // a thousands group; a fourth decimal says it is a decimal (`2.1250`), as `tax quote` advises `1.5000`.
+  const decimal = /\.\d{3}$/.test(stripped) ? `${stripped}0` : stripped;
   const mark = grouped[1] === '.' ? 'a decimal point' : 'a decimal comma';
-  // The decimal as text that reads one way: at most two decimals (`1.5`), else with a fourth (`2.1250`): `2.125`
-  // itself is what was refused.
-  const fraction = decimal.split('.')[1] ?? '';
-  const asText = fraction.length <= 2 ? decimal : `${decimal}0`;
-  const forDecimal = asText === decimal ? decimal : `${asText} (or the JSON number ${decimal})`;
-  return `${field} ${JSON.stringify(value)} reads as ${decimal} with ${mark} or as ${whole} with its thousands grouped: send ${whole} for that, or ${forDecimal} for the decimal`;
+  return `${field} ${JSON.stringify(value)} reads as ${stripped} with ${mark} or as ${whole} with its thousands grouped: send ${whole} for that, or ${decimal} for the decimal`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { taxTotals } from '../domain/tax/compute.js';
 import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
 import type { BuyerKind } from '../domain/tax/rules.js';
 import { clientAddressReader, trustedPeerCheck } from '../http-server/client-address.js';
+import { decodedBody } from '../http-server/content-coding.js';
 import { limitConnections } from '../http-server/connection-limit.js';
 import { serverTimeouts } from '../http-server/server-timeouts.js';
 import { ThrottledLog } from '../http-server/throttled-log.js';
@@ -19,7 +20,8 @@ import { type CallbackRoute, callbackFirst, jsonContentType, type SentAnswer } f
 import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward, TaxErp } from './erp-forward.js';
 import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
-import { checkCartItem } from './cart-item.js';
+import { answerUnknownRoutes } from './unknown-route.js';
+import { checkCartItem, skusAsSent } from './cart-item.js';
 import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
 import { nestingProblem } from '../lib/json-shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
@@ -119,6 +121,11 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     ...counts,
   }));
   addFastifyCallbackRoute(app, route);
+  answerUnknownRoutes(app, [
+    { path: options.path, methods: ['POST'] },
+    { path: '/healthz', methods: ['GET', 'HEAD'] },
+    ...(options.auth.kind === 'token' ? [{ path: options.auth.tokenPath, methods: ['POST'] }] : []),
+  ]);
   await listenOn(app, options.host, options.port);
   const port = listeningPort(app.server.address(), options.port);
   const close = async () => {
@@ -148,6 +155,12 @@ function addFastifyCallbackRoute(app: FastifyInstance, route: CallbackRoute): vo
     // application/json), not read as text and refused for the items it seems to lack. As the webhook receiver does.
     scope.removeContentTypeParser('text/plain');
     refuseUnreadCarts(scope, route);
+    // A compressed cart (Content-Encoding gzip, deflate, br, zstd) is decoded as it streams in, as the webhook
+    // receiver decodes an event, the body limit counting the decoded bytes (a small body that would inflate to
+    // gigabytes stops at 1 MB); another coding is refused 415 naming it. Read as it came, it was "not JSON".
+    scope.addHook('preParsing', async (request, _reply, payload) =>
+      request.method === 'POST' ? decodedBody(request.raw, request.routeOptions.bodyLimit) : payload,
+    );
     scope.post(route.path, { onRequest }, async (request, reply) => {
       const arrivedAt = arrivals.get(request) ?? performance.now();
       // This route has no cart's text to forward to an ERP: it writes the body again, which a value nested a few
@@ -263,8 +276,7 @@ function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
   if (!isFederativeUnit(from) || !isFederativeUnit(to))
     return refuse(`origin "${request.from}" and destination "${request.to}" must be states (UF) such as SP`);
   const buyer = buyerOf(request.paysIcms);
-  if (buyer === undefined)
-    return refuse(`whether the buyer pays ICMS must be true or false, not ${JSON.stringify(request.paysIcms)}`);
+  if (buyer === undefined) return refuse(buyerProblem(request.paysIcms, options.shape.request.buyerPaysIcms));
   if (options.table === undefined) throw new Error('answered from a table that was not given');
   const table = options.table.current();
   const items: TaxItem[] = [];
@@ -286,9 +298,22 @@ function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
     if (!(error instanceof NoTaxRowError)) throw error;
     return { status: 422, body: { error: 'no-tax-row', message: error.message, missing: error.missing } };
   }
+  const answered = skusAsSent(quoted, request.items, options.shape.request);
   return {
-    json: JSON.stringify({ [options.shape.answer.items]: quoted, [options.shape.answer.totals]: taxTotals(quoted) }),
+    json: JSON.stringify({ [options.shape.answer.items]: answered, [options.shape.answer.totals]: taxTotals(quoted) }),
   };
+}
+
+/**
+ * Why the buyer's ICMS flag cannot be read, naming its path in the shape: "not undefined" was a JavaScript word for a
+ * flag the cart left out. A long value is quoted by its start.
+ */
+function buyerProblem(paysIcms: unknown, path: string): string {
+  if (paysIcms === undefined || paysIcms === null)
+    return `${path} is missing: whether the buyer pays ICMS must be true or false`;
+  const written = JSON.stringify(paysIcms);
+  const quoted = written.length <= 40 ? written : `${written.slice(0, 40)}… (${written.length} characters)`;
+  return `${path} (whether the buyer pays ICMS) must be true or false, not ${quoted}`;
 }
 
 function buyerOf(paysIcms: unknown): BuyerKind | undefined {

@@ -71,6 +71,11 @@ export function readTaxShape(json: unknown): { shape: TaxShape } | { problems: s
     return result as TaxShape[Part];
   };
   const shape = { request: pick('request'), answer: pick('answer') };
+  // One name for both parts would write the totals over the items: every answer a 200 without its items' taxes.
+  if (shape.answer.items === shape.answer.totals)
+    problems.push(
+      `answer.items and answer.totals are both "${shape.answer.items}": the answer's two parts need two names`,
+    );
   return problems.length > 0 ? { problems } : { shape };
 }
 

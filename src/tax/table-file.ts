@@ -10,6 +10,7 @@ import { countOf } from '../lib/plural.js';
 import {
   checkTaxRule,
   fractionRateProblem,
+  sixDigitNcmWarning,
   rateFields,
   TaxTable,
   taxRuleFields,
@@ -61,6 +62,7 @@ export async function readTaxTable(
   const problems: string[] = [];
   const firstLine = new Map<unknown, number>();
   const unusedFcp: string[] = [];
+  const bareSixDigits: string[] = [];
   try {
     for await (const record of input.records) {
       const place = `${printable(input.file)}:${recordPlace(record)}`;
@@ -84,6 +86,8 @@ export async function readTaxTable(
       }
       const unused = unusedFcpRate(checked.rule);
       if (unused !== undefined) unusedFcp.push(`${place}: ${unused}`);
+      const sixDigits = sixDigitNcmWarning(String(read.ncm ?? ''));
+      if (sixDigits !== undefined) bareSixDigits.push(`${place}: ${sixDigits}`);
       const earlier = table.add(checked.rule, place);
       if (earlier === undefined) firstLine.set(checked.rule, record.line);
       else
@@ -101,6 +105,10 @@ export async function readTaxTable(
   if (unusedFcp.length > 0)
     context.log.warn(
       `warning: ${unusedFcp[0]}${unusedFcp.length > 1 ? ` (and ${countOf(unusedFcp.length - 1, 'more rows')} with an FCP rate that is not applied)` : ''}.`,
+    );
+  if (bareSixDigits.length > 0)
+    context.log.warn(
+      `warning: ${bareSixDigits[0]}${bareSixDigits.length > 1 ? ` (and ${countOf(bareSixDigits.length - 1, 'more rows')} of 6 digits without dots)` : ''}.`,
     );
   return table;
 }

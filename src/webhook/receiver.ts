@@ -211,8 +211,16 @@ export interface RunningReceiver extends RunningServer {
 
 /** Enough for a platform whose secret was just changed to retry; a guesser gets 14,400 tries a day at most. */
 
-/** The largest event shape taken: B2B orders of thousands of lines pass, a hostile nesting does not. */
-export const eventShapeLimits: JsonShapeLimits = { maxDepth: 64, maxKeys: 50_000 };
+/**
+ * The largest event shape taken: B2B orders of thousands of lines pass, a hostile nesting does not. The keys follow
+ * the body limit, one for every 8 bytes (131,072 for the default 1 MB), never fewer than 50,000: a fixed 50,000
+ * refused the full-payload event of an order of 2,500 lines with its taxes (907 KB, about 14 bytes a key) that the
+ * tax callback had taken and the body limit let through, and no flag could let it in. A body of `--body-limit`
+ * bytes holds at most one key per 5 or so anyway; the limit keeps a body of bare keys out, and the depth the stack.
+ */
+export function eventShapeLimits(bodyLimitBytes: number): JsonShapeLimits {
+  return { maxDepth: 64, maxKeys: Math.max(50_000, Math.floor(bodyLimitBytes / 8)) };
+}
 
 /** A JSON body kept with its own text, so the store keeps the event exactly as it was sent. */
 interface JsonBody {
@@ -355,7 +363,7 @@ function createApp(options: ReceiverOptions): FastifyInstance {
     // A byte-order mark before the JSON is no part of it (RFC 8259 lets a reader ignore it).
     const raw = bytes.toString('utf8').replace(/^\uFEFF/, '');
     // Refused before it is parsed or stored: such an event could not be printed nor handed off.
-    const problem = jsonShapeProblem(raw, eventShapeLimits);
+    const problem = jsonShapeProblem(raw, eventShapeLimits(request.routeOptions.bodyLimit));
     if (problem !== undefined) {
       done(Object.assign(new Error(`The body is ${problem}; it was not stored`), { statusCode: 400 }), undefined);
       return;

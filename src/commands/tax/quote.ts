@@ -40,12 +40,16 @@ const amountColumns = [
   'difal.base',
   'difal.rate',
   'difal.value',
+  'fcp.base',
   'fcp.rate',
   'fcp.value',
   'added',
 ];
 
-export const itemTaxesLayout: RecordLayout<ItemTaxes> = {
+/** An item's taxes with the sale they were computed for: a CSV kept apart says which states and buyer. */
+type QuotedItem = ItemTaxes & { from?: string; to?: string; buyer?: string };
+
+export const itemTaxesLayout: RecordLayout<QuotedItem> = {
   table: [
     { header: 'ITEM', value: (item) => item.sku ?? item.ncm, keepWhole: true, plannedWidth: 10 },
     { header: 'MERCHANDISE', value: (item) => item.merchandise, plannedWidth: 11 },
@@ -58,7 +62,9 @@ export const itemTaxesLayout: RecordLayout<ItemTaxes> = {
     { header: 'FCP', value: (item) => money(item.fcp?.value), plannedWidth: 8, dropRank: 4 },
     { header: 'ADDED', value: (item) => item.added, plannedWidth: 8 },
   ],
-  csv: ['sku', 'ncm', ...amountColumns],
+  // The sale's states and buyer close each row, so a CSV kept apart says what it was computed for: one row per
+  // item, the totals in -o json and the table's summary line.
+  csv: ['sku', 'ncm', ...amountColumns, 'from', 'to', 'buyer'],
   // Every amount and rate is decimal text (exact): a pt-BR Excel reads it as a number only with a decimal comma.
   decimalText: amountColumns,
 };
@@ -83,7 +89,8 @@ export async function run(options: TaxQuoteOptions, context: Context): Promise<v
     maxWidth: terminalColumns(context.io.stdout),
     onHiddenColumns: (headers) => (hiddenColumns = headers),
   });
-  for (const item of quoted) await writer.write(item);
+  const sale = { from: options.from, to: options.to, buyer: options.buyer };
+  for (const item of quoted) await writer.write({ ...item, ...sale });
   await writer.end();
   if (format === 'table') {
     const totals = taxTotals(quoted);

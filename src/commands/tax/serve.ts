@@ -183,19 +183,27 @@ function authFromEnvironment(
   }
 }
 
+/**
+ * The `--shape` file: one that cannot be read is exit 66 (as a `--map` file); one that is not JSON is a wrong shape
+ * as one with a wrong part is, exit 2, so a bad shape file has one exit code (it was 65 when its JSON was cut).
+ */
 async function readShapeFile(path: string): Promise<TaxShape> {
-  let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(jsonFileText(await readRegularFile(path)));
+    text = jsonFileText(await readRegularFile(path));
   } catch (error) {
     throw new InputError(
       `${printable(path)}: cannot read the shape file (${(error as NodeJS.ErrnoException).code ?? printable((error as Error).message)}).`,
-      {
-        file: path,
-      },
+      { file: path, missing: true },
     );
   }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${printable(path)}: the shape file is not JSON (${(error as Error).message}).`);
+  }
   const read = readTaxShape(json);
-  if ('problems' in read) throw new UsageError(`${path}: ${read.problems.join('; ')}.`);
+  if ('problems' in read) throw new UsageError(`${printable(path)}: ${read.problems.join('; ')}.`);
   return read.shape;
 }

@@ -81,6 +81,22 @@ function dotsOfAnNcm(written: string): boolean {
   return !written.includes('.') || /^\d{4}(\.\d{1,2}){1,2}$/.test(written);
 }
 
+/**
+ * Why a bare 6-digit NCM row may be a 7-digit item of chapters 01 to 09 that lost its zero (`402101` for
+ * `0402.10.1`), which would load as a subheading and answer its items from a shorter prefix's row, a wrong rate with
+ * 200; undefined when written as the subheading (`4021.01`) or with its leading zero. A warning, not a refusal as for 5 and 7
+ * digits: 6 digits are the common subheading (`847130`), and most such rows are right.
+ */
+export function sixDigitNcmWarning(written: string): string | undefined {
+  const ncm = written.trim().replaceAll('.', '');
+  if (!/^[1-9]\d{5}$/.test(ncm)) return undefined;
+  const subheading = `${ncm.slice(0, 4)}.${ncm.slice(4)}`;
+  // `402.101` is how a pt-BR LibreOffice CSV shows the number 402101: not the subheading's dots either.
+  if (written.trim() === subheading) return undefined;
+  const item = `0${ncm.slice(0, 3)}.${ncm.slice(3, 5)}.${ncm.slice(5)}`;
+  return `ncm ${written.trim()} has 6 digits, not written as a subheading: if it is the item ${item} of chapter 0${ncm[0]} whose leading zero a spreadsheet lost, its products are answered from a shorter prefix's row: store the column as text; if it is the subheading ${subheading}, write it so`;
+}
+
 /** A table row from its fields (numbers or text), or each thing wrong with it. */
 export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleCheck {
   const problems: { field: string; message: string }[] = [];
@@ -134,13 +150,24 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
         message:
           "must be under 100: the ICMS-ST and DIFAL bases are divided by (100% − the destination's internal rate); write that state's internal rate, such as 18",
       });
-    rates[field] = rate;
+    rates[field] = oneSpelling(rate);
   }
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
     rule: { ncm, from, to, buyer, ...rates } as TaxRule,
   };
+}
+
+/**
+ * A rate in one spelling whatever wrote it: a LibreOffice CSV writes `12.0%` where the same table as .xlsx holds 12,
+ * and `tax quote` echoed "12.0" from one and "12" from the other. Trailing decimal zeros and leading zeros go.
+ */
+function oneSpelling(rate: string): string {
+  const [whole = '0', decimals = ''] = rate.split('.');
+  const kept = decimals.replace(/0+$/, '');
+  const integer = whole.replace(/^0+(?=\d)/, '');
+  return kept === '' ? integer : `${integer}.${kept}`;
 }
 
 /**

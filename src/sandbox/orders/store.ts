@@ -24,7 +24,10 @@ export interface OrderDetail extends OrderSummary {
   taxes?: unknown;
 }
 
-/** A cart posted to `POST /_sandbox/orders`: what the buyer chose; anything left out is drawn at random. */
+/**
+ * A cart posted to `POST /_sandbox/orders`: what the buyer chose. Without items, the items, and a freight and
+ * discount left out, are drawn at random; with items, a freight or discount left out is 0.
+ */
 export interface OrderCart {
   /** `paysIcms` defaults to whether the document is a CNPJ (a company) rather than a CPF. */
   customer?: { document: string; name?: string; paysIcms?: boolean };
@@ -74,7 +77,10 @@ export class OrderStore {
     private readonly random: () => number,
   ) {}
 
-  /** The cart priced: the given parts, the rest drawn at random (in the order the seed has always drawn them). */
+  /**
+   * The cart priced: the given parts, the rest drawn at random (in the order the seed has always drawn them); a cart
+   * with its items drawn at random only its buyer when left out.
+   */
   draft(cart: OrderCart = {}): OrderDraft {
     const customer = cart.customer
       ? {
@@ -107,8 +113,12 @@ export class OrderStore {
       });
     }
     const itemsTotal = totalOf(items.map((item) => item.total));
-    const shippingPrice = cents(cart.shipping ?? 10 + this.random() * 90);
-    const discount = cents(cart.discount ?? Exact.of(itemsTotal).times(this.random() < 0.3 ? 0.05 : 0));
+    // A cart posted with its items is the buyer's: a freight or discount it leaves out is none, so the taxes the
+    // callback is asked for are those of the cart posted (a made-up 5 % discount taxed 459.00 as 436.05). Only a
+    // cart drawn at random (the seed, churn, a post without items) gets a random freight and discount.
+    const chosen = cart.items !== undefined;
+    const shippingPrice = cents(cart.shipping ?? (chosen ? 0 : 10 + this.random() * 90));
+    const discount = cents(cart.discount ?? (chosen ? 0 : Exact.of(itemsTotal).times(this.random() < 0.3 ? 0.05 : 0)));
     const paysIcms = cart.customer?.paysIcms ?? customer.document.replace(/[^\dA-Z]/gi, '').length === 14;
     return { customer, paysIcms, state: cart.state ?? storeState, items, shippingPrice, discount };
   }

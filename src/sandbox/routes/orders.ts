@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from '../http-answers.js';
 import { pageOfNewestFirst, parseListingQuery } from '../orders/rules.js';
 import { centavosOf, type OrderCart, type OrderDraft, storeState, summaryOf } from '../orders/store.js';
+import { cartProblem } from '../orders/cart-check.js';
 import { TaxCallbackCaller, type TaxCallback, type TaxCart } from '../orders/tax-callback.js';
 import type { SandboxState } from '../state.js';
 
@@ -49,6 +50,10 @@ export function registerOrderControls(app: FastifyInstance, state: SandboxState,
     return state.clock.describe();
   });
   app.post<{ Body: OrderCart | undefined }>('/_sandbox/orders', open, async (request, reply) => {
+    // A part of the wrong kind is refused naming it, not a 500; an empty cart is refused as a checkout refuses it,
+    // not filled with products nobody asked for.
+    const problem = cartProblem(request.body);
+    if (problem !== undefined) return sendError(reply, 400, problem);
     const draft = state.orders.draft(request.body ?? {});
     if (taxes === undefined) return state.orders.create(state.clock.now(), { draft });
     // The checkout waits for the ERP's taxes; without them the order is not closed.

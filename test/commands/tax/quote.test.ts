@@ -87,6 +87,59 @@ describe('tax quote', () => {
     expect(result.items).toEqual([workedExample2]);
   });
 
+  // t8-6: a LibreOffice CSV writes a percentage cell `12.0%`, and `tax quote` echoed "12.0" where the same table as
+  // .xlsx gave "12": one rate, two texts.
+  it('writes a rate one way whatever the table wrote: 12.0%, 6.50 and 040 as 12, 6.5 and 40', async () => {
+    writeFileSync(
+      join(folder, 'zeros.csv'),
+      'ncm;from;to;buyer;icmsRate;icmsBaseReduction;ipiRate;mva;destinationRate;fcpRate\n39269090;SP;RJ;taxpayer;12.0%;;6.50;040;20.00%;0.0\n',
+    );
+    const result = await quoteExample2(['--rules', 'zeros.csv']);
+    expect(result.stderr).toBe('');
+    expect(result.items).toEqual([workedExample2]);
+  });
+
+  // t8-10: `0402101` saved by a spreadsheet as 402101 loaded as a subheading, and 0402.10.10 took the chapter's 12%
+  // with no word; a 6-digit row is said at load unless written with its dot or its zero.
+  it('warns of a bare 6-digit NCM row that may be a 7-digit item of chapters 01-09 without its zero', async () => {
+    const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+    writeFileSync(join(folder, 'z.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402101,SP,RJ,taxpayer,7,,0,,20,\n`);
+    const lost = await quoteFrom('z.csv', '04021010,1,100', 'RJ');
+    expect(lost.code).toBe(0);
+    expect(lost.stderr).toContain(
+      "warning: z.csv:3: ncm 402101 has 6 digits, not written as a subheading: if it is the item 0402.10.1 of chapter 04 whose leading zero a spreadsheet lost, its products are answered from a shorter prefix's row: store the column as text; if it is the subheading 4021.01, write it so.",
+    );
+    // As a pt-BR LibreOffice CSV shows the number 402101: dots where an NCM has none, refused.
+    writeFileSync(join(folder, 'z3.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402.101,SP,RJ,taxpayer,7,,0,,20,\n`);
+    const grouped = await quoteFrom('z3.csv', '04021010,1,100', 'RJ');
+    expect(grouped.code).toBe(65);
+    expect(grouped.stderr).toContain('z3.csv:3: ncm "402.101" has its dots where an NCM has none');
+    for (const written of ['0402101', '4021.01']) {
+      writeFileSync(
+        join(folder, 'z2.csv'),
+        `${header}04,SP,RJ,taxpayer,12,,0,,20,\n${written},SP,RJ,taxpayer,7,,0,,20,\n`,
+      );
+      const kept = await quoteFrom('z2.csv', '04021010,1,100', 'RJ');
+      expect(kept.code).toBe(0);
+      expect(kept.stderr).toBe('');
+    }
+  });
+
+  it('-o csv writes fcp.base as -o json does, and the sale (from, to, buyer) on every row', async () => {
+    const result = await quote(saleFlags('SP', 'MG', 'non-taxpayer', '--item', '85166000,1,2000,0,100', '-o', 'csv'));
+    expect(result.code).toBe(0);
+    const [header, row] = result.stdout.trimEnd().split(/\r?\n/);
+    const columns = (header ?? '').split(',');
+    const cells = Object.fromEntries(columns.map((column, index) => [column, (row ?? '').split(',')[index]]));
+    const json = JSON.parse(
+      (await quote(saleFlags('SP', 'MG', 'non-taxpayer', '--item', '85166000,1,2000,0,100'))).stdout,
+    ) as {
+      items: { fcp: { base: string } }[];
+    };
+    expect(columns.slice(-7)).toEqual(['fcp.base', 'fcp.rate', 'fcp.value', 'added', 'from', 'to', 'buyer']);
+    expect(cells).toMatchObject({ 'fcp.base': json.items[0]?.fcp.base, from: 'SP', to: 'MG', buyer: 'non-taxpayer' });
+  });
+
   it.each(['impostos-percentual.xlsx', 'impostos-percentual.ods'])(
     'reads rates typed as percentages in %s (0.12 shown as 12%%) as 12: example 2 to the centavo',
     async (workbook) => {
@@ -398,8 +451,8 @@ describe('tax quote', () => {
     const result = await quote(['--excel', ...example2Sale]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
-      '\uFEFFsku;ncm;merchandise;ipi.base;ipi.rate;ipi.value;icms.base;icms.rate;icms.value;icmsSt.base;icmsSt.mva;icmsSt.rate;icmsSt.value;difal.base;difal.rate;difal.value;fcp.rate;fcp.value;added\r\n' +
-        ';39269090;459,00;471,00;6,5;30,62;471,00;12;56,52;772,49;54;20;97,98;;;;;;128,60\r\n',
+      '\uFEFFsku;ncm;merchandise;ipi.base;ipi.rate;ipi.value;icms.base;icms.rate;icms.value;icmsSt.base;icmsSt.mva;icmsSt.rate;icmsSt.value;difal.base;difal.rate;difal.value;fcp.base;fcp.rate;fcp.value;added;from;to;buyer\r\n' +
+        ';39269090;459,00;471,00;6,5;30,62;471,00;12;56,52;772,49;54;20;97,98;;;;;;;128,60;SP;RJ;taxpayer\r\n',
     );
   });
 
@@ -639,7 +692,7 @@ describe('a table whose other rates are written as fractions', () => {
     [
       'mva',
       '12,,6.5,0.40,20,',
-      'mva "0.40" 0.40 reads as 0.40%, and no MVA is that low: write the percentage (40 for 40%, not 0.40)',
+      'mva "0.40" 0.4 reads as 0.4%, and no MVA is that low: write the percentage (40 for 40%, not 0.40)',
     ],
     [
       'icmsBaseReduction',

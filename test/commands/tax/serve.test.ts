@@ -211,6 +211,41 @@ describe('tax serve at start', () => {
   });
 });
 
+// t8-6: a shape file whose JSON was cut stopped with exit 65, one with a wrong part with exit 2; one name for both
+// parts of the answer was taken, and every answer then lost its items' taxes.
+describe('tax serve with a bad shape file', () => {
+  it.each([
+    ['JSON cut short', '{"request":{"ncm":"produto.ncm"', 'the shape file is not JSON ('],
+    [
+      'one name for both parts of the answer',
+      '{"answer":{"items":"x","totals":"x"}}',
+      'answer.items and answer.totals are both "x": the answer\'s two parts need two names',
+    ],
+    [
+      'a totals named as the default items',
+      '{"answer":{"totals":"items"}}',
+      'answer.items and answer.totals are both "items"',
+    ],
+  ])('refuses %s at start, exit 2, nothing served', async (_case, text, message) => {
+    const folder = temporaryFolder('b2bctl-tax-shape-bad-');
+    writeFileSync(join(folder, 'shape.json'), text);
+    const result = await serve(['--auth', 'none', '--shape', join(folder, 'shape.json')]);
+    removeTemporaryFolders();
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toContain('answering POST');
+  });
+
+  it('refuses a shape file that is not there with exit 66, naming it', async () => {
+    const folder = temporaryFolder('b2bctl-tax-shape-none-');
+    const result = await serve(['--auth', 'none', '--shape', join(folder, 'shape.json')]);
+    removeTemporaryFolders();
+    expect(result.code).toBe(66);
+    expect(result.stderr).toContain('cannot read the shape file (ENOENT)');
+  });
+});
+
 const fixtures = join(__dirname, '..', '..', 'fixtures', 'tax');
 afterAll(removeTemporaryFolders);
 

@@ -21,8 +21,8 @@ interface ClosedOrder {
   taxes: { items: { ipi: { base: string } }[] };
 }
 
-/** A cart posted to a sandbox whose checkout asks `tax serve` (the fixture table) for its taxes. */
-async function closeOrder(cart: unknown): Promise<ClosedOrder> {
+/** A sandbox whose checkout asks `tax serve` (the fixture table) for its taxes, and the tax server's counts. */
+async function checkout() {
   const { table } = await watchedFixtureTable('b2bctl-sandbox-totals-');
   closers.push(() => table.close());
   const taxServer = await startLoopbackTaxServer(
@@ -31,13 +31,22 @@ async function closeOrder(cart: unknown): Promise<ClosedOrder> {
   );
   const sandbox = await startTestSandbox({ taxCallback: { url: `${taxServer.url}/tax`, token, timeoutMs: 3000 } });
   closers.push(() => sandbox.close());
-  const answer = await fetch(`${sandbox.url}/_sandbox/orders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(cart),
-  });
+  const post = async (cart: unknown) => {
+    const answer = await fetch(`${sandbox.url}/_sandbox/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(cart),
+    });
+    return { status: answer.status, body: (await answer.json()) as unknown };
+  };
+  return { post, counts: taxServer.counts };
+}
+
+/** A cart posted to a sandbox whose checkout asks `tax serve` (the fixture table) for its taxes. */
+async function closeOrder(cart: unknown): Promise<ClosedOrder> {
+  const answer = await (await checkout()).post(cart);
   expect(answer.status).toBe(200);
-  return (await answer.json()) as ClosedOrder;
+  return answer.body as ClosedOrder;
 }
 
 /** The sum of the items' operations (merchandise + freight) as the taxes computed them, in centavos. */
@@ -87,5 +96,46 @@ describe("the sandbox's order totals", () => {
     });
     expect(order.totals).toEqual({ items: 0, shipping: 10, discount: 0, total: 10 });
     expect(order.taxes.items.map((item) => item.ipi.base)).toEqual(['3.34', '3.33', '3.33']);
+  });
+
+  // t8-5: the seeded orders' random freight and 5 % discount filled the parts a posted cart left out, so the same
+  // cart was taxed on 436.05 or 459.00 with a freight between 10 and 100, depending on the order's id.
+  it('keep a posted cart as it was sent: a freight or discount it leaves out is 0, in the order and in its taxes', async () => {
+    const { post } = await checkout();
+    const cart = {
+      customer: { document: '11.222.333/0001-81' },
+      state: 'RJ',
+      items: [{ sku: 'A', ncm: '39269090', quantity: 10, unitPrice: 45.9 }],
+    };
+    for (let sent = 0; sent < 12; sent++) {
+      const answer = await post(cart);
+      expect(answer.status).toBe(200);
+      const order = answer.body as ClosedOrder;
+      expect(order.totals).toEqual({ items: 459, shipping: 0, discount: 0, total: 459 });
+      // The callback was asked for the cart posted: its operation is the merchandise, no freight, no discount.
+      expect(order.taxes.items.map((item) => item.ipi.base)).toEqual(['459.00']);
+    }
+    const withFreight = (await post({ ...cart, shipping: 12 })).body as ClosedOrder;
+    expect(withFreight.totals).toEqual({ items: 459, shipping: 12, discount: 0, total: 471 });
+    expect(withFreight.taxes.items.map((item) => item.ipi.base)).toEqual(['471.00']);
+  });
+
+  it('take a numeric SKU, which the callback gives back a number', async () => {
+    const { post } = await checkout();
+    const answer = await post({
+      customer: { document: '11.222.333/0001-81' },
+      state: 'RJ',
+      items: [{ sku: 123, ncm: '39269090', quantity: 1, unitPrice: 1 }],
+    });
+    expect(answer.status).toBe(200);
+    expect((answer.body as { taxes: { items: { sku: unknown }[] } }).taxes.items[0]?.sku).toBe(123);
+  });
+
+  it('refuse an empty cart 400, the callback not asked, rather than fill it with products nobody chose', async () => {
+    const { post, counts } = await checkout();
+    const answer = await post({ customer: { document: '11.222.333/0001-81' }, state: 'RJ', items: [] });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body)).toContain('The cart has no items');
+    expect(counts).toMatchObject({ answered: 0, unreadable: 0, noRow: 0 });
   });
 });

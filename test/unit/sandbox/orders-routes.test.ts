@@ -69,6 +69,48 @@ describe('the sandbox order listing', () => {
     expect(detail.body).toHaveProperty('deliveryAddress');
   });
 
+  // t8-9: these were answered 500 with a JavaScript error's text (`Cannot read properties of null (reading 'replace')`).
+  it.each([
+    [
+      { customer: {}, items: [{ sku: 'F', quantity: 1, unitPrice: 100 }] },
+      'Field [customer.document] with value [missing] must be a CPF or CNPJ as text',
+    ],
+    [{ customer: { document: null } }, 'Field [customer.document] with value [null] must be a CPF or CNPJ as text'],
+    [{ customer: { document: 12345 } }, 'Field [customer.document] with value [12345] must be a CPF or CNPJ as text'],
+    [{ customer: { paysIcms: false } }, 'Field [customer.document] with value [missing] must be a CPF or CNPJ as text'],
+    ['x', 'The cart must be a JSON object, not "x"'],
+    [{ customer: 'x' }, 'Field [customer] with value ["x"] must be an object with its "document"'],
+    [{ items: 'x' }, 'Field [items] with value ["x"] must be a list of items'],
+    [{ items: [null] }, 'Field [items[0]] with value [null] must be an object with quantity and unitPrice'],
+    [
+      { items: [{ sku: 'A', quantity: 'abc', unitPrice: 1 }] },
+      'Field [items[0].quantity] with value ["abc"] must be a number above 0',
+    ],
+    [
+      { items: [{ sku: 'A', quantity: 1, unitPrice: '45,90' }] },
+      'Field [items[0].unitPrice] with value ["45,90"] must be a number of at least 0',
+    ],
+    [
+      { items: [{ sku: 'A', quantity: 1, unitPrice: 1 }], shipping: -1 },
+      'Field [shipping] with value [-1] must be a number of at least 0',
+    ],
+    [
+      { items: [{ sku: { a: 1 }, quantity: 1, unitPrice: 1 }] },
+      'Field [items[0].sku] with value [{"a":1}] must be text or a number',
+    ],
+    [{ items: [] }, 'The cart has no items: send at least one, or leave "items" out for a random cart'],
+  ])('refuses the cart %j 400 naming what is wrong, no order created', async (cart, message) => {
+    const before = sandbox.state.orders.orders.size;
+    const response = await fetch(`${sandbox.url}/_sandbox/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(cart),
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(await response.json())).toContain(JSON.stringify(message).slice(1, -1));
+    expect(sandbox.state.orders.orders.size).toBe(before);
+  });
+
   it('has a clock a test can set, which stamps the orders', async () => {
     await fetch(`${sandbox.url}/_sandbox/clock`, {
       method: 'PUT',

@@ -5,6 +5,7 @@
  * JSON or carry a prototype's key, a cart too large.
  */
 import { createServer, request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrustedProxies } from '../../../src/http-server/trust-proxy.js';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
@@ -108,15 +109,179 @@ describe('the callback’s own route', () => {
     expect(own.type).toBe('application/json; charset=utf-8');
   });
 
-  it('answers a body that is not JSON with 400 and closes the connection, as fastify does; logged and counted', async () => {
+  it('answers a body that is not JSON with 400 in the callback’s error shape and closes the connection; logged and counted', async () => {
     const { server, warnings } = await serve();
     const own = await post(server.url, '{"items": [', { via: 'own' });
     expect(own).toMatchObject({ status: 400, connection: 'close' });
-    expect(JSON.parse(own.body)).toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+    expect(JSON.parse(own.body)).toEqual({ error: 'not-json', message: 'the body is not JSON: send the cart as JSON' });
     expect(warnings).toEqual([
       'tax callback refused a cart from 127.0.0.1: its body is not JSON (11 characters, content-type application/json).',
     ]);
     expect(server.counts).toMatchObject({ unreadable: 1, refused: 0, answered: 0 });
+  });
+
+  // Fastify answered these with its own shape and code (`"code":"FST_ERR_CTP_INVALID_JSON_BODY","error":"Bad
+  // Request"`), saying "not valid JSON" of valid JSON with a prototype's key too (t8-1).
+  it.each([
+    [
+      'a body cut short',
+      '{"items":[',
+      'not-json',
+      'the body is not JSON: send the cart as JSON',
+      'its body is not JSON',
+    ],
+    ['an empty body', '', 'not-json', 'the body is empty: send the cart as JSON', 'its body is empty'],
+    [
+      'a "__proto__" key',
+      '{"__proto__":{"items":[1]}}',
+      'bad-request',
+      'the cart holds the key "__proto__", refused for safety (a prototype\'s key could change what the cart\'s other values read as): leave it out',
+      'the cart holds the key "__proto__", refused',
+    ],
+    [
+      'a constructor’s prototype in an item',
+      cart(1).replace('"sku":"SKU-0"', '"sku":"SKU-0","constructor":{"prototype":{"x":1}}'),
+      'bad-request',
+      'the cart holds the key "prototype" in "constructor" at "items.0", refused for safety (a prototype\'s key could change what the cart\'s other values read as): leave it out',
+      'the cart holds the key "prototype" in "constructor" at "items.0", refused',
+    ],
+  ])(
+    'refuses %s with 400 in the callback’s error shape on both routes, nothing computed; logged and counted',
+    async (_case, body, error, message, logged) => {
+      for (const via of ['own', 'fastify'] as const) {
+        const { server, warnings } = await serve();
+        const answer = await post(server.url, body, { via });
+        expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual({
+          status: 400,
+          body: { error, message },
+        });
+        expect(answer).toMatchObject({ type: 'application/json; charset=utf-8', connection: 'close' });
+        expect(warnings).toEqual([expect.stringContaining(`tax callback refused a cart from 127.0.0.1: ${logged}`)]);
+        expect(server.counts).toMatchObject({ unreadable: 1, answered: 0, failed: 0, refused: 0 });
+      }
+    },
+  );
+
+  /** `body` POSTed with `Content-Encoding: coding`, with its length (the own route's form) or chunked. */
+  function postEncoded(url: string, body: Buffer, coding: string, via: 'own' | 'fastify') {
+    return new Promise<{ status: number; body: string; accept?: string }>((resolve, reject) => {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'content-encoding': coding,
+        authorization: `Bearer ${token}`,
+        ...(via === 'own' ? { 'content-length': String(body.length) } : {}),
+      };
+      const sending = httpRequest(`${url}/tax`, { method: 'POST', headers });
+      sending.on('error', reject);
+      sending.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            accept: response.headers['accept-encoding'],
+          }),
+        );
+      });
+      sending.end(body);
+    });
+  }
+
+  // t8-1: a gzip cart was answered "Body is not valid JSON": it is now read, as the webhook receiver reads an event.
+  it('answers a gzip-encoded cart as the same cart unencoded, on both routes', async () => {
+    const { server } = await serve();
+    const plain = await post(server.url, cart(2), { via: 'own' });
+    for (const via of ['own', 'fastify'] as const) {
+      const encoded = await postEncoded(server.url, gzipSync(cart(2)), 'gzip', via);
+      expect(encoded).toEqual({ status: 200, body: plain.body, accept: undefined });
+    }
+    expect(server.counts).toMatchObject({ answered: 3, unreadable: 0 });
+  });
+
+  it('refuses a coding it does not decode 415 naming it, and a body not in its coding 400; logged and counted', async () => {
+    const { server, warnings, advance } = await serve();
+    const unknown = await postEncoded(server.url, Buffer.from(cart(1)), 'compress', 'own');
+    const message =
+      'the body could not be decoded (Content-Encoding compress): Content-Encoding compress is not accepted; send the body uncompressed, or gzip, deflate, br or zstd';
+    expect(unknown).toEqual({
+      status: 415,
+      body: JSON.stringify({ error: 'unsupported-encoding', message }),
+      accept: 'gzip, deflate, br, zstd',
+    });
+    advance(60_000);
+    const notGzip = await postEncoded(server.url, Buffer.from(cart(1)), 'gzip', 'fastify');
+    expect(notGzip.status).toBe(400);
+    expect(JSON.parse(notGzip.body)).toMatchObject({
+      error: 'bad-request',
+      message: expect.stringMatching(
+        /^the body could not be decoded \(Content-Encoding gzip\): The body is not valid gzip/,
+      ),
+    });
+    expect(warnings).toEqual([
+      `tax callback refused a cart from 127.0.0.1: ${message}.`,
+      expect.stringMatching(/^tax callback refused a cart from 127.0.0.1: the body could not be decoded/),
+    ]);
+    expect(server.counts).toMatchObject({ unreadable: 2, answered: 0 });
+  });
+
+  it('refuses a gzip cart that inflates past 1 MB 413, reading no more than that', async () => {
+    const { server } = await serve();
+    const bomb = gzipSync(Buffer.alloc(20 * 1_048_576, ' '));
+    const answer = await postEncoded(server.url, bomb, 'gzip', 'own');
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'too-large' });
+  });
+
+  it('reads a cart sent with Content-Encoding identity as it is', async () => {
+    const { server } = await serve();
+    const answer = await post(server.url, cart(1), { via: 'fastify', headers: { 'content-encoding': 'identity' } });
+    expect(answer.status).toBe(200);
+    expect(server.counts).toMatchObject({ answered: 1, unreadable: 0 });
+  });
+
+  it.each([
+    ['PUT', '/tax', 405, 'POST', { error: 'method-not-allowed', message: '/tax takes POST, not PUT' }],
+    ['GET', '/tax?x=1', 405, 'POST', { error: 'method-not-allowed', message: '/tax takes POST, not GET' }],
+    [
+      'DELETE',
+      '/healthz',
+      405,
+      'GET, HEAD',
+      { error: 'method-not-allowed', message: '/healthz takes GET or HEAD, not DELETE' },
+    ],
+    [
+      'GET',
+      '/nope',
+      404,
+      undefined,
+      { error: 'not-found', message: 'no route GET "/nope": tax serve answers POST /tax, GET /healthz' },
+    ],
+    [
+      'POST',
+      '/nope',
+      404,
+      undefined,
+      { error: 'not-found', message: 'no route POST "/nope": tax serve answers POST /tax, GET /healthz' },
+    ],
+  ])('answers %s %s with %i in the callback’s error shape', async (method, path, status, allow, body) => {
+    const { server } = await serve();
+    // A body that does not parse: a request to no route is refused for its route, whatever it sends.
+    const answer = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      ...(method === 'GET' ? {} : { body: '{"items": [' }),
+    });
+    expect({
+      status: answer.status,
+      allow: answer.headers.get('allow') ?? undefined,
+      body: await answer.json(),
+    }).toEqual({
+      status,
+      allow,
+      body,
+    });
+    expect(server.counts).toMatchObject({ answered: 0, unreadable: 0 });
   });
 
   it.each([
@@ -369,6 +534,11 @@ describe('which requests the callback’s own route takes', () => {
     await send('/tax', { method: 'POST', headers: { 'content-type': 'application/jsonp' }, body: '{}' });
     await send('/tax', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '' });
     await send('/tax', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1_001) });
+    await send('/tax', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: '{}',
+    });
     await send('/tax', { method: 'GET' });
     expect(taken).toEqual(['{"a":1}', '[2]']);
     expect(left).toEqual([
@@ -376,6 +546,7 @@ describe('which requests the callback’s own route takes', () => {
       'POST /other application/json',
       'POST /tax text/plain',
       'POST /tax application/jsonp',
+      'POST /tax application/json',
       'POST /tax application/json',
       'POST /tax application/json',
       'GET /tax ',

@@ -95,6 +95,9 @@ const example2 = {
   items: [{ sku: 'A', ncm: '39269090', quantity: 10, unitPrice: 45.9, freight: 12 }],
 };
 
+/** An item of NCM 3926.90.90 with the SKU and unit price given. */
+const item = (sku: unknown, unitPrice: number) => ({ sku, ncm: '39269090', quantity: 1, unitPrice });
+
 describe('tax serve', () => {
   it('answers example 2 of docs/tax.md to the centavo', async () => {
     const { post } = await serve();
@@ -199,10 +202,14 @@ describe('tax serve', () => {
       '"unitPrice":"1,500"',
       'item 1: unitPrice "1,500" reads as 1.5 with a decimal comma or as 1500 with its thousands grouped: send 1500 for that, or 1.5 for the decimal',
     ],
-    // A kilogram quantity of three decimals: the advice is one the callback takes (`2.125` is what it refused).
+    // t8-11: the advice for the decimal was the very text refused.
     [
-      '"unitPrice":10,"quantity":"2.125"',
-      'item 1: quantity "2.125" reads as 2.125 with a decimal point or as 2125 with its thousands grouped: send 2125 for that, or 2.1250 (or the JSON number 2.125) for the decimal',
+      '"unitPrice":"2.125"',
+      'item 1: unitPrice "2.125" reads as 2.125 with a decimal point or as 2125 with its thousands grouped: send 2125 for that, or 2.1250 for the decimal',
+    ],
+    [
+      '"unitPrice":"3,333"',
+      'item 1: unitPrice "3,333" reads as 3.333 with a decimal comma or as 3333 with its thousands grouped: send 3333 for that, or 3.3330 for the decimal',
     ],
     [
       '"unitPrice":10,"discount":"2.000"',
@@ -211,6 +218,19 @@ describe('tax serve', () => {
     [
       '"unitPrice":12345678901234567.89',
       'item 1: unitPrice is a number too large to be read exactly (more than 15 digits); send it as text',
+    ],
+    // t8-6: 1E400 was refused as unitPrice "Infinity", a value never sent; 0.30000000000000004 as "too large".
+    [
+      '"unitPrice":1E400',
+      'item 1: unitPrice is a number too large to be read at all (past 1.8e308, what a JSON number holds)',
+    ],
+    [
+      '"unitPrice":10,"freight":-1e999',
+      'item 1: freight is a number too large to be read at all (past 1.8e308, what a JSON number holds)',
+    ],
+    [
+      '"unitPrice":0.30000000000000004',
+      'item 1: unitPrice is a number of too many digits to be read exactly (more than 15 significant digits); send it as text',
     ],
     [
       '"unitPrice":10,"freight":1234567890123456',
@@ -247,25 +267,35 @@ describe('tax serve', () => {
     },
   );
 
-  it('takes the forms its refusal of a three-decimal text amount advises: 2.1250 and the JSON number 2.125', async () => {
-    const { server } = await serve();
-    const quantities = await Promise.all(
-      ['"2.1250"', '2.125'].map(async (quantity) => {
-        const answer = await fetch(`${server.url}/tax`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: `{"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[{"ncm":"39269090","quantity":${quantity},"unitPrice":10}]}`,
-        });
-        return {
-          status: answer.status,
-          merchandise: ((await answer.json()) as { totals?: { merchandise?: string } }).totals?.merchandise,
-        };
-      }),
-    );
-    expect(quantities).toEqual([
-      { status: 200, merchandise: '21.25' },
-      { status: 200, merchandise: '21.25' },
-    ]);
+  // t8-8: a SKU sent as a JSON number came back as text ("123"): a typed comparison by SKU found no taxes.
+  it('gives each SKU back as the cart sent it: a number a number, text text, on both paths', async () => {
+    const { post } = await serve();
+    // The one-pass answer (whole SKUs, plain amounts), and the general path (a price of three decimals, a SKU of 1.5).
+    const carts: [unknown[], unknown[]][] = [
+      [
+        [item(123, 1), item('123', 1)],
+        [123, '123'],
+      ],
+      [
+        [item(123, 1.005), item(1.5, 1.005), item('123', 1.005)],
+        [123, 1.5, '123'],
+      ],
+    ];
+    for (const [items, skus] of carts) {
+      const answer = await post({ ...example2, items });
+      expect(answer.status).toBe(200);
+      expect((answer.body.items as { sku: unknown }[]).map((taxes) => taxes.sku)).toEqual(skus);
+    }
+  });
+
+  it('takes the text its refusal of "2.125" advises for the decimal, 2.1250, as a quantity and as a price', async () => {
+    const { post } = await serve();
+    const answer = await post({
+      ...example2,
+      items: [{ sku: 'A', ncm: '39269090', quantity: '2.1250', unitPrice: '2.1250' }],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ items: [{ merchandise: '4.52' }] });
   });
 
   it('quotes a refused value of 100,000 characters by its start and its length, in the answer and the log', async () => {
@@ -335,8 +365,13 @@ describe('tax serve', () => {
       await post({ items: [], origin: { state: 'XX' }, destination: { state: 'RJ' }, customer: { paysIcms: true } }),
     ).toMatchObject({ status: 400 });
     expect((await post({ ...example2, customer: { paysIcms: 'talvez' } })).body.message).toBe(
-      'whether the buyer pays ICMS must be true or false, not "talvez"',
+      'customer.paysIcms (whether the buyer pays ICMS) must be true or false, not "talvez"',
     );
+    // t8-6: a flag left out was answered "… must be true or false, not undefined", a JavaScript word.
+    expect((await post({ ...example2, customer: { document: '11.222.333/0001-81' } })).body).toEqual({
+      error: 'bad-request',
+      message: 'customer.paysIcms is missing: whether the buyer pays ICMS must be true or false',
+    });
     expect((await post({ ...example2, items: [{ ncm: '3926', quantity: 1, unitPrice: 1 }] })).body.message).toBe(
       `item 1: ncm "3926" must be the item's 8-digit NCM`,
     );

@@ -68,13 +68,26 @@ async function storeWithADeepEvent(): Promise<{ directory: string; store: Sqlite
   return { directory, store };
 }
 
+/** A line of an order with its taxes: 8 keys. */
+const orderLine = (index: number) => ({
+  sku: `S${index}`,
+  qty: 1,
+  price: 1,
+  taxes: { ipi: 0, icms: 0, st: 0, difal: 0 },
+});
+
+/** An order event of `lines` such lines, as JSON. */
+const order = (lines: number) =>
+  JSON.stringify({ id: 7, items: Array.from({ length: lines }, (_, index) => orderLine(index)) });
+
 describe('events of a hostile shape', () => {
   it.each([
     [nested(65), 'The body is nested deeper than 64 levels; it was not stored'],
     [nested(100_000), 'The body is nested deeper than 64 levels; it was not stored'],
     [
-      JSON.stringify(Object.fromEntries(Array.from({ length: 50_001 }, (_, index) => [`k${index}`, 0]))),
-      'The body is more than 50,000 keys; it was not stored',
+      // Keys of a few bytes each, under the body limit: one for every 8 bytes of it is the most taken.
+      JSON.stringify(Array.from({ length: 131_073 }, () => ({ '': 0 }))),
+      'The body is more than 131,072 keys; it was not stored',
     ],
   ])('are refused with 400 before they are stored (%#)', async (body, description) => {
     const started = await receiver();
@@ -83,6 +96,23 @@ describe('events of a hostile shape', () => {
     expect(await answer.json()).toEqual({ error: 'bad_request', error_description: description });
     expect(started.stored).toEqual([]);
     expect(started.onDisk()).toEqual([]);
+  });
+
+  // t8-7: the full-payload event of an order of 2,500 lines with its taxes (907 KB, over 50,000 keys) was refused 400
+  // whatever --body-limit said: the key limit was a fixed 50,000.
+  it('takes an order-like event of 56,000 keys under the default body limit, and more keys with a larger one', async () => {
+    // 8 keys a line: 7,000 lines are 56,000 keys in about 500 KB.
+    const started = await receiver();
+    const taken = await postEvent(started.url, 'orders', order(7_000), await receiverToken(started.url));
+    expect(taken.status).toBeLessThan(300);
+    expect(started.stored).toHaveLength(1);
+    // 30,000 lines (240,000 keys, about 2 MB) pass a 4 MB limit (524,288 keys), as the body limit lets them in.
+    const larger = await receiver({ bodyLimitBytes: 4 * 1024 * 1024 });
+    const big = order(30_000);
+    expect(Buffer.byteLength(big)).toBeLessThan(4 * 1024 * 1024);
+    const alsoTaken = await postEvent(larger.url, 'orders', big, await receiverToken(larger.url));
+    expect(alsoTaken.status).toBeLessThan(300);
+    expect(larger.stored).toHaveLength(1);
   });
 
   it('a body in another charset is refused (415), one not UTF-8 too (400); a UTF-8 byte-order mark is ignored', async () => {

@@ -1,0 +1,101 @@
+/**
+ * A cart's body read as both callback routes read it (the own route and fastify's), and every refusal of what
+ * arrived in the callback's error shape, `{"error":"…","message":…}`: a platform parses one shape for every refusal
+ * (`not-json`, `too-large`, `bad-request`, `no-tax-row`…), not fastify's `{"statusCode","code","error":"Bad
+ * Request"}` for some of them, whose message said "not valid JSON" of a gzip body or of valid JSON with a prototype's
+ * key.
+ */
+import { parse as parseJsonSafely } from 'secure-json-parse';
+import { printable } from '../lib/printable.js';
+
+/** A refused request: the answer, its log line's reason, and the connection closed when its rest is not trusted. */
+export interface CartRefusal {
+  status: number;
+  body: { error: string; message: string };
+  /** Why, for the log line `tax callback refused a cart from ADDRESS: …`. */
+  reason: string;
+  headers?: Record<string, string>;
+}
+
+/** A refusal raised inside fastify's body parser, for the callback scope's error handler to answer as it is. */
+export class CartRefusalError extends Error {
+  readonly statusCode: number;
+
+  constructor(readonly refusal: CartRefusal) {
+    super(refusal.body.message);
+    this.statusCode = refusal.status;
+  }
+}
+
+/**
+ * The body's JSON, or why it is refused. `size` says how much arrived, as the route knows it (characters read, or
+ * the Content-Length). The parser is fastify's own (secure-json-parse), prototype keys refused: `__proto__` in a
+ * cart would be a value that changes what its other values read as.
+ */
+export function readCartBody(
+  text: string,
+  contentType: string | undefined,
+  size: string,
+): { body: unknown } | { refusal: CartRefusal } {
+  const type = contentType?.slice(0, 100) ?? 'none';
+  if (text.length === 0) {
+    const message = 'the body is empty: send the cart as JSON';
+    return {
+      refusal: {
+        status: 400,
+        body: { error: 'not-json', message },
+        reason: `its body is empty (content-type ${type}).`,
+      },
+    };
+  }
+  try {
+    return { body: parseJsonSafely(text, { protoAction: 'error', constructorAction: 'error' }) };
+  } catch {
+    const prototypeKey = prototypeKeyOf(text);
+    if (prototypeKey !== undefined) {
+      const message = `the cart holds ${prototypeKey}, refused for safety (a prototype's key could change what the cart's other values read as): leave it out`;
+      return { refusal: { status: 400, body: { error: 'bad-request', message }, reason: message } };
+    }
+    const message = 'the body is not JSON: send the cart as JSON';
+    return { refusal: { status: 400, body: { error: 'not-json', message }, reason: notJson(contentType, size) } };
+  }
+}
+
+/** Why a cart whose body did not parse as JSON was refused, as both routes log it. */
+export function notJson(contentType: string | undefined, size: string): string {
+  return `its body is not JSON (${size}, content-type ${contentType ?? 'none'}).`;
+}
+
+/**
+ * The prototype key a body that JSON.parse reads holds (`"__proto__"`, or `"prototype"` in `"constructor"`, named
+ * with where it is), or undefined: the body then is no JSON at all. Walked without recursion: JSON.parse takes
+ * a value nested 100,000 levels deep.
+ */
+function prototypeKeyOf(text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const waiting: { value: unknown; path: string }[] = [{ value: parsed, path: '' }];
+  for (let next = waiting.pop(); next !== undefined; next = waiting.pop()) {
+    const { value, path } = next;
+    if (typeof value !== 'object' || value === null) continue;
+    for (const key of Object.keys(value)) {
+      const inner = (value as Record<string, unknown>)[key];
+      const at = path === '' ? key : `${path}.${key}`;
+      const within = path === '' ? '' : ` at ${JSON.stringify(printable(path.slice(0, 100)))}`;
+      if (key === '__proto__') return `the key "__proto__"${within}`;
+      if (key === 'constructor' && typeof inner === 'object' && inner !== null && Object.hasOwn(inner, 'prototype'))
+        return `the key "prototype" in "constructor"${within}`;
+      waiting.push({ value: inner, path: at });
+    }
+  }
+  return "a prototype's key";
+}
+
+/** The answer to a failure no rule foresaw, in the callback's error shape (logged and counted where it happened). */
+export function internalErrorBody(error: unknown): { error: string; message: string } {
+  return { error: 'internal-error', message: error instanceof Error ? error.message : String(error) };
+}
