@@ -2,7 +2,7 @@ import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
-import { RecentPageKeys, recordKey, rememberedPages } from '../../lib/recent-keys.js';
+import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../lib/written-record-keys.js';
 import { parseJsonKeepingNumbers, WrittenNumber } from '../../lib/written-json.js';
 import { fieldsBesideList, readListingPageStrictly } from '../../platform/answers/listing.js';
 import {
@@ -58,11 +58,11 @@ interface ListingChanges {
 }
 
 /**
- * The listing's pages in order, each fetched once it is needed (memory holds one page and the ids of the items
- * written in the last pages, rememberedPages). A page is the last when it is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found`
+ * The listing's pages in order, each fetched once it is needed (memory holds one page and a key of every item
+ * written, WrittenRecordKeys). A page is the last when it is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found`
  * of the cashback balance listing; a short page is read on from where it ended, since a store may cap its pages
  * below the limit asked (the platform document ends a listing with an empty page only). An item already written
- * from an earlier page (its `id` and its whole record seen in the last pages written) is skipped, and the read ends
+ * from an earlier page (its `id` and its whole record, however far back) is skipped, and the read ends
  * with a warning that the listing changed. A page equal to the one before stops with an error instead of looping (a
  * page of one item, answered again five times in a row), or, answered again whole at the next offset on a route that
  * paged by offset until then, ends the listing with a warning (the route answers its last page past the end).
@@ -76,7 +76,7 @@ export async function* listingPages(
 ): AsyncGenerator<unknown[]> {
   let offset = paging.startOffset;
   const repeatOf = watchForRepeatedPages(1, true);
-  const written = new RecentPageKeys(rememberedPages);
+  const written = new WrittenRecordKeys();
   const changes: ListingChanges = { itemsAnsweredAgain: 0, firstAt: undefined };
   for (;;) {
     const query: Record<string, string[]> = { ...request.query, offset: [String(offset)] };
@@ -84,12 +84,12 @@ export async function* listingPages(
     const response = await client.exchange({ ...request, query });
     const items = await itemsOf(response, request, paging, refuse);
     if (items.length === 0) {
-      if (changes.itemsAnsweredAgain > 0) warn(listingChangedLine(changes));
+      warnEnd(changes, written, warn);
       return;
     }
     const repeat = repeatOf(items, offset);
     if (repeat.kind === 'lastPageAgain') {
-      if (changes.itemsAnsweredAgain > 0) warn(listingChangedLine(changes));
+      warnEnd(changes, written, warn);
       warn(lastPageAgainLine(redactUrl(response.url), repeat.firstOffset, items.length, 'items'));
       return;
     }
@@ -121,7 +121,7 @@ export async function* listingPages(
  * was written with another record (updated meanwhile, or another record sharing the id: dropped, one would be lost
  * with exit 0). An item without an id cannot be told from another one and is always written.
  */
-function itemsNotWritten(items: readonly unknown[], written: RecentPageKeys): unknown[] {
+function itemsNotWritten(items: readonly unknown[], written: WrittenRecordKeys): unknown[] {
   const keys = items.map((item) => {
     const id = idOf(item);
     return id === undefined ? undefined : recordKey(id, item);
@@ -131,11 +131,14 @@ function itemsNotWritten(items: readonly unknown[], written: RecentPageKeys): un
     const key = keys[index];
     return key === undefined || !written.has(key);
   });
-  // Noted in this page either way: an item answered again stays known as long as the page it came back in.
   for (const key of keys) if (key !== undefined) written.note(key);
-  // A page that brings nothing new (its items all written) is no page of its own: it pushes none out of memory.
-  if (unwritten.length > 0) written.turnPage();
   return unwritten;
+}
+
+/** The warnings of a read that ended: items answered again, and records written past what it remembers. */
+function warnEnd(changes: ListingChanges, written: WrittenRecordKeys, warn: (line: string) => void): void {
+  if (changes.itemsAnsweredAgain > 0) warn(listingChangedLine(changes));
+  if (written.forgotten > 0) warn(forgottenRecordsLine(written, 'items'));
 }
 
 /** An item's `id` as text, when it has one: a string, or a number (one past 2^53 kept as written). */

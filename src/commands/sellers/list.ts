@@ -2,7 +2,7 @@ import { type Context, type OutputFormat, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
-import { RecentPageKeys, recordKey, rememberedPages } from '../../lib/recent-keys.js';
+import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../lib/written-record-keys.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
 import { listAllSellers, listSellers, type SellerPage } from '../../platform/sellers.js';
@@ -83,12 +83,12 @@ function noneFound(options: ListSellersOptions): string {
  * A rep is skipped only when an earlier page wrote the same rep (its id and its whole record): two reps of one
  * answer are both written (no shift puts a rep twice in one answer), and so is a rep whose id came with another
  * record (updated meanwhile, or another rep sharing the id): one would be lost with exit 0 (t10-9).
- * The ids of the last pages only are remembered (rememberedPages: a shift of up to two pages is caught), so memory
- * stays a few pages however many the store has. A rep without an id cannot be told apart and is kept;
+ * A key of every rep written is remembered (WrittenRecordKeys: about 120 bytes a rep), so a shift of any length is
+ * caught, not only one within the last pages (t10-16). A rep without an id cannot be told apart and is kept;
  * `skipped.repeats` says how many were dropped, `skipped.notReps` how many entries were no rep at all.
  */
 async function* onceById(pages: AsyncIterable<SellerPage>, skipped: SkippedEntries): AsyncGenerator<SalesRep> {
-  const written = new RecentPageKeys(rememberedPages);
+  const written = new WrittenRecordKeys();
   for await (const page of pages) {
     skipped.notReps += page.notReps;
     const keys = page.reps.map((rep) => {
@@ -100,13 +100,11 @@ async function* onceById(pages: AsyncIterable<SellerPage>, skipped: SkippedEntri
       const key = keys[index];
       return key === undefined || !written.has(key);
     });
-    // Noted in this page either way: a rep answered again stays known as long as the page it came back in.
     for (const key of keys) if (key !== undefined) written.note(key);
     skipped.repeats += page.reps.length - fresh.length;
-    // A page answered again whole (its reps all written) is no page of its own: it pushes none out of memory.
-    if (fresh.length > 0) written.turnPage();
     yield* fresh;
   }
+  if (written.forgotten > 0) skipped.endLines.push(forgottenRecordsLine(written, 'sales reps'));
 }
 
 /** Lists sales reps: one page, or with --all every page until the platform answers `[]`. */

@@ -242,7 +242,7 @@ describe('sellers list: the listing rules', () => {
     }
   });
 
-  // Only the ids of the last pages are remembered (src/lib/recent-keys.ts): a shift past a whole page is still caught.
+  // Every rep written is remembered (src/lib/written-record-keys.ts): a shift past a whole page is still caught.
   it('--all over a listing shifted by more than a page: each rep once, the reps of two pages back skipped too', async () => {
     await loggedIn();
     const stored = sandbox.state.sellers;
@@ -266,6 +266,44 @@ describe('sellers list: the listing rules', () => {
       expect(result.stdout).toBe(asJson(seedReps));
       expect(result.stderr).toBe(
         'warning: the sales rep listing changed while it was read (7 sales reps seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.\n',
+      );
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
+  // Pages of one rep and three reps created before the third page: a memory of the last 3 pages (3 ids) wrote the
+  // first two reps again, exit 0, no word (t10-16). Every rep written is remembered now.
+  it('--all --limit 1 over a listing that three reps join at its head once: each rep once, with the warning', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const shifting = [...stored];
+    const newcomers = Array.from({ length: 3 }, (_, index) => ({
+      ...(seedReps[0] as SalesRep),
+      id: `00000000-0000-4000-8000-0000000002${String(index).padStart(2, '0')}`,
+      username: `joined${index}@x.com`,
+    }));
+    let pagesServed = 0;
+    shifting.slice = function (this: SalesRep[], start?: number, end?: number) {
+      if (++pagesServed === 3) this.unshift(...newcomers);
+      return Array.prototype.slice.call(this, start, end) as SalesRep[];
+    };
+    sandbox.state.sellers = shifting;
+    try {
+      const result = await list('--all', '--limit', '1', '-o', 'ndjson');
+      expect(result.code).toBe(0);
+      const ids = result.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as SalesRep).id);
+      expect(ids).toEqual([
+        seedReps[0]?.id,
+        seedReps[1]?.id,
+        newcomers[2]?.id,
+        ...seedReps.slice(2).map((rep) => rep.id),
+      ]);
+      expect(result.stderr).toBe(
+        'warning: the sales rep listing changed while it was read (2 sales reps seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.\n',
       );
     } finally {
       sandbox.state.sellers = stored;
