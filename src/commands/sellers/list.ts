@@ -15,7 +15,7 @@ export interface ListSellersOptions {
   all: boolean;
 }
 
-/** The platform's page size when no limit is sent (docs/platform.md: "limit defaults to 20"). */
+/** The page size of one page without --limit, sent as `limit` (docs/platform.md: "limit defaults to 20"). */
 const defaultPageSize = 20;
 
 /** Page size of --all without --limit: the listing has no ceiling, so few large pages mean few requests. */
@@ -120,9 +120,12 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     onHiddenColumns: (headers) => (hiddenColumns = headers),
   });
   const skipped: SkippedEntries = { repeats: 0, notReps: 0, endLines: [] };
+  // The page size assumed is sent, not left to the store: a store whose default page is 50 answered 50 reps to no
+  // `limit`, and the full page was told as the whole listing (t10-12).
+  const pageSize = options.limit ?? defaultPageSize;
   const onePage = options.all
     ? undefined
-    : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
+    : await listSellers(client, { email: options.email, limit: pageSize, offset: options.offset });
   if (onePage) skipped.notReps = onePage.notReps;
   const reps = !onePage
     ? onceById(
@@ -146,7 +149,8 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   const count = await writer.end();
   warnSkipped(skipped, context, client.route('paths.sellers'));
   // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
-  const fullPage = onePage !== undefined && onePage.listed === (options.limit ?? defaultPageSize);
+  // More than asked is a store ignoring the limit: that page too may not be the last.
+  const fullPage = onePage !== undefined && onePage.listed >= pageSize;
   for (const line of filter.warnings({ pagesLeft: fullPage })) context.log.warn(line);
   // Reps left out of a full page: the warning said --all already, and "First 2 sales reps" of 20 listed misleads.
   const notes = { count, fullPage: fullPage && filter.otherEmail === 0, hiddenColumns };
