@@ -4,7 +4,7 @@ import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
 import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../lib/written-record-keys.js';
 import { parseJsonKeepingNumbers, WrittenNumber } from '../../lib/written-json.js';
-import { fieldsBesideList, readListingPageStrictly } from '../../platform/answers/listing.js';
+import { fieldsBesideList, readListingPageStrictly, statedListingTotal } from '../../platform/answers/listing.js';
 import {
   lastPageAgainLine,
   notPagingByOffsetLine,
@@ -51,10 +51,21 @@ export function pagingPlan(
   return { route, pageSize: route?.cap === 'none' ? (asked ?? uncappedPageSize) : asked, startOffset };
 }
 
-/** What a read has seen of its listing changing: items answered again further down, and where the first was. */
+/**
+ * What a read has seen of its listing: items answered again further down and where the first was, the items written,
+ * and the whole listing's count its last page stated (`"total": 45`), if any.
+ */
 interface ListingChanges {
   itemsAnsweredAgain: number;
   firstAt: number | undefined;
+  itemsWritten: number;
+  statedTotal: number | undefined;
+}
+
+/** One answer of a listing: its items, and the listing's whole count when its envelope states one. */
+interface ListingPage {
+  items: unknown[];
+  statedTotal: number | undefined;
 }
 
 /**
@@ -77,19 +88,25 @@ export async function* listingPages(
   let offset = paging.startOffset;
   const repeatOf = watchForRepeatedPages(1, true);
   const written = new WrittenRecordKeys();
-  const changes: ListingChanges = { itemsAnsweredAgain: 0, firstAt: undefined };
+  const changes: ListingChanges = {
+    itemsAnsweredAgain: 0,
+    firstAt: undefined,
+    itemsWritten: 0,
+    statedTotal: undefined,
+  };
   for (;;) {
     const query: Record<string, string[]> = { ...request.query, offset: [String(offset)] };
     if (paging.pageSize !== undefined) query.limit = [String(paging.pageSize)];
     const response = await client.exchange({ ...request, query });
-    const items = await itemsOf(response, request, paging, refuse);
+    const { items, statedTotal } = await itemsOf(response, request, paging, refuse);
+    changes.statedTotal = statedTotal ?? changes.statedTotal;
     if (items.length === 0) {
-      warnEnd(changes, written, warn);
+      warnEnd(changes, written, warn, paging.startOffset);
       return;
     }
     const repeat = repeatOf(items, offset);
     if (repeat.kind === 'lastPageAgain') {
-      warnEnd(changes, written, warn);
+      warnEnd(changes, written, warn, paging.startOffset);
       warn(lastPageAgainLine(redactUrl(response.url), repeat.firstOffset, items.length, 'items'));
       return;
     }
@@ -108,6 +125,7 @@ export async function* listingPages(
       changes.itemsAnsweredAgain += items.length - unwritten.length;
       changes.firstAt ??= offset;
     }
+    changes.itemsWritten += unwritten.length;
     if (unwritten.length > 0) yield unwritten;
     offset += items.length;
   }
@@ -135,10 +153,25 @@ function itemsNotWritten(items: readonly unknown[], written: WrittenRecordKeys):
   return unwritten;
 }
 
-/** The warnings of a read that ended: items answered again, and records written past what it remembers. */
-function warnEnd(changes: ListingChanges, written: WrittenRecordKeys, warn: (line: string) => void): void {
+/**
+ * The warnings of a read that ended: items answered again, records written past what it remembers, and fewer items
+ * than the listing's own stated total (t10-13: a route taking `offset` as a page number answered page 20, empty,
+ * after 20 of 45). A warning, exit 0, as for a listing that changed: a total is the platform's figure, which b2bctl
+ * cannot check (a route may count records it does not list, or count roughly), so failing on it could fail every run.
+ */
+function warnEnd(
+  changes: ListingChanges,
+  written: WrittenRecordKeys,
+  warn: (line: string) => void,
+  startOffset: number,
+): void {
   if (changes.itemsAnsweredAgain > 0) warn(listingChangedLine(changes));
   if (written.forgotten > 0) warn(forgottenRecordsLine(written, 'items'));
+  const expected = changes.statedTotal === undefined ? 0 : changes.statedTotal - startOffset;
+  if (changes.itemsWritten < expected)
+    warn(
+      `warning: the listing ended after ${countOf(changes.itemsWritten, 'items')}${startOffset > 0 ? ` from offset ${startOffset}` : ''}, though its answers state a total of ${String(changes.statedTotal)}: ${expected - changes.itemsWritten} may be missing. The route may not take offset as the number of records to skip (a page number instead: read it without --paginate, with its own paging), or records were removed while it was read.`,
+    );
 }
 
 /** An item's `id` as text, when it has one: a string, or a number (one past 2^53 kept as written). */
@@ -161,9 +194,9 @@ async function itemsOf(
   request: PlannedRequest,
   paging: PagingPlan,
   refuse: (response: HttpResponse) => Promise<never>,
-): Promise<unknown[]> {
+): Promise<ListingPage> {
   if (response.status === 400 && paging.route?.endsWithNoRecordFound && /no record found/i.test(response.text))
-    return [];
+    return { items: [], statedTotal: undefined };
   // A redirect is not followed (it would take the token elsewhere): not a page, and not an empty one.
   if (response.status >= 300) await refuse(response);
   // A captive portal's or proxy's login page with a 200: a network problem (exit 69), as without --paginate.
@@ -179,8 +212,8 @@ function namedFew(names: readonly string[]): string {
 }
 
 /** The items of a page: a bare array or a recognised envelope; an empty body or `{}` is an empty page. */
-function pageItems(response: HttpResponse): unknown[] {
-  if (response.text.trim() === '') return [];
+function pageItems(response: HttpResponse): ListingPage {
+  if (response.text.trim() === '') return { items: [], statedTotal: undefined };
   let body: unknown;
   try {
     body = parseJsonKeepingNumbers(response.text);
@@ -191,7 +224,7 @@ function pageItems(response: HttpResponse): unknown[] {
     );
   }
   const items = readListingPageStrictly(body);
-  if (items) return items;
+  if (items) return { items, statedTotal: statedListingTotal(body) };
   const beside = fieldsBesideList(body);
   // The list is there, beside fields that are no paging figure: say so, not that there is no list (t10-4).
   if (beside)
