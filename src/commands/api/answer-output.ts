@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type { Context, OutputFormat } from '../../context.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
+import { quotedAnswer } from '../../base/quoted-answer.js';
+import { printable } from '../../lib/printable.js';
 import { itemWriter } from './item-writer.js';
 import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
@@ -50,7 +52,7 @@ export async function refuseAnswer(
   // On stderr the body is b2bctl's message, not the user's data: an answer quoting the request (`invalid header
   // Bearer …`) shows its token and secrets masked, as every other command's error does.
   const response = { ...answer, text: redactSecrets(answer.text, answer.requestSecrets ?? []) };
-  await writeBodyToStderr(response, method, context);
+  writeBodyToStderr(response, method, context);
   const slashRefusal = branch?.includes('/') ? branchSlashRefusal(response, method, branch) : undefined;
   if (slashRefusal) throw slashRefusal;
   const moved = isRedirect(response.status) ? ` (${redirectWords(response, true)})` : '';
@@ -75,16 +77,22 @@ function branchSlashRefusal(response: HttpResponse, method: string, branch: stri
   return encodedSlashRefusal(answer, { method, url, path: new URL(response.url).pathname }, advice);
 }
 
-/** An answer's body on stderr, where it cannot be read as the data: as it came, or in one log object. */
-async function writeBodyToStderr(response: HttpResponse, method: string, context: Context): Promise<void> {
+/** How much of an answer's body the line on stderr quotes: a refusal's words, not a whole page of HTML. */
+const longestBodyQuoted = 2000;
+
+/**
+ * An answer's body on stderr, where it cannot be read as the data: a log line as every other command's quote of an
+ * answer is (t10-14), or one log object. Written raw, a body's control sequences reached the terminal (an answer
+ * cleared the screen and printed a green "synced OK" above the error) and a cron log got its lines unbounded and
+ * without the time stamp. On one line, its control characters made spaces (`\u{…}` for an invisible or bidi one),
+ * an HTML page shown as its title and text, cut at longestBodyQuoted characters; empty, it says so.
+ */
+function writeBodyToStderr(response: HttpResponse, method: string, context: Context): void {
+  const answered = `${method} ${redactUrl(response.url)} answered with this body`;
   // --log-format json promises one object a line on stderr: the body (an HTML page has many lines) goes in one.
-  if (context.globals.logFormat === 'json')
-    context.log.error(`${method} ${redactUrl(response.url)} answered with this body`, { body: response.text });
-  else {
-    await writeText(context.io.stderr, bodyText(response.text, context.io.isStderrTTY));
-    if (response.text !== '' && !response.text.endsWith('\n') && !context.io.isStderrTTY)
-      await writeText(context.io.stderr, '\n');
-  }
+  if (context.globals.logFormat === 'json') context.log.error(answered, { body: response.text });
+  else if (response.text.trim() === '') context.log.notice(`${method} ${redactUrl(response.url)} answered no body.`);
+  else context.log.notice(`${answered}: ${printable(quotedAnswer(response.text, longestBodyQuoted))}`);
 }
 
 /**
@@ -163,10 +171,10 @@ async function refuseNonJson(
   method: string,
   context: Context,
 ): Promise<never> {
-  await writeBodyToStderr(response, method, context);
+  writeBodyToStderr(response, method, context);
   const done = method === 'GET' || method === 'HEAD' ? '' : ' (the request was done: do not send it again)';
   throw new B2bctlError(
-    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${done} with a body that is not JSON, written above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${done} with a body that is not JSON, quoted above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
     ExitCode.someRecordsFailed,
   );
 }

@@ -12,6 +12,12 @@ let server: Server;
 let baseUrl: string;
 const seen: string[] = [];
 
+/** The control characters (but the line ends) and bidi marks of a text, which a terminal would obey. */
+const controlsIn = (text: string) =>
+  [...text].filter(
+    (character) => (character < ' ' && character !== '\n') || character === '\u007F' || character === '\u202E',
+  );
+
 beforeAll(async () => {
   server = createServer((request, response) => {
     seen.push(`${request.method} ${request.url}`);
@@ -53,6 +59,13 @@ beforeAll(async () => {
         .writeHead(request.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' })
         .end('{"a":1,,}');
     else if (path === '/text') response.writeHead(200, { 'content-type': 'text/plain' }).end('plain text no newline');
+    else if (path === '/escapes')
+      // Control sequences a terminal obeys: clear the screen, colour, set the window's title (OSC … BEL), a bidi mark.
+      response
+        .writeHead(request.method === 'POST' ? 200 : 400, { 'content-type': 'text/plain' })
+        .end('plain \u001b[2J\u001b[31mRED\u001b]0;PWNED\u0007 text\nline2 \u202Eevil');
+    else if (path === '/long-error') response.writeHead(400, { 'content-type': 'text/plain' }).end('x'.repeat(5000));
+    else if (path === '/empty-error') response.writeHead(400).end();
     else response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nf"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -181,8 +194,8 @@ describe('b2bctl api and odd answers', () => {
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr.split('\n')).toEqual([
-        path === '/text' ? 'plain text no newline' : '{"a":1,,}',
-        `error: GET ${baseUrl}${path} answered HTTP 200 with a body that is not JSON, written above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+        `GET ${baseUrl}${path} answered with this body: ${path === '/text' ? 'plain text no newline' : '{"a":1,,}'}`,
+        `error: GET ${baseUrl}${path} answered HTTP 200 with a body that is not JSON, quoted above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
         '',
       ]);
     },
@@ -195,8 +208,53 @@ describe('b2bctl api and odd answers', () => {
     expect(seen).toEqual(['POST /bad-json']);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')).toEqual([
-      '{"a":1,,}',
-      `error: POST ${baseUrl}/bad-json answered HTTP 201 (the request was done: do not send it again) with a body that is not JSON, written above on stderr: -o json formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+      `POST ${baseUrl}/bad-json answered with this body: {"a":1,,}`,
+      `error: POST ${baseUrl}/bad-json answered HTTP 201 (the request was done: do not send it again) with a body that is not JSON, quoted above on stderr: -o json formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+      '',
+    ]);
+  });
+
+  // Written raw, such a body cleared the operator's screen and set the window's title; a cron log got its lines
+  // unbounded and without the time stamp (t10-14).
+  it('an error body holding control sequences is one line on stderr, none of them left, as sellers list quotes it', async () => {
+    const result = await api(['/escapes', '--log-format', 'text']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(controlsIn(result.stderr)).toEqual([]);
+    const lines = result.stderr.split('\n');
+    expect(lines.map((line) => line.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z /, ''))).toEqual([
+      `GET ${baseUrl}/escapes answered with this body: plain [2J [31mRED ]0;PWNED text line2 \\u{202E}evil`,
+      `error: GET ${baseUrl}/escapes answered HTTP 400.`,
+      '',
+    ]);
+    // Not a terminal: each line carries the log's time stamp, as every other log line does.
+    expect(lines.slice(0, 2).every((line) => /^\d{4}-\d\d-\d\dT[\d:.]+Z /.test(line))).toBe(true);
+  });
+
+  it('a 2xx body that is not JSON under -o json, holding control sequences, is quoted on one line, stdout empty', async () => {
+    const result = await api(['-X', 'POST', '/escapes', '-f', 'a=1', '-o', 'json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(controlsIn(result.stderr)).toEqual([]);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `POST ${baseUrl}/escapes answered with this body: plain [2J [31mRED ]0;PWNED text line2 \\u{202E}evil`,
+    );
+  });
+
+  it('a long error body is cut at 2,000 characters, the cut marked', async () => {
+    const result = await api(['/long-error']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `GET ${baseUrl}/long-error answered with this body: ${'x'.repeat(2000)}…`,
+    );
+  });
+
+  it('an error with no body says so, not a blank line', async () => {
+    const result = await api(['/empty-error']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([
+      `GET ${baseUrl}/empty-error answered no body.`,
+      `error: GET ${baseUrl}/empty-error answered HTTP 400.`,
       '',
     ]);
   });
