@@ -314,6 +314,51 @@ describe('a 401 with WWW-Authenticate and no body', () => {
   });
 });
 
+// Text where the listing's JSON belongs: no answers.sellers.items setting can find a list in it, and the failing
+// page of --all is named by its offset (t10-15).
+describe('sellers list answered 200 with text, not JSON', () => {
+  it('one page: no page of sales reps, exit 69, the setting not named, the URL with its limit', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20 failed with HTTP 200: the answer is no page of sales reps (it is text, not JSON): "OK"\n`,
+    );
+  });
+
+  it('--all: the page of offset 5 answered text stops the read, its URL naming that page, the first page kept', async () => {
+    const offsets: string[] = [];
+    routes['GET /sellerModule/listSellers'] = (request, _body, response) => {
+      const offset = new URL(request.url ?? '', 'http://localhost').searchParams.get('offset') ?? '0';
+      offsets.push(offset);
+      if (offset === '0')
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(Array.from({ length: 5 }, (_, index) => ({ id: `i${index}`, username: `r${index}@x` }))));
+      else response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+    };
+    const result = await run(['sellers', 'list', '--all', '--limit', '5', '-o', 'ndjson']);
+    expect(result.code).toBe(69);
+    expect(result.stdout.split('\n').filter(Boolean)).toHaveLength(5);
+    expect(offsets).toEqual(['0', '5']);
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=5&offset=5 failed with HTTP 200: the answer is no page of sales reps (it is text, not JSON): "OK"\n`,
+    );
+  });
+
+  it('an object with no list b2bctl recognises still names answers.sellers.items, and the URL carries the page', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"vendedores":[{"id":"1"}]}');
+    const result = await run(['sellers', 'list', '--offset', '40']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20&offset=40 failed with HTTP 200: the answer holds no array of sales reps b2bctl recognises; set answers.sellers.items to the field that holds it (b2bctl doctor shows the answer)\n`,
+    );
+  });
+});
+
 /** A route answering a redirect to `location`. */
 const redirect =
   (status: number, location: string): RouteHandler =>
