@@ -98,6 +98,12 @@ function place(body: Record<string, unknown>, field: ParsedField): void {
         ? (container as Record<string | number, unknown>)[slot]
         : undefined;
       if (earlier !== null && typeof earlier === 'object') throw clash(field);
+      // A second value for one key (`a=1` then `a=2`, `c[]=1` then `c[0]=2`) dropped the first unsaid: a body holds
+      // one value a key, so it is the same kind of clash (t10-19). A GET's query keeps both, as the URL can.
+      if (Object.hasOwn(container, slot))
+        throw new UsageError(
+          `Field "${field.key}" sets a value an earlier field set already; give it once, or use ${field.steps[0]}[] for a list.`,
+        );
       assign(container, slot, field.value);
       return;
     }
