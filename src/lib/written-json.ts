@@ -32,8 +32,44 @@ export class WrittenNumber {
  */
 const sixteenDigits = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/;
 
-/** JSON.parse, keeping each whole number past 2^53 as written. Throws as JSON.parse does. */
+/** How deep a JSON text may nest its arrays and objects: far past any record, far below what the engine can write. */
+export const deepestNesting = 1000;
+
+/**
+ * A JSON text nested deeper than deepestNesting. JSON.parse reads 5,000 levels, but JSON.stringify and every walk
+ * of the value then fail with the engine's "Maximum call stack size exceeded", after a CSV header was written
+ * (t10-22): refused when read, so nothing is written and the line says what is wrong.
+ */
+export class JsonNestedTooDeep extends Error {
+  constructor() {
+    super(`nested more than ${deepestNesting.toLocaleString('en-US')} levels deep, deeper than b2bctl reads`);
+  }
+}
+
+/** Whether `text` opens more than deepestNesting arrays or objects at once (brackets inside strings aside). */
+export function isNestedTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > deepestNesting) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+function refuseDeepNesting(text: string): void {
+  if (isNestedTooDeep(text)) throw new JsonNestedTooDeep();
+}
+
+/** JSON.parse, keeping each whole number past 2^53 as written. Throws as JSON.parse does, or JsonNestedTooDeep. */
 export function parseWrittenJson(text: string): unknown {
+  refuseDeepNesting(text);
   if (!sixteenDigits.test(text)) return JSON.parse(text);
   return JSON.parse(text, keepLongWholeNumbers as (key: string, value: unknown) => unknown);
 }
@@ -56,9 +92,10 @@ const longOrHugeNumber = /\d{16}|[\d.]{17}|\d[eE][+-]?\d{3}/;
  * decimal of more digits than a double holds (0.10000000000000000001), one past its range (1e400, which
  * JSON.stringify writes as null). For output that shows the platform's answer as it is (`b2bctl api`), where a
  * `jq` downstream reads the digits the platform sent. A number that only reads differently (12.50, 1E5) is a number
- * as JSON.parse gives it.
+ * as JSON.parse gives it. Throws as JSON.parse does, or JsonNestedTooDeep.
  */
 export function parseJsonKeepingNumbers(text: string): unknown {
+  refuseDeepNesting(text);
   if (!longOrHugeNumber.test(text)) return JSON.parse(text);
   return JSON.parse(text, keepChangedNumbers as (key: string, value: unknown) => unknown);
 }

@@ -5,7 +5,7 @@ import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { quotedAnswer } from '../../base/quoted-answer.js';
 import { printable } from '../../lib/printable.js';
 import { itemWriter } from './item-writer.js';
-import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
+import { isNestedTooDeep, JsonNestedTooDeep, parseJsonKeepingNumbers } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import { encodedSlashRefusal, heldSlashAdvice } from '../../platform/encoded-slash.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -108,6 +108,12 @@ export async function writeAnswerBody(
 ) {
   if (format === undefined || response.text.trim() === '')
     return await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
+  // Formatted, it failed with the engine's stack error after a CSV header was written (t10-22): said before writing.
+  if (isNestedTooDeep(response.text))
+    throw new B2bctlError(
+      `${method} ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}: -o ${format} cannot format it (run without -o to have it on stdout as sent).`,
+      ExitCode.someRecordsFailed,
+    );
   const json = jsonIn(response.text);
   if (json === undefined) return await refuseNonJson(response, format, method, context);
   const items = readListingPageStrictly(json.value);
@@ -152,6 +158,7 @@ async function writeAsSent(response: HttpResponse, context: Context): Promise<vo
   await writeText(context.io.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
 }
 
+/** The answer's JSON; undefined when it is none (or nested too deep to read: writeAnswerBody says so first). */
 function jsonIn(text: string): { value: unknown } | undefined {
   try {
     return { value: parseJsonKeepingNumbers(text) };

@@ -66,6 +66,11 @@ beforeAll(async () => {
         .end('plain \u001b[2J\u001b[31mRED\u001b]0;PWNED\u0007 text\nline2 \u202Eevil');
     else if (path === '/long-error') response.writeHead(400, { 'content-type': 'text/plain' }).end('x'.repeat(5000));
     else if (path === '/empty-error') response.writeHead(400).end();
+    else if (path === '/deep')
+      // 5,000 levels: JSON.parse reads them, JSON.stringify then overflows the stack.
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`[{"id":"a","username":"a@x","x":${'['.repeat(5000)}${']'.repeat(5000)}}]`);
     else response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nf"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -257,6 +262,34 @@ describe('b2bctl api and odd answers', () => {
       `error: GET ${baseUrl}/empty-error answered HTTP 400.`,
       '',
     ]);
+  });
+
+  // The engine's "Maximum call stack size exceeded", exit 1, after a CSV header was written (t10-22).
+  it.each([['csv'], ['json'], ['ndjson']])(
+    'a body nested 5,000 deep under -o %s: one line saying so, exit 1, stdout empty',
+    async (format) => {
+      const result = await api(['/deep', '-o', format]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `error: GET ${baseUrl}/deep answered HTTP 200 with a body nested more than 1,000 levels deep, deeper than b2bctl reads: -o ${format} cannot format it (run without -o to have it on stdout as sent).\n`,
+      );
+    },
+  );
+
+  it('a body nested 5,000 deep under --paginate: one line saying so, exit 1, stdout empty', async () => {
+    const result = await api(['/deep', '--paginate']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${baseUrl}/deep?offset=0 answered HTTP 200 with a body nested more than 1,000 levels deep, deeper than b2bctl reads; run without --paginate to see it as sent.\n`,
+    );
+  });
+
+  it('a body nested 5,000 deep without -o is printed as sent, exit 0', async () => {
+    const result = await api(['/deep']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toHaveLength(10_034);
   });
 
   it('without -o, a body that is not JSON is printed as sent, exit 0, as gh api does', async () => {

@@ -348,6 +348,19 @@ describe('sellers list answered 200 with text, not JSON', () => {
     );
   });
 
+  it('a page nested 5,000 deep: one line saying so, exit 69, stdout empty (t10-22)', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`[{"id":"a","username":"a@x","x":${'['.repeat(5000)}${']'.repeat(5000)}}]`);
+    const result = await run(['sellers', 'list', '-o', 'csv']);
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20 answered HTTP 200 with a body nested more than 1,000 levels deep, deeper than b2bctl reads; no platform record is (b2bctl api /sellerModule/listSellers prints it as sent).\n`,
+    );
+  });
+
   it('an object with no list b2bctl recognises still names answers.sellers.items, and the URL carries the page', async () => {
     routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"vendedores":[{"id":"1"}]}');
