@@ -105,6 +105,30 @@ function keepChangedNumbers(_key: string, value: unknown, context?: { source?: s
   return sameDecimal(context.source, String(value)) ? value : new WrittenNumber(context.source);
 }
 
+/**
+ * A number JSON.stringify would write otherwise than it was written though its value is the same: trailing zeros of a
+ * fraction (`1.50`), an exponent (`1E2`), a negative zero. Only a text holding one (or a string that looks so) is read
+ * with the slower reviver of parseJsonKeepingDigits.
+ */
+const numberWrittenOtherwise = /\d[eE]|\.\d*0(?!\d)|-0(?![.\d])/;
+
+/**
+ * parseJsonKeepingNumbers, and also every number JSON.stringify would write with other digits (`1.50` as `1.5`,
+ * `1E2` as `100`, `-0` as `0`): kept as written. For what `b2bctl api` shows of an answer (indented on a terminal,
+ * `-o json`, `--paginate`): a price's `1.50` is what an ERP diff sees, and jq 1.7 keeps such a literal too (t10-17).
+ * Throws as JSON.parse does, or JsonNestedTooDeep.
+ */
+export function parseJsonKeepingDigits(text: string): unknown {
+  refuseDeepNesting(text);
+  if (!longOrHugeNumber.test(text) && !numberWrittenOtherwise.test(text)) return JSON.parse(text);
+  return JSON.parse(text, keepWrittenDigits as (key: string, value: unknown) => unknown);
+}
+
+function keepWrittenDigits(_key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || context?.source === undefined) return value;
+  return context.source === String(value) ? value : new WrittenNumber(context.source);
+}
+
 /** Whether two JSON numbers' texts name the same decimal (12.50 and 12.5; 1E5 and 100000; 0 and -0). */
 function sameDecimal(written: string, read: string): boolean {
   const a = decimalOf(written);

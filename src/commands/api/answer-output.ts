@@ -5,7 +5,7 @@ import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { quotedAnswer } from '../../base/quoted-answer.js';
 import { printable } from '../../lib/printable.js';
 import { itemWriter } from './item-writer.js';
-import { isNestedTooDeep, JsonNestedTooDeep, parseJsonKeepingNumbers } from '../../lib/written-json.js';
+import { isNestedTooDeep, JsonNestedTooDeep, parseJsonKeepingDigits } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import { encodedSlashRefusal, heldSlashAdvice } from '../../platform/encoded-slash.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -31,7 +31,7 @@ export function statusAndHeaders(response: HttpResponse): string {
 export function bodyText(text: string, forTerminal: boolean): string {
   if (!forTerminal || text.trim() === '') return text;
   try {
-    return `${JSON.stringify(parseJsonKeepingNumbers(text), null, 2)}\n`;
+    return `${JSON.stringify(parseJsonKeepingDigits(text), null, 2)}\n`;
   } catch {
     return text.endsWith('\n') ? text : `${text}\n`;
   }
@@ -161,7 +161,7 @@ async function writeAsSent(response: HttpResponse, context: Context): Promise<vo
 /** The answer's JSON; undefined when it is none (or nested too deep to read: writeAnswerBody says so first). */
 function jsonIn(text: string): { value: unknown } | undefined {
   try {
-    return { value: parseJsonKeepingNumbers(text) };
+    return { value: parseJsonKeepingDigits(text) };
   } catch {
     return undefined;
   }

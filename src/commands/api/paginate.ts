@@ -3,7 +3,7 @@ import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
 import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../lib/written-record-keys.js';
-import { isNestedTooDeep, JsonNestedTooDeep, parseJsonKeepingNumbers, WrittenNumber } from '../../lib/written-json.js';
+import { isNestedTooDeep, JsonNestedTooDeep, parseJsonKeepingDigits, WrittenNumber } from '../../lib/written-json.js';
 import { fieldsBesideList, readListingPageStrictly, statedListingTotal } from '../../platform/answers/listing.js';
 import {
   lastPageAgainLine,
@@ -222,7 +222,7 @@ function pageItems(response: HttpResponse): ListingPage {
     );
   let body: unknown;
   try {
-    body = parseJsonKeepingNumbers(response.text);
+    body = parseJsonKeepingDigits(response.text);
   } catch {
     throw new B2bctlError(
       `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body that is not JSON; --paginate reads JSON listings only (run without --paginate to see it).`,

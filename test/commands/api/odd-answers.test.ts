@@ -66,6 +66,10 @@ beforeAll(async () => {
         .end('plain \u001b[2J\u001b[31mRED\u001b]0;PWNED\u0007 text\nline2 \u202Eevil');
     else if (path === '/long-error') response.writeHead(400, { 'content-type': 'text/plain' }).end('x'.repeat(5000));
     else if (path === '/empty-error') response.writeHead(400).end();
+    else if (path === '/digits')
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('[{"price":1.50,"e":1E2,"z":-0,"big":0.10000000000000000001,"plain":7}]');
     else if (path === '/deep')
       // 5,000 levels: JSON.parse reads them, JSON.stringify then overflows the stack.
       response
@@ -107,6 +111,22 @@ describe('b2bctl api and odd answers', () => {
     expect(paged.stdout).toBe('{"id":9007199254740993,"total":1.5}\n');
   });
 
+  // Same values, other digits: a price's 1.50 is what an ERP diff sees (t10-17).
+  it('indented on a terminal and under -o json, a number keeps its digits: 1.50, 1E2, -0 as sent', async () => {
+    const shown = await runCommandLine(['api', '/digits'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'stub-token-0123456789' },
+      tty: { stdout: true },
+    });
+    expect(shown.code).toBe(0);
+    for (const field of ['"price": 1.50,', '"e": 1E2,', '"z": -0,', '"big": 0.10000000000000000001,', '"plain": 7\n'])
+      expect(shown.stdout).toContain(field);
+    const json = await api(['/digits', '-o', 'json']);
+    expect(json.stdout.replace(/\s/g, '')).toBe(
+      '[{"price":1.50,"e":1E2,"z":-0,"big":0.10000000000000000001,"plain":7}]',
+    );
+  });
+
   it('keeps a number a double cannot hold as sent (a long decimal, 1e400), as gh api and jq do', async () => {
     const shown = await runCommandLine(['api', '/long-decimals'], {
       configDir: freshConfigDir(),
@@ -117,11 +137,11 @@ describe('b2bctl api and odd answers', () => {
     expect(shown.stdout).toContain('"price": 0.10000000000000000001,\n');
     expect(shown.stdout).toContain('"huge": 1e400,\n');
     const paged = await api(['/long-decimals', '--paginate']);
-    expect(paged.stdout).toBe('{"id":1,"price":0.10000000000000000001,"huge":1e400,"list":12.5}\n');
+    expect(paged.stdout).toBe('{"id":1,"price":0.10000000000000000001,"huge":1e400,"list":12.50}\n');
     // --excel alone is its CSV, as for every listing command: a page, and every page.
     for (const flags of [['--paginate', '-o', 'csv', '--excel'], ['--paginate', '--excel'], ['--excel']]) {
       const excel = await api(['/long-decimals', ...flags]);
-      expect(excel.stdout).toBe('\ufeffid;price;huge;list\r\n1;0,10000000000000000001;1e400;12,5\r\n');
+      expect(excel.stdout).toBe('\ufeffid;price;huge;list\r\n1;0,10000000000000000001;1e400;12,50\r\n');
     }
   });
 

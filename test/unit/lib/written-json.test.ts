@@ -3,6 +3,7 @@ import {
   deepestNesting,
   isNestedTooDeep,
   JsonNestedTooDeep,
+  parseJsonKeepingDigits,
   parseJsonKeepingNumbers,
   parseWrittenJson,
   WrittenNumber,
@@ -61,5 +62,14 @@ describe('isNestedTooDeep (t10-22)', () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     expect(() => parseJsonKeepingNumbers(deep)).toThrow(JsonNestedTooDeep);
     expect(() => parseWrittenJson(deep)).toThrow(JsonNestedTooDeep);
+  });
+});
+
+describe('parseJsonKeepingDigits (t10-17)', () => {
+  it('keeps every number JSON.stringify would write with other digits, and leaves the others numbers', () => {
+    const text = '{"a":12.50,"b":1E2,"c":-0,"d":0.10000000000000000001,"e":7,"f":-0.5,"g":"1.50"}';
+    expect(JSON.stringify(parseJsonKeepingDigits(text))).toBe(text);
+    const read = parseJsonKeepingDigits(text) as Record<string, unknown>;
+    expect([read.e, read.f, read.g]).toEqual([7, -0.5, '1.50']);
   });
 });
