@@ -36,9 +36,16 @@ export function parseField(
   const raw = flag.text.slice(equals + 1);
   if (flag.typed && jsonNumber.test(raw) && !heldExactly(raw))
     warn(
-      `-F ${key}: ${raw} has more digits than a JSON number holds exactly; it is sent as text (-f says so without this note).`,
+      // 1e400 and 1e-400 have few digits: they are past the range a double holds (t10-20).
+      `-F ${key}: ${raw} ${outOfRange(raw) ? 'is beyond the range of numbers most JSON readers hold (doubles)' : 'has more digits than a JSON number holds exactly'}; it is sent as text (-f says so without this note).`,
     );
   return { key, steps: keySteps(key, option), value: flag.typed ? typedValue(raw, readText) : raw };
+}
+
+/** Whether a number's text is past a double's range: too large (Infinity) or too small (read as 0). */
+function outOfRange(text: string): boolean {
+  const value = Number(text);
+  return !Number.isFinite(value) || (value === 0 && /[1-9]/.test(text.replace(/[eE].*$/, '')));
 }
 
 function typedValue(raw: string, readText: (source: string) => string): FieldValue {

@@ -127,6 +127,17 @@ describe('api: bad input is refused before anything is sent', () => {
       '--paginate reads listings with GET, and fields (-f, -F) make the request a POST; add -X GET to send them as the query, or drop --paginate.',
     ],
     [['/v1/contracts', '--slurp'], 2, '--slurp goes with --paginate.'],
+    // Dropped unsaid before (t10-20).
+    [
+      ['/v1/contracts', '--paginate', '--slurp', '-o', 'csv'],
+      2,
+      '--slurp writes one JSON array of every item, and -o csv writes rows; drop one of them.',
+    ],
+    [
+      ['/v1/contracts', '--paginate', '--slurp', '-o', 'ndjson'],
+      2,
+      '--slurp writes one JSON array of every item, and -o ndjson writes rows; drop one of them.',
+    ],
     [
       ['/v1/contracts', '--paginate', '-i'],
       2,
