@@ -206,6 +206,8 @@ function sayCount(
       hiddenColumns.length === 0
         ? []
         : wordWrap(hiddenColumnsNote(hiddenColumns, terminalColumns(context.io.stdout), '-o csv or -o json'), width);
-    for (const line of [...wordWrap(counted, width), ...hidden, ...wordWrap(legend, width)]) context.log.info(line);
+    // The legend explains the PERMISSIONS column: none when that column is hidden (t10-21).
+    const legendLines = hiddenColumns.includes('PERMISSIONS') ? [] : wordWrap(legend, width);
+    for (const line of [...wordWrap(counted, width), ...hidden, ...legendLines]) context.log.info(line);
   }
 }
