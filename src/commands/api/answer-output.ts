@@ -116,7 +116,8 @@ export async function writeAnswerBody(
     );
   const json = jsonIn(response.text);
   if (json === undefined) return await refuseNonJson(response, format, method, context);
-  const items = readListingPageStrictly(json.value);
+  // `null` is no list (a route answering `null` for "none" is not `[]`): written as sent (t10-20).
+  const items = json.value === null ? undefined : readListingPageStrictly(json.value);
   // Rows need objects: a list of texts or numbers is printed as sent (the request is done; an error would say
   // nothing was sent, and a retry would repeat a write).
   const rowless =

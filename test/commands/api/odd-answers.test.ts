@@ -70,6 +70,7 @@ beforeAll(async () => {
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end('[{"price":1.50,"e":1E2,"z":-0,"big":0.10000000000000000001,"plain":7}]');
+    else if (path === '/null') response.writeHead(200, { 'content-type': 'application/json' }).end('null');
     else if (path === '/deep')
       // 5,000 levels: JSON.parse reads them, JSON.stringify then overflows the stack.
       response
@@ -310,6 +311,12 @@ describe('b2bctl api and odd answers', () => {
     const result = await api(['/deep']);
     expect(result.code).toBe(0);
     expect(result.stdout).toHaveLength(10_034);
+  });
+
+  // It was printed `[]`, an empty list where the route said null (t10-20).
+  it('-o json of a null body writes null, as sent, not []', async () => {
+    const result = await api(['/null', '-o', 'json']);
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, 'null\n', '']);
   });
 
   it('without -o, a body that is not JSON is printed as sent, exit 0, as gh api does', async () => {
