@@ -47,7 +47,7 @@ export const inputFlags: FlagSet<ParsedInputFlags, InputFlags> = {
     command
       .option(
         '--map <file>',
-        'JSON file renaming the ERP\'s headers to field names: {"CNPJ":"document"} for customers, {"Código":"sku"} for stock',
+        'JSON file renaming the ERP\'s headers to the field names this command reads: {"Header in the file":"field"}',
       )
       .option('--delimiter <char>', 'CSV delimiter (default: sniffed among , ; and tab)', delimiter)
       .addOption(

@@ -32,8 +32,44 @@ export class WrittenNumber {
  */
 const sixteenDigits = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/;
 
-/** JSON.parse, keeping each whole number past 2^53 as written. Throws as JSON.parse does. */
+/** How deep a JSON text may nest its arrays and objects: far past any record, far below what the engine can write. */
+export const deepestNesting = 1000;
+
+/**
+ * A JSON text nested deeper than deepestNesting. JSON.parse reads 5,000 levels, but JSON.stringify and every walk
+ * of the value then fail with the engine's "Maximum call stack size exceeded", after a CSV header was written
+ * (t10-22): refused when read, so nothing is written and the line says what is wrong.
+ */
+export class JsonNestedTooDeep extends Error {
+  constructor() {
+    super(`nested more than ${deepestNesting.toLocaleString('en-US')} levels deep, deeper than b2bctl reads`);
+  }
+}
+
+/** Whether `text` opens more than deepestNesting arrays or objects at once (brackets inside strings aside). */
+export function isNestedTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > deepestNesting) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+function refuseDeepNesting(text: string): void {
+  if (isNestedTooDeep(text)) throw new JsonNestedTooDeep();
+}
+
+/** JSON.parse, keeping each whole number past 2^53 as written. Throws as JSON.parse does, or JsonNestedTooDeep. */
 export function parseWrittenJson(text: string): unknown {
+  refuseDeepNesting(text);
   if (!sixteenDigits.test(text)) return JSON.parse(text);
   return JSON.parse(text, keepLongWholeNumbers as (key: string, value: unknown) => unknown);
 }
@@ -56,9 +92,10 @@ const longOrHugeNumber = /\d{16}|[\d.]{17}|\d[eE][+-]?\d{3}/;
  * decimal of more digits than a double holds (0.10000000000000000001), one past its range (1e400, which
  * JSON.stringify writes as null). For output that shows the platform's answer as it is (`b2bctl api`), where a
  * `jq` downstream reads the digits the platform sent. A number that only reads differently (12.50, 1E5) is a number
- * as JSON.parse gives it.
+ * as JSON.parse gives it. Throws as JSON.parse does, or JsonNestedTooDeep.
  */
 export function parseJsonKeepingNumbers(text: string): unknown {
+  refuseDeepNesting(text);
   if (!longOrHugeNumber.test(text)) return JSON.parse(text);
   return JSON.parse(text, keepChangedNumbers as (key: string, value: unknown) => unknown);
 }
@@ -66,6 +103,30 @@ export function parseJsonKeepingNumbers(text: string): unknown {
 function keepChangedNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
   if (typeof value !== 'number' || context?.source === undefined) return value;
   return sameDecimal(context.source, String(value)) ? value : new WrittenNumber(context.source);
+}
+
+/**
+ * A number JSON.stringify would write otherwise than it was written though its value is the same: trailing zeros of a
+ * fraction (`1.50`), an exponent (`1E2`), a negative zero. Only a text holding one (or a string that looks so) is read
+ * with the slower reviver of parseJsonKeepingDigits.
+ */
+const numberWrittenOtherwise = /\d[eE]|\.\d*0(?!\d)|-0(?![.\d])/;
+
+/**
+ * parseJsonKeepingNumbers, and also every number JSON.stringify would write with other digits (`1.50` as `1.5`,
+ * `1E2` as `100`, `-0` as `0`): kept as written. For what `b2bctl api` shows of an answer (indented on a terminal,
+ * `-o json`, `--paginate`): a price's `1.50` is what an ERP diff sees, and jq 1.7 keeps such a literal too (t10-17).
+ * Throws as JSON.parse does, or JsonNestedTooDeep.
+ */
+export function parseJsonKeepingDigits(text: string): unknown {
+  refuseDeepNesting(text);
+  if (!longOrHugeNumber.test(text) && !numberWrittenOtherwise.test(text)) return JSON.parse(text);
+  return JSON.parse(text, keepWrittenDigits as (key: string, value: unknown) => unknown);
+}
+
+function keepWrittenDigits(_key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || context?.source === undefined) return value;
+  return context.source === String(value) ? value : new WrittenNumber(context.source);
 }
 
 /** Whether two JSON numbers' texts name the same decimal (12.50 and 12.5; 1E5 and 100000; 0 and -0). */

@@ -1,6 +1,7 @@
 import type { Session } from '../config/session.js';
 import { everySetting, type RouteSettingKey } from '../config/settings.js';
-import { AuthError, PlatformError, UsageError } from '../base/errors.js';
+import { AuthError, B2bctlError, ExitCode, PlatformError, UsageError } from '../base/errors.js';
+import { isNestedTooDeep, JsonNestedTooDeep } from '../lib/written-json.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
 import { branchInRoute, branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
@@ -116,6 +117,12 @@ export class PlatformClient {
     if (isRedirect(response.status)) throw new RedirectAnswerError(request, response);
     const proxyPage = proxyPageOf(request, response);
     if (proxyPage) throw proxyPage;
+    // Read as text, a body nested too deep would be told as an answer that is no JSON: it is JSON, too deep to use.
+    if (isNestedTooDeep(response.text))
+      throw new B2bctlError(
+        `${request.method} ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}; no platform record is (b2bctl api ${request.path} prints it as sent).`,
+        ExitCode.unavailable,
+      );
     const body = parseJson(response.text, request.numbersAsWritten);
     const date = dateOf(response.headers.date);
     return date === undefined

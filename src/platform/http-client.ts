@@ -454,6 +454,14 @@ export class HttpClient {
       return failure instanceof Error ? failure : new Error(String(failure));
     }
     const problem = await explainNetworkProblem(failure, url, this.route, Math.min(this.options.timeoutMs, 10_000));
+    // Answered, then cut (a 200 whose body ended early): it reached the platform, which "may have reached" hid (t10-20).
+    if (reason === mayHaveBeenApplied && problem.cutShort) {
+      const status = failure instanceof CutShortAnswerError ? failure.status : undefined;
+      return new AmbiguousRequestError(
+        `${request.method} ${shownUrl(url)} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}); not sent again: it reached the platform and may have been applied. Check whether it was before sending it again.`,
+        { cause: failure, status },
+      );
+    }
     if (reason === mayHaveBeenApplied) {
       return new AmbiguousRequestError(
         `${request.method} ${shownUrl(url)} failed (${problem.code}) after the request may have reached the platform.`,

@@ -38,16 +38,20 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
   // digits than a double holds, 1e400 that JSON.stringify writes as null), as `b2bctl api` prints them.
   const { status, body } = await client.send<unknown>({ method: 'GET', path, query: asked, numbersAsWritten: true });
   const setting = client.session.get('answers.sellers.items');
+  // The page's own URL, its offset and limit with it: the failing page of --all is known (t10-15).
+  const url = client.http.urlFor(path, asked).toString();
+  // Text where JSON belongs (`OK`, a gateway's words): no answers.* setting can find a list in it, so none is named,
+  // and it is no page, exit 69, as a 2xx HTML page is (t10-15).
+  if (typeof body === 'string') throw new NotAListingPage(status, url, body, 'it is text, not JSON', 'sales reps');
   // An error answered with 200 is not "no reps", nor the end of `--all`'s listing.
   const notAPage = notAListingPage(body, recognisedListPaths, setting);
-  if (notAPage !== undefined)
-    throw new NotAListingPage(status, client.http.urlFor(path, asked).toString(), body, notAPage, 'sales reps');
+  if (notAPage !== undefined) throw new NotAListingPage(status, url, body, notAPage, 'sales reps');
   const page = readListingPage(body, setting);
   // Nothing to list from an answer we cannot read: say which setting points at the array.
   if (!page)
     throw new PlatformError(
       status,
-      { method: 'GET', url: client.http.urlFor(path).toString() },
+      { method: 'GET', url },
       'the answer holds no array of sales reps b2bctl recognises; set answers.sellers.items to the field that holds it (b2bctl doctor shows the answer)',
     );
   const { records, notRecords } = recordsOfListing<SalesRep>(page);

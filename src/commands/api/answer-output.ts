@@ -2,8 +2,10 @@ import { once } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type { Context, OutputFormat } from '../../context.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
+import { quotedAnswer } from '../../base/quoted-answer.js';
+import { printable } from '../../lib/printable.js';
 import { itemWriter } from './item-writer.js';
-import { parseJsonKeepingNumbers } from '../../lib/written-json.js';
+import { isNestedTooDeep, JsonNestedTooDeep, parseJsonKeepingDigits } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import { encodedSlashRefusal, heldSlashAdvice } from '../../platform/encoded-slash.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -29,7 +31,7 @@ export function statusAndHeaders(response: HttpResponse): string {
 export function bodyText(text: string, forTerminal: boolean): string {
   if (!forTerminal || text.trim() === '') return text;
   try {
-    return `${JSON.stringify(parseJsonKeepingNumbers(text), null, 2)}\n`;
+    return `${JSON.stringify(parseJsonKeepingDigits(text), null, 2)}\n`;
   } catch {
     return text.endsWith('\n') ? text : `${text}\n`;
   }
@@ -50,7 +52,7 @@ export async function refuseAnswer(
   // On stderr the body is b2bctl's message, not the user's data: an answer quoting the request (`invalid header
   // Bearer …`) shows its token and secrets masked, as every other command's error does.
   const response = { ...answer, text: redactSecrets(answer.text, answer.requestSecrets ?? []) };
-  await writeBodyToStderr(response, method, context);
+  writeBodyToStderr(response, method, context);
   const slashRefusal = branch?.includes('/') ? branchSlashRefusal(response, method, branch) : undefined;
   if (slashRefusal) throw slashRefusal;
   const moved = isRedirect(response.status) ? ` (${redirectWords(response, true)})` : '';
@@ -75,16 +77,22 @@ function branchSlashRefusal(response: HttpResponse, method: string, branch: stri
   return encodedSlashRefusal(answer, { method, url, path: new URL(response.url).pathname }, advice);
 }
 
-/** An answer's body on stderr, where it cannot be read as the data: as it came, or in one log object. */
-async function writeBodyToStderr(response: HttpResponse, method: string, context: Context): Promise<void> {
+/** How much of an answer's body the line on stderr quotes: a refusal's words, not a whole page of HTML. */
+const longestBodyQuoted = 2000;
+
+/**
+ * An answer's body on stderr, where it cannot be read as the data: a log line as every other command's quote of an
+ * answer is (t10-14), or one log object. Written raw, a body's control sequences reached the terminal (an answer
+ * cleared the screen and printed a green "synced OK" above the error) and a cron log got its lines unbounded and
+ * without the time stamp. On one line, its control characters made spaces (`\u{…}` for an invisible or bidi one),
+ * an HTML page shown as its title and text, cut at longestBodyQuoted characters; empty, it says so.
+ */
+function writeBodyToStderr(response: HttpResponse, method: string, context: Context): void {
+  const answered = `${method} ${redactUrl(response.url)} answered with this body`;
   // --log-format json promises one object a line on stderr: the body (an HTML page has many lines) goes in one.
-  if (context.globals.logFormat === 'json')
-    context.log.error(`${method} ${redactUrl(response.url)} answered with this body`, { body: response.text });
-  else {
-    await writeText(context.io.stderr, bodyText(response.text, context.io.isStderrTTY));
-    if (response.text !== '' && !response.text.endsWith('\n') && !context.io.isStderrTTY)
-      await writeText(context.io.stderr, '\n');
-  }
+  if (context.globals.logFormat === 'json') context.log.error(answered, { body: response.text });
+  else if (response.text.trim() === '') context.log.notice(`${method} ${redactUrl(response.url)} answered no body.`);
+  else context.log.notice(`${answered}: ${printable(quotedAnswer(response.text, longestBodyQuoted))}`);
 }
 
 /**
@@ -100,9 +108,16 @@ export async function writeAnswerBody(
 ) {
   if (format === undefined || response.text.trim() === '')
     return await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
+  // Formatted, it failed with the engine's stack error after a CSV header was written (t10-22): said before writing.
+  if (isNestedTooDeep(response.text))
+    throw new B2bctlError(
+      `${method} ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}: -o ${format} cannot format it (run without -o to have it on stdout as sent).`,
+      ExitCode.someRecordsFailed,
+    );
   const json = jsonIn(response.text);
   if (json === undefined) return await refuseNonJson(response, format, method, context);
-  const items = readListingPageStrictly(json.value);
+  // `null` is no list (a route answering `null` for "none" is not `[]`): written as sent (t10-20).
+  const items = json.value === null ? undefined : readListingPageStrictly(json.value);
   // Rows need objects: a list of texts or numbers is printed as sent (the request is done; an error would say
   // nothing was sent, and a retry would repeat a write).
   const rowless =
@@ -144,9 +159,10 @@ async function writeAsSent(response: HttpResponse, context: Context): Promise<vo
   await writeText(context.io.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
 }
 
+/** The answer's JSON; undefined when it is none (or nested too deep to read: writeAnswerBody says so first). */
 function jsonIn(text: string): { value: unknown } | undefined {
   try {
-    return { value: parseJsonKeepingNumbers(text) };
+    return { value: parseJsonKeepingDigits(text) };
   } catch {
     return undefined;
   }
@@ -163,10 +179,10 @@ async function refuseNonJson(
   method: string,
   context: Context,
 ): Promise<never> {
-  await writeBodyToStderr(response, method, context);
+  writeBodyToStderr(response, method, context);
   const done = method === 'GET' || method === 'HEAD' ? '' : ' (the request was done: do not send it again)';
   throw new B2bctlError(
-    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${done} with a body that is not JSON, written above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${done} with a body that is not JSON, quoted above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
     ExitCode.someRecordsFailed,
   );
 }

@@ -50,7 +50,11 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('-H, --header <line>', "a request header 'Name: value' (repeatable)", collect)
     .option('-i, --include', 'print the status line and the headers before the body')
     .option('--paginate', 'every page of a listing (limit/offset), one item per line as they arrive')
-    .option('--page-size <n>', 'items per page for a route b2bctl does not recognise', wholeNumber(1))
+    .option(
+      '--page-size <n>',
+      "items per page, sent as limit (a recognised listing's cap bounds it; default: its cap, or the route's own)",
+      wholeNumber(1),
+    )
     .option('--slurp', 'with --paginate: one JSON array of every item')
     .option('--branch <code>', 'the branch that fills {branch} in the path (default: the branch setting)')
     .option('--rate <n>', 'requests per second at most', positiveNumber)

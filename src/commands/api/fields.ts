@@ -36,9 +36,16 @@ export function parseField(
   const raw = flag.text.slice(equals + 1);
   if (flag.typed && jsonNumber.test(raw) && !heldExactly(raw))
     warn(
-      `-F ${key}: ${raw} has more digits than a JSON number holds exactly; it is sent as text (-f says so without this note).`,
+      // 1e400 and 1e-400 have few digits: they are past the range a double holds (t10-20).
+      `-F ${key}: ${raw} ${outOfRange(raw) ? 'is beyond the range of numbers most JSON readers hold (doubles)' : 'has more digits than a JSON number holds exactly'}; it is sent as text (-f says so without this note).`,
     );
   return { key, steps: keySteps(key, option), value: flag.typed ? typedValue(raw, readText) : raw };
+}
+
+/** Whether a number's text is past a double's range: too large (Infinity) or too small (read as 0). */
+function outOfRange(text: string): boolean {
+  const value = Number(text);
+  return !Number.isFinite(value) || (value === 0 && /[1-9]/.test(text.replace(/[eE].*$/, '')));
 }
 
 function typedValue(raw: string, readText: (source: string) => string): FieldValue {
@@ -98,6 +105,12 @@ function place(body: Record<string, unknown>, field: ParsedField): void {
         ? (container as Record<string | number, unknown>)[slot]
         : undefined;
       if (earlier !== null && typeof earlier === 'object') throw clash(field);
+      // A second value for one key (`a=1` then `a=2`, `c[]=1` then `c[0]=2`) dropped the first unsaid: a body holds
+      // one value a key, so it is the same kind of clash (t10-19). A GET's query keeps both, as the URL can.
+      if (Object.hasOwn(container, slot))
+        throw new UsageError(
+          `Field "${field.key}" sets a value an earlier field set already; give it once, or use ${field.steps[0]}[] for a list.`,
+        );
       assign(container, slot, field.value);
       return;
     }

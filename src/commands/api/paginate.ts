@@ -2,9 +2,9 @@ import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
-import { RecentPageKeys, recordKey, rememberedPages } from '../../lib/recent-keys.js';
-import { parseJsonKeepingNumbers, WrittenNumber } from '../../lib/written-json.js';
-import { fieldsBesideList, readListingPageStrictly } from '../../platform/answers/listing.js';
+import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../lib/written-record-keys.js';
+import { isNestedTooDeep, JsonNestedTooDeep, parseJsonKeepingDigits, WrittenNumber } from '../../lib/written-json.js';
+import { fieldsBesideList, readListingPageStrictly, statedListingTotal } from '../../platform/answers/listing.js';
 import {
   lastPageAgainLine,
   notPagingByOffsetLine,
@@ -51,18 +51,29 @@ export function pagingPlan(
   return { route, pageSize: route?.cap === 'none' ? (asked ?? uncappedPageSize) : asked, startOffset };
 }
 
-/** What a read has seen of its listing changing: items answered again further down, and where the first was. */
+/**
+ * What a read has seen of its listing: items answered again further down and where the first was, the items written,
+ * and the whole listing's count its last page stated (`"total": 45`), if any.
+ */
 interface ListingChanges {
   itemsAnsweredAgain: number;
   firstAt: number | undefined;
+  itemsWritten: number;
+  statedTotal: number | undefined;
+}
+
+/** One answer of a listing: its items, and the listing's whole count when its envelope states one. */
+interface ListingPage {
+  items: unknown[];
+  statedTotal: number | undefined;
 }
 
 /**
- * The listing's pages in order, each fetched once it is needed (memory holds one page and the ids of the items
- * written in the last pages, rememberedPages). A page is the last when it is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found`
+ * The listing's pages in order, each fetched once it is needed (memory holds one page and a key of every item
+ * written, WrittenRecordKeys). A page is the last when it is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found`
  * of the cashback balance listing; a short page is read on from where it ended, since a store may cap its pages
  * below the limit asked (the platform document ends a listing with an empty page only). An item already written
- * from an earlier page (its `id` and its whole record seen in the last pages written) is skipped, and the read ends
+ * from an earlier page (its `id` and its whole record, however far back) is skipped, and the read ends
  * with a warning that the listing changed. A page equal to the one before stops with an error instead of looping (a
  * page of one item, answered again five times in a row), or, answered again whole at the next offset on a route that
  * paged by offset until then, ends the listing with a warning (the route answers its last page past the end).
@@ -76,20 +87,26 @@ export async function* listingPages(
 ): AsyncGenerator<unknown[]> {
   let offset = paging.startOffset;
   const repeatOf = watchForRepeatedPages(1, true);
-  const written = new RecentPageKeys(rememberedPages);
-  const changes: ListingChanges = { itemsAnsweredAgain: 0, firstAt: undefined };
+  const written = new WrittenRecordKeys();
+  const changes: ListingChanges = {
+    itemsAnsweredAgain: 0,
+    firstAt: undefined,
+    itemsWritten: 0,
+    statedTotal: undefined,
+  };
   for (;;) {
     const query: Record<string, string[]> = { ...request.query, offset: [String(offset)] };
     if (paging.pageSize !== undefined) query.limit = [String(paging.pageSize)];
     const response = await client.exchange({ ...request, query });
-    const items = await itemsOf(response, request, paging, refuse);
+    const { items, statedTotal } = await itemsOf(response, request, paging, refuse);
+    changes.statedTotal = statedTotal ?? changes.statedTotal;
     if (items.length === 0) {
-      if (changes.itemsAnsweredAgain > 0) warn(listingChangedLine(changes));
+      warnEnd(changes, written, warn, paging.startOffset);
       return;
     }
     const repeat = repeatOf(items, offset);
     if (repeat.kind === 'lastPageAgain') {
-      if (changes.itemsAnsweredAgain > 0) warn(listingChangedLine(changes));
+      warnEnd(changes, written, warn, paging.startOffset);
       warn(lastPageAgainLine(redactUrl(response.url), repeat.firstOffset, items.length, 'items'));
       return;
     }
@@ -108,6 +125,7 @@ export async function* listingPages(
       changes.itemsAnsweredAgain += items.length - unwritten.length;
       changes.firstAt ??= offset;
     }
+    changes.itemsWritten += unwritten.length;
     if (unwritten.length > 0) yield unwritten;
     offset += items.length;
   }
@@ -121,7 +139,7 @@ export async function* listingPages(
  * was written with another record (updated meanwhile, or another record sharing the id: dropped, one would be lost
  * with exit 0). An item without an id cannot be told from another one and is always written.
  */
-function itemsNotWritten(items: readonly unknown[], written: RecentPageKeys): unknown[] {
+function itemsNotWritten(items: readonly unknown[], written: WrittenRecordKeys): unknown[] {
   const keys = items.map((item) => {
     const id = idOf(item);
     return id === undefined ? undefined : recordKey(id, item);
@@ -131,11 +149,29 @@ function itemsNotWritten(items: readonly unknown[], written: RecentPageKeys): un
     const key = keys[index];
     return key === undefined || !written.has(key);
   });
-  // Noted in this page either way: an item answered again stays known as long as the page it came back in.
   for (const key of keys) if (key !== undefined) written.note(key);
-  // A page that brings nothing new (its items all written) is no page of its own: it pushes none out of memory.
-  if (unwritten.length > 0) written.turnPage();
   return unwritten;
+}
+
+/**
+ * The warnings of a read that ended: items answered again, records written past what it remembers, and fewer items
+ * than the listing's own stated total (t10-13: a route taking `offset` as a page number answered page 20, empty,
+ * after 20 of 45). A warning, exit 0, as for a listing that changed: a total is the platform's figure, which b2bctl
+ * cannot check (a route may count records it does not list, or count roughly), so failing on it could fail every run.
+ */
+function warnEnd(
+  changes: ListingChanges,
+  written: WrittenRecordKeys,
+  warn: (line: string) => void,
+  startOffset: number,
+): void {
+  if (changes.itemsAnsweredAgain > 0) warn(listingChangedLine(changes));
+  if (written.forgotten > 0) warn(forgottenRecordsLine(written, 'items'));
+  const expected = changes.statedTotal === undefined ? 0 : changes.statedTotal - startOffset;
+  if (changes.itemsWritten < expected)
+    warn(
+      `warning: the listing ended after ${countOf(changes.itemsWritten, 'items')}${startOffset > 0 ? ` from offset ${startOffset}` : ''}, though its answers state a total of ${String(changes.statedTotal)}: ${expected - changes.itemsWritten} may be missing. The route may not take offset as the number of records to skip (a page number instead: read it without --paginate, with its own paging), or records were removed while it was read.`,
+    );
 }
 
 /** An item's `id` as text, when it has one: a string, or a number (one past 2^53 kept as written). */
@@ -158,9 +194,9 @@ async function itemsOf(
   request: PlannedRequest,
   paging: PagingPlan,
   refuse: (response: HttpResponse) => Promise<never>,
-): Promise<unknown[]> {
+): Promise<ListingPage> {
   if (response.status === 400 && paging.route?.endsWithNoRecordFound && /no record found/i.test(response.text))
-    return [];
+    return { items: [], statedTotal: undefined };
   // A redirect is not followed (it would take the token elsewhere): not a page, and not an empty one.
   if (response.status >= 300) await refuse(response);
   // A captive portal's or proxy's login page with a 200: a network problem (exit 69), as without --paginate.
@@ -176,11 +212,17 @@ function namedFew(names: readonly string[]): string {
 }
 
 /** The items of a page: a bare array or a recognised envelope; an empty body or `{}` is an empty page. */
-function pageItems(response: HttpResponse): unknown[] {
-  if (response.text.trim() === '') return [];
+function pageItems(response: HttpResponse): ListingPage {
+  if (response.text.trim() === '') return { items: [], statedTotal: undefined };
+  // Read on, it failed with the engine's stack error (t10-22): JSON, but too deep to write.
+  if (isNestedTooDeep(response.text))
+    throw new B2bctlError(
+      `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}; run without --paginate to see it as sent.`,
+      ExitCode.someRecordsFailed,
+    );
   let body: unknown;
   try {
-    body = parseJsonKeepingNumbers(response.text);
+    body = parseJsonKeepingDigits(response.text);
   } catch {
     throw new B2bctlError(
       `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body that is not JSON; --paginate reads JSON listings only (run without --paginate to see it).`,
@@ -188,7 +230,7 @@ function pageItems(response: HttpResponse): unknown[] {
     );
   }
   const items = readListingPageStrictly(body);
-  if (items) return items;
+  if (items) return { items, statedTotal: statedListingTotal(body) };
   const beside = fieldsBesideList(body);
   // The list is there, beside fields that are no paging figure: say so, not that there is no list (t10-4).
   if (beside)

@@ -104,8 +104,13 @@ function headersOf(lines: readonly string[]): Record<string, string> {
     const name = line.slice(0, colon).trim();
     if (colon <= 0 || !/^[!#$%&'*+.^`|~\w-]+$/.test(name))
       throw new UsageError(`-H "${line}": a header is 'Name: value', such as -H 'Accept: text/csv'.`);
-    if (/^(authorization|host|content-length|transfer-encoding)$/i.test(name))
+    // Each its own reason: the token clause belongs to Authorization only (t10-18).
+    if (/^authorization$/i.test(name))
       throw new UsageError(`-H ${name}: b2bctl sets this header itself (the token comes from b2bctl login).`);
+    if (/^host$/i.test(name))
+      throw new UsageError(`-H ${name}: b2bctl sets this header itself (the host comes from the base URL).`);
+    if (/^(content-length|transfer-encoding)$/i.test(name))
+      throw new UsageError(`-H ${name}: b2bctl sets this header itself (from the body it sends).`);
     const value = line.slice(colon + 1).trim();
     // A line break would start another header (or end them), and the request would not be what was asked.
     if (/[\r\n\0]/.test(value)) throw new UsageError(`-H ${name}: a header's value is one line, without line breaks.`);

@@ -2,7 +2,7 @@ import { type Context, type OutputFormat, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
-import { RecentPageKeys, recordKey, rememberedPages } from '../../lib/recent-keys.js';
+import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../lib/written-record-keys.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
 import { listAllSellers, listSellers, type SellerPage } from '../../platform/sellers.js';
@@ -15,7 +15,7 @@ export interface ListSellersOptions {
   all: boolean;
 }
 
-/** The platform's page size when no limit is sent (docs/platform.md: "limit defaults to 20"). */
+/** The page size of one page without --limit, sent as `limit` (docs/platform.md: "limit defaults to 20"). */
 const defaultPageSize = 20;
 
 /** Page size of --all without --limit: the listing has no ceiling, so few large pages mean few requests. */
@@ -83,12 +83,12 @@ function noneFound(options: ListSellersOptions): string {
  * A rep is skipped only when an earlier page wrote the same rep (its id and its whole record): two reps of one
  * answer are both written (no shift puts a rep twice in one answer), and so is a rep whose id came with another
  * record (updated meanwhile, or another rep sharing the id): one would be lost with exit 0 (t10-9).
- * The ids of the last pages only are remembered (rememberedPages: a shift of up to two pages is caught), so memory
- * stays a few pages however many the store has. A rep without an id cannot be told apart and is kept;
+ * A key of every rep written is remembered (WrittenRecordKeys: about 120 bytes a rep), so a shift of any length is
+ * caught, not only one within the last pages (t10-16). A rep without an id cannot be told apart and is kept;
  * `skipped.repeats` says how many were dropped, `skipped.notReps` how many entries were no rep at all.
  */
 async function* onceById(pages: AsyncIterable<SellerPage>, skipped: SkippedEntries): AsyncGenerator<SalesRep> {
-  const written = new RecentPageKeys(rememberedPages);
+  const written = new WrittenRecordKeys();
   for await (const page of pages) {
     skipped.notReps += page.notReps;
     const keys = page.reps.map((rep) => {
@@ -100,13 +100,11 @@ async function* onceById(pages: AsyncIterable<SellerPage>, skipped: SkippedEntri
       const key = keys[index];
       return key === undefined || !written.has(key);
     });
-    // Noted in this page either way: a rep answered again stays known as long as the page it came back in.
     for (const key of keys) if (key !== undefined) written.note(key);
     skipped.repeats += page.reps.length - fresh.length;
-    // A page answered again whole (its reps all written) is no page of its own: it pushes none out of memory.
-    if (fresh.length > 0) written.turnPage();
     yield* fresh;
   }
+  if (written.forgotten > 0) skipped.endLines.push(forgottenRecordsLine(written, 'sales reps'));
 }
 
 /** Lists sales reps: one page, or with --all every page until the platform answers `[]`. */
@@ -122,9 +120,12 @@ export async function run(options: ListSellersOptions, context: Context): Promis
     onHiddenColumns: (headers) => (hiddenColumns = headers),
   });
   const skipped: SkippedEntries = { repeats: 0, notReps: 0, endLines: [] };
+  // The page size assumed is sent, not left to the store: a store whose default page is 50 answered 50 reps to no
+  // `limit`, and the full page was told as the whole listing (t10-12).
+  const pageSize = options.limit ?? defaultPageSize;
   const onePage = options.all
     ? undefined
-    : await listSellers(client, { email: options.email, limit: options.limit, offset: options.offset });
+    : await listSellers(client, { email: options.email, limit: pageSize, offset: options.offset });
   if (onePage) skipped.notReps = onePage.notReps;
   const reps = !onePage
     ? onceById(
@@ -148,7 +149,8 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   const count = await writer.end();
   warnSkipped(skipped, context, client.route('paths.sellers'));
   // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
-  const fullPage = onePage !== undefined && onePage.listed === (options.limit ?? defaultPageSize);
+  // More than asked is a store ignoring the limit: that page too may not be the last.
+  const fullPage = onePage !== undefined && onePage.listed >= pageSize;
   for (const line of filter.warnings({ pagesLeft: fullPage })) context.log.warn(line);
   // Reps left out of a full page: the warning said --all already, and "First 2 sales reps" of 20 listed misleads.
   const notes = { count, fullPage: fullPage && filter.otherEmail === 0, hiddenColumns };
@@ -204,6 +206,8 @@ function sayCount(
       hiddenColumns.length === 0
         ? []
         : wordWrap(hiddenColumnsNote(hiddenColumns, terminalColumns(context.io.stdout), '-o csv or -o json'), width);
-    for (const line of [...wordWrap(counted, width), ...hidden, ...wordWrap(legend, width)]) context.log.info(line);
+    // The legend explains the PERMISSIONS column: none when that column is hidden (t10-21).
+    const legendLines = hiddenColumns.includes('PERMISSIONS') ? [] : wordWrap(legend, width);
+    for (const line of [...wordWrap(counted, width), ...hidden, ...legendLines]) context.log.info(line);
   }
 }

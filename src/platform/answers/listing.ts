@@ -155,6 +155,23 @@ export function fieldsBesideList(body: unknown): { path: string; others: string[
   return others.length > 0 ? { path: found.path, others } : undefined;
 }
 
+/** The fields an envelope states its listing's whole count in (`total_count`, `totalElements`), compared as letters. */
+const totalFigures = new Set(['total', 'totalcount', 'totalelements', 'totalitems']);
+
+/**
+ * The whole listing's count an envelope states at its top (`{"data":[…],"total":45}`), a whole number, when it
+ * states one; `count` is left out, as some routes count the page's items in it.
+ */
+export function statedListingTotal(body: unknown): number | undefined {
+  if (!isRecord(body)) return undefined;
+  for (const [field, value] of Object.entries(body)) {
+    if (!totalFigures.has(letters(field))) continue;
+    const total = Number(String(value));
+    if (Number.isSafeInteger(total) && total >= 0 && String(value).trim() !== '') return total;
+  }
+  return undefined;
+}
+
 /** Where a listing page holds its array, for `b2bctl doctor`: `''` for a bare array. */
 export function locateListingPage(body: unknown, setting?: string): { path: string; count: number } | undefined {
   if (body === undefined || body === null) return { path: '(empty body)', count: 0 };

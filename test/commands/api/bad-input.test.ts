@@ -44,6 +44,17 @@ describe('api: bad input is refused before anything is sent', () => {
       2,
       'Field "a[0]" clashes with an earlier field that set a otherwise.',
     ],
+    // A second value for one key of a JSON body dropped the first unsaid (t10-19).
+    [
+      ['-X', 'POST', '/v1/customer', '-f', 'a=1', '-f', 'a=2'],
+      2,
+      'Field "a" sets a value an earlier field set already; give it once, or use a[] for a list.',
+    ],
+    [
+      ['-X', 'POST', '/v1/customer', '-f', 'c[]=1', '-f', 'c[0]=2'],
+      2,
+      'Field "c[0]" sets a value an earlier field set already; give it once, or use c[] for a list.',
+    ],
     [['/v1/customer', '-f', 'a[2]=1'], 2, 'Field "a[2]": index 2 skips 0; number list items from 0.'],
     [['-X', 'TRACE', '/v1/contracts'], 2, '-X TRACE: the method is one of GET, POST, PUT, PATCH, DELETE, HEAD.'],
     [
@@ -76,7 +87,18 @@ describe('api: bad input is refused before anything is sent', () => {
     [
       ['/v1/contracts', '-H', 'Transfer-Encoding: chunked'],
       2,
-      '-H Transfer-Encoding: b2bctl sets this header itself (the token comes from b2bctl login).',
+      '-H Transfer-Encoding: b2bctl sets this header itself (from the body it sends).',
+    ],
+    // The token clause is Authorization's alone (t10-18).
+    [
+      ['/v1/contracts', '-H', 'Host: evil.example'],
+      2,
+      '-H Host: b2bctl sets this header itself (the host comes from the base URL).',
+    ],
+    [
+      ['-X', 'POST', '/v1/contracts', '-H', 'Content-Length: 0', '-f', 'a=1'],
+      2,
+      '-H Content-Length: b2bctl sets this header itself (from the body it sends).',
     ],
     [
       ['v1/contracts'],
@@ -105,6 +127,17 @@ describe('api: bad input is refused before anything is sent', () => {
       '--paginate reads listings with GET, and fields (-f, -F) make the request a POST; add -X GET to send them as the query, or drop --paginate.',
     ],
     [['/v1/contracts', '--slurp'], 2, '--slurp goes with --paginate.'],
+    // Dropped unsaid before (t10-20).
+    [
+      ['/v1/contracts', '--paginate', '--slurp', '-o', 'csv'],
+      2,
+      '--slurp writes one JSON array of every item, and -o csv writes rows; drop one of them.',
+    ],
+    [
+      ['/v1/contracts', '--paginate', '--slurp', '-o', 'ndjson'],
+      2,
+      '--slurp writes one JSON array of every item, and -o ndjson writes rows; drop one of them.',
+    ],
     [
       ['/v1/contracts', '--paginate', '-i'],
       2,

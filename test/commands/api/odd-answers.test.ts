@@ -12,6 +12,12 @@ let server: Server;
 let baseUrl: string;
 const seen: string[] = [];
 
+/** The control characters (but the line ends) and bidi marks of a text, which a terminal would obey. */
+const controlsIn = (text: string) =>
+  [...text].filter(
+    (character) => (character < ' ' && character !== '\n') || character === '\u007F' || character === '\u202E',
+  );
+
 beforeAll(async () => {
   server = createServer((request, response) => {
     seen.push(`${request.method} ${request.url}`);
@@ -53,6 +59,23 @@ beforeAll(async () => {
         .writeHead(request.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' })
         .end('{"a":1,,}');
     else if (path === '/text') response.writeHead(200, { 'content-type': 'text/plain' }).end('plain text no newline');
+    else if (path === '/escapes')
+      // Control sequences a terminal obeys: clear the screen, colour, set the window's title (OSC … BEL), a bidi mark.
+      response
+        .writeHead(request.method === 'POST' ? 200 : 400, { 'content-type': 'text/plain' })
+        .end('plain \u001b[2J\u001b[31mRED\u001b]0;PWNED\u0007 text\nline2 \u202Eevil');
+    else if (path === '/long-error') response.writeHead(400, { 'content-type': 'text/plain' }).end('x'.repeat(5000));
+    else if (path === '/empty-error') response.writeHead(400).end();
+    else if (path === '/digits')
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('[{"price":1.50,"e":1E2,"z":-0,"big":0.10000000000000000001,"plain":7}]');
+    else if (path === '/null') response.writeHead(200, { 'content-type': 'application/json' }).end('null');
+    else if (path === '/deep')
+      // 5,000 levels: JSON.parse reads them, JSON.stringify then overflows the stack.
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`[{"id":"a","username":"a@x","x":${'['.repeat(5000)}${']'.repeat(5000)}}]`);
     else response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nf"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -89,6 +112,22 @@ describe('b2bctl api and odd answers', () => {
     expect(paged.stdout).toBe('{"id":9007199254740993,"total":1.5}\n');
   });
 
+  // Same values, other digits: a price's 1.50 is what an ERP diff sees (t10-17).
+  it('indented on a terminal and under -o json, a number keeps its digits: 1.50, 1E2, -0 as sent', async () => {
+    const shown = await runCommandLine(['api', '/digits'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: baseUrl, B2BCTL_TOKEN: 'stub-token-0123456789' },
+      tty: { stdout: true },
+    });
+    expect(shown.code).toBe(0);
+    for (const field of ['"price": 1.50,', '"e": 1E2,', '"z": -0,', '"big": 0.10000000000000000001,', '"plain": 7\n'])
+      expect(shown.stdout).toContain(field);
+    const json = await api(['/digits', '-o', 'json']);
+    expect(json.stdout.replace(/\s/g, '')).toBe(
+      '[{"price":1.50,"e":1E2,"z":-0,"big":0.10000000000000000001,"plain":7}]',
+    );
+  });
+
   it('keeps a number a double cannot hold as sent (a long decimal, 1e400), as gh api and jq do', async () => {
     const shown = await runCommandLine(['api', '/long-decimals'], {
       configDir: freshConfigDir(),
@@ -99,11 +138,11 @@ describe('b2bctl api and odd answers', () => {
     expect(shown.stdout).toContain('"price": 0.10000000000000000001,\n');
     expect(shown.stdout).toContain('"huge": 1e400,\n');
     const paged = await api(['/long-decimals', '--paginate']);
-    expect(paged.stdout).toBe('{"id":1,"price":0.10000000000000000001,"huge":1e400,"list":12.5}\n');
+    expect(paged.stdout).toBe('{"id":1,"price":0.10000000000000000001,"huge":1e400,"list":12.50}\n');
     // --excel alone is its CSV, as for every listing command: a page, and every page.
     for (const flags of [['--paginate', '-o', 'csv', '--excel'], ['--paginate', '--excel'], ['--excel']]) {
       const excel = await api(['/long-decimals', ...flags]);
-      expect(excel.stdout).toBe('\ufeffid;price;huge;list\r\n1;0,10000000000000000001;1e400;12,5\r\n');
+      expect(excel.stdout).toBe('\ufeffid;price;huge;list\r\n1;0,10000000000000000001;1e400;12,50\r\n');
     }
   });
 
@@ -181,8 +220,8 @@ describe('b2bctl api and odd answers', () => {
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr.split('\n')).toEqual([
-        path === '/text' ? 'plain text no newline' : '{"a":1,,}',
-        `error: GET ${baseUrl}${path} answered HTTP 200 with a body that is not JSON, written above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+        `GET ${baseUrl}${path} answered with this body: ${path === '/text' ? 'plain text no newline' : '{"a":1,,}'}`,
+        `error: GET ${baseUrl}${path} answered HTTP 200 with a body that is not JSON, quoted above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
         '',
       ]);
     },
@@ -195,10 +234,89 @@ describe('b2bctl api and odd answers', () => {
     expect(seen).toEqual(['POST /bad-json']);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')).toEqual([
-      '{"a":1,,}',
-      `error: POST ${baseUrl}/bad-json answered HTTP 201 (the request was done: do not send it again) with a body that is not JSON, written above on stderr: -o json formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+      `POST ${baseUrl}/bad-json answered with this body: {"a":1,,}`,
+      `error: POST ${baseUrl}/bad-json answered HTTP 201 (the request was done: do not send it again) with a body that is not JSON, quoted above on stderr: -o json formats JSON answers only (run without -o to have such a body on stdout as sent).`,
       '',
     ]);
+  });
+
+  // Written raw, such a body cleared the operator's screen and set the window's title; a cron log got its lines
+  // unbounded and without the time stamp (t10-14).
+  it('an error body holding control sequences is one line on stderr, none of them left, as sellers list quotes it', async () => {
+    const result = await api(['/escapes', '--log-format', 'text']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(controlsIn(result.stderr)).toEqual([]);
+    const lines = result.stderr.split('\n');
+    expect(lines.map((line) => line.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z /, ''))).toEqual([
+      `GET ${baseUrl}/escapes answered with this body: plain [2J [31mRED ]0;PWNED text line2 \\u{202E}evil`,
+      `error: GET ${baseUrl}/escapes answered HTTP 400.`,
+      '',
+    ]);
+    // Not a terminal: each line carries the log's time stamp, as every other log line does.
+    expect(lines.slice(0, 2).every((line) => /^\d{4}-\d\d-\d\dT[\d:.]+Z /.test(line))).toBe(true);
+  });
+
+  it('a 2xx body that is not JSON under -o json, holding control sequences, is quoted on one line, stdout empty', async () => {
+    const result = await api(['-X', 'POST', '/escapes', '-f', 'a=1', '-o', 'json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(controlsIn(result.stderr)).toEqual([]);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `POST ${baseUrl}/escapes answered with this body: plain [2J [31mRED ]0;PWNED text line2 \\u{202E}evil`,
+    );
+  });
+
+  it('a long error body is cut at 2,000 characters, the cut marked', async () => {
+    const result = await api(['/long-error']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `GET ${baseUrl}/long-error answered with this body: ${'x'.repeat(2000)}…`,
+    );
+  });
+
+  it('an error with no body says so, not a blank line', async () => {
+    const result = await api(['/empty-error']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([
+      `GET ${baseUrl}/empty-error answered no body.`,
+      `error: GET ${baseUrl}/empty-error answered HTTP 400.`,
+      '',
+    ]);
+  });
+
+  // The engine's "Maximum call stack size exceeded", exit 1, after a CSV header was written (t10-22).
+  it.each([['csv'], ['json'], ['ndjson']])(
+    'a body nested 5,000 deep under -o %s: one line saying so, exit 1, stdout empty',
+    async (format) => {
+      const result = await api(['/deep', '-o', format]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `error: GET ${baseUrl}/deep answered HTTP 200 with a body nested more than 1,000 levels deep, deeper than b2bctl reads: -o ${format} cannot format it (run without -o to have it on stdout as sent).\n`,
+      );
+    },
+  );
+
+  it('a body nested 5,000 deep under --paginate: one line saying so, exit 1, stdout empty', async () => {
+    const result = await api(['/deep', '--paginate']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${baseUrl}/deep?offset=0 answered HTTP 200 with a body nested more than 1,000 levels deep, deeper than b2bctl reads; run without --paginate to see it as sent.\n`,
+    );
+  });
+
+  it('a body nested 5,000 deep without -o is printed as sent, exit 0', async () => {
+    const result = await api(['/deep']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toHaveLength(10_034);
+  });
+
+  // It was printed `[]`, an empty list where the route said null (t10-20).
+  it('-o json of a null body writes null, as sent, not []', async () => {
+    const result = await api(['/null', '-o', 'json']);
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, 'null\n', '']);
   });
 
   it('without -o, a body that is not JSON is printed as sent, exit 0, as gh api does', async () => {

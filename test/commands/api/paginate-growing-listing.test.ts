@@ -101,6 +101,53 @@ describe('api --paginate over a listing growing at its head', () => {
     ]);
   });
 
+  // Pages of one item and three orders created before the third: the third page starts with the first page's order.
+  // A memory of the last 3 pages (3 ids) wrote the first two orders again, exit 0, no word (t10-16).
+  it('pages of one, three orders created once before the third: each written once, whatever the shift', async () => {
+    const orders = Array.from({ length: 8 }, (_, index) => ({ id: 8 - index, status: 'NEW' }));
+    routes['GET /v1/orders'] = (request, _body, response) => {
+      const offset = Number(new URL(request.url ?? '', 'http://localhost').searchParams.get('offset') ?? '0');
+      if (asked.length === 2)
+        orders.unshift({ id: 11, status: 'NEW' }, { id: 10, status: 'NEW' }, { id: 9, status: 'NEW' });
+      asked.push(offset);
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(orders.slice(offset, offset + 1)));
+    };
+    const result = await api(['/v1/orders', '--paginate', '--page-size', '1']);
+    expect(result.code).toBe(0);
+    expect(idsOf(result.stdout)).toEqual([8, 7, 9, 6, 5, 4, 3, 2, 1]);
+    expect(result.stderr.split('\n')).toEqual([
+      'warning: the listing changed while it was read (2 items already written answered again further down, the first in the page of offset 3, each written once): an item added or removed meanwhile may be missing; run it again for a settled list.',
+      '',
+    ]);
+  });
+
+  it('pages of 5, fifteen orders created once before the third: each written once, with the warning', async () => {
+    routes['GET /v1/orders'] = (() => {
+      const orders = Array.from({ length: 35 }, (_, index) => ({ id: 35 - index, status: 'NEW' }));
+      return ((request, _body, response) => {
+        const offset = Number(new URL(request.url ?? '', 'http://localhost').searchParams.get('offset') ?? '0');
+        if (asked.length === 2)
+          orders.unshift(...Array.from({ length: 15 }, (_, index) => ({ id: 50 - index, status: 'NEW' })));
+        asked.push(offset);
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(orders.slice(offset, offset + 5)));
+      }) satisfies RouteHandler;
+    })();
+    const result = await api(['/v1/orders', '--paginate', '--page-size', '5']);
+    expect(result.code).toBe(0);
+    const ids = idsOf(result.stdout);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => id <= 35).toSorted((a, b) => b - a)).toEqual(
+      Array.from({ length: 35 }, (_, i) => 35 - i),
+    );
+    expect(result.stderr).toContain(
+      '(10 items already written answered again further down, the first in the page of offset 15',
+    );
+  });
+
   it('items without an id are written as answered: two equal ones are not one', async () => {
     const rows = [
       { sku: 'A', quantity: 1 },

@@ -241,7 +241,7 @@ describe('config get, set and list', () => {
     expect(moved.code).toBe(1);
     expect(moved.stdout).toBe('');
     expect(moved.stderr).toBe(
-      `error: GET ${sandbox.url}/custom/sellers failed with HTTP 404: No route GET /custom/sellers\n`,
+      `error: GET ${sandbox.url}/custom/sellers?limit=20 failed with HTTP 404: No route GET /custom/sellers\n`,
     );
     expect(await requestCounts(sandbox)).toEqual({ 'GET /custom/sellers': 1 });
 

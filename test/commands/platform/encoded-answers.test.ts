@@ -73,7 +73,7 @@ describe('a body in the charset its Content-Type declares', () => {
     const result = await run(['sellers', 'list', '-o', 'json']);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 200 with text in the charset "x-mac-klingon", which b2bctl cannot decode; ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20 answered HTTP 200 with text in the charset "x-mac-klingon", which b2bctl cannot decode; ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
     );
     expect(result.code).toBe(69);
   });
@@ -199,7 +199,7 @@ describe('a body that declares no charset', () => {
     const result = await run(['sellers', 'list', '-o', 'json']);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 302 (a redirect to ${platform.url}/entrar, not followed: the token goes to the base URL only; if the platform moved (http to https, another host), set the base URL there).\n`,
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20 answered HTTP 302 (a redirect to ${platform.url}/entrar, not followed: the token goes to the base URL only; if the platform moved (http to https, another host), set the base URL there).\n`,
     );
     expect(result.code).toBe(69);
     expect(platform.received).toEqual(['GET /sellerModule/listSellers']);
@@ -349,7 +349,7 @@ describe('a compressed body', () => {
     const result = await run(['sellers', 'list', '-o', 'json']);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 200 with a body in the content coding "compress", which b2bctl cannot decode (it decodes gzip, deflate, br, zstd); ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20 answered HTTP 200 with a body in the content coding "compress", which b2bctl cannot decode (it decodes gzip, deflate, br, zstd); ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes.\n`,
     );
     expect(result.code).toBe(69);
   });

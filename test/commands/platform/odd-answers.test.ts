@@ -213,7 +213,7 @@ describe('a 200 with HTML (a proxy login page)', () => {
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 200 with an HTML page ("Corporate Proxy - Sign in") instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.\n`,
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20 answered HTTP 200 with an HTML page ("Corporate Proxy - Sign in") instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.\n`,
     );
   });
 
@@ -311,6 +311,64 @@ describe('a 401 with WWW-Authenticate and no body', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^error: /);
+  });
+});
+
+// Text where the listing's JSON belongs: no answers.sellers.items setting can find a list in it, and the failing
+// page of --all is named by its offset (t10-15).
+describe('sellers list answered 200 with text, not JSON', () => {
+  it('one page: no page of sales reps, exit 69, the setting not named, the URL with its limit', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+    const result = await run(['sellers', 'list', '-o', 'json']);
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20 failed with HTTP 200: the answer is no page of sales reps (it is text, not JSON): "OK"\n`,
+    );
+  });
+
+  it('--all: the page of offset 5 answered text stops the read, its URL naming that page, the first page kept', async () => {
+    const offsets: string[] = [];
+    routes['GET /sellerModule/listSellers'] = (request, _body, response) => {
+      const offset = new URL(request.url ?? '', 'http://localhost').searchParams.get('offset') ?? '0';
+      offsets.push(offset);
+      if (offset === '0')
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(Array.from({ length: 5 }, (_, index) => ({ id: `i${index}`, username: `r${index}@x` }))));
+      else response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+    };
+    const result = await run(['sellers', 'list', '--all', '--limit', '5', '-o', 'ndjson']);
+    expect(result.code).toBe(69);
+    expect(result.stdout.split('\n').filter(Boolean)).toHaveLength(5);
+    expect(offsets).toEqual(['0', '5']);
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=5&offset=5 failed with HTTP 200: the answer is no page of sales reps (it is text, not JSON): "OK"\n`,
+    );
+  });
+
+  it('a page nested 5,000 deep: one line saying so, exit 69, stdout empty (t10-22)', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`[{"id":"a","username":"a@x","x":${'['.repeat(5000)}${']'.repeat(5000)}}]`);
+    const result = await run(['sellers', 'list', '-o', 'csv']);
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20 answered HTTP 200 with a body nested more than 1,000 levels deep, deeper than b2bctl reads; no platform record is (b2bctl api /sellerModule/listSellers prints it as sent).\n`,
+    );
+  });
+
+  it('an object with no list b2bctl recognises still names answers.sellers.items, and the URL carries the page', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"vendedores":[{"id":"1"}]}');
+    const result = await run(['sellers', 'list', '--offset', '40']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20&offset=40 failed with HTTP 200: the answer holds no array of sales reps b2bctl recognises; set answers.sellers.items to the field that holds it (b2bctl doctor shows the answer)\n`,
+    );
   });
 });
 

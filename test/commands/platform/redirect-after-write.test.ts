@@ -288,7 +288,7 @@ describe('reads and login answered by a redirect: not followed, one line naming 
       expect(sellers.code).toBe(69);
       expect(sellers.stdout).toBe('');
       expect(sellers.stderr).toBe(
-        `error: GET ${platform.url}/sellerModule/listSellers answered HTTP ${status} ${redirectWords(location)}.\n`,
+        `error: GET ${platform.url}/sellerModule/listSellers?limit=20 answered HTTP ${status} ${redirectWords(location)}.\n`,
       );
       const poll = await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson']);
       expect(poll.code).toBe(69);
@@ -305,7 +305,7 @@ describe('reads and login answered by a redirect: not followed, one line naming 
       const sellers = await run(['sellers', 'list', '-o', 'json']);
       expect(sellers.code).toBe(69);
       expect(sellers.stderr).toBe(
-        `error: GET ${platform.url}/sellerModule/listSellers answered HTTP ${status} (a redirect to /v2/sellerModule/listSellers, not followed: the route moved on this host; if every route moved under /v2, add it to the base URL; else set that route's paths.* setting to the path it names (b2bctl config list shows the routes)).\n`,
+        `error: GET ${platform.url}/sellerModule/listSellers?limit=20 answered HTTP ${status} (a redirect to /v2/sellerModule/listSellers, not followed: the route moved on this host; if every route moved under /v2, add it to the base URL; else set that route's paths.* setting to the path it names (b2bctl config list shows the routes)).\n`,
       );
       const api = await run(['api', '/sellerModule/listSellers']);
       expect(api.code).toBe(1);
@@ -321,7 +321,7 @@ describe('reads and login answered by a redirect: not followed, one line naming 
     const { run } = workspace();
     const sellers = await run(['sellers', 'list', '-o', 'json']);
     expect(sellers.stderr).toBe(
-      `error: GET ${platform.url}/sellerModule/listSellers answered HTTP 302 ${redirectWords('/maintenance')}.\n`,
+      `error: GET ${platform.url}/sellerModule/listSellers?limit=20 answered HTTP 302 ${redirectWords('/maintenance')}.\n`,
     );
   });
 

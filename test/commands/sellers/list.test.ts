@@ -64,6 +64,34 @@ describe('sellers list: the listing rules', () => {
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 
+  // A store whose default page is 50 answered 50 reps to a request without `limit`, told as the whole store (t10-12).
+  it("without --limit sends limit=20, the page size it assumes, not the store's own default", async () => {
+    await loggedIn();
+    const result = await list('--verbose');
+    expect(result.code).toBe(0);
+    expect(listingRequests(result.stderr)).toEqual([`> GET ${sandbox.url}/sellerModule/listSellers?limit=20`]);
+    expect(result.stdout).toBe(asJson(seedReps.slice(0, 20)));
+  });
+
+  it('a store answering more reps than the limit sent (it ignores it): said to be a first page, not the store', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const ignoringLimit = [...stored];
+    // Fifty reps whatever the limit asked, as a store with its own page size does.
+    ignoringLimit.slice = function (this: SalesRep[], start?: number) {
+      return Array.prototype.slice.call(this, start, (start ?? 0) + 50) as SalesRep[];
+    };
+    sandbox.state.sellers = ignoringLimit;
+    try {
+      const result = await list('-o', 'ndjson');
+      expect(result.code).toBe(0);
+      expect(result.stdout.split('\n').filter(Boolean)).toHaveLength(50);
+      expect(result.stderr).toBe('First 50 sales reps; --all for every page.\n');
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
   it('--limit 5 --offset 10 returns records 10 to 14 in seed order', async () => {
     await loggedIn();
     const result = await list('--limit', '5', '--offset', '10', '--verbose');
@@ -242,7 +270,7 @@ describe('sellers list: the listing rules', () => {
     }
   });
 
-  // Only the ids of the last pages are remembered (src/lib/recent-keys.ts): a shift past a whole page is still caught.
+  // Every rep written is remembered (src/lib/written-record-keys.ts): a shift past a whole page is still caught.
   it('--all over a listing shifted by more than a page: each rep once, the reps of two pages back skipped too', async () => {
     await loggedIn();
     const stored = sandbox.state.sellers;
@@ -266,6 +294,44 @@ describe('sellers list: the listing rules', () => {
       expect(result.stdout).toBe(asJson(seedReps));
       expect(result.stderr).toBe(
         'warning: the sales rep listing changed while it was read (7 sales reps seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.\n',
+      );
+    } finally {
+      sandbox.state.sellers = stored;
+    }
+  });
+
+  // Pages of one rep and three reps created before the third page: a memory of the last 3 pages (3 ids) wrote the
+  // first two reps again, exit 0, no word (t10-16). Every rep written is remembered now.
+  it('--all --limit 1 over a listing that three reps join at its head once: each rep once, with the warning', async () => {
+    await loggedIn();
+    const stored = sandbox.state.sellers;
+    const shifting = [...stored];
+    const newcomers = Array.from({ length: 3 }, (_, index) => ({
+      ...(seedReps[0] as SalesRep),
+      id: `00000000-0000-4000-8000-0000000002${String(index).padStart(2, '0')}`,
+      username: `joined${index}@x.com`,
+    }));
+    let pagesServed = 0;
+    shifting.slice = function (this: SalesRep[], start?: number, end?: number) {
+      if (++pagesServed === 3) this.unshift(...newcomers);
+      return Array.prototype.slice.call(this, start, end) as SalesRep[];
+    };
+    sandbox.state.sellers = shifting;
+    try {
+      const result = await list('--all', '--limit', '1', '-o', 'ndjson');
+      expect(result.code).toBe(0);
+      const ids = result.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as SalesRep).id);
+      expect(ids).toEqual([
+        seedReps[0]?.id,
+        seedReps[1]?.id,
+        newcomers[2]?.id,
+        ...seedReps.slice(2).map((rep) => rep.id),
+      ]);
+      expect(result.stderr).toBe(
+        'warning: the sales rep listing changed while it was read (2 sales reps seen twice, each written once): a rep added or removed meanwhile may be missing; run it again for a settled list.\n',
       );
     } finally {
       sandbox.state.sellers = stored;
@@ -449,7 +515,9 @@ describe('sellers list --email on a platform that ignores the filter', () => {
       const kept = seedReps.slice(0, 20).filter(containsSilva);
       expect(result.stdout).toBe(asJson(kept));
       // The filter was sent: it is the platform that did not apply it.
-      expect(listingRequests(result.stderr)).toEqual([`> GET ${sandbox.url}/sellerModule/listSellers?email=SILVA`]);
+      expect(listingRequests(result.stderr)).toEqual([
+        `> GET ${sandbox.url}/sellerModule/listSellers?limit=20&email=SILVA`,
+      ]);
       expect(result.stderr.split('\n').filter((line) => !line.startsWith('> ') && !line.startsWith('< '))).toEqual([
         `warning: the platform listed ${20 - kept.length} sales reps whose e-mail does not contain "SILVA" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself. Reps whose e-mail contains it may be on the pages after this one: --all reads every page.`,
         '',

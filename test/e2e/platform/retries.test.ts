@@ -96,7 +96,7 @@ describe.concurrent('retries through the CLI', () => {
     expect(result.code).toBe(69);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `${tokenFlagWarning}error: GET ${broken.url}/sellerModule/listSellers kept failing with HTTP 503 after 2 attempts; the platform is unavailable, try again later.\n`,
+      `${tokenFlagWarning}error: GET ${broken.url}/sellerModule/listSellers?limit=20 kept failing with HTTP 503 after 2 attempts; the platform is unavailable, try again later.\n`,
     );
     expect(await requestCounts(broken)).toEqual({ [listingRoute]: 2 });
   });

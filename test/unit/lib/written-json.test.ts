@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonKeepingNumbers, parseWrittenJson, WrittenNumber } from '../../../src/lib/written-json.js';
+import {
+  deepestNesting,
+  isNestedTooDeep,
+  JsonNestedTooDeep,
+  parseJsonKeepingDigits,
+  parseJsonKeepingNumbers,
+  parseWrittenJson,
+  WrittenNumber,
+} from '../../../src/lib/written-json.js';
 
 describe('JSON read with whole numbers past 2^53 as written', () => {
   it('keeps the digits JSON.parse would change, and writes them back as numbers', () => {
@@ -40,5 +48,28 @@ describe('JSON read for b2bctl api: every number JSON.parse would change, as wri
     // Digits in a string: read by the slower path, the same values.
     const key = '{"key":"35261112345678000190550010000012341000012345","n":1.5}';
     expect(parseJsonKeepingNumbers(key)).toEqual(JSON.parse(key));
+  });
+});
+
+describe('isNestedTooDeep (t10-22)', () => {
+  it('takes 1,000 levels and refuses 1,001; brackets inside strings, escaped quotes too, do not count', () => {
+    expect(isNestedTooDeep(`${'['.repeat(deepestNesting)}${']'.repeat(deepestNesting)}`)).toBe(false);
+    expect(isNestedTooDeep(`${'['.repeat(deepestNesting + 1)}${']'.repeat(deepestNesting + 1)}`)).toBe(true);
+    expect(isNestedTooDeep(`{"a":"${'['.repeat(5000)}\\"${'{'.repeat(5000)}"}`)).toBe(false);
+  });
+
+  it('the parsers refuse a text nested too deep with JsonNestedTooDeep, not the engine stack error later', () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    expect(() => parseJsonKeepingNumbers(deep)).toThrow(JsonNestedTooDeep);
+    expect(() => parseWrittenJson(deep)).toThrow(JsonNestedTooDeep);
+  });
+});
+
+describe('parseJsonKeepingDigits (t10-17)', () => {
+  it('keeps every number JSON.stringify would write with other digits, and leaves the others numbers', () => {
+    const text = '{"a":12.50,"b":1E2,"c":-0,"d":0.10000000000000000001,"e":7,"f":-0.5,"g":"1.50"}';
+    expect(JSON.stringify(parseJsonKeepingDigits(text))).toBe(text);
+    const read = parseJsonKeepingDigits(text) as Record<string, unknown>;
+    expect([read.e, read.f, read.g]).toEqual([7, -0.5, '1.50']);
   });
 });

@@ -555,7 +555,9 @@ describe('HttpClient answer bodies', () => {
       const error = await failureOf(client.request(post));
       expect(error).toBeInstanceOf(AmbiguousRequestError);
       expect(error.message).toMatch(
-        new RegExp(`^POST ${baseUrl}/v1/customer .*may have (been applied|reached the platform)\\.$`),
+        new RegExp(
+          `^POST ${baseUrl}/v1/customer .*may have (been applied|reached the platform)\\.( Check whether it was before sending it again\\.)?$`,
+        ),
       );
       expect(server.seen).toHaveLength(1);
     },

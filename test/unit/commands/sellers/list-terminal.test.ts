@@ -128,6 +128,8 @@ describe('sellers list on a terminal', () => {
       expect(screen[2]).toMatch(/^lucas\.silva@distribuidorasul\.com\.br +083\.481\.755-12$/);
       expect(screen.join('\n')).not.toContain('…');
       expect(screen.join('\n')).toContain(`CODE, PROFILE, RESTRICTED and PERMISSIONS hidden to fit ${columns}`);
+      // No legend for a column not shown (t10-21).
+      expect(screen.join('\n')).not.toContain('PERMISSIONS: F');
       // Without the search, the same width keeps PERMISSIONS.
       const unfiltered = await renderedScreen(await onTerminal({ limit: 2 }, columns), columns);
       expect(unfiltered[0]?.split(/ {2,}/)).toEqual(['EMAIL', 'DOCUMENT', 'PERMISSIONS']);

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * How many records a listing read remembers, to write each once (`sellers list --all`, `api --paginate`): every
+ * record written, up to this many. A key is a 22-character digest (about 120 bytes a record in a Set, measured on
+ * Node 24: 120 MB at the bound, 12 MB for 100,000 records). Past it the oldest are forgotten one by one, and the read
+ * says so at its end: a copy of one of those answered again would be written again.
+ */
+export const rememberedRecords = 1_000_000;
+
+/**
+ * The records a listing read has written, by their keys (recordKey): all of them, not the last pages only. An item
+ * added at the head of a listing paged by offset between two requests moves every later item down one, so the next
+ * page answers again as many items as were added; a window counted in pages missed a shift longer than it (3 items
+ * added with pages of one wrote 2 records twice, exit 0, no word: t10-16). Remembering every record written catches a
+ * shift of any length, up to `bound` records.
+ */
+export class WrittenRecordKeys {
+  private readonly keys = new Set<string>();
+  /** How many keys were forgotten to stay within the bound. */
+  forgotten = 0;
+
+  constructor(readonly bound: number = rememberedRecords) {}
+
+  /** Whether a record of `key` was written. */
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+
+  /** Notes `key` as written, forgetting the oldest past the bound. */
+  note(key: string): void {
+    if (this.keys.has(key)) return;
+    this.keys.add(key);
+    if (this.keys.size <= this.bound) return;
+    const oldest = this.keys.values().next().value as string;
+    this.keys.delete(oldest);
+    this.forgotten++;
+  }
+
+  /** How many keys are kept now: at most the bound. */
+  get size(): number {
+    return this.keys.size;
+  }
+}
+
+/**
+ * The key of a record written by a listing read (`api --paginate`, `sellers list --all`): a digest of its id and of
+ * the whole record, so that only the same record answered again is a repeat, never another record sharing its id.
+ * 22 base64 characters are 132 bits: two different records sharing a key is out of reach in a million.
+ */
+export function recordKey(id: string, record: unknown): string {
+  return createHash('sha256')
+    .update(`${id}\n${JSON.stringify(record)}`)
+    .digest('base64')
+    .slice(0, 22);
+}
+
+/** The warning of a read that wrote more records than it remembers (WrittenRecordKeys' bound). */
+export function forgottenRecordsLine(written: WrittenRecordKeys, itemsWord: string): string {
+  return `warning: the read wrote more ${itemsWord} than b2bctl remembers (${written.bound.toLocaleString('en-US')}); a copy of one of the first ${written.forgotten.toLocaleString('en-US')}, answered again by a listing that moved, would have been written again.`;
+}
