@@ -26,6 +26,9 @@ export class TokenSource {
   /** Whether the base URL was found fit for the token (checked once, before the first request that carries it). */
   private sentSafely = false;
 
+  /** Whether this run has said that its profile was logged in elsewhere meanwhile (said once). */
+  private toldProfileChanged = false;
+
   constructor(
     private readonly session: Session,
     private readonly env: Readonly<Record<string, string | undefined>>,
@@ -132,13 +135,31 @@ export class TokenSource {
     if (!this.loginIsTheProfiles(credentials.username)) return issued.accessToken;
     const { fields, warning } = tokenFields(issued, this.clock.now(), this.session.requireBaseUrl());
     if (warning) this.log(warning);
+    // Only the token and its times: the store and user are the profile's, and a `login` made while this run ran
+    // may have changed them, so they are compared with what the run started with under the file's lock.
+    const tokenOnly = {
+      token: fields.token,
+      tokenObtainedAt: fields.tokenObtainedAt,
+      tokenExpiresAt: fields.tokenExpiresAt,
+    };
     try {
-      this.session.save(fields);
+      if (!this.session.saveIfStillItsOwn(tokenOnly)) this.profileChangedMeanwhile();
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       this.log(`warning: the new token is used for this run only: ${error.message}`);
     }
     return issued.accessToken;
+  }
+
+  /** Said once a run: the profile was logged in elsewhere while it ran, so its renewed tokens stay in memory. */
+  private profileChangedMeanwhile(): void {
+    if (this.toldProfileChanged) return;
+    this.toldProfileChanged = true;
+    const now = this.session.store.read(this.session.profileName);
+    const { baseUrl, username } = this.session.profile;
+    this.log(
+      `warning: profile "${this.session.profileName}" was changed while this run ran (it now names ${now?.baseUrl ?? 'no base URL'} as ${now?.username ?? 'no user'}; this run started with ${baseUrl ?? '?'} as ${username ?? '?'}): the renewed token is used for this run only and the profile is left as it is.`,
+    );
   }
 
   /**
