@@ -14,6 +14,7 @@ import { checkCursorFileSafety, checkOrdersFolderSafety } from '../../config/fol
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import {
+  cursorAheadOfClock,
   newVersions,
   outsideListedWindow,
   parseInstantOrDuration,
@@ -110,9 +111,10 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   const profileCursor = defaultCursorPath(store.directory, session.profileName);
   const cursorPath = options.cursor ?? defaultCursorPath(store.directory, session.profileName, options.statuses);
   const lockName = cursorLockName(cursorPath, profileCursor);
-  const settings = {
+  const settings: PollSettings = {
     lookbackMs: session.get('orders.lookback'),
     lagMs: session.get('orders.lag'),
+    ...(options.watch ? { cursorAheadHeld: cursorAheadWarning(context) } : {}),
   };
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
   checkCursorFileSafety(cursorPath);
@@ -186,6 +188,26 @@ function sinceFixedAt(since: string | undefined, startedAt: number): string | un
 interface PollSettings {
   lookbackMs: number;
   lagMs: number;
+  /**
+   * `--watch` only: told of a cursor further ahead of this machine's clock than the look-back, which the watch keeps
+   * and polls from (held there) instead of stopping: its own cursor, after this clock stepped back.
+   */
+  cursorAheadHeld?: (aheadMessage: string | undefined) => void;
+}
+
+/**
+ * What a watch says of its cursor ahead of this clock: once until the clock has caught up (a later step back is
+ * said again), naming the clock step as the likely cause, since the watch wrote the cursor itself.
+ */
+function cursorAheadWarning(context: Context): (aheadMessage: string | undefined) => void {
+  let said = false;
+  return (aheadMessage) => {
+    if (aheadMessage === undefined) said = false;
+    else if (!said) {
+      said = true;
+      context.log.warn(aheadMessage);
+    }
+  };
 }
 
 function planWindow(
@@ -195,6 +217,7 @@ function planWindow(
   settings: PollSettings,
 ): TimeWindow {
   const { saved } = cursor;
+  const { cursorAheadHeld, ...reach } = settings;
   const since = options.since === undefined ? undefined : parseInstantOrDuration(options.since, nowMs);
   if (since !== undefined && typeof since !== 'number') throw new UsageError(`--since: ${since.problem}.`);
   const until = options.until === undefined ? undefined : parseInstantOrDuration(options.until, nowMs);
@@ -202,20 +225,28 @@ function planWindow(
   // --since is checked always (a bad value is exit 2 even with a cursor) but used only for the first run: a crontab
   // line that keeps --since would otherwise re-read and re-emit the same orders every minute.
   if (since !== undefined || saved === undefined) {
-    const first = runWindow({ nowMs, since, until, ...settings });
+    const first = runWindow({ nowMs, since, until, ...reach });
     if ('problem' in first) throw new UsageError(`orders poll: ${withFilter(first.problem, options.statuses)}.`);
     if (saved === undefined) return first;
   }
   const floor = saved.floor === undefined ? undefined : Date.parse(saved.floor);
-  const window = runWindow({
+  const input = {
     nowMs,
     until,
     cursor: Date.parse(saved.cursor),
     floor,
     cursorFile: cursor.path,
-    ...settings,
-  });
+    ...reach,
+    cursorAhead: cursorAheadHeld === undefined ? ('refused' as const) : ('held' as const),
+  };
+  const window = runWindow(input);
   if ('problem' in window) throw new UsageError(`orders poll: ${window.problem}.`);
+  if (cursorAheadHeld !== undefined)
+    cursorAheadHeld(
+      cursorAheadOfClock(input)
+        ? `orders poll: the cursor in ${printable(cursor.path)} (${saved.cursor}) is ahead of this machine's clock (${new Date(nowMs).toISOString()}) by more than orders.lookback: this clock was most likely set back (an NTP step, a VM restored). The watch keeps its cursor and polls from it, reading nothing past it, until the clock passes it.`
+        : undefined,
+    );
   return window;
 }
 
