@@ -75,6 +75,7 @@ import {
 } from '../../orders/unfiltered-listing.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
 import { printable } from '../../lib/printable.js';
+import { sameBaseUrl } from '../../net/base-url.js';
 
 export interface OrdersPollOptions {
   since?: string;
@@ -119,7 +120,8 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
   checkCursorFileSafety(cursorPath);
   refuseUnwritableCursorFolder(cursorPath, options.cursor !== undefined);
-  const saved = readCursor(cursorPath, session.profileName);
+  const owner = { profile: session.profileName, baseUrl: session.requireBaseUrl() };
+  const saved = readOwnCursor(cursorPath, owner);
   const takeLock = () =>
     acquireProfileLock(
       store.directory,
@@ -158,7 +160,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
     let current = { ...options, since: sinceFixedAt(options.since, startedAt) };
     const poll = async () => {
       try {
-        return await pollOnce(current, context, client, cursorPath, session.profileName, settings);
+        return await pollOnce(current, context, client, cursorPath, owner, settings);
       } finally {
         // Once a cursor exists, later --watch cycles continue from it without repeating the note about --since.
         if (existsSync(cursorPath)) current = { ...options, since: undefined };
@@ -250,6 +252,25 @@ function planWindow(
   return window;
 }
 
+/** Whose cursor a run reads and writes: its profile's, for the store it polls (the base URL, normalised). */
+interface CursorOwner {
+  profile: string;
+  baseUrl: string;
+}
+
+/**
+ * The saved cursor, refused (exit 2, nothing emitted) when it was written for another store: a run of the profile
+ * against another store (--base-url, B2BCTL_BASE_URL, a login that re-pointed it) read it and moved it on, and the
+ * profile's own store lost every order updated in between (t11-9). A cursor of an older b2bctl names no store.
+ */
+function readOwnCursor(path: string, owner: CursorOwner) {
+  const saved = readCursor(path, owner.profile);
+  if (saved?.baseUrl === undefined || sameBaseUrl(saved.baseUrl, owner.baseUrl)) return saved;
+  throw new UsageError(
+    `orders poll: the orders cursor ${printable(path)} counts the orders of ${printable(saved.baseUrl)}, not of ${printable(owner.baseUrl)}, the store this run polls; nothing was emitted. A run from it would skip every order of ${printable(owner.baseUrl)} updated before ${saved.cursor}, and move it past orders of ${printable(saved.baseUrl)} no run has read. Poll this store with a cursor of its own (--cursor FILE, with --since for its first run); if the profile moved to this store for good, move the cursor aside and run again with --since.`,
+  );
+}
+
 /** A first run's problem said of the --status filter, which keeps a cursor of its own (the profile may have another). */
 function withFilter(problem: string, statuses: readonly string[]): string {
   if (statuses.length === 0) return problem;
@@ -265,10 +286,10 @@ async function pollOnce(
   context: Context,
   client: PlatformClient,
   cursorPath: string,
-  profile: string,
+  owner: CursorOwner,
   settings: PollSettings,
 ): Promise<number> {
-  const saved = readCursor(cursorPath, profile);
+  const saved = readOwnCursor(cursorPath, owner);
   const window = planWindow(options, context.clock.now(), { saved, path: cursorPath }, settings);
   if (saved !== undefined && options.since !== undefined) {
     context.log.info(
@@ -280,7 +301,7 @@ async function pollOnce(
     context.log.info(
       `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}; the cursor was not moved, so this run starts from ${saved.cursor} again.`,
     );
-  const progress = new PollProgress({ path: cursorPath, profile }, window, settings.lookbackMs, saved);
+  const progress = new PollProgress({ path: cursorPath, ...owner }, window, settings.lookbackMs, saved);
   const sink = createOrderSink(context, options.outDir);
   // Again at each run, not only at start: a --watch runs for weeks, and the folder may be handed to others meanwhile.
   // Refused, the cycle fails and is tried again once the folder is safe; nothing of this run was fetched.
