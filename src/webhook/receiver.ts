@@ -231,6 +231,8 @@ export type ReceivedEvent = Omit<StoredEvent, 'id'>;
 
 export interface RunningReceiver extends RunningServer {
   tokens: TokenIssuer;
+  /** Ends every connection still open, requests in flight too: for a stop that has waited long enough. */
+  dropConnections(): void;
 }
 
 /** Enough for a platform whose secret was just changed to retry; a guesser gets 14,400 tries a day at most. */
@@ -317,7 +319,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     options.host,
     listeningPort(app.server.address(), options.port),
   );
-  return { url, tokens, close: () => app.close() };
+  return { url, tokens, close: () => app.close(), dropConnections: () => app.server.closeAllConnections() };
 }
 
 /**
@@ -354,6 +356,12 @@ function createApp(options: ReceiverOptions): FastifyInstance {
   app.addHook('preParsing', async (request, _reply, payload) =>
     request.method === 'POST' ? decodedBody(request.raw, request.routeOptions.bodyLimit) : payload,
   );
+  // An answer given before the request's body is all in (a 401 from the headers, a 413) closes the connection: left
+  // open while a client kept trickling the rest, it held a stopped receiver's process alive as long as the client
+  // liked, any host that reaches the port without a token (t11-12).
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'buffer' }, (request, body, done) => {
     // JSON is UTF-8 (RFC 8259): another charset, or bytes that are not UTF-8, would be stored garbled ("S\uFFFDo").
