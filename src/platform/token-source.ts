@@ -1,13 +1,14 @@
 import type { Clock } from '../base/clock.js';
 import type { Session } from '../config/session.js';
 import { believedTokenExpiry, tokenNeedsRenewal } from '../domain/token-expiry.js';
-import { AuthError, ConfigError, UsageError } from '../base/errors.js';
+import { AuthError, ConfigError, UnavailableError, UsageError } from '../base/errors.js';
 import { bearerTokenText, unsendableTokenCharacter } from '../domain/bearer-token.js';
 import { refusePlainHttp } from '../net/plain-http.js';
 import { sameBaseUrl } from '../net/base-url.js';
 import { LoginRefusedError, requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
 import type { TokenAnswerSettings } from './answers/token.js';
 import type { HttpClient } from './http-client.js';
+import { isRetryableNetworkError } from './retry-policy.js';
 import { withoutLineEnd } from '../io/read-stdin.js';
 
 /**
@@ -127,6 +128,9 @@ export class TokenSource {
     try {
       issued = await requestToken(http, tokenRoute(this.session), credentials);
     } catch (error) {
+      // The network failed the login (no answer, a cut or refused connection), not the token route's answer.
+      if (error instanceof UnavailableError && isRetryableNetworkError(error.cause))
+        throw loginUnanswered(error, credentials.username, http.urlFor(tokenRoute(this.session).path));
       throw error instanceof LoginRefusedError ? this.loginRefused(error, reason) : error;
     }
     this.token = issued.accessToken;
@@ -259,4 +263,14 @@ export function tokenFields(
     },
     warning,
   };
+}
+
+/**
+ * A login b2bctl tried by itself that the network failed (no answer, a cut connection): the line named the
+ * platform's origin only, as if the run's own requests had failed (t11-8). It now names the token route and the
+ * user; the error is otherwise as it was (its exit code, what a bulk run reads of it).
+ */
+function loginUnanswered(error: UnavailableError, username: string, route: URL): UnavailableError {
+  error.message = `Logging in as ${username} (POST ${route.toString()}) failed: ${error.message}`;
+  return error;
 }
