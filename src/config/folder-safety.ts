@@ -208,3 +208,35 @@ function othersWhoCanChange(
   const writableBy = otherWriters(stats.mode);
   return writableBy === undefined ? undefined : { writableBy, mode: shownMode(stats.mode) };
 }
+
+/**
+ * The config folder's `locks` folder, where a run's lock keeps the next run of the same job from overlapping it: a
+ * symbolic link in its place (to a folder every user may write) had the locks written and trusted there, where any
+ * local user could delete a push's lock so a second one overlapped it, or make one first so pushes stopped (t11-11).
+ * Refused as a link at the cursor is, and so is a folder another user owns or its group or others may write; exit 77.
+ * None yet is fine: b2bctl makes it, 0700.
+ */
+export function checkLocksFolderSafety(folder: string): void {
+  const found = lstatOrUndefined(folder);
+  if (found === undefined) return;
+  const stake =
+    "whoever can change what is in it can remove a run's lock so that two runs of one job overlap, or make one so that none runs";
+  if (found.isSymbolicLink())
+    throw new B2bctlError(
+      `The locks folder ${printable(folder)} is a symbolic link, which b2bctl never keeps its locks through: ${stake}. Remove the link (rm ${shellWord(folder)}); b2bctl makes the folder itself, private.`,
+      ExitCode.authFailed,
+    );
+  const uid = process.getuid?.();
+  if (uid === undefined || !found.isDirectory()) return;
+  const others = othersWhoCanChange(found, uid);
+  if (others?.owner !== undefined)
+    throw new B2bctlError(
+      `The locks folder ${printable(folder)} belongs to ${others.owner}, not to ${others.me}: ${stake}. Remove it (b2bctl makes it again, its own) or make it yours (sudo chown ${others.me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}).`,
+      ExitCode.authFailed,
+    );
+  if (others?.writableBy !== undefined)
+    throw new B2bctlError(
+      `The locks folder ${printable(folder)} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. Run chmod 700 ${shellWord(folder)}.`,
+      ExitCode.authFailed,
+    );
+}

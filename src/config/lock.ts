@@ -8,6 +8,7 @@ import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
 import { shellWord } from '../lib/shell-word.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
 import { runtimeLockFolder, runtimeLockName } from './runtime-lock-folder.js';
+import { checkLocksFolderSafety } from './folder-safety.js';
 import { printable } from '../lib/printable.js';
 
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */
@@ -69,6 +70,7 @@ export function acquireProfileLock(
   replaced: { runtimeFolder?: () => string | undefined; configFolderFileSystem?: Partial<LockFileSystem> } = {},
 ): () => void {
   const path = profileLockPath(configDirectory, profileName, lockName);
+  checkLocksFolderSafety(dirname(path));
   try {
     return acquireLock(path, command, warn, replaced.configFolderFileSystem);
   } catch (error) {

@@ -40,11 +40,25 @@ export class ProfileStore {
 
   /** Merges `changes` into a profile (creating it); an undefined value removes that key. */
   update(name: string, changes: Readonly<Record<string, string | undefined>>): ProfileData {
+    return this.updateIf(name, () => true, changes) as ProfileData;
+  }
+
+  /**
+   * Merges `changes` into a profile only if `stillFits` accepts the profile as it is on disk at that moment, read
+   * under the same lock as the write: undefined (nothing written) when it does not. A command that ran for an hour
+   * must not write what it read at its start over a `login` made meanwhile.
+   */
+  updateIf(
+    name: string,
+    stillFits: (current: Readonly<ProfileData>) => boolean,
+    changes: Readonly<Record<string, string | undefined>>,
+  ): ProfileData | undefined {
     // Read, changed and written under a lock (conf's first open too, which writes its defaults into a new file):
     // another command saving its profile at the same moment waits, and neither writes back a file without the
     // other's change.
     return this.locked(() => {
       const profiles = { ...this.profiles() };
+      if (!stillFits({ ...profiles[name] })) return undefined;
       const profile: ProfileData = { ...profiles[name] };
       for (const [key, value] of Object.entries(changes)) {
         if (value === undefined) delete profile[key];

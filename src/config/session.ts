@@ -1,5 +1,5 @@
 import { AuthError, UsageError } from '../base/errors.js';
-import { normalizeBaseUrl } from '../net/base-url.js';
+import { normalizeBaseUrl, sameBaseUrl } from '../net/base-url.js';
 import type { ProfileStore } from './profile-store.js';
 import {
   everySetting,
@@ -88,6 +88,27 @@ export class Session {
   /** Writes to this profile on disk and keeps the in-memory view in step. */
   save(changes: Readonly<Record<string, string | undefined>>): void {
     this.profileData = this.store.update(this.profileName, changes);
+  }
+
+  /**
+   * Writes `changes` to this profile only if it still names the base URL and the user this session read at its
+   * start (another command may have logged the profile in elsewhere meanwhile): whether it wrote. The check and the
+   * write are one step under the profile file's lock.
+   */
+  saveIfStillItsOwn(changes: Readonly<Record<string, string | undefined>>): boolean {
+    const { baseUrl, username } = this.profileData;
+    const saved = this.store.updateIf(
+      this.profileName,
+      (current) =>
+        baseUrl !== undefined &&
+        current.baseUrl !== undefined &&
+        sameBaseUrl(current.baseUrl, baseUrl) &&
+        current.username === username,
+      changes,
+    );
+    if (saved === undefined) return false;
+    this.profileData = saved;
+    return true;
   }
 
   /**

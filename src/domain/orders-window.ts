@@ -366,6 +366,12 @@ export interface RunWindowInput {
   cursorFile?: string;
   lookbackMs: number;
   lagMs: number;
+  /**
+   * What a cursor further ahead of this clock than the look-back becomes: a problem (a single run, exit 2), or, for
+   * `--watch`, whose own cursor it is after this clock stepped back, a window held at the cursor (nothing skipped,
+   * nothing read past it) until the clock catches up.
+   */
+  cursorAhead?: 'refused' | 'held';
 }
 
 /** A cursor whose run would start in the future: the file, the field and the instant, and the two ways out. */
@@ -375,7 +381,13 @@ function cursorInFuture(input: RunWindowInput, from: number): string {
   const file = input.cursorFile === undefined ? '' : ` ${input.cursorFile}`;
   // The floor is only where the first run started, and may go: the cursor is where the runs are.
   const fix = field === 'floor' ? 'remove its "floor"' : 'set its "cursor" to the last instant polled';
-  return `the orders cursor${file} has its "${field}" at ${ahead}, in the future (this machine's clock: ${new Date(input.nowMs).toISOString()}), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock is right, the file was copied or edited: ${fix}, or move the file aside and run again with --since to choose where to start`;
+  return `the orders cursor${file} has its "${field}" at ${ahead}, in the future (this machine's clock: ${new Date(input.nowMs).toISOString()}), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock was set back since the cursor was written (an NTP step, a VM restored), run again once it has passed ${ahead}, or poll with --watch, which waits for it; if this clock is right, the file was copied or edited: ${fix}, or move the file aside and run again with --since to choose where to start`;
+}
+
+/** Whether a run from the saved cursor would start ahead of this clock by more than the look-back reaches back. */
+export function cursorAheadOfClock(input: RunWindowInput): boolean {
+  if (input.since !== undefined || input.cursor === undefined) return false;
+  return Math.max(input.cursor - input.lookbackMs, input.floor ?? -Infinity) > input.nowMs;
 }
 
 /**
@@ -401,7 +413,12 @@ export function runWindow(input: RunWindowInput): TimeWindow | { problem: string
   // The rule --since has, for where a cursor starts the run: one further ahead than the look-back reaches back
   // (copied from another machine, edited, or this clock set back) would skip every order updated until then. Within
   // the look-back nothing is skipped, so a clock stepped back a little (NTP) does not stop a cron job.
-  if (input.since === undefined && from > input.nowMs) return { problem: cursorInFuture(input, from) };
+  if (input.since === undefined && from > input.nowMs) {
+    // Held: the run reads the look-back's overlap up to its cursor (what every run re-reads), nothing past it, and
+    // moves the cursor nowhere; once the clock passes the cursor, the runs go on from there as before.
+    if (input.cursorAhead === 'held') return { from, to: Math.max(from, input.cursor ?? from) };
+    return { problem: cursorInFuture(input, from) };
+  }
   const to = Math.min(ceiling, input.until ?? ceiling);
   return { from, to: Math.max(from, to) };
 }

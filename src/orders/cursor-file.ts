@@ -16,6 +16,11 @@ const noFollow = constants.O_NOFOLLOW ?? 0;
 /** Where a poller resumes: the upper bound already written and the versions emitted inside the look-back overlap. */
 export interface OrdersCursor {
   profile: string;
+  /**
+   * The store (its base URL, normalised) whose orders the cursor counts: a run against another store must not read
+   * or move it (t11-9). Absent from a cursor an older b2bctl wrote, which the next save stamps.
+   */
+  baseUrl?: string;
   /** ISO-8601: every order version updated up to here has been written and flushed. */
   cursor: string;
   /**
@@ -90,6 +95,7 @@ export function readCursor(path: string, profileName: string): OrdersCursor | un
     parsed !== null &&
     typeof parsed.profile === 'string' &&
     typeof parsed.cursor === 'string' &&
+    (parsed.baseUrl === undefined || typeof parsed.baseUrl === 'string') &&
     !Number.isNaN(Date.parse(parsed.cursor)) &&
     Array.isArray(parsed.emitted) &&
     parsed.emitted.every((key) => typeof key === 'string') &&

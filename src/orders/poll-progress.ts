@@ -55,7 +55,7 @@ export class PollProgress {
   private readonly unlisted: Set<string>;
 
   constructor(
-    private readonly file: { path: string; profile: string },
+    private readonly file: { path: string; profile: string; baseUrl?: string },
     private readonly window: TimeWindow,
     private readonly lookbackMs: number,
     saved: { cursor: string; emitted?: readonly string[]; floor?: string } | undefined,
@@ -184,6 +184,7 @@ export class PollProgress {
     const floorNeeded = this.floor !== undefined && this.floor > this.cursor - this.lookbackMs;
     const cursor = {
       profile: this.file.profile,
+      ...(this.file.baseUrl === undefined ? {} : { baseUrl: this.file.baseUrl }),
       cursor: new Date(this.cursor).toISOString(),
       emitted: versionsToRemember(
         this.emitted,

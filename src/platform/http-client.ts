@@ -323,7 +323,7 @@ export class HttpClient {
       this.options.trace?.(
         waitOutThrottle
           ? `* HTTP 429 waited out: ${decision.delayMs} ms, no retry spent`
-          : `* retry ${spent.failures}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : networkErrorCode(failure)})`,
+          : `* retry ${spent.failures}/${this.options.maxRetries} in ${decision.delayMs} ms (${response ? `HTTP ${response.status}` : retriedFailure(failure)})`,
       );
       // With a pacer, a 429's wait is the pacer's pause, which holds back every request, not just this one.
       if (!(this.options.pace && response?.status === 429))
@@ -726,4 +726,15 @@ function jsonStringText(escaped: string): string {
 
 function truncate(text: string, limit = 2000): string {
   return text.length > limit ? `${text.slice(0, limit)}… (${text.length} bytes)` : text;
+}
+
+/**
+ * The failure a retry line names: its code, and for a name that did not resolve that it is retried as a DNS blip
+ * (a resolver failing over answers "no such name" for a few seconds), so a log shows why a typo takes seconds.
+ */
+function retriedFailure(failure: unknown): string {
+  const code = networkErrorCode(failure);
+  return code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+    ? `${code}: the name did not resolve, retried as a DNS blip`
+    : code;
 }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { Clock } from '../base/clock.js';
+import { type Clock, monotonicNow } from '../base/clock.js';
 import { ThrottledTooLongError } from '../base/errors.js';
 
 /** Quiet time after a 429 before the pace is raised again, and between raises. */
@@ -131,6 +131,19 @@ export class Pacer {
     setMaxListeners(0, this.paceRaised.signal);
   }
 
+  /**
+   * The pacer's time: the monotonic clock, never the wall clock, whose step back (NTP, a VM restored) left every turn
+   * given before it in the future, and a `--watch` silent for as long as the step (finding t11-6).
+   */
+  private elapsed(): number {
+    return monotonicNow(this.clock);
+  }
+
+  /** A time of the pacer's as the wall clock says it, for a message. */
+  private wallTime(elapsedMs: number): string {
+    return new Date(this.clock.now() - (this.elapsed() - elapsedMs)).toISOString();
+  }
+
   /** The pace in force now, in requests per second; undefined when unpaced. */
   get currentRate(): number | undefined {
     return this.rate;
@@ -151,7 +164,7 @@ export class Pacer {
     };
     for (;;) {
       if (this.givenUp) throw this.givenUp;
-      const now = this.clock.now();
+      const now = this.elapsed();
       // A pause is waited out before a turn is given: the pace may change by its end (the answers after a 429
       // tell the allowance), and turns given at the pace of the cut (0.5/s after a first 429 that came before
       // any accepted answer) kept every request 2 s apart for the next minute after the pace was up (review).
@@ -164,9 +177,9 @@ export class Pacer {
       this.nextSlotAt = turn + interval;
       if (turn > now && !(await this.waitForTurn(turn - now, waiting))) continue;
       // Held to the window (see windowOpensAt) without moving the turns of the others: the pace catches up.
-      for (let opens = this.windowOpensAt(); this.clock.now() < opens; opens = this.windowOpensAt())
-        await sleep(opens - this.clock.now());
-      const started = this.clock.now();
+      for (let opens = this.windowOpensAt(); this.elapsed() < opens; opens = this.windowOpensAt())
+        await sleep(opens - this.elapsed());
+      const started = this.elapsed();
       // A 429 came while this request waited for its turn, given at the old pace: going at it would meet the same
       // full window, so it takes a new turn after the pause (docs/decisions/0004-pacer-learning.md).
       if (started < this.pausedUntil) continue;
@@ -206,7 +219,7 @@ export class Pacer {
 
   /** An answer that was not a 429, to a request that started at `startedAt` (take's answer). */
   succeeded(startedAt?: number): void {
-    const now = this.clock.now();
+    const now = this.elapsed();
     const started = startedAt ?? now;
     this.refusingSince = undefined;
     this.refusedInARow = 0;
@@ -237,7 +250,7 @@ export class Pacer {
    * time: against a per-second window the count before the 429 is the allowance, however fast it came.
    */
   throttled(retryAfterMs: number, startedAt?: number): void {
-    const now = this.clock.now();
+    const now = this.elapsed();
     this.throttles++;
     this.refusingSince ??= now;
     this.refusedInARow++;
@@ -246,7 +259,7 @@ export class Pacer {
     // Measured from now when no pause is running: a first 429's pause of a second is everyday work too.
     if (now + retryAfterMs - Math.max(now, this.pausedUntil) >= announcedPauseMs)
       this.announce(
-        `the platform asked to wait ${Math.round(retryAfterMs / 1000)} s (HTTP 429, Retry-After); nothing is sent until ${new Date(now + retryAfterMs).toISOString()}.`,
+        `the platform asked to wait ${Math.round(retryAfterMs / 1000)} s (HTTP 429, Retry-After); nothing is sent until ${this.wallTime(now + retryAfterMs)}.`,
       );
     this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
     const refusedStartedAt = startedAt ?? now;
@@ -339,7 +352,7 @@ export class Pacer {
     if (this.givenUp) return;
     const since = this.refusingSince ?? now;
     this.givenUp = new ThrottledTooLongError(
-      `The platform answered HTTP 429 (Too Many Requests) to every request since ${new Date(since).toISOString()} (${this.refusedInARow} times in ${Math.round((now - since) / 1000)} s) and asked to wait ${Math.round(retryAfterMs / 1000)} s more: past the ${givingUpAfterMs / 60_000} minutes b2bctl waits for a platform that accepts nothing. None of those requests was applied.`,
+      `The platform answered HTTP 429 (Too Many Requests) to every request since ${this.wallTime(since)} (${this.refusedInARow} times in ${Math.round((now - since) / 1000)} s) and asked to wait ${Math.round(retryAfterMs / 1000)} s more: past the ${givingUpAfterMs / 60_000} minutes b2bctl waits for a platform that accepts nothing. None of those requests was applied.`,
     );
     this.stopWaiting.abort(this.givenUp);
   }

@@ -9,7 +9,11 @@ const retryableNetworkCodes = new Set([
   'ECONNABORTED',
   'EPIPE',
   'ETIMEDOUT',
+  // A name that does not resolve: a resolver failing over or a zone reloading answers "no such name" for a few
+  // seconds (a DNS blip, as docs/cron.md says a night rides out), as a timed-out resolver answers EAI_AGAIN. A typo
+  // in the base URL costs the few seconds of the retries before the same "does not resolve" error.
   'EAI_AGAIN',
+  'ENOTFOUND',
   'ENETUNREACH',
   'EHOSTUNREACH',
   'UND_ERR_SOCKET',
@@ -24,7 +28,7 @@ export function isRetryableStatus(status: number): boolean {
   return retryableStatuses.has(status);
 }
 
-/** The network failures worth another try: resets, refusals, time-outs, DNS hiccups. */
+/** The network failures worth another try: resets, refusals, time-outs, a name that does not resolve. */
 export function isRetryableNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   // Sent, and no answer began: retried as the time-out or reset it was.
@@ -149,8 +153,8 @@ export function decideRetry(
   return { retry: true, delayMs: backoffDelay(failure.attempt, backoff, random) };
 }
 
-/** A refused connection means the request never left: safe to repeat even when it is not idempotent. */
+/** A refused connection, or a name not resolved, means the request never left: safe to repeat even when it is not idempotent. */
 function isRefusedBeforeSending(error: unknown): boolean {
   const code = errorCodeOf(error);
-  return code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'EAI_AGAIN';
+  return code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'EAI_AGAIN' || code === 'ENOTFOUND';
 }

@@ -1,13 +1,14 @@
 import type { Clock } from '../base/clock.js';
 import type { Session } from '../config/session.js';
 import { believedTokenExpiry, tokenNeedsRenewal } from '../domain/token-expiry.js';
-import { AuthError, ConfigError, UsageError } from '../base/errors.js';
+import { AuthError, ConfigError, UnavailableError, UsageError } from '../base/errors.js';
 import { bearerTokenText, unsendableTokenCharacter } from '../domain/bearer-token.js';
 import { refusePlainHttp } from '../net/plain-http.js';
 import { sameBaseUrl } from '../net/base-url.js';
 import { LoginRefusedError, requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
 import type { TokenAnswerSettings } from './answers/token.js';
 import type { HttpClient } from './http-client.js';
+import { isRetryableNetworkError } from './retry-policy.js';
 import { withoutLineEnd } from '../io/read-stdin.js';
 
 /**
@@ -25,6 +26,9 @@ export class TokenSource {
 
   /** Whether the base URL was found fit for the token (checked once, before the first request that carries it). */
   private sentSafely = false;
+
+  /** Whether this run has said that its profile was logged in elsewhere meanwhile (said once). */
+  private toldProfileChanged = false;
 
   constructor(
     private readonly session: Session,
@@ -124,6 +128,9 @@ export class TokenSource {
     try {
       issued = await requestToken(http, tokenRoute(this.session), credentials);
     } catch (error) {
+      // The network failed the login (no answer, a cut or refused connection), not the token route's answer.
+      if (error instanceof UnavailableError && isRetryableNetworkError(error.cause))
+        throw loginUnanswered(error, credentials.username, http.urlFor(tokenRoute(this.session).path));
       throw error instanceof LoginRefusedError ? this.loginRefused(error, reason) : error;
     }
     this.token = issued.accessToken;
@@ -132,13 +139,31 @@ export class TokenSource {
     if (!this.loginIsTheProfiles(credentials.username)) return issued.accessToken;
     const { fields, warning } = tokenFields(issued, this.clock.now(), this.session.requireBaseUrl());
     if (warning) this.log(warning);
+    // Only the token and its times: the store and user are the profile's, and a `login` made while this run ran
+    // may have changed them, so they are compared with what the run started with under the file's lock.
+    const tokenOnly = {
+      token: fields.token,
+      tokenObtainedAt: fields.tokenObtainedAt,
+      tokenExpiresAt: fields.tokenExpiresAt,
+    };
     try {
-      this.session.save(fields);
+      if (!this.session.saveIfStillItsOwn(tokenOnly)) this.profileChangedMeanwhile();
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       this.log(`warning: the new token is used for this run only: ${error.message}`);
     }
     return issued.accessToken;
+  }
+
+  /** Said once a run: the profile was logged in elsewhere while it ran, so its renewed tokens stay in memory. */
+  private profileChangedMeanwhile(): void {
+    if (this.toldProfileChanged) return;
+    this.toldProfileChanged = true;
+    const now = this.session.store.read(this.session.profileName);
+    const { baseUrl, username } = this.session.profile;
+    this.log(
+      `warning: profile "${this.session.profileName}" was changed while this run ran (it now names ${now?.baseUrl ?? 'no base URL'} as ${now?.username ?? 'no user'}; this run started with ${baseUrl ?? '?'} as ${username ?? '?'}): the renewed token is used for this run only and the profile is left as it is.`,
+    );
   }
 
   /**
@@ -238,4 +263,14 @@ export function tokenFields(
     },
     warning,
   };
+}
+
+/**
+ * A login b2bctl tried by itself that the network failed (no answer, a cut connection): the line named the
+ * platform's origin only, as if the run's own requests had failed (t11-8). It now names the token route and the
+ * user; the error is otherwise as it was (its exit code, what a bulk run reads of it).
+ */
+function loginUnanswered(error: UnavailableError, username: string, route: URL): UnavailableError {
+  error.message = `Logging in as ${username} (POST ${route.toString()}) failed: ${error.message}`;
+  return error;
 }

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { UnavailableError } from '../base/errors.js';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -91,23 +91,40 @@ interface WriteHealth {
   /** When a failure to write was last logged, and how many were not since: one line a minute, not one an event. */
   loggedAt?: number;
   unlogged?: number;
+  /**
+   * The smallest write refused since the store began failing, in bytes: on a nearly full disk a token's digest (or
+   * the probe's) still fits while no event does, so only a write at least this large shows the store takes events
+   * again (t11-2: "ok" and "The store writes again" while every event was refused 503).
+   */
+  refusedBytes?: number;
 }
 
-/** A write went through: a run of failures is over, and the next one is logged at once. */
-function writeSucceeded(writes: WriteHealth, log: ((line: string) => void) | undefined): void {
-  if (writes.failingSince === undefined) return;
+/**
+ * A write of `bytes` went through: a run of failures is over, and the next one is logged at once; unless it was
+ * smaller than a write refused meanwhile, which shows nothing of whether an event fits.
+ */
+function writeSucceeded(writes: WriteHealth, log: ((line: string) => void) | undefined, bytes: number): void {
+  if (writes.failingSince === undefined || bytes < (writes.refusedBytes ?? 0)) return;
   if (writes.unlogged) log?.(`The store writes again (${writes.unlogged} more failures were not logged one by one).`);
   writes.failingSince = undefined;
   writes.loggedAt = undefined;
   writes.unlogged = 0;
+  writes.refusedBytes = undefined;
 }
 
 /**
  * A write that failed: the store is failing from now (for /healthz), and it is logged at most once a minute (a full
  * disk fails every request), with how many failures were not said.
  */
-function writeFailed(writes: WriteHealth, now: number, log: ((line: string) => void) | undefined, line: string): void {
+function writeFailed(
+  writes: WriteHealth,
+  now: number,
+  log: ((line: string) => void) | undefined,
+  failure: { line: string; bytes: number },
+): void {
+  const { line, bytes } = failure;
   writes.failingSince ??= now;
+  writes.refusedBytes = Math.min(writes.refusedBytes ?? bytes, bytes);
   writes.failures = (writes.failures ?? 0) + 1;
   if (writes.loggedAt !== undefined && now - writes.loggedAt < 60_000) {
     writes.unlogged = (writes.unlogged ?? 0) + 1;
@@ -129,8 +146,10 @@ export const storeProbeIntervalMs = 5_000;
  * While the store is failing, /healthz finds out by itself whether it writes again: a balancer that took the receiver
  * out on its 503 sends it no event, so no event's write would ever clear the flag, and the receiver stayed out for
  * good after a stall or a full disk (t6-9). The probe keeps the digest of a token nobody holds, already expired: the
- * same write an issued token makes, to the same table, swept with the expired tokens. One at a time (concurrent polls
- * share it), at most one per storeProbeIntervalMs; a failure leaves the flag as it is and is logged as the others.
+ * same write an issued token makes, to the same table, swept with the expired tokens. It is as large as the smallest
+ * write refused (random, so no store compresses it): a probe smaller than an event showed nothing of whether one
+ * fits on a nearly full disk (t11-2). One at a time (concurrent polls share it), at most one per
+ * storeProbeIntervalMs; a failure leaves the flag as it is and is logged as the others.
  */
 function probeStoreWrites(writes: WriteHealth, options: ReceiverOptions, tokenLifetimeMs: number, now: number) {
   if (writes.failingSince === undefined) return Promise.resolve();
@@ -138,23 +157,28 @@ function probeStoreWrites(writes: WriteHealth, options: ReceiverOptions, tokenLi
   if (writes.probedAt !== undefined && now - writes.probedAt < storeProbeIntervalMs) return Promise.resolve();
   writes.probedAt = now;
   const failuresBefore = writes.failures;
-  const probe = options.store.shareToken(tokenDigest(randomUUID()), now, tokenLifetimeMs).then(
+  const digest = probeDigest(writes.refusedBytes ?? 0);
+  const probe = options.store.shareToken(digest, now, tokenLifetimeMs).then(
     () => {
-      if (writes.failures === failuresBefore) writeSucceeded(writes, options.log);
+      if (writes.failures === failuresBefore) writeSucceeded(writes, options.log, digest.length);
     },
     (error: unknown) => {
-      writeFailed(
-        writes,
-        now,
-        options.log,
-        `/healthz could not write to ${options.store.description} either: ${sentenceOf(error)}; it tries again at its next check.`,
-      );
+      writeFailed(writes, now, options.log, {
+        line: `/healthz could not write to ${options.store.description} either: ${sentenceOf(error)}; it tries again at its next check.`,
+        bytes: digest.length,
+      });
       // A store that does not answer: the backlog's figures would wait as long, so /healthz says so at once.
       if (error instanceof UnavailableError) throw error;
     },
   );
   writes.probing = probe.finally(() => (writes.probing = undefined));
   return writes.probing;
+}
+
+/** A digest no token has, of `bytes` characters at least: random hex, which no store's compression shrinks. */
+function probeDigest(bytes: number): string {
+  const digest = tokenDigest(randomUUID());
+  return bytes <= digest.length ? digest : randomBytes(Math.ceil(bytes / 2)).toString('hex');
 }
 
 /** Events refused: each logged, up to `refusalLinesPerMinute` a minute; the rest counted into the next line. */
@@ -207,6 +231,8 @@ export type ReceivedEvent = Omit<StoredEvent, 'id'>;
 
 export interface RunningReceiver extends RunningServer {
   tokens: TokenIssuer;
+  /** Ends every connection still open, requests in flight too: for a stop that has waited long enough. */
+  dropConnections(): void;
 }
 
 /** Enough for a platform whose secret was just changed to retry; a guesser gets 14,400 tries a day at most. */
@@ -301,7 +327,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     options.host,
     listeningPort(app.server.address(), options.port),
   );
-  return { url, tokens, close: () => app.close() };
+  return { url, tokens, close: () => app.close(), dropConnections: () => app.server.closeAllConnections() };
 }
 
 /**
@@ -338,6 +364,12 @@ function createApp(options: ReceiverOptions): FastifyInstance {
   app.addHook('preParsing', async (request, _reply, payload) =>
     request.method === 'POST' ? decodedBody(request.raw, request.routeOptions.bodyLimit) : payload,
   );
+  // An answer given before the request's body is all in (a 401 from the headers, a 413) closes the connection: left
+  // open while a client kept trickling the rest, it held a stopped receiver's process alive as long as the client
+  // liked, any host that reaches the port without a token (t11-12).
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonContentType, { parseAs: 'buffer' }, (request, body, done) => {
     // JSON is UTF-8 (RFC 8259): another charset, or bytes that are not UTF-8, would be stored garbled ("S\uFFFDo").
@@ -390,16 +422,15 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
   const shareToken = async (token: string) => {
     try {
       const lifetimeMs = tokens.ttlSeconds * 1000;
-      await options.store.shareToken(tokenDigest(token), now() + lifetimeMs, lifetimeMs);
-      writeSucceeded(writes, options.log);
+      const digest = tokenDigest(token);
+      await options.store.shareToken(digest, now() + lifetimeMs, lifetimeMs);
+      writeSucceeded(writes, options.log, digest.length);
     } catch (error) {
       // The platform asks a token before each event: a store that cannot keep one is a store that cannot write.
-      writeFailed(
-        writes,
-        now(),
-        options.log,
-        `Could not keep an issued token in ${options.store.description}: ${sentenceOf(error)}. Answered 503 so the platform asks again.`,
-      );
+      writeFailed(writes, now(), options.log, {
+        line: `Could not keep an issued token in ${options.store.description}: ${sentenceOf(error)}. Answered 503 so the platform asks again.`,
+        bytes: tokenDigest(token).length,
+      });
       throw new TokenNotKept();
     }
   };
@@ -475,14 +506,12 @@ function addEventRoute(
     try {
       // Resolves only after the commit, and concurrent copies of one event are settled by the key's uniqueness.
       ({ stored } = await options.store.append({ ...event, receivedAt, raw }));
-      writeSucceeded(writes, options.log);
+      writeSucceeded(writes, options.log, Buffer.byteLength(raw));
     } catch (error) {
-      writeFailed(
-        writes,
-        now(),
-        options.log,
-        `Could not store a ${kind} event in ${options.store.description}: ${sentenceOf(error)}. Answered 503 so the platform can resend it.`,
-      );
+      writeFailed(writes, now(), options.log, {
+        line: `Could not store a ${kind} event in ${options.store.description}: ${sentenceOf(error)}. Answered 503 so the platform can resend it.`,
+        bytes: Buffer.byteLength(raw),
+      });
       return reply
         .code(503)
         .send({ error: 'inbox_unavailable', error_description: 'The event could not be stored; send it again later' });

@@ -7,10 +7,23 @@ export class FakeClock implements Clock {
   /** The time each sleep() ended at. */
   readonly wakeTimes: number[] = [];
 
+  /** How far the wall clock was stepped (stepWallClock): now() less the time waits are measured on. */
+  private stepped = 0;
+
   constructor(private time = 0) {}
 
   now(): number {
     return this.time;
+  }
+
+  monotonic(): number {
+    return this.time - this.stepped;
+  }
+
+  /** Sets the wall clock `ms` on (back when negative), as NTP or an operator does: waits are not moved by it. */
+  stepWallClock(ms: number): void {
+    this.time += ms;
+    this.stepped += ms;
   }
 
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {

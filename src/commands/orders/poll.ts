@@ -14,6 +14,7 @@ import { checkCursorFileSafety, checkOrdersFolderSafety } from '../../config/fol
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import {
+  cursorAheadOfClock,
   newVersions,
   outsideListedWindow,
   parseInstantOrDuration,
@@ -74,6 +75,7 @@ import {
 } from '../../orders/unfiltered-listing.js';
 import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
 import { printable } from '../../lib/printable.js';
+import { sameBaseUrl } from '../../net/base-url.js';
 
 export interface OrdersPollOptions {
   since?: string;
@@ -110,14 +112,16 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
   const profileCursor = defaultCursorPath(store.directory, session.profileName);
   const cursorPath = options.cursor ?? defaultCursorPath(store.directory, session.profileName, options.statuses);
   const lockName = cursorLockName(cursorPath, profileCursor);
-  const settings = {
+  const settings: PollSettings = {
     lookbackMs: session.get('orders.lookback'),
     lagMs: session.get('orders.lag'),
+    ...(options.watch ? { cursorAheadHeld: cursorAheadWarning(context) } : {}),
   };
   // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
   checkCursorFileSafety(cursorPath);
   refuseUnwritableCursorFolder(cursorPath, options.cursor !== undefined);
-  const saved = readCursor(cursorPath, session.profileName);
+  const owner = { profile: session.profileName, baseUrl: session.requireBaseUrl() };
+  const saved = readOwnCursor(cursorPath, owner);
   const takeLock = () =>
     acquireProfileLock(
       store.directory,
@@ -156,7 +160,7 @@ export async function run(options: OrdersPollOptions, context: Context): Promise
     let current = { ...options, since: sinceFixedAt(options.since, startedAt) };
     const poll = async () => {
       try {
-        return await pollOnce(current, context, client, cursorPath, session.profileName, settings);
+        return await pollOnce(current, context, client, cursorPath, owner, settings);
       } finally {
         // Once a cursor exists, later --watch cycles continue from it without repeating the note about --since.
         if (existsSync(cursorPath)) current = { ...options, since: undefined };
@@ -186,6 +190,26 @@ function sinceFixedAt(since: string | undefined, startedAt: number): string | un
 interface PollSettings {
   lookbackMs: number;
   lagMs: number;
+  /**
+   * `--watch` only: told of a cursor further ahead of this machine's clock than the look-back, which the watch keeps
+   * and polls from (held there) instead of stopping: its own cursor, after this clock stepped back.
+   */
+  cursorAheadHeld?: (aheadMessage: string | undefined) => void;
+}
+
+/**
+ * What a watch says of its cursor ahead of this clock: once until the clock has caught up (a later step back is
+ * said again), naming the clock step as the likely cause, since the watch wrote the cursor itself.
+ */
+function cursorAheadWarning(context: Context): (aheadMessage: string | undefined) => void {
+  let said = false;
+  return (aheadMessage) => {
+    if (aheadMessage === undefined) said = false;
+    else if (!said) {
+      said = true;
+      context.log.warn(aheadMessage);
+    }
+  };
 }
 
 function planWindow(
@@ -195,6 +219,7 @@ function planWindow(
   settings: PollSettings,
 ): TimeWindow {
   const { saved } = cursor;
+  const { cursorAheadHeld, ...reach } = settings;
   const since = options.since === undefined ? undefined : parseInstantOrDuration(options.since, nowMs);
   if (since !== undefined && typeof since !== 'number') throw new UsageError(`--since: ${since.problem}.`);
   const until = options.until === undefined ? undefined : parseInstantOrDuration(options.until, nowMs);
@@ -202,21 +227,48 @@ function planWindow(
   // --since is checked always (a bad value is exit 2 even with a cursor) but used only for the first run: a crontab
   // line that keeps --since would otherwise re-read and re-emit the same orders every minute.
   if (since !== undefined || saved === undefined) {
-    const first = runWindow({ nowMs, since, until, ...settings });
+    const first = runWindow({ nowMs, since, until, ...reach });
     if ('problem' in first) throw new UsageError(`orders poll: ${withFilter(first.problem, options.statuses)}.`);
     if (saved === undefined) return first;
   }
   const floor = saved.floor === undefined ? undefined : Date.parse(saved.floor);
-  const window = runWindow({
+  const input = {
     nowMs,
     until,
     cursor: Date.parse(saved.cursor),
     floor,
     cursorFile: cursor.path,
-    ...settings,
-  });
+    ...reach,
+    cursorAhead: cursorAheadHeld === undefined ? ('refused' as const) : ('held' as const),
+  };
+  const window = runWindow(input);
   if ('problem' in window) throw new UsageError(`orders poll: ${window.problem}.`);
+  if (cursorAheadHeld !== undefined)
+    cursorAheadHeld(
+      cursorAheadOfClock(input)
+        ? `orders poll: the cursor in ${printable(cursor.path)} (${saved.cursor}) is ahead of this machine's clock (${new Date(nowMs).toISOString()}) by more than orders.lookback: this clock was most likely set back (an NTP step, a VM restored). The watch keeps its cursor and polls from it, reading nothing past it, until the clock passes it.`
+        : undefined,
+    );
   return window;
+}
+
+/** Whose cursor a run reads and writes: its profile's, for the store it polls (the base URL, normalised). */
+interface CursorOwner {
+  profile: string;
+  baseUrl: string;
+}
+
+/**
+ * The saved cursor, refused (exit 2, nothing emitted) when it was written for another store: a run of the profile
+ * against another store (--base-url, B2BCTL_BASE_URL, a login that re-pointed it) read it and moved it on, and the
+ * profile's own store lost every order updated in between (t11-9). A cursor of an older b2bctl names no store.
+ */
+function readOwnCursor(path: string, owner: CursorOwner) {
+  const saved = readCursor(path, owner.profile);
+  if (saved?.baseUrl === undefined || sameBaseUrl(saved.baseUrl, owner.baseUrl)) return saved;
+  throw new UsageError(
+    `orders poll: the orders cursor ${printable(path)} counts the orders of ${printable(saved.baseUrl)}, not of ${printable(owner.baseUrl)}, the store this run polls; nothing was emitted. A run from it would skip every order of ${printable(owner.baseUrl)} updated before ${saved.cursor}, and move it past orders of ${printable(saved.baseUrl)} no run has read. Poll this store with a cursor of its own (--cursor FILE, with --since for its first run); if the profile moved to this store for good, move the cursor aside and run again with --since.`,
+  );
 }
 
 /** A first run's problem said of the --status filter, which keeps a cursor of its own (the profile may have another). */
@@ -234,10 +286,10 @@ async function pollOnce(
   context: Context,
   client: PlatformClient,
   cursorPath: string,
-  profile: string,
+  owner: CursorOwner,
   settings: PollSettings,
 ): Promise<number> {
-  const saved = readCursor(cursorPath, profile);
+  const saved = readOwnCursor(cursorPath, owner);
   const window = planWindow(options, context.clock.now(), { saved, path: cursorPath }, settings);
   if (saved !== undefined && options.since !== undefined) {
     context.log.info(
@@ -249,7 +301,7 @@ async function pollOnce(
     context.log.info(
       `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}; the cursor was not moved, so this run starts from ${saved.cursor} again.`,
     );
-  const progress = new PollProgress({ path: cursorPath, profile }, window, settings.lookbackMs, saved);
+  const progress = new PollProgress({ path: cursorPath, ...owner }, window, settings.lookbackMs, saved);
   const sink = createOrderSink(context, options.outDir);
   // Again at each run, not only at start: a --watch runs for weeks, and the folder may be handed to others meanwhile.
   // Refused, the cycle fails and is tried again once the folder is safe; nothing of this run was fetched.

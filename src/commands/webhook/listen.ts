@@ -214,7 +214,11 @@ async function serve(
         withinDeadline(
           Promise.all([receiver.close(), ...handOffs.map((handOff: HandOff) => handOff.stop()), retention()]),
           shutdownDeadlineMs,
-          () => context.log.warn(`Stopping took over ${shutdownDeadlineMs / 1000} s; stopping without waiting.`),
+          () => {
+            context.log.warn(`Stopping took over ${shutdownDeadlineMs / 1000} s; stopping without waiting.`);
+            // The connections still open would keep the process alive after its last line (t11-12).
+            receiver.dropConnections();
+          },
         ).finally(() => summary.stop()),
     },
     context,

@@ -118,17 +118,17 @@ export class SqliteStore implements EventStore {
     if (!readOnly) createPrivateDatabaseFile(directory, file);
     refuseAnythingButFiles(file);
     const database = await SqliteDatabase.open(file, { fileMustExist: readOnly });
-    // Only a new file takes it (before its first table); an older inbox switches with webhook inbox --compact.
-    // Asked of a new file only: on any other it would still write the file's header at every open.
-    if (!readOnly && isEmpty(database)) database.pragma('auto_vacuum = INCREMENTAL');
-    database.pragma('journal_mode = WAL');
-    if (!readOnly) tightenDatabaseFiles(file);
-    database.pragma('synchronous = FULL');
     try {
+      // Only a new file takes it (before its first table); an older inbox switches with webhook inbox --compact.
+      // Asked of a new file only: on any other it would still write the file's header at every open.
+      if (!readOnly && isEmpty(database)) database.pragma('auto_vacuum = INCREMENTAL');
+      database.pragma('journal_mode = WAL');
+      if (!readOnly) tightenDatabaseFiles(file);
+      database.pragma('synchronous = FULL');
       migrateSqlite(database, descriptionOf(file), { readOnly, upgradeLock: options.upgradeLock });
     } catch (error) {
       database.close();
-      throw error;
+      throw damagedDatabase(error, file) ?? error;
     }
     return new SqliteStore(database, file, options, readOnly);
   }
@@ -390,6 +390,29 @@ export class SqliteStore implements EventStore {
     const where = `WHERE event_id IN (${idList(ids)})${handOff ? ' AND handoff = ?' : ''}`;
     return this.database.prepare(`${statement} ${where}`).run(...ids, ...(handOff ? [handOff] : [])).changes;
   }
+}
+
+/** SQLite's result codes for a file that is no database, or one whose pages do not hold together. */
+const sqliteCorrupt = 11;
+const sqliteNotADatabase = 26;
+
+/**
+ * A database file SQLite finds damaged (cut short by a half-copied backup, overwritten), said as such, naming the
+ * file and SQLite's reason, exit 65 (data that is not valid); undefined for any other error. It read as a folder
+ * that could not be opened, with advice to choose another (an empty inbox, the stored events, pending hand-offs and
+ * dead letters left behind without a word), or as SQLite's bare message with exit 1 (t11-10).
+ */
+function damagedDatabase(error: unknown, file: string): B2bctlError | undefined {
+  const { errcode, errstr } = (error ?? {}) as { errcode?: unknown; errstr?: unknown };
+  if (typeof errcode !== 'number') return undefined;
+  const primary = errcode & 0xff;
+  if (primary !== sqliteCorrupt && primary !== sqliteNotADatabase) return undefined;
+  const reason = typeof errstr === 'string' ? errstr : (error as Error).message;
+  return new B2bctlError(
+    `The inbox database ${printable(file)} is damaged (SQLite: ${reason}); nothing was read or stored. Stop every receiver of it, keep a copy of the file, then recover it (sqlite3 ${shellWord(file)} .recover | sqlite3 recovered.sqlite, and put recovered.sqlite in its place) or restore a backup. Moving it aside or choosing another --inbox starts an empty inbox: its events not yet handed off and its dead letters would be left behind.`,
+    ExitCode.dataInvalid,
+    { cause: error },
+  );
 }
 
 function isEmpty(database: SqliteDatabase): boolean {

@@ -121,7 +121,7 @@ describe('orders poll: bad input stops before anything is sent (exit 2)', () => 
     const result = await runCommandLine(['orders', 'poll', '--cursor', future], { configDir, clock });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error: orders poll: the orders cursor ${future} has its "cursor" at 2030-01-01T00:00:00.000Z, in the future (this machine's clock: 2026-11-29T12:00:00.000Z), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock is right, the file was copied or edited: set its "cursor" to the last instant polled, or move the file aside and run again with --since to choose where to start.\n`,
+      `error: orders poll: the orders cursor ${future} has its "cursor" at 2030-01-01T00:00:00.000Z, in the future (this machine's clock: 2026-11-29T12:00:00.000Z), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock was set back since the cursor was written (an NTP step, a VM restored), run again once it has passed 2030-01-01T00:00:00.000Z, or poll with --watch, which waits for it; if this clock is right, the file was copied or edited: set its "cursor" to the last instant polled, or move the file aside and run again with --since to choose where to start.\n`,
     );
     expect(result.stdout).toBe('');
     expect((await requestCounts(sandbox))[listing]).toBeUndefined();

@@ -181,6 +181,17 @@ describe('runWindow', () => {
     // A clock set back a little: the look-back still starts the run before now, so nothing is skipped.
     ['a cursor ahead of now by the look-back at most', { cursor: 105_000 }, { from: 100_000, to: 100_000 }],
     ['a floor at now exactly', { cursor: 101_000, floor: 100_000 }, { from: 100_000, to: 100_000 }],
+    // --watch, its own cursor after this clock stepped back: the overlap up to the cursor, nothing past it.
+    [
+      'a cursor ahead further than the look-back, held (--watch)',
+      { cursor: 165_000, cursorAhead: 'held' as const },
+      { from: 160_000, to: 165_000 },
+    ],
+    [
+      'a floor ahead, held (--watch)',
+      { cursor: 101_000, floor: 100_001, cursorAhead: 'held' as const },
+      { from: 100_001, to: 101_000 },
+    ],
   ])('%s', (_name, input, window) => {
     expect(runWindow({ ...base, ...input })).toEqual(window);
   });
@@ -191,11 +202,11 @@ describe('runWindow', () => {
     [{}, 'the first run of this profile needs --since (an ISO-8601 date-time or a duration such as 2h)'],
     [
       { cursor: 105_001, cursorFile: '/srv/cur.json' },
-      `the orders cursor /srv/cur.json has its "cursor" at ${at(105_001)}, in the future (this machine's clock: ${at(100_000)}), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock is right, the file was copied or edited: set its "cursor" to the last instant polled, or move the file aside and run again with --since to choose where to start`,
+      `the orders cursor /srv/cur.json has its "cursor" at ${at(105_001)}, in the future (this machine's clock: ${at(100_000)}), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock was set back since the cursor was written (an NTP step, a VM restored), run again once it has passed ${at(105_001)}, or poll with --watch, which waits for it; if this clock is right, the file was copied or edited: set its "cursor" to the last instant polled, or move the file aside and run again with --since to choose where to start`,
     ],
     [
       { cursor: 101_000, floor: 100_001, cursorFile: '/srv/cur.json' },
-      `the orders cursor /srv/cur.json has its "floor" at ${at(100_001)}, in the future (this machine's clock: ${at(100_000)}), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock is right, the file was copied or edited: remove its "floor", or move the file aside and run again with --since to choose where to start`,
+      `the orders cursor /srv/cur.json has its "floor" at ${at(100_001)}, in the future (this machine's clock: ${at(100_000)}), further ahead than orders.lookback reaches back: a run from it would skip every order updated until then; nothing was emitted. If this clock was set back since the cursor was written (an NTP step, a VM restored), run again once it has passed ${at(100_001)}, or poll with --watch, which waits for it; if this clock is right, the file was copied or edited: remove its "floor", or move the file aside and run again with --since to choose where to start`,
     ],
   ])('%j: %s', (input, problem) => {
     expect(runWindow({ ...base, ...input })).toEqual({ problem });

@@ -55,7 +55,7 @@ describe('isRetryableNetworkError', () => {
     { name: 'ECONNRESET on the cause', error: codedError('ECONNRESET', 'cause'), expected: true },
     { name: 'EAI_AGAIN on the cause', error: codedError('EAI_AGAIN', 'cause'), expected: true },
     { name: 'TimeoutError by name', error: timeoutError(), expected: true },
-    { name: 'ENOTFOUND (a wrong host name) is not passing', error: codedError('ENOTFOUND'), expected: false },
+    { name: 'ENOTFOUND (a DNS blip answering no such name)', error: codedError('ENOTFOUND'), expected: true },
     { name: 'certificate error', error: codedError('CERT_HAS_EXPIRED', 'cause'), expected: false },
     { name: 'an Error without a code', error: new Error('boom'), expected: false },
     { name: 'a numeric code', error: Object.assign(new Error('x'), { code: 104 }), expected: false },
@@ -267,9 +267,14 @@ describe('decideRetry', () => {
       expected: { retry: false, reason: 'error is not retried' },
     },
     {
-      name: 'ENOTFOUND is not retried',
-      failure: { error: codedError('ENOTFOUND') },
-      expected: { retry: false, reason: 'error is not retried' },
+      name: 'ENOTFOUND (a DNS blip) on an unsafe POST: the request never left, retried',
+      failure: { error: codedError('ENOTFOUND'), safeToRepeat: false },
+      expected: { retry: true, delayMs: 125 },
+    },
+    {
+      name: 'ENOTFOUND, retries exhausted',
+      failure: { error: codedError('ENOTFOUND'), attempt: 4 },
+      expected: { retry: false, reason: 'retries exhausted' },
     },
   ])('$name', ({ failure, expected }) => {
     expect(decideRetry({ ...base, ...failure }, now, lowDice)).toEqual(expected);

@@ -145,6 +145,49 @@ describe('/healthz degraded', () => {
     expect(await store.tokenExpiry('unknown', 0)).toBeUndefined();
   });
 
+  it('a nearly full disk that takes a token but no event: 503 and no "writes again" until an event-sized write fits (t11-2)', async () => {
+    let now = Date.parse('2026-11-23T06:00:00Z');
+    const store = await SqliteStore.open(temporaryFolder());
+    // Room for a small write, not for an event: the probe and the tokens fit unless as large as an event.
+    let roomBytes = 100;
+    const eventBytes = Buffer.byteLength(JSON.stringify(order));
+    const probes: number[] = [];
+    const disk = Object.create(store) as SqliteStore;
+    disk.append = async (event) => {
+      if (Buffer.byteLength(event.raw) > roomBytes) throw new Error('database or disk is full');
+      return store.append(event);
+    };
+    disk.shareToken = async (digest, expiresAt, keptExpiredMs) => {
+      if (expiresAt <= now) probes.push(digest.length);
+      if (digest.length > roomBytes) throw new Error('database or disk is full');
+      return store.shareToken(digest, expiresAt, keptExpiredMs);
+    };
+    const lines: string[] = [];
+    const started = await receiver({ store: disk, now: () => now, log: (line) => lines.push(line) });
+    const token = await receiverToken(started.url);
+    expect((await postEvent(started.url, 'orders', order, token)).status).toBe(503);
+    // A token asked after the refusal is kept: it shows nothing of whether an event fits.
+    const next = await receiverToken(started.url);
+    now += 2_000;
+    expect(await health(started.url)).toEqual([
+      503,
+      { status: 'degraded', problems: [{ problem: 'store cannot write', seconds: 2 }], handOffs: [] },
+    ]);
+    // The probe was as large as the event refused, and did not fit.
+    expect(probes).toEqual([eventBytes]);
+    expect(lines.filter((line) => line.startsWith('The store writes again'))).toEqual([]);
+    expect((await postEvent(started.url, 'orders', order, next)).status).toBe(503);
+    now += 6_000;
+    expect((await health(started.url))[0]).toBe(503);
+    expect(lines.filter((line) => line.startsWith('The store writes again'))).toEqual([]);
+    // Room made: the next probe fits, /healthz is ready, and the line says so once; the event is stored.
+    roomBytes = 1_000_000;
+    now += 6_000;
+    expect(await health(started.url)).toEqual([200, { status: 'ok', problems: [], handOffs: [] }]);
+    expect(lines.filter((line) => line.startsWith('The store writes again'))).toHaveLength(1);
+    expect((await postEvent(started.url, 'orders', order, next)).status).toBe(200);
+  });
+
   it('answers 200 degraded naming the hand-off while a dead letter waits (it still takes events), ok once dropped', async () => {
     const started = await receiver();
     await started.store.openHandOff('erp', 'http://erp', true);
