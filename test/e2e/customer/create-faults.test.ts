@@ -193,6 +193,10 @@ describe('interrupted runs', () => {
       // A run past 10 s logs a progress line when stderr is not a terminal; how long it takes is the machine's business.
       const resumedLines = resumed.stderr.split('\n').filter((line) => !line.startsWith('progress: '));
       expectLines(resumedLines.join('\n'), [
+        // The killed run's lock of the profile's customer runs, left behind: taken over, said once.
+        new RegExp(
+          `^warning: taking over the stale lock .*/locks/default\\.customers\\.lock left by PID ${child.pid} \\(b2bctl customer create \\(profile default\\), [0-9TZ:.-]+\\), which is no longer running\\.$`,
+        ),
         'customer create: validating customers.csv',
         timed(`customer create: ${records} records, ${records} valid, 0 invalid ({s} s)`),
         `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run), one request each, to POST /v1/customer (concurrency 16)`,

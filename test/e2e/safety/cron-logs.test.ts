@@ -78,7 +78,8 @@ describe('a cron run of stock push', () => {
     expect(result.code).toBe(69);
     expect(result.stderr).toMatch(
       // Why first: a mistyped base URL in a crontab is named as such, however small the file.
-      /^error: Cannot reach http:\/\/127\.0\.0\.1:9 after 1 attempt: nothing listens at 127\.0\.0\.1:9 \(ECONNREFUSED\)\. Check the base URL \(--base-url or B2BCTL_BASE_URL\) .* The platform was unavailable for every request of this run \(52 items not sent\);.*\n$/,
+      // The run's own login is the first request, and the line says it was the login that could not reach the store.
+      /^error: Logging in as integration@sandbox\.test \(POST http:\/\/127\.0\.0\.1:9\/v1\/auth\/token\) failed: Cannot reach http:\/\/127\.0\.0\.1:9 after 1 attempt: nothing listens at 127\.0\.0\.1:9 \(ECONNREFUSED\)\. Check the base URL \(--base-url or B2BCTL_BASE_URL\) .* The platform was unavailable for every request of this run \(52 items not sent\);.*\n$/,
     );
     expect(result.closingLine).toBe(
       'stock push: stock.csv to profile "default" (http://127.0.0.1:9): 52 failed; exit 69',
