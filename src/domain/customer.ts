@@ -159,7 +159,7 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
       warn(`${path()}.state`, state, 'not one of the 27 UFs, such as SP');
     const type = textOf(address.addressType);
     // The platform takes any other value and stores RESIDENTIAL: a "Comercial" address would become a home. It reads
-    // the two in any case (platform-spec.md: "RESIDENTIAL or BUSINESS, case-insensitive"), so `business` is BUSINESS.
+    // the two in any case (the platform takes "RESIDENTIAL or BUSINESS, case-insensitive"), so `business` is BUSINESS.
     if (type !== undefined && !addressTypes.includes(type.toUpperCase()))
       warn(
         `${path()}.addressType`,

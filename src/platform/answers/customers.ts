@@ -34,7 +34,10 @@ export function noCustomerShown(body: unknown): string | undefined {
   if (typeof body === 'string')
     return body.trim() === '' ? undefined : `with text instead of the customer's record: ${quotedAnswer(body)}`;
   const record = readCustomerRecord(body);
-  if (record === undefined || !Object.hasOwn(record, 'id') || isIdLike(record.id)) return undefined;
+  // Only an id given as none (`null`, empty text) says no customer was stored: an id of another shape
+  // (`{"value": 77}`) is an id b2bctl does not read, of a record the platform did store.
+  if (record === undefined || !Object.hasOwn(record, 'id') || (record.id !== null && record.id !== ''))
+    return undefined;
   return `with no customer id (${quotedAnswer(JSON.stringify(record))})`;
 }
 
