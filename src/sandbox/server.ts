@@ -34,6 +34,8 @@ export interface RunningSandbox {
   state: SandboxState;
   app: FastifyInstance;
   close(): Promise<void>;
+  /** Ends every connection still open: for a stop that has waited long enough (serveUntilInterrupted). */
+  dropConnections(): void;
 }
 
 /**
@@ -96,5 +98,5 @@ export async function startSandbox(options: SandboxOptions, clock = new SandboxC
 
   await listenOn(app, options.host, options.port);
   const url = baseUrlOf('http', options.host, listeningPort(app.server.address(), options.port));
-  return { url, state, app, close: () => app.close() };
+  return { url, state, app, close: () => app.close(), dropConnections: () => app.server.closeAllConnections() };
 }

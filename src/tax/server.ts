@@ -133,7 +133,12 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     await app.close();
     await erp?.close();
   };
-  return { url: baseUrlOf('http', options.host, port), counts, close };
+  return {
+    url: baseUrlOf('http', options.host, port),
+    counts,
+    close,
+    dropConnections: () => app.server.closeAllConnections(),
+  };
 }
 
 /** The callback through fastify's router, for the requests callbackFirst leaves to it: the same check and answers. */

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { checkInboxFolderLink, inboxFolderWarning } from '../../config/folder-safety.js';
 import { B2bctlError, InputError, InterruptedError, UsageError } from '../../base/errors.js';
 import { exposedTrustWarning } from '../../command-kit/trust-proxy-exposure.js';
-import { serveUntilInterrupted } from '../../http-server/serve.js';
+import { serveUntilInterrupted, stopDeadlineMs, withinDeadline } from '../../http-server/serve.js';
 import { reachableListenerWarning } from '../../net/plain-http.js';
 import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.js';
 import { HandOff } from '../../webhook/hand-off.js';
@@ -249,18 +249,9 @@ async function warnOfExposure(options: ListenOptions, tls: boolean, context: Con
   if (trustsClients !== undefined) context.log.warn(trustsClients);
 }
 
-const shutdownDeadlineMs = 10_000;
+const shutdownDeadlineMs = stopDeadlineMs;
 /** After SIGTERM, how long the PostgreSQL store's statements in flight may still take: a healthy commit needs far less. */
 const storeStopGraceMs = 5_000;
-
-/** Waits for `work`, or `ms` at most (then calls `late`). */
-async function withinDeadline(work: Promise<unknown>, ms: number, late: () => void): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-  const outcome = await Promise.race([work.then(() => 'done' as const), deadline]);
-  clearTimeout(timer);
-  if (outcome === 'late') late();
-}
 
 /**
  * Refuses an inbox folder named through another user's link, and says when the inbox folder, which holds the events
