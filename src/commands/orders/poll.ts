@@ -532,14 +532,30 @@ function holdForPlatformClock(progress: PollProgress, platformNow: number, now: 
     progress.platformAheadMs = Math.max(progress.platformAheadMs ?? 0, -behindMs);
 }
 
+/**
+ * What a run has said of the platform's clock: a --watch said it again every cycle (every minute, for as long as the
+ * clocks differ); now once, and again when the difference moves by 10 s or more.
+ */
+const clockSaid = new WeakMap<Context, { ahead?: number; behind?: number }>();
+const clockMovedMs = 10_000;
+
+function saysAgain(before: number | undefined, now: number): boolean {
+  return before === undefined || Math.abs(now - before) >= clockMovedMs;
+}
+
 function warnPlatformClock(progress: PollProgress, context: Context): void {
+  const said = clockSaid.get(context) ?? {};
+  clockSaid.set(context, said);
   const ahead = progress.platformAheadMs;
-  if (ahead !== undefined)
+  if (ahead !== undefined && saysAgain(said.ahead, ahead)) {
+    said.ahead = ahead;
     context.log.warn(
       `warning: the platform's clock is ${Math.round(ahead / 1000)} s ahead of this machine's (its Date header): each update it stamps is emitted that much later, once this machine's clock reaches the stamp. Set the right time on whichever clock is wrong (b2bctl doctor compares them).`,
     );
+  }
   const behind = progress.platformBehindMs;
-  if (behind === undefined) return;
+  if (behind === undefined || !saysAgain(said.behind, behind)) return;
+  said.behind = behind;
   context.log.warn(
     `warning: the platform's clock is ${Math.round(behind / 1000)} s behind this machine's (its Date header), more than half of orders.lookback: the cursor is held at the platform's time so that no update it stamps is missed. Set the right time on whichever clock is wrong (b2bctl doctor compares them).`,
   );

@@ -100,3 +100,29 @@ describe('orders poll --watch: the clock steps back while it runs', () => {
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(stopped);
   });
 });
+
+describe("orders poll --watch: the platform's clock ahead of this machine's", () => {
+  it('is said once, not at every cycle', async () => {
+    const clock = new SteppingClock(0, 3);
+    // The platform's Date 10 minutes ahead of this machine's, at every answer.
+    platform.routes['GET /v1/orders'] = (_request, _body, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json', date: new Date(clock.now() + 10 * minute).toUTCString() })
+        .end('[]');
+    const result = await runCommandLine(
+      ['orders', 'poll', '--watch', '--interval', String(intervalMs / 1000), '--since', '2h', '-o', 'ndjson'],
+      {
+        configDir: freshConfigDir(),
+        env: { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: token },
+        clock,
+        started: (test) => (clock.run = test),
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(platform.received.filter((request) => request === 'GET /v1/orders')).toHaveLength(3);
+    const said = result.stderr.split('\n').filter((line) => line.includes("the platform's clock is"));
+    expect(said).toEqual([
+      "warning: the platform's clock is 600 s ahead of this machine's (its Date header): each update it stamps is emitted that much later, once this machine's clock reaches the stamp. Set the right time on whichever clock is wrong (b2bctl doctor compares them).",
+    ]);
+  });
+});
