@@ -19,7 +19,7 @@ export class ErrorsFileOrder {
   private inOrder = true;
   private last = { line: 0, element: 0 };
 
-  /** A row of `length` bytes appended at `offset`, for the record at `place` (undefined: kept where it came). */
+  /** A row appended at `offset`, for the record at `place` (undefined: kept where it came). */
   add(offset: number, place: { line: number; element?: number } | undefined): void {
     const line = place?.line ?? this.last.line;
     const element = place?.element ?? (place === undefined ? this.last.element : 0);
@@ -28,11 +28,6 @@ export class ErrorsFileOrder {
     this.lines.push(line);
     this.elements.push(element);
     this.offsets.push(offset);
-  }
-
-  /** Whether the rows came in the input's order already (nearly every run without failures sent concurrently). */
-  get ordered(): boolean {
-    return this.inOrder;
   }
 
   /**

@@ -44,12 +44,18 @@ export function orderStatusOf(value: unknown): string | undefined {
   const word = value.trim();
   const normal = word.toUpperCase().replace(/[\s-]+/g, '_');
   if (normal === 'CANCELLED') return 'CANCELED';
-  return knownStatuses().includes(normal) ? normal : word;
+  return knownStatuses().has(normal) ? normal : word;
 }
 
-/** The statuses b2bctl reads a meaning in (the platform's first one, and the stages of stageWords). */
-function knownStatuses(): readonly string[] {
-  return ['AWAITING_PAYMENT', ...Object.keys(stageWords)];
+let known: ReadonlySet<string> | undefined;
+
+/**
+ * The statuses b2bctl reads a meaning in (the platform's first one, and the stages of stageWords), made once: every
+ * listed order's status is read through it. Made on first use, as stageWords comes later in the module.
+ */
+function knownStatuses(): ReadonlySet<string> {
+  known ??= new Set(['AWAITING_PAYMENT', ...Object.keys(stageWords)]);
+  return known;
 }
 
 /**

@@ -99,5 +99,5 @@ export const numberCellReason =
   'the cell is a number, so leading zeros and digits past the 15th are lost; format the column as Text and type the value again';
 
 /** What to do about a number cell of more than 15 digits in any text column of a workbook, as its problem's reason. */
-export const longNumberCellReason =
+const longNumberCellReason =
   'the cell is a number of more than 15 digits, so the digits past the 15th are lost (the sheet shows it in scientific notation); format the column as Text and type the value again';

@@ -164,7 +164,7 @@ const describingWords = new Set([
 ]);
 
 /** A header's, field's or variable's name in its words: split at `-`, `_`, `.`, spaces, digits and case changes. */
-export function wordsOfName(name: string): string[] {
+function wordsOfName(name: string): string[] {
   return name
     .replace(/([a-z\d])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')

@@ -117,13 +117,14 @@ export class PlatformClient {
     if (isRedirect(response.status)) throw new RedirectAnswerError(request, response);
     const proxyPage = proxyPageOf(request, response);
     if (proxyPage) throw proxyPage;
+    const body = parseJson(response.text, request.numbersAsWritten);
     // Read as text, a body nested too deep would be told as an answer that is no JSON: it is JSON, too deep to use.
-    if (isNestedTooDeep(response.text))
+    // Looked for only in a body that did not parse (parseJson gives it back as it came), not in every answer.
+    if (body === response.text && isNestedTooDeep(response.text))
       throw new B2bctlError(
         `${request.method} ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}; no platform record is (b2bctl api ${request.path} prints it as sent).`,
         ExitCode.unavailable,
       );
-    const body = parseJson(response.text, request.numbersAsWritten);
     const date = dateOf(response.headers.date);
     return date === undefined
       ? { status: response.status, body: body as T }

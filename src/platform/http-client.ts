@@ -378,9 +378,11 @@ export class HttpClient {
     if (!Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding'))
       headers['accept-encoding'] = acceptedEncodings;
     const rawTrace = this.options.trace;
-    // Whatever the answer echoes, the credentials this request carried never reach the trace, nor a message.
-    const secrets = secretsOf(headers, request.body);
-    const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secrets)) : undefined;
+    // Whatever the answer echoes, the credentials this request carried never reach the trace, nor a message. Found
+    // when first asked (a trace, a message quoting the answer), not on every request of a bulk run.
+    let secrets: string[] | undefined;
+    const secretsOfRequest = () => (secrets ??= secretsOf(headers, request.body));
+    const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secretsOfRequest())) : undefined;
     if (trace) {
       trace(`> ${request.method} ${shownUrl(url)}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
@@ -429,7 +431,9 @@ export class HttpClient {
       text,
       url: url.toString(),
       attempts: attempt,
-      requestSecrets: secrets,
+      get requestSecrets() {
+        return secretsOfRequest();
+      },
     };
     if (trace) {
       // Named: with requests in flight side by side (a bulk run's concurrency), the answer under a login's request
@@ -693,7 +697,6 @@ interface SpentAttempts {
   pacedThrottles: number;
 }
 
-/** The credentials a request carries: the Authorization value and any password or secret in its body. */
 /**
  * The credentials a request carries, whatever an answer or a message quoting it does with them: the `Authorization`
  * credential (and a Basic one's password), the value of every header and body field whose name says it is a secret

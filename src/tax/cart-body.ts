@@ -62,7 +62,7 @@ export function readCartBody(
 }
 
 /** Why a cart whose body did not parse as JSON was refused, as both routes log it. */
-export function notJson(contentType: string | undefined, size: string): string {
+function notJson(contentType: string | undefined, size: string): string {
   return `its body is not JSON (${size}, content-type ${contentType ?? 'none'}).`;
 }
 

@@ -28,7 +28,7 @@ const quietMs = 300;
  * cart whose 8-digit NCM row is not written yet takes a shorter prefix's rate, a wrong tax answered 200 (a user
  * test). A table that only grows or changes rates is taken at once; a file renamed into place is whole, and is too.
  */
-export const defaultSettleMs = 5_000;
+const defaultSettleMs = 5_000;
 
 /**
  * A text table written in place that does not end with a line end is still being written (an export paused): its

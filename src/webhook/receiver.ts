@@ -140,7 +140,7 @@ function writeFailed(
  * The least time between two probe writes of /healthz while the store is failing: a balancer polling every second
  * costs a write every few seconds, not one a poll, and a store back from a stall is seen within this time.
  */
-export const storeProbeIntervalMs = 5_000;
+const storeProbeIntervalMs = 5_000;
 
 /**
  * While the store is failing, /healthz finds out by itself whether it writes again: a balancer that took the receiver
@@ -420,16 +420,16 @@ function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: Recei
   // store (a load balancer may send the event elsewhere).
   const now = options.now ?? Date.now;
   const shareToken = async (token: string) => {
+    const digest = tokenDigest(token);
     try {
       const lifetimeMs = tokens.ttlSeconds * 1000;
-      const digest = tokenDigest(token);
       await options.store.shareToken(digest, now() + lifetimeMs, lifetimeMs);
       writeSucceeded(writes, options.log, digest.length);
     } catch (error) {
       // The platform asks a token before each event: a store that cannot keep one is a store that cannot write.
       writeFailed(writes, now(), options.log, {
         line: `Could not keep an issued token in ${options.store.description}: ${sentenceOf(error)}. Answered 503 so the platform asks again.`,
-        bytes: tokenDigest(token).length,
+        bytes: digest.length,
       });
       throw new TokenNotKept();
     }

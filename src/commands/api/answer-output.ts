@@ -5,7 +5,7 @@ import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { quotedAnswer } from '../../base/quoted-answer.js';
 import { printable } from '../../lib/printable.js';
 import { itemWriter } from './item-writer.js';
-import { isNestedTooDeep, JsonNestedTooDeep, parseJsonKeepingDigits } from '../../lib/written-json.js';
+import { JsonNestedTooDeep, parseJsonKeepingDigits } from '../../lib/written-json.js';
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import { encodedSlashRefusal, heldSlashAdvice } from '../../platform/encoded-slash.js';
 import type { HttpResponse } from '../../platform/http-client.js';
@@ -72,7 +72,13 @@ export async function refuseAnswer(
 function branchSlashRefusal(response: HttpResponse, method: string, branch: string) {
   const url = redactUrl(response.url);
   const contentType = [response.headers['content-type']].flat()[0];
-  const answer = { status: response.status, text: response.text, contentType, body: jsonIn(response.text)?.value };
+  const json = jsonIn(response.text);
+  const answer = {
+    status: response.status,
+    text: response.text,
+    contentType,
+    body: typeof json === 'object' ? json.value : undefined,
+  };
   const advice = heldSlashAdvice(`the branch code "${branch}" (--branch or the branch setting)`);
   return encodedSlashRefusal(answer, { method, url, path: new URL(response.url).pathname }, advice);
 }
@@ -108,13 +114,13 @@ export async function writeAnswerBody(
 ) {
   if (format === undefined || response.text.trim() === '')
     return await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
+  const json = jsonIn(response.text);
   // Formatted, it failed with the engine's stack error after a CSV header was written (t10-22): said before writing.
-  if (isNestedTooDeep(response.text))
+  if (json === 'too deep')
     throw new B2bctlError(
       `${method} ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}: -o ${format} cannot format it (run without -o to have it on stdout as sent).`,
       ExitCode.someRecordsFailed,
     );
-  const json = jsonIn(response.text);
   if (json === undefined) return await refuseNonJson(response, format, method, context);
   // `null` is no list (a route answering `null` for "none" is not `[]`): written as sent (t10-20).
   const items = json.value === null ? undefined : readListingPageStrictly(json.value);
@@ -160,11 +166,11 @@ async function writeAsSent(response: HttpResponse, context: Context): Promise<vo
 }
 
 /** The answer's JSON; undefined when it is none (or nested too deep to read: writeAnswerBody says so first). */
-function jsonIn(text: string): { value: unknown } | undefined {
+function jsonIn(text: string): { value: unknown } | 'too deep' | undefined {
   try {
     return { value: parseJsonKeepingDigits(text) };
-  } catch {
-    return undefined;
+  } catch (error) {
+    return error instanceof JsonNestedTooDeep ? 'too deep' : undefined;
   }
 }
 

@@ -3,7 +3,7 @@ import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
 import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../lib/written-record-keys.js';
-import { isNestedTooDeep, JsonNestedTooDeep, parseJsonKeepingDigits, WrittenNumber } from '../../lib/written-json.js';
+import { JsonNestedTooDeep, parseJsonKeepingDigits, WrittenNumber } from '../../lib/written-json.js';
 import { fieldsBesideList, readListingPageStrictly, statedListingTotal } from '../../platform/answers/listing.js';
 import {
   lastPageAgainLine,
@@ -214,16 +214,16 @@ function namedFew(names: readonly string[]): string {
 /** The items of a page: a bare array or a recognised envelope; an empty body or `{}` is an empty page. */
 function pageItems(response: HttpResponse): ListingPage {
   if (response.text.trim() === '') return { items: [], statedTotal: undefined };
-  // Read on, it failed with the engine's stack error (t10-22): JSON, but too deep to write.
-  if (isNestedTooDeep(response.text))
-    throw new B2bctlError(
-      `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}; run without --paginate to see it as sent.`,
-      ExitCode.someRecordsFailed,
-    );
   let body: unknown;
   try {
     body = parseJsonKeepingDigits(response.text);
-  } catch {
+  } catch (error) {
+    // Read on, it failed with the engine's stack error (t10-22): JSON, but too deep to write.
+    if (error instanceof JsonNestedTooDeep)
+      throw new B2bctlError(
+        `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${error.message}; run without --paginate to see it as sent.`,
+        ExitCode.someRecordsFailed,
+      );
     throw new B2bctlError(
       `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body that is not JSON; --paginate reads JSON listings only (run without --paginate to see it).`,
       ExitCode.someRecordsFailed,

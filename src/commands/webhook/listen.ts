@@ -115,7 +115,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   } finally {
     await withinDeadline(
       store.close().catch(() => undefined),
-      shutdownDeadlineMs,
+      stopDeadlineMs,
       () => undefined,
     );
     release();
@@ -213,9 +213,9 @@ async function serve(
       close: () =>
         withinDeadline(
           Promise.all([receiver.close(), ...handOffs.map((handOff: HandOff) => handOff.stop()), retention()]),
-          shutdownDeadlineMs,
+          stopDeadlineMs,
           () => {
-            context.log.warn(`Stopping took over ${shutdownDeadlineMs / 1000} s; stopping without waiting.`);
+            context.log.warn(`Stopping took over ${stopDeadlineMs / 1000} s; stopping without waiting.`);
             // The connections still open would keep the process alive after its last line (t11-12).
             receiver.dropConnections();
           },
@@ -249,7 +249,6 @@ async function warnOfExposure(options: ListenOptions, tls: boolean, context: Con
   if (trustsClients !== undefined) context.log.warn(trustsClients);
 }
 
-const shutdownDeadlineMs = stopDeadlineMs;
 /** After SIGTERM, how long the PostgreSQL store's statements in flight may still take: a healthy commit needs far less. */
 const storeStopGraceMs = 5_000;
 

@@ -156,8 +156,9 @@ export function isSeparatorsOnly(text: string): boolean {
 }
 
 /**
- * The problem of a list cell of separators only (isSeparatorsOnly), in the same words from every reader and from
- * `--set`; undefined for any other text. An empty cell leaves the customer's list as it is (docs/input-files.md).
+ * The problem of a list cell of separators only (isSeparatorsOnly), in the same words from every reader (`--set`
+ * says it of a flag, which has no cell to leave empty); undefined for any other text. An empty cell leaves the
+ * customer's list as it is (docs/input-files.md).
  */
 export function separatorsOnlyProblem(path: string, text: string): string | undefined {
   if (!isSeparatorsOnly(text)) return undefined;

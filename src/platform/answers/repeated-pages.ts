@@ -49,16 +49,17 @@ export function watchForRepeatedPages(
     const fingerprint = createHash('sha256')
       .update(`${items.length}\n${JSON.stringify(items[0])}\n${JSON.stringify(items.at(-1))}`)
       .digest('base64');
-    const whole = createHash('sha256').update(JSON.stringify(items)).digest('base64');
+    // The whole page's digest, only where a last page answered again may end the read (api, sellers list).
+    const wholeOf = () => createHash('sha256').update(JSON.stringify(items)).digest('base64');
     if (previous?.fingerprint !== fingerprint) {
       if (previous && offset > previous.offset && !previous.items.has(JSON.stringify(items.at(-1))))
         pagesByOffset = true;
       const itemsSeen = new Set(items.map((item) => JSON.stringify(item)));
-      previous = { fingerprint, whole, offset, repeats: 0, items: itemsSeen };
+      previous = { fingerprint, whole: lastPageAgainEnds ? wholeOf() : '', offset, repeats: 0, items: itemsSeen };
       return { kind: 'new' };
     }
     const atNextOffset = offset === previous.offset + items.length && previous.repeats === 0;
-    if (lastPageAgainEnds && pagesByOffset && items.length > 1 && atNextOffset && whole === previous.whole)
+    if (lastPageAgainEnds && pagesByOffset && items.length > 1 && atNextOffset && wholeOf() === previous.whole)
       return { kind: 'lastPageAgain', firstOffset: previous.offset, repeats: 1 };
     const repeats = ++previous.repeats;
     // Paged by offset, any page answered again is the listing moving (its reader skips what it wrote): only five in a

@@ -4,11 +4,14 @@
  * never 500 with a JavaScript error's text (`Cannot read properties of null (reading 'replace')`). Every part stays
  * optional; a customer, when given, needs its document, which its buyer's kind and the order's partner come from.
  */
+import { quotedJson } from '../../base/quoted-answer.js';
+import { isObject } from '../../domain/customer-values.js';
+
 /** What is wrong with the posted cart, or undefined when it can be priced. */
 export function cartProblem(body: unknown): string | undefined {
   if (body === undefined || body === null) return undefined;
   if (!isObject(body)) return `The cart must be a JSON object, not ${shown(body)}`;
-  const cart = body as Record<string, unknown>;
+  const cart = body;
   const customer = customerProblem(cart.customer);
   if (customer !== undefined) return customer;
   if (cart.state !== undefined && typeof cart.state !== 'string')
@@ -29,7 +32,7 @@ export function cartProblem(body: unknown): string | undefined {
 function customerProblem(customer: unknown): string | undefined {
   if (customer === undefined) return undefined;
   if (!isObject(customer)) return field('customer', customer, 'an object with its "document"');
-  const { document, name, paysIcms } = customer as Record<string, unknown>;
+  const { document, name, paysIcms } = customer;
   if (typeof document !== 'string' || document.trim() === '')
     return field('customer.document', document, 'a CPF or CNPJ as text');
   if (name !== undefined && typeof name !== 'string') return field('customer.name', name, 'text');
@@ -40,7 +43,7 @@ function customerProblem(customer: unknown): string | undefined {
 
 function itemProblem(item: unknown, path: string): string | undefined {
   if (!isObject(item)) return field(path, item, 'an object with quantity and unitPrice');
-  const { sku, name, ncm, quantity, unitPrice } = item as Record<string, unknown>;
+  const { sku, name, ncm, quantity, unitPrice } = item;
   // A numeric code is a SKU too (the tax callback gives it back a number).
   if (sku !== undefined && typeof sku !== 'string' && !(typeof sku === 'number' && Number.isFinite(sku)))
     return field(`${path}.sku`, sku, 'text or a number');
@@ -52,7 +55,6 @@ function itemProblem(item: unknown, path: string): string | undefined {
   return undefined;
 }
 
-const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
 const amount = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 function field(path: string, value: unknown, what: string): string {
@@ -61,6 +63,5 @@ function field(path: string, value: unknown, what: string): string {
 
 /** A value as the message quotes it: its JSON, cut at 40 characters. */
 function shown(value: unknown): string {
-  const written = value === undefined ? 'missing' : JSON.stringify(value);
-  return written.length <= 40 ? written : `${written.slice(0, 40)}…`;
+  return value === undefined ? 'missing' : quotedJson(JSON.stringify(value), 41);
 }

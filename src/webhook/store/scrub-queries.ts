@@ -17,7 +17,7 @@ export const scrubbedUpsert = `INSERT INTO scrubbed_secrets (fingerprint, scrubb
  * committed after it read the table (a transaction in flight on another receiver), or stamped by a receiver whose
  * clock is behind. An hour of letters costs little to read again; what falls outside is never scanned again.
  */
-export const deadLetterScanOverlapMs = 3_600_000;
+const deadLetterScanOverlapMs = 3_600_000;
 
 /** What a scan masks: the forms, and from which died_at on (undefined: every dead letter). */
 export interface DeadLetterScan {
