@@ -12,3 +12,8 @@ export function singularOf(plural: string): string {
 export function countOf(count: number, plural: string): string {
   return `${count} ${count === 1 ? singularOf(plural) : plural}`;
 }
+
+/** Names in a sentence: `A`, `A and B`, `A, B and C`. */
+export function namedList(names: readonly string[]): string {
+  return names.join(' and ').replace(/ and (?=.* and )/g, ', ');
+}

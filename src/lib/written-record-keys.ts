@@ -37,6 +37,28 @@ export class WrittenRecordKeys {
     this.forgotten++;
   }
 
+  /**
+   * The items of one page not written by an earlier page, each then noted as written. An item is skipped only when an
+   * earlier page wrote the same record (its `idOf`, and the whole record: recordKey), as a listing shifted between two
+   * requests answers it again. Two items of one answer are both written, whatever their ids (no shift puts one item
+   * twice in one answer: a customer listed once per branch, t10-9), and so is an item whose id was written with another
+   * record (updated meanwhile, or another record sharing the id: dropped, one would be lost with exit 0). An item with
+   * no id cannot be told from another one and is always written.
+   */
+  unwritten<T>(items: readonly T[], idOf: (item: T) => string | undefined): T[] {
+    const keys = items.map((item) => {
+      const id = idOf(item);
+      return id === undefined ? undefined : recordKey(id, item);
+    });
+    // Judged against the earlier pages before this page's items are noted.
+    const unwritten = items.filter((_, index) => {
+      const key = keys[index];
+      return key === undefined || !this.has(key);
+    });
+    for (const key of keys) if (key !== undefined) this.note(key);
+    return unwritten;
+  }
+
   /** How many keys are kept now: at most the bound. */
   get size(): number {
     return this.keys.size;

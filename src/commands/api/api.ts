@@ -8,6 +8,7 @@ import { listingPages, pagingPlan } from './paginate.js';
 import { planRequest, type PlannedRequest, type RequestFlags } from './request-plan.js';
 import { proxyPageOf } from '../../platform/answers/shapes.js';
 import { isRedirect } from '../../platform/redirect.js';
+import { namedList } from '../../lib/plural.js';
 import { AmbiguousAnswerError } from '../../platform/http-client.js';
 import { NamedFileRefusal, readFileOrPipe } from '../../lib/named-file.js';
 
@@ -122,7 +123,7 @@ async function readSources(options: ApiOptions, context: Context): Promise<Map<s
   // proxies and access logs keep it), a request the script never wrote.
   if (stdinNamers.length > 1)
     throw new UsageError(
-      `${stdinNamers.join(' and ').replace(/ and (?=.* and )/g, ', ')} ${stdinNamers.length === 2 ? 'both' : 'all'} name stdin, which can be read once; save it to a file and name that file where it belongs. Nothing was sent.`,
+      `${namedList(stdinNamers)} ${stdinNamers.length === 2 ? 'both' : 'all'} name stdin, which can be read once; save it to a file and name that file where it belongs. Nothing was sent.`,
     );
   const texts = new Map<string, string>();
   for (const source of sources) texts.set(source, await readSource(source, context));

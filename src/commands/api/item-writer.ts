@@ -4,6 +4,8 @@ import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../
 import { cellText } from '../../io/output/csv-format.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { wordWrap } from '../../lib/word-wrap.js';
+import { namedList } from '../../lib/plural.js';
+import { isObject } from '../../domain/customer-values.js';
 
 /** Items written in an output format, a page at a time: the page held in memory gives the CSV its columns. */
 export interface ItemWriter extends RecordWriter<unknown> {
@@ -76,7 +78,7 @@ export function itemWriter(format: OutputFormat, context: Context): ItemWriter {
 
 /** The note naming the fields later items had beyond the CSV's columns (fixed by its header, already written). */
 function leftOutNote(fields: readonly string[]): string {
-  const named = fields.join(' and ').replace(/ and (?=.* and )/g, ', ');
+  const named = namedList(fields);
   return `warning: later items have ${fields.length === 1 ? 'a field' : 'fields'} the CSV columns (the first page's fields) lack, left out: ${named}; -o json or -o ndjson writes every field, or run without --paginate to have one page's fields as the columns.`;
 }
 
@@ -91,10 +93,6 @@ function fieldsOf(items: readonly unknown[], format: OutputFormat): string[] {
   const fields = new Set<string>();
   for (const item of items) if (isObject(item)) for (const key of Object.keys(item)) fields.add(key);
   return [...fields];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function layoutOf(keys: readonly string[]): RecordLayout<unknown> {

@@ -2,7 +2,7 @@ import type { Session } from '../../config/session.js';
 import type { RouteSettingKey } from '../../config/settings.js';
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
-import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../lib/written-record-keys.js';
+import { forgottenRecordsLine, WrittenRecordKeys } from '../../lib/written-record-keys.js';
 import { JsonNestedTooDeep, parseJsonKeepingDigits, WrittenNumber } from '../../lib/written-json.js';
 import { fieldsBesideList, readListingPageStrictly, statedListingTotal } from '../../platform/answers/listing.js';
 import {
@@ -120,7 +120,7 @@ export async function* listingPages(
         outrunLine(response.url, repeat.firstOffset, repeat.repeats, 'items'),
         ExitCode.someRecordsFailed,
       );
-    const unwritten = itemsNotWritten(items, written);
+    const unwritten = written.unwritten(items, idOf);
     if (unwritten.length < items.length) {
       changes.itemsAnsweredAgain += items.length - unwritten.length;
       changes.firstAt ??= offset;
@@ -129,28 +129,6 @@ export async function* listingPages(
     if (unwritten.length > 0) yield unwritten;
     offset += items.length;
   }
-}
-
-/**
- * The items of a page not written yet by this read, noting them as written in a page of their own. An item is
- * skipped only when an earlier page wrote it: the same `id` (a string or a number) and the same record, as a listing
- * shifted between two requests answers it again. Two items of one answer are both written, whatever their ids (no
- * shift puts one item twice in one answer: a customer listed once per branch, t10-9), and so is an item whose id
- * was written with another record (updated meanwhile, or another record sharing the id: dropped, one would be lost
- * with exit 0). An item without an id cannot be told from another one and is always written.
- */
-function itemsNotWritten(items: readonly unknown[], written: WrittenRecordKeys): unknown[] {
-  const keys = items.map((item) => {
-    const id = idOf(item);
-    return id === undefined ? undefined : recordKey(id, item);
-  });
-  // Judged against the earlier pages before this page's items are noted: a repeat inside one answer is no shift.
-  const unwritten = items.filter((_, index) => {
-    const key = keys[index];
-    return key === undefined || !written.has(key);
-  });
-  for (const key of keys) if (key !== undefined) written.note(key);
-  return unwritten;
 }
 
 /**

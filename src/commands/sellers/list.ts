@@ -2,7 +2,7 @@ import { type Context, type OutputFormat, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { countOf } from '../../lib/plural.js';
-import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../lib/written-record-keys.js';
+import { forgottenRecordsLine, WrittenRecordKeys } from '../../lib/written-record-keys.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
 import { listAllSellers, listSellers, type SellerPage } from '../../platform/sellers.js';
@@ -91,16 +91,10 @@ async function* onceById(pages: AsyncIterable<SellerPage>, skipped: SkippedEntri
   const written = new WrittenRecordKeys();
   for await (const page of pages) {
     skipped.notReps += page.notReps;
-    const keys = page.reps.map((rep) => {
+    const fresh = written.unwritten(page.reps, (rep) => {
       const id: unknown = rep.id;
-      return typeof id === 'string' || typeof id === 'number' ? recordKey(String(id), rep) : undefined;
+      return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
     });
-    // Judged against the earlier pages before this page's reps are noted: a repeat inside one answer is no shift.
-    const fresh = page.reps.filter((_, index) => {
-      const key = keys[index];
-      return key === undefined || !written.has(key);
-    });
-    for (const key of keys) if (key !== undefined) written.note(key);
     skipped.repeats += page.reps.length - fresh.length;
     yield* fresh;
   }

@@ -1,5 +1,6 @@
 import { displayWidth, leadingColumns } from './display-width.js';
 import { printable } from '../../lib/printable.js';
+import { namedList } from '../../lib/plural.js';
 
 export interface TableColumn<T> {
   header: string;
@@ -50,7 +51,7 @@ export function terminalColumns(stream: NodeJS.WritableStream): number | undefin
  * columns: …`) and the output formats that show every field.
  */
 export function hiddenColumnsNote(headers: readonly string[], width: number | undefined, everyField: string): string {
-  const named = headers.join(' and ').replace(/ and (?=.* and )/g, ', ');
+  const named = namedList(headers);
   return `${named} hidden to fit ${width} columns: widen the terminal, or ${everyField} for every field.`;
 }
 
