@@ -19,6 +19,9 @@ const decoders: Partial<Record<string, () => Transform>> = {
   zstd: () => createZstdDecompress({ params: { [constants.ZSTD_d_windowLogMax]: largestZstdWindowLog } }),
 };
 
+/** The codings decoded, as a 415's `Accept-Encoding` names them (RFC 9110 §15.5.16): `x-gzip` is gzip's old name. */
+export const decodedCodings = Object.keys(decoders).filter((coding) => coding !== 'x-gzip');
+
 /** 2^23 bytes, 8 MB: the largest window RFC 9659 lets a zstd content coding use. */
 const largestZstdWindowLog = 23;
 
@@ -45,7 +48,7 @@ export function decodedBody(request: IncomingMessage, limit: number): Readable {
   const unknown = codings.find((coding) => decoders[coding] === undefined);
   if (unknown !== undefined) {
     throw refusal(
-      `Content-Encoding ${unknown} is not accepted; send the body uncompressed, or gzip, deflate, br or zstd`,
+      `Content-Encoding ${unknown} is not accepted; send the body uncompressed, or ${decodedCodings.slice(0, -1).join(', ')} or ${decodedCodings.at(-1)}`,
       415,
     );
   }

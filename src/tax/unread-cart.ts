@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { CallbackRoute } from './callback-route.js';
 import { CartRefusalError, internalErrorBody, readCartBody } from './cart-body.js';
+import { decodedCodings } from '../http-server/content-coding.js';
 
 /** An answer of the callback's error shape, as the refusals of what a cart holds (400 `bad-request`). */
 interface UnreadAnswer {
@@ -10,7 +11,7 @@ interface UnreadAnswer {
 }
 
 /** The codings a body may come in, as RFC 9110 (15.5.16) says a 415 for a coding tells them. */
-const acceptedCodings = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+const acceptedCodings = { 'accept-encoding': decodedCodings.join(', ') };
 
 /**
  * The callback's carts that fastify refuses before the handler has them (over the body limit, a content type that
