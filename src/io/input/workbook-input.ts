@@ -443,7 +443,7 @@ function textCellRead(
 /** A cell's value for its column's field, by the cell's type; a problem for a cell that cannot be read as typed. */
 export function cellValue(
   cell: WorkbookCell,
-  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind' | 'reading'>,
+  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind' | 'reading' | 'refusesFractionCell'>,
   decimal: '.' | ',',
   decimalSettled = false,
 ): { value?: unknown; problem?: string } {
@@ -491,7 +491,7 @@ export function cellValue(
 
 function numberValue(
   cell: Extract<WorkbookCell, { kind: 'number' }>,
-  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind'>,
+  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind' | 'refusesFractionCell'>,
 ): { value?: unknown; problem?: string } {
   const number = shownNumber(cell.number);
   // A percentage reads as the sheet shows it and its CSV export writes it, `12%`: 0.12 is no rate of 12.
@@ -517,17 +517,29 @@ function numberValue(
     case 'boolean':
       return { value: parseBoolean(String(number)) ?? number };
     case 'list': {
-      const problem = numberCellProblem({}, number);
+      const problem = numberCellProblem({}, number) ?? fractionCellProblem(column, number);
       return problem === undefined
         ? { value: [String(number)] }
         : { value: [String(number)], problem: `${number}: ${problem}` };
     }
     case 'string':
-      const problem = numberCellProblem(column, number);
+      const problem = numberCellProblem(column, number) ?? fractionCellProblem(column, number);
       return problem === undefined
         ? { value: String(number) }
         : { value: String(number), problem: `${number}: ${problem}` };
   }
+}
+
+/**
+ * A plain number cell with a fraction in a text column (a complement or a name typed 1500,5 on a pt-BR screen, which
+ * the sheet stored as the number 1500.5): sent, it would be "1500.5", neither what was typed nor what is shown, as a
+ * money or yes/no cell would be. Refused as they are (t9-19). A whole number (an address number 120, a phone typed as
+ * digits) reads the same on every screen and is sent as it is. Only where the catalogue says its text holds no
+ * fractions (refusesFractionCellsInText): a tax table's rate, read as text, is a number with a fraction.
+ */
+function fractionCellProblem(column: Pick<ColumnPlan, 'refusesFractionCell'>, number: number): string | undefined {
+  if (column.refusesFractionCell !== true || !Number.isFinite(number) || Number.isInteger(number)) return undefined;
+  return `the cell is a number with a fraction (${String(number).replace('.', ',')} on a pt-BR screen, ${number} on an English one), not the text typed; format the column as Text and type the value again`;
 }
 
 /**
