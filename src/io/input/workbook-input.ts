@@ -33,7 +33,6 @@ import {
   textColumnIndexes,
   typedValue,
 } from './record-shape.js';
-import { nothingSent } from './nothing-sent.js';
 import { shortValue, unnamedColumnCheck } from './row-shape-problems.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 import {
@@ -349,14 +348,16 @@ const noProblems = Object.freeze([]) as unknown as (string | ReaderProblem)[];
 /** Turns a data row (its merged cells filled) into a record; undefined for a blank row. */
 function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | undefined {
   const { file, sheet, headers, written, options } = setting;
-  const unnamedData = unnamedColumnCheck(headers, file, options.sends);
+  // Data under an empty header cell, or right of the header's last cell, is refused naming the cell (decision 0031).
+  const unnamedData = unnamedColumnCheck(headers, file, options.sends, (column, line) =>
+    cellReference(sheet, column, line),
+  );
   let hiddenRowWarned = false;
   return (row) => {
     if (isBlank(row)) return undefined;
     const original = headers.map((_, index) => cellText(row.cells[index]));
-    const extra = row.cells.slice(headers.length).map(cellText);
-    unnamedData({ cells: extra.length > 0 ? [...original, ...extra] : original, line: row.row });
-    if (extra.length > 0) refuseDataRightOfHeader(setting, extra, row.row);
+    const extra = row.cells.length > headers.length ? row.cells.slice(headers.length).map(cellText) : undefined;
+    unnamedData({ cells: extra === undefined ? original : [...original, ...extra], line: row.row });
     if (row.hidden && !hiddenRowWarned) {
       hiddenRowWarned = true;
       options.warn(
@@ -405,22 +406,6 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
     // Nearly every row has no problem: one shared empty list rather than an array per row.
     return { line: row.row, values, original, problems: problems ?? noProblems, cells: written };
   };
-}
-
-/**
- * A cell holding data right of the header's last cell: no field reads it, so it would be dropped without a word (the
- * `Apto 5` under a number header merged over two columns: a merged header names its first column only). A CSV row
- * longer than its header is refused (decision 0031); a sheet's row is refused the same way, naming the cell.
- */
-function refuseDataRightOfHeader(setting: ShapeSetting, extra: readonly string[], row: number): void {
-  const at = extra.findIndex((text) => text.trim() !== '');
-  if (at === -1) return;
-  const { file, sheet, headers, options } = setting;
-  const cell = cellReference(sheet, headers.length + at, row);
-  throw new InputError(
-    `${file}:${row}: cell ${cell} holds "${shortValue((extra[at] as string).trim())}" but column ${columnLetter(headers.length + at)} has no header (the header ends at column ${columnLetter(headers.length - 1)}; a header merged over several columns names only the first)${nothingSent(options.sends)}. Give the column a header (a field name, or one --map reads), or clear the cell.`,
-    { file, line: row },
-  );
 }
 
 /**
