@@ -6,6 +6,8 @@ import { csvCell, csvLine, guardDigitsText } from '../io/output/csv-format.js';
 import { errorsFileColumns } from '../io/input/record-shape.js';
 import { openForAppend, pathTaken } from '../lib/private-file.js';
 import { ErrorsFileOrder } from './errors-order.js';
+import { printable } from '../lib/printable.js';
+import { systemErrorCause } from '../lib/system-error-cause.js';
 
 /** What happened to one input record (docs/bulk-runs.md). */
 export type Outcome =
@@ -353,7 +355,12 @@ export class ErrorsWriter {
     this.rows++;
   }
 
-  close(): void {
+  /**
+   * Closes the file and puts it in the input's order. When that rewrite fails (a full disk, an I/O error, a folder
+   * made read-only meanwhile) the file is left as it was, whole, in the order the answers came: `warn` is told so in
+   * one line, since an operator fixing it beside the ERP's list would otherwise take its order for the input's.
+   */
+  close(warn: (message: string) => void = () => {}): void {
     if (this.descriptor === undefined) return;
     closeSync(this.descriptor);
     this.descriptor = undefined;
@@ -362,8 +369,11 @@ export class ErrorsWriter {
     this.order = undefined;
     try {
       order?.rows.rewrite(this.path, order.size);
-    } catch {
-      // Left in the order the answers came (a full disk, a folder made read-only meanwhile): every row is there.
+    } catch (error) {
+      const cause = systemErrorCause(error) ?? (error as Error).message;
+      warn(
+        `warning: ${printable(this.path)}: the errors file is in the order the answers came, not the input's: putting it in line order failed (${cause}); every row is there${this.form.kind === 'csv' && this.withRows ? ', and its row column gives the input order' : ''}.`,
+      );
     }
   }
 }

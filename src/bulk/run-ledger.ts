@@ -252,7 +252,7 @@ export class RunLedger {
   close(): void {
     this.progress.stop();
     this.report.close();
-    this.errors.close();
+    this.errors.close((message) => this.context.log.warn(message));
   }
 
   /**

@@ -40,6 +40,12 @@ export interface FieldCatalogue {
   /** Columns without which no row can be valid (a stock file's `sku`): one error at the header, not one per row. */
   requiredColumns?: readonly string[];
   /**
+   * Its text fields hold what people type as text (a name, a complement, a phone), never a number with a fraction:
+   * a workbook's number cell with one there (1500,5 typed, stored 1500.5) is refused, as a money cell is. Not set
+   * where text columns hold numbers on purpose (a tax table reads its rates as text to keep every digit).
+   */
+  refusesFractionCellsInText?: boolean;
+  /**
    * Fields of the record that this command's route does not take, with why (`customer update` and `username`): such a
    * column is named for what it is, not as an unknown one to map.
    */
@@ -67,6 +73,8 @@ export interface ColumnPlan {
   textKind?: TextKind;
   /** The catalogue's readingOf, asked once per column. */
   reading?: CellReading;
+  /** A text column of a catalogue that refuses a number cell with a fraction in it (refusesFractionCellsInText). */
+  refusesFractionCell?: true;
 }
 
 export interface HeaderProblems {
@@ -163,6 +171,9 @@ export function planColumns(
       type,
       ...(textKind ? { textKind } : {}),
       ...(reading ? { reading } : {}),
+      ...(catalogue.refusesFractionCellsInText && (type === 'string' || type === 'list')
+        ? { refusesFractionCell: true as const }
+        : {}),
     });
   });
   for (const [path, positions] of seen) if (positions.length > 1) problems.repeated.push({ path, columns: positions });

@@ -1,5 +1,9 @@
 import { InputError } from '../../base/errors.js';
 import { nothingSent } from './nothing-sent.js';
+import { columnLetter } from './workbook-cells.js';
+
+// One spelling of a column's letter for CSV and workbook messages alike.
+export { columnLetter };
 
 /** Delimiters a spreadsheet or ERP writes, as messages name them. */
 const delimiters = [',', ';', '\t', '|'] as const;
@@ -104,23 +108,49 @@ export function wrongDelimiterCheck(
 }
 
 /**
- * Refuses the first row where a column without a header holds data: no field reads it, so its data would be
- * dropped without a word (a `Bloco B apto 12` under an empty header cell). Named by the column's number and letter.
+ * Where a sheet's cells past the header's end are, and how a message names one (a workbook's `Clientes!I2`): data
+ * there is refused as data under an empty header cell is. A CSV gives none: its row longer than its header is refused
+ * whether its extra cells hold data or not (longRowProblem, decision 0031).
+ */
+export type PastHeaderEnd = (column: number, line: number) => string;
+
+/**
+ * Refuses the first row where a column without a header holds data: no field reads it, so its data would be dropped
+ * without a word (a `Bloco B apto 12` under an empty header cell). Named by the column's number and letter. With
+ * `pastHeaderEnd` (a workbook), a cell right of the header's last cell is refused too, naming the cell (the `Apto 5`
+ * under a number header merged over two columns: a merged header names its first column only).
  */
 export function unnamedColumnCheck(
   headers: readonly string[],
   file: string,
   sends: boolean | undefined,
+  pastHeaderEnd?: PastHeaderEnd,
 ): (row: { cells: readonly string[]; line: number }) => void {
   const unnamed = headers.flatMap((header, index) => (header.trim() === '' ? [index] : []));
-  if (unnamed.length === 0) return () => {};
+  if (unnamed.length === 0 && pastHeaderEnd === undefined) return () => {};
+  const noHeader = (line: number, said: string, fix: string) =>
+    new InputError(
+      `${file}:${line}: ${said}${nothingSent(sends)}. Give the column a header (a field name, or one --map reads), or ${fix}.`,
+      { file, line },
+    );
   return (row) => {
     for (const index of unnamed) {
       const cell = (row.cells[index] ?? '').trim();
       if (cell === '') continue;
-      throw new InputError(
-        `${file}:${row.line}: column ${index + 1} (${columnLetter(index)}) has no header but holds "${shortValue(cell)}"${nothingSent(sends)}. Give the column a header (a field name, or one --map reads), or delete it.`,
-        { file, line: row.line },
+      throw noHeader(
+        row.line,
+        `column ${index + 1} (${columnLetter(index)}) has no header but holds "${shortValue(cell)}"`,
+        'delete it',
+      );
+    }
+    if (pastHeaderEnd === undefined) return;
+    for (let index = headers.length; index < row.cells.length; index++) {
+      const cell = (row.cells[index] ?? '').trim();
+      if (cell === '') continue;
+      throw noHeader(
+        row.line,
+        `cell ${pastHeaderEnd(index, row.line)} holds "${shortValue(cell)}" but column ${columnLetter(index)} has no header (the header ends at column ${columnLetter(headers.length - 1)}; a header merged over several columns names only the first)`,
+        'clear the cell',
       );
     }
   };
@@ -129,12 +159,4 @@ export function unnamedColumnCheck(
 /** A cell as a message quotes it: at most 40 characters. */
 export function shortValue(cell: string): string {
   return cell.length > 40 ? `${cell.slice(0, 40)}…` : cell;
-}
-
-/** A spreadsheet's column letter: 0 → A, 26 → AA. */
-export function columnLetter(index: number): string {
-  let letters = '';
-  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26))
-    letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
-  return letters;
 }

@@ -33,7 +33,6 @@ import {
   textColumnIndexes,
   typedValue,
 } from './record-shape.js';
-import { nothingSent } from './nothing-sent.js';
 import { shortValue, unnamedColumnCheck } from './row-shape-problems.js';
 import { unmappedDataCheck, withIgnoredColumns } from './unmapped-columns.js';
 import {
@@ -349,14 +348,16 @@ const noProblems = Object.freeze([]) as unknown as (string | ReaderProblem)[];
 /** Turns a data row (its merged cells filled) into a record; undefined for a blank row. */
 function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | undefined {
   const { file, sheet, headers, written, options } = setting;
-  const unnamedData = unnamedColumnCheck(headers, file, options.sends);
+  // Data under an empty header cell, or right of the header's last cell, is refused naming the cell (decision 0031).
+  const unnamedData = unnamedColumnCheck(headers, file, options.sends, (column, line) =>
+    cellReference(sheet, column, line),
+  );
   let hiddenRowWarned = false;
   return (row) => {
     if (isBlank(row)) return undefined;
     const original = headers.map((_, index) => cellText(row.cells[index]));
-    const extra = row.cells.slice(headers.length).map(cellText);
-    unnamedData({ cells: extra.length > 0 ? [...original, ...extra] : original, line: row.row });
-    if (extra.length > 0) refuseDataRightOfHeader(setting, extra, row.row);
+    const extra = row.cells.length > headers.length ? row.cells.slice(headers.length).map(cellText) : undefined;
+    unnamedData({ cells: extra === undefined ? original : [...original, ...extra], line: row.row });
     if (row.hidden && !hiddenRowWarned) {
       hiddenRowWarned = true;
       options.warn(
@@ -408,22 +409,6 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
 }
 
 /**
- * A cell holding data right of the header's last cell: no field reads it, so it would be dropped without a word (the
- * `Apto 5` under a number header merged over two columns: a merged header names its first column only). A CSV row
- * longer than its header is refused (decision 0031); a sheet's row is refused the same way, naming the cell.
- */
-function refuseDataRightOfHeader(setting: ShapeSetting, extra: readonly string[], row: number): void {
-  const at = extra.findIndex((text) => text.trim() !== '');
-  if (at === -1) return;
-  const { file, sheet, headers, options } = setting;
-  const cell = cellReference(sheet, headers.length + at, row);
-  throw new InputError(
-    `${file}:${row}: cell ${cell} holds "${shortValue((extra[at] as string).trim())}" but column ${columnLetter(headers.length + at)} has no header (the header ends at column ${columnLetter(headers.length - 1)}; a header merged over several columns names only the first)${nothingSent(options.sends)}. Give the column a header (a field name, or one --map reads), or clear the cell.`,
-    { file, line: row },
-  );
-}
-
-/**
  * A text cell as the CSV reader reads the same text: an errors file's retypeMarker refused in the same words, and
  * b2bctl's formula guard read back (readFormulaGuard); the refused cell is marked in the errors file (`mark`) when
  * its text unmarked would pass. Any other cell as it is.
@@ -443,7 +428,7 @@ function textCellRead(
 /** A cell's value for its column's field, by the cell's type; a problem for a cell that cannot be read as typed. */
 export function cellValue(
   cell: WorkbookCell,
-  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind' | 'reading'>,
+  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind' | 'reading' | 'refusesFractionCell'>,
   decimal: '.' | ',',
   decimalSettled = false,
 ): { value?: unknown; problem?: string } {
@@ -491,7 +476,7 @@ export function cellValue(
 
 function numberValue(
   cell: Extract<WorkbookCell, { kind: 'number' }>,
-  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind'>,
+  column: Pick<ColumnPlan, 'path' | 'type' | 'textKind' | 'refusesFractionCell'>,
 ): { value?: unknown; problem?: string } {
   const number = shownNumber(cell.number);
   // A percentage reads as the sheet shows it and its CSV export writes it, `12%`: 0.12 is no rate of 12.
@@ -517,17 +502,29 @@ function numberValue(
     case 'boolean':
       return { value: parseBoolean(String(number)) ?? number };
     case 'list': {
-      const problem = numberCellProblem({}, number);
+      const problem = numberCellProblem({}, number) ?? fractionCellProblem(column, number);
       return problem === undefined
         ? { value: [String(number)] }
         : { value: [String(number)], problem: `${number}: ${problem}` };
     }
     case 'string':
-      const problem = numberCellProblem(column, number);
+      const problem = numberCellProblem(column, number) ?? fractionCellProblem(column, number);
       return problem === undefined
         ? { value: String(number) }
         : { value: String(number), problem: `${number}: ${problem}` };
   }
+}
+
+/**
+ * A plain number cell with a fraction in a text column (a complement or a name typed 1500,5 on a pt-BR screen, which
+ * the sheet stored as the number 1500.5): sent, it would be "1500.5", neither what was typed nor what is shown, as a
+ * money or yes/no cell would be. Refused as they are (t9-19). A whole number (an address number 120, a phone typed as
+ * digits) reads the same on every screen and is sent as it is. Only where the catalogue says its text holds no
+ * fractions (refusesFractionCellsInText): a tax table's rate, read as text, is a number with a fraction.
+ */
+function fractionCellProblem(column: Pick<ColumnPlan, 'refusesFractionCell'>, number: number): string | undefined {
+  if (column.refusesFractionCell !== true || !Number.isFinite(number) || Number.isInteger(number)) return undefined;
+  return `the cell is a number with a fraction (${String(number).replace('.', ',')} on a pt-BR screen, ${number} on an English one), not the text typed; format the column as Text and type the value again`;
 }
 
 /**

@@ -144,6 +144,44 @@ describe('money and yes/no cells in text columns, refused as dates are; a percen
   );
 });
 
+describe('a plain number cell with a fraction in a text column', () => {
+  // Typed 1500,5 and 12,75 on a pt-BR screen, stored as the numbers 1500.5 and 12.75: "1500.5" was sent, a form
+  // neither typed nor shown (t9-19). Whole numbers (an address number and a complement 120, phones) stay as they are.
+  it.each(['xlsx', 'ods'])(
+    'a complement 1500,5 and a trading name 12,75 (.%s) are refused naming the cell; the row of whole numbers is created as typed',
+    async (extension) => {
+      await clearSandboxCustomers(sandbox);
+      const dir = freshWorkDir();
+      copyFileSync(
+        join(repoRoot, 'test', 'fixtures', 'libreoffice', `clientes-decimal.${extension}`),
+        join(dir, `clientes.${extension}`),
+      );
+      const result = await runCommandLine(['customer', 'create', `clientes.${extension}`, '--skip-invalid'], {
+        configDir: freshConfigDir(),
+        cwd: dir,
+        env: { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token },
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `clientes.${extension}:2: 'clientes-decimal.source'!I2 (customerRegistrationAddress.complement): 1500.5: the cell is a number with a fraction (1500,5 on a pt-BR screen, 1500.5 on an English one), not the text typed; format the column as Text and type the value again`,
+      );
+      expect(result.stderr).toContain(
+        `clientes.${extension}:3: 'clientes-decimal.source'!J3 (tradingName): 12.75: the cell is a number with a fraction (12,75 on a pt-BR screen, 12.75 on an English one), not the text typed; format the column as Text and type the value again`,
+      );
+      // Only the whole-number row was sent: neither "1500.5" nor "12.75" reached the platform.
+      const stored = await storedCustomers(sandbox);
+      expect(stored.map((customer) => customer.name)).toEqual(['Ana Inteiro']);
+      expect(stored[0]?.customerRegistrationAddress).toMatchObject({ number: '120', complement: '120' });
+      expect(stored[0]?.phone).toBe('(11) 98765-4323');
+      // The errors file marks both cells, so fed back unchanged they are refused until typed again.
+      const errorsName = readdirSync(dir).find((name) => /^clientes\.errors-.*\.csv$/.test(name)) as string;
+      const errors = readFileSync(join(dir, errorsName), 'utf8');
+      expect(errors).toContain(',#RETYPE! 1500.5,');
+      expect(errors).toContain(',#RETYPE! 12.75,');
+    },
+  );
+});
+
 describe("a workbook's errors file fed back", () => {
   it('marks a cell whose value the spreadsheet lost: refused until typed again, then sent as typed', async () => {
     const dir = freshWorkDir();

@@ -3,10 +3,11 @@
  * found while validating is written before the records sent ahead of it fail, and concurrent answers come in any
  * order. An operator fixes its rows beside the ERP's list, so they are put in the file's line order when the run ends.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import fs, { readdirSync, readFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createHeader } from '../../support/customers.js';
 import { answerJsonText, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { runInScriptedWorkspace } from '../../support/scripted-workspace.js';
@@ -45,33 +46,101 @@ describe('the errors file of a run whose outcomes came out of order', () => {
   });
 
   it('answers that come in reverse order (line 3 answered before line 2): rows 2, 3', async () => {
-    // The first request is answered only once the second has come, so line 3's answer is written first.
-    let releaseFirst: (() => void) | undefined;
-    let requests = 0;
-    platform.routes['POST /v1/customer'] = (request, body, response) => {
-      const refuse = () =>
-        answerJsonText(422, JSON.stringify({ status: 'UNPROCESSABLE_ENTITY', message: 'Customer refused' }))(
-          request,
-          body,
-          response,
-        );
-      requests++;
-      if (requests === 1) {
-        releaseFirst = refuse;
-        return;
-      }
-      refuse();
-      response.on('finish', () => releaseFirst?.());
-    };
-    const { result, folder } = await runInScriptedWorkspace(
-      platform,
-      ['customer', 'create', 'c.csv', '--concurrency', '2', '--no-input'],
-      { 'c.csv': `${createHeader}\n${customer('529.982.247-25', 'ana')}\n${customer('111.444.777-35', 'bia')}\n` },
-    );
+    const { result, folder } = await runWithReversedAnswers();
     expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('in the order the answers came');
     const reportName = readdirSync(folder).find((file) => file.startsWith('c.report-')) as string;
     // The report stays in answer order: line 3 first, proof that the answers came reversed.
     expect(readFileSync(join(folder, reportName), 'utf8').split('\r\n')[1]?.startsWith('3,')).toBe(true);
     expect(errorsRows(folder, 'c')).toEqual(['2', '3']);
   });
+});
+
+/**
+ * Two refused customers whose answers come reversed: the first request is answered only once the second has come,
+ * so line 3's row is written first and the errors file is put in order when the run ends.
+ */
+function runWithReversedAnswers() {
+  let releaseFirst: (() => void) | undefined;
+  let requests = 0;
+  platform.routes['POST /v1/customer'] = (request, body, response) => {
+    const refuse = () =>
+      answerJsonText(422, JSON.stringify({ status: 'UNPROCESSABLE_ENTITY', message: 'Customer refused' }))(
+        request,
+        body,
+        response,
+      );
+    requests++;
+    if (requests === 1) {
+      releaseFirst = refuse;
+      return;
+    }
+    refuse();
+    response.on('finish', () => releaseFirst?.());
+  };
+  return runInScriptedWorkspace(platform, ['customer', 'create', 'c.csv', '--concurrency', '2', '--no-input'], {
+    'c.csv': `${createHeader}\n${customer('529.982.247-25', 'ana')}\n${customer('111.444.777-35', 'bia')}\n`,
+  });
+}
+
+/**
+ * The file system failing the errors file's reordering: the copy it writes beside the errors file (`.c.errors-….tmp`)
+ * fails its writes with ENOSPC, as on a full disk, or its rename over the errors file fails with EIO. Swapped in on
+ * node:fs itself (its ESM exports synced), not by vi.mock: the commands tests share one module graph (isolate: false).
+ */
+const realOpenSync = fs.openSync;
+const realWriteSync = fs.writeSync;
+const realRenameSync = fs.renameSync;
+const reorderCopy = /(?:^|[/\\])\.c\.errors-[^/\\]*\.tmp$/;
+
+function failReorder(fault: 'ENOSPC' | 'EIO'): void {
+  const copies = new Set<number>();
+  const failure = (call: string) =>
+    Object.assign(new Error(`${fault}: ${fault === 'ENOSPC' ? 'no space left on device' : 'i/o error'}, ${call}`), {
+      code: fault,
+    });
+  (fs as { openSync: unknown }).openSync = (path: fs.PathLike, ...rest: unknown[]) => {
+    const descriptor = (realOpenSync as (...args: unknown[]) => number)(path, ...rest);
+    if (reorderCopy.test(String(path))) copies.add(descriptor);
+    return descriptor;
+  };
+  (fs as { writeSync: unknown }).writeSync = (descriptor: number, ...rest: unknown[]) => {
+    if (fault === 'ENOSPC' && copies.has(descriptor)) throw failure('write');
+    return (realWriteSync as (...args: unknown[]) => number)(descriptor, ...rest);
+  };
+  (fs as { renameSync: unknown }).renameSync = (from: fs.PathLike, to: fs.PathLike) => {
+    if (fault === 'EIO' && reorderCopy.test(String(from))) throw failure('rename');
+    realRenameSync(from, to);
+  };
+  syncBuiltinESMExports();
+}
+
+describe('an errors file whose reordering fails', () => {
+  afterEach(() => {
+    fs.openSync = realOpenSync;
+    fs.writeSync = realWriteSync;
+    fs.renameSync = realRenameSync;
+    syncBuiltinESMExports();
+  });
+
+  it.each([
+    ['ENOSPC', 'ENOSPC: no space left on device'],
+    ['EIO', 'EIO: i/o error'],
+  ] as const)(
+    'a %s on the way is said in one warning naming the file and that it is in answer order; the file stays whole, the exit code 1',
+    async (fault, cause) => {
+      failReorder(fault);
+      const { result, folder } = await runWithReversedAnswers();
+      expect(result.code).toBe(1);
+      expect(platform.received).toEqual(['POST /v1/customer', 'POST /v1/customer']);
+      const name = readdirSync(folder).find((file) => file.startsWith('c.errors-')) as string;
+      const warnings = result.stderr.split('\n').filter((line) => line.includes('in the order the answers came'));
+      expect(warnings).toEqual([
+        `warning: ${name}: the errors file is in the order the answers came, not the input's: putting it in line order failed (${cause}); every row is there, and its row column gives the input order.`,
+      ]);
+      // Whole, in answer order (line 3 first), and no copy left beside it.
+      expect(errorsRows(folder, 'c')).toEqual(['3', '2']);
+      expect(readdirSync(folder).filter((file) => file.endsWith('.tmp'))).toEqual([]);
+    },
+  );
 });

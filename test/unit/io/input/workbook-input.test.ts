@@ -9,7 +9,8 @@ import { InputError, UsageError } from '../../../../src/base/errors.js';
 import type { InputOptions, InputRecord } from '../../../../src/io/input/open-input.js';
 import { openAnyInput } from '../../../../src/io/input/workbook-or-text.js';
 import { cellValue } from '../../../../src/io/input/workbook-input.js';
-import type { FieldCatalogue } from '../../../../src/io/input/record-shape.js';
+import { type FieldCatalogue, planColumns } from '../../../../src/io/input/record-shape.js';
+import { ruleCatalogue } from '../../../../src/tax/table-file.js';
 import { isCurrencyFormat, serialDate } from '../../../../src/io/input/workbook-cells.js';
 import { MergedCells } from '../../../../src/io/input/workbook-merges.js';
 import { chooseSheet } from '../../../../src/io/input/workbook-sheet.js';
@@ -298,6 +299,42 @@ describe('cellValue: a cell whose type is not what its column holds', () => {
         '1500.5: the cell is an amount of money (shown such as R$ 1.500,50), not the text typed; format the column as Text and type the value again',
     });
     expect(cellValue(money, { path: 'price', type: 'number' }, '.')).toEqual({ value: 1500.5 });
+  });
+});
+
+/** The column a header of one column is planned as, with what its catalogue declares. */
+const planned = (catalogue: FieldCatalogue, header: string) =>
+  planColumns([header], catalogue).columns[0] as Parameters<typeof cellValue>[1];
+
+describe('cellValue: a plain number cell with a fraction in a text column (t9-19)', () => {
+  const fraction = { kind: 'number', number: 1500.5 } as const;
+
+  it.each(['customerRegistrationAddress.complement', 'name', 'tradingName', 'customerGroupList'])(
+    'a customer file refuses it under %s, as a money cell is: "1500.5" is neither typed nor shown',
+    (header) => {
+      const read = cellValue(fraction, planned(customerCatalogue('create'), header), '.');
+      expect(read.problem).toBe(
+        '1500.5: the cell is a number with a fraction (1500,5 on a pt-BR screen, 1500.5 on an English one), not the text typed; format the column as Text and type the value again',
+      );
+    },
+  );
+
+  it('a whole number (an address number, a phone typed as digits) stays as it is', () => {
+    const catalogue = customerCatalogue('create');
+    expect(
+      cellValue({ kind: 'number', number: 120 }, planned(catalogue, 'customerRegistrationAddress.complement'), '.'),
+    ).toEqual({
+      value: '120',
+    });
+    expect(cellValue({ kind: 'number', number: 11987654321 }, planned(catalogue, 'phone'), '.')).toEqual({
+      value: '11987654321',
+    });
+  });
+
+  it("a tax table's rate, read as text to keep its digits, is its number: that catalogue does not refuse fractions", () => {
+    expect(cellValue({ kind: 'number', number: 17.5 }, planned(ruleCatalogue, 'icmsRate'), '.')).toEqual({
+      value: '17.5',
+    });
   });
 });
 
