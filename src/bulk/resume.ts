@@ -184,13 +184,13 @@ export class PlaceKeys {
 /**
  * Reads a report written by an earlier run (`--resume REPORT`); a record is done when any of its rows
  * says so. Every line with a row at all, done or not, is added to `reported` when it is given, except an `unknown`
- * row's, which goes to `unknown`.
+ * row's, which goes to `unknown` with the status it recorded.
  */
 export async function readDoneLines(
   reportPath: string,
   reported?: PlaceSet,
   keys?: PlaceKeys,
-  unknown?: PlaceSet,
+  unknown?: UnknownPlaces,
 ): Promise<PlaceSet> {
   const done = new PlaceSet();
   const notAReport = () =>
@@ -221,8 +221,7 @@ export async function readDoneLines(
       }
       // An `unknown` row (sent, its answer never seen, nothing could tell) stays unanswered: checked again, not sent.
       if (row.outcome !== 'unknown') reported?.add(place);
-      else if (unknown instanceof UnknownPlaces) unknown.addRow(place, row.status);
-      else unknown?.add(place);
+      else unknown?.addRow(place, row.status);
       // The report's key cell of `=1+1` is `'=1+1` (formula-guarded for Excel), and an --excel report's `00123` is
       // `'00123` (guarded as digits): compared as the record's own key.
       const key = restoreFormula(row.key ?? '');

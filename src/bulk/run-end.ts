@@ -162,15 +162,20 @@ function whenToResume(error: UnavailableError | undefined): string {
  * "when the platform is back" and resumed with the same time-out).
  */
 function timedOutAfter(error: unknown): number | undefined {
-  for (let cause = error; cause instanceof Error; cause = cause.cause)
-    if (cause instanceof UnavailableError && cause.timedOutAfterMs !== undefined) return cause.timedOutAfterMs;
-  return undefined;
+  return foundAlongCauses(error, (cause) => (cause instanceof UnavailableError ? cause.timedOutAfterMs : undefined));
 }
 
 /** The status of an answer that came and did not tell, on the error or the one it wraps (a question asked after it). */
 function answeredStatus(error: unknown): number | undefined {
-  for (let cause = error; cause instanceof Error; cause = cause.cause)
-    if (cause instanceof AmbiguousRequestError && cause.status !== undefined) return cause.status;
+  return foundAlongCauses(error, (cause) => (cause instanceof AmbiguousRequestError ? cause.status : undefined));
+}
+
+/** The first thing `read` finds on the error or along the errors it wraps (`.cause`), the error itself first. */
+function foundAlongCauses<T>(error: unknown, read: (cause: Error) => T | undefined): T | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const found = read(cause);
+    if (found !== undefined) return found;
+  }
   return undefined;
 }
 

@@ -46,17 +46,12 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
     } catch {
       continue; // Not there yet: b2bctl creates it, its own and private.
     }
-    const others = othersWhoCanChange(stats, uid);
-    if (others?.owner !== undefined)
-      throw new B2bctlError(
-        `The ${what} ${printable(path)} belongs to ${others.owner}, not to ${others.me}: that user could change where b2bctl sends your password. Make it yours (sudo chown ${others.me} ${shellWord(path)} && chmod ${what === 'config folder' ? '700' : '600'} ${shellWord(path)}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
-        ExitCode.authFailed,
-      );
-    if (others?.writableBy !== undefined)
-      throw new B2bctlError(
-        `The ${what} ${printable(path)} is writable by ${others.writableBy} (mode ${others.mode}): they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
-        ExitCode.authFailed,
-      );
+    refuseWhenOthersCanChange(path, stats, uid, {
+      what,
+      owned: (me) =>
+        `that user could change where b2bctl sends your password. Make it yours (sudo chown ${me} ${shellWord(path)} && chmod ${what === 'config folder' ? '700' : '600'} ${shellWord(path)}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      writable: `they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
+    });
     // Readable by others, the file shows them the tokens: b2bctl writes it 0600, and puts back a mode widened since.
     if (what === 'config file' && stats.uid === uid && (stats.mode & 0o044) !== 0) chmodSync(path, 0o600);
   }
@@ -120,18 +115,13 @@ export function checkCursorFileSafety(path: string): void {
   // None yet (a first run), unreadable, or no file at all (a FIFO, a device such as /dev/zero, whose mode says nothing
   // of who decides the cursor): readCursor says which, before anything is opened.
   if (stats === undefined || !stats.isFile()) return;
-  const others = othersWhoCanChange(stats, uid);
   const stake = 'whoever can change it decides which orders the poll emits and which it skips; nothing was emitted';
-  if (others?.owner !== undefined)
-    throw new B2bctlError(
-      `The orders cursor ${printable(path)} belongs to ${others.owner}, not to ${others.me}: ${stake}. Use a --cursor file in a folder of your own (with --since for its first run), or, if you trust what it says, make it yours (sudo chown ${others.me} ${shellWord(path)} && chmod 600 ${shellWord(path)}).`,
-      ExitCode.authFailed,
-    );
-  if (others?.writableBy !== undefined)
-    throw new B2bctlError(
-      `The orders cursor ${printable(path)} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. Run chmod go-w ${shellWord(path)}, and check what it says.`,
-      ExitCode.authFailed,
-    );
+  refuseWhenOthersCanChange(path, stats, uid, {
+    what: 'orders cursor',
+    owned: (me) =>
+      `${stake}. Use a --cursor file in a folder of your own (with --since for its first run), or, if you trust what it says, make it yours (sudo chown ${me} ${shellWord(path)} && chmod 600 ${shellWord(path)}).`,
+    writable: `${stake}. Run chmod go-w ${shellWord(path)}, and check what it says.`,
+  });
 }
 
 /**
@@ -150,18 +140,13 @@ export function checkOrdersFolderSafety(folder: string, flag: '--inbox' | '--out
   const uid = process.getuid?.();
   if (uid === undefined) return;
   const stats = statSync(folder);
-  const others = othersWhoCanChange(stats, uid);
   const stake = 'they could swap the orders the ERP reads from it for forged ones';
-  if (others?.owner !== undefined)
-    throw new B2bctlError(
-      `The orders folder ${printable(folder)} belongs to ${others.owner}, not to ${others.me}: ${stake}. Make it yours (sudo chown ${others.me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}), or give ${flag} a folder of your own.`,
-      ExitCode.authFailed,
-    );
-  if (others?.writableBy !== undefined)
-    throw new B2bctlError(
-      `The orders folder ${printable(folder)} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. ${writableOrdersFolderFix(folder, flag, stats.mode)}`,
-      ExitCode.authFailed,
-    );
+  refuseWhenOthersCanChange(folder, stats, uid, {
+    what: 'orders folder',
+    owned: (me) =>
+      `${stake}. Make it yours (sudo chown ${me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}), or give ${flag} a folder of your own.`,
+    writable: `${stake}. ${writableOrdersFolderFix(folder, flag, stats.mode)}`,
+  });
 }
 
 /**
@@ -197,6 +182,39 @@ export function inboxFolderWarning(folder: string): string | undefined {
 }
 
 /**
+ * The refusal of a file or folder another user owns or its group or others may write: `what` it is, and what follows
+ * the colon in each case, what is at stake and the fix (`owned` given this user's name, for a chown).
+ */
+interface ChangeableByOthers {
+  what: string;
+  owned: (me: string) => string;
+  writable: string;
+}
+
+/**
+ * Refuses (exit 77) a file or folder that someone besides this user could change (othersWhoCanChange): the one
+ * wording of the config folder's, the cursor's, the orders folder's and the locks folder's refusals, which each wrote.
+ */
+function refuseWhenOthersCanChange(
+  path: string,
+  stats: { uid: number; mode: number },
+  uid: number,
+  refusal: ChangeableByOthers,
+): void {
+  const others = othersWhoCanChange(stats, uid);
+  if (others?.owner !== undefined)
+    throw new B2bctlError(
+      `The ${refusal.what} ${printable(path)} belongs to ${others.owner}, not to ${others.me}: ${refusal.owned(others.me)}`,
+      ExitCode.authFailed,
+    );
+  if (others?.writableBy !== undefined)
+    throw new B2bctlError(
+      `The ${refusal.what} ${printable(path)} is writable by ${others.writableBy} (mode ${others.mode}): ${refusal.writable}`,
+      ExitCode.authFailed,
+    );
+}
+
+/**
  * Who besides this user could change a file or folder: another owner (root aside: root can change anything
  * anyway), or its group or others by its mode. Undefined when no one.
  */
@@ -228,15 +246,10 @@ export function checkLocksFolderSafety(folder: string): void {
     );
   const uid = process.getuid?.();
   if (uid === undefined || !found.isDirectory()) return;
-  const others = othersWhoCanChange(found, uid);
-  if (others?.owner !== undefined)
-    throw new B2bctlError(
-      `The locks folder ${printable(folder)} belongs to ${others.owner}, not to ${others.me}: ${stake}. Remove it (b2bctl makes it again, its own) or make it yours (sudo chown ${others.me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}).`,
-      ExitCode.authFailed,
-    );
-  if (others?.writableBy !== undefined)
-    throw new B2bctlError(
-      `The locks folder ${printable(folder)} is writable by ${others.writableBy} (mode ${others.mode}): ${stake}. Run chmod 700 ${shellWord(folder)}.`,
-      ExitCode.authFailed,
-    );
+  refuseWhenOthersCanChange(folder, found, uid, {
+    what: 'locks folder',
+    owned: (me) =>
+      `${stake}. Remove it (b2bctl makes it again, its own) or make it yours (sudo chown ${me} ${shellWord(folder)} && chmod 700 ${shellWord(folder)}).`,
+    writable: `${stake}. Run chmod 700 ${shellWord(folder)}.`,
+  });
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { quotedJson } from '../base/quoted-answer.js';
 import { parseWrittenJson, WrittenNumber } from '../lib/written-json.js';
 import { readUpdateInstant } from './update-instants.js';
 
@@ -135,10 +136,12 @@ function versionOf(order: Record<string, unknown>): string | undefined {
   return typeof lastUpdated === 'string' && readUpdateInstant(lastUpdated) !== undefined ? lastUpdated : undefined;
 }
 
-/** A stamp quoted in a flag: as JSON text, at most 40 characters of it (a flag is one short phrase). */
+/**
+ * A stamp quoted in a flag: as JSON text, at most 40 characters of it (a flag is one short phrase). The cut is
+ * quotedJson's, inside the quotes: a cut stamp still reads as one quoted text (`"0000-…"`).
+ */
 function shownStamp(stamp: string): string {
-  const quoted = JSON.stringify(stamp);
-  return quoted.length <= 42 ? quoted : `${quoted.slice(0, 40)}…"`;
+  return `${quotedJson(JSON.stringify(stamp).slice(0, -1), 41)}"`;
 }
 
 /** An id as text: a number (past 2^53 only as written at the root, else none) or a text; undefined for anything else. */

@@ -1,3 +1,4 @@
+import { quotedJson } from '../../base/quoted-answer.js';
 import { once } from '../../lib/once.js';
 import { countOf } from '../../lib/plural.js';
 import { spokenDuration } from '../../domain/duration.js';
@@ -609,8 +610,7 @@ function warnUnreadable(progress: PollProgress, context: Context): void {
 
 /** A value a warning quotes: as JSON, on one line, at most 60 characters of it. */
 function shownValue(value: unknown): string {
-  const quoted = printable(JSON.stringify(value) ?? String(value));
-  return quoted.length <= 60 ? quoted : `${quoted.slice(0, 59)}…`;
+  return quotedJson(printable(JSON.stringify(value) ?? String(value)), 60);
 }
 
 /**

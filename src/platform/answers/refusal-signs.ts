@@ -1,6 +1,6 @@
 import { quotedJson } from '../../base/quoted-answer.js';
 import { WrittenNumber } from '../../lib/written-json.js';
-import { countOf, isArray, isRecord, valueAtPath } from './shapes.js';
+import { countAsWritten, isArray, isRecord, valueAtPath } from './shapes.js';
 import { fieldVerdict, isRefusingHttpStatus, recognisedStatusFields, withoutMarks } from './status-words.js';
 
 /**
@@ -167,7 +167,7 @@ export function refusalNamed(field: string, value: unknown): boolean {
     return false;
   if (typeof value === 'number' || value instanceof WrittenNumber) return Number(String(value)) > 0;
   // A count written as digits (`"falhas": "0"`, a gateway's long as text) is a number: `"0"` is no failure.
-  const count = countOf(value);
+  const count = countAsWritten(value);
   if (count !== undefined) return count > 0;
   if (typeof value === 'string') return value.trim() !== '';
   if (isArray(value)) return value.length > 0;

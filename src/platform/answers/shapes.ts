@@ -163,7 +163,7 @@ export class ProxyPageError extends B2bctlError {
  * Java or .NET gateway writes its longs as strings); undefined for anything else. `"0"` read as text was a refusal,
  * and a night of 3000 applied items ended 3000 `unknown` (a fresh user test).
  */
-export function countOf(value: unknown): number | undefined {
+export function countAsWritten(value: unknown): number | undefined {
   const written = typeof value === 'string' || value instanceof WrittenNumber ? String(value).trim() : undefined;
   if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
   return written !== undefined && /^\d{1,15}$/.test(written) ? Number(written) : undefined;

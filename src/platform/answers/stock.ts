@@ -3,7 +3,7 @@ import { messageOfBody } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { otherSkuQuoted } from './quoted-skus.js';
 import { placesBeside, refusalBeside, refusalNamed, wordsOf } from './refusal-signs.js';
-import { candidatePaths, countOf, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import { candidatePaths, countAsWritten, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
 import {
   appliedWords,
   fieldVerdict,
@@ -295,18 +295,37 @@ interface SkuList {
  */
 function skuLists(body: unknown, list: unknown, skus: readonly string[], noted: (note: MatchNote) => void): SkuList[] {
   const lists: SkuList[] = [];
-  for (const place of placesBeside(body, list))
-    for (const [field, value] of Object.entries(place)) {
-      if (value === list || !isArray(value) || !refusalNamed(field, value)) continue;
-      const notes: MatchNote[] = [];
-      const named = value.map((entry) => itemsListed(entry, skus, (found) => notes.push(found)));
-      if (named.some(({ items }) => items.length === 0)) continue;
-      notes.forEach(noted);
-      const reasons = new Map<number, string>();
-      for (const { items, reason } of named) for (const item of items) if (reason) reasons.set(item, reason);
-      lists.push({ field, value, items: [...new Set(named.flatMap(({ items }) => items))], reasons });
-    }
+  for (const [field, value] of fieldsBeside(body, list)) {
+    if (!isArray(value) || !refusalNamed(field, value)) continue;
+    const named = entriesNamingSent(value, skus, noted);
+    if (named === undefined) continue;
+    const reasons = new Map<number, string>();
+    for (const { items, reason } of named) for (const item of items) if (reason) reasons.set(item, reason);
+    lists.push({ field, value, items: [...new Set(named.flatMap(({ items }) => items))], reasons });
+  }
   return lists;
+}
+
+/** Each field beside the results (placesBeside) but the results themselves: what skuLists and appliedSaid read. */
+function fieldsBeside(body: unknown, list: unknown): [string, unknown][] {
+  return placesBeside(body, list).flatMap((place) => Object.entries(place).filter(([, value]) => value !== list));
+}
+
+/**
+ * The items each entry of a list beside the results names (itemsListed), or undefined when an entry names nothing
+ * sent: then the list is no list of the SKUs sent (a list of ids, of warnings), and what its entries matched is not
+ * noted either.
+ */
+function entriesNamingSent(
+  entries: readonly unknown[],
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): { items: number[]; reason?: string }[] | undefined {
+  const notes: MatchNote[] = [];
+  const named = entries.map((entry) => itemsListed(entry, skus, (found) => notes.push(found)));
+  if (named.some(({ items }) => items.length === 0)) return undefined;
+  notes.forEach(noted);
+  return named;
 }
 
 /**
@@ -350,20 +369,16 @@ type AppliedSaid = { field: string; shown: string } & ({ items: number[] } | { c
 
 function appliedSaid(body: unknown, list: unknown, skus: readonly string[], noted: (note: MatchNote) => void) {
   const said: AppliedSaid[] = [];
-  for (const place of placesBeside(body, list))
-    for (const [field, value] of Object.entries(place)) {
-      if (value === list || !namesApplied(field)) continue;
-      const shown = resultJson({ [field]: value });
-      const count = countOf(value);
-      if (count !== undefined) said.push({ field, shown, count });
-      if (!isArray(value) || value.length === 0) continue;
-      const notes: MatchNote[] = [];
-      const named = value.map((entry) => itemsListed(entry, skus, (found) => notes.push(found)).items);
-      // A list with an entry that names nothing sent is not a list of the SKUs applied (a list of ids, of warnings).
-      if (named.some((items) => items.length === 0)) continue;
-      notes.forEach(noted);
-      said.push({ field, shown, items: [...new Set(named.flat())] });
-    }
+  for (const [field, value] of fieldsBeside(body, list)) {
+    if (!namesApplied(field)) continue;
+    const shown = resultJson({ [field]: value });
+    const count = countAsWritten(value);
+    if (count !== undefined) said.push({ field, shown, count });
+    if (!isArray(value) || value.length === 0) continue;
+    // A list with an entry that names nothing sent is not a list of the SKUs applied (a list of ids, of warnings).
+    const named = entriesNamingSent(value, skus, noted);
+    if (named !== undefined) said.push({ field, shown, items: [...new Set(named.flatMap(({ items }) => items))] });
+  }
   return said;
 }
 

@@ -107,6 +107,19 @@ describe('orders poll: an update stamp in a form b2bctl does not read (t5-11)', 
     expect(cursorOf(cursor)).toBe(iso(since));
   });
 
+  // The warning quotes the value as JSON, at most 60 characters of it: 60 whole, 61 cut to 59 and `…`.
+  it.each([
+    ['y'.repeat(58), `"${'y'.repeat(58)}"`],
+    ['y'.repeat(59), `"${'y'.repeat(58)}…`],
+  ])('quotes an unread stamp at most 60 characters long (%s)', async (stamp, shown) => {
+    listed = [{ id: 9, orderId: 1009, status: 'NEW', lastUpdated: stamp }];
+    const result = await poll(join(temporaryFolder('b2bctl-stamps-'), 'cursor.json'));
+    expect(result.code).toBe(69);
+    expect(result.stderr).toContain(
+      `warning: 1 listed entry had an update stamp b2bctl cannot read: order 9's lastUpdated holds ${shown}, which is no instant b2bctl reads`,
+    );
+  });
+
   it('reads the ISO forms it did not: a decimal comma, an offset in hours after T, a space', async () => {
     listed = [
       { id: 7, orderId: 1007, status: 'NEW', lastUpdated: `${at(60_000)},123Z` },

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportWriter, type ReportRow } from '../../../src/bulk/report.js';
-import { DoneVerdicts, LineSet, PlaceKeys, PlaceSet, readDoneLines } from '../../../src/bulk/resume.js';
+import { DoneVerdicts, LineSet, PlaceKeys, PlaceSet, readDoneLines, UnknownPlaces } from '../../../src/bulk/resume.js';
 import { ExitCode, InputError } from '../../../src/base/errors.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
@@ -147,7 +147,7 @@ describe('readDoneLines', () => {
   it('an `unknown` row is not reported (its record is unanswered) but kept apart: its resume asks before it sends', async () => {
     const path = writeReport([...rows, { line: 11, key: '8', outcome: 'unknown', message: 'the answer was lost.' }]);
     const reported = new PlaceSet();
-    const unknown = new PlaceSet();
+    const unknown = new UnknownPlaces();
     const done = await readDoneLines(path, reported, new PlaceKeys(), unknown);
     expect(linesIn(done, 20)).toEqual([2, 3, 5, 6, 7, 9, 10]);
     expect(linesIn(reported, 20)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);

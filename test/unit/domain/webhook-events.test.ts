@@ -95,6 +95,15 @@ describe('deduplicationKey', () => {
     },
   );
 
+  // The flag quotes at most 40 characters of the stamp, inside its quotes: 42 with them, whole; one more, cut.
+  it.each([
+    ['x'.repeat(40), `"${'x'.repeat(40)}"`],
+    ['x'.repeat(41), `"${'x'.repeat(39)}…"`],
+  ])('quotes a stamp that is no instant at most 40 characters long (%s)', (stamp, shown) => {
+    const order = { id: 150005, orderId: 150005, status: 'SHIPPED', lastUpdated: stamp };
+    expect(payloadMismatches('orders', order)).toContain(`lastUpdated ${shown} is no instant b2bctl reads`);
+  });
+
   it.each(['', 0, -1, '0', ' '])('keys an order whose id names no order (%j) by its orderId', (id) => {
     const order = { id, orderId: 160002, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' };
     expect(deduplicationKey('orders', order, 'd-1')).toBe('orders:160002:2026-11-30T10:00:00Z');
