@@ -47,6 +47,16 @@ export function orderStatusOf(value: unknown): string | undefined {
   return knownStatuses().has(normal) ? normal : word;
 }
 
+/**
+ * A status filter as the platform is asked for it: a status b2bctl knows in the platform's own spelling (`shipped`,
+ * `ready-to-ship` and `Cancelled` are `SHIPPED`, `READY_TO_SHIP`, `CANCELED`), any other as given. The listing
+ * filters by the exact text: `status=shipped` listed nothing, and the run moved its cursor past every shipped
+ * order (a user test).
+ */
+export function statusAsAsked(status: string): string {
+  return orderStatusOf(status) ?? status;
+}
+
 let known: ReadonlySet<string> | undefined;
 
 /**

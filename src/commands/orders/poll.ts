@@ -69,6 +69,7 @@ import { deviceKeepingNothing } from '../../io/output/device-keeping-nothing.js'
 import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
 import { PollProgress, type ZonelessInstantsSeen } from '../../orders/poll-progress.js';
 import { StatusFilter } from '../../orders/status-filter.js';
+import { statusAsAsked } from '../../domain/order-stages.js';
 import {
   coarseListingNote,
   ListingIgnoresWindowError,
@@ -106,7 +107,9 @@ function pauseAfter(options: OrdersPollOptions, failures: number): number {
  * profile's cursor (docs/orders-poll.md). One poller per profile (a lock); the cursor moves only over what was written and
  * flushed; Ctrl-C stops after the window being written and exits 75.
  */
-export async function run(options: OrdersPollOptions, context: Context): Promise<void> {
+export async function run(given: OrdersPollOptions, context: Context): Promise<void> {
+  // One spelling of each status from here on: the listing's filter, the cursor's name, the check and the messages.
+  const options = { ...given, statuses: given.statuses.map(statusAsAsked) };
   const session = await context.session();
   session.requireBaseUrl();
   const store = await context.profiles();

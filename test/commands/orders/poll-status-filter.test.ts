@@ -4,7 +4,7 @@
  * status is not emitted, the run says once that the platform did not filter, and the cursor moves over the window
  * read whole, as it does for a platform that filters.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
@@ -206,6 +206,38 @@ describe('orders poll, statuses and names given otherwise than as capitals and t
       expect(emittedIds(result.stdout)).toEqual([2001, 2002, 2003]);
     },
   );
+
+  it.each([
+    ['ready_to_ship', 'READY_TO_SHIP'],
+    ['Ready-To-Ship', 'READY_TO_SHIP'],
+    ['cancelled', 'CANCELED'],
+  ])('--status %s is asked of a listing that filters by the exact text as %s', async (given, sent) => {
+    // The listing filtered by the text sent: `status=ready_to_ship` listed nothing and the cursor moved past
+    // every order of that status, exit 0 (a user test).
+    const asked: string[][] = [];
+    platform.routes['GET /v1/orders'] = (request, _body, response) => {
+      const query = new URL(request.url ?? '/', platform.url).searchParams;
+      asked.push(query.getAll('status'));
+      const offset = Number(query.get('offset'));
+      const kept = orders.filter(
+        (order) => order.status !== undefined && query.getAll('status').includes(order.status),
+      );
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(kept.slice(offset, offset + Number(query.get('limit')))));
+    };
+    const configDir = freshConfigDir();
+    const result = await poll(configDir, ['--status', given]);
+    expect(result.code).toBe(0);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((statuses) => statuses.join() === sent)).toBe(true);
+    const expected = orders.filter((order) => order.status === sent).map((order) => order.id);
+    expect(emittedIds(result.stdout)).toEqual(expected);
+    expect(result.stderr).not.toContain('warning');
+    // One cursor for one filter, however it is spelled.
+    expect(readdirSync(join(configDir, 'cursors')).filter((name) => name.endsWith('.json'))).toEqual([
+      `default.orders-poll.status-${sent}.json`,
+    ]);
+  });
 
   it("the table shows a status object's code and an object name's JSON, never [object Object]", async () => {
     useSpelledListing();
