@@ -28,7 +28,15 @@ export function withFlagHint(message: string, words: readonly string[]): string 
  * on one line: a folder name with a line break that commander quotes (`got 2: import, in⏎box`) is shown `\n`.
  */
 export function usageErrorLine(text: string, args: readonly string[]): string {
-  return printable(urlsShownSafely(withoutSecretWords(withFlagHint(text, args))));
+  return printable(urlsShownSafely(withoutSecretWords(withFlagHint(suggestionInLine(text), args))));
+}
+
+/**
+ * commander puts its suggestion on a line of its own (`…'stok'\n(Did you mean stock?)`), which the one-line rule
+ * above would show as a literal `\n`: it goes in the line instead, as b2bctl's own suggestions are written.
+ */
+function suggestionInLine(message: string): string {
+  return message.replace(/\n\(Did you mean (.*)\)$/s, ' (did you mean $1)');
 }
 
 /**

@@ -260,6 +260,16 @@ describe('flag values', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toBe("error: unknown command 'frobnicate'");
   });
+
+  it.each([
+    [['stok', 'push', 'x'], "error: unknown command 'stok' (did you mean stock?)"],
+    [['stock', 'push', '--rout', 'batch', 'x'], "error: unknown option '--rout' (did you mean --route?)"],
+  ])('a near miss is offered in the error line, not after a literal \\n: %j', async (args, line) => {
+    // commander writes its suggestion on a line of its own, which the one-line rule showed as `\n` (a user test).
+    const result = await runCommandLine(args, { configDir: freshConfigDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(line);
+  });
 });
 
 const corruptLine = (file: string) =>
