@@ -89,7 +89,7 @@ function guardPieces(text: string): string {
     // file back takes off only the one written here.
     const start = afterApostrophes(text, first);
     const pieceEnd = nextSeparator(text, start);
-    if (start < length && isFormulaStart(text.charCodeAt(start)) && !plainNumber.test(text.slice(start, pieceEnd))) {
+    if (start < length && isFormulaStart(text.charCodeAt(start)) && !plainNumberFrom(text, start)) {
       written += `${text.slice(copied, first)}'`;
       copied = first;
     }
@@ -115,11 +115,7 @@ export function restoreFormula(text: string): string {
     const first = afterQuotes(text, pieceStart);
     const start = text.charCodeAt(first) === apostropheCode ? afterApostrophes(text, first) : first;
     const pieceEnd = nextSeparator(text, start);
-    if (
-      start > first &&
-      isFormulaStart(text.charCodeAt(start)) &&
-      !plainNumber.test(text.slice(start, nextSeparator(text, start)))
-    ) {
+    if (start > first && isFormulaStart(text.charCodeAt(start)) && !plainNumberFrom(text, start)) {
       restored += text.slice(copied, first);
       copied = first + 1;
     }
@@ -140,8 +136,7 @@ export function holdsLoneGuard(text: string): boolean {
     const first = afterQuotes(text, pieceStart);
     const start = afterApostrophes(text, first);
     const pieceEnd = nextSeparator(text, start);
-    if (start === first + 1 && isFormulaStart(text.charCodeAt(start)) && !plainNumber.test(text.slice(start, pieceEnd)))
-      return true;
+    if (start === first + 1 && isFormulaStart(text.charCodeAt(start)) && !plainNumberFrom(text, start)) return true;
     pieceStart = pieceEnd + 1;
   }
   return false;
@@ -150,6 +145,18 @@ export function holdsLoneGuard(text: string): boolean {
 const quoteCode = 34;
 const apostropheCode = 39;
 const plainNumber = /^[+-]?\d+([.,]\d+)*$/;
+
+/**
+ * Whether the text from `start` to its line's end is a plain number (`-5`, `+3,5`, `-1.234,56`), the one kind of
+ * piece that starts with a sign and is left unguarded. Read to the line's end, not to the next `,` or `;`: a pt-BR
+ * spreadsheet reads `-1,5+cmd|' /C calc'!A0` as one cell, a formula, though its first piece `-1` is a number (a
+ * user test). The same text decides for the guard, its reverse and holdsLoneGuard, so reading back undoes it.
+ */
+function plainNumberFrom(text: string, start: number): boolean {
+  let end = start;
+  while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+  return plainNumber.test(text.slice(start, end));
+}
 
 /** The index of the first character of a piece starting at `from` that is not a double quote. */
 function afterQuotes(text: string, from: number): number {

@@ -27,7 +27,14 @@ function referenceNeutralize(text: string): string {
       // Apostrophes already there before a formula start get one more, so reading back takes off only that one.
       if (/^'*$/.test(rest) && (pieces[index + 1] === '\t' || pieces[index + 1] === '\r')) return `${quotes}'${rest}`;
       const unquoted = rest.replace(/^'*/, '');
-      return /^[=+\-@\r]/.test(unquoted) && !/^[+-]?\d+([.,]\d+)*$/.test(unquoted) ? `${quotes}'${rest}` : piece;
+      // A number is told on the text to its line's end: a pt-BR reader makes one cell of `-1,5+x`.
+      const lineRest =
+        unquoted +
+        pieces
+          .slice(index + 1)
+          .join('')
+          .split(/[\r\n]/)[0];
+      return /^[=+\-@\r]/.test(unquoted) && !/^[+-]?\d+([.,]\d+)*$/.test(lineRest) ? `${quotes}'${rest}` : piece;
     })
     .join('');
 }

@@ -46,6 +46,12 @@ describe('neutralizeFormula and restoreFormula', () => {
     ['Fundos\n=HYPERLINK("http://evil";"Click");', `Fundos\n'=HYPERLINK("http://evil";"Click");`],
     ['x\r\n@SUM(A1)', "x\r\n'@SUM(A1)"],
     ['x\n-2+3', "x\n'-2+3"],
+    // A pt-BR spreadsheet reads a decimal comma inside the cell: `-1,5+…` is one formula, though its piece `-1` is a
+    // number (a user test: DDE and HYPERLINK through the `--excel` CSV).
+    [`-1,5+cmd|' /C calc'!A0`, `'-1,5+cmd|' /C calc'!A0`],
+    ['-1,5+SUM(10;20)', "'-1,5+SUM(10;20)"],
+    ['+0,0+HYPERLINK("http://evil.example/";"clique")', `'+0,0+HYPERLINK("http://evil.example/";"clique")`],
+    ['-1,+2;3', "'-1,'+2;3"],
   ])(
     '%j: every piece a ; , tab or line-break reader would make a cell of is neutralised, and read back as written',
     (text, written) => {
@@ -54,13 +60,10 @@ describe('neutralizeFormula and restoreFormula', () => {
     },
   );
 
-  it.each(['1,-5', '-1,+2;3', 'Rua A, 12; fundos', 'a;b;c'])(
-    '%j (numbers and words after separators) is left alone',
-    (text) => {
-      expect(neutralizeFormula(text)).toBe(text);
-      expect(restoreFormula(text)).toBe(text);
-    },
-  );
+  it.each(['1,-5', 'Rua A, 12; fundos', 'a;b;c'])('%j (numbers and words after separators) is left alone', (text) => {
+    expect(neutralizeFormula(text)).toBe(text);
+    expect(restoreFormula(text)).toBe(text);
+  });
 
   it('reads back every neutralised text it wrote (seeded random cells of separators, quotes and formula starts)', () => {
     const alphabet = ['=', '+', '-', '@', '\t', '\r', '\n', ',', ';', '"', "'", "'", '1', 'a', ' '];
