@@ -95,6 +95,10 @@ const example2 = {
   items: [{ sku: 'A', ncm: '39269090', quantity: 10, unitPrice: 45.9, freight: 12 }],
 };
 
+/** The refusal of a buyer's flag that is neither true nor false, quoted as `written`. */
+const refusalOf = (written: string) =>
+  `customer.paysIcms (whether the buyer pays ICMS) must be true or false, not ${written}`;
+
 /** An item of NCM 3926.90.90 with the SKU and unit price given. */
 const item = (sku: unknown, unitPrice: number) => ({ sku, ncm: '39269090', quantity: 1, unitPrice });
 
@@ -312,6 +316,17 @@ describe('tax serve', () => {
       body: { error: 'bad-request', message },
     });
     expect(lines).toContain(`tax callback refused a cart from 127.0.0.1: ${message}`);
+  });
+
+  it('quotes a long refused buyer’s flag by its first 40 characters and its length, in the answer and the log', async () => {
+    const { post, lines } = await serve();
+    const long = await post({ ...example2, customer: { paysIcms: 'x'.repeat(100_000) } });
+    const message = refusalOf(`"${'x'.repeat(39)}… (100,002 characters)`);
+    expect(long).toEqual({ status: 400, body: { error: 'bad-request', message } });
+    expect(lines).toContain(`tax callback refused a cart from 127.0.0.1: ${message}`);
+    // 41 characters with its quotes: shorter whole than cut and counted.
+    const whole = `"${'x'.repeat(39)}"`;
+    expect((await post({ ...example2, customer: { paysIcms: 'x'.repeat(39) } })).body.message).toBe(refusalOf(whole));
   });
 
   it('refuses a JSON-number quantity past 15 digits without quoting the value JSON.parse rounded it to', async () => {
