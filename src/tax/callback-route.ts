@@ -35,6 +35,8 @@ export interface CallbackRoute {
   unreadable(clientAddress: string, reason: string): void;
   /** The client's address as fastify's request.ip would read it (after --trust-proxy), for the log lines. */
   clientAddress(request: IncomingMessage): string;
+  /** Sees each cart read as JSON, with the text it was read from (both routes): what only the text shows. */
+  cartRead(body: unknown, text: string): void;
   /** True once the server is closing: every request then is answered 503 (stoppingAnswer). */
   closing(): boolean;
 }
@@ -110,6 +112,7 @@ function answerCallback(
       return;
     }
     const body = read.body;
+    route.cartRead(body, text);
     route.answer({ body, text, arrivedAt, clientAddress: () => route.clientAddress(request) }).then(
       (answer) => send(response, answer),
       (error: unknown) => send(response, internalError(error)),

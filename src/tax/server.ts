@@ -26,6 +26,7 @@ import { checkCartItem, skusAsSent } from './cart-item.js';
 import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
 import { nestingProblem } from '../lib/json-shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
+import { skuNumberWatch } from './sku-number-text.js';
 import type { WatchedTaxTable } from './watched-table.js';
 
 export interface TaxServerOptions extends Omit<TaxAuthOptions, 'log'> {
@@ -88,6 +89,7 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
       cartRefused(clientAddress, reason);
     },
     clientAddress: clientAddressReader(options.trustProxy),
+    cartRead: skuNumberWatch(options.shape.request, (line) => options.log.warn(line)),
     closing: () => closing,
   };
   const app = Fastify({

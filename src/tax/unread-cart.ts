@@ -26,7 +26,10 @@ export function refuseUnreadCarts(scope: FastifyInstance, route: CallbackRoute):
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
     const read = readCartBody(text as string, request.headers['content-type'], sizeSent(request));
     if ('refusal' in read) done(new CartRefusalError(read.refusal), undefined);
-    else done(null, read.body);
+    else {
+      route.cartRead(read.body, text as string);
+      done(null, read.body);
+    }
   });
   scope.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;

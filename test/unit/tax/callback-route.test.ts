@@ -511,6 +511,7 @@ describe('which requests the callback’s own route takes', () => {
       refused: () => {},
       unreadable: () => {},
       clientAddress: () => '127.0.0.1',
+      cartRead: () => {},
       closing: () => false,
       countsByAddress: false,
       refusingSome: () => false,
