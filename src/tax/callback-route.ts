@@ -130,7 +130,10 @@ function internalError(error: unknown): SentAnswer {
   return { status: 500, json: JSON.stringify(internalErrorBody(error)) };
 }
 
-/** Writes the answer; `closing` when the rest of the connection cannot be trusted (a body not read as JSON) or the server stops. */
+/**
+ * Writes the answer; `closing` when the rest of the connection cannot be trusted (a body not read as JSON) or the
+ * server stops.
+ */
 function send(response: ServerResponse, answer: SentAnswer, closing = false): void {
   if (response.headersSent || response.destroyed) return;
   response.writeHead(answer.status, {
