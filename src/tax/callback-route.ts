@@ -35,7 +35,9 @@ export interface CallbackRoute {
   unreadable(clientAddress: string, reason: string): void;
   /** The client's address as fastify's request.ip would read it (after --trust-proxy), for the log lines. */
   clientAddress(request: IncomingMessage): string;
-  /** True once the server is closing: fastify then answers 503. */
+  /** Sees each cart read as JSON, with the text it was read from (both routes): what only the text shows. */
+  cartRead(body: unknown, text: string): void;
+  /** True once the server is closing: every request then is answered 503 (stoppingAnswer). */
   closing(): boolean;
 }
 
@@ -47,14 +49,30 @@ export function callbackFirst(
   others: (request: IncomingMessage, response: ServerResponse) => void,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
-    if (takes(route, request)) answerCallback(route, request, response, others);
+    // Before fastify, which would answer its own 503 shape (`"error":"Service Unavailable","statusCode":503`) to a
+    // request arriving on a connection still open while the server stops: the callback's refusals have one shape.
+    if (route.closing()) send(response, stoppingAnswer, true);
+    else if (takes(route, request)) answerCallback(route, request, response, others);
     else others(request, response);
   };
 }
 
+/**
+ * The answer to a request that arrives while `tax serve` stops (a keep-alive connection with a cart in flight, or
+ * one pipelined after it): 503 in the callback's error shape, the connection closed (as fastify closes it), so the
+ * platform asks again on a new connection, to another instance or to this one once it is back. Its body is not read.
+ */
+const stoppingAnswer: SentAnswer = {
+  status: 503,
+  json: JSON.stringify({
+    error: 'shutting-down',
+    message: 'tax serve is stopping and takes no more requests: send it again to another instance, or once it is back',
+  }),
+};
+
 /** The requests fastify would read as JSON under this route, in the forms a platform sends them. */
 function takes(route: CallbackRoute, request: IncomingMessage): boolean {
-  if (request.method !== 'POST' || request.url !== route.path || route.closing() || route.refusingSome()) return false;
+  if (request.method !== 'POST' || request.url !== route.path || route.refusingSome()) return false;
   const length = Number(request.headers['content-length']);
   if (!(length > 0 && length <= route.bodyLimit) || request.headers['transfer-encoding'] !== undefined) return false;
   // An encoded body (gzip) is decoded by fastify's route, as it streams in.
@@ -94,6 +112,7 @@ function answerCallback(
       return;
     }
     const body = read.body;
+    route.cartRead(body, text);
     route.answer({ body, text, arrivedAt, clientAddress: () => route.clientAddress(request) }).then(
       (answer) => send(response, answer),
       (error: unknown) => send(response, internalError(error)),
@@ -111,7 +130,10 @@ function internalError(error: unknown): SentAnswer {
   return { status: 500, json: JSON.stringify(internalErrorBody(error)) };
 }
 
-/** Writes the answer; `closing` when the rest of the connection cannot be trusted (a body not read as JSON). */
+/**
+ * Writes the answer; `closing` when the rest of the connection cannot be trusted (a body not read as JSON) or the
+ * server stops.
+ */
 function send(response: ServerResponse, answer: SentAnswer, closing = false): void {
   if (response.headersSent || response.destroyed) return;
   response.writeHead(answer.status, {

@@ -25,7 +25,7 @@ export function checkCartItem(item: unknown, shape: TaxShape['request']): TaxIte
  * The items' taxes with each SKU as the cart sent it: a SKU sent as a JSON number goes back a number (`123`, not
  * `"123"`), so a platform matching its cart's items by SKU with a typed comparison finds them. The table's checks
  * read every SKU as text; only the answer gives it back. (A number comes back as JavaScript writes it: `1.50` is
- * `1.5`, the same JSON number.)
+ * `1.5`, the same JSON number; sku-number-text.ts says so once in the log.)
  */
 export function skusAsSent(
   quoted: readonly ItemTaxes[],

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { quotedJson } from '../base/quoted-answer.js';
 import { isFederativeUnit } from '../domain/brazil-codes.js';
 import { taxTotals } from '../domain/tax/compute.js';
 import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
@@ -25,6 +26,7 @@ import { checkCartItem, skusAsSent } from './cart-item.js';
 import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
 import { nestingProblem } from '../lib/json-shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
+import { skuNumberWatch } from './sku-number-text.js';
 import type { WatchedTaxTable } from './watched-table.js';
 
 export interface TaxServerOptions extends Omit<TaxAuthOptions, 'log'> {
@@ -87,6 +89,7 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
       cartRefused(clientAddress, reason);
     },
     clientAddress: clientAddressReader(options.trustProxy),
+    cartRead: skuNumberWatch(options.shape.request, (line) => options.log.warn(line)),
     closing: () => closing,
   };
   const app = Fastify({
@@ -317,7 +320,9 @@ function buyerProblem(paysIcms: unknown, path: string): string {
   if (paysIcms === undefined || paysIcms === null)
     return `${path} is missing: whether the buyer pays ICMS must be true or false`;
   const written = JSON.stringify(paysIcms);
-  const quoted = written.length <= 40 ? written : `${written.slice(0, 40)}… (${written.length} characters)`;
+  // Its first 40 characters, as the refusals of an item's values quote a long one, and its length.
+  const start = quotedJson(written, 41);
+  const quoted = start === written ? written : `${start} (${written.length.toLocaleString('en')} characters)`;
   return `${path} (whether the buyer pays ICMS) must be true or false, not ${quoted}`;
 }
 

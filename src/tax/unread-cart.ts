@@ -24,11 +24,12 @@ const acceptedCodings = { 'accept-encoding': decodedCodings.join(', ') };
 export function refuseUnreadCarts(scope: FastifyInstance, route: CallbackRoute): void {
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
-    const length = request.headers['content-length'];
-    const size = length === undefined ? 'no content-length' : `${length} bytes`;
-    const read = readCartBody(text as string, request.headers['content-type'], size);
+    const read = readCartBody(text as string, request.headers['content-type'], sizeSent(request));
     if ('refusal' in read) done(new CartRefusalError(read.refusal), undefined);
-    else done(null, read.body);
+    else {
+      route.cartRead(read.body, text as string);
+      done(null, read.body);
+    }
   });
   scope.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
@@ -56,7 +57,6 @@ function unreadCart(
 ): { reason: string; answer: UnreadAnswer } {
   const type = request.headers['content-type']?.slice(0, 100);
   const length = request.headers['content-length'];
-  const size = length === undefined ? 'no content-length' : `${length} bytes`;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': {
       const message = `the cart is larger than ${bodyLimit / 1_048_576} MB (${bodyLimit} bytes), the most tax serve reads`;
@@ -86,9 +86,15 @@ function unreadCart(
       // callback's shape.
       const message = `the body could not be read: ${error.message}`;
       return {
-        reason: `its body could not be read (${size}, content-type ${type ?? 'none'}): ${error.message}.`,
+        reason: `its body could not be read (${sizeSent(request)}, content-type ${type ?? 'none'}): ${error.message}.`,
         answer: { status, body: { error: 'bad-request', message } },
       };
     }
   }
+}
+
+/** How much the request said it sends, as a refusal's log line names it: its Content-Length, or none. */
+function sizeSent(request: FastifyRequest): string {
+  const length = request.headers['content-length'];
+  return length === undefined ? 'no content-length' : `${length} bytes`;
 }

@@ -4,7 +4,8 @@
  * same status, headers that matter and body, byte for byte: answers, refusals of the credential, bodies that are not
  * JSON or carry a prototype's key, a cart too large.
  */
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrustedProxies } from '../../../src/http-server/trust-proxy.js';
@@ -510,6 +511,7 @@ describe('which requests the callback’s own route takes', () => {
       refused: () => {},
       unreadable: () => {},
       clientAddress: () => '127.0.0.1',
+      cartRead: () => {},
       closing: () => false,
       countsByAddress: false,
       refusingSome: () => false,
@@ -552,4 +554,84 @@ describe('which requests the callback’s own route takes', () => {
       'GET /tax ',
     ]);
   });
+});
+
+/** An ERP on loopback that holds each request until the test lets it answer; `asked` resolves on the first. */
+async function heldErp() {
+  let asked!: () => void;
+  const first = new Promise<void>((resolve) => (asked = resolve));
+  const waiting: ServerResponse[] = [];
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      waiting.push(response);
+      asked();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const release = () => {
+    for (const response of waiting.splice(0)) response.writeHead(200).end('{"impostos":[]}');
+  };
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/impostos`;
+  return { url, asked: first, release };
+}
+
+/** A request as it goes on the wire: with its length (the own route's form), or chunked to `?via=fastify`. */
+function wireRequest(body: string, via: 'own' | 'fastify'): string {
+  const common = 'Host: 127.0.0.1\r\nContent-Type: application/json\r\n';
+  if (via === 'own') return `POST /tax HTTP/1.1\r\n${common}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  const chunk = `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+  return `POST /tax?via=fastify HTTP/1.1\r\n${common}Transfer-Encoding: chunked\r\n\r\n${chunk}`;
+}
+
+describe('a request that arrives while tax serve stops', () => {
+  // Fastify answered it in its own shape, `{"error":"Service Unavailable","message":"Service Unavailable",
+  // "statusCode":503}`, where every other refusal of the callback is `{error, message}`.
+  it.each(['own', 'fastify'] as const)(
+    'is answered 503 in the callback’s error shape and its connection closed, after the cart in flight (%s route)',
+    async (via) => {
+      const erp = await heldErp();
+      const { table } = await watchedFixtureTable('b2bctl-tax-stop-');
+      closers.push(() => table.close());
+      const server = await startLoopbackTaxServer(
+        {
+          table,
+          forward: { url: erp.url, budgetMs: 30_000, env: {} },
+          auth: { kind: 'none' },
+          log: { warn: () => {} },
+        },
+        [],
+      );
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+      closers.push(() => void socket.destroy());
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.write(wireRequest(cart(1), 'own'));
+      // The first cart is in flight, held by the ERP, when the stop begins; the next one comes on its connection.
+      await erp.asked;
+      const stopped = server.close();
+      socket.write(wireRequest(cart(1), via));
+      erp.release();
+      await ended;
+      await stopped;
+      const answers = received.split(/(?=HTTP\/1\.1 )/);
+      expect(answers).toHaveLength(2);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 200 /);
+      const [head = '', body] = (answers[1] as string).split('\r\n\r\n');
+      const headers = head.toLowerCase().split('\r\n');
+      expect(headers[0]).toBe('http/1.1 503 service unavailable');
+      expect(headers).toEqual(
+        expect.arrayContaining(['content-type: application/json; charset=utf-8', 'connection: close']),
+      );
+      expect(JSON.parse(body as string)).toEqual({
+        error: 'shutting-down',
+        message:
+          'tax serve is stopping and takes no more requests: send it again to another instance, or once it is back',
+      });
+      // Nothing of the second cart was computed nor asked of the ERP.
+      expect(server.counts).toMatchObject({ answered: 1, unreadable: 0, failed: 0 });
+    },
+  );
 });

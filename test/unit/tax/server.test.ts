@@ -95,6 +95,16 @@ const example2 = {
   items: [{ sku: 'A', ncm: '39269090', quantity: 10, unitPrice: 45.9, freight: 12 }],
 };
 
+/** The refusal of a buyer's flag that is neither true nor false, quoted as `written`. */
+const refusalOf = (written: string) =>
+  `customer.paysIcms (whether the buyer pays ICMS) must be true or false, not ${written}`;
+
+/** A cart's JSON text whose items have the SKUs given, each written as it is (`1.50` stays `1.50`). */
+const cartWith = (skus: string[]) =>
+  `{"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[${skus
+    .map((sku) => `{"sku":${sku},"ncm":"39269090","quantity":1,"unitPrice":45.90}`)
+    .join(',')}]}`;
+
 /** An item of NCM 3926.90.90 with the SKU and unit price given. */
 const item = (sku: unknown, unitPrice: number) => ({ sku, ncm: '39269090', quantity: 1, unitPrice });
 
@@ -288,6 +298,38 @@ describe('tax serve', () => {
     }
   });
 
+  // t8-8: a SKU sent as the JSON number 1.50 comes back 1.5, the same number: said once in the log, for a platform
+  // that compares SKUs as text.
+  it.each([
+    ['own', '/tax'],
+    ['fastify’s', '/tax?via=fastify'],
+  ])(
+    'says once in the log that a SKU number written 1.50 is answered 1.5, the same number (%s route)',
+    async (_route, path) => {
+      const { server, lines } = await serve();
+      const send = async (skus: string[]) => {
+        const answer = await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: cartWith(skus),
+        });
+        const body = (await answer.json()) as { items?: { sku: unknown }[] };
+        return { status: answer.status, skus: body.items?.map((taxes) => taxes.sku) };
+      };
+      // Numbers written as they come back, text, an amount with a trailing zero, a SKU refused for its digits: no line.
+      expect(await send(['123', '1.5', '"1.50"'])).toEqual({ status: 200, skus: [123, 1.5, '1.50'] });
+      expect((await send(['12345678901234567.0'])).status).toBe(400);
+      const quiet = lines.filter((line) => line.includes('SKU'));
+      expect(quiet).toEqual([]);
+      expect(await send(['7', '1.50'])).toEqual({ status: 200, skus: [7, 1.5] });
+      // A whole number written 1.0, answered on the one-pass path: said no more.
+      expect(await send(['1.0', '2.50'])).toEqual({ status: 200, skus: [1, 2.5] });
+      expect(lines.filter((line) => line.includes('SKU'))).toEqual([
+        'tax callback: a cart\'s item 2 has the SKU 1.50 as a JSON number; the answer gives it back as 1.5, the same number, not the same text. Where the platform compares SKUs as text, send them as text ("1.50"). Said once.',
+      ]);
+    },
+  );
+
   it('takes the text its refusal of "2.125" advises for the decimal, 2.1250, as a quantity and as a price', async () => {
     const { post } = await serve();
     const answer = await post({
@@ -312,6 +354,17 @@ describe('tax serve', () => {
       body: { error: 'bad-request', message },
     });
     expect(lines).toContain(`tax callback refused a cart from 127.0.0.1: ${message}`);
+  });
+
+  it('quotes a long refused buyer’s flag by its first 40 characters and its length, in the answer and the log', async () => {
+    const { post, lines } = await serve();
+    const long = await post({ ...example2, customer: { paysIcms: 'x'.repeat(100_000) } });
+    const message = refusalOf(`"${'x'.repeat(39)}… (100,002 characters)`);
+    expect(long).toEqual({ status: 400, body: { error: 'bad-request', message } });
+    expect(lines).toContain(`tax callback refused a cart from 127.0.0.1: ${message}`);
+    // 41 characters with its quotes: shorter whole than cut and counted.
+    const whole = `"${'x'.repeat(39)}"`;
+    expect((await post({ ...example2, customer: { paysIcms: 'x'.repeat(39) } })).body.message).toBe(refusalOf(whole));
   });
 
   it('refuses a JSON-number quantity past 15 digits without quoting the value JSON.parse rounded it to', async () => {
