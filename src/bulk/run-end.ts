@@ -22,6 +22,7 @@ import { isSystemPath } from './report.js';
 import { pruneOldRuns } from './retention.js';
 import { recordRunState, type RunState } from './run-meta.js';
 import { RedirectAnswerError } from '../platform/redirect.js';
+import { LoginUnansweredError } from '../platform/token-source.js';
 import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 import { printable } from '../lib/printable.js';
@@ -108,7 +109,7 @@ export async function concludeRun<T, Sent>(
       );
     case 'stopped: platform unavailable':
       throw new UnavailableError(
-        `${end.error.message} Stopped${end.error instanceof ThrottledTooLongError ? '' : ` after ${unavailableBatchesBeforeStopping} failed requests in a row`}; ${whenToResume(end.error)}: ${resumeAfter(end.error, sending)}`,
+        `${end.error.message} ${stoppedBecause(end.error, job.unit)}; ${whenToResume(end.error)}: ${resumeAfter(end.error, sending)}`,
       );
     case 'stopped: credentials refused':
       throw new AuthError(`${end.error.message} Then resume with: ${resumeHint}`, { cause: end.error });
@@ -138,6 +139,18 @@ export async function concludeRun<T, Sent>(
     case 'done':
       return;
   }
+}
+
+/**
+ * Why a run the platform's unavailability stopped stopped then: at once for a platform refusing everything, or a
+ * login the network failed (nothing is sent without it, and what it held back was not sent); else after requests in
+ * a row.
+ */
+function stoppedBecause(error: UnavailableError, unit: string): string {
+  if (error instanceof ThrottledTooLongError) return 'Stopped';
+  if (error instanceof LoginUnansweredError)
+    return `Stopped: no request is sent without the login, so the ${unit} it held back were not sent`;
+  return `Stopped after ${unavailableBatchesBeforeStopping} failed requests in a row`;
 }
 
 /**

@@ -19,6 +19,7 @@ import { notingSentWrites, type SentWrites } from '../platform/http-client.js';
 import { longestRefusalMs, Pacer } from '../platform/pacer.js';
 import { ProxyPageError } from '../platform/answers/shapes.js';
 import { RedirectAnswerError } from '../platform/redirect.js';
+import { LoginUnansweredError } from '../platform/token-source.js';
 import { bulkRunBackoff } from '../platform/retry-policy.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
@@ -270,6 +271,9 @@ export async function sendValidRecords<T, Sent>(
     } catch (error) {
       // Interrupted before any of it went out: not sent, no row, and the resume sends it.
       if (error instanceof NothingSentError) return;
+      // The login its request needed failed (for the network, its retries spent): nothing of the batch left, so no
+      // row (not sent, which the resume sends), and the run stops, since every other request needs the login too.
+      if (error instanceof LoginUnansweredError) throw error;
       if (!isBatchFailure(error)) throw reportedIfSent(error, batch, ledger, result);
       const unanswered = recordFailedBatch(error, batch, ledger, result);
       // The platform refused every request for the longest b2bctl waits (src/platform/pacer.ts): a run-wide measure,

@@ -9,6 +9,7 @@ import { proxyPageOf } from './answers/shapes.js';
 import { encodedSlashRefusal, heldSlashAdvice } from './encoded-slash.js';
 import { redactSecrets, redactUrl } from './redact.js';
 import { isRedirect, RedirectAnswerError } from './redirect.js';
+import { appliedWriteRule, type WriteRequest } from './applied-write.js';
 import type { TokenSource } from './token-source.js';
 
 export interface PlatformRequest {
@@ -24,9 +25,13 @@ export interface PlatformRequest {
   safeToRepeat?: boolean;
   /**
    * A write that changes nothing, the documented empty update that reads a customer: a page answering it in the
-   * platform's place (ProxyPageError) applied nothing, as for a read.
+   * platform's place (ProxyPageError) applied nothing, as for a read; nor may a 5xx to it have applied anything.
    */
   changesNothing?: boolean;
+  /** What the write does, for the line after a 5xx that may have followed it (applied-write.ts). */
+  effect?: WriteRequest['effect'];
+  /** Whether a 502-504 on every attempt leaves this write unknown too (applied-write.ts). */
+  unknownWhenKeptFailing?: boolean;
   signal?: AbortSignal;
   /** The branch code filled into the path, if any: a 403 then means the branch is not linked to the head office. */
   branch?: string;
@@ -94,8 +99,20 @@ export class PlatformClient {
     });
   }
 
-  /** Sends a request and returns the parsed JSON body of a 2xx answer; any other answer (a 3xx too) throws. */
+  /**
+   * Sends a request and returns the parsed JSON body of a 2xx answer; any other answer (a 3xx too) throws. A write
+   * answered 5xx throws MayHaveBeenAppliedError (applied-write.ts): whatever the route, it is no refusal.
+   */
   async send<T>(request: PlatformRequest): Promise<PlatformResponse<T>> {
+    try {
+      return await this.answerOf<T>(request);
+    } catch (error) {
+      throw appliedWriteRule(request, error);
+    }
+  }
+
+  /** send() without the rule for writes answered 5xx. */
+  private async answerOf<T>(request: PlatformRequest): Promise<PlatformResponse<T>> {
     const { response, token } = await this.withToken(request, (bearer) => this.sendWithToken(request, bearer));
     if (response.status === 403) {
       const branch = request.branch ?? this.branchInPath(request.path);

@@ -87,6 +87,7 @@ export async function createCustomer(
     path: '/v1/customer',
     body,
     safeToRepeat: false,
+    effect: 'created the customer',
     signal,
     secrets: [body.password],
   });
@@ -104,6 +105,7 @@ export async function updateCustomer(
     path: customerUpdatePath(client, document),
     body,
     changesNothing: Object.keys(body).length === 0,
+    effect: 'applied the update',
     signal,
     slashAdvice: documentRoute(client, document).slashAdvice,
   });
@@ -120,6 +122,7 @@ export async function setCustomerStatus(
   return await client.send<unknown>({
     method: 'PUT',
     path: client.route('paths.customerStatus', { document: inPath, active }),
+    effect: 'applied the change',
     signal,
     slashAdvice,
   });

@@ -18,8 +18,8 @@ export type MoveValues = Partial<Record<BodyPlaceholder, string>>;
 
 /**
  * Sends one move of one order through its route (from the order routes file). A move writes: it is not repeated
- * after an answer that may have come after the platform applied it (AmbiguousRequestError; the caller checks the
- * order's status), only after a refusal (429) and connections that never opened.
+ * after an answer that may have come after the platform applied it, a 5xx among them (AmbiguousRequestError; the
+ * caller checks the order's status), only after a refusal (429) and connections that never opened.
  */
 export async function sendOrderMove(
   client: PlatformClient,
@@ -37,6 +37,7 @@ export async function sendOrderMove(
     path,
     body: renderBody(route.body, values),
     safeToRepeat: false,
+    effect: 'applied the move',
     signal,
     slashAdvice: slashAdviceOf(route, values),
   });

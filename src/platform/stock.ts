@@ -6,8 +6,7 @@ import {
   type ItemVerdict,
   type MatchNote,
 } from './answers/stock.js';
-import { AmbiguousRequestError, ExitCode, KeptFailingError, messageOfBody, PlatformError } from '../base/errors.js';
-import { asClause } from '../lib/clause.js';
+import { ExitCode, messageOfBody, PlatformError } from '../base/errors.js';
 
 export type { ItemVerdict, MatchNote } from './answers/stock.js';
 
@@ -140,27 +139,14 @@ export async function queueStockBatch(
 
 /**
  * Sends a stock batch to either route. A 5xx the platform answered (a 500 included, which is not retried) may come
- * after it stored the batch, as for a customer create: the items' outcome is not known, so the error is ambiguous
- * (`unknown`, sent again by a resume, harmless with absolute values), never a refusal ("failed", "to fix"). A 502,
- * 503 or 504 on every attempt too, though still the platform unavailable (no status: 3 such batches in a row stop
- * the run, as before); a 429 on every attempt was refused each time, and stays failed.
+ * after it stored the batch, as for a customer create: the client makes it ambiguous (applied-write.ts: `unknown`,
+ * sent again by a resume, harmless with absolute values), never a refusal ("failed", "to fix"). A 502, 503 or 504 on
+ * every attempt too (unknownWhenKeptFailing), though still the platform unavailable (no status: 3 such batches in a
+ * row stop the run, as before); a 429 on every attempt was refused each time, and stays failed.
  */
 async function sendStockBatch(
   client: PlatformClient,
   request: Parameters<PlatformClient['send']>[0],
 ): Promise<{ status: number; body: unknown }> {
-  try {
-    return await client.send<unknown>(request);
-  } catch (error) {
-    if (error instanceof KeptFailingError && error.status >= 500)
-      throw new AmbiguousRequestError(
-        `${asClause(error.message)}; each ${error.status} may have come after the platform applied the batch.`,
-        { cause: error },
-      );
-    if (!(error instanceof PlatformError) || error.status < 500) throw error;
-    throw new AmbiguousRequestError(`${error.message}, which may come after the platform applied the batch.`, {
-      cause: error,
-      status: error.status,
-    });
-  }
+  return await client.send<unknown>({ ...request, effect: 'applied the batch', unknownWhenKeptFailing: true });
 }

@@ -130,7 +130,7 @@ export class TokenSource {
     } catch (error) {
       // The network failed the login (no answer, a cut or refused connection), not the token route's answer.
       if (error instanceof UnavailableError && isRetryableNetworkError(error.cause))
-        throw loginUnanswered(error, credentials.username, http.urlFor(tokenRoute(this.session).path));
+        throw new LoginUnansweredError(error, credentials.username, http.urlFor(tokenRoute(this.session).path));
       throw error instanceof LoginRefusedError ? this.loginRefused(error, reason) : error;
     }
     this.token = issued.accessToken;
@@ -266,11 +266,17 @@ export function tokenFields(
 }
 
 /**
- * A login b2bctl tried by itself that the network failed (no answer, a cut connection): the line named the
- * platform's origin only, as if the run's own requests had failed (t11-8). It now names the token route and the
- * user; the error is otherwise as it was (its exit code, what a bulk run reads of it).
+ * A login b2bctl tried by itself that the network failed (no answer, a cut or refused connection): the line named the
+ * platform's origin only, as if the run's own requests had failed (t11-8); it names the token route and the user. The
+ * request that needed the token never left, so a bulk run reports its records `not sent`, not `failed`, and stops:
+ * every request needs the login, which has spent its retries (src/bulk/send-stage.ts).
  */
-function loginUnanswered(error: UnavailableError, username: string, route: URL): UnavailableError {
-  error.message = `Logging in as ${username} (POST ${route.toString()}) failed: ${error.message}`;
-  return error;
+export class LoginUnansweredError extends UnavailableError {
+  constructor(error: UnavailableError, username: string, route: URL) {
+    super(`Logging in as ${username} (POST ${route.toString()}) failed: ${error.message}`, {
+      cause: error,
+      timedOutAfterMs: error.timedOutAfterMs,
+      answeredStatus: error.answeredStatus,
+    });
+  }
 }

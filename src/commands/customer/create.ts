@@ -7,6 +7,7 @@ import { customerFieldPaths, type CustomerCreateBody } from '../../domain/custom
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { PlatformClient, PlatformResponse } from '../../platform/client.js';
 import { AmbiguousAnswerError } from '../../platform/http-client.js';
+import { MayHaveBeenAppliedError } from '../../platform/applied-write.js';
 import {
   anotherCustomersRecord,
   createCustomer,
@@ -247,10 +248,12 @@ function queuedNote(status: number): string | undefined {
 /**
  * A create whose outcome its answer does not tell, how the report says so, and the status that came, if any: an
  * answer lost (a reset, a time-out, a 502, 503 or 504, which the client never repeats for a create), or another 5xx
- * of the platform's, which may come after it stored the customer as a gateway's may.
+ * of the platform's, which may come after it stored the customer as a gateway's may (the client's rule for a write).
  */
 function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: string; status?: number } | undefined {
-  // A 502, 503 or 504 is an answer, though not the create's outcome: said as the 500 case is.
+  // A 500 or another 5xx (the client's rule for a write), or a 502, 503 or 504: an answer, though not the create's outcome.
+  if (error instanceof MayHaveBeenAppliedError)
+    return { error, what: `the create was answered HTTP ${error.status}`, status: error.status };
   if (error instanceof AmbiguousAnswerError)
     return { error, what: `the create was answered HTTP ${error.response.status}`, status: error.response.status };
   // A 2xx whose body was cut short or could not be decoded: answered, though not in words b2bctl could read.
@@ -262,14 +265,7 @@ function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: str
           what: `the create was answered HTTP ${error.status}, in words b2bctl could not read`,
           status: error.status,
         };
-  if (!(error instanceof PlatformError) || error.status < 500) return undefined;
-  return {
-    error: new AmbiguousRequestError(`${error.message}, which may come after the platform created the customer.`, {
-      cause: error,
-    }),
-    what: `the create was answered HTTP ${error.status}`,
-    status: error.status,
-  };
+  return undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { AmbiguousRequestError, B2bctlError, ExitCode, NotFoundError, PlatformError } from '../../base/errors.js';
+import type { MayHaveBeenAppliedError } from '../../platform/applied-write.js';
 import { asClause } from '../../lib/clause.js';
 import { type AddressInput, type AddressPartsInput } from '../../domain/customer.js';
 import type { PlatformClient } from '../../platform/client.js';
@@ -30,26 +31,20 @@ export function customerNotFound(document: string, error: PlatformError, routeSe
 }
 
 /**
- * A server failure (5xx, already retried) to an update or a status change: it may come after the store applied the
- * write (a user test: both updates applied, reported "did not go through … to fix"), so the write is `unknown`, which
- * sending again settles harmlessly. Not a lost login (exit 77).
+ * A single update's or status change's server failure (MayHaveBeenAppliedError: the client's rule for a write
+ * answered 5xx), as a line saying it may have been applied and that sending it again is harmless (exit 69).
  */
-export function mayFollowAppliedWrite(error: unknown): error is PlatformError {
-  return error instanceof PlatformError && error.status >= 500 && error.exitCode !== ExitCode.authFailed;
-}
-
-/** A single update's or status change's server failure, as a line saying it may have been applied (exit 69). */
-export function mayHaveBeenAppliedError(document: string, error: PlatformError, what: string): AmbiguousRequestError {
-  return new AmbiguousRequestError(
-    `Customer ${document}: ${asClause(error.message)}, which may come after the platform applied the ${what}; sending it again is harmless.`,
-    { status: error.status, cause: error },
-  );
+export function mayHaveBeenAppliedError(document: string, error: MayHaveBeenAppliedError): AmbiguousRequestError {
+  return new AmbiguousRequestError(`Customer ${document}: ${asClause(error.message)}; sending it again is harmless.`, {
+    status: error.status,
+    cause: error.failure,
+  });
 }
 
 /**
  * How `customer update` and `customer status` record a refused request: the platform's own message in the report,
  * or the 404 sentence. Anything else ends the run: not a platform answer, a lost login (exit 77), or a server
- * failure (5xx, already retried).
+ * failure (a 5xx kept failing: the platform unavailable; one that may have been applied is the caller's).
  */
 export function customerFailureMessage(
   error: unknown,

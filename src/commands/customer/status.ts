@@ -10,9 +10,9 @@ import {
   customerFailureMessage,
   customerNotFound,
   doubtfulUpdate,
-  mayFollowAppliedWrite,
   mayHaveBeenAppliedError,
 } from './customer-failures.js';
+import { MayHaveBeenAppliedError } from '../../platform/applied-write.js';
 import { asClause } from '../../lib/clause.js';
 import type { InputRecord } from '../../io/input/open-input.js';
 import { activeStateWords, parseActiveState } from '../../io/input/cell-values.js';
@@ -69,7 +69,7 @@ export async function run(options: CustomerStatusOptions, context: Context): Pro
       await writeObject(context, answer as Record<string, unknown>);
   } catch (error) {
     if (isUnknownDocument(error)) throw customerNotFound(document, error, 'paths.customerStatus');
-    if (mayFollowAppliedWrite(error)) throw mayHaveBeenAppliedError(document, error, 'change');
+    if (error instanceof MayHaveBeenAppliedError) throw mayHaveBeenAppliedError(document, error);
     throw error;
   }
 }
@@ -131,8 +131,9 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
                 original: entry.original,
               };
             } catch (error) {
-              if (mayFollowAppliedWrite(error)) {
-                const message = `${asClause(error.message)}, which may come after the platform applied the change`;
+              // Unknown, which a resume sends again, harmless for a status change.
+              if (error instanceof MayHaveBeenAppliedError) {
+                const message = asClause(error.message);
                 return { row: { ...row, outcome: 'unknown', status: error.status, message }, original: entry.original };
               }
               const { status, message } = customerFailureMessage(error, entry.value.document);

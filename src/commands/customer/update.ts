@@ -13,7 +13,6 @@ import {
   customerNotFound,
   doubtfulUpdate,
   explainedRefusal,
-  mayFollowAppliedWrite,
   mayHaveBeenAppliedError,
   refusedWrite,
 } from './customer-failures.js';
@@ -22,6 +21,7 @@ import { isSeparatorsOnly } from '../../io/input/cell-values.js';
 import type { PlatformClient, PlatformResponse } from '../../platform/client.js';
 import { type Customer, isUnknownDocument, updateCustomer } from '../../platform/customers.js';
 import { readCustomerRecord } from '../../platform/answers/customers.js';
+import { MayHaveBeenAppliedError } from '../../platform/applied-write.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
@@ -93,8 +93,8 @@ async function updateEntry(
     if (error instanceof NoStoredAddress)
       return { row: { ...row, outcome: 'invalid', message: `not sent: ${error.message}` }, original: entry.original };
     // Unknown, which a resume sends again, harmless for an update.
-    if (mayFollowAppliedWrite(error)) {
-      const message = `${asClause(error.message)}, which may come after the platform applied the update`;
+    if (error instanceof MayHaveBeenAppliedError) {
+      const message = asClause(error.message);
       return { row: { ...row, outcome: 'unknown', status: error.status, message }, original: entry.original };
     }
     const { status, message } = customerFailureMessage(error, String(document), refusedWrite(client, sent));
@@ -167,8 +167,8 @@ async function updateOne(
   } catch (error) {
     if (error instanceof NoStoredAddress)
       throw new InputError(`Customer ${document}: ${error.message}. Nothing was sent.`, { field: error.field });
+    if (error instanceof MayHaveBeenAppliedError) throw mayHaveBeenAppliedError(document, error);
     if (!(error instanceof PlatformError)) throw error;
-    if (mayFollowAppliedWrite(error)) throw mayHaveBeenAppliedError(document, error, 'update');
     throw isUnknownDocument(error)
       ? customerNotFound(document, error)
       : explainedRefusal(error, refusedWrite(client, sent));

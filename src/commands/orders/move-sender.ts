@@ -272,15 +272,11 @@ export class MoveSender {
       sent = await sendOrderMove(this.client, route, move.values, signal);
     } catch (error) {
       this.states.delete(move.order);
+      // A 5xx (the client's MayHaveBeenAppliedError), a 502-504, an answer lost: the move may have been applied (a 500
+      // reported "did not go through", with an errors file "to fix", had canceled the order). The order's status tells.
       if (error instanceof AmbiguousRequestError)
         return this.settle(move, { status: error.status, what: asClause(error.message), kind: 'failure' }, signal);
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
-      // A 500 may come after the store applied the move, as a 502-504 may: one reported "did not go through", with
-      // an errors file "to fix", had canceled the order (a user test). The order's status tells.
-      if (error.status >= 500) {
-        const what = `${asClause(error.message)}, which may come after the platform applied the move`;
-        return this.settle(move, { status: error.status, what, kind: 'failure' }, signal);
-      }
       // Without the status check nothing looked the order up: a number the routes do not know is tried as one.
       if (error.status === 404 && !this.checkStatus && id === undefined) {
         const found = await this.lookup.idOfNumber(move.order, signal);

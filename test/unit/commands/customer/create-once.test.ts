@@ -8,7 +8,8 @@ import type { PendingRecord } from '../../../../src/bulk/pending-records.js';
 import { createOnce, updateBodyOf } from '../../../../src/commands/customer/create.js';
 import type { CustomerCreateBody } from '../../../../src/domain/customer.js';
 import { AmbiguousRequestError, PlatformError, UnavailableError } from '../../../../src/base/errors.js';
-import type { PlatformClient } from '../../../../src/platform/client.js';
+import type { PlatformClient, PlatformRequest } from '../../../../src/platform/client.js';
+import { appliedWriteRule } from '../../../../src/platform/applied-write.js';
 import { AmbiguousAnswerError } from '../../../../src/platform/http-client.js';
 
 const body: CustomerCreateBody = {
@@ -35,17 +36,20 @@ function entry(extra: Partial<PendingRecord<CustomerCreateBody>> = {}): PendingR
 
 type Answer = unknown | ((request: { method: string; path: string; body: unknown }) => unknown);
 
-/** A client whose answers are scripted in order; an Error is thrown. Every request is kept. */
+/**
+ * A client whose answers are scripted in order; an Error is thrown, as the real client's send throws it (a write's
+ * 5xx made MayHaveBeenAppliedError by its rule). Every request is kept.
+ */
 function scripted(...answers: Answer[]) {
   const requests: { method: string; path: string; body: unknown }[] = [];
   const client = {
-    send: async (request: { method: string; path: string; body?: unknown }) => {
+    send: async (request: PlatformRequest) => {
       const seen = { method: request.method, path: request.path, body: request.body };
       requests.push(seen);
       if (answers.length === 0) throw new Error(`unscripted request ${request.method} ${request.path}`);
       const next = answers.shift();
       const answer = typeof next === 'function' ? (next as (r: typeof seen) => unknown)(seen) : next;
-      if (answer instanceof Error) throw answer;
+      if (answer instanceof Error) throw appliedWriteRule(request, answer);
       return { status: 200, body: answer };
     },
     // The one setting a refusal reads: where the store lists its customer groups, named in the hint.
