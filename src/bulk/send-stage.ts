@@ -189,14 +189,16 @@ export async function openSending<T, Sent>(
     );
   const feedBackHint = (fixFlags: ReadonlySet<string>) =>
     feedBackCommand(meta, input.shaping, ledger.errors.path, input.opened.csv, fixFlags);
-  const requests = Math.ceil(valid / plan.batchSize);
+  // A resume sends what its report does not show done: the line counts that, as its dry run does.
+  const toSend = Math.max(0, valid - (doneValid ?? 0));
+  const requests = Math.ceil(toSend / plan.batchSize);
   const skipped = doneValid === undefined ? '' : ` (${doneValid} already done by the resumed run)`;
   // --skip-invalid with every record invalid: the run only reports them, for the errors file to be fed back.
   if (valid === 0)
     context.log.info(`${job.name}: sending nothing (every record is invalid); reporting them for --skip-invalid`);
   else
     context.log.info(
-      `${job.name}: sending ${countOf(valid, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
+      `${job.name}: sending ${countOf(toSend, job.unit)}${skipped}${plan.batchSize === 1 ? ', one request each,' : ` in up to ${countOf(requests, 'requests')}`} ${plan.description} (concurrency ${sendingConcurrency(job.flags)}${job.flags.rate ? `, at most ${job.flags.rate} requests/s` : ''})`,
     );
   return { client, stopStarting, ledger, plan, resumeHint, resumeHintWithTimeout, feedBackHint };
 }

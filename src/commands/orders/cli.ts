@@ -10,7 +10,7 @@ import { moveExamples, registerMoves } from './move-cli.js';
 interface PollFlags {
   since?: string;
   until?: string;
-  status: string[];
+  status?: string[];
   detail?: true;
   outDir?: string;
   cursor?: string;
@@ -38,7 +38,8 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .option('--since <when>', 'start here: ISO-8601 or a duration before now (15m, 2h, 7d); needed on the first run')
     .option('--until <when>', 'stop here instead of now minus orders.lag: ISO-8601 or a duration before now')
-    .option('--status <status>', 'only orders in this status (repeatable)', collect, [])
+    // No default value: commander would print `(default: [])` in the help.
+    .option('--status <status>', 'only orders in this status (repeatable)', collect)
     .option('--detail', 'emit each order’s full detail (fetched concurrently, paced)')
     .option(
       '--out-dir <dir>',
@@ -63,7 +64,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       const options: OrdersPollOptions = {
         since: flags.since,
         until: flags.until,
-        statuses: flags.status,
+        statuses: flags.status ?? [],
         detail: flags.detail === true,
         outDir: flags.outDir,
         cursor: flags.cursor,
@@ -101,6 +102,6 @@ export const examples: CommandExamples = {
 };
 
 /** A repeated filter's values; an empty one (`--status "$STATUS"` with the variable unset) is a usage error. */
-function collect(value: string, previous: string[]): string[] {
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, filterText(value)];
 }

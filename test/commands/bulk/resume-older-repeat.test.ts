@@ -51,7 +51,7 @@ describe('a resume from a report that has the first of two rows for one SKU done
     expectSomeLine(
       resumed.stderr,
       timed(
-        'stock push: sending 2 items (1 already done by the resumed run) in up to 1 request of up to 2 items through the batch route (concurrency 8)',
+        'stock push: sending 1 item (1 already done by the resumed run) in up to 1 request of up to 2 items through the batch route (concurrency 8)',
       ),
     );
     expectSomeLine(

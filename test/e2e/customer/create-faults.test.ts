@@ -199,7 +199,7 @@ describe('interrupted runs', () => {
         ),
         'customer create: validating customers.csv',
         timed(`customer create: ${records} records, ${records} valid, 0 invalid ({s} s)`),
-        `customer create: sending ${records} customers (${reportedBefore.length} already done by the resumed run), one request each, to POST /v1/customer (concurrency 16)`,
+        `customer create: sending ${records - reportedBefore.length} customers (${reportedBefore.length} already done by the resumed run), one request each, to POST /v1/customer (concurrency 16)`,
         timed(
           `customer create: ${records - reportedBefore.length} created; {n} requests, 0 retries, 0 throttled (429); {s} s, {n} customers/s`,
         ),

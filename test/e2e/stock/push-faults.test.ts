@@ -226,7 +226,7 @@ describe('a push that is stopped', () => {
     expect(lines.slice(1)).toEqual([
       'stock push: validating big.csv',
       'stock push: 2000 records, 2000 valid, 0 invalid (T s)',
-      `stock push: sending 2000 items (${doneBeforeKill} already done by the resumed run) in up to 40 requests of up to 50 items through the batch route (concurrency 1)`,
+      `stock push: sending ${2000 - doneBeforeKill} items (${doneBeforeKill} already done by the resumed run) in up to ${Math.ceil((2000 - doneBeforeKill) / 50)} requests of up to 50 items through the batch route (concurrency 1)`,
       `stock push: ${2000 - doneBeforeKill} applied; ${(2000 - doneBeforeKill) / 50} requests, 0 retries, 0 throttled (429); T s, R items/s`,
       'stock push: report: DIR/big.report-STAMP.csv',
       '',

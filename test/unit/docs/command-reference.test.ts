@@ -33,6 +33,12 @@ describe('the generated command reference', () => {
     for (const { key } of everySetting) expect(files.get('docs/settings.md')).toContain(`| \`${key}\` |`);
   });
 
+  it("shows no flag's default as a JavaScript value (`(default: [])` printed for a repeatable flag: a user test)", async () => {
+    const { readCommandTree } = await import('../../../src/cli/reference/command-tree.js');
+    const helps = (await readCommandTree()).map((entry) => entry.help);
+    expect(helps.filter((help) => /\(default: (\[|\{)/.test(help))).toEqual([]);
+  });
+
   it('is checked in as generated', () => {
     const stale = [...files].filter(([relative, content]) => checkedIn(relative) !== content).map(([path]) => path);
     expect(stale, `these pages are ${regenerate}`).toEqual([]);
