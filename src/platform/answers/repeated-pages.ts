@@ -94,6 +94,12 @@ export function outrunLine(url: string, firstOffset: number, repeats: number, it
  * The warning that ends a read whose route answered the page of `firstOffset` again, whole, at the next offset (the
  * last at `url`): the route answers its last page past the end instead of an empty page, so the listing ended there.
  */
-export function lastPageAgainLine(url: string, firstOffset: number, count: number, itemsWord: string): string {
-  return `warning: GET ${url} answered the page of offset ${firstOffset} again (the same ${count} ${itemsWord}, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (every one of the ${itemsWord} answered was written once).`;
+export function lastPageAgainLine(
+  url: string,
+  firstOffset: number,
+  count: number,
+  itemsWord: string,
+  read = `every one of the ${itemsWord} answered was written once`,
+): string {
+  return `warning: GET ${url} answered the page of offset ${firstOffset} again (the same ${count} ${itemsWord}, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (${read}).`;
 }
