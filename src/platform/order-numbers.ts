@@ -7,7 +7,7 @@ import {
   type OrderAnswerSettings,
 } from './answers/orders.js';
 import { NotAListingPage } from './answers/listing.js';
-import { watchForRepeatedPages } from './answers/repeated-pages.js';
+import { lastPageAgainLine, watchForRepeatedPages } from './answers/repeated-pages.js';
 import type { PlatformClient } from './client.js';
 
 /** What a search by number found: the order's id, or (when no order has the number) what the search saw. */
@@ -36,7 +36,12 @@ interface SearchPass {
 }
 
 function searchPass(target: bigint, kind: 'bisection' | 'full read'): SearchPass {
-  return { target, repeatOf: watchForRepeatedPages(kind === 'bisection' ? 2 : 1) };
+  // A full read goes page after page, as `sellers list --all` and `api --paginate` do, and ends as they do at a last
+  // page answered again whole at the next offset (a route that clamps the offset): read as the listing's end, with
+  // their warning, where it was read as orders created as fast as it is read, five requests more and exit 1. Not a
+  // bisection: its step back to the offset after a page is met, in a busy store, by the page moved down that far.
+  if (kind === 'full read') return { target, repeatOf: watchForRepeatedPages(1, true) };
+  return { target, repeatOf: watchForRepeatedPages(2) };
 }
 
 /** One listing page as the search reads it: where it starts, how many entries it holds, their numbers. */
@@ -241,6 +246,14 @@ export class OrderNumberIndex {
       throw new NotAListingPage(status, this.client.http.urlFor(path, query).toString(), body, notAPage, 'orders');
     const entries = readOrderListingPage(body, this.settings) ?? [];
     const repeat = entries.length === 0 ? undefined : pass.repeatOf(entries, offset);
+    if (repeat?.kind === 'lastPageAgain') {
+      const url = this.client.http.urlFor(path, query).toString();
+      this.progress(
+        lastPageAgainLine(url, repeat.firstOffset, entries.length, 'orders', 'every order listed was read'),
+      );
+      // Past the end of the listing, as an empty page says.
+      return [];
+    }
     if (repeat?.kind === 'notPagingByOffset')
       throw notPagingByOffset(
         `the order listing answered the same page at offset ${offset} as at offset ${repeat.firstOffset}`,

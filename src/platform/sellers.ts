@@ -28,6 +28,8 @@ export interface SellerPage {
   listed: number;
   /** Entries that are no JSON object (`null`, `"x"`): left out, for the command's one warning. */
   notReps: number;
+  /** The page as listed, those entries too: what a page answered again is compared by. */
+  entries: readonly unknown[];
 }
 
 /** One page of `GET /sellerModule/listSellers`. */
@@ -55,7 +57,7 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
       'the answer holds no array of sales reps b2bctl recognises; set answers.sellers.items to the field that holds it (b2bctl doctor shows the answer)',
     );
   const { records, notRecords } = recordsOfListing<SalesRep>(page);
-  return { reps: records, listed: page.length, notReps: notRecords };
+  return { reps: records, listed: page.length, notReps: notRecords, entries: page };
 }
 
 /**
@@ -76,7 +78,7 @@ export async function* listAllSellers(
   for (;;) {
     const page = await listSellers(client, { email: query.email, limit: query.pageSize, offset });
     if (page.listed === 0) return;
-    const repeat = repeatOf(page.reps, offset);
+    const repeat = repeatOf(page.reps, offset, page.entries);
     if (repeat.kind === 'new' || repeat.kind === 'again') {
       // Answered again, its reps are counted as seen twice by the listing's reader (each written once).
       yield page;

@@ -2,10 +2,15 @@ import type { Context } from '../../context.js';
 import { sameBaseUrl } from '../../net/base-url.js';
 import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { writeObject } from '../../io/output/write-object.js';
+import { labelledLines } from '../../io/output/fitted-layouts.js';
+import { terminalColumns } from '../../io/output/table.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
 
 export type WhoamiOptions = Record<string, never>;
+
+/** Where the values start: past the longest label, `Base URL:`, and a space. */
+const labelWidth = 10;
 
 export interface Identity {
   profile: string;
@@ -62,12 +67,19 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
 
   if (context.outputFormat('json') === 'table') {
     const lines = [
-      ['Profile', identity.profile],
-      ['Base URL', identity.baseUrl ?? '(not set)'],
-      ['User', identity.username ?? '(not set)'],
-      ['Token', describeToken(identity, renewable)],
-    ];
-    context.io.stdout.write(lines.map(([label, value]) => `${`${label}:`.padEnd(10)}${value}\n`).join(''));
+      ['Profile:', identity.profile],
+      ['Base URL:', identity.baseUrl ?? '(not set)'],
+      ['User:', identity.username ?? '(not set)'],
+      ['Token:', describeToken(identity, renewable)],
+    ] as const;
+    const width = terminalColumns(context.io.stdout);
+    // On a terminal, a long value wraps under its own column, not back at the edge (t10-21); piped, each stays on
+    // its line, whole, for a script's grep.
+    const shown =
+      width === undefined
+        ? lines.map(([label, value]) => `${label.padEnd(labelWidth)}${value}`)
+        : labelledLines(lines, width, labelWidth);
+    context.io.stdout.write(shown.map((line) => `${line}\n`).join(''));
   } else {
     await writeObject(context, { ...identity });
   }

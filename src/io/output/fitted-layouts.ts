@@ -57,12 +57,47 @@ export function renderStacked<T>(
   const indent = ' '.repeat(layout.indent);
   const lines: string[] = [];
   for (const record of records) {
-    lines.push(...wrapCell(oneLine(layout.heading(record)), width));
+    // A heading too long for the line goes on under its own text, past the indent, not at the edge (t10-21).
+    const heading = oneLine(layout.heading(record)).normalize('NFC');
+    const first = wrapCell(heading, width)[0] ?? '';
+    const rest = heading.slice(first.length).trimStart();
+    const after = rest === '' ? [] : wrapCell(rest, width - indent.length).map((line) => indent + line.trimEnd());
+    lines.push(first.trimEnd(), ...after);
     for (const field of layout.fields(record).filter((text) => text !== '')) {
       lines.push(...wrapCell(oneLine(field), width - indent.length).map((line) => indent + line));
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Labelled values, one per line (`Token:    valid until …`, a record of a table too wide for the terminal): each
+ * value's lines wrapped under its own column, `labelWidth` from the edge (a hanging indent), never back at the edge.
+ * A terminal too narrow to leave the values `narrowestWrap` columns beside the labels puts each label on a line of
+ * its own and its value on the lines below, indented. Nothing is cut: every character shows, on some line.
+ */
+export function labelledLines(
+  pairs: readonly (readonly [label: string, value: string])[],
+  width: number,
+  labelWidth = Math.max(0, ...pairs.map(([label]) => displayWidth(label))) + gap,
+): string[] {
+  const beside = width - labelWidth >= narrowestWrap;
+  const valueIndent = ' '.repeat(beside ? labelWidth : gap);
+  const lines: string[] = [];
+  for (const [label, value] of pairs) {
+    const valueLines = wrapCell(oneLine(value), width - valueIndent.length);
+    if (beside) {
+      const [first = '', ...rest] = valueLines;
+      lines.push(`${label}${' '.repeat(Math.max(0, labelWidth - displayWidth(label)))}${first}`.trimEnd());
+      lines.push(...rest.map((line) => valueIndent + line.trimEnd()));
+    } else {
+      lines.push(
+        ...wrapCell(label, width),
+        ...valueLines.filter((line) => line !== '').map((line) => valueIndent + line.trimEnd()),
+      );
+    }
+  }
+  return lines;
 }
 
 /**

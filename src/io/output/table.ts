@@ -1,6 +1,7 @@
 import { displayWidth, leadingColumns } from './display-width.js';
 import { printable } from '../../lib/printable.js';
 import { namedList } from '../../lib/plural.js';
+import { labelledLines } from './fitted-layouts.js';
 
 export interface TableColumn<T> {
   header: string;
@@ -67,11 +68,37 @@ export async function renderTable<T>(
   );
   const fitted =
     options.maxWidth === undefined
-      ? { columns, cells: fullCells, widths: fullWidths }
+      ? { columns, cells: fullCells, widths: fullWidths, tooNarrow: false }
       : fitToWidth(columns, fullCells, fullWidths, options.maxWidth);
   const hidden = columns.filter((column) => !fitted.columns.includes(column)).map((column) => column.header);
   if (hidden.length > 0) options.onHiddenColumns?.(hidden);
+  if (fitted.tooNarrow && options.maxWidth !== undefined) {
+    const shown = fitted.columns.map((column) => columns.indexOf(column));
+    return recordBlocks(
+      fitted.columns.map((column) => column.header),
+      fullCells.map((row) => shown.map((index) => row[index] ?? '')),
+      options.maxWidth,
+    );
+  }
   return drawTable(fitted.columns, fitted.cells, fitted.widths, options.color);
+}
+
+/**
+ * The rows of a table too wide for the terminal even with every cell cut to its narrowest (some 30 columns): each
+ * row a block of `HEADER  value` lines, its values whole and wrapped under their own column, a blank line between
+ * two rows, as `psql`'s expanded display and `kubectl describe` show a record. A table whose rows wrap reads as noise.
+ */
+function recordBlocks(headers: readonly string[], rows: readonly string[][], width: number): string {
+  const labelWidth = Math.max(...headers.map((header) => header.length)) + gap;
+  const blocks = rows.map((row) =>
+    labelledLines(
+      headers.map((header, index) => [header, row[index] ?? ''] as const),
+      width,
+      labelWidth,
+    ).join('\n'),
+  );
+  // No row, no block: a header alone says nothing the command's note does not.
+  return blocks.length === 0 ? '' : `${blocks.join('\n\n')}\n`;
 }
 
 async function drawTable<T>(
@@ -115,7 +142,7 @@ function fitToWidth<T>(
   cells: readonly string[][],
   widths: readonly number[],
   maxWidth: number,
-): { columns: TableColumn<T>[]; cells: string[][]; widths: number[] } {
+): { columns: TableColumn<T>[]; cells: string[][]; widths: number[]; tooNarrow: boolean } {
   let kept = columns.map((_, index) => index);
   // A column kept whole counts for its planned width too, even when this page's cells are wider: which columns show
   // depends on the width alone (two pages at one width show the same columns); the wider cells are made room for
@@ -152,16 +179,20 @@ function fitToWidth<T>(
   const left = shrink(keptWidths, floor, excess);
   // Still too wide with every other column at its narrowest (a terminal of some 40 columns): a row that wraps is
   // unreadable, so the columns kept whole are cut too, as a last resort.
-  if (left > 0)
-    shrink(
-      keptWidths,
-      kept.map((index) => Math.max(columns[index]?.header.length ?? 0, narrowestCut)),
-      left,
-    );
+  const stillOver =
+    left > 0
+      ? shrink(
+          keptWidths,
+          kept.map((index) => Math.max(columns[index]?.header.length ?? 0, narrowestCut)),
+          left,
+        )
+      : 0;
   return {
     columns: kept.map((index) => columns[index] as TableColumn<T>),
     cells: cells.map((row) => kept.map((index, position) => cut(row[index] ?? '', keptWidths[position] ?? 0))),
     widths: keptWidths,
+    // Narrower than even that (some 30 columns): every row would wrap, so each is drawn as a block (recordBlocks).
+    tooNarrow: stillOver > 0,
   };
 }
 

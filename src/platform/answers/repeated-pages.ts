@@ -42,24 +42,30 @@ export type PageRepeat =
 export function watchForRepeatedPages(
   largerPageRepeatsToStop = 1,
   lastPageAgainEnds = false,
-): (items: readonly unknown[], offset: number) => PageRepeat {
-  let previous: { fingerprint: string; whole: string; offset: number; repeats: number; items: Set<string> } | undefined;
+): (items: readonly unknown[], offset: number, listed?: readonly unknown[]) => PageRepeat {
+  let previous:
+    | { fingerprint: string; whole: string; offset: number; listed: number; repeats: number; items: Set<string> }
+    | undefined;
   let pagesByOffset = false;
-  return (items, offset) => {
+  // `listed` is the page as answered, when it held entries that are no item (`null`s the reader leaves out): the
+  // offset moves by all of them, so it is what "the very next offset" and "the same page whole" are judged by. A page
+  // of reps and `null`s answered again past the end was read as a listing moving, five requests more and exit 1.
+  return (items, offset, listed = items) => {
     const fingerprint = createHash('sha256')
       .update(`${items.length}\n${JSON.stringify(items[0])}\n${JSON.stringify(items.at(-1))}`)
       .digest('base64');
     // The whole page's digest, only where a last page answered again may end the read (api, sellers list).
-    const wholeOf = () => createHash('sha256').update(JSON.stringify(items)).digest('base64');
+    const wholeOf = () => createHash('sha256').update(JSON.stringify(listed)).digest('base64');
     if (previous?.fingerprint !== fingerprint) {
       if (previous && offset > previous.offset && !previous.items.has(JSON.stringify(items.at(-1))))
         pagesByOffset = true;
       const itemsSeen = new Set(items.map((item) => JSON.stringify(item)));
-      previous = { fingerprint, whole: lastPageAgainEnds ? wholeOf() : '', offset, repeats: 0, items: itemsSeen };
+      const whole = lastPageAgainEnds ? wholeOf() : '';
+      previous = { fingerprint, whole, offset, listed: listed.length, repeats: 0, items: itemsSeen };
       return { kind: 'new' };
     }
-    const atNextOffset = offset === previous.offset + items.length && previous.repeats === 0;
-    if (lastPageAgainEnds && pagesByOffset && items.length > 1 && atNextOffset && wholeOf() === previous.whole)
+    const atNextOffset = offset === previous.offset + previous.listed && previous.repeats === 0;
+    if (lastPageAgainEnds && pagesByOffset && listed.length > 1 && atNextOffset && wholeOf() === previous.whole)
       return { kind: 'lastPageAgain', firstOffset: previous.offset, repeats: 1 };
     const repeats = ++previous.repeats;
     // Paged by offset, any page answered again is the listing moving (its reader skips what it wrote): only five in a
@@ -88,6 +94,12 @@ export function outrunLine(url: string, firstOffset: number, repeats: number, it
  * The warning that ends a read whose route answered the page of `firstOffset` again, whole, at the next offset (the
  * last at `url`): the route answers its last page past the end instead of an empty page, so the listing ended there.
  */
-export function lastPageAgainLine(url: string, firstOffset: number, count: number, itemsWord: string): string {
-  return `warning: GET ${url} answered the page of offset ${firstOffset} again (the same ${count} ${itemsWord}, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (every one of the ${itemsWord} answered was written once).`;
+export function lastPageAgainLine(
+  url: string,
+  firstOffset: number,
+  count: number,
+  itemsWord: string,
+  read = `every one of the ${itemsWord} answered was written once`,
+): string {
+  return `warning: GET ${url} answered the page of offset ${firstOffset} again (the same ${count} ${itemsWord}, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (${read}).`;
 }

@@ -55,6 +55,20 @@ function ignoringOffset(page: Listed[]): RouteHandler {
   };
 }
 
+/** A listing of `orders` by offset that answers its last page for any offset past the end (it clamps the offset). */
+function clampingOffset(orders: Listed[]): RouteHandler {
+  return (request, _body, response) => {
+    const query = new URL(request.url ?? '', 'http://localhost').searchParams;
+    const asked = Number(query.get('offset') ?? '0');
+    offsets.push(asked);
+    const limit = Number(query.get('limit') ?? 25);
+    const offset = asked < orders.length ? asked : Math.max(0, Math.floor((orders.length - 1) / limit) * limit);
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(orders.slice(offset, offset + limit)));
+  };
+}
+
 /** The detail route: the orders by id, a 404 for any other value (a number among them). */
 function details(orders: Listed[]): RouteHandler {
   return (request, _body, response) => {
@@ -122,5 +136,39 @@ describe('orders get NUMBER on a listing whose oldest orders show no number', ()
     // the listing read in turn from its start (where the search had jumped past offsets 200 to 274).
     const inTurn = Array.from({ length: 9 }, (_, page) => page * 25);
     expect(offsets).toEqual([0, 25, 75, 175, 375, 275, ...inTurn]);
+  });
+});
+
+/** The warning of a full read ending at the clamping listing's last page (offset 50) answered again at 60. */
+function lastPageAgain(): string {
+  return `warning: GET ${platform.url}/v1/orders?limit=25&offset=60 answered the page of offset 50 again (the same 10 orders, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (every order listed was read).`;
+}
+
+describe('orders get NUMBER read in turn on a listing that answers its last page again past the end', () => {
+  // 60 orders, numbers rising down the listing (so it is read in turn); at offset 60 and on, the page of offset 50.
+  const orders = newestFirst(60).toReversed();
+  it('a number no order has: the read ends there, as sellers list --all and api --paginate end, exit 1 saying so', async () => {
+    routes['GET /v1/orders'] = clampingOffset(orders);
+    routes['GET /v1/orders/*'] = details(orders);
+    const result = await ordersGet('99999');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    // It read on five requests more and stopped with "orders are created as fast as it is read".
+    expect(result.stderr.split('\n')).toEqual([
+      lastPageAgain(),
+      "error: order 99999: the platform has no order with that id, and no order has that number (the listing was read to its end: 60 orders); give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)",
+      '',
+    ]);
+    // The first page (out of order), then in turn from the start: 0, 25, 50, and the page of 50 answered again at 60.
+    expect(offsets).toEqual([0, 0, 25, 50, 60]);
+  });
+
+  it('a number of the last page: found before the read reaches the end, no warning', async () => {
+    routes['GET /v1/orders'] = clampingOffset(orders);
+    routes['GET /v1/orders/*'] = details(orders);
+    const result = await ordersGet('100055');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('order 100055 is id 55\n');
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: 55, orderId: 100055 });
   });
 });

@@ -60,6 +60,29 @@ describe('sellers list: entries that are no sales rep', () => {
     );
   });
 
+  it('--all: a route answering its page of reps and nulls again past the end ends the read there, as without nulls, exit 0', async () => {
+    const carla = rep(3, 'carla@loja.test');
+    const dora = rep(4, 'dora@loja.test');
+    const lastPage = [carla, null, dora];
+    // The route clamps the offset to its last page (offset 3): offset 6 answers it again, whole, as would any later.
+    routes['GET /sellerModule/listSellers'] = (request, _body, response) => {
+      const offset = Number(new URL(request.url ?? '', 'http://x').searchParams.get('offset') ?? 0);
+      const page = offset === 0 ? [ana, null, bruno] : lastPage;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
+    };
+    const result = await run(['--all', '--limit', '3', '-o', 'json']);
+    // It stopped with exit 1 ("sales reps are added at the head of the listing as fast as it is read") after 5 more.
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([ana, bruno, carla, dora]);
+    // Offsets 0, 3 and 6: the page answered again at 6 ends the read.
+    expect(received.filter((line) => line.startsWith('GET /sellerModule'))).toHaveLength(3);
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
+      `warning: GET ${platform.url}/sellerModule/listSellers?limit=3&offset=6 answered the page of offset 3 again (the same 2 sales reps, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (every one of the sales reps answered was written once).`,
+      // The nulls of the pages read, once each: the page answered again is not read.
+      'warning: 2 listed entries were no sales rep (null, or not a JSON object) and were left out; b2bctl api /sellerModule/listSellers shows the answer as it came.',
+    ]);
+  });
+
   it('--email: the matching reps written, the entries that are no rep left out with the warning, exit 0', async () => {
     listing({ 0: oddPage });
     const result = await run(['--email', 'loja', '-o', 'json']);

@@ -101,6 +101,29 @@ describe('doctor on a terminal', () => {
     ).toBe(true);
   });
 
+  it.each([40, 20])(
+    'at %i columns: no line wraps, and a check too long for its line goes on under itself, past the result',
+    async (columns) => {
+      const written = await doctorOutput(columns);
+      expect(await wrappedLineCount(written, columns)).toBe(0);
+      const screen = await renderedScreen(written, columns);
+      // A finding's first line starts with its result; every other line is indented under its check (t10-21:
+      // `ok    GET` / `/sellerModule/listSellers?limit=1  (HTTP` / `200)`, the check's end back at the edge).
+      expect(screen.filter((line) => !/^(ok|skip|fail|warn) +\S/.test(line) && !/^ {6}\S/.test(line))).toEqual([]);
+    },
+  );
+
+  it('at 40 columns, the listing check too long for its line goes on under itself', async () => {
+    const screen = await renderedScreen(await doctorOutput(40), 40);
+    const listing = screen.indexOf('      /sellerModule/listSellers?limit=1');
+    expect(screen.slice(listing - 1, listing + 3)).toEqual([
+      'ok    GET',
+      '      /sellerModule/listSellers?limit=1',
+      '      (HTTP 200)',
+      '      a bare array, 1 record',
+    ]);
+  });
+
   it('at 120 columns keeps the table, its header first and long cells wrapped inside their column', async () => {
     const screen = await renderedScreen(await doctorOutput(120), 120);
     expect(screen[0]?.split(/ {2,}/)).toEqual(['CHECK', 'RESULT', 'STATUS', 'RECOGNISED', 'SETTING']);

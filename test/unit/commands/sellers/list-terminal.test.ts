@@ -193,6 +193,63 @@ describe('sellers list on a terminal', () => {
     expect(screen.slice(1, 6).every((line) => line.includes('…'))).toBe(true);
   });
 
+  it('at 20 columns, too narrow for the table even cut, each rep is a block of whole values and no line wraps', async () => {
+    const written = await onTerminal({ limit: 3 }, 20);
+    const screen = await renderedScreen(written, 20);
+    // t10-21: every row wrapped (`EMAIL   DOCUMENT  PE` / `RMISSIONS`), PERMISSIONS kept whole.
+    expect(await wrappedLineCount(written, 20)).toBe(0);
+    expect(screen.slice(0, 7)).toEqual([
+      'EMAIL',
+      '  Vitoria.Rocha@REPR',
+      '  ESENTACOES.COM.BR',
+      'DOCUMENT',
+      '  081.855.795-80',
+      'PERMISSIONS',
+      '  ----A---CH-',
+    ]);
+    expect(screen[7]).toBe('');
+    expect(screen.filter((line) => line === 'DOCUMENT')).toHaveLength(3);
+    expect(screen.join('\n')).not.toContain('…');
+    // PERMISSIONS is shown, so its legend is too.
+    expect(screen.join(' ')).toContain('PERMISSIONS: F change freight, I insert freight');
+  });
+
+  it('at 28 columns each rep is a block, its values under their own column', async () => {
+    const written = await onTerminal({ limit: 1 }, 28);
+    const screen = await renderedScreen(written, 28);
+    expect(await wrappedLineCount(written, 28)).toBe(0);
+    expect(screen.slice(0, 5)).toEqual([
+      'EMAIL        Vitoria.Rocha@R',
+      '             EPRESENTACOES.',
+      '             COM.BR',
+      'DOCUMENT     081.855.795-80',
+      'PERMISSIONS  ----A---CH-',
+    ]);
+  });
+
+  it.each([
+    [20, {}, true],
+    [40, {}, true],
+    [80, {}, true],
+    [20, { email: 'silva' }, false],
+    [40, { email: 'silva' }, false],
+    [60, { email: 'silva' }, false],
+    [80, { email: 'silva' }, true],
+  ])(
+    'at %i columns (%o) no screen line wraps, and the PERMISSIONS legend shows only with its column',
+    async (columns, options, permissionsShown) => {
+      const written = await onTerminal({ limit: 3, ...options }, columns);
+      const screen = await renderedScreen(written, columns);
+      expect(await wrappedLineCount(written, columns)).toBe(0);
+      expect(screen.every((line) => line.length <= columns)).toBe(true);
+      // The table's header, or a block's label (alone on its line, or beside the rep's letters).
+      const shown =
+        (screen[0] ?? '').endsWith(' PERMISSIONS') || screen.some((line) => /^PERMISSIONS( +[-A-Z]{11})?$/.test(line));
+      expect(shown).toBe(permissionsShown);
+      expect(screen.join(' ').includes('PERMISSIONS: F change freight')).toBe(permissionsShown);
+    },
+  );
+
   it('a full page after --offset says where it started; a short page gives the count', async () => {
     const fromOffset = await renderedScreen(await onTerminal({ offset: 20 }, 160), 160);
     expect(fromOffset[21]).toBe('20 sales reps from offset 20; --all for every page.');

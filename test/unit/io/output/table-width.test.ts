@@ -61,3 +61,34 @@ describe('a table with wide and combining characters', () => {
     ]);
   });
 });
+
+describe('a table on a terminal too narrow for its columns even cut', () => {
+  const kept: TableColumn<string>[] = [
+    { header: 'NAME', value: (name) => name },
+    { header: 'PERMISSIONS', value: () => 'F-RDA--S---' },
+  ];
+
+  it('draws each row as a block of whole values, under their own column, a blank line between two (t10-21)', async () => {
+    // NAME at its narrowest (6), two spaces and PERMISSIONS (11) need 19 columns: at 18 every row would wrap.
+    const table = await renderTable(kept, ['销售经理 北京分店', 'Ana'], { color: false, maxWidth: 18 });
+    // 18 columns leave the values too little room beside PERMISSIONS: each header on its line, its value below.
+    expect(await renderedScreen(table, 18)).toEqual([
+      'NAME',
+      '  销售经理',
+      '  北京分店',
+      'PERMISSIONS',
+      '  F-RDA--S---',
+      '',
+      'NAME',
+      '  Ana',
+      'PERMISSIONS',
+      '  F-RDA--S---',
+    ]);
+  });
+
+  it('a table of no row draws nothing: a header alone would be the one block, and it says nothing', async () => {
+    // Without rows NAME is as wide as its header: 17 columns fit the header, 16 do not.
+    expect(await renderTable(kept, [], { color: false, maxWidth: 16 })).toBe('');
+    expect(await renderTable(kept, [], { color: false, maxWidth: 17 })).toBe('NAME  PERMISSIONS\n');
+  });
+});
