@@ -7,6 +7,7 @@ import type { CommandGroupModule, Dispatch } from '../command-kit/command-group.
 import { addExamples } from './examples.js';
 import { helpLayout } from './help-layout.js';
 import { nonEmpty } from '../command-kit/parse.js';
+import { closestName } from '../lib/suggest.js';
 
 /** The global options (docs/output.md, "Conventions") as commander parses them. */
 interface GlobalFlags {
@@ -227,6 +228,39 @@ export function parseEndExitCode(error: CommanderError): ExitCode {
     error.code === 'commander.version' ||
     (error.code === 'commander.help' && error.exitCode === 0);
   return askedFor ? 0 : 2;
+}
+
+/**
+ * `b2bctl nosuch --help` (and `b2bctl help nosuch`, read as that): commander showed the nearest command's whole help,
+ * with no word of the unknown one (exit 0, or 2 for `help`); a usage error instead, as `b2bctl nosuch` gets and as gh
+ * answers, with the nearest name offered.
+ */
+export function refuseHelpOfUnknownCommand(program: Command, argv: readonly string[]): void {
+  const operands: string[] = [];
+  for (let index = 2; index < argv.length && argv[index] !== '--'; index++) {
+    const word = argv[index] as string;
+    if (globalOptionsWithValue.has(word)) index++;
+    else operands.push(word);
+  }
+  const asked = operands[0] === 'help' ? operands.slice(1) : operands;
+  if (asked === operands && !operands.includes('--help') && !operands.includes('-h')) return;
+  let command = program;
+  for (const word of asked) {
+    if (word === '--help' || word === '-h' || command.commands.length === 0) return;
+    if (word.startsWith('-')) continue;
+    const next = command.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
+    if (next === undefined) {
+      const near = closestName(
+        word,
+        command.commands.map((sub) => sub.name()),
+      );
+      return command.error(`error: unknown command '${word}'${near === undefined ? '' : ` (did you mean ${near}?)`}`, {
+        exitCode: 2,
+        code: 'commander.unknownCommand',
+      });
+    }
+    command = next;
+  }
 }
 
 /** After a usage error, each command prints its own usage line (clig.dev: show how to do it right). */

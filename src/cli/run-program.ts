@@ -9,6 +9,7 @@ import {
   globalsOf,
   parseEndExitCode,
   refuseExcelWithOtherFormat,
+  refuseHelpOfUnknownCommand,
   refuseUnknownLogFormat,
 } from './program.js';
 
@@ -83,6 +84,7 @@ export async function runProgram(
   });
 
   try {
+    refuseHelpOfUnknownCommand(program, argv);
     await program.parseAsync(argv);
     await logParseErrors();
     return told(0, decided);
@@ -125,6 +127,6 @@ function told(code: ExitCode, decided: ((code: ExitCode) => void) | undefined): 
  */
 export function helpOfCommandPath(argv: readonly string[]): readonly string[] {
   const words = argv.slice(2);
-  if (words[0] !== 'help' || words.length < 3 || words.slice(1).some((word) => word.startsWith('-'))) return argv;
+  if (words[0] !== 'help' || words.length < 2 || words.slice(1).some((word) => word.startsWith('-'))) return argv;
   return [...argv.slice(0, 2), ...words.slice(1), '--help'];
 }

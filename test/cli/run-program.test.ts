@@ -136,6 +136,28 @@ describe('help and version end with 0 on stdout', () => {
   });
 });
 
+describe('help of a command that does not exist', () => {
+  it.each([
+    [['help', 'nosuch'], "error: unknown command 'nosuch'", 'Usage: b2bctl [options] [command]'],
+    [['nosuch', '--help'], "error: unknown command 'nosuch'", 'Usage: b2bctl [options] [command]'],
+    [['help', 'stok'], "error: unknown command 'stok' (did you mean stock?)", 'Usage: b2bctl [options] [command]'],
+    [['help', 'stock', 'nosuch'], "error: unknown command 'nosuch'", 'Usage: b2bctl stock [options] [command]'],
+    [['stock', 'nosuch', '--help'], "error: unknown command 'nosuch'", 'Usage: b2bctl stock [options] [command]'],
+    [['--profile', 'x', 'help', 'nosuch'], "error: unknown command 'nosuch'", 'Usage: b2bctl [options] [command]'],
+  ])('%j is a usage error naming it (2), not the whole help of its nearest command', async (words, error, usage) => {
+    // The whole top-level help was printed, exit 2 (or 0), without a word of the unknown command (a user test).
+    const ran = await run(words);
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toBe('');
+    expect(
+      ran.stderr
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.replace(isoTime, '')),
+    ).toEqual([error, usage, expect.stringMatching(/^Run "b2bctl.*--help" for details\.$/)]);
+  });
+});
+
 describe('the exit code is told as soon as it is decided', () => {
   it('before the context has closed (its connections may keep the process a while): a second Ctrl-C keeps it', async () => {
     const test = testContext({ env: { B2BCTL_BASE_URL: 'https://store.example', B2BCTL_TOKEN: 'token-0123456789' } });
