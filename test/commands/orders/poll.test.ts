@@ -161,11 +161,18 @@ describe('orders poll in process, with a fake clock', () => {
   beforeEach(() => setUp());
 
   it("a filter's first run that lists nothing says so, and that statuses are written in capitals", async () => {
-    const typed = await poll({ since: '31d', statuses: ['shipped'] });
+    const typed = await poll({ since: '31d', statuses: ['enviado'] });
     expect(typed.versions).toEqual([]);
     expect(typed.stderr).toContain(
-      "warning: no order has the status shipped in this window. Check the spelling against what the platform lists (b2bctl orders get ID shows an order's status); the platform writes statuses in capitals, such as AWAITING_PAYMENT.",
+      "warning: no order has the status enviado in this window. Check the spelling against what the platform lists (b2bctl orders get ID shows an order's status); the platform writes statuses in capitals, such as AWAITING_PAYMENT.",
     );
+  });
+
+  it('a status b2bctl knows, typed in small letters, is asked as the platform writes it and finds its orders', async () => {
+    // `shipped` was sent as typed: the listing matched nothing and the cursor moved past every shipped order.
+    const typed = await poll({ since: '31d', statuses: ['shipped'] });
+    expect(typed.versions.map((version) => version.split('@')[0])).toEqual(['8', '12', '16']);
+    expect(typed.stderr).not.toContain('warning');
   });
 
   it('the runs after the first do not reach behind its --since, though the look-back would', async () => {
