@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { ListenOptions } from '../../src/commands/webhook/listen.js';
 import type { ScriptedPlatform } from './scripted-platform.js';
 import { until } from './until.js';
 import { listenInProcess, postEvent, receiverToken, temporaryFolder } from './webhook-receiver.js';
@@ -15,14 +16,18 @@ export function wholeOrder(id: number | string, status: string, lastUpdated: unk
 }
 
 /**
- * A receiver with --fetch-orders on PLATFORM: posts `events` in turn, then a last whole order whose file says the
- * hand-off went past them all (it hands events off in order); returns the inbox's orders folder, the status of the
- * order held in each file, and the receiver's stderr.
+ * A receiver with --fetch-orders (and `flags`) on PLATFORM: posts `events` in turn, then a last whole order whose file
+ * says the hand-off went past them all (it hands events off in order); returns the inbox's orders folder, the status
+ * of the order held in each file, and the receiver's stderr.
  */
-export async function ordersAfterEvents(platform: ScriptedPlatform, events: unknown[]) {
+export async function ordersAfterEvents(
+  platform: ScriptedPlatform,
+  events: unknown[],
+  flags: Partial<ListenOptions> = {},
+) {
   const inbox = temporaryFolder();
   const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'platform-token' };
-  const { memory, url, stop } = await listenInProcess(inbox, { fetchOrders: true }, { env });
+  const { memory, url, stop } = await listenInProcess(inbox, { ...flags, fetchOrders: true }, { env });
   const token = await receiverToken(url);
   for (const event of events) expect((await postEvent(url, 'orders', event, token)).status).toBe(200);
   await postEvent(url, 'orders', wholeOrder(999, 'LAST', '2026-11-30T00:00:00Z'), token);

@@ -27,6 +27,7 @@ import {
 } from '../../domain/orders-window.js';
 import {
   type OrderAnswerSettings,
+  olderDetailInstant,
   readListedOrder,
   readOrderStatus,
   showsIdOrNumber,
@@ -724,10 +725,10 @@ function olderDetailReplaced(
   answers: OrderAnswerSettings,
   warn: (line: string) => void,
 ): unknown {
-  const read = readListedOrder(detail, answers);
-  if (read === undefined || !(Date.parse(read.lastUpdated) < Date.parse(version.lastUpdated))) return detail;
+  const detailUpdated = olderDetailInstant(version, detail, answers);
+  if (detailUpdated === undefined) return detail;
   warn(
-    `warning: order ${String(version.id)} is listed updated ${version.lastUpdated}, but its detail is an older version (updated ${read.lastUpdated}: a platform replica lagging behind): its listing entry was written in its place; b2bctl orders get ${String(version.id)} reads it later.`,
+    `warning: order ${String(version.id)} is listed updated ${version.lastUpdated}, but its detail is an older version (updated ${detailUpdated}: a platform replica lagging behind): its listing entry was written in its place; b2bctl orders get ${String(version.id)} reads it later.`,
   );
   return version.record;
 }

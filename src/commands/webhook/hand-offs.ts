@@ -9,7 +9,13 @@ import { commandRuns } from '../../webhook/command-runs.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
 import { PlatformError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { orderDetailBody } from '../../platform/orders.js';
+import { orderAnswers, orderDetailBody } from '../../platform/orders.js';
+import {
+  olderDetailInstant,
+  type OrderAnswerSettings,
+  readListedOrder,
+  readOrderDetail,
+} from '../../platform/answers/orders.js';
 import { HandOff } from '../../webhook/hand-off.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
@@ -141,6 +147,30 @@ async function orderDetail(platform: PlatformClient, id: string | number, number
 }
 
 /**
+ * A fetched detail older than the version its simplified event announces (a platform replica lagging behind its
+ * webhooks) is refused as a failed fetch: written, the event's news (a cancellation) would never reach the order
+ * file, and the event would count as handled (t13-4). Thrown, the event is tried again for --give-up-after, so a
+ * replica that catches up gives the version announced; then it is a dead letter, as any fetch that keeps failing.
+ * The rule is `orders poll --detail`'s for a detail older than listed (olderDetailInstant). An event or a detail
+ * whose update instant b2bctl cannot read cannot be compared: the detail goes on as before.
+ */
+function refuseDetailOlderThanEvent(
+  id: string | number,
+  event: unknown,
+  body: unknown,
+  answers: OrderAnswerSettings,
+): void {
+  // The event in the webhook's own shape (the document's `id` and `lastUpdated`); the detail as the API answers it.
+  const announced = readListedOrder(event);
+  if (announced === undefined) return;
+  const detailUpdated = olderDetailInstant(announced, readOrderDetail(body, answers), answers);
+  if (detailUpdated === undefined) return;
+  throw new Error(
+    `order ${String(id)}'s detail is an older version (updated ${detailUpdated}) than its event announces (updated ${announced.lastUpdated}): a platform replica lagging behind its webhooks; not written`,
+  );
+}
+
+/**
  * The order number (`orderId`) an orders event names, which the fetched detail must show if it shows one: not a
  * number past 2^53, whose parsed value is another number than the one written (and would refuse the right detail).
  */
@@ -251,6 +281,7 @@ export function fetchedOrdersFolder(context: Context, inbox: string | undefined)
 async function orderFetcher(context: Context, inbox: string | undefined): Promise<EventConsumer> {
   const platform = await context.platform();
   const folder = fetchedOrdersFolder(context, inbox);
+  const answers = orderAnswers(platform);
   let incomparableSaid = false;
   return {
     target: `fetch orders into ${folder}`,
@@ -269,6 +300,7 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
       const id = exactOrderId(parsedId, whole === undefined || whole === event.event, event.eventJson);
       // As it came: the webhook's own shape, as the API's detail is kept in its own.
       const order = whole !== undefined ? event.event : await orderDetail(platform, id, eventOrderNumber(event.event));
+      if (whole === undefined) refuseDetailOlderThanEvent(id, event.event, order, answers);
       const file = join(folder, orderFileName(String(id)));
       // An older version that comes after a newer one (the platform's webhooks need not come in order, a replica
       // behind the primary answers an older detail) keeps the file; the event is handled all the same.

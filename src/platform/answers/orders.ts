@@ -214,6 +214,26 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
 }
 
 /**
+ * The update instant of a detail that is an older version than the one named for it (a listing entry, a simplified
+ * orders webhook: both carry the document's `id` and `lastUpdated`): a platform replica lagging behind the one that
+ * lists or sends webhooks. Written, such a detail would move the ERP's order back (an invoiced order to awaiting
+ * payment). Undefined when it is that version or a newer one, or when either instant cannot be read (readListedOrder):
+ * an unread instant cannot be compared, and the caller says so or not as it does for any such order. So is a detail
+ * whose update stamp is unset (its creation instant standing in) against a version that names an update: a detail
+ * route that leaves the stamp null tells nothing of the version (docs/orders-poll.md). One rule for
+ * `orders poll --detail` and `webhook listen --fetch-orders`.
+ */
+export function olderDetailInstant(
+  named: ListedOrder,
+  detail: unknown,
+  settings: OrderAnswerSettings = {},
+): string | undefined {
+  const read = readListedOrder(detail, settings);
+  if (read === undefined || (read.neverUpdated !== undefined && named.neverUpdated === undefined)) return undefined;
+  return Date.parse(read.lastUpdated) < Date.parse(named.lastUpdated) ? read.lastUpdated : undefined;
+}
+
+/**
  * Where an entry shows its update stamp unset (null, blank, or a placeholder such as `0000-00-00 00:00:00`:
  * isUnsetStamp) and holds no other value at any place a stamp may be: one holding other text b2bctl cannot read is
  * no unset stamp (unreadableUpdateStamp says which).

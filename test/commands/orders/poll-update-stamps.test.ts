@@ -251,6 +251,12 @@ describe('orders poll --detail: a detail whose update stamp b2bctl cannot read (
     ['absent', {}, 'its update stamp unset or absent'],
     ['not ISO', { lastUpdated: '28/11/2026 10:00:00' }, 'lastUpdated "28/11/2026 10:00:00"'],
     ['null with the creation instant', { lastUpdated: null, dateCreated: listedAt() }, 'lastUpdated unset'],
+    // A creation instant before the update listed says nothing of the version either (a route that leaves it null).
+    [
+      'null with an older creation instant',
+      { lastUpdated: null, dateCreated: '2026-11-01T00:00:00.000Z' },
+      'lastUpdated unset',
+    ],
   ])(
     'lastUpdated %s: the details are written as they came, exit 0, one warning a run naming the order and the stamp',
     async (_name, stamp, shown) => {

@@ -3,6 +3,7 @@ import {
   detailHoldsNoOrder,
   detailNotTheOrder,
   locateOrderListing,
+  olderDetailInstant,
   orderListingNotAPage,
   readBuyerDocument,
   readHeldMoveData,
@@ -116,6 +117,31 @@ describe('readListedOrder: the id and update instant the poller tracks', () => {
       idPath: 'id',
       lastUpdatedPath: undefined,
     });
+  });
+});
+
+describe('olderDetailInstant: a detail older than the version named for it (poll --detail, --fetch-orders)', () => {
+  const named = readListedOrder(order)!;
+  it.each([
+    ['older', { ...order, lastUpdated: '2026-11-20T09:59:59.999Z' }, '2026-11-20T09:59:59.999Z'],
+    ['older, in another zone', { ...order, lastUpdated: '2026-11-20T06:59:00-03:00' }, '2026-11-20T09:59:00.000Z'],
+    ['the same version', order, undefined],
+    ['newer', { ...order, lastUpdated: '2026-11-20T10:00:01Z' }, undefined],
+    ['no update stamp', { ...order, lastUpdated: undefined }, undefined],
+    [
+      'its stamp unset, an older creation instant',
+      { ...order, lastUpdated: null, dateCreated: '2026-11-01T00:00:00Z' },
+      undefined,
+    ],
+    ['a stamp b2bctl does not read', { ...order, lastUpdated: '20/11/2026 09:00:00' }, undefined],
+    ['no order', null, undefined],
+  ])('%s', (_name, detail, older) => {
+    expect(olderDetailInstant(named, detail)).toBe(older);
+  });
+
+  it('reads the detail where answers.orders.lastUpdated says', () => {
+    const detail = { id: 7, modified: '2026-11-19T10:00:00Z', lastUpdated: '2026-11-21T10:00:00Z' };
+    expect(olderDetailInstant(named, detail, { lastUpdated: 'modified' })).toBe('2026-11-19T10:00:00.000Z');
   });
 });
 
