@@ -82,13 +82,15 @@ export function urlHoldsCredential(url: URL): boolean {
 
 /**
  * Refuses (exit 2) to send `credential` over plain HTTP to another machine, where anyone on the way can read it,
- * unless the user said `--allow-http`. `url` is shown without user-info or query.
+ * unless the user said `--allow-http`. `url` is shown without user-info or query. `allow` is what lets it through
+ * when the network is trusted; `false` where nothing does (the sandbox's credentials): the advice is then the
+ * https:// address alone, not "use the https:// address, or use an https:// --tax-callback" (t12-11).
  */
 export function refusePlainHttp(
   url: URL,
   credential: string,
   allowHttp: boolean,
-  allow = 'pass --allow-http',
+  allow: string | false = 'pass --allow-http',
   env?: ProxyEnvironment,
 ): void {
   if (allowHttp || !isPlainHttpOffMachine(url, env)) return;
@@ -96,7 +98,7 @@ export function refusePlainHttp(
   const between =
     proxy === undefined ? url.hostname : `the proxy ${proxy.hostname} (set NO_PROXY=${url.hostname} to go direct)`;
   throw new UsageError(
-    `Refusing to send ${credential} to ${url.protocol}//${url.host}${url.pathname} over plain HTTP: anyone on the network between here and ${between} can read it. Use the https:// address, or ${allow} if that network is trusted.`,
+    `Refusing to send ${credential} to ${url.protocol}//${url.host}${url.pathname} over plain HTTP: anyone on the network between here and ${between} can read it. Use the https:// address${allow === false ? '' : `, or ${allow} if that network is trusted`}.`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { BlockList, isIP } from 'node:net';
 import { UsageError } from '../base/errors.js';
 
 /** Which proxy, if any, a URL goes through, read from the environment as curl and npm read it. Pure. */
@@ -15,8 +16,9 @@ const defaultPorts: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
 /**
  * The route of a request to `url`: HTTPS_PROXY for https, HTTP_PROXY for http (https falls back to HTTP_PROXY),
- * NO_PROXY as host, domain suffix (`.example.com` or `example.com`), `host:port`, or `*`. The lower-case
- * variable wins over the upper-case one, as in curl; these are the rules of undici's EnvHttpProxyAgent.
+ * NO_PROXY as host, domain suffix (`.example.com` or `example.com`), `host:port`, a network in CIDR
+ * (`10.0.0.0/8`), or `*`. The lower-case variable wins over the upper-case one, as in curl; these are the rules of
+ * undici's EnvHttpProxyAgent, with curl's CIDR entries, which it does not read.
  */
 export function proxyRouteFor(url: URL, env: ProxyEnvironment): ProxyRoute {
   // `??` as undici reads it: a lower-case variable that is set, even empty, hides the upper-case one.
@@ -86,20 +88,52 @@ export function maskUserInfo(text: string): string {
 /** A proxy variable that cannot be read: a usage error, found before anything is sent. */
 export class ProxySettingError extends UsageError {}
 
-/** The NO_PROXY entry that exempts `url`, if any. */
+/**
+ * The NO_PROXY entry that exempts `url`, if any: `*`; a network in CIDR (`10.0.0.0/8`, `fd00::/8`), holding a host
+ * written as an IP address (curl since 7.86; a name is never resolved to match one, as curl does not); a host, or a
+ * domain and its subdomains, with a port or not; an IP address (`::1` or `[::1]` alike).
+ */
 export function noProxyMatch(url: URL, noProxy: string): string | undefined {
   const entries = noProxy.split(/[,\s]+/).filter((entry) => entry !== '');
   if (entries.length === 0) return undefined;
   if (noProxy.trim() === '*') return '*';
-  const host = url.hostname.toLowerCase();
+  const host = withoutBrackets(url.hostname.toLowerCase());
   const port = Number(url.port) || defaultPorts[url.protocol] || 0;
   for (const entry of entries) {
-    const parsed = /^(.+):(\d+)$/.exec(entry);
-    const entryHost = (parsed?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase();
+    if (entry.includes('/')) {
+      if (inNetwork(host, entry)) return entry;
+      continue;
+    }
+    // `::1` is an address, not the host `:` on port 1.
+    const parsed = isIP(withoutBrackets(entry)) === 0 ? /^(.+):(\d+)$/.exec(entry) : null;
+    const entryHost = withoutBrackets((parsed?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase());
     if (parsed?.[2] && Number(parsed[2]) !== port) continue;
     if (host === entryHost || host.endsWith(`.${entryHost}`)) return entry;
   }
   return undefined;
+}
+
+/** An IPv6 address as a URL writes it, `[::1]`, as an address: `::1`. */
+function withoutBrackets(host: string): string {
+  return host.replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * Whether `host`, an IP address as written, is in the NO_PROXY network `entry` (`127.0.0.0/8`, `[fd00::]/8`): an
+ * entry that is no network (a bad address or prefix length) holds nothing, as curl ignores it.
+ */
+function inNetwork(host: string, entry: string): boolean {
+  const network = /^(.+)\/(\d{1,3})$/.exec(entry);
+  const hostFamily = isIP(host);
+  if (network === null || hostFamily === 0) return false;
+  const address = withoutBrackets(network[1] ?? '');
+  const family = isIP(address);
+  const prefix = Number(network[2]);
+  if (family !== hostFamily || prefix > (family === 4 ? 32 : 128)) return false;
+  const list = new BlockList();
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  list.addSubnet(address, prefix, type);
+  return list.check(host, type);
 }
 
 /** A proxy URL as it may be printed: the password replaced, the user kept so the reader knows which one was used. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SandboxOptions } from './options.js';
 import { sendError } from './http-answers.js';
@@ -17,7 +18,8 @@ export function registerFaults(
   // The latency sits between the platform's work and its answer, as on a real network: a client that
   // dies while waiting has had its request applied and lost the answer, the case resume must handle.
   app.addHook('onSend', async (request, _reply, payload) => {
-    if (options.latencyMs > 0 && !request.routeOptions.config?.control) await delay(options.latencyMs);
+    if (options.latencyMs > 0 && !request.routeOptions.config?.control)
+      await latencyOn(request.raw.socket, options.latencyMs);
     return payload;
   });
   app.addHook('onRequest', async (request, reply) => {
@@ -45,4 +47,24 @@ export function registerFaults(
       return sendError(reply, 503, 'Service temporarily unavailable');
     }
   });
+}
+
+/**
+ * Waits `ms` before an answer, or until its connection closes: a client that gave up, or a stop past its 10 s that
+ * closed the connections still open. An answer no one can read needs no wait, and the wait's timer would hold a
+ * stopped sandbox's process alive until it fired: `--latency 14000` printed "Sandbox stopped." at 10 s and exited at
+ * 24 (t14-7).
+ */
+async function latencyOn(socket: Socket, ms: number): Promise<void> {
+  if (socket.destroyed) return;
+  const closed = new AbortController();
+  const cancel = () => closed.abort();
+  socket.once('close', cancel);
+  try {
+    await delay(ms, undefined, { signal: closed.signal });
+  } catch {
+    // Aborted: the connection closed, nothing waits for the answer.
+  } finally {
+    socket.off('close', cancel);
+  }
 }

@@ -3,11 +3,13 @@
  * from the request's arrival; past it, or on an error, the tax table's answer (or 503 without one).
  */
 import type { Dispatcher } from 'undici';
-import { isObject } from '../domain/customer-values.js';
+import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
 import { urlShownSafely } from '../lib/shown-target.js';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { errorCodeOf, isConnectionBreak } from '../net/network-error.js';
 import type { ProxyEnvironment } from '../net/proxy-route.js';
+import { type NoTaxAnswer, noTaxAnswerIn } from './erp-answer.js';
+import { requestReaders, type TaxShape } from './shape.js';
 
 /** Where the ERP computes taxes itself, and how long the cart may wait for it. */
 export interface TaxForward {
@@ -22,6 +24,9 @@ export interface TaxForward {
 /** The answer's JSON (text, or bytes written in one pass); or a refusal, with the log line it calls for. */
 export type Answer =
   { json: string | Buffer } | { status: 400 | 422 | 500 | 503; body: Record<string, unknown>; warning?: string };
+
+/** Why the ERP gave no tax answer: said to the platform (503) and in the log; an answer it gave quoted in the log. */
+type Miss = string | NoTaxAnswer;
 
 /** A cart as it came: parsed, and its text when the route kept it (passed on to the ERP byte for byte). */
 export interface ArrivedCart {
@@ -57,10 +62,17 @@ export class TaxErp {
   private open = 0;
   /** The URL as logs and /healthz show it, credentials hidden. */
   readonly shownUrl: string;
+  /** What an answer quoted in the log may echo of what was sent: the credential, the URL's user or key. */
+  private readonly secrets: string[];
 
-  constructor(readonly forward: TaxForward) {
+  /** `shape` names the cart's items and the answer's, which an answer must cover (noTaxAnswerIn). */
+  constructor(
+    readonly forward: TaxForward,
+    readonly shape: TaxShape,
+  ) {
     const url = new URL(forward.url);
     this.shownUrl = urlShownSafely(forward.url);
+    this.secrets = [...secretsOfAuthorization(forward.authorization), ...secretsOfUrl(forward.url)];
     this.connections = dispatcherFor(url, { connections: openRequestLimit, env: forward.env }).dispatcher;
     this.origin = url.origin;
     this.path = `${url.pathname}${url.search}`;
@@ -70,11 +82,14 @@ export class TaxErp {
     };
   }
 
-  /** The ERP's 2xx JSON object as it came, or why there is none; undefined when too many requests are open. */
-  ask(body: string): Promise<Answer | string> | undefined {
+  /**
+   * The ERP's 2xx JSON object as it came, or why it is no tax answer for a cart of `cartItems` items (undefined: the
+   * cart has no list the shape reads); undefined when too many requests are open.
+   */
+  ask(body: string, cartItems: number | undefined): Promise<Answer | Miss> | undefined {
     if (this.open >= openRequestLimit) return undefined;
     this.open++;
-    return this.send(body).finally(() => this.open--);
+    return this.send(body, cartItems).finally(() => this.open--);
   }
 
   /** Requests sent and not yet answered, those past their budget included (on /healthz). */
@@ -87,7 +102,7 @@ export class TaxErp {
     return this.connections.destroy();
   }
 
-  private async send(body: string): Promise<Answer | string> {
+  private async send(body: string, cartItems: number | undefined): Promise<Answer | Miss> {
     try {
       const answer = await this.connections.request({
         origin: this.origin,
@@ -100,8 +115,11 @@ export class TaxErp {
       });
       const text = await answer.body.text();
       if (answer.statusCode < 200 || answer.statusCode > 299) return `answered HTTP ${answer.statusCode}`;
-      const notAnAnswer = notATaxAnswer(JSON.parse(text));
-      return notAnAnswer === undefined ? { json: text } : `answered ${notAnAnswer}, which cannot be a tax answer`;
+      const notAnAnswer = noTaxAnswerIn(JSON.parse(text), cartItems, this.shape);
+      if (notAnAnswer === undefined) return { json: text };
+      // The answer is quoted in the log only: an ERP's error may echo the credential it was sent, masked there.
+      const shown = notAnAnswer.shown === undefined ? undefined : redactSecrets(notAnAnswer.shown, this.secrets);
+      return { why: notAnAnswer.why, ...(shown === undefined ? {} : { shown }) };
     } catch (error) {
       if (error instanceof SyntaxError) return 'answered a body that is not JSON';
       const code = errorCodeOf(error);
@@ -110,18 +128,6 @@ export class TaxErp {
       return `failed (${code ?? (error as Error).message})`;
     }
   }
-}
-
-/**
- * What the ERP's JSON is when it cannot be a tax answer in any shape (the answer names at least its list of items,
- * `answer.items` of the shape file, which cannot be left out), or undefined. Nothing more is asked of it: the ERP
- * answers in the platform's shape, which the shape file may not describe, so its keys are its own.
- */
-function notATaxAnswer(json: unknown): string | undefined {
-  if (isObject(json)) return Object.keys(json).length === 0 ? 'an empty object' : undefined;
-  if (json === null) return 'null';
-  if (Array.isArray(json)) return 'a list, not an object';
-  return `a ${typeof json}, not an object`;
 }
 
 /**
@@ -144,19 +150,29 @@ export async function answerThroughErp(
     timer = setTimeout(() => resolve(`did not answer in ${budgetMs} ms`), left);
   });
   const asked = onNextTurn(
-    () => erp.ask(cart.text ?? JSON.stringify(cart.body)) ?? `has ${openRequestLimit} requests open (not asked)`,
+    () =>
+      erp.ask(cart.text ?? JSON.stringify(cart.body), cartItemCount(cart.body, erp.shape)) ??
+      `has ${openRequestLimit} requests open (not asked)`,
   );
   const fallback = fromTable === undefined ? undefined : onNextTurn(() => onNextTurn(fromTable));
   const outcome = await Promise.race([asked, budget]);
   clearTimeout(timer);
-  if (typeof outcome !== 'string') return outcome;
+  if (typeof outcome !== 'string' && !('why' in outcome)) return outcome;
   report.fallback();
+  const why = typeof outcome === 'string' ? outcome : outcome.why;
+  const logged = typeof outcome === 'string' || outcome.shown === undefined ? why : `${why}: ${outcome.shown}`;
   if (fallback === undefined) {
-    report.warn(`tax callback: the ERP at ${erp.shownUrl} ${outcome}; answered 503 (no --rules to fall back on).`);
-    return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${outcome}.` } };
+    report.warn(`tax callback: the ERP at ${erp.shownUrl} ${logged}; answered 503 (no --rules to fall back on).`);
+    return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${why}.` } };
   }
-  report.warn(`tax callback: the ERP at ${erp.shownUrl} ${outcome}; answered from the tax table.`);
+  report.warn(`tax callback: the ERP at ${erp.shownUrl} ${logged}; answered from the tax table.`);
   return await fallback;
+}
+
+/** The cart's items as the shape reads them, or undefined when it has no list there (the ERP is asked all the same). */
+function cartItemCount(body: unknown, shape: TaxShape): number | undefined {
+  const items = requestReaders(shape.request).items(body);
+  return Array.isArray(items) ? items.length : undefined;
 }
 
 /**

@@ -74,7 +74,7 @@ const bodyLimit = 1_048_576;
 export async function startTaxServer(options: TaxServerOptions): Promise<RunningServer & { counts: TaxServerCounts }> {
   const counts: TaxServerCounts = { answered: 0, refused: 0, unreadable: 0, noRow: 0, fallbacks: 0, failed: 0 };
   let closing = false;
-  const erp = options.forward === undefined ? undefined : new TaxErp(options.forward);
+  const erp = options.forward === undefined ? undefined : new TaxErp(options.forward, options.shape);
   const cartRefused = refusedCartLine(options);
   const route: CallbackRoute = {
     path: options.path,

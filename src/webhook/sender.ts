@@ -201,11 +201,15 @@ function tokenRequestUrl(url: URL, style: TokenStyle): URL {
   return withGrant;
 }
 
+/** The `Authorization` header of a token request in the `basic` style: the client's id and secret, as Basic. */
+export function basicAuthorizationOf(client: Pick<TokenClient, 'clientId' | 'clientSecret'>): string {
+  return `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+}
+
 function tokenRequest(target: TokenClient): { headers: Record<string, string>; body?: string } {
   if (target.style === 'basic') {
-    const credentials = Buffer.from(`${target.clientId}:${target.clientSecret}`).toString('base64');
     return {
-      headers: { authorization: `Basic ${credentials}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { authorization: basicAuthorizationOf(target), 'content-type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=client_credentials',
     };
   }

@@ -177,14 +177,14 @@ function taxCallbackOf(options: SandboxCommandOptions, context: Context): Sandbo
   // The platform's credentials for the callback go over plain HTTP to this machine only, as every credential does.
   const target = new URL(options.taxCallback);
   if (callback.token !== undefined)
-    refusePlainHttp(target, 'the tax token (B2BCTL_TAX_TOKEN)', false, 'use an https:// --tax-callback', context.env);
+    refusePlainHttp(target, 'the tax token (B2BCTL_TAX_TOKEN)', false, false, context.env);
   if (options.taxClientId === undefined) return callback;
   const clientSecret = credentialFromEnvironment(context, 'B2BCTL_TAX_CLIENT_SECRET', false);
   if (!clientSecret)
     throw new UsageError(
       '--tax-client-id needs the secret in B2BCTL_TAX_CLIENT_SECRET (never on the command line), the one tax serve was given.',
     );
-  refusePlainHttp(target, 'the tax client secret', false, 'use an https:// --tax-callback', context.env);
+  refusePlainHttp(target, 'the tax client secret', false, false, context.env);
   checkedPath(options.taxTokenPath, '--tax-token-path');
   const client = {
     style: options.taxStyle ?? 'basic',
@@ -223,13 +223,7 @@ function webhookTarget(options: SandboxCommandOptions, context: Context): Sandbo
       '--webhook-url needs --webhook-client-id ID and the secret in B2BCTL_WEBHOOK_CLIENT_SECRET (never on the command line).',
     );
   }
-  refusePlainHttp(
-    new URL(options.webhookUrl),
-    'the webhook client secret',
-    false,
-    'use an https:// --webhook-url',
-    context.env,
-  );
+  refusePlainHttp(new URL(options.webhookUrl), 'the webhook client secret', false, false, context.env);
   checkedPath(options.webhookTokenPath, '--webhook-token-path');
   return {
     url: options.webhookUrl,

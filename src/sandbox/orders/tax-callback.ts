@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { dispatcherFor } from '../../net/dispatcher.js';
-import { requestAccessToken, type TokenClient } from '../../webhook/sender.js';
+import { redactSecrets, secretsOfAuthorization } from '../../lib/secret-values.js';
+import { basicAuthorizationOf, requestAccessToken, type TokenClient } from '../../webhook/sender.js';
 import { quotedAnswer } from '../../base/quoted-answer.js';
 
 /** Where the sandbox asks for an order's taxes before closing it, as a store with the callback activated does. */
@@ -41,7 +42,27 @@ export class TaxCallbackCaller {
 
   constructor(private readonly callback: TaxCallback) {}
 
+  /**
+   * The cart's taxes, or why not, for whoever posted `/_sandbox/orders` (no credential needed there): what the
+   * callback or its token endpoint quotes back of the secrets sent to it (an auth layer's `bad credential Bearer …`,
+   * a token endpoint echoing the request's body) is masked, as every message of b2bctl masks it (t12-11).
+   */
   async ask(cart: TaxCart): Promise<TaxAnswer> {
+    const answer = await this.answerOf(cart);
+    return answer.ok ? answer : { ...answer, message: redactSecrets(answer.message, this.secretsSent()) };
+  }
+
+  /** The secrets this caller sends: the tax token, the client's secret (and its Basic header), the token issued. */
+  private secretsSent(): string[] {
+    const client = this.callback.client;
+    return [
+      this.callback.token,
+      this.kept?.token,
+      ...(client === undefined ? [] : [client.clientSecret, ...secretsOfAuthorization(basicAuthorizationOf(client))]),
+    ].filter((secret): secret is string => secret !== undefined && secret !== '');
+  }
+
+  private async answerOf(cart: TaxCart): Promise<TaxAnswer> {
     const signal = AbortSignal.timeout(this.callback.timeoutMs);
     try {
       const reused = this.kept !== undefined && performance.now() < this.kept.renewAt;

@@ -145,6 +145,29 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
     expect(proxy.seen.length).toBe(before);
   });
 
+  // t14-10: a corporate NO_PROXY copied from curl's set-up (`10.0.0.0/8`) sent the traffic, and the token, through the
+  // proxy.
+  it.each([['127.0.0.0/8'], ['localhost,127.0.0.0/8']])(
+    'NO_PROXY=%s (a network, as curl reads it) bypasses it for 127.0.0.1, and doctor names the entry',
+    async (noProxy) => {
+      const before = proxy.seen.length;
+      const down = `http://127.0.0.1:${await refusedPort()}`;
+      const result = await run(['sellers', 'list', '-o', 'json', '--limit', '1'], {
+        http_proxy: down,
+        NO_PROXY: noProxy,
+      });
+      expect(result.stderr).toContain(`direct: NO_PROXY entry "127.0.0.0/8" bypasses the proxy ${down}`);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toHaveLength(1);
+      const doctor = await run(['doctor', '-o', 'json'], { no_proxy: noProxy });
+      const findings = JSON.parse(doctor.stdout) as { check: string; detail: string }[];
+      expect(findings.find((finding) => finding.check === 'proxy')?.detail).toBe(
+        `direct: NO_PROXY entry "127.0.0.0/8" bypasses the proxy http://${proxyUser}:[redacted]@${new URL(proxy.url).host}`,
+      );
+      expect(proxy.seen.length).toBe(before);
+    },
+  );
+
   it("the receiver's --forward-to goes through it too", async () => {
     const taken: string[] = [];
     const erp = createServer((request, response) => {

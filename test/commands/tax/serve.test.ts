@@ -10,6 +10,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { parseWithGroup } from '../../support/parse-group.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
+import { standInErp } from '../../support/stand-in-erp.js';
 import { saleFlags } from '../../support/tax-sale.js';
 import { testContext } from '../../support/test-context.js';
 
@@ -454,5 +455,92 @@ describe('tax serve logs a refused header without quoting it', () => {
     );
     expect(result.code).toBe(65);
     expect(result.stderr).toContain('(the columns are NCM da mercadoria|UF)');
+  });
+});
+
+/** The tester's cart (t14-9): 10 × R$ 45.90 of NCM 3926.90.90 from SP to a taxpayer in RJ. */
+const oneItemCart = {
+  origin: { state: 'SP' },
+  destination: { state: 'RJ' },
+  customer: { document: '11.222.333/0001-81', paysIcms: true },
+  items: [{ sku: 'A-1', ncm: '39269090', quantity: 10, unitPrice: 45.9 }],
+};
+
+/** `tax serve --forward-to` a stand-in ERP answering `erpBody` with 200, in process: the cart's answer, /healthz, the log. */
+async function forwardToErpAnswering(erpBody: string, withRules: boolean) {
+  const erp = await standInErp(() => ({ status: 200, body: erpBody, type: 'application/json' }));
+  const table = ['--rules', join(fixtures, 'impostos-libreoffice.csv'), '--map', join(fixtures, 'impostos.map.json')];
+  const options = await serveOptions([
+    ...(withRules ? table : []),
+    '--auth',
+    'none',
+    '--port',
+    '0',
+    '--forward-to',
+    erp.url,
+  ]);
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+  const running = run(options, memory.context);
+  const url = (await memory.firstLine()).trim();
+  const answer = await fetch(`${url}/tax`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(oneItemCart),
+  });
+  const cart = { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+  const health = (await (await fetch(`${url}/healthz`)).json()) as Record<string, unknown>;
+  memory.interrupt();
+  const code = await running;
+  await erp.close();
+  return { cart, health, code, erpCalls: erp.received.length, stderr: memory.stderr(), erpUrl: erp.url };
+}
+
+// t14-9: b2bctl reads this very body as a failure everywhere else; passed on, a real order closed untaxed, with no
+// log line and /healthz counting it answered.
+describe('tax serve --forward-to: a 2xx that is no tax answer is a fallback', () => {
+  const failed = '{"success":false,"message":"Erro interno: tabela de impostos indisponivel"}';
+
+  it('an ERP answering 200 {"success":false,…}: the table answers, one log line quotes it, /healthz counts it', async () => {
+    const { cart, health, stderr, erpCalls, erpUrl } = await forwardToErpAnswering(failed, true);
+    expect(erpCalls).toBe(1);
+    expect(cart.status).toBe(200);
+    expect(cart.body.items).toEqual([expect.objectContaining({ sku: 'A-1' })]);
+    expect(cart.body.totals).toMatchObject({ added: '125.32' });
+    expect(cart.body).not.toHaveProperty('success');
+    expect(health).toMatchObject({ answered: 1, fallbacks: 1 });
+    expect(stderr).toContain(
+      `tax callback: the ERP at ${erpUrl} answered that it failed, which cannot be a tax answer: ${failed}; answered from the tax table.\n`,
+    );
+  });
+
+  it('the same without --rules: 503 tax-unavailable, counted and logged', async () => {
+    const { cart, health, stderr } = await forwardToErpAnswering(failed, false);
+    expect(cart).toEqual({
+      status: 503,
+      body: {
+        error: 'tax-unavailable',
+        message: "The ERP's tax service answered that it failed, which cannot be a tax answer.",
+      },
+    });
+    expect(health).toMatchObject({ answered: 0, fallbacks: 1 });
+    expect(stderr).toContain(`: ${failed}; answered 503 (no --rules to fall back on).\n`);
+  });
+
+  it('an ERP answering {"items":[],"totals":{}} for a cart of one item: the table answers, logged and counted', async () => {
+    const { cart, health, stderr, erpUrl } = await forwardToErpAnswering('{"items":[],"totals":{}}', true);
+    expect(cart.status).toBe(200);
+    expect(cart.body.totals).toMatchObject({ added: '125.32' });
+    expect(health).toMatchObject({ answered: 1, fallbacks: 1 });
+    expect(stderr).toContain(
+      `tax callback: the ERP at ${erpUrl} answered the taxes of 0 of the cart's 1 items ("items"), which cannot be its tax answer; answered from the tax table.\n`,
+    );
+  });
+
+  it("an answer with each item's taxes is passed on as it came, no line, no fallback", async () => {
+    const taxed = '{"items":[{"sku":"A-1","ipi":"29.84"}],"totals":{"added":"29.84"}}';
+    const { cart, health, stderr } = await forwardToErpAnswering(taxed, true);
+    expect(cart).toEqual({ status: 200, body: JSON.parse(taxed) });
+    expect(health).toMatchObject({ answered: 1, fallbacks: 0 });
+    expect(stderr).not.toContain('tax callback');
   });
 });

@@ -324,6 +324,31 @@ describe('b2bctl sandbox (spawned)', () => {
     ).toBe('Sandbox stopped.');
   });
 
+  // t14-7: with --latency 14000 it printed "Sandbox stopped." at the 10 s deadline and exited at 24 s, when the cut
+  // request's latency timer fired; a test harness or systemctl stop waits for the exit, not the line.
+  it('on SIGTERM, a request held by --latency past the stop’s deadline does not keep the stopped process alive', async () => {
+    // An hour's latency, far past the test's timeout: the process ends only if the stop cancels the wait.
+    const child = spawnCli(['sandbox', '--port', '0', '--latency', '3600000'], freshConfigDir());
+    child.stdin?.end();
+    const done = collect(child);
+    const url = await firstLine(child.stdout as NodeJS.ReadableStream);
+    const inFlight = fetch(`${url}/sellerModule/listSellers`).then(
+      (answer) => answer.status,
+      (error: unknown) => (error as Error).name,
+    );
+    while (Object.keys((await (await fetch(`${url}/_sandbox/requests`)).json()) as object).length === 0);
+    child.kill('SIGTERM');
+    // Its connection is closed at the stop's deadline (10 s): the client sees it end without an answer.
+    expect(await inFlight).toBe('TypeError');
+    const result = await done;
+    expect(result.code).toBe(0);
+    const lines = result.stderr.split('\n').filter((line) => line !== '');
+    expect(lines.slice(-2)).toEqual([
+      'warning: stopping took over 10 s; closing the connections still open.',
+      'Sandbox stopped.',
+    ]);
+  }, 60_000);
+
   it.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
     '--dialect %s: the banner’s lines, pasted in order into a fresh shell, log in',
     async (name, dialect) => {

@@ -44,6 +44,29 @@ describe('proxyRouteFor, as curl and undici read the variables', () => {
     ['https://STORE.example/', 'localhost, store.EXAMPLE', 'store.EXAMPLE'],
     ['http://127.0.0.1:9/', '*', '*'],
     ['http://127.0.0.1:9/', '', undefined],
+    // t14-10: networks in CIDR, as curl reads them since 7.86, for a host written as an address.
+    ['http://127.0.0.1:8600/', 'localhost,127.0.0.0/8', '127.0.0.0/8'],
+    ['https://10.20.30.40/', '192.168.0.0/16, 10.0.0.0/8', '10.0.0.0/8'],
+    ['https://192.168.1.7/', '192.168.1.0/24', '192.168.1.0/24'],
+    ['https://192.168.2.7/', '192.168.1.0/24', undefined],
+    ['https://10.0.0.1/', '10.0.0.1/32', '10.0.0.1/32'],
+    ['https://10.0.0.2/', '10.0.0.1/32', undefined],
+    ['https://203.0.113.9/', '0.0.0.0/0', '0.0.0.0/0'],
+    ['http://[::1]:8600/', '::1/128', '::1/128'],
+    ['http://[fd12:3456::7]/', 'fd00::/8', 'fd00::/8'],
+    ['http://[fd12:3456::7]/', '[fd00::]/8', '[fd00::]/8'],
+    ['http://[2001:db8::1]/', 'fd00::/8', undefined],
+    // A name is not resolved to match a network, as curl does not: localhost is no address in 127.0.0.0/8.
+    ['http://localhost:8600/', '127.0.0.0/8', undefined],
+    // Of another family, or no network (a prefix past the address's bits, a name): holds nothing.
+    ['http://127.0.0.1/', '::/0', undefined],
+    ['http://127.0.0.1/', '127.0.0.0/33', undefined],
+    ['http://127.0.0.1/', 'loopback/8', undefined],
+    // An IPv6 address is an address, not a host `:` on port 1; brackets or not.
+    ['http://[::1]:8600/', '::1', '::1'],
+    ['http://[::1]:8600/', '[::1]', '[::1]'],
+    ['http://[::1]:8600/', '[::1]:8600', '[::1]:8600'],
+    ['http://[::1]:8600/', '[::1]:8601', undefined],
   ])('NO_PROXY: %s against %j matches %j', (url, noProxy, entry) => {
     expect(noProxyMatch(new URL(url), noProxy)).toBe(entry);
   });

@@ -749,6 +749,27 @@ describe('tax serve --forward-to', () => {
       () => ({ status: 201, body: ' {} ' }),
       'answered an empty object, which cannot be a tax answer',
     ],
+    // t14-9: an ERP that could not compute says so in a 200; passed on, it closed a real order untaxed.
+    [
+      'an ERP that answers 200 saying it failed',
+      () => ({ status: 200, body: '{"success":false,"message":"Erro interno: tabela de impostos indisponivel"}' }),
+      'answered that it failed, which cannot be a tax answer: {"success":false,"message":"Erro interno: tabela de impostos indisponivel"}',
+    ],
+    [
+      'an ERP that answers 200 with an error status in an envelope',
+      () => ({ status: 200, body: '{"data":{"status":"ERROR","items":[{"sku":"A"}]}}' }),
+      'answered that it failed, which cannot be a tax answer: {"data":{"status":"ERROR","items":[{"sku":"A"}]}}',
+    ],
+    [
+      'an ERP that answers no item of a cart of one',
+      () => ({ status: 200, body: '{"items":[],"totals":{}}' }),
+      'answered the taxes of 0 of the cart\'s 1 items ("items"), which cannot be its tax answer',
+    ],
+    [
+      'an ERP that answers null items for a cart of one',
+      () => ({ status: 200, body: '{"items":null,"totals":{}}' }),
+      'answered the taxes of 0 of the cart\'s 1 items ("items"), which cannot be its tax answer',
+    ],
   ])('answers from the table for %s, logging and counting the fallback', async (_case, script, why) => {
     const erp = await scriptedErp(script);
     // An answer that comes is judged by what it is: a budget a loaded machine cannot miss keeps it from racing.
@@ -766,6 +787,46 @@ describe('tax serve --forward-to', () => {
     // A request that ended (answered, refused, broken) holds no place among those open to the ERP; one past its
     // budget still does until it ends.
     expect((await health()).erpOpen).toBe(budgetMs === 200 ? 1 : 0);
+  });
+
+  it('passes on an answer that covers every item of the cart, whatever else it holds', async () => {
+    const body = '{"items":[{"sku":"A","ipi":30.62}],"totals":{"ipi":30.62},"errors":[],"status":"OK"}';
+    const erp = await scriptedErp(() => ({ status: 200, body }));
+    const { post, warnings, counts } = await serveForwarding(erp.url, true);
+    expect(await post()).toEqual({ status: 200, body: JSON.parse(body) });
+    expect(warnings).toEqual([]);
+    expect(counts).toMatchObject({ answered: 1, fallbacks: 0 });
+  });
+
+  it('answers 503 to an ERP saying it failed without --rules, its answer in the log alone, its credential masked', async () => {
+    const erpToken = 'erp-token-0123456789';
+    const erp = await scriptedErp(() => ({
+      status: 200,
+      body: JSON.stringify({ success: false, message: `token Bearer ${erpToken} has expired` }),
+    }));
+    const warnings: string[] = [];
+    const server = await startLoopbackTaxServer(
+      {
+        forward: { url: erp.url, budgetMs: 30_000, env: {}, authorization: `Bearer ${erpToken}` },
+        auth: { kind: 'none' },
+        log: { warn: (line) => warnings.push(line) },
+      },
+      closers,
+    );
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(example2),
+    });
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toEqual({
+      error: 'tax-unavailable',
+      message: "The ERP's tax service answered that it failed, which cannot be a tax answer.",
+    });
+    expect(warnings).toEqual([
+      `tax callback: the ERP at ${erp.url} answered that it failed, which cannot be a tax answer: {"success":false,"message":"token Bearer [redacted] has expired"}; answered 503 (no --rules to fall back on).`,
+    ]);
+    expect(server.counts).toMatchObject({ answered: 0, fallbacks: 1 });
   });
 
   it('logs no refusal of the table when the ERP answers in time a cart the table has no row for', async () => {

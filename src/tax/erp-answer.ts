@@ -1,0 +1,42 @@
+/**
+ * Whether the ERP's 2xx JSON (`tax serve --forward-to`) can be the cart's taxes: read on the answer already parsed,
+ * a few top-level keys and one list's length, so the forwarded path stays as fast as it was.
+ */
+import { isObject } from '../domain/customer-values.js';
+import { refusalSignOf } from '../platform/answers/refusal-signs.js';
+import { valueAtPath } from '../platform/answers/shapes.js';
+import type { TaxShape } from './shape.js';
+
+/** Why an answer is no tax answer: `why` for the platform's 503 and the log, `shown` (the answer quoted) for the log. */
+export interface NoTaxAnswer {
+  why: string;
+  shown?: string;
+}
+
+/**
+ * Why the ERP's JSON cannot be the cart's taxes, or undefined when it may be:
+ * - JSON that is no object, or an empty one (`"ok"`, `[1,2,3]`, `null`, `{}`), in any shape;
+ * - an answer that says it failed, read for the signs a customer write's or a stock batch's 2xx answer is read for
+ *   (refusalSignOf: `{"success":false,"message":"Erro interno…"}`, `"status": "ERROR"`, an `errors` list holding
+ *   entries): an ERP that could not compute says so in a 200, and passed on, it closed a real order untaxed (t14-9);
+ * - a list of items (`answer.items` of the shape) with fewer entries than the cart has items (`{"items":[]}` for a
+ *   cart of one): the items it leaves out would be closed without their taxes.
+ * Its other keys are its own: the ERP answers in the platform's shape, which the shape file may not describe, so an
+ * answer without a list where the shape names it is not judged by it.
+ */
+export function noTaxAnswerIn(json: unknown, cartItems: number | undefined, shape: TaxShape): NoTaxAnswer | undefined {
+  if (!isObject(json)) {
+    if (json === null) return { why: 'answered null, which cannot be a tax answer' };
+    const what = Array.isArray(json) ? 'a list' : `a ${typeof json}`;
+    return { why: `answered ${what}, not an object, which cannot be a tax answer` };
+  }
+  if (Object.keys(json).length === 0) return { why: 'answered an empty object, which cannot be a tax answer' };
+  const refusal = refusalSignOf(json);
+  if (refusal !== undefined) return { why: 'answered that it failed, which cannot be a tax answer', shown: refusal };
+  const items = valueAtPath(json, shape.answer.items);
+  const answered = items === null ? 0 : Array.isArray(items) ? items.length : undefined;
+  if (cartItems === undefined || answered === undefined || answered >= cartItems) return undefined;
+  return {
+    why: `answered the taxes of ${answered} of the cart's ${cartItems} items ("${shape.answer.items}"), which cannot be its tax answer`,
+  };
+}
