@@ -191,7 +191,10 @@ export class RunLedger {
     return this.count('unknown') - this.unknownForResume;
   }
 
-  /** Whether the entry's record goes to the errors file: a failure, unless it is unknown and only a resume settles it. */
+  /**
+   * Whether the entry's record goes to the errors file: a failure, unless it is unknown and only a resume settles it
+   * (counted here, once per record written, for the line that offers the resume).
+   */
   private fedBack(entry: { row: ReportRow; unanswered?: boolean }): boolean {
     if (!failingOutcomes.has(entry.row.outcome)) return false;
     if (entry.row.outcome !== 'unknown') return true;
