@@ -270,7 +270,7 @@ function partialFailure(
   if (unavailable === 0 && unknown === 0) {
     if (ledger.errors.rows === 0 || summaryShown) return line;
     const feedBack = feedBackHint(ledger.failureReasons.fixFlags);
-    const unknownInErrors = ledger.count('unknown');
+    const unknownInErrors = ledger.unknownFedBack;
     if (unknownInErrors === ledger.errors.rows)
       return `${line} They may have been applied without an answer; the errors file holds them to send again as they are: run ${feedBack}`;
     const first =

@@ -51,6 +51,12 @@ export interface LedgerOptions {
    * Not for a create: fed back, a customer the lost request made is refused as registered; a resume asks instead.
    */
   unknownToFeedBack?: boolean;
+  /**
+   * Whether a resume asks the platform before it sends a record the interrupted run may have sent (order moves read
+   * the order's status): such a record left `unknown` again stays out of the errors file even where unknown records
+   * are fed back, since the errors file fed back sends it unchecked (a second move, t13-8); the resume settles it.
+   */
+  resumeAsksFirst?: boolean;
 }
 
 /**
@@ -67,12 +73,15 @@ export class RunLedger {
   /** Why the sent records that failed did, said on screen at the end (the invalid ones were told as validated). */
   readonly failureReasons = new FailureReasons();
   readonly startedAt: number;
+  /** Unknown records kept out of the errors file though unknown ones are fed back (LedgerOptions.resumeAsksFirst). */
+  private unknownKeptForResume = 0;
   private constructor(
     readonly report: ReportWriter,
     readonly errors: ErrorsWriter,
     private readonly progress: Progress,
     private readonly context: Context,
     private readonly unknownToFeedBack: boolean,
+    private readonly resumeAsksFirst: boolean,
   ) {
     this.startedAt = context.clock.now();
   }
@@ -140,7 +149,14 @@ export class RunLedger {
       log: (message) => options.context.log.info(message),
       divertLog: (write) => options.context.log.divert(write),
     });
-    return new RunLedger(report, errors, progress, options.context, options.unknownToFeedBack !== false);
+    return new RunLedger(
+      report,
+      errors,
+      progress,
+      options.context,
+      options.unknownToFeedBack !== false,
+      options.resumeAsksFirst === true,
+    );
   }
 
   count(outcome: Outcome): number {
@@ -167,7 +183,25 @@ export class RunLedger {
 
   /** Unknown records that stay out of the errors file: only a resume, which asks before it sends, finishes them. */
   get unknownForResume(): number {
-    return this.unknownToFeedBack ? 0 : this.count('unknown');
+    return this.unknownToFeedBack ? this.unknownKeptForResume : this.count('unknown');
+  }
+
+  /** Unknown records the errors file holds, to send again as they are. */
+  get unknownFedBack(): number {
+    return this.count('unknown') - this.unknownForResume;
+  }
+
+  /**
+   * Whether the entry's record goes to the errors file: a failure, unless it is unknown and only a resume settles it
+   * (counted here, once per record written, for the line that offers the resume).
+   */
+  private fedBack(entry: { row: ReportRow; unanswered?: boolean }): boolean {
+    if (!failingOutcomes.has(entry.row.outcome)) return false;
+    if (entry.row.outcome !== 'unknown') return true;
+    if (!this.unknownToFeedBack) return false;
+    if (!this.resumeAsksFirst || entry.unanswered !== true) return true;
+    this.unknownKeptForResume++;
+    return false;
   }
 
   /** The progress line's counts: the unknown apart from the failed, as the summary and the report count them. */
@@ -204,7 +238,7 @@ export class RunLedger {
    * batch sent, whose `invalid` ones were found so while sending (an address the stored record cannot complete): told
    * nowhere else, they get their why line as failures do; the validation's were told as validated.
    */
-  record(entries: readonly { row: ReportRow; original: unknown }[], answered = false): void {
+  record(entries: readonly { row: ReportRow; original: unknown; unanswered?: boolean }[], answered = false): void {
     try {
       writing(this.report.path, () => this.report.write(entries.map((entry) => entry.row)));
     } catch (error) {
@@ -226,7 +260,7 @@ export class RunLedger {
         runLength++;
         if (failingOutcomes.has(row.outcome) && (answered || row.outcome !== 'invalid')) this.failureReasons.add(row);
         // original is read only for a failure: a spooled record parses its cells when asked.
-        if (failingOutcomes.has(row.outcome) && (row.outcome !== 'unknown' || this.unknownToFeedBack))
+        if (this.fedBack(entry))
           writing(this.errors.path, () =>
             this.errors.write(entry.original, row.message ?? row.outcome, row.row ?? row.line, row),
           );
@@ -268,7 +302,7 @@ export class RunLedger {
     if (rows === 0) return lines;
     const unavailable = next.unavailable ?? 0;
     // Unknown records fed back (stock items, order moves) have nothing to fix either: they only go again as they are.
-    const unknown = this.unknownToFeedBack ? Math.min(this.count('unknown'), rows - unavailable) : 0;
+    const unknown = Math.min(this.unknownFedBack, rows - unavailable);
     const toFix = Math.max(0, rows - unavailable - unknown);
     const holds = { rows, toFix, unknown, unavailable };
     if (next.resumeFollows === true) {

@@ -175,6 +175,7 @@ export async function openSending<T, Sent>(
     unit: job.unit,
     total: Math.max(0, valid - (doneValid ?? 0)),
     unknownToFeedBack: job.unknownToFeedBack,
+    resumeAsksFirst: job.resumeOfUnknown === 'asks first',
   });
   const meta: RunMeta = input.resumed ?? newRunRecord(job, input, plan, context, session);
   if (input.resumed) markRunning(ledger.report.path, job.name, context);

@@ -111,7 +111,13 @@ export class MoveSender {
     const unanswered = sending.unanswered === true;
     const namedTwice = this.twoWays.get(move.order);
     if (namedTwice !== undefined) return { outcome: 'invalid', message: namedTwice };
-    const before = await this.currentState(move, signal, unanswered);
+    let before: OrderState | undefined;
+    try {
+      before = await this.currentState(move, signal, unanswered);
+    } catch (error) {
+      if (!unanswered) throw error;
+      return unreadStatusOfUnanswered(move.order, error);
+    }
     const target = numbered(this.addressed(move), before);
     const id = target.values.id === move.order ? undefined : target.values.id;
     const otherNumber =
@@ -604,9 +610,30 @@ function requestResultNote(result: string | undefined): string | undefined {
   return result === undefined ? undefined : `the answer's status ${result} is the request's, not the order's`;
 }
 
-/** Why a resumed run's unanswered move was not sent again, and how to settle it. */
-function unknownMessage(order: string): string {
-  return `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through; not sent again. Check with b2bctl orders get ${order}; to send it anyway, feed the row back from the errors file`;
+/**
+ * Why a resumed run's unanswered move was not sent again, and how to settle it: `failedRead` is why its status read
+ * failed, when it failed. Not "feed the row back": the errors file, fed back as the run was made (--no-status-check),
+ * sends it unchecked, a second time (t13-8); the resume reads the order before it sends.
+ */
+function unknownMessage(order: string, failedRead?: string): string {
+  const read = failedRead === undefined ? '' : ` (${failedRead})`;
+  return `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through${read}; not sent again. Check with b2bctl orders get ${order}; a later --resume reads its status again and sends it only if the order has not taken it`;
+}
+
+/**
+ * A resumed run's unanswered move whose status read failed (a 5xx, a 200 that is no listing page, a platform that did
+ * not answer): not sent, and `unknown`, never `failed` with the read's error, which said the move was not sent and
+ * put it in the errors file "to fix and feed back" (t13-8). Refused credentials still stop the run (no row: the
+ * next resume checks the move again). A platform that did not answer at all fails the batch as unknown, so that
+ * failures in a row stop the run as for any request, rather than each row's read spending its retries in turn.
+ */
+function unreadStatusOfUnanswered(order: string, error: unknown): MoveResult {
+  const refusedCredentials = error instanceof PlatformError && error.exitCode === ExitCode.authFailed;
+  if (refusedCredentials || !(error instanceof PlatformError || error instanceof UnavailableError)) throw error;
+  const message = unknownMessage(order, error.message);
+  if (error instanceof UnavailableError && error.answeredStatus === undefined)
+    throw new AmbiguousRequestError(message, { cause: error, timedOutAfterMs: error.timedOutAfterMs });
+  return { outcome: 'unknown', message };
 }
 
 /**

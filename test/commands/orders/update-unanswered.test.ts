@@ -4,6 +4,11 @@
  * moves already in the store, as a SIGKILL between the platform's work and the report's write leaves them (the
  * built binary's real kill is test/e2e/orders/update-resume.test.ts). The store accepts a repeated `ready`, so a
  * second send would show in its log.
+ *
+ * When the resume cannot read such a move's status, nothing tells whether the killed run's move went through. A read
+ * answered 500 made the move `failed` with the read's error, in the errors file "to fix and feed back"; fed back as
+ * the run was made (--no-status-check), it was sent a second time (t13-8). It is `unknown`, out of the errors file,
+ * and the resume the run prints reads the order again before it sends anything.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,9 +16,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { run as update, type OrdersUpdateOptions } from '../../../src/commands/orders/update.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { acceptedMoves, freshMovesFolder, newOrders, nightlyFile } from '../../support/order-moves.js';
-import { onlyErrorsFile, onlyReport, readErrorsCsv, readReport } from '../../support/run-files.js';
+import { onlyReport, readReport, runFiles } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
 let openProxy: ScriptedProxy | undefined;
@@ -32,11 +37,9 @@ function options(file: string, extra: Partial<OrdersUpdateOptions> = {}): Orders
  */
 async function killedRun() {
   const { sandbox, loggedInContext, context } = fixture();
-  const state = { detailReadable: true };
+  const state: { detail: keyof typeof detailAnswers } = { detail: 'readable' };
   const proxy = await startScriptedProxy(sandbox.url, (request) =>
-    !state.detailReadable && request.method === 'GET' && /^\/v1\/orders\/\d+$/.test(pathOf(request))
-      ? { answer: 404, body: { message: 'Not found' } }
-      : undefined,
+    request.method === 'GET' && /^\/v1\/orders\/\d+$/.test(pathOf(request)) ? detailAnswers[state.detail] : undefined,
   );
   openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
@@ -57,6 +60,14 @@ async function killedRun() {
   const again = () => context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
   return { sandbox, proxy, state, folder, file, report, moves, unanswered, firstRunReads, again };
 }
+
+/** How the proxy answers an order's detail: the platform's own answer, or a failure in its place. */
+const detailAnswers = {
+  readable: undefined,
+  refused: { answer: 404, body: { message: 'Not found' } },
+  failing: { answer: 500, body: { message: 'boom' } },
+  unanswered: { reset: 'before' },
+} satisfies Record<string, ProxyAction>;
 
 /** The orders whose status the proxy saw read, `/v1/orders/ID`. */
 const statusReads = (proxy: ScriptedProxy) =>
@@ -93,7 +104,7 @@ describe('orders update --resume --no-status-check, after a kill', () => {
 
   it('when the status cannot be read, reports the move unknown and sends nothing; a later --resume checks again', async () => {
     const { sandbox, proxy, state, folder, file, report, moves, unanswered, again } = await killedRun();
-    state.detailReadable = false;
+    state.detail = 'refused';
     const resumed = again();
     expect(await resumed.run(update, options(file, { resume: report }))).toBe(ExitCode.someRecordsFailed);
     expect(resumed.stderr()).toContain('The outcome of 3 moves is not known (3 unknown)');
@@ -104,19 +115,72 @@ describe('orders update --resume --no-status-check, after a kill', () => {
       const id = move.split(' ')[0] as string;
       expect(rows.find((row) => row.key === move)).toMatchObject({
         outcome: 'unknown',
-        message: `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through; not sent again. Check with b2bctl orders get ${id}; to send it anyway, feed the row back from the errors file`,
+        message: `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through; not sent again. Check with b2bctl orders get ${id}; a later --resume reads its status again and sends it only if the order has not taken it`,
       });
     }
-    // The rows are in the errors file, in the input's own columns, for a person to feed back once checked.
-    const errors = readErrorsCsv(join(folder, onlyErrorsFile(folder, 'nightly')), ';');
-    expect(errors.rows.map((row) => `${row[0]} ${row[1]}`)).toEqual(unanswered);
+    // No errors file: fed back as the run was made (--no-status-check), it would send the moves unchecked.
+    expect(runFiles(folder, 'nightly').errors).toEqual([]);
 
     // Resumed again once the status is readable: checked again (an unknown row is no answer), still not sent.
-    state.detailReadable = true;
+    state.detail = 'readable';
     expect(await again().run(update, options(file, { resume: report }))).toBe(ExitCode.ok);
     expect(movesSent(proxy)).toEqual([]);
     expect(acceptedMoves(sandbox).toSorted()).toEqual(moves.toSorted());
     for (const move of unanswered)
       expect(readReport(report).findLast((row) => row.key === move)).toMatchObject({ outcome: 'unchanged' });
+  });
+
+  it.each([false, true])(
+    'a status read answered 500 (status check %s): unknown, not failed, no errors file, nothing sent; the resume it prints sends nothing once the status reads',
+    async (statusCheck) => {
+      const { sandbox, proxy, state, folder, file, report, moves, unanswered, again } = await killedRun();
+      state.detail = 'failing';
+      const resumed = again();
+      const flags = { resume: report, retries: 0, statusCheck };
+      expect(await resumed.run(update, options(file, flags))).toBe(ExitCode.someRecordsFailed);
+      expect(movesSent(proxy)).toEqual([]);
+      const rows = readReport(report);
+      for (const move of unanswered) {
+        const id = move.split(' ')[0] as string;
+        const row = rows.find((reported) => reported.key === move);
+        expect(row).toMatchObject({ outcome: 'unknown', status: '' });
+        expect(row?.message).toBe(
+          `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through (GET ${proxy.url}/v1/orders/${id} failed with HTTP 500: boom); not sent again. Check with b2bctl orders get ${id}; a later --resume reads its status again and sends it only if the order has not taken it`,
+        );
+      }
+      expect(rows.filter((row) => row.outcome === 'failed')).toEqual([]);
+      expect(runFiles(folder, 'nightly').errors).toEqual([]);
+      expect(resumed.stderr()).toContain(
+        'The outcome of 3 moves is not known (3 unknown); the report ' +
+          `${report} says why. 3 unknown may have gone through without an answer, and the resume asks the platform about them before sending them again: run `,
+      );
+      expect(resumed.stderr()).not.toContain('feed it back');
+
+      // The way on the run printed, once the detail answers: each order read, already moved, nothing sent.
+      state.detail = 'readable';
+      expect(await again().run(update, options(file, flags))).toBe(ExitCode.ok);
+      expect(movesSent(proxy)).toEqual([]);
+      expect(acceptedMoves(sandbox).toSorted()).toEqual(moves.toSorted());
+      for (const move of unanswered)
+        expect(readReport(report).findLast((row) => row.key === move)).toMatchObject({ outcome: 'unchanged' });
+    },
+  );
+
+  it('a status read the platform never answers: unknown, no errors file, nothing sent, and the run stops as for an unavailable platform', async () => {
+    const { sandbox, proxy, state, folder, file, report, moves, unanswered, again } = await killedRun();
+    state.detail = 'unanswered';
+    const resumed = again();
+    const flags = { resume: report, retries: 0, concurrency: 1 };
+    expect(await resumed.run(update, options(file, flags))).toBe(ExitCode.unavailable);
+    expect(movesSent(proxy)).toEqual([]);
+    expect(acceptedMoves(sandbox).toSorted()).toEqual(moves.toSorted());
+    const rows = readReport(report).filter((row) => unanswered.includes(row.key));
+    expect(rows.map((row) => row.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
+    for (const row of rows)
+      expect(row.message).toMatch(
+        /^unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through \(No answer from http:.+\); not sent again\./,
+      );
+    expect(runFiles(folder, 'nightly').errors).toEqual([]);
+    expect(resumed.stderr()).toContain('Stopped after 3 failed requests in a row; when the platform is back, run: ');
   });
 });

@@ -431,4 +431,33 @@ describe('RunLedger: the summary lines', () => {
       `to send it again, feed it back with: ${feedBack}`,
     ]);
   });
+
+  it('a resume that asks first keeps out of the errors file the unknown records the interrupted run may have sent (t13-8)', async () => {
+    // Fed back as the run was made (orders update --no-status-check), such a move went a second time, unchecked.
+    const folder = temporaryFolder();
+    const ledger = await ledgerIn(folder, { unknownToFeedBack: true, resumeAsksFirst: true }).open();
+    const feedBack = `b2bctl orders update ${ledger.errors.path}`;
+    ledger.record([{ ...row(1, 'unknown'), unanswered: true }, row(2, 'unknown'), row(3, 'failed')]);
+    ledger.close();
+    expect(ledger.count('unknown')).toBe(2);
+    expect(ledger.unknownForResume).toBe(1);
+    expect(ledger.unknownFedBack).toBe(1);
+    expect(readFileSync(ledger.errors.path, 'utf8').split('\r\n').slice(1, -1)).toEqual([
+      'name 2;doc 2;2;unknown',
+      'name 3;doc 3;3;failed',
+    ]);
+    expect(ledger.filesSummary({ feedBack, resumeFollows: true })).toEqual([
+      `report: ${ledger.report.path}`,
+      `errors: ${ledger.errors.path} (2 records: 1 to fix, 1 whose outcome is unknown, with nothing to fix, which the resume command below sends again)`,
+      'once the resume command below has finished the run, fix and feed back the errors file that run writes: it holds every record still to fix',
+    ]);
+  });
+
+  it('a resume that sends unknown records again as they are (stock) feeds back those of the interrupted run too', async () => {
+    const ledger = await ledgerIn(temporaryFolder(), { unknownToFeedBack: true }).open();
+    ledger.record([{ ...row(1, 'unknown'), unanswered: true }]);
+    ledger.close();
+    expect(ledger.unknownForResume).toBe(0);
+    expect(ledger.errors.rows).toBe(1);
+  });
 });
