@@ -3,13 +3,10 @@
  * line goes on under its own column, never wrapped back to the edge by the terminal (t10-21), and nothing is cut;
  * piped, each value stays whole on its line.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../../../src/commands/auth/whoami.js';
-import { createContext } from '../../../../src/context.js';
 import type { RunningSandbox } from '../../../../src/sandbox/server.js';
 import { freshConfigDir, readConfig } from '../../../support/cli.js';
-import { login } from '../../../support/command-line.js';
+import { login, runCommandLine } from '../../../support/command-line.js';
 import { renderedScreen, wrappedLineCount } from '../../../support/rendered-screen.js';
 import { sandboxUser, useFileSandbox } from '../../../support/sandbox.js';
 
@@ -18,27 +15,10 @@ useFileSandbox((started) => (sandbox = started));
 
 /** Runs whoami -o table with stdout on a terminal `columns` wide (or a pipe when undefined); returns what it wrote. */
 async function whoamiOutput(configDir: string, columns: number | undefined): Promise<string> {
-  const stdout = Object.assign(new PassThrough(), columns === undefined ? {} : { columns, isTTY: true });
-  let written = '';
-  stdout.on('data', (chunk) => (written += chunk));
-  const context = createContext({
-    io: {
-      stdout,
-      stderr: new PassThrough(),
-      stdin: new PassThrough(),
-      isStdoutTTY: columns !== undefined,
-      isStderrTTY: false,
-      isStdinTTY: false,
-    },
-    env: { B2BCTL_CONFIG_DIR: configDir },
-    globals: { quiet: false, verbose: false, color: false, input: false, output: 'table' },
-  });
-  try {
-    await run({}, context);
-  } finally {
-    await context.close();
-  }
-  return written;
+  const tty = { stdout: columns !== undefined, stderr: false };
+  const result = await runCommandLine(['whoami', '-o', 'table'], { configDir, tty, columns });
+  expect(result.code).toBe(0);
+  return result.stdout;
 }
 
 describe('whoami on a terminal', () => {
