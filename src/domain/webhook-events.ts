@@ -73,9 +73,22 @@ export function payloadMismatches(kind: WebhookKind, payload: unknown): string[]
   return problems;
 }
 
-/** The order an orders event is about: the whole order wherever it sits (wholeOrderOf), else the event itself. */
+/**
+ * The order an orders event is about: the whole order wherever it sits (wholeOrderOf), else an order in an `order` or
+ * `data` envelope (a root with no id holding an object that has one: an order whose lines list is empty is still in
+ * it, t13-9), else the event itself.
+ */
 export function orderOfEvent(payload: unknown): Record<string, unknown> {
-  return wholeOrderOf(payload) ?? (payload as Record<string, unknown>);
+  const whole = wholeOrderOf(payload);
+  if (whole !== undefined) return whole;
+  const record = payload as Record<string, unknown>;
+  if (record !== null && typeof record === 'object' && !Array.isArray(record) && record.id === undefined) {
+    for (const candidate of [record.order, record.data]) {
+      if (candidate === null || typeof candidate !== 'object' || Array.isArray(candidate)) continue;
+      if ((candidate as Record<string, unknown>).id !== undefined) return candidate as Record<string, unknown>;
+    }
+  }
+  return record;
 }
 
 /** Where a whole order keeps its lines, in the shapes platforms use (`items`, Spring's `orderItems`, `lines`, `itens`). */
@@ -84,7 +97,9 @@ const orderLineFields = ['items', 'orderItems', 'lines', 'itens'] as const;
 /**
  * The order an orders event carries whole (the full-payload variant of the webhook: its lines, totals and buyer), or
  * undefined for the simplified variant, which carries the summary fields only and is fetched through the API. The
- * order may sit at the root or under `order` or `data`, as platforms wrap a detail.
+ * order may sit at the root or under `order` or `data`, as platforms wrap a detail. An EMPTY lines list carries no
+ * line: a summary serialised with its collection initialised empty (as Java and .NET DTOs often are) is no full
+ * order, and taken for one its file had no items, buyer nor totals (t13-15); it is fetched as a simplified event.
  */
 export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefined {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
@@ -92,7 +107,8 @@ export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefi
   for (const candidate of [record, record.order, record.data]) {
     if (candidate === null || typeof candidate !== 'object' || Array.isArray(candidate)) continue;
     const order = candidate as Record<string, unknown>;
-    if (orderLineFields.some((field) => Array.isArray(order[field]))) return order;
+    if (orderLineFields.some((field) => Array.isArray(order[field]) && (order[field] as unknown[]).length > 0))
+      return order;
   }
   return undefined;
 }
@@ -159,6 +175,16 @@ function idTextOf(id: unknown, rootRaw: string | undefined): string | undefined 
  */
 export function idNamesAnOrder(id: string | number): boolean {
   return orderIdText(String(id)) !== undefined;
+}
+
+/**
+ * An orders event's id as the order routes take it: a text of digits with leading zeros (`"00042"`, a serialiser's
+ * padded text) is the order of that number, as `b2bctl orders get 0372` is order 372 (docs/orders.md). Asked as
+ * written, the platform answered order 42's record, which b2bctl took for another order's and retried for
+ * --give-up-after, every later order waiting behind it (t13-11). Any other id is as written.
+ */
+export function orderIdAsRoutesTakeIt<T extends string | number>(id: T): T | string {
+  return typeof id === 'string' && /^0+\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id;
 }
 
 /** The id text when it can be an order's: not blank, not zero nor negative (the unset value of many serialisers). */

@@ -339,6 +339,14 @@ export function detailHoldsNoOrder(body: unknown, settings: OrderAnswerSettings 
   return emptyEnvelope ? `an envelope holding no order (${shown})` : undefined;
 }
 
+/**
+ * Said once a run (orders poll --detail, a receiver's --fetch-orders) of a detail taken as the order though it shows
+ * neither an id nor a number where b2bctl looks: a store's own envelope is then written whole.
+ */
+export function unplacedDetailWarning(id: string | number): string {
+  return `warning: order ${String(id)}'s detail shows neither an id nor a number where b2bctl reads them (the answer's root, or a data, order, result or content envelope): written as it came, as every such detail of this run. If the answer holds the order under a field of its own, set answers.order.detail to it (b2bctl orders get ${String(id)} shows the answer).`;
+}
+
 /** Whether an order shows an id or a number (`answers.orders.id`, `answers.orders.number` where set). */
 export function showsIdOrNumber(order: Record<string, unknown>, settings: OrderAnswerSettings): boolean {
   const id = firstAt(order, candidatePaths(settings.id, ['id']), isIdLike);
