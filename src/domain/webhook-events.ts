@@ -115,12 +115,35 @@ export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefi
 
 /**
  * The key under which a redelivery of the same event is recognised: for orders the id and lastUpdated (a new
- * version of an order is a new event). A customers event carries no version: the same content twice may be two
- * changes (of a field the event does not carry, or a value changed back), so each is its own event, under this
- * delivery's id (a platform's resend then reaches the ERP twice, which applying the same customer again absorbs;
- * a change dropped as a resend would never reach it). Anything without an id, by a hash of its content.
+ * version of an order is a new event), both as the platform means them: the id as the order routes take it
+ * (`"00042"` and `42` are order 42), the stamp as its instant where it has a zone (`…T23:00:00.000Z`,
+ * `…T23:00:00Z` and `…T20:00:00-03:00` are one version, which a panel's resend may write otherwise than its first
+ * send: t13-7). A customers event carries no version: the same content twice may be two changes (of a field the
+ * event does not carry, or a value changed back), so each is its own event, under this delivery's id (a platform's
+ * resend then reaches the ERP twice, which applying the same customer again absorbs; a change dropped as a resend
+ * would never reach it). Anything without an id, by a hash of its content.
  */
 export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId: string, raw?: string): string {
+  return keyOf(kind, payload, deliveryId, raw, true);
+}
+
+/**
+ * The key b2bctl gave the same event before keys read ids and stamps as the platform means them (the texts as
+ * written), where it differs from deduplicationKey: an inbox keeps the keys it stored for --dedup-window, so a
+ * redelivery of an event stored before the upgrade is recognised by it. Undefined where the two are the same.
+ */
+export function formerDeduplicationKey(
+  kind: WebhookKind,
+  payload: unknown,
+  deliveryId: string,
+  raw?: string,
+): string | undefined {
+  const former = keyOf(kind, payload, deliveryId, raw, false);
+  return former === keyOf(kind, payload, deliveryId, raw, true) ? undefined : former;
+}
+
+/** The key, its order id and stamp as the platform means them (`asMeant`) or as written (the former key). */
+function keyOf(kind: WebhookKind, payload: unknown, deliveryId: string, raw: string | undefined, asMeant: boolean) {
   const isObject = payload !== null && typeof payload === 'object' && !Array.isArray(payload);
   const record = !isObject
     ? undefined
@@ -131,13 +154,28 @@ export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId
   if (kind === 'orders' && record !== undefined) {
     // An id a serialiser wrote for "unset" ("" or 0) names no order: two different orders sharing it and a stamp
     // would be one event, the second acknowledged and lost. The orderId names the order then, else the content.
-    const orderText = orderIdText(idText) ?? orderIdText(idTextOf(record.orderId, undefined));
+    const written = orderIdText(idText) ?? orderIdText(idTextOf(record.orderId, undefined));
+    const orderText = written !== undefined && asMeant ? orderIdAsRoutesTakeIt(written) : written;
     const version = versionOf(record);
-    if (orderText !== undefined && version !== undefined) return `orders:${orderText}:${version}`;
+    if (orderText !== undefined && version !== undefined)
+      return `orders:${orderText}:${asMeant ? instantText(version) : version}`;
     return `orders:${orderText ?? '-'}:${contentHash(payload)}`;
   }
   if (kind === 'customers' && idText !== undefined) return `customers:${idText}:${deliveryId}`;
   return `${kind}:${idText ?? '-'}:${contentHash(payload)}`;
+}
+
+/**
+ * A stamp as the instant it names, in one form (UTC, milliseconds, and the digits past them where written:
+ * `2026-11-30T23:00:00.000Z`, `…00.000123Z`), where it names one wherever it is read: ISO-8601 with a zone, or epoch
+ * milliseconds as text. One without a zone is read in this machine's, which may change: kept as written.
+ */
+function instantText(stamp: string): string {
+  const instant = readUpdateInstant(stamp);
+  const zoned = /^\s*\d{13}\s*$/.test(stamp) || /(?:Z|[+-]\d{2}(?::?\d{2})?)\s*$/i.test(stamp.trim());
+  if (instant === undefined || !zoned) return stamp;
+  const iso = new Date(instant.ms).toISOString();
+  return instant.nanos === 0 ? iso : `${iso.slice(0, -1)}${String(instant.nanos).padStart(6, '0').replace(/0+$/, '')}Z`;
 }
 
 /**
