@@ -313,11 +313,27 @@ export function detailNotTheOrder(
 ): string | undefined {
   if (!isRecord(order)) return order === null ? 'JSON null' : `a JSON ${isArray(order) ? 'array' : typeof order}`;
   const id = idValue(firstAt(order, candidatePaths(settings.id, ['id']), isIdLike)?.value);
-  if (id !== undefined && String(id) !== String(asked.id)) return `the record of another order (id ${String(id)})`;
+  if (id !== undefined && !sameOrderId(id, asked.id)) return `the record of another order (id ${String(id)})`;
   const number = readOrderNumber(order, settings);
   if (asked.number !== undefined && number !== undefined && number !== String(asked.number))
     return `the record of another order (number ${number}, not ${String(asked.number)})`;
   return undefined;
+}
+
+/** An id's text, leading zeros aside when it is all digits. */
+function withoutLeadingZeros(id: string | number): string {
+  return String(id).replace(/^0+(?=\d+$)/, '');
+}
+
+/**
+ * Two ids of one order: the same text, or the same number written with leading zeros (`"00042"` asked, `42`
+ * answered, as a route that reads its id as an integer answers): not another order's record (t13-11).
+ */
+function sameOrderId(shown: string | number, asked: string | number): boolean {
+  return (
+    String(shown) === String(asked) ||
+    (/^\d+$/.test(String(shown)) && withoutLeadingZeros(shown) === withoutLeadingZeros(asked))
+  );
 }
 
 /**
