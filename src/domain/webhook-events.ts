@@ -73,9 +73,22 @@ export function payloadMismatches(kind: WebhookKind, payload: unknown): string[]
   return problems;
 }
 
-/** The order an orders event is about: the whole order wherever it sits (wholeOrderOf), else the event itself. */
+/**
+ * The order an orders event is about: the whole order wherever it sits (wholeOrderOf), else an order in an `order` or
+ * `data` envelope (a root with no id holding an object that has one: an order whose lines list is empty is still in
+ * it, t13-9), else the event itself.
+ */
 export function orderOfEvent(payload: unknown): Record<string, unknown> {
-  return wholeOrderOf(payload) ?? (payload as Record<string, unknown>);
+  const whole = wholeOrderOf(payload);
+  if (whole !== undefined) return whole;
+  const record = payload as Record<string, unknown>;
+  if (record !== null && typeof record === 'object' && !Array.isArray(record) && record.id === undefined) {
+    for (const candidate of [record.order, record.data]) {
+      if (candidate === null || typeof candidate !== 'object' || Array.isArray(candidate)) continue;
+      if ((candidate as Record<string, unknown>).id !== undefined) return candidate as Record<string, unknown>;
+    }
+  }
+  return record;
 }
 
 /** Where a whole order keeps its lines, in the shapes platforms use (`items`, Spring's `orderItems`, `lines`, `itens`). */
@@ -84,7 +97,9 @@ const orderLineFields = ['items', 'orderItems', 'lines', 'itens'] as const;
 /**
  * The order an orders event carries whole (the full-payload variant of the webhook: its lines, totals and buyer), or
  * undefined for the simplified variant, which carries the summary fields only and is fetched through the API. The
- * order may sit at the root or under `order` or `data`, as platforms wrap a detail.
+ * order may sit at the root or under `order` or `data`, as platforms wrap a detail. An EMPTY lines list carries no
+ * line: a summary serialised with its collection initialised empty (as Java and .NET DTOs often are) is no full
+ * order, and taken for one its file had no items, buyer nor totals (t13-15); it is fetched as a simplified event.
  */
 export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefined {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
@@ -92,19 +107,43 @@ export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefi
   for (const candidate of [record, record.order, record.data]) {
     if (candidate === null || typeof candidate !== 'object' || Array.isArray(candidate)) continue;
     const order = candidate as Record<string, unknown>;
-    if (orderLineFields.some((field) => Array.isArray(order[field]))) return order;
+    if (orderLineFields.some((field) => Array.isArray(order[field]) && (order[field] as unknown[]).length > 0))
+      return order;
   }
   return undefined;
 }
 
 /**
  * The key under which a redelivery of the same event is recognised: for orders the id and lastUpdated (a new
- * version of an order is a new event). A customers event carries no version: the same content twice may be two
- * changes (of a field the event does not carry, or a value changed back), so each is its own event, under this
- * delivery's id (a platform's resend then reaches the ERP twice, which applying the same customer again absorbs;
- * a change dropped as a resend would never reach it). Anything without an id, by a hash of its content.
+ * version of an order is a new event), both as the platform means them: the id as the order routes take it
+ * (`"00042"` and `42` are order 42), the stamp as its instant where it has a zone (`…T23:00:00.000Z`,
+ * `…T23:00:00Z` and `…T20:00:00-03:00` are one version, which a panel's resend may write otherwise than its first
+ * send: t13-7). A customers event carries no version: the same content twice may be two changes (of a field the
+ * event does not carry, or a value changed back), so each is its own event, under this delivery's id (a platform's
+ * resend then reaches the ERP twice, which applying the same customer again absorbs; a change dropped as a resend
+ * would never reach it). Anything without an id, by a hash of its content.
  */
 export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId: string, raw?: string): string {
+  return keyOf(kind, payload, deliveryId, raw, true);
+}
+
+/**
+ * The key b2bctl gave the same event before keys read ids and stamps as the platform means them (the texts as
+ * written), where it differs from deduplicationKey: an inbox keeps the keys it stored for --dedup-window, so a
+ * redelivery of an event stored before the upgrade is recognised by it. Undefined where the two are the same.
+ */
+export function formerDeduplicationKey(
+  kind: WebhookKind,
+  payload: unknown,
+  deliveryId: string,
+  raw?: string,
+): string | undefined {
+  const former = keyOf(kind, payload, deliveryId, raw, false);
+  return former === keyOf(kind, payload, deliveryId, raw, true) ? undefined : former;
+}
+
+/** The key, its order id and stamp as the platform means them (`asMeant`) or as written (the former key). */
+function keyOf(kind: WebhookKind, payload: unknown, deliveryId: string, raw: string | undefined, asMeant: boolean) {
   const isObject = payload !== null && typeof payload === 'object' && !Array.isArray(payload);
   const record = !isObject
     ? undefined
@@ -115,13 +154,28 @@ export function deduplicationKey(kind: WebhookKind, payload: unknown, deliveryId
   if (kind === 'orders' && record !== undefined) {
     // An id a serialiser wrote for "unset" ("" or 0) names no order: two different orders sharing it and a stamp
     // would be one event, the second acknowledged and lost. The orderId names the order then, else the content.
-    const orderText = orderIdText(idText) ?? orderIdText(idTextOf(record.orderId, undefined));
+    const written = orderIdText(idText) ?? orderIdText(idTextOf(record.orderId, undefined));
+    const orderText = written !== undefined && asMeant ? orderIdAsRoutesTakeIt(written) : written;
     const version = versionOf(record);
-    if (orderText !== undefined && version !== undefined) return `orders:${orderText}:${version}`;
+    if (orderText !== undefined && version !== undefined)
+      return `orders:${orderText}:${asMeant ? instantText(version) : version}`;
     return `orders:${orderText ?? '-'}:${contentHash(payload)}`;
   }
   if (kind === 'customers' && idText !== undefined) return `customers:${idText}:${deliveryId}`;
   return `${kind}:${idText ?? '-'}:${contentHash(payload)}`;
+}
+
+/**
+ * A stamp as the instant it names, in one form (UTC, milliseconds, and the digits past them where written:
+ * `2026-11-30T23:00:00.000Z`, `…00.000123Z`), where it names one wherever it is read: ISO-8601 with a zone, or epoch
+ * milliseconds as text. One without a zone is read in this machine's, which may change: kept as written.
+ */
+function instantText(stamp: string): string {
+  const instant = readUpdateInstant(stamp);
+  const zoned = /^\s*\d{13}\s*$/.test(stamp) || /(?:Z|[+-]\d{2}(?::?\d{2})?)\s*$/i.test(stamp.trim());
+  if (instant === undefined || !zoned) return stamp;
+  const iso = new Date(instant.ms).toISOString();
+  return instant.nanos === 0 ? iso : `${iso.slice(0, -1)}${String(instant.nanos).padStart(6, '0').replace(/0+$/, '')}Z`;
 }
 
 /**
@@ -159,6 +213,16 @@ function idTextOf(id: unknown, rootRaw: string | undefined): string | undefined 
  */
 export function idNamesAnOrder(id: string | number): boolean {
   return orderIdText(String(id)) !== undefined;
+}
+
+/**
+ * An orders event's id as the order routes take it: a text of digits with leading zeros (`"00042"`, a serialiser's
+ * padded text) is the order of that number, as `b2bctl orders get 0372` is order 372 (docs/orders.md). Asked as
+ * written, the platform answered order 42's record, which b2bctl took for another order's and retried for
+ * --give-up-after, every later order waiting behind it (t13-11). Any other id is as written.
+ */
+export function orderIdAsRoutesTakeIt<T extends string | number>(id: T): T | string {
+  return typeof id === 'string' && /^0+\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id;
 }
 
 /** The id text when it can be an order's: not blank, not zero nor negative (the unset value of many serialisers). */

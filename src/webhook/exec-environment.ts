@@ -8,6 +8,11 @@ export interface ExecEnvironment {
   parent: Readonly<Record<string, string | undefined>>;
   /** Further variables passed on by name (`--exec-env NAME`). */
   names: readonly string[];
+  /**
+   * With --fetch-orders: the order file this event's fetch wrote, if it holds what that event wrote (passed as
+   * B2BCTL_ORDER_FILE); undefined otherwise (not an orders event, the fetch failed, or a later event's version is there).
+   */
+  orderFile?: (event: StoredEvent) => string | undefined;
 }
 
 /** Enough to find programs, a home, a locale and a time zone. */
@@ -24,11 +29,13 @@ export function commandEnvironment(environment: ExecEnvironment, event: StoredEv
     const value = environment.parent[name];
     if (value !== undefined) passed[name] = value;
   }
+  const orderFile = environment.orderFile?.(event);
   return {
     ...passed,
     B2BCTL_EVENT_KIND: event.kind,
     B2BCTL_EVENT_ID: String(event.id),
     B2BCTL_DELIVERY_ID: event.deliveryId,
+    ...(orderFile === undefined ? {} : { B2BCTL_ORDER_FILE: orderFile }),
   };
 }
 

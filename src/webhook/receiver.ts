@@ -4,7 +4,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { deduplicationKey, payloadMismatches, type WebhookKind } from '../domain/webhook-events.js';
+import {
+  deduplicationKey,
+  formerDeduplicationKey,
+  payloadMismatches,
+  type WebhookKind,
+} from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
 import { defaultConnectionsPerAddress, limitConnections } from '../http-server/connection-limit.js';
 import { trustedPeerCheck } from '../http-server/client-address.js';
@@ -503,9 +508,11 @@ function addEventRoute(
       event: value,
     };
     let stored: boolean;
+    // The key the same event had before keys read ids and stamps as meant: its redelivery stays a duplicate.
+    const formerKey = formerDeduplicationKey(kind, value, deliveryId, raw);
     try {
       // Resolves only after the commit, and concurrent copies of one event are settled by the key's uniqueness.
-      ({ stored } = await options.store.append({ ...event, receivedAt, raw }));
+      ({ stored } = await options.store.append({ ...event, receivedAt, raw, formerKey }));
       writeSucceeded(writes, options.log, Buffer.byteLength(raw));
     } catch (error) {
       writeFailed(writes, now(), options.log, {

@@ -31,6 +31,7 @@ import {
   readListedOrder,
   readOrderStatus,
   showsIdOrNumber,
+  unplacedDetailWarning,
   unreadableUpdateStamp,
   updateStampPaths,
 } from '../../platform/answers/orders.js';
@@ -687,10 +688,7 @@ async function fetchDetails(
           const detail = await getOrder(client, version.id, undefined, undefined, version.orderNumber);
           // Taken as the order, as it came (a 2xx is not refused for its shape); but an envelope of the store's own
           // (`{"pedido":{…}}`) is then written whole, and the reader is told where to point b2bctl, once a run.
-          if (isRecord(detail) && !showsIdOrNumber(detail, answers))
-            saidUnplaced(
-              `warning: order ${String(version.id)}'s detail shows neither an id nor a number where b2bctl reads them (the answer's root, or a data, order, result or content envelope): written as it came, as every such detail of this run. If the answer holds the order under a field of its own, set answers.order.detail to it (b2bctl orders get ${String(version.id)} shows the answer).`,
-            );
+          if (isRecord(detail) && !showsIdOrNumber(detail, answers)) saidUnplaced(unplacedDetailWarning(version.id));
           const written = olderDetailReplaced(version, detail, answers, warn);
           const stampUnread =
             written === detail && isRecord(detail) && showsIdOrNumber(detail, answers)

@@ -15,13 +15,23 @@ import {
   type OrderAnswerSettings,
   readListedOrder,
   readOrderDetail,
+  showsIdOrNumber,
+  unplacedDetailWarning,
 } from '../../platform/answers/orders.js';
 import { HandOff } from '../../webhook/hand-off.js';
+import { afterFetch } from '../../webhook/after-fetch.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
-import { idNamesAnOrder, rootIdAsWritten, wholeOrderOf } from '../../domain/webhook-events.js';
+import {
+  idNamesAnOrder,
+  orderIdAsRoutesTakeIt,
+  orderOfEvent,
+  rootIdAsWritten,
+  wholeOrderOf,
+} from '../../domain/webhook-events.js';
 import { compareUpdateInstants, readUpdateInstant, updateStampOf } from '../../domain/update-instants.js';
 import { printable } from '../../lib/printable.js';
+import { once } from '../../lib/once.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
@@ -72,7 +82,12 @@ export async function handOffsOf(
     ]);
   if (flags.exec) {
     const name = flags.handoff ?? 'exec';
-    const environment = { parent: context.env, names: flags.execEnv ?? [] };
+    const folder = flags.fetchOrders ? fetchedOrdersFolder(context, flags.inbox) : undefined;
+    const environment = {
+      parent: context.env,
+      names: flags.execEnv ?? [],
+      orderFile: folder === undefined ? undefined : (event: StoredEvent) => orderFileWrittenFor(folder, event),
+    };
     const runs = commandRuns(store, name, {
       timeoutMs: flags.execTimeout,
       clock: context.clock,
@@ -82,7 +97,9 @@ export async function handOffsOf(
   }
   const handOffs: HandOff[] = [];
   let described = '';
-  for (const [name, consumer] of named) {
+  for (const [name, given] of named) {
+    // With --fetch-orders, the ERP's hand-off takes an orders event once its fetch is done (after-fetch.ts, t13-10).
+    const consumer = flags.fetchOrders && name !== 'fetch-orders' ? afterFetch(given, store, 'fetch-orders') : given;
     const opening = await store.openHandOff(name, consumer.target, flags.fromStart);
     const state = opening.created
       ? flags.fromStart
@@ -144,6 +161,24 @@ async function orderDetail(platform: PlatformClient, id: string | number, number
       throw new PermanentRefusal(`the platform has no order ${String(id)} (HTTP 404)`);
     throw error;
   }
+}
+
+/**
+ * The order a fetched detail holds, as `orders poll --detail` and `orders get` read it (readOrderDetail): out of a
+ * `data`, `order`, `result` or `content` envelope (written whole, the file's own lastUpdated could not be read for the
+ * next comparison, t13-16), or where answers.order.detail points. A detail that shows neither an id nor a number
+ * where b2bctl looks (a store's own envelope, `{"pedido":{…}}`) is written as it came, with poll's warning, once a run.
+ */
+function fetchedOrder(
+  body: unknown,
+  id: string | number,
+  answers: OrderAnswerSettings,
+  say: (line: string) => void,
+): unknown {
+  const order = readOrderDetail(body, answers);
+  if (order !== null && typeof order === 'object' && !Array.isArray(order))
+    if (!showsIdOrNumber(order as Record<string, unknown>, answers)) say(unplacedDetailWarning(id));
+  return order;
 }
 
 /**
@@ -264,6 +299,40 @@ function exactOrderId(id: number | string, atRoot: boolean, text: string | undef
 }
 
 /**
+ * The order an orders event names (at its root, or in an `order`/`data` envelope, lines or none: t13-15) and its id
+ * as the order routes take it (`"00042"` is order 42, t13-11). An id that names no order (empty, blank, 0 or below,
+ * as the event's key reads it) is never asked: as a path segment "" asked the order listing, whose array became
+ * orders/.json, and 0 asked /orders/0. No id at all (absent, null, not a number nor a text) names none either: such
+ * an event was counted done, silently, and the ERP reading orders/ never learnt of the order (t6-7).
+ */
+function orderNamedBy(event: StoredEvent): { id: string | number; named: unknown } {
+  const named: unknown =
+    event.event !== null && typeof event.event === 'object' ? orderOfEvent(event.event) : undefined;
+  const parsedId = (named as { id?: unknown } | undefined)?.id;
+  if (parsedId === undefined)
+    throw new PermanentRefusal('the orders event has no id and names no order the platform can be asked');
+  if ((typeof parsedId !== 'number' && typeof parsedId !== 'string') || !idNamesAnOrder(parsedId))
+    throw new PermanentRefusal(`the order id ${JSON.stringify(parsedId)} names no order the platform can be asked`);
+  return { id: orderIdAsRoutesTakeIt(exactOrderId(parsedId, named === event.event, event.eventJson)), named };
+}
+
+/**
+ * The file --fetch-orders wrote from this very event (its deliveryId in it), for the ERP's command of the event
+ * (B2BCTL_ORDER_FILE); undefined when it wrote none: not an orders event, a fetch that failed, a file kept at a
+ * newer version or since replaced by a later event's (whose own command then gets it).
+ */
+export function orderFileWrittenFor(folder: string, event: StoredEvent): string | undefined {
+  if (event.kind !== 'orders') return undefined;
+  try {
+    const file = join(folder, orderFileName(String(orderNamedBy(event).id)));
+    const written = JSON.parse(readFileSync(file, 'utf8')) as { deliveryId?: unknown } | null;
+    return written?.deliveryId === event.deliveryId ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The folder `--fetch-orders` writes the orders into, made when missing; refused (exit 77) when another user could
  * swap the orders in it. Called before the receiver listens, so a refusal stops it before any event is taken.
  */
@@ -283,24 +352,19 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
   const folder = fetchedOrdersFolder(context, inbox);
   const answers = orderAnswers(platform);
   let incomparableSaid = false;
+  const saidUnplaced = once(context.log.warn);
   return {
     target: `fetch orders into ${folder}`,
     async deliver(event: StoredEvent) {
-      const whole = event.kind === 'orders' ? wholeOrderOf(event.event) : undefined;
-      const parsedId = (whole ?? (event.event as { id?: unknown } | null))?.id;
       if (event.kind !== 'orders') return;
-      // An id that names no order (empty, blank, 0 or below, as the event's key reads it) is never asked: as a path
-      // segment "" asked the order listing, whose array became orders/.json, and 0 asked /orders/0. No id at all
-      // (absent, null, not a number nor a text) names none either: such an event was counted done, silently, and
-      // the ERP reading orders/ never learnt of the order (t6-7).
-      if (parsedId === undefined)
-        throw new PermanentRefusal('the orders event has no id and names no order the platform can be asked');
-      if ((typeof parsedId !== 'number' && typeof parsedId !== 'string') || !idNamesAnOrder(parsedId))
-        throw new PermanentRefusal(`the order id ${JSON.stringify(parsedId)} names no order the platform can be asked`);
-      const id = exactOrderId(parsedId, whole === undefined || whole === event.event, event.eventJson);
-      // As it came: the webhook's own shape, as the API's detail is kept in its own.
-      const order = whole !== undefined ? event.event : await orderDetail(platform, id, eventOrderNumber(event.event));
-      if (whole === undefined) refuseDetailOlderThanEvent(id, event.event, order, answers);
+      const whole = wholeOrderOf(event.event);
+      const { id, named } = orderNamedBy(event);
+      // As it came: the webhook's own shape; a fetched detail out of the platform's envelope, as orders poll writes it.
+      const order =
+        whole !== undefined
+          ? event.event
+          : fetchedOrder(await orderDetail(platform, id, eventOrderNumber(named)), id, answers, saidUnplaced);
+      if (whole === undefined) refuseDetailOlderThanEvent(id, named, order, answers);
       const file = join(folder, orderFileName(String(id)));
       // An older version that comes after a newer one (the platform's webhooks need not come in order, a replica
       // behind the primary answers an older detail) keeps the file; the event is handled all the same.

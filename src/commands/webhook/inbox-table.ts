@@ -1,6 +1,7 @@
 import type { RecordWriter } from '../../io/output/record-writer.js';
 import { displayWidth, leadingColumns } from '../../io/output/display-width.js';
 import { printable } from '../../lib/printable.js';
+import { orderOfEvent } from '../../domain/webhook-events.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 
 interface InboxColumn {
@@ -27,7 +28,7 @@ const columns: InboxColumn[] = [
   {
     header: 'EVENT',
     width: 12,
-    value: (event) => String((event.event as { id?: unknown } | null)?.id ?? '-'),
+    value: (event) => eventSubjectId(event),
     dropRank: 1,
   },
   // The sender's address matters least when reading what came in: it goes first.
@@ -139,4 +140,16 @@ export async function inboxTable(
     // The rows read so far are whole lines: they go out, as they would have in the next flush.
     abandon: flush,
   };
+}
+
+/** What an event is about: an orders event's order where the receiver reads it (its root, or an envelope). */
+export function subjectOf(event: StoredEvent): unknown {
+  return event.kind === 'orders' && event.event !== null && typeof event.event === 'object'
+    ? orderOfEvent(event.event)
+    : event.event;
+}
+
+/** The EVENT column: the id of what the event is about, `-` when it shows none. */
+export function eventSubjectId(event: StoredEvent): string {
+  return String((subjectOf(event) as { id?: unknown } | null)?.id ?? '-');
 }

@@ -1,7 +1,7 @@
 import { countOf } from '../../lib/plural.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { type Context, stdoutStyle } from '../../context.js';
-import { orderOfEvent, type WebhookKind } from '../../domain/webhook-events.js';
+import type { WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-import.js';
 import { openStore, type StoreLocation, type StoreUser } from '../../webhook/store/open.js';
@@ -9,7 +9,7 @@ import { sqliteFileName } from '../../webhook/store/sqlite-store.js';
 import type { EventSelection, EventStore, StoredEvent } from '../../webhook/store/types.js';
 import { checkImportedInboxLink } from '../../config/folder-safety.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
-import { inboxTable } from './inbox-table.js';
+import { eventSubjectId, inboxTable, subjectOf } from './inbox-table.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -45,16 +45,7 @@ const inboxLayout: RecordLayout<StoredEvent> = {
     { header: 'ID', value: (event) => String(event.id) },
     { header: 'RECEIVED', value: (event) => event.receivedAt },
     { header: 'KIND', value: (event) => event.kind },
-    {
-      header: 'EVENT',
-      value: (event) =>
-        String(
-          (event.kind === 'orders' && event.event !== null && typeof event.event === 'object'
-            ? orderOfEvent(event.event)
-            : (event.event as { id?: unknown } | null)
-          )?.id ?? '-',
-        ),
-    },
+    { header: 'EVENT', value: (event) => eventSubjectId(event) },
     { header: 'FROM', value: (event) => event.clientAddress || '-' },
     { header: 'FLAGS', value: (event) => event.flags.join('; ') || '-' },
   ],
@@ -154,7 +145,7 @@ export async function run(options: InboxOptions, context: Context): Promise<void
         ? table
         : format === 'ndjson'
           ? asStoredWriter(context.io.stdout)
-          : parsedOnly(createRecordWriter(format, context.io.stdout, inboxLayout, style));
+          : parsedOnly(createRecordWriter(format, context.io.stdout, inboxLayout, style), format === 'csv');
     const unshown: number[] = [];
     for await (const event of store.select(selectionOf(options))) {
       if (!(await writeOrSkip(writer, event, context))) unshown.push(event.id);
@@ -198,9 +189,12 @@ function asStoredWriter(stream: NodeJS.WritableStream): RecordWriter<StoredEvent
 }
 
 /** JSON and CSV show the parsed event (JSON's array is indented), without the text it was parsed from. */
-function parsedOnly(writer: RecordWriter<StoredEvent>): RecordWriter<StoredEvent> {
+function parsedOnly(writer: RecordWriter<StoredEvent>, asCsv = false): RecordWriter<StoredEvent> {
   return {
-    write: ({ eventJson: _text, ...event }) => writer.write(event),
+    // CSV's event.* columns read the order where the receiver reads it (its key, --fetch-orders): in an `order` or
+    // `data` envelope too, else an operator looking for order 6 found an empty event.id (t13-9). JSON keeps it whole.
+    write: ({ eventJson: _text, ...event }) =>
+      writer.write(asCsv && event.kind === 'orders' ? { ...event, event: subjectOf(event) } : event),
     end: () => writer.end(),
     abandon: () => writer.abandon(),
   };

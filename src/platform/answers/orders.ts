@@ -313,11 +313,27 @@ export function detailNotTheOrder(
 ): string | undefined {
   if (!isRecord(order)) return order === null ? 'JSON null' : `a JSON ${isArray(order) ? 'array' : typeof order}`;
   const id = idValue(firstAt(order, candidatePaths(settings.id, ['id']), isIdLike)?.value);
-  if (id !== undefined && String(id) !== String(asked.id)) return `the record of another order (id ${String(id)})`;
+  if (id !== undefined && !sameOrderId(id, asked.id)) return `the record of another order (id ${String(id)})`;
   const number = readOrderNumber(order, settings);
   if (asked.number !== undefined && number !== undefined && number !== String(asked.number))
     return `the record of another order (number ${number}, not ${String(asked.number)})`;
   return undefined;
+}
+
+/** An id's text, leading zeros aside when it is all digits. */
+function withoutLeadingZeros(id: string | number): string {
+  return String(id).replace(/^0+(?=\d+$)/, '');
+}
+
+/**
+ * Two ids of one order: the same text, or the same number written with leading zeros (`"00042"` asked, `42`
+ * answered, as a route that reads its id as an integer answers): not another order's record (t13-11).
+ */
+function sameOrderId(shown: string | number, asked: string | number): boolean {
+  return (
+    String(shown) === String(asked) ||
+    (/^\d+$/.test(String(shown)) && withoutLeadingZeros(shown) === withoutLeadingZeros(asked))
+  );
 }
 
 /**
@@ -337,6 +353,14 @@ export function detailHoldsNoOrder(body: unknown, settings: OrderAnswerSettings 
   const emptyEnvelope =
     byDefault && order === body && recognisedDetailPaths.some((name) => name in order && !isRecord(order[name]));
   return emptyEnvelope ? `an envelope holding no order (${shown})` : undefined;
+}
+
+/**
+ * Said once a run (orders poll --detail, a receiver's --fetch-orders) of a detail taken as the order though it shows
+ * neither an id nor a number where b2bctl looks: a store's own envelope is then written whole.
+ */
+export function unplacedDetailWarning(id: string | number): string {
+  return `warning: order ${String(id)}'s detail shows neither an id nor a number where b2bctl reads them (the answer's root, or a data, order, result or content envelope): written as it came, as every such detail of this run. If the answer holds the order under a field of its own, set answers.order.detail to it (b2bctl orders get ${String(id)} shows the answer).`;
 }
 
 /** Whether an order shows an id or a number (`answers.orders.id`, `answers.orders.number` where set). */

@@ -78,11 +78,14 @@ const tokenKeyLock = 0x62326203;
 /** The advisory lock under which dead letters are masked (maskInDeadLetters). */
 const scrubLock = 0x62326204;
 
-// One statement per batch: keys first (a key already there, from this or another receiver, stores nothing).
+// One statement per batch: keys first (a key already there, from this or another receiver, stores nothing; nor does
+// the key an earlier b2bctl gave the same event, `former_key`, while the inbox keeps it).
 const appendBatch = `WITH input AS (
-  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-    WITH ORDINALITY AS t (received_at, kind, delivery_id, key, flags, client_address, event, n)),
-fresh AS (INSERT INTO dedup (key, received_at) SELECT key, received_at FROM input ON CONFLICT DO NOTHING RETURNING key)
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+    WITH ORDINALITY AS t (received_at, kind, delivery_id, key, flags, client_address, event, former_key, n)),
+fresh AS (INSERT INTO dedup (key, received_at) SELECT key, received_at FROM input i
+  WHERE i.former_key IS NULL OR NOT EXISTS (SELECT 1 FROM dedup d WHERE d.key = i.former_key)
+  ON CONFLICT DO NOTHING RETURNING key)
 INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event)
 SELECT i.received_at, i.kind, i.delivery_id, i.key, i.flags, i.client_address, i.event
   FROM input i JOIN fresh f ON f.key = i.key ORDER BY i.n RETURNING key`;
@@ -478,6 +481,7 @@ export class PostgresStore implements EventStore {
         column((event) => JSON.stringify(event.flags)),
         column((event) => event.clientAddress),
         column((event) => event.raw),
+        column((event) => event.formerKey ?? null),
       ]);
       return new Set(answer.rows.map((row) => row.key));
     });

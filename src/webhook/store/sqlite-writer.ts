@@ -16,8 +16,11 @@ export type WriteStatement = readonly [sql: string, values: readonly (string | n
 /** An event as the writer thread inserts it: the columns of `events` in order, flags already JSON. */
 type EventColumns = [number, string, string, string, string, string, string];
 
+/** An event to append: its columns, and the key an earlier b2bctl gave it (null where the same). */
+type EventAppend = { columns: EventColumns; formerKey: string | null };
+
 type Request =
-  | { id: number; append: EventColumns[] }
+  | { id: number; append: EventAppend[] }
   | { id: number; run: WriteStatement[]; durable: boolean }
   | { id: number; pragma: string; durable: boolean }
   | { close: true };
@@ -45,6 +48,7 @@ const { DatabaseSync } = require('node:sqlite');
 const database = new DatabaseSync(workerData.file);
 database.exec('PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
 const insertKey = database.prepare('INSERT OR IGNORE INTO dedup (key, received_at) VALUES (?, ?)');
+const keyKept = database.prepare('SELECT 1 AS kept FROM dedup WHERE key = ?');
 const insertEvent = database.prepare(
   'INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event) VALUES (?, ?, ?, ?, ?, ?, ?)');
 const statements = new Map();
@@ -83,7 +87,8 @@ parentPort.on('message', (request) => {
   }
   try {
     if (request.append) {
-      const stored = inTransaction(() => request.append.map((columns) => {
+      const stored = inTransaction(() => request.append.map(({ columns, formerKey }) => {
+        if (formerKey !== null && keyKept.get(formerKey) !== undefined) return false;
         if (Number(insertKey.run(columns[3], columns[0]).changes) === 0) return false;
         insertEvent.run(...columns);
         return true;
@@ -132,15 +137,18 @@ export class SqliteWriter {
 
   /** Inserts the events whose key is new, in one transaction; for each, whether it was stored. */
   async append(events: readonly NewEvent[]): Promise<boolean[]> {
-    const columns = events.map((event): EventColumns => [
-      event.receivedAt,
-      event.kind,
-      event.deliveryId,
-      event.key,
-      JSON.stringify(event.flags),
-      event.clientAddress,
-      event.raw,
-    ]);
+    const columns = events.map((event): EventAppend => ({
+      columns: [
+        event.receivedAt,
+        event.kind,
+        event.deliveryId,
+        event.key,
+        JSON.stringify(event.flags),
+        event.clientAddress,
+        event.raw,
+      ],
+      formerKey: event.formerKey ?? null,
+    }));
     const reply = await this.request((id) => ({ id, append: columns }));
     return 'stored' in reply ? reply.stored : [];
   }

@@ -8,6 +8,11 @@ export interface NewEvent {
   deliveryId: string;
   /** The de-duplication key (domain/webhook-events.ts). */
   key: string;
+  /**
+   * The key an earlier b2bctl gave the same event, where it differs (formerDeduplicationKey): an inbox keeps the keys
+   * it stored for the dedup window, and a redelivery of an event stored before the upgrade must still be a duplicate.
+   */
+  formerKey?: string;
   /** What did not match the document; empty when the payload matched. */
   flags: string[];
   /** The sender's address as the HTTP server saw it (the forwarded client behind a trusted proxy). */

@@ -49,7 +49,12 @@ describe('an orders event whose id names no order (t3-10)', () => {
     const receiver = await startTestReceiver();
     const orders = [160001, 160002, 160002].map((orderId) => ({ id, orderId, status: 'A', lastUpdated: stamp }));
     expect(await postAll(receiver.url, orders)).toEqual([stored, stored, duplicate]);
-    expect(receiver.onDisk().map((event) => event.key)).toEqual([`orders:160001:${stamp}`, `orders:160002:${stamp}`]);
+    // The stamp as its instant (`…10:00:00Z` is `…10:00:00.000Z`).
+    const instant = new Date(stamp).toISOString();
+    expect(receiver.onDisk().map((event) => event.key)).toEqual([
+      `orders:160001:${instant}`,
+      `orders:160002:${instant}`,
+    ]);
     expect(receiver.onDisk()[0]?.flags).toContain(id === 0 ? 'id 0 names no order' : 'id is not an integer');
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deduplicationKey, payloadMismatches } from '../../../src/domain/webhook-events.js';
+import { deduplicationKey, formerDeduplicationKey, payloadMismatches } from '../../../src/domain/webhook-events.js';
 import { sampleEvent } from '../../../src/webhook/sender.js';
 
 const now = new Date('2026-11-23T06:00:00Z');
@@ -55,11 +55,11 @@ describe('deduplicationKey', () => {
   it('keys an order id past 2^53 by its digits as written: two orders that parse to one number stay two', () => {
     const first = '{"id":9007199254740993,"orderId":1,"status":"NEW","lastUpdated":"2026-11-29T12:00:00Z"}';
     const second = '{ "id" : 9007199254740992, "orderId":2,"status":"CANCELED","lastUpdated":"2026-11-29T12:00:00Z"}\n';
-    expect(keyOf(first)).toBe('orders:9007199254740993:2026-11-29T12:00:00Z');
-    expect(keyOf(second)).toBe('orders:9007199254740992:2026-11-29T12:00:00Z');
+    expect(keyOf(first)).toBe('orders:9007199254740993:2026-11-29T12:00:00.000Z');
+    expect(keyOf(second)).toBe('orders:9007199254740992:2026-11-29T12:00:00.000Z');
     // A nested id (an item's) is not the order's.
     const nested = '{"items":[{"id":9007199254740993}],"id":18014398509481985,"lastUpdated":"2026-11-29T12:00:00Z"}';
-    expect(keyOf(nested)).toBe('orders:18014398509481985:2026-11-29T12:00:00Z');
+    expect(keyOf(nested)).toBe('orders:18014398509481985:2026-11-29T12:00:00.000Z');
   });
 
   it('keys each customers delivery apart, the same content too: it may be a change the event does not show', () => {
@@ -106,7 +106,7 @@ describe('deduplicationKey', () => {
 
   it.each(['', 0, -1, '0', ' '])('keys an order whose id names no order (%j) by its orderId', (id) => {
     const order = { id, orderId: 160002, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' };
-    expect(deduplicationKey('orders', order, 'd-1')).toBe('orders:160002:2026-11-30T10:00:00Z');
+    expect(deduplicationKey('orders', order, 'd-1')).toBe('orders:160002:2026-11-30T10:00:00.000Z');
     expect(deduplicationKey('orders', { ...order, orderId: 0 }, 'd-1')).toMatch(/^orders:-:[\w-]{22}$/);
   });
 
@@ -114,5 +114,41 @@ describe('deduplicationKey', () => {
     expect(deduplicationKey('orders', [1], 'd-1')).toMatch(/^orders:-:/);
     expect(deduplicationKey('orders', [1], 'd-1')).toBe(deduplicationKey('orders', [1], 'd-2'));
     expect(deduplicationKey('orders', [1], 'd-1')).not.toBe(deduplicationKey('customers', [1], 'd-1'));
+  });
+});
+
+const order = (id: unknown, lastUpdated: unknown) => ({ id, orderId: 100_077, status: 'X', lastUpdated });
+const key = (payload: unknown) => deduplicationKey('orders', payload, 'd');
+const former = (payload: unknown) => formerDeduplicationKey('orders', payload, 'd');
+
+describe('an orders key reads the id and the stamp as the platform means them (t13-7, t13-11)', () => {
+  it('one instant written three ways is one version; the key is its UTC form to the millisecond, and past it', () => {
+    for (const stamp of [
+      '2026-11-30T23:00:00.000Z',
+      '2026-11-30T23:00:00Z',
+      '2026-11-30T20:00:00-03:00',
+      '2026-11-30 20:00:00.000-0300',
+    ])
+      expect(key(order(77, stamp))).toBe('orders:77:2026-11-30T23:00:00.000Z');
+    expect(key(order(77, '1796079600000'))).toBe('orders:77:2026-11-30T23:00:00.000Z');
+    expect(key(order(77, '2026-11-30T23:00:00.000123Z'))).toBe('orders:77:2026-11-30T23:00:00.000123Z');
+    expect(key(order(77, '2026-11-30T23:00:00.000124Z'))).not.toBe(key(order(77, '2026-11-30T23:00:00.000123Z')));
+  });
+
+  it("a stamp with no zone is kept as written: read in this machine's zone, it could name another instant later", () => {
+    expect(key(order(77, '2026-11-30T20:00:00'))).toBe('orders:77:2026-11-30T20:00:00');
+    expect(former(order(77, '2026-11-30T20:00:00'))).toBeUndefined();
+  });
+
+  it('"00042" and 42 are order 42; another text id is as written', () => {
+    expect(key(order('00042', '2026-11-30T23:00:00Z'))).toBe(key(order(42, '2026-11-30T23:00:00Z')));
+    expect(key(order('A-042', '2026-11-30T23:00:00Z'))).toBe('orders:A-042:2026-11-30T23:00:00.000Z');
+  });
+
+  it('the former key is the one an earlier b2bctl stored, where it differs: its redeliveries still match it', () => {
+    expect(former(order(77, '2026-11-30T20:00:00-03:00'))).toBe('orders:77:2026-11-30T20:00:00-03:00');
+    expect(former(order('00042', '2026-11-30T23:00:00.000Z'))).toBe('orders:00042:2026-11-30T23:00:00.000Z');
+    expect(former(order(77, '2026-11-30T23:00:00.000Z'))).toBeUndefined();
+    expect(former({ id: 1017, document: 'x' })).toBeUndefined();
   });
 });

@@ -209,8 +209,8 @@ describe('durability and de-duplication', () => {
     ])
       expect(await (await postEvent(started.url, 'orders', raw, token)).json()).toMatchObject({ status: 'stored' });
     expect(started.onDisk().map((record) => record.key)).toEqual([
-      'orders:9007199254740993:2026-11-29T12:00:00Z',
-      'orders:9007199254740992:2026-11-29T12:00:00Z',
+      'orders:9007199254740993:2026-11-29T12:00:00.000Z',
+      'orders:9007199254740992:2026-11-29T12:00:00.000Z',
     ]);
   });
 

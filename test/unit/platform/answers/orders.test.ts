@@ -176,6 +176,13 @@ describe('detailNotTheOrder: a detail that holds no order, or another order', ()
   it('an object that shows neither an id nor a number is taken as the order (the document shows no detail body)', () => {
     expect(detailNotTheOrder({ status: 'NEW', items: [] }, { id: 7, number: 100_007 })).toBeUndefined();
   });
+  it('the same id written with leading zeros is the order, not another (t13-11)', () => {
+    expect(detailNotTheOrder({ ...order, id: 42 }, { id: '00042' })).toBeUndefined();
+    expect(detailNotTheOrder({ ...order, id: '0042' }, { id: 42 })).toBeUndefined();
+    expect(detailNotTheOrder({ ...order, id: 420 }, { id: '0042' })).toBe('the record of another order (id 420)');
+    expect(detailNotTheOrder({ ...order, id: 'A42' }, { id: 'A042' })).toBe('the record of another order (id A42)');
+  });
+
   it("another order's id, or another number where the order's is known", () => {
     expect(detailNotTheOrder({ ...order, id: 8 }, { id: 7 })).toBe('the record of another order (id 8)');
     expect(detailNotTheOrder({ ref: 8 }, { id: 7 }, { id: 'ref' })).toBe('the record of another order (id 8)');
