@@ -78,7 +78,7 @@ export class UnavailableError extends B2bctlError {
   readonly timedOutAfterMs: number | undefined;
   /**
    * The HTTP status the platform answered with when it answered at all (a `429` asking to wait longer than b2bctl
-   * waits, a `503` that kept coming): the report's `status` cell, which was empty for such rows (t9-17). The
+   * waits, a `503` that kept coming): the report's `status` cell, which was empty for such rows (a user test). The
    * platform is still unavailable: this says what it answered, not that the request was taken.
    */
   readonly answeredStatus: number | undefined;

@@ -7,7 +7,7 @@ export interface ProgressCounts {
   failed: number;
   /**
    * Records whose outcome is not known (a create whose answer was lost), counted apart from `failed`: a cron log's
-   * "71 failed" sent the operator to an errors file that holds none of them (t9-11). Undefined or 0: not said.
+   * "71 failed" sent the operator to an errors file that holds none of them (a user test). Undefined or 0: not said.
    */
   unknown?: number;
 }

@@ -54,7 +54,7 @@ export interface LedgerOptions {
   /**
    * Whether a resume asks the platform before it sends a record the interrupted run may have sent (order moves read
    * the order's status): such a record left `unknown` again stays out of the errors file even where unknown records
-   * are fed back, since the errors file fed back sends it unchecked (a second move, t13-8); the resume settles it.
+   * are fed back, since the errors file fed back sends it unchecked (a second move); the resume settles it.
    */
   resumeAsksFirst?: boolean;
 }

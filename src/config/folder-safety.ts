@@ -230,7 +230,7 @@ function othersWhoCanChange(
 /**
  * The config folder's `locks` folder, where a run's lock keeps the next run of the same job from overlapping it: a
  * symbolic link in its place (to a folder every user may write) had the locks written and trusted there, where any
- * local user could delete a push's lock so a second one overlapped it, or make one first so pushes stopped (t11-11).
+ * local user could delete a push's lock so a second one overlapped it, or make one first so pushes stopped (a user test).
  * Refused as a link at the cursor is, and so is a folder another user owns or its group or others may write; exit 77.
  * None yet is fine: b2bctl makes it, 0700.
  */

@@ -76,7 +76,7 @@ export function payloadMismatches(kind: WebhookKind, payload: unknown): string[]
 /**
  * The order an orders event is about: the whole order wherever it sits (wholeOrderOf), else an order in an `order` or
  * `data` envelope (a root with no id holding an object that has one: an order whose lines list is empty is still in
- * it, t13-9), else the event itself.
+ * it), else the event itself.
  */
 export function orderOfEvent(payload: unknown): Record<string, unknown> {
   const whole = wholeOrderOf(payload);
@@ -99,7 +99,7 @@ const orderLineFields = ['items', 'orderItems', 'lines', 'itens'] as const;
  * undefined for the simplified variant, which carries the summary fields only and is fetched through the API. The
  * order may sit at the root or under `order` or `data`, as platforms wrap a detail. An EMPTY lines list carries no
  * line: a summary serialised with its collection initialised empty (as Java and .NET DTOs often are) is no full
- * order, and taken for one its file had no items, buyer nor totals (t13-15); it is fetched as a simplified event.
+ * order, and taken for one its file had no items, buyer nor totals (a user test); it is fetched as a simplified event.
  */
 export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefined {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
@@ -118,7 +118,7 @@ export function wholeOrderOf(payload: unknown): Record<string, unknown> | undefi
  * version of an order is a new event), both as the platform means them: the id as the order routes take it
  * (`"00042"` and `42` are order 42), the stamp as its instant where it has a zone (`…T23:00:00.000Z`,
  * `…T23:00:00Z` and `…T20:00:00-03:00` are one version, which a panel's resend may write otherwise than its first
- * send: t13-7). A customers event carries no version: the same content twice may be two changes (of a field the
+ * send: a user test). A customers event carries no version: the same content twice may be two changes (of a field the
  * event does not carry, or a value changed back), so each is its own event, under this delivery's id (a platform's
  * resend then reaches the ERP twice, which applying the same customer again absorbs; a change dropped as a resend
  * would never reach it). Anything without an id, by a hash of its content.
@@ -219,7 +219,7 @@ export function idNamesAnOrder(id: string | number): boolean {
  * An orders event's id as the order routes take it: a text of digits with leading zeros (`"00042"`, a serialiser's
  * padded text) is the order of that number, as `b2bctl orders get 0372` is order 372 (docs/orders.md). Asked as
  * written, the platform answered order 42's record, which b2bctl took for another order's and retried for
- * --give-up-after, every later order waiting behind it (t13-11). Any other id is as written.
+ * --give-up-after, every later order waiting behind it (a user test). Any other id is as written.
  */
 export function orderIdAsRoutesTakeIt<T extends string | number>(id: T): T | string {
   return typeof id === 'string' && /^0+\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id;

@@ -38,7 +38,7 @@ export const deepestNesting = 1000;
 /**
  * A JSON text nested deeper than deepestNesting. JSON.parse reads 5,000 levels, but JSON.stringify and every walk
  * of the value then fail with the engine's "Maximum call stack size exceeded", after a CSV header was written
- * (t10-22): refused when read, so nothing is written and the line says what is wrong.
+ * (a user test): refused when read, so nothing is written and the line says what is wrong.
  */
 export class JsonNestedTooDeep extends Error {
   constructor() {
@@ -115,7 +115,7 @@ const numberWrittenOtherwise = /\d[eE]|\.\d*0(?!\d)|-0(?![.\d])/;
 /**
  * parseJsonKeepingNumbers, and also every number JSON.stringify would write with other digits (`1.50` as `1.5`,
  * `1E2` as `100`, `-0` as `0`): kept as written. For what `b2bctl api` shows of an answer (indented on a terminal,
- * `-o json`, `--paginate`): a price's `1.50` is what an ERP diff sees, and jq 1.7 keeps such a literal too (t10-17).
+ * `-o json`, `--paginate`): a price's `1.50` is what an ERP diff sees, and jq 1.7 keeps such a literal too (a user test).
  * Throws as JSON.parse does, or JsonNestedTooDeep.
  */
 export function parseJsonKeepingDigits(text: string): unknown {

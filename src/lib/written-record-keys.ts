@@ -12,7 +12,7 @@ export const rememberedRecords = 1_000_000;
  * The records a listing read has written, by their keys (recordKey): all of them, not the last pages only. An item
  * added at the head of a listing paged by offset between two requests moves every later item down one, so the next
  * page answers again as many items as were added; a window counted in pages missed a shift longer than it (3 items
- * added with pages of one wrote 2 records twice, exit 0, no word: t10-16). Remembering every record written catches a
+ * added with pages of one wrote 2 records twice, exit 0, no word: a user test). Remembering every record written catches a
  * shift of any length, up to `bound` records.
  */
 export class WrittenRecordKeys {
@@ -41,7 +41,7 @@ export class WrittenRecordKeys {
    * The items of one page not written by an earlier page, each then noted as written. An item is skipped only when an
    * earlier page wrote the same record (its `idOf`, and the whole record: recordKey), as a listing shifted between two
    * requests answers it again. Two items of one answer are both written, whatever their ids (no shift puts one item
-   * twice in one answer: a customer listed once per branch, t10-9), and so is an item whose id was written with another
+   * twice in one answer: a customer listed once per branch), and so is an item whose id was written with another
    * record (updated meanwhile, or another record sharing the id: dropped, one would be lost with exit 0). An item with
    * no id cannot be told from another one and is always written.
    */

@@ -84,7 +84,7 @@ export function urlHoldsCredential(url: URL): boolean {
  * Refuses (exit 2) to send `credential` over plain HTTP to another machine, where anyone on the way can read it,
  * unless the user said `--allow-http`. `url` is shown without user-info or query. `allow` is what lets it through
  * when the network is trusted; `false` where nothing does (the sandbox's credentials): the advice is then the
- * https:// address alone, not "use the https:// address, or use an https:// --tax-callback" (t12-11).
+ * https:// address alone, not "use the https:// address, or use an https:// --tax-callback" (a user test).
  */
 export function refusePlainHttp(
   url: URL,

@@ -18,7 +18,7 @@ export interface OrdersCursor {
   profile: string;
   /**
    * The store (its base URL, normalised) whose orders the cursor counts: a run against another store must not read
-   * or move it (t11-9). Absent from a cursor an older b2bctl wrote, which the next save stamps.
+   * or move it (a user test). Absent from a cursor an older b2bctl wrote, which the next save stamps.
    */
   baseUrl?: string;
   /** ISO-8601: every order version updated up to here has been written and flushed. */

@@ -458,7 +458,7 @@ export class HttpClient {
       return failure instanceof Error ? failure : new Error(String(failure));
     }
     const problem = await explainNetworkProblem(failure, url, this.route, Math.min(this.options.timeoutMs, 10_000));
-    // Answered, then cut (a 200 whose body ended early): it reached the platform, which "may have reached" hid (t10-20).
+    // Answered, then cut (a 200 whose body ended early): it reached the platform, which "may have reached" hid (a user test).
     if (reason === mayHaveBeenApplied && problem.cutShort) {
       const status = failure instanceof CutShortAnswerError ? failure.status : undefined;
       return new AmbiguousRequestError(

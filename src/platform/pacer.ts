@@ -133,7 +133,7 @@ export class Pacer {
 
   /**
    * The pacer's time: the monotonic clock, never the wall clock, whose step back (NTP, a VM restored) left every turn
-   * given before it in the future, and a `--watch` silent for as long as the step (finding t11-6).
+   * given before it in the future, and a `--watch` silent for as long as the step (a user test).
    */
   private elapsed(): number {
     return monotonicNow(this.clock);

@@ -40,10 +40,10 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
   // digits than a double holds, 1e400 that JSON.stringify writes as null), as `b2bctl api` prints them.
   const { status, body } = await client.send<unknown>({ method: 'GET', path, query: asked, numbersAsWritten: true });
   const setting = client.session.get('answers.sellers.items');
-  // The page's own URL, its offset and limit with it: the failing page of --all is known (t10-15).
+  // The page's own URL, its offset and limit with it: the failing page of --all is known (a user test).
   const url = client.http.urlFor(path, asked).toString();
   // Text where JSON belongs (`OK`, a gateway's words): no answers.* setting can find a list in it, so none is named,
-  // and it is no page, exit 69, as a 2xx HTML page is (t10-15).
+  // and it is no page, exit 69, as a 2xx HTML page is (a user test).
   if (typeof body === 'string') throw new NotAListingPage(status, url, body, 'it is text, not JSON', 'sales reps');
   // An error answered with 200 is not "no reps", nor the end of `--all`'s listing.
   const notAPage = notAListingPage(body, recognisedListPaths, setting);
@@ -66,7 +66,7 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
  * answered again stops the read (a page of one rep, five times in a row; once, an added rep moved it down one); on a
  * route that has paged by offset, it says the listing grows as fast as it is read instead of blaming the route. A
  * page of reps answered again whole at the next offset there ends the listing with `warn`'s line: the route answers
- * its last page past the end (t10-8).
+ * its last page past the end (a user test).
  */
 export async function* listAllSellers(
   client: PlatformClient,

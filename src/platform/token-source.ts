@@ -267,7 +267,7 @@ export function tokenFields(
 
 /**
  * A login b2bctl tried by itself that the network failed (no answer, a cut or refused connection): the line named the
- * platform's origin only, as if the run's own requests had failed (t11-8); it names the token route and the user. The
+ * platform's origin only, as if the run's own requests had failed (a user test); it names the token route and the user. The
  * request that needed the token never left, so a bulk run reports its records `not sent`, not `failed`, and stops:
  * every request needs the login, which has spent its retries (src/bulk/send-stage.ts).
  */

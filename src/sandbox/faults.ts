@@ -53,7 +53,7 @@ export function registerFaults(
  * Waits `ms` before an answer, or until its connection closes: a client that gave up, or a stop past its 10 s that
  * closed the connections still open. An answer no one can read needs no wait, and the wait's timer would hold a
  * stopped sandbox's process alive until it fired: `--latency 14000` printed "Sandbox stopped." at 10 s and exited at
- * 24 (t14-7).
+ * 24 (a user test).
  */
 async function latencyOn(socket: Socket, ms: number): Promise<void> {
   if (socket.destroyed) return;

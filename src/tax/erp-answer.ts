@@ -18,7 +18,7 @@ export interface NoTaxAnswer {
  * - JSON that is no object, or an empty one (`"ok"`, `[1,2,3]`, `null`, `{}`), in any shape;
  * - an answer that says it failed, read for the signs a customer write's or a stock batch's 2xx answer is read for
  *   (refusalSignOf: `{"success":false,"message":"Erro interno…"}`, `"status": "ERROR"`, an `errors` list holding
- *   entries): an ERP that could not compute says so in a 200, and passed on, it closed a real order untaxed (t14-9);
+ *   entries): an ERP that could not compute says so in a 200, and passed on, it closed a real order untaxed (a user test);
  * - a list of items (`answer.items` of the shape) with fewer entries than the cart has items (`{"items":[]}` for a
  *   cart of one): the items it leaves out would be closed without their taxes.
  * Its other keys are its own: the ERP answers in the platform's shape, which the shape file may not describe, so an

@@ -7,7 +7,7 @@ import type { EventStore, StoredEvent } from './store/types.js';
  * handed to the ERP only once the fetch hand-off `leader` has handled it (its order file written or kept, or the
  * fetch a dead letter), so a command that reads orders/<id>.json for the event it is given finds it. Run side by
  * side, the two were unordered and an importer written the obvious way met no file, every time a detail lagged
- * (t13-10). As make or a CI pipeline run a step after the one it needs, rather than leave each consumer to poll for
+ * (a user test). As make or a CI pipeline run a step after the one it needs, rather than leave each consumer to poll for
  * the other's output. Other events pass at once (in order: one after a waiting orders event waits with it).
  * Whether the leader went past an event is read from the store (its recorded position), every `pollMs` while not.
  */

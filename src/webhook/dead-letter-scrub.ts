@@ -4,7 +4,7 @@ import { formsMaskedAnywhere, redacted, secretsOfAuthorization } from '../lib/se
 import type { DeadLetterMasked, EventStore } from './store/types.js';
 
 /**
- * Builds before the s3-1 fix kept the ERP's echo of its forward credential in clear in dead letters (an auth layer's
+ * Older builds kept the ERP's echo of its forward credential in clear in dead letters (an auth layer's
  * "token X not valid"), which `webhook dead list` and its CSV print for as long as the letter is kept. New ones are
  * masked as they are made (consumers.ts); the kept ones are masked here, when the receiver starts and when `webhook
  * dead list` runs with the credential configured: the same strings redactSecrets replaces, by one UPDATE per store.

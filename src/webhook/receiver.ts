@@ -99,7 +99,7 @@ interface WriteHealth {
   /**
    * The smallest write refused since the store began failing, in bytes: on a nearly full disk a token's digest (or
    * the probe's) still fits while no event does, so only a write at least this large shows the store takes events
-   * again (t11-2: "ok" and "The store writes again" while every event was refused 503).
+   * again (a user test: "ok" and "The store writes again" while every event was refused 503).
    */
   refusedBytes?: number;
 }
@@ -150,10 +150,10 @@ const storeProbeIntervalMs = 5_000;
 /**
  * While the store is failing, /healthz finds out by itself whether it writes again: a balancer that took the receiver
  * out on its 503 sends it no event, so no event's write would ever clear the flag, and the receiver stayed out for
- * good after a stall or a full disk (t6-9). The probe keeps the digest of a token nobody holds, already expired: the
+ * good after a stall or a full disk (a user test). The probe keeps the digest of a token nobody holds, already expired: the
  * same write an issued token makes, to the same table, swept with the expired tokens. It is as large as the smallest
  * write refused (random, so no store compresses it): a probe smaller than an event showed nothing of whether one
- * fits on a nearly full disk (t11-2). One at a time (concurrent polls share it), at most one per
+ * fits on a nearly full disk (a user test). One at a time (concurrent polls share it), at most one per
  * storeProbeIntervalMs; a failure leaves the flag as it is and is logged as the others.
  */
 function probeStoreWrites(writes: WriteHealth, options: ReceiverOptions, tokenLifetimeMs: number, now: number) {
@@ -371,7 +371,7 @@ function createApp(options: ReceiverOptions): FastifyInstance {
   );
   // An answer given before the request's body is all in (a 401 from the headers, a 413) closes the connection: left
   // open while a client kept trickling the rest, it held a stopped receiver's process alive as long as the client
-  // liked, any host that reaches the port without a token (t11-12).
+  // liked, any host that reaches the port without a token (a user test).
   app.addHook('onSend', async (request, reply) => {
     if (!request.raw.complete) reply.header('connection', 'close');
   });

@@ -88,7 +88,7 @@ const longestBodyQuoted = 2000;
 
 /**
  * An answer's body on stderr, where it cannot be read as the data: a log line as every other command's quote of an
- * answer is (t10-14), or one log object. Written raw, a body's control sequences reached the terminal (an answer
+ * answer is (a user test), or one log object. Written raw, a body's control sequences reached the terminal (an answer
  * cleared the screen and printed a green "synced OK" above the error) and a cron log got its lines unbounded and
  * without the time stamp. On one line, its control characters made spaces (`\u{…}` for an invisible or bidi one),
  * an HTML page shown as its title and text, cut at longestBodyQuoted characters; empty, it says so.
@@ -115,14 +115,14 @@ export async function writeAnswerBody(
   if (format === undefined || response.text.trim() === '')
     return await writeText(context.io.stdout, bodyText(response.text, context.io.isStdoutTTY));
   const json = jsonIn(response.text);
-  // Formatted, it failed with the engine's stack error after a CSV header was written (t10-22): said before writing.
+  // Formatted, it failed with the engine's stack error after a CSV header was written (a user test): said before writing.
   if (json === 'too deep')
     throw new B2bctlError(
       `${method} ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}: -o ${format} cannot format it (run without -o to have it on stdout as sent).`,
       ExitCode.someRecordsFailed,
     );
   if (json === undefined) return await refuseNonJson(response, format, method, context);
-  // `null` is no list (a route answering `null` for "none" is not `[]`): written as sent (t10-20).
+  // `null` is no list (a route answering `null` for "none" is not `[]`): written as sent (a user test).
   const items = json.value === null ? undefined : readListingPageStrictly(json.value);
   // Rows need objects: a list of texts or numbers is printed as sent (the request is done; an error would say
   // nothing was sent, and a retry would repeat a write).

@@ -78,7 +78,7 @@ async function paginate(
   refuse: Parameters<typeof listingPages>[3],
   client: Parameters<typeof listingPages>[0],
 ): Promise<void> {
-  // --slurp is one JSON array: with rows (-o csv, ndjson, table) it was dropped unsaid (t10-20).
+  // --slurp is one JSON array: with rows (-o csv, ndjson, table) it was dropped unsaid (a user test).
   const asked = context.globals.output ?? (context.globals.excel ? 'csv' : undefined);
   if (options.slurp && asked !== undefined && asked !== 'json')
     throw new UsageError(`--slurp writes one JSON array of every item, and -o ${asked} writes rows; drop one of them.`);

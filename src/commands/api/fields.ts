@@ -36,7 +36,7 @@ export function parseField(
   const raw = flag.text.slice(equals + 1);
   if (flag.typed && jsonNumber.test(raw) && !heldExactly(raw))
     warn(
-      // 1e400 and 1e-400 have few digits: they are past the range a double holds (t10-20).
+      // 1e400 and 1e-400 have few digits: they are past the range a double holds (a user test).
       `-F ${key}: ${raw} ${outOfRange(raw) ? 'is beyond the range of numbers most JSON readers hold (doubles)' : 'has more digits than a JSON number holds exactly'}; it is sent as text (-f says so without this note).`,
     );
   return { key, steps: keySteps(key, option), value: flag.typed ? typedValue(raw, readText) : raw };
@@ -106,7 +106,7 @@ function place(body: Record<string, unknown>, field: ParsedField): void {
         : undefined;
       if (earlier !== null && typeof earlier === 'object') throw clash(field);
       // A second value for one key (`a=1` then `a=2`, `c[]=1` then `c[0]=2`) dropped the first unsaid: a body holds
-      // one value a key, so it is the same kind of clash (t10-19). A GET's query keeps both, as the URL can.
+      // one value a key, so it is the same kind of clash (a user test). A GET's query keeps both, as the URL can.
       if (Object.hasOwn(container, slot))
         throw new UsageError(
           `Field "${field.key}" sets a value an earlier field set already; give it once, or use ${field.steps[0]}[] for a list.`,

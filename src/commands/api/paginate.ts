@@ -133,7 +133,7 @@ export async function* listingPages(
 
 /**
  * The warnings of a read that ended: items answered again, records written past what it remembers, and fewer items
- * than the listing's own stated total (t10-13: a route taking `offset` as a page number answered page 20, empty,
+ * than the listing's own stated total (a user test: a route taking `offset` as a page number answered page 20, empty,
  * after 20 of 45). A warning, exit 0, as for a listing that changed: a total is the platform's figure, which b2bctl
  * cannot check (a route may count records it does not list, or count roughly), so failing on it could fail every run.
  */
@@ -196,7 +196,7 @@ function pageItems(response: HttpResponse): ListingPage {
   try {
     body = parseJsonKeepingDigits(response.text);
   } catch (error) {
-    // Read on, it failed with the engine's stack error (t10-22): JSON, but too deep to write.
+    // Read on, it failed with the engine's stack error (a user test): JSON, but too deep to write.
     if (error instanceof JsonNestedTooDeep)
       throw new B2bctlError(
         `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${error.message}; run without --paginate to see it as sent.`,
@@ -210,7 +210,7 @@ function pageItems(response: HttpResponse): ListingPage {
   const items = readListingPageStrictly(body);
   if (items) return { items, statedTotal: statedListingTotal(body) };
   const beside = fieldsBesideList(body);
-  // The list is there, beside fields that are no paging figure: say so, not that there is no list (t10-4).
+  // The list is there, beside fields that are no paging figure: say so, not that there is no list (a user test).
   if (beside)
     throw new B2bctlError(
       `GET ${redactUrl(response.url)} answered an object with a list under ${beside.path} beside fields that are no paging figure (${namedFew(beside.others)}): --paginate reads an object as a page of a listing only when every field beside its list is one (total, offset, next…); an object with other fields may be one record holding a list, or a refusal such as {"status":"ERROR","data":[]} that read as a page would end the listing. Run without --paginate to see it.`,

@@ -104,7 +104,7 @@ function headersOf(lines: readonly string[]): Record<string, string> {
     const name = line.slice(0, colon).trim();
     if (colon <= 0 || !/^[!#$%&'*+.^`|~\w-]+$/.test(name))
       throw new UsageError(`-H "${line}": a header is 'Name: value', such as -H 'Accept: text/csv'.`);
-    // Each its own reason: the token clause belongs to Authorization only (t10-18).
+    // Each its own reason: the token clause belongs to Authorization only (a user test).
     if (/^authorization$/i.test(name))
       throw new UsageError(`-H ${name}: b2bctl sets this header itself (the token comes from b2bctl login).`);
     if (/^host$/i.test(name))

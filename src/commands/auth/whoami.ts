@@ -73,7 +73,7 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
       ['Token:', describeToken(identity, renewable)],
     ] as const;
     const width = terminalColumns(context.io.stdout);
-    // On a terminal, a long value wraps under its own column, not back at the edge (t10-21); piped, each stays on
+    // On a terminal, a long value wraps under its own column, not back at the edge (a user test); piped, each stays on
     // its line, whole, for a script's grep.
     const shown =
       width === undefined

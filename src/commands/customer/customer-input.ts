@@ -30,7 +30,7 @@ export function customerCatalogue(mode: CustomerMode): FieldCatalogue {
     // A header without one of them is one error at the header, not the same problem on every row.
     requiredColumns: requiredCustomerFields[mode],
     notTaken: mode === 'update' ? notUpdated : notCreated,
-    // Names, complements, phones: a workbook's 1500.5 there was typed 1500,5 as text, sent neither way (t9-19).
+    // Names, complements, phones: a workbook's 1500.5 there was typed 1500,5 as text, sent neither way (a user test).
     refusesFractionCellsInText: true,
   };
 }

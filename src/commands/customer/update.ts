@@ -118,7 +118,7 @@ export function bodyFromAssignments(document: string, assignments: readonly stri
     // customer's groups, and text would not go at all while the run said "Updated".
     if (assignment.slice(equals + 1).trim() === '')
       throw new UsageError(`--set ${field}= has no value; nothing was sent. Give the value after the "=".`);
-    // Separators with no name (`customerGroupList=|`) would go as an empty list and remove every group (t9-6).
+    // Separators with no name (`customerGroupList=|`) would go as an empty list and remove every group (a user test).
     if (type === 'list' && isSeparatorsOnly(assignment.slice(equals + 1)))
       throw new UsageError(
         `--set ${field}=${assignment.slice(equals + 1).trim()} holds separators with no name between them; nothing was sent. Give the names (--set '${field}=Atacado|Sul'); to remove every one on purpose, send "${field}": [] in a JSON file.`,

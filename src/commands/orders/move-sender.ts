@@ -613,7 +613,7 @@ function requestResultNote(result: string | undefined): string | undefined {
 /**
  * Why a resumed run's unanswered move was not sent again, and how to settle it: `failedRead` is why its status read
  * failed, when it failed. Not "feed the row back": the errors file, fed back as the run was made (--no-status-check),
- * sends it unchecked, a second time (t13-8); the resume reads the order before it sends.
+ * sends it unchecked, a second time (a user test); the resume reads the order before it sends.
  */
 function unknownMessage(order: string, failedRead?: string): string {
   const read = failedRead === undefined ? '' : ` (${failedRead})`;
@@ -623,7 +623,7 @@ function unknownMessage(order: string, failedRead?: string): string {
 /**
  * A resumed run's unanswered move whose status read failed (a 5xx, a 200 that is no listing page, a platform that did
  * not answer): not sent, and `unknown`, never `failed` with the read's error, which said the move was not sent and
- * put it in the errors file "to fix and feed back" (t13-8). Refused credentials still stop the run (no row: the
+ * put it in the errors file "to fix and feed back" (a user test). Refused credentials still stop the run (no row: the
  * next resume checks the move again). A platform that did not answer at all fails the batch as unknown, so that
  * failures in a row stop the run as for any request, rather than each row's read spending its retries in turn.
  */

@@ -267,7 +267,7 @@ interface CursorOwner {
 /**
  * The saved cursor, refused (exit 2, nothing emitted) when it was written for another store: a run of the profile
  * against another store (--base-url, B2BCTL_BASE_URL, a login that re-pointed it) read it and moved it on, and the
- * profile's own store lost every order updated in between (t11-9). A cursor of an older b2bctl names no store.
+ * profile's own store lost every order updated in between (a user test). A cursor of an older b2bctl names no store.
  */
 function readOwnCursor(path: string, owner: CursorOwner) {
   const saved = readCursor(path, owner.profile);

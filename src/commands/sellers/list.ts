@@ -82,9 +82,9 @@ function noneFound(options: ListSellersOptions): string {
  * pages shifts them and the next page starts with a rep already written (an ERP importing the export gets it twice).
  * A rep is skipped only when an earlier page wrote the same rep (its id and its whole record): two reps of one
  * answer are both written (no shift puts a rep twice in one answer), and so is a rep whose id came with another
- * record (updated meanwhile, or another rep sharing the id): one would be lost with exit 0 (t10-9).
+ * record (updated meanwhile, or another rep sharing the id): one would be lost with exit 0 (a user test).
  * A key of every rep written is remembered (WrittenRecordKeys: about 120 bytes a rep), so a shift of any length is
- * caught, not only one within the last pages (t10-16). A rep without an id cannot be told apart and is kept;
+ * caught, not only one within the last pages (a user test). A rep without an id cannot be told apart and is kept;
  * `skipped.repeats` says how many were dropped, `skipped.notReps` how many entries were no rep at all.
  */
 async function* onceById(pages: AsyncIterable<SellerPage>, skipped: SkippedEntries): AsyncGenerator<SalesRep> {
@@ -115,7 +115,7 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   });
   const skipped: SkippedEntries = { repeats: 0, notReps: 0, endLines: [] };
   // The page size assumed is sent, not left to the store: a store whose default page is 50 answered 50 reps to no
-  // `limit`, and the full page was told as the whole listing (t10-12).
+  // `limit`, and the full page was told as the whole listing (a user test).
   const pageSize = options.limit ?? defaultPageSize;
   const onePage = options.all
     ? undefined
@@ -200,7 +200,7 @@ function sayCount(
       hiddenColumns.length === 0
         ? []
         : wordWrap(hiddenColumnsNote(hiddenColumns, terminalColumns(context.io.stdout), '-o csv or -o json'), width);
-    // The legend explains the PERMISSIONS column: none when that column is hidden (t10-21).
+    // The legend explains the PERMISSIONS column: none when that column is hidden (a user test).
     const legendLines = hiddenColumns.includes('PERMISSIONS') ? [] : wordWrap(legend, width);
     for (const line of [...wordWrap(counted, width), ...hidden, ...legendLines]) context.log.info(line);
   }

@@ -21,7 +21,7 @@ const deadLayout: RecordLayout<DeadLetter> = {
   table: [
     // The id is what `retry` and `drop` take, the hand-off what `--handoff` names: both kept whole, a long error is cut
     // with … on a terminal. On a narrow one the attempts, then the kind, are left out (and named on stderr) before the
-    // instant is cut: its time of day tells two letters of one day apart (t6-11); it gives way before a name is cut.
+    // instant is cut: its time of day tells two letters of one day apart (a user test); it gives way before a name is cut.
     { header: 'ID', value: (dead) => String(dead.eventId), keepWhole: true },
     { header: 'HAND-OFF', value: (dead) => dead.handOff, keepWhole: true },
     { header: 'KIND', value: (dead) => dead.kind, yieldsToWhole: true, dropRank: 1 },

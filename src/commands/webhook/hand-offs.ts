@@ -98,7 +98,7 @@ export async function handOffsOf(
   const handOffs: HandOff[] = [];
   let described = '';
   for (const [name, given] of named) {
-    // With --fetch-orders, the ERP's hand-off takes an orders event once its fetch is done (after-fetch.ts, t13-10).
+    // With --fetch-orders, the ERP's hand-off takes an orders event once its fetch is done (after-fetch.ts).
     const consumer = flags.fetchOrders && name !== 'fetch-orders' ? afterFetch(given, store, 'fetch-orders') : given;
     const opening = await store.openHandOff(name, consumer.target, flags.fromStart);
     const state = opening.created
@@ -166,7 +166,7 @@ async function orderDetail(platform: PlatformClient, id: string | number, number
 /**
  * The order a fetched detail holds, as `orders poll --detail` and `orders get` read it (readOrderDetail): out of a
  * `data`, `order`, `result` or `content` envelope (written whole, the file's own lastUpdated could not be read for the
- * next comparison, t13-16), or where answers.order.detail points. A detail that shows neither an id nor a number
+ * next comparison), or where answers.order.detail points. A detail that shows neither an id nor a number
  * where b2bctl looks (a store's own envelope, `{"pedido":{…}}`) is written as it came, with poll's warning, once a run.
  */
 function fetchedOrder(
@@ -184,7 +184,7 @@ function fetchedOrder(
 /**
  * A fetched detail older than the version its simplified event announces (a platform replica lagging behind its
  * webhooks) is refused as a failed fetch: written, the event's news (a cancellation) would never reach the order
- * file, and the event would count as handled (t13-4). Thrown, the event is tried again for --give-up-after, so a
+ * file, and the event would count as handled (a user test). Thrown, the event is tried again for --give-up-after, so a
  * replica that catches up gives the version announced; then it is a dead letter, as any fetch that keeps failing.
  * The rule is `orders poll --detail`'s for a detail older than listed (olderDetailInstant). An event or a detail
  * whose update instant b2bctl cannot read cannot be compared: the detail goes on as before.
@@ -237,7 +237,7 @@ type FileVersusIncoming =
  * Whether the file keeps the version it holds rather than one stamped `incoming`: when it holds a later one, or when
  * `incoming` cannot be read but the file's stamp can. A version with no stamp b2bctl reads counts as the older of
  * the two, both ways: platforms write `null` or `""` until an order is first changed, so such a file is most often
- * the order's first version, which a readable one replaces (with a line: it was silent, t6-6); kept, the order would
+ * the order's first version, which a readable one replaces (with a line: it was silent); kept, the order would
  * stay at that version for good. Two unreadable stamps cannot be told apart: the later arrival is written, and the
  * caller says so.
  */
@@ -299,11 +299,11 @@ function exactOrderId(id: number | string, atRoot: boolean, text: string | undef
 }
 
 /**
- * The order an orders event names (at its root, or in an `order`/`data` envelope, lines or none: t13-15) and its id
- * as the order routes take it (`"00042"` is order 42, t13-11). An id that names no order (empty, blank, 0 or below,
+ * The order an orders event names (at its root, or in an `order`/`data` envelope, lines or none) and its id
+ * as the order routes take it (`"00042"` is order 42). An id that names no order (empty, blank, 0 or below,
  * as the event's key reads it) is never asked: as a path segment "" asked the order listing, whose array became
  * orders/.json, and 0 asked /orders/0. No id at all (absent, null, not a number nor a text) names none either: such
- * an event was counted done, silently, and the ERP reading orders/ never learnt of the order (t6-7).
+ * an event was counted done, silently, and the ERP reading orders/ never learnt of the order (a user test).
  */
 function orderNamedBy(event: StoredEvent): { id: string | number; named: unknown } {
   const named: unknown =

@@ -192,7 +192,7 @@ function asStoredWriter(stream: NodeJS.WritableStream): RecordWriter<StoredEvent
 function parsedOnly(writer: RecordWriter<StoredEvent>, asCsv = false): RecordWriter<StoredEvent> {
   return {
     // CSV's event.* columns read the order where the receiver reads it (its key, --fetch-orders): in an `order` or
-    // `data` envelope too, else an operator looking for order 6 found an empty event.id (t13-9). JSON keeps it whole.
+    // `data` envelope too, else an operator looking for order 6 found an empty event.id (a user test). JSON keeps it whole.
     write: ({ eventJson: _text, ...event }) =>
       writer.write(asCsv && event.kind === 'orders' ? { ...event, event: subjectOf(event) } : event),
     end: () => writer.end(),

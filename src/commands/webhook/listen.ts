@@ -125,7 +125,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
 /** With --log-events, each stored event's line on stdout: readable on a terminal, NDJSON when piped. */
 /**
  * Before any hand-off runs: the dead letters an earlier build kept with secrets in clear, the ERP's forward
- * credential (s3-1) and what an `--exec` command printed of the secrets it was given (dead-letter-scrub.ts).
+ * credential (a user test) and what an `--exec` command printed of the secrets it was given (dead-letter-scrub.ts).
  */
 async function scrubKeptDeadLetters(
   store: EventStore,
@@ -216,7 +216,7 @@ async function serve(
           stopDeadlineMs,
           () => {
             context.log.warn(`Stopping took over ${stopDeadlineMs / 1000} s; stopping without waiting.`);
-            // The connections still open would keep the process alive after its last line (t11-12).
+            // The connections still open would keep the process alive after its last line (a user test).
             receiver.dropConnections();
           },
         ).finally(() => summary.stop()),

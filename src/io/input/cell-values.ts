@@ -149,7 +149,7 @@ export function parseWholeNumber(text: string, decimal: DecimalSeparator): numbe
 /**
  * Whether a list cell holds separators and blanks only (`|`, ` | `, `||`): no name at all, which is no list the
  * operator wrote (an ERP that joins empty group slots with `|` writes it). Split, it is an empty list, and an empty
- * list sent replaces every group or price tag of the customer with none (t9-6).
+ * list sent replaces every group or price tag of the customer with none (a user test).
  */
 export function isSeparatorsOnly(text: string): boolean {
   return text.includes('|') && text.replaceAll('|', '').trim() === '';

@@ -89,7 +89,7 @@ export function missingColumnsText(
  * The problem of columns read as one field. Under one header, that header repeated; under several (`Telefone` and
  * `Celular`, both mapped to phone by --map, or `Phone` and `phone`), each column by its header and what makes it the
  * field: said as a `phone` column that "appears 2 times", it sent the operator to a column the file does not have
- * (t9-13).
+ * (a user test).
  */
 function repeatedColumnText(
   repeated: { path: string; columns: readonly number[] },

@@ -218,7 +218,7 @@ export function typedValue(text: string, type: FieldType, decimal: DecimalSepara
     case 'integer':
       return parseWholeNumber(text, decimal) ?? text;
     case 'list':
-      // Separators only (`|`) are kept as text, which the rules refuse, never an empty list sent (t9-6); the readers
+      // Separators only (`|`) are kept as text, which the rules refuse, never an empty list sent (a user test); the readers
       // refuse such a cell first, in its own words (separatorsOnlyProblem).
       return isSeparatorsOnly(text) ? text.trim() : parseList(text);
     case 'string':

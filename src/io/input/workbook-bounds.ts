@@ -6,7 +6,7 @@ import { damaged } from './workbook-zip.js';
 
 /**
  * What both workbook readers (.xlsx, .ods) hold a workbook to, so that a damaged or hostile file ends in one line
- * naming the file instead of growing until the heap is gone (s1-20): a row's XML (or a shared string) within
+ * naming the file instead of growing until the heap is gone (a user test): a row's XML (or a shared string) within
  * rowXmlBound, a row's values within input.maxColumns, a sheet's merged ranges within maxMergedRanges, and Ctrl-C
  * heard at every chunk inflated.
  */

@@ -518,7 +518,7 @@ function numberValue(
 /**
  * A plain number cell with a fraction in a text column (a complement or a name typed 1500,5 on a pt-BR screen, which
  * the sheet stored as the number 1500.5): sent, it would be "1500.5", neither what was typed nor what is shown, as a
- * money or yes/no cell would be. Refused as they are (t9-19). A whole number (an address number 120, a phone typed as
+ * money or yes/no cell would be. Refused as they are (a user test). A whole number (an address number 120, a phone typed as
  * digits) reads the same on every screen and is sent as it is. Only where the catalogue says its text holds no
  * fractions (refusesFractionCellsInText): a tax table's rate, read as text, is a number with a fraction.
  */

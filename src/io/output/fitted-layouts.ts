@@ -57,7 +57,7 @@ export function renderStacked<T>(
   const indent = ' '.repeat(layout.indent);
   const lines: string[] = [];
   for (const record of records) {
-    // A heading too long for the line goes on under its own text, past the indent, not at the edge (t10-21).
+    // A heading too long for the line goes on under its own text, past the indent, not at the edge (a user test).
     const heading = oneLine(layout.heading(record)).normalize('NFC');
     const first = wrapCell(heading, width)[0] ?? '';
     const rest = heading.slice(first.length).trimStart();

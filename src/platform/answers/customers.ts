@@ -28,7 +28,7 @@ export function readCustomerRecord(body: unknown): Record<string, unknown> | und
  *   success nor as a refusal, and never decides on;
  * - a record that names the customer's `id` and gives none (`{"id": null, "message": "Customer already exists"}`):
  *   the platform says no customer was stored under an id.
- * Each was reported `created` with an empty id, exit 0, and nothing stored (t9-12): the create is `unknown` instead.
+ * Each was reported `created` with an empty id, exit 0, and nothing stored (a user test): the create is `unknown` instead.
  */
 export function noCustomerShown(body: unknown): string | undefined {
   if (typeof body === 'string')
@@ -44,7 +44,7 @@ export function noCustomerShown(body: unknown): string | undefined {
 /**
  * The login e-mail a stored record shows: under `email`, as the document's Customer object names it, or under
  * `username`, the name a create sends it under and a platform may answer it under too. Read under `email` alone, a
- * resume after a killed run reported its own creates `failed` "already registered (pass --upsert …)" (t11-1).
+ * resume after a killed run reported its own creates `failed` "already registered (pass --upsert …)" (a user test).
  */
 export function storedEmailOf(record: unknown): string | undefined {
   if (!isRecord(record)) return undefined;
@@ -56,7 +56,7 @@ export function storedEmailOf(record: unknown): string | undefined {
  * The fields a create sent that the stored record shows with another value, as `name "shown" (the file: "sent")`:
  * the name (spacing, case and accents aside) and the phone (its digits, without the country's 55). A create that made the
  * record stored what it sent, so a customer found after a lost answer that shows other values was there before,
- * though its e-mail is the file's: a corrected name and phone were reported created and never applied (t9-20).
+ * though its e-mail is the file's: a corrected name and phone were reported created and never applied (a user test).
  * A field either side does not give tells nothing.
  */
 export function sentValuesShownOtherwise(sent: { name?: unknown; phone?: unknown }, record: unknown): string[] {
@@ -90,7 +90,7 @@ export function otherCustomersDocument(record: unknown, sent: string): string | 
  * The `active` a record shows when it is the opposite of the `active` a write sent (`true` after a deactivation),
  * with the name it shows it under, or undefined when it agrees, shows none, or nothing was sent: such a record is no
  * proof of the write. A record answered to `customer status DOC false` showing `"active": true` was reported "is now
- * inactive", exit 0, and the blocked customer kept buying (a user test, t7-6). A platform that names its fields in
+ * inactive", exit 0, and the blocked customer kept buying (a user test). A platform that names its fields in
  * Portuguese shows it as `ativo`; both are read. Only a boolean is read: any other value tells nothing.
  */
 export function activeShownOtherwise(record: unknown, sent: unknown): { name: string; shown: boolean } | undefined {

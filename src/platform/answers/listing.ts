@@ -187,7 +187,7 @@ const countFigures = new Set(['total', 'count', 'totalcount', 'totalelements', '
  * records, an empty list, `{}`, `{"total":0,"items":null}`) or holds objects b2bctl cannot place (readListingPage's
  * undefined: the `answers.*` setting is named). A 2xx is never refused for its shape, but these are not a shape of a
  * page: a gateway's or a Java platform's error answered with 200. Read as an empty page, one would end the listing
- * and move a cursor past every record not read (t5-22). Judged as `b2bctl api --paginate` and `doctor` judge: an
+ * and move a cursor past every record not read (a user test). Judged as `b2bctl api --paginate` and `doctor` judge: an
  * answer that says it failed (refusalSignOf: `"success": false`, `"error": …`) beside no records; a count above 0
  * and no list (`{"totalElements":"40"}`); no list and words that are no paging figure (`{"mensagem":…}`,
  * `{"status":500,…}`), or text where the list belongs (`{"content":"erro"}`).

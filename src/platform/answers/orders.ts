@@ -327,7 +327,7 @@ function withoutLeadingZeros(id: string | number): string {
 
 /**
  * Two ids of one order: the same text, or the same number written with leading zeros (`"00042"` asked, `42`
- * answered, as a route that reads its id as an integer answers): not another order's record (t13-11).
+ * answered, as a route that reads its id as an integer answers): not another order's record (a user test).
  */
 function sameOrderId(shown: string | number, asked: string | number): boolean {
   return (

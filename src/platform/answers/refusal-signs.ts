@@ -29,7 +29,7 @@ function negations(): readonly string[] {
 // gateway or framework quotes in a 200 (`statusCode`, `httpStatus`). `{"sucesso": false}` and `{"situacao": "ERRO"}`
 // were reported created, exit 0, while `{"success": false}` and `{"status": "ERRO"}` were `unknown` (a fresh user test).
 // `retorno` (return) is where a Brazilian ERP's API states it: `{"retorno": "ERRO", "mensagem": "falha"}` was reported
-// created, exit 0 (t9-12).
+// created, exit 0 (a user test).
 function outcomeFields(): readonly string[] {
   const portuguese = ['sucesso', 'situacao', 'aceito', 'retorno'];
   return [...recognisedStatusFields(), ...portuguese, 'accepted', 'statuscode', 'httpstatus', 'httpcode'];
@@ -147,7 +147,7 @@ function refusingStatus(
 ): boolean {
   const name = fieldNameOf(field);
   // A record's own fields are its data: a customer's `code` of 450 in the store, not an HTTP status. `codigo` is the
-  // same field in Portuguese: `{"codigo": 400, "mensagem": "CPF já cadastrado"}` was reported created (t9-12).
+  // same field in Portuguese: `{"codigo": 400, "mensagem": "CPF já cadastrado"}` was reported created (a user test).
   if (codeFields().includes(name)) return isRefusingHttpStatus(value) && !looksLikeARecord(place);
   // `"updated": false`, `"queued": false`: the batch-level flag of what was asked says no, whatever its name.
   if (value === false && takenWords().includes(name) && !looksLikeARecord(place)) return true;

@@ -35,7 +35,7 @@ export type PageRepeat =
  * With `lastPageAgainEnds` (a listing read page after page), a page of two items or more answered again whole (the
  * same items in the same order) at the very next offset, on a route that has paged by offset, is `lastPageAgain`:
  * the route answers its last page again past the end (it clamps the offset) instead of an empty page. Every item was
- * read; the listing ended (t10-8). The listing moving could give it only if exactly a page of items were added at its
+ * read; the listing ended (a user test). The listing moving could give it only if exactly a page of items were added at its
  * head between two requests, which a later request would not repeat anyway: read on, it was five requests more and
  * an error blaming a busy store that a quieter one answers the same.
  */

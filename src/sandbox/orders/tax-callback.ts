@@ -45,7 +45,7 @@ export class TaxCallbackCaller {
   /**
    * The cart's taxes, or why not, for whoever posted `/_sandbox/orders` (no credential needed there): what the
    * callback or its token endpoint quotes back of the secrets sent to it (an auth layer's `bad credential Bearer …`,
-   * a token endpoint echoing the request's body) is masked, as every message of b2bctl masks it (t12-11).
+   * a token endpoint echoing the request's body) is masked, as every message of b2bctl masks it (a user test).
    */
   async ask(cart: TaxCart): Promise<TaxAnswer> {
     const answer = await this.answerOf(cart);

@@ -31,7 +31,7 @@ export interface DeadLetterScan {
  * The scan a store makes (both stores; why: dead-letter-scrub.ts). A form new to the store is looked for in every
  * dead letter. Every form known is looked for again in the letters that died since its last scan (less the overlap):
  * a scan once per credential left a letter in clear that an older receiver on a shared store wrote after it (a
- * rolling upgrade), for good (t6-10). `recorded`: the store's fingerprints and when each was last scanned for.
+ * rolling upgrade), for good (a user test). `recorded`: the store's fingerprints and when each was last scanned for.
  */
 export function deadLetterScan(
   masking: DeadLetterMasking,

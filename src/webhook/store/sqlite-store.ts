@@ -400,7 +400,7 @@ const sqliteNotADatabase = 26;
  * A database file SQLite finds damaged (cut short by a half-copied backup, overwritten), said as such, naming the
  * file and SQLite's reason, exit 65 (data that is not valid); undefined for any other error. It read as a folder
  * that could not be opened, with advice to choose another (an empty inbox, the stored events, pending hand-offs and
- * dead letters left behind without a word), or as SQLite's bare message with exit 1 (t11-10).
+ * dead letters left behind without a word), or as SQLite's bare message with exit 1 (a user test).
  */
 function damagedDatabase(error: unknown, file: string): B2bctlError | undefined {
   const { errcode, errstr } = (error ?? {}) as { errcode?: unknown; errstr?: unknown };
