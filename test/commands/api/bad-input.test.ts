@@ -44,7 +44,7 @@ describe('api: bad input is refused before anything is sent', () => {
       2,
       'Field "a[0]" clashes with an earlier field that set a otherwise.',
     ],
-    // A second value for one key of a JSON body dropped the first unsaid (t10-19).
+    // A second value for one key of a JSON body dropped the first unsaid (a user test).
     [
       ['-X', 'POST', '/v1/customer', '-f', 'a=1', '-f', 'a=2'],
       2,
@@ -89,7 +89,7 @@ describe('api: bad input is refused before anything is sent', () => {
       2,
       '-H Transfer-Encoding: b2bctl sets this header itself (from the body it sends).',
     ],
-    // The token clause is Authorization's alone (t10-18).
+    // The token clause is Authorization's alone (a user test).
     [
       ['/v1/contracts', '-H', 'Host: evil.example'],
       2,
@@ -127,7 +127,7 @@ describe('api: bad input is refused before anything is sent', () => {
       '--paginate reads listings with GET, and fields (-f, -F) make the request a POST; add -X GET to send them as the query, or drop --paginate.',
     ],
     [['/v1/contracts', '--slurp'], 2, '--slurp goes with --paginate.'],
-    // Dropped unsaid before (t10-20).
+    // Dropped unsaid before (a user test).
     [
       ['/v1/contracts', '--paginate', '--slurp', '-o', 'csv'],
       2,

@@ -1,7 +1,7 @@
 /**
  * `b2bctl api -X POST` answered 200 whose body is cut short: the status line came, so the request reached the
  * platform. The line said `failed (UND_ERR_SOCKET) after the request may have reached the platform` where the GET of
- * the same cut says it was answered (t10-20). Not sent again, exit 69, as any write that may have been applied.
+ * the same cut says it was answered (a user test). Not sent again, exit 69, as any write that may have been applied.
  */
 import { describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';

@@ -43,7 +43,7 @@ describe('api fields', () => {
       (note) => notes.push(note),
     );
     expect(field.value).toBe(digits);
-    // 1e400 and 1e-400 have few digits: past a double's range, said so (t10-20).
+    // 1e400 and 1e-400 have few digits: past a double's range, said so (a user test).
     const why = digits.includes('e')
       ? 'is beyond the range of numbers most JSON readers hold (doubles)'
       : 'has more digits than a JSON number holds exactly';

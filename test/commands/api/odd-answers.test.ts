@@ -112,7 +112,7 @@ describe('b2bctl api and odd answers', () => {
     expect(paged.stdout).toBe('{"id":9007199254740993,"total":1.5}\n');
   });
 
-  // Same values, other digits: a price's 1.50 is what an ERP diff sees (t10-17).
+  // Same values, other digits: a price's 1.50 is what an ERP diff sees (a user test).
   it('indented on a terminal and under -o json, a number keeps its digits: 1.50, 1E2, -0 as sent', async () => {
     const shown = await runCommandLine(['api', '/digits'], {
       configDir: freshConfigDir(),
@@ -241,7 +241,7 @@ describe('b2bctl api and odd answers', () => {
   });
 
   // Written raw, such a body cleared the operator's screen and set the window's title; a cron log got its lines
-  // unbounded and without the time stamp (t10-14).
+  // unbounded and without the time stamp (a user test).
   it('an error body holding control sequences is one line on stderr, none of them left, as sellers list quotes it', async () => {
     const result = await api(['/escapes', '--log-format', 'text']);
     expect(result.code).toBe(1);
@@ -285,7 +285,7 @@ describe('b2bctl api and odd answers', () => {
     ]);
   });
 
-  // The engine's "Maximum call stack size exceeded", exit 1, after a CSV header was written (t10-22).
+  // The engine's "Maximum call stack size exceeded", exit 1, after a CSV header was written (a user test).
   it.each([['csv'], ['json'], ['ndjson']])(
     'a body nested 5,000 deep under -o %s: one line saying so, exit 1, stdout empty',
     async (format) => {
@@ -313,7 +313,7 @@ describe('b2bctl api and odd answers', () => {
     expect(result.stdout).toHaveLength(10_034);
   });
 
-  // It was printed `[]`, an empty list where the route said null (t10-20).
+  // It was printed `[]`, an empty list where the route said null (a user test).
   it('-o json of a null body writes null, as sent, not []', async () => {
     const result = await api(['/null', '-o', 'json']);
     expect([result.code, result.stdout, result.stderr]).toEqual([0, 'null\n', '']);

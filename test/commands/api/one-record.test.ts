@@ -2,7 +2,7 @@
  * `b2bctl api` on a route that answers one record, not a listing: an order's detail holds its lines in `items`, as
  * many listings' envelopes hold their records. `-o json|ndjson|csv` printed those lines alone, the order itself
  * dropped, with exit 0 (found by a fresh user test). A record is JSON as sent for `-o json`, one compact line for
- * ndjson and one row for csv and table, with a note (t10-3); a listing in an envelope of paging figures is still rows.
+ * ndjson and one row for csv and table, with a note (a user test); a listing in an envelope of paging figures is still rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';

@@ -1,5 +1,5 @@
 /**
- * `b2bctl api -o` on answers whose shape the formats did not fit (t10-3, t10-7): an indented record under `-o ndjson`
+ * `b2bctl api -o` on answers whose shape the formats did not fit (a user test): an indented record under `-o ndjson`
  * came out on eleven lines; a record with a list inside under `-o csv` wrote JSON into the CSV with exit 0; `-o csv`
  * and `-o table` kept only the first item's fields, silently, when a platform leaves out null fields. Now: one compact
  * line, one row, and the columns of every item held in memory (with --paginate's CSV, the fields past the first

@@ -89,7 +89,7 @@ describe('api --paginate over a listing growing at its head', () => {
 
   // Three orders created before every page make the last page of three come back whole at the next offset, which a
   // route answering its last page past the end does too: every order listed when the read began was read, so the
-  // read ends there, exit 0, with the warning (t10-8), instead of five more requests and an error.
+  // read ends there, exit 0, with the warning (a user test), instead of five more requests and an error.
   it('three orders created before every page: the last page answered whole at the next offset ends the read, each written once', async () => {
     routes['GET /v1/orders'] = growingListing(60, (request) => (request === 0 ? 0 : 3));
     const result = await api(['/v1/orders', '--paginate']);
@@ -104,7 +104,7 @@ describe('api --paginate over a listing growing at its head', () => {
   });
 
   // Pages of one item and three orders created before the third: the third page starts with the first page's order.
-  // A memory of the last 3 pages (3 ids) wrote the first two orders again, exit 0, no word (t10-16).
+  // A memory of the last 3 pages (3 ids) wrote the first two orders again, exit 0, no word (a user test).
   it('pages of one, three orders created once before the third: each written once, whatever the shift', async () => {
     const orders = Array.from({ length: 8 }, (_, index) => ({ id: 8 - index, status: 'NEW' }));
     routes['GET /v1/orders'] = (request, _body, response) => {

@@ -1,6 +1,6 @@
 /**
- * `b2bctl api --paginate` on answers that repeat without a listing moving (t10-9, t10-8) and on a common envelope
- * beside its list (t10-4): two records sharing an id in one answer are both written; a record whose id an earlier
+ * `b2bctl api --paginate` on answers that repeat without a listing moving (a user test) and on a common envelope
+ * beside its list (a user test): two records sharing an id in one answer are both written; a record whose id an earlier
  * page wrote with another record is written too; a route answering its last page again past the end ends the read
  * at the first repeat, exit 0, with a warning; `{"status":"ok","data":[…]}` is refused naming the field beside the list.
  */

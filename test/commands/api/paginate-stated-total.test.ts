@@ -1,7 +1,7 @@
 /**
  * `b2bctl api --paginate` on a listing whose envelope states its total (`{"data":[…],"total":45}`): a read that ends
  * with fewer items than that total (a route taking `offset` as a page number answers "page 20" empty after 20 of
- * 45) says so on stderr, exit 0; one that reads them all says nothing (t10-13).
+ * 45) says so on stderr, exit 0; one that reads them all says nothing (a user test).
  */
 import { describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';

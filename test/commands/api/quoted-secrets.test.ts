@@ -2,7 +2,7 @@
  * Secrets a request carries, and those an answer holds by their name or shape, never reach stderr: the `--verbose`
  * trace masks a header or body field whose name has a secret's word in it (`Ocp-Apim-Subscription-Key`,
  * `privateKey`, `jwt`), a value shaped like a JWT under any name and a URL's password; an error answer `api` prints on
- * stderr that quotes the request's bearer token shows it masked, as `sellers list` does (findings t10-1, t10-6).
+ * stderr that quotes the request's bearer token shows it masked, as `sellers list` does (a user test).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';

@@ -1,7 +1,7 @@
 /**
  * `b2bctl api` with stdin named for two values (`--input -` and `-F a=@-`, or two `-F …=@-`): stdin can be read once,
  * and the one text went out twice, into the body and into the query string (where proxies and access logs keep it),
- * with exit 0 (t10-11). A usage error, exit 2, nothing sent, as gh api refuses it.
+ * with exit 0 (a user test). A usage error, exit 2, nothing sent, as gh api refuses it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';

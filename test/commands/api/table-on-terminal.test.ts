@@ -1,5 +1,5 @@
 /**
- * `b2bctl api -o table` on a terminal of 100 and 60 columns, checked on the rendered screen (t10-10): one long text
+ * `b2bctl api -o table` on a terminal of 100 and 60 columns, checked on the rendered screen (a user test): one long text
  * cell was kept whole and the document and credit columns hidden instead. Now the widest cells are cut with `…`
  * first, and only then columns are left out from the right, named on stderr.
  */

@@ -2,7 +2,7 @@
  * A token route whose refusal quotes the request it got (a framework's error page, a gateway's "Bad request: …"):
  * the password is in it as the request wrote it, form-encoded (`Pw%25Secr3t%21`, `S%C3%AAnha+2024`), JSON-escaped
  * (`a\"b\\c`) or inside a Basic credential's base64. Every form is `[redacted]` in the error line, the stack
- * `--verbose` shows and the `--log-format json` line (finding t10-5).
+ * `--verbose` shows and the `--log-format json` line (a user test).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';

@@ -1,6 +1,6 @@
 /**
  * A run that logs in again by itself (B2BCTL_PASSWORD) after the operator logged its profile in to another store
- * while it ran (finding t11-4): the renewed token is the run's, and the profile keeps the newer login's store, user
+ * while it ran (a user test): the renewed token is the run's, and the profile keeps the newer login's store, user
  * and token. Only a profile that still names the run's store and user gets the renewed token, and never a new base
  * URL.
  */
@@ -62,7 +62,7 @@ function oldStoreRefusesOnceAfter(meanwhile: () => Promise<void>): void {
       .end(JSON.stringify({ access_token: renewedToken, expires_in: 43200 }));
 }
 
-describe('a token renewed while the profile was logged in elsewhere (t11-4)', () => {
+describe('a token renewed while the profile was logged in elsewhere (a user test)', () => {
   it('keeps the newer login: the renewed token serves the run only, and the run says so once', async () => {
     const configDir = profileOnTheOldStore();
     let afterLogin: Record<string, string> | undefined;

@@ -2,7 +2,7 @@
  * One export pushed to two stores (profiles s1 and s2 of one config folder): `--keep-reports 1` of store 1's run
  * removed the report and run record of store 2's run of the same file, while that run was still sending and after it
  * was interrupted, so the resume command store 2's run printed failed (exit 66) and its unsent items were stranded
- * (t2-2). Now a run prunes only the runs of its own command, profile and store, never one still sending, and keeps
+ * (a user test). Now a run prunes only the runs of its own command, profile and store, never one still sending, and keeps
  * one whose resume is still to be run until as many newer runs of its owner have finished.
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';

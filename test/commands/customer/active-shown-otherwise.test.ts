@@ -1,6 +1,6 @@
 /**
  * A 2xx to a status change or an update whose customer record shows `active` the opposite of what was sent (a user
- * test, t7-6): `customer status DOC false` answered `{"document":…,"active":true}` said "is now inactive", exit 0,
+ * test): `customer status DOC false` answered `{"document":…,"active":true}` said "is now inactive", exit 0,
  * and the customer kept buying. Such a record is no proof: `unknown` (exit 69 for one customer, 1 for a file),
  * quoting the record's `active`. A record that shows no `active`, or the one sent, is still done.
  */

@@ -28,7 +28,7 @@ const answers: Record<string, unknown> = {
       attributes: { gate: 'north' },
     },
   ],
-  // A listing holding entries that are no address (a row the platform's ORM could not load): t4-9.
+  // A listing holding entries that are no address (a row the platform's ORM could not load) (a user test).
   '12345678909': [null, address, 'x'],
   '98765432100': [null],
   '11122233396': [null, { zipcode: '01310-100', street: 'Av. Paulista', number: '1000', city: 'São Paulo' }],
@@ -98,7 +98,7 @@ describe('customer addresses on a terminal', () => {
   });
 });
 
-describe('customer addresses: entries that are no address (t4-9)', () => {
+describe('customer addresses: entries that are no address (a user test)', () => {
   const notAddresses =
     "warning: 2 listed entries of customer 123.456.789-09's addresses were no address (null, or not a JSON object) and were left out; b2bctl api shows the answer as it came.\n";
 

@@ -395,7 +395,7 @@ describe('headers', () => {
   });
 
   // Said as a `document` column that "appears 2 times", it sent the operator to a column the file does not have
-  // (t9-13): each column is named by its own header, and the map file by its name.
+  // (a user test): each column is named by its own header, and the map file by its name.
   it('two headers mapped to the same field by --map: exit 65 naming both headers and the map', async () => {
     const folder = folderWith('mapped.csv', `CPF,document\n529.982.247-25,529.982.247-25\n`);
     writeFileSync(join(folder, 'map.json'), '{"CPF":"document"}');

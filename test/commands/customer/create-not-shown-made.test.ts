@@ -1,6 +1,5 @@
 /**
- * Creates whose answer does not show the customer made, from a scripted platform over real HTTP (user tests t9-12,
- * t9-20, t11-1):
+ * Creates whose answer does not show the customer made, from a scripted platform over real HTTP (user tests):
  * - a 200 refusing in other words (`{"codigo":400,…}`, `{"retorno":"ERRO",…}`), a record that names the id and gives
  *   none (`{"id":null,…}`), a plain-text 200: each was reported `created` with an empty id, exit 0, nothing stored.
  *   Now `unknown`, sent once, and the update answered so is `unknown` too, never `updated`;

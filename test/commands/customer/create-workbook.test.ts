@@ -146,7 +146,7 @@ describe('money and yes/no cells in text columns, refused as dates are; a percen
 
 describe('a plain number cell with a fraction in a text column', () => {
   // Typed 1500,5 and 12,75 on a pt-BR screen, stored as the numbers 1500.5 and 12.75: "1500.5" was sent, a form
-  // neither typed nor shown (t9-19). Whole numbers (an address number and a complement 120, phones) stay as they are.
+  // neither typed nor shown (a user test). Whole numbers (an address number and a complement 120, phones) stay as they are.
   it.each(['xlsx', 'ods'])(
     'a complement 1500,5 and a trading name 12,75 (.%s) are refused naming the cell; the row of whole numbers is created as typed',
     async (extension) => {

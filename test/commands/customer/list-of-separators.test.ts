@@ -1,6 +1,6 @@
 /**
  * A list cell holding separators and no name (`|`, ` | `), as an ERP writes when it joins empty group slots with `|`
- * (user test t9-6). It was sent as an empty list, which replaces every group and price tag of the customer with none,
+ * (a user test). It was sent as an empty list, which replaces every group and price tag of the customer with none,
  * `1 updated`, exit 0; `--set 'customerGroupList=|'` and a `customer create --upsert` re-import alike. Now refused
  * before anything is sent, naming the field and what to write; an empty cell still leaves the list as it is, and a
  * JSON file's `[]` still removes every one on purpose.

@@ -1,5 +1,5 @@
 /**
- * A create answered `429` asking to wait longer than b2bctl waits (user test t9-17): the rows were `failed` with an
+ * A create answered `429` asking to wait longer than b2bctl waits (a user test): the rows were `failed` with an
  * empty `status` cell, though docs/bulk-runs.md says `status` is the HTTP status the platform answered that record's
  * request with. A script filtering the report by status could not tell throttled rows from rows never answered. Now
  * the cell holds 429; the run still stops as the platform unavailable (exit 69).

@@ -1,6 +1,6 @@
 /**
- * `doctor` on an order listing whose first order's update stamp is in a form b2bctl does not read (t5-11), or empty
- * on an order never updated since created (t5-25): it says what the field holds, and names no setting that cannot
+ * `doctor` on an order listing whose first order's update stamp is in a form b2bctl does not read (a user test), or empty
+ * on an order never updated since created (a user test): it says what the field holds, and names no setting that cannot
  * help; an empty stamp beside a creation instant is what orders poll reads as of that instant.
  */
 import { describe, expect, it } from 'vitest';

@@ -294,7 +294,7 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`Refusing to send ${credential} to ${remoteBase()}`);
     // No flag lets the sandbox's credentials through: what to do is said once (it read "Use the https:// address,
-    // or use an https:// --tax-callback if that network is trusted", t12-11).
+    // or use an https:// --tax-callback if that network is trusted").
     expect(result.stderr).toContain('can read it. Use the https:// address.\n');
     expect(result.stderr).not.toContain('if that network is trusted');
     expect(received).toEqual([]);

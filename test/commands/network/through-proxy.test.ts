@@ -145,7 +145,7 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
     expect(proxy.seen.length).toBe(before);
   });
 
-  // t14-10: a corporate NO_PROXY copied from curl's set-up (`10.0.0.0/8`) sent the traffic, and the token, through the
+  // A user test: a corporate NO_PROXY copied from curl's set-up (`10.0.0.0/8`) sent the traffic, and the token, through the
   // proxy.
   it.each([['127.0.0.0/8'], ['localhost,127.0.0.0/8']])(
     'NO_PROXY=%s (a network, as curl reads it) bypasses it for 127.0.0.1, and doctor names the entry',

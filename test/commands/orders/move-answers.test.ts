@@ -140,7 +140,7 @@ describe('a 200 to a move that is no proof of it: the order is read again', () =
 
 // A store that queues a move and applies it a moment later answered `{"status":"OK"}` or a 202 `PROCESSING`: the word
 // was read as the order's status ("the answer shows the order OK"), and each such move was `unknown`, exit 1, every
-// night, while `{}` was `accepted` (a user test, t7-7). The word is the request's result: accepted, as `{}` is.
+// night, while `{}` was `accepted` (a user test). The word is the request's result: accepted, as `{}` is.
 describe("a 2xx whose status is the request's result (OK, PROCESSING), the order moved only later", () => {
   it.each([
     [200, { status: 'OK' }, 'OK'],

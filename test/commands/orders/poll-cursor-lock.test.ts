@@ -1,6 +1,6 @@
 /**
  * `--cursor` lets one store feed two importers (a `--status CANCELED` feed beside the main one), but the lock was the
- * profile's: whenever the two cron lines met, the second exited 75 and lost its run (t2-12). The lock protects the
+ * profile's: whenever the two cron lines met, the second exited 75 and lost its run (a user test). The lock protects the
  * cursor, so it is now the cursor's: runs of two cursors overlap, two runs of one cursor (however it is spelled)
  * still never do.
  */

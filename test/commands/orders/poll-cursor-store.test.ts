@@ -1,5 +1,5 @@
 /**
- * The orders cursor counts the orders of one store (finding t11-9): a run of the profile against another store
+ * The orders cursor counts the orders of one store (a user test): a run of the profile against another store
  * (--base-url, B2BCTL_BASE_URL, a login that re-pointed the profile) read it and moved it on, exit 0, and the
  * profile's own store lost every order updated in between. The cursor now names its store; a run against another
  * one is refused before anything is fetched (exit 2, both named), and the cursor is left as it was.

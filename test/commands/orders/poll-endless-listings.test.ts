@@ -95,7 +95,7 @@ function ordersUpdated(count: number, updatedAgoMs: number): Order[] {
 
 /**
  * A store's orders over several days: 20 updated within orders.lag (after the run's upper bound), 20 two days back. A
- * listing of them all for a window of today is no listing filtered by day (t7-4).
+ * listing of them all for a window of today is no listing filtered by day (a user test).
  */
 function wholeStore(): Order[] {
   const recent = ordersUpdated(20, 500);
@@ -160,7 +160,7 @@ function oneDay(): Order[] {
   return [...inside, ...earlier, ...recent, ...yesterday];
 }
 
-describe('orders poll against a listing that filters by update date, day by day (t7-4)', () => {
+describe('orders poll against a listing that filters by update date, day by day (a user test)', () => {
   it('emits the orders inside the window only, once, exit 0, with one warning saying the listing filters coarsely', async () => {
     const platform = await store(oneDay(), { filtersByDay: true });
     try {
@@ -190,7 +190,7 @@ describe('orders poll against a listing that filters by update date, day by day 
   });
 });
 
-describe('orders poll against a listing that filters by update date, a quiet minute (t7-4)', () => {
+describe('orders poll against a listing that filters by update date, a quiet minute (a user test)', () => {
   it('a window holding no order, its day listing 40 outside it: nothing emitted, exit 0, the cursor moves, bounded requests', async () => {
     const outside = oneDay().filter((order) => order.id >= 1020);
     const platform = await store(outside, { filtersByDay: true });
@@ -209,7 +209,7 @@ describe('orders poll against a listing that filters by update date, a quiet min
   });
 });
 
-describe('orders poll against a listing filtered by day that holds more than a window can be read by offset (t7-4)', () => {
+describe('orders poll against a listing filtered by day that holds more than a window can be read by offset (a user test)', () => {
   it('6000 orders earlier today, none in the window: exit 69 in one line, bounded requests, no cursor', async () => {
     const day = ordersUpdated(6000, 3_600_000).map((order, index) => ({
       ...order,

@@ -1,7 +1,7 @@
 /**
  * orders poll against a listing page holding entries it cannot read beside a good order, from a real HTTP server:
  * the scan reads the window's first page more than once, and each unreadable entry is counted once in its warning,
- * the number an operator compares with what the platform shows (t4-8).
+ * the number an operator compares with what the platform shows (a user test).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
@@ -43,7 +43,7 @@ describe('orders poll: unreadable listing entries', () => {
     expect(ndjsonOf<{ id: number }>(result.stdout).map((order) => order.id)).toEqual([7]);
     // The premise: the page at offset 0 was read more than once.
     expect(offsets.filter((offset) => offset === 0).length).toBeGreaterThan(1);
-    // The local date is a stamp found in a form no setting reads: quoted apart (t5-11), and counted once too.
+    // The local date is a stamp found in a form no setting reads: quoted apart (a user test), and counted once too.
     expect(result.stderr).toContain(
       'warning: 3 listed entries had no id or update instant b2bctl recognises; they were not emitted and the cursor was not moved past them.',
     );

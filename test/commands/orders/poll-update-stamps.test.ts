@@ -1,7 +1,7 @@
 /**
  * orders poll and the update stamps a listing writes, from a real HTTP server: a stamp in a form b2bctl does not read
- * (`30/11/2026 14:22:18`, t5-11), a `lastUpdated` of `null` on an order never updated since created (t5-25), the ISO
- * forms it reads at last (a decimal comma, an offset in hours), and a detail older than the version listed (t6-13).
+ * (`30/11/2026 14:22:18`), a `lastUpdated` of `null` on an order never updated since created (a user test), the ISO
+ * forms it reads at last (a decimal comma, an offset in hours), and a detail older than the version listed (a user test).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,7 +72,7 @@ const listedAt = () => iso(since + 60_000);
 
 const cursorOf = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as { cursor: string }).cursor;
 
-describe('orders poll: an update stamp in a form b2bctl does not read (t5-11)', () => {
+describe('orders poll: an update stamp in a form b2bctl does not read (a user test)', () => {
   it('quotes the field and its value, names no setting, and a run that could read no entry exits 69', async () => {
     listed = [
       { id: 7, orderId: 1007, status: 'NEW', lastUpdated: '30/11/2026 14:22:18' },
@@ -133,7 +133,7 @@ describe('orders poll: an update stamp in a form b2bctl does not read (t5-11)', 
   });
 });
 
-describe('orders poll: an order never updated since created, listed with lastUpdated null (t5-25)', () => {
+describe('orders poll: an order never updated since created, listed with lastUpdated null (a user test)', () => {
   it.each([null, '', '0000-00-00 00:00:00', 'null', '0001-01-01T00:00:00'])(
     'is emitted as of its creation instant, said in a note; the cursor moves on, the next run emits nothing again (%j)',
     async (unset) => {
@@ -166,7 +166,7 @@ describe('orders poll: an order never updated since created, listed with lastUpd
   });
 });
 
-describe('orders poll --detail: a detail older than the version listed (t6-13)', () => {
+describe('orders poll --detail: a detail older than the version listed (a user test)', () => {
   beforeEach(() => {
     listed = [{ id: 7, orderId: 1007, status: 'INVOICED', lastUpdated: listedAt() }];
     details['7'] = {
@@ -229,7 +229,7 @@ describe('orders poll --detail: a detail in an envelope of the store’s own ({"
   });
 });
 
-/** t7-2: both details as listed, status OLD, with `stamp` in place of their lastUpdated (absent: left out). */
+/** A user test: both details as listed, status OLD, with `stamp` in place of their lastUpdated (absent: left out). */
 function detailsWith(stamp: Record<string, unknown>) {
   for (const id of [7, 8]) details[String(id)] = { id, orderId: 1000 + id, status: 'OLD', ...stamp };
 }
@@ -237,7 +237,7 @@ function detailsWith(stamp: Record<string, unknown>) {
 const unreadWarning = (id: number, shown: string) =>
   `warning: order ${id} is listed updated ${listedAt()}, but its detail shows no update instant b2bctl reads (${shown}), so b2bctl cannot tell whether it is that version or an older one (a platform replica lagging behind): it was written as it came, as every such detail of this run. b2bctl orders get ${id} shows the answer; if the detail keeps its update instant under a field of its own, set answers.orders.lastUpdated to it.`;
 
-describe('orders poll --detail: a detail whose update stamp b2bctl cannot read (t7-2)', () => {
+describe('orders poll --detail: a detail whose update stamp b2bctl cannot read (a user test)', () => {
   beforeEach(() => {
     listed = [
       { id: 7, orderId: 1007, status: 'INVOICED', lastUpdated: listedAt() },

@@ -1,6 +1,6 @@
 /**
  * `orders poll --watch` when this machine's clock steps back while it runs (NTP correcting it, a VM restored):
- * findings t11-5 and t11-6. The watch keeps polling every --interval, measured on the monotonic clock, never waiting
+ * user tests. The watch keeps polling every --interval, measured on the monotonic clock, never waiting
  * for the wall clock to reach a time planned before the step; a cursor it wrote itself that is now "in the future"
  * further than orders.lookback is kept and polled from, said once, never a usage error. A SIGTERM in the wait
  * between two cycles is a clean stop, exit 0.

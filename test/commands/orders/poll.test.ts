@@ -447,7 +447,7 @@ describe('orders poll in process against answers the document does not show', ()
   it('some entries unreadable: the readable ones are emitted once, the cursor waits for the others', async () => {
     const halfBroken: Dialect = {
       ...(dialectNamed('default') as Dialect),
-      // No creation instant either: a null lastUpdated beside one is an order never updated, read as of it (t5-25).
+      // No creation instant either: a null lastUpdated beside one is an order never updated, read as of it (a user test).
       orderSummary: (summary) =>
         summary.id % 2 === 0 ? { ...summary, lastUpdated: null, dateCreated: undefined } : summary,
     };
@@ -478,7 +478,7 @@ describe('orders poll in process against answers the document does not show', ()
     };
     await setUp({ dialect: renamed });
     const blind = await poll({ since: '31d' });
-    // A run that could read none of the entries listed is no success: a cron job would stall silently (t5-11).
+    // A run that could read none of the entries listed is no success: a cron job would stall silently (a user test).
     expect(exitCodeOf(blind.error)).toBe(69);
     expect(blind.lines).toEqual([]);
     expect(blind.stderr).toMatch(

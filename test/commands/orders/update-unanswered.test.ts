@@ -7,7 +7,7 @@
  *
  * When the resume cannot read such a move's status, nothing tells whether the killed run's move went through. A read
  * answered 500 made the move `failed` with the read's error, in the errors file "to fix and feed back"; fed back as
- * the run was made (--no-status-check), it was sent a second time (t13-8). It is `unknown`, out of the errors file,
+ * the run was made (--no-status-check), it was sent a second time (a user test). It is `unknown`, out of the errors file,
  * and the resume the run prints reads the order again before it sends anything.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * A gateway's or a Java platform's error answered with 200, from a real HTTP server scripted per route (t5-22,
- * t5-23, t5-24, t6-19): a listing answer that says it failed, counts records it does not list, or holds no list is
+ * A gateway's or a Java platform's error answered with 200, from a real HTTP server scripted per route (user
+ * tests): a listing answer that says it failed, counts records it does not list, or holds no list is
  * no empty page, and an order detail that says it failed or is an empty envelope is no order. Neither may end a
  * listing, move a cursor or be written as an order.
  */

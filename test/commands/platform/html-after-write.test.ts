@@ -1,6 +1,6 @@
 /**
  * A bulk run's write answered 200 with an HTML page after the platform stored it: a WAF or edge proxy rewriting the
- * platform's answer (a user test, finding t1-16). The run stops at it, exit 69, with the resume command, as at any
+ * platform's answer (a user test). The run stops at it, exit 69, with the resume command, as at any
  * answer that is not the platform's; but the records whose requests went out are `unknown`, with a report row, never
  * `not sent`: the resume asks about a customer before creating it again, and sends a stock item or a move again.
  * Records no request carried stay `not sent`, with no row.

@@ -315,7 +315,7 @@ describe('a 401 with WWW-Authenticate and no body', () => {
 });
 
 // Text where the listing's JSON belongs: no answers.sellers.items setting can find a list in it, and the failing
-// page of --all is named by its offset (t10-15).
+// page of --all is named by its offset (a user test).
 describe('sellers list answered 200 with text, not JSON', () => {
   it('one page: no page of sales reps, exit 69, the setting not named, the URL with its limit', async () => {
     routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
@@ -348,7 +348,7 @@ describe('sellers list answered 200 with text, not JSON', () => {
     );
   });
 
-  it('a page nested 5,000 deep: one line saying so, exit 69, stdout empty (t10-22)', async () => {
+  it('a page nested 5,000 deep: one line saying so, exit 69, stdout empty (a user test)', async () => {
     routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
       response
         .writeHead(200, { 'content-type': 'application/json' })

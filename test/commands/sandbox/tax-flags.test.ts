@@ -27,7 +27,7 @@ describe('sandbox --tax-* flags', () => {
 });
 
 /**
- * t12-11: an auth layer echoing what it was sent (`bad credential Bearer …`, a token endpoint quoting the request),
+ * A user test: an auth layer echoing what it was sent (`bad credential Bearer …`, a token endpoint quoting the request),
  * relayed whole in the 502 to whoever posts /_sandbox/orders, which needs no credential.
  */
 describe('sandbox --tax-callback: what the callback echoes of its secrets is masked in the 502', () => {

@@ -2,7 +2,7 @@
  * `sellers list` against a listing holding entries that are no sales rep (`null`, a bare string) beside reps: a
  * platform's 2xx, so never a crash or an internal TypeError, and never a closed JSON array of the reps before the
  * entry followed by an error. Such entries are left out with one warning a run naming how many (as orders poll does
- * with entries it cannot read), exit 0 (t4-9).
+ * with entries it cannot read), exit 0 (a user test).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';

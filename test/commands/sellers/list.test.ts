@@ -64,7 +64,7 @@ describe('sellers list: the listing rules', () => {
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 
-  // A store whose default page is 50 answered 50 reps to a request without `limit`, told as the whole store (t10-12).
+  // A store whose default page is 50 answered 50 reps to a request without `limit`, told as the whole store (a user test).
   it("without --limit sends limit=20, the page size it assumes, not the store's own default", async () => {
     await loggedIn();
     const result = await list('--verbose');
@@ -301,7 +301,7 @@ describe('sellers list: the listing rules', () => {
   });
 
   // Pages of one rep and three reps created before the third page: a memory of the last 3 pages (3 ids) wrote the
-  // first two reps again, exit 0, no word (t10-16). Every rep written is remembered now.
+  // first two reps again, exit 0, no word (a user test). Every rep written is remembered now.
   it('--all --limit 1 over a listing that three reps join at its head once: each rep once, with the warning', async () => {
     await loggedIn();
     const stored = sandbox.state.sellers;

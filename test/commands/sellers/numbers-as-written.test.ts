@@ -1,6 +1,6 @@
 /**
  * `sellers list -o json|ndjson|csv` writes the platform's numbers digit for digit, as `b2bctl api` does: a BigDecimal
- * commission longer than a double (0.10000000000000000001) came out as 0.1, and 1e400 as null, with exit 0 (t10-2).
+ * commission longer than a double (0.10000000000000000001) came out as 0.1, and 1e400 as null, with exit 0 (a user test).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';

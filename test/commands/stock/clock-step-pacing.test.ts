@@ -1,5 +1,5 @@
 /**
- * A bulk run's pauses when this machine's clock steps back while it runs (finding t11-7): a 429's `Retry-After` and
+ * A bulk run's pauses when this machine's clock steps back while it runs (a user test): a 429's `Retry-After` and
  * the `--rate` pace are lengths of time, measured on the monotonic clock, so an NTP step back of a minute does not
  * hold the run a minute (it did: 63 s for a Retry-After of 3 s, 60 s of nothing at --rate 5). The waits are those the
  * run asks of a fake clock, recorded and never slept: no test here measures time.

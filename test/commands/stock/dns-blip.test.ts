@@ -1,5 +1,5 @@
 /**
- * A DNS blip during a night's push (finding t11-3): a resolver that answers "no such name" (ENOTFOUND) for a few
+ * A DNS blip during a night's push (a user test): a resolver that answers "no such name" (ENOTFOUND) for a few
  * seconds, as one failing over or a zone reloading does, is retried with a bulk run's back-off as an unreachable
  * resolver's EAI_AGAIN is, and the run goes on; a name that never resolves still ends in "does not resolve" once the
  * retries are spent. The resolver is the process's (`dns.lookup`, which every connection asks), scripted per test.

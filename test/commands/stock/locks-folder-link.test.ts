@@ -1,6 +1,6 @@
 /**
  * The config folder's `locks` folder as a symbolic link to a folder every user may write, or a folder others may
- * write (finding t11-11): the push's lock was written there and trusted, so any local user could delete it (two
+ * write (a user test): the push's lock was written there and trusted, so any local user could delete it (two
  * pushes overlapping) or make one first (pushes stopping). Refused before anything is sent, exit 77, as a link at
  * the cursor is.
  */

@@ -1,5 +1,5 @@
 /**
- * A cron run whose login (B2BCTL_PASSWORD) is what the network cuts (finding t11-8): the error named the platform's
+ * A cron run whose login (B2BCTL_PASSWORD) is what the network cuts (a user test): the error named the platform's
  * origin only ("No answer from http://host … connection cut"), as if the run's own requests had failed, and every
  * item was counted `failed`, with a row each, though no item route was ever called. It now names the token route
  * and the user, and the items no request carried are `not sent` (no row; the resume sends them): the run stops at

@@ -2,7 +2,7 @@
  * A workbook whose sheet holds what no spreadsheet program writes: a cell of millions of characters in a file of
  * kilobytes, a damaged stream inflated into rows that never end or cells never closed, a workbook saved over while
  * it is read. Each ends at once with one line naming the file (and the cell, when the XML names it), exit 65, nothing
- * sent: not a reader holding the text until the heap is gone (s1-20, s1-19).
+ * sent: not a reader holding the text until the heap is gone (a user test).
  */
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -87,7 +87,7 @@ describe('tax quote', () => {
     expect(result.items).toEqual([workedExample2]);
   });
 
-  // t8-6: a LibreOffice CSV writes a percentage cell `12.0%`, and `tax quote` echoed "12.0" where the same table as
+  // A user test: a LibreOffice CSV writes a percentage cell `12.0%`, and `tax quote` echoed "12.0" where the same table as
   // .xlsx gave "12": one rate, two texts.
   it('writes a rate one way whatever the table wrote: 12.0%, 6.50 and 040 as 12, 6.5 and 40', async () => {
     writeFileSync(
@@ -99,7 +99,7 @@ describe('tax quote', () => {
     expect(result.items).toEqual([workedExample2]);
   });
 
-  // t8-10: `0402101` saved by a spreadsheet as 402101 loaded as a subheading, and 0402.10.10 took the chapter's 12%
+  // A user test: `0402101` saved by a spreadsheet as 402101 loaded as a subheading, and 0402.10.10 took the chapter's 12%
   // with no word; a 6-digit row is said at load unless written with its dot or its zero.
   it('warns of a bare 6-digit NCM row that may be a 7-digit item of chapters 01-09 without its zero', async () => {
     const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';

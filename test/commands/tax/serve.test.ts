@@ -212,7 +212,7 @@ describe('tax serve at start', () => {
   });
 });
 
-// t8-6: a shape file whose JSON was cut stopped with exit 65, one with a wrong part with exit 2; one name for both
+// A user test: a shape file whose JSON was cut stopped with exit 65, one with a wrong part with exit 2; one name for both
 // parts of the answer was taken, and every answer then lost its items' taxes.
 describe('tax serve with a bad shape file', () => {
   it.each([
@@ -458,7 +458,7 @@ describe('tax serve logs a refused header without quoting it', () => {
   });
 });
 
-/** The tester's cart (t14-9): 10 × R$ 45.90 of NCM 3926.90.90 from SP to a taxpayer in RJ. */
+/** The tester's cart (a user test): 10 × R$ 45.90 of NCM 3926.90.90 from SP to a taxpayer in RJ. */
 const oneItemCart = {
   origin: { state: 'SP' },
   destination: { state: 'RJ' },
@@ -495,7 +495,7 @@ async function forwardToErpAnswering(erpBody: string, withRules: boolean) {
   return { cart, health, code, erpCalls: erp.received.length, stderr: memory.stderr(), erpUrl: erp.url };
 }
 
-// t14-9: b2bctl reads this very body as a failure everywhere else; passed on, a real order closed untaxed, with no
+// A user test: b2bctl reads this very body as a failure everywhere else; passed on, a real order closed untaxed, with no
 // log line and /healthz counting it answered.
 describe('tax serve --forward-to: a 2xx that is no tax answer is a fallback', () => {
   const failed = '{"success":false,"message":"Erro interno: tabela de impostos indisponivel"}';

@@ -1,6 +1,6 @@
 /**
- * An inbox whose `inbox.sqlite` is damaged (cut short by a half-copied backup restored, overwritten): finding
- * t11-10. `webhook listen` said "Cannot open the inbox folder … (ERR_SQLITE_ERROR); choose another with --inbox DIR"
+ * An inbox whose `inbox.sqlite` is damaged (cut short by a half-copied backup restored, overwritten), a user test.
+ * `webhook listen` said "Cannot open the inbox folder … (ERR_SQLITE_ERROR); choose another with --inbox DIR"
  * (exit 66), advice that starts an empty inbox and leaves the stored events behind, and the readers said SQLite's
  * bare "database disk image is malformed", exit 1. Each now names the file, SQLite's reason and how to recover it,
  * exit 65.

@@ -1,5 +1,5 @@
 /**
- * Builds before the s3-1 fix kept the ERP's echo of its forward credential in clear in dead letters. With the
+ * Older builds kept the ERP's echo of its forward credential in clear in dead letters. With the
  * credential configured, `webhook listen` masks it in the kept letters as it starts (and `webhook dead list` as it
  * lists), once per credential: a fingerprint (an HMAC under the inbox's own key) remembers it, so a later start
  * does not read the dead letters again. Both stores.
@@ -46,7 +46,7 @@ interface Place {
 }
 
 /**
- * Keeps one more event and a dead letter for it whose error is `error`, written as a build before s3-1 did (or an
+ * Keeps one more event and a dead letter for it whose error is `error`, written as an older build did (or an
  * older receiver still running on a shared store), at `diedAt` (now when not given).
  */
 async function keepDeadLetter(place: Place, error: string, diedAt?: number): Promise<void> {
@@ -113,7 +113,7 @@ function scrubTests(place: () => Place): void {
     }
   });
 
-  it('a later start masks what was kept in clear since the last scan (an older receiver on a shared store, t6-10)', async () => {
+  it('a later start masks what was kept in clear since the last scan (an older receiver on a shared store)', async () => {
     // Kept after the first start's scrub, as an older receiver still running on the shared store keeps it.
     await keepDeadLetter(place(), `HTTP 401: token ${erpToken} again`);
     const second = await startAndStop(place(), { B2BCTL_WEBHOOK_FORWARD_TOKEN: erpToken });

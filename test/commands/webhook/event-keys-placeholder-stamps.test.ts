@@ -1,5 +1,5 @@
 /**
- * An orders event whose `lastUpdated` is no instant b2bctl reads (t6-15): a placeholder a serialiser writes for an
+ * An orders event whose `lastUpdated` is no instant b2bctl reads (a user test): a placeholder a serialiser writes for an
  * unset date (MySQL's and PHP's `0000-00-00 00:00:00`, `null`, `undefined`, `0`, .NET's `0001-01-01T00:00:00`) or
  * any other text. Taken as a version, the order's next change would share it and be answered `duplicate`, and lost.
  */
@@ -11,7 +11,7 @@ const startTestReceiver = useTestReceivers();
 const stored = '200 {"status":"stored","deliveryId":…}';
 const duplicate = '200 {"status":"duplicate"}';
 
-describe('an orders event whose lastUpdated is no instant (t6-15)', () => {
+describe('an orders event whose lastUpdated is no instant (a user test)', () => {
   it.each(['0000-00-00 00:00:00', 'null', 'undefined', '0', '0001-01-01T00:00:00', '30/11/2026 14:22:18'])(
     'is recognised by its content: each later change is stored, flagged (%j)',
     async (stamp) => {

@@ -20,7 +20,7 @@ async function postAll(url: string, events: unknown[]): Promise<string[]> {
 const stored = '200 {"status":"stored","deliveryId":…}';
 const duplicate = '200 {"status":"duplicate"}';
 
-describe('an orders event whose lastUpdated is blank (t3-9)', () => {
+describe('an orders event whose lastUpdated is blank (a user test)', () => {
   it.each(['', ' '])('is recognised by its content: each later change is stored, flagged (%j)', async (blank) => {
     const receiver = await startTestReceiver();
     const changes = ['SHIPPED', 'DELIVERED', 'CANCELED', 'CANCELED'].map((status) => ({
@@ -44,7 +44,7 @@ describe('an orders event whose lastUpdated is blank (t3-9)', () => {
   });
 });
 
-describe('an orders event whose id names no order (t3-10)', () => {
+describe('an orders event whose id names no order (a user test)', () => {
   it.each([[''], [0], ['  ']])('is keyed by its orderId: two orders with one stamp stay two (id %j)', async (id) => {
     const receiver = await startTestReceiver();
     const orders = [160001, 160002, 160002].map((orderId) => ({ id, orderId, status: 'A', lastUpdated: stamp }));
@@ -83,7 +83,7 @@ async function postEncoded(url: string, body: Buffer, coding: string): Promise<s
   return `${answer.status} ${(await answer.text()).replace(/"deliveryId":"[^"]+"/, '"deliveryId":…')}`;
 }
 
-describe('a compressed event (Content-Encoding, t3-8)', () => {
+describe('a compressed event (Content-Encoding)', () => {
   const event = { id: 140002, orderId: 140002, status: 'A', lastUpdated: stamp };
   const text = Buffer.from(JSON.stringify(event));
 

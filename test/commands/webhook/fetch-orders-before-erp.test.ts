@@ -1,7 +1,7 @@
 /**
  * A receiver with --fetch-orders and the ERP's hand-off (--exec, --forward-to): the ERP is handed an orders event only
  * once its fetch is done, so the order's file is there when the ERP looks for it; an --exec command is told the
- * file as B2BCTL_ORDER_FILE when its fetch wrote it (t13-10). Each detail fails once first, as a lagging or busy
+ * file as B2BCTL_ORDER_FILE when its fetch wrote it (a user test). Each detail fails once first, as a lagging or busy
  * platform does: run side by side, the ERP's hand-off took the event while the fetch waited to try again.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ async function receiverSent(flags: Partial<ListenOptions>, inbox: string, done: 
   return memory.stderr();
 }
 
-describe('--fetch-orders with the ERP hand-off: the fetch goes first (t13-10)', () => {
+describe('--fetch-orders with the ERP hand-off: the fetch goes first (a user test)', () => {
   it("--exec: each order's command finds its file, named in B2BCTL_ORDER_FILE", async () => {
     const folder = temporaryFolder();
     const inbox = join(folder, 'inbox');

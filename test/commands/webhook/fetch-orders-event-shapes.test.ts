@@ -1,6 +1,6 @@
 /**
- * --fetch-orders and the shapes an orders event or its detail come in: an id written with leading zeros (t13-11), an
- * event whose lines list is empty (t13-15), a detail in an envelope (t13-16).
+ * --fetch-orders and the shapes an orders event or its detail come in: an id written with leading zeros (a user test), an
+ * event whose lines list is empty (a user test), a detail in an envelope (a user test).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ function answering(body: unknown): RouteHandler {
 const orderIn = (orders: string, id: number) =>
   (JSON.parse(readFileSync(join(orders, `${id}.json`), 'utf8')) as { order: unknown }).order;
 
-describe('--fetch-orders reads an id as the order routes do (t13-11)', () => {
+describe('--fetch-orders reads an id as the order routes do (a user test)', () => {
   it('"00042" is order 42: its detail asked as 42, written to 42.json, and the next order is not held behind it', async () => {
     // An integer route answers /v1/orders/00042 with order 42's record, as the stand-in did.
     platform.routes['GET /v1/orders/00042'] = answering(detail(42));
@@ -52,7 +52,7 @@ describe('--fetch-orders reads an id as the order routes do (t13-11)', () => {
   });
 });
 
-describe('an orders event whose lines list is empty carries no order: its detail is fetched (t13-15)', () => {
+describe('an orders event whose lines list is empty carries no order: its detail is fetched (a user test)', () => {
   it.each([
     ['"items": []', simplified(1, { items: [] })],
     ['"itens": [] beside a buyer', simplified(1, { itens: [], cliente: { nome: 'X' } })],
@@ -74,7 +74,7 @@ describe('an orders event whose lines list is empty carries no order: its detail
   });
 });
 
-describe('a fetched detail in an envelope is read as orders poll --detail reads it (t13-16)', () => {
+describe('a fetched detail in an envelope is read as orders poll --detail reads it (a user test)', () => {
   it('a data envelope is unwrapped: the file holds the order, whose lastUpdated the next event compares', async () => {
     platform.routes['GET /v1/orders/2'] = answering({ data: detail(2) });
     const { orders, stderr } = await ordersAfterEvents(platform, [simplified(2)]);

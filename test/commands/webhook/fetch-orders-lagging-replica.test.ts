@@ -2,7 +2,7 @@
  * --fetch-orders against a platform whose detail lags behind its webhooks (a replica): a simplified orders event
  * announces a version (its `lastUpdated`), and a detail older than that is no fetch of it. It is never written as the
  * order: the event is tried again for --give-up-after, and written once the platform answers the version announced,
- * else a dead letter (t13-4). The rule is the one `orders poll --detail` applies to a detail older than listed.
+ * else a dead letter (a user test). The rule is the one `orders poll --detail` applies to a detail older than listed.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -42,7 +42,7 @@ const laggingAt = '2026-11-30T23:11:58.637Z';
 /** The GETs of order `id`'s detail the platform received. */
 const detailRequests = (id: number) => platform.received.filter((request) => request === `GET /v1/orders/${id}`);
 
-describe('--fetch-orders never writes a detail older than the version its event announces (t13-4)', () => {
+describe('--fetch-orders never writes a detail older than the version its event announces (a user test)', () => {
   it('an older detail is a failed fetch, tried again and written once the platform answers the version announced', async () => {
     platform.routes['GET /v1/orders/3'] = catchingUp(
       2,

@@ -1,5 +1,5 @@
 /**
- * --fetch-orders reads every form of ISO-8601 stamp at its full precision (t6-20): a space between date and time
+ * --fetch-orders reads every form of ISO-8601 stamp at its full precision (a user test): a space between date and time
  * (`2026-11-30 12:00:00.000999Z`, PostgreSQL's `12:00:00.780308+00`), an offset in hours after a `T`. Compared at the
  * millisecond, two changes within one would tie and the older arrival would replace the newer file, silently.
  */
@@ -18,7 +18,7 @@ const afterEvents = (events: unknown[]) => ordersAfterEvents(platform, events);
 /** A detail route answering `body` as JSON. */
 const answer = (body: unknown) => answerJsonText(200, JSON.stringify(body));
 
-describe('--fetch-orders compares stamps written with a space or an hours offset at full precision (t6-20)', () => {
+describe('--fetch-orders compares stamps written with a space or an hours offset at full precision (a user test)', () => {
   it.each([
     ['2026-11-30 12:00:00.000999Z', '2026-11-30 12:00:00.000001Z'],
     ['2026-11-30 12:00:00.780308+00', '2026-11-30 12:00:00.780001+00'],

@@ -16,7 +16,7 @@ const platform = useScriptedPlatform();
 const whole = wholeOrder;
 const afterEvents = (events: unknown[]) => ordersAfterEvents(platform, events);
 
-describe('--fetch-orders compares lastUpdated at its full precision (t3-1)', () => {
+describe('--fetch-orders compares lastUpdated at its full precision (a user test)', () => {
   it('an older version apart by less than a millisecond, coming later, leaves the newer file', async () => {
     const { statusOf, stderr } = await afterEvents([
       whole(904, 'SHIPPED', '2026-11-30T12:00:00.000999Z'),
@@ -38,7 +38,7 @@ describe('--fetch-orders compares lastUpdated at its full precision (t3-1)', () 
   });
 });
 
-describe('--fetch-orders reads the stamps b2bctl reads elsewhere, and never lets an unreadable one win (t3-11)', () => {
+describe('--fetch-orders reads the stamps b2bctl reads elsewhere, and never lets an unreadable one win (a user test)', () => {
   it('epoch milliseconds and seconds are compared as instants', async () => {
     const { statusOf } = await afterEvents([
       whole(170001, 'NEW', 1796050000000),
@@ -66,7 +66,7 @@ describe('--fetch-orders reads the stamps b2bctl reads elsewhere, and never lets
     expect(stderr).toMatch(/Order 170006: \S+ is kept, not replaced by this event: its lastUpdated \(none\)/);
   });
 
-  it('a readable stamp replaces a file whose stamp it cannot read, never silently (t6-6)', async () => {
+  it('a readable stamp replaces a file whose stamp it cannot read, never silently (a user test)', async () => {
     const { statusOf, stderr } = await afterEvents([
       whole(320001, 'UNREADABLE', '30/11/2026 12:00:00'),
       whole(320001, 'READABLE', '2026-11-29T12:00:00Z'),
@@ -89,7 +89,7 @@ describe('--fetch-orders reads the stamps b2bctl reads elsewhere, and never lets
     ]);
   });
 
-  it('epoch milliseconds written as a JSON string of 13 digits are compared as instants (t6-6)', async () => {
+  it('epoch milliseconds written as a JSON string of 13 digits are compared as instants (a user test)', async () => {
     const { statusOf, stderr } = await afterEvents([
       whole(310003, 'NEW', '1796050000000'),
       whole(310003, 'OLD', '1796040000000'),
@@ -130,9 +130,9 @@ const simplified = (id: number) => ({
   lastUpdated: '2026-11-30T12:00:05.000Z',
 });
 
-describe('--fetch-orders compares a fetched detail with the file before writing it (t3-14)', () => {
+describe('--fetch-orders compares a fetched detail with the file before writing it (a user test)', () => {
   // An event that comes late announces an older version than the file holds, and the detail (a lagging replica)
-  // answers that version: the file is not moved back. (A detail older than its own event is tried again: t13-4.)
+  // answers that version: the file is not moved back. (A detail older than its own event is tried again.)
   it('a detail older than the file (a lagging replica) leaves the file; the event is handled, not dead', async () => {
     platform.routes['GET /v1/orders/190007'] = answer(whole(190007, 'AWAITING_PAYMENT', '2026-11-29T09:00:00.000Z'));
     platform.routes['GET /v1/orders/190006'] = answer({
@@ -159,7 +159,7 @@ describe('--fetch-orders compares a fetched detail with the file before writing 
   });
 });
 
-describe('--fetch-orders refuses an event whose id is empty, before any request (t3-12)', () => {
+describe('--fetch-orders refuses an event whose id is empty, before any request (a user test)', () => {
   it.each([
     ['simplified', { id: '', orderId: 180001, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' }],
     ['whole', whole('', 'A', '2026-11-30T10:00:00Z')],
@@ -212,7 +212,7 @@ describe('--fetch-orders refuses an event whose id is 0 or below, before any req
   );
 });
 
-describe('--fetch-orders refuses an orders event with no id at all, before any request (t6-7)', () => {
+describe('--fetch-orders refuses an orders event with no id at all, before any request (a user test)', () => {
   it.each([
     ['no id', { orderId: 340006, status: 'A', lastUpdated: '2026-11-30T10:00:00Z' }, 'the orders event has no id and'],
     [

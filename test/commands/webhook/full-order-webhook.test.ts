@@ -59,7 +59,7 @@ describe('the orders webhook, full or simplified', () => {
   it('tells the variants apart: the summary fields alone are no whole order', () => {
     expect(wholeOrderOf({ id: 1, orderId: 100001, status: 'AWAITING_PAYMENT' })).toBeUndefined();
     expect(wholeOrderOf({ id: 1, items: [{ sku: 'A' }] })).toEqual({ id: 1, items: [{ sku: 'A' }] });
-    // An empty lines list carries no line: a summary whose collection was initialised empty (t13-15).
+    // An empty lines list carries no line: a summary whose collection was initialised empty (a user test).
     expect(wholeOrderOf({ id: 1, items: [] })).toBeUndefined();
     expect(wholeOrderOf({ data: { id: '1', lines: [] } })).toBeUndefined();
     expect(wholeOrderOf({ requestId: 'r', order: { id: 1, items: [{}] } })).toEqual({ id: 1, items: [{}] });

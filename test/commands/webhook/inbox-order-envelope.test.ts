@@ -1,6 +1,6 @@
 /**
  * `webhook inbox` shows an orders event's order where the receiver reads it (its key, --fetch-orders): at the root, or
- * in an `order` or `data` envelope (t13-9). An operator looking for order 6 finds it in the table and the CSV.
+ * in an `order` or `data` envelope (a user test). An operator looking for order 6 finds it in the table and the CSV.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
@@ -43,7 +43,7 @@ async function inbox(): Promise<string> {
   return directory;
 }
 
-describe('webhook inbox reads an orders event in an envelope (t13-9)', () => {
+describe('webhook inbox reads an orders event in an envelope (a user test)', () => {
   it('the table on a terminal: EVENT is the order id, wherever the event holds the order', async () => {
     const onTerminal = testContext({
       env: { B2BCTL_CONFIG_DIR: temporaryFolder() },

@@ -1,7 +1,7 @@
 /**
  * A redelivery of one order version whose id or `lastUpdated` is written otherwise than its first send (a panel's
  * resend serialising the instant in another form, an id as padded text) is a duplicate: answered 200 "duplicate", not
- * stored, not handed to the ERP again (t13-7, t13-11). An inbox keeps the keys an earlier b2bctl stored (the texts as
+ * stored, not handed to the ERP again (a user test). An inbox keeps the keys an earlier b2bctl stored (the texts as
  * written) for the dedup window: a redelivery of an event stored before the upgrade is still recognised by them.
  */
 import { afterAll, describe, expect, it } from 'vitest';

@@ -89,7 +89,7 @@ describe('the PostgreSQL store URL and its password', () => {
   });
 
   it.each([['listen'], ['status'], ['dead', 'list']])(
-    'webhook %s with a --store URL the driver cannot read: one line naming --store, exit 2, nothing opened (t6-12)',
+    'webhook %s with a --store URL the driver cannot read: one line naming --store, exit 2, nothing opened (a user test)',
     async (...command) => {
       const extra = command[0] === 'listen' ? ['--port', '0', '--client-id', 'erp'] : [];
       const inbox = freshConfigDir();

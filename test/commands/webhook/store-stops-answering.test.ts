@@ -94,7 +94,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     const { url: receiver, stop } = await listenInProcess(temporaryFolder(), { store }, oneSecondLimit);
     try {
       proxy.freeze();
-      // Not a 500 server_error: the receiver works, its store does not answer, and it cannot take events (t3-3).
+      // Not a 500 server_error: the receiver works, its store does not answer, and it cannot take events (a user test).
       const stalled = await fetch(`${receiver}/healthz`);
       expect([stalled.status, await stalled.json()]).toEqual([
         503,
@@ -118,7 +118,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
       expect((await postEvent(receiver, 'orders', { id: 4713 }, token)).status).toBe(503);
       proxy.thaw();
       // A balancer took the receiver out on the 503 and sends it nothing more: /healthz alone must see the store back
-      // (it stayed 503 "store cannot write" until an event was stored, t6-9).
+      // (it stayed 503 "store cannot write" until an event was stored).
       const answered = await fetch(`${receiver}/healthz`);
       expect([answered.status, await answered.json()]).toEqual([200, { status: 'ok', problems: [], handOffs: [] }]);
       // What it wrote is the digest of a token nobody holds, already expired; no event.
@@ -203,7 +203,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
 
   it('a receiver whose connection is cut while it creates the tables ends with one line, exit 69, not a crash', async () => {
     // A database restart half a second into the receiver's life: the session opening the store was not listened to,
-    // and pg's error event ended the process with a stack trace (t3-2).
+    // and pg's error event ended the process with a stack trace (a user test).
     const { url, proxy } = await storeBehindProxy('cut_opening');
     proxy.cutOn('schema_version');
     const result = await runCommandLine(
@@ -230,7 +230,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     expect(result.stdout).toBe('');
   });
 
-  it('a password given as ?password= is warned about as user:password@ is, and is in no other line (t6-12)', async () => {
+  it('a password given as ?password= is warned about as user:password@ is, and is in no other line (a user test)', async () => {
     const url = new URL(postgres.cluster().url);
     url.pathname = '/nodb';
     url.search = '?password=SuperSecret99';
@@ -242,7 +242,7 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
     expect(result.code).toBe(69);
   });
 
-  it("libpq's socket form with a user and no host is taken, as psql and pg take it (t6-12)", async () => {
+  it("libpq's socket form with a user and no host is taken, as psql and pg take it (a user test)", async () => {
     const { socketFolder, port } = postgres.cluster();
     const store = `postgresql://postgres@/webhooks?host=${encodeURIComponent(socketFolder)}&port=${port}`;
     const status = await runCommandLine(['webhook', 'status', '--store', store, '-o', 'json'], {

@@ -95,7 +95,7 @@ describe('webhook tables on a terminal', () => {
       const screen = await renderedScreen(stdout, columns);
       expect(screen[0]).toMatch(/^HAND-OFF\s+TARGET\s+PENDING\s+OLDEST PENDING\s+DEAD$/);
       expect(screen[1]).toMatch(/^forward\s+https:\/\/erp\.exampl\S*…\s+1\s+\d+ s\s+1$/);
-      // At 60 the attempts and the kind are left out, and named, before the instant is cut (t6-11).
+      // At 60 the attempts and the kind are left out, and named, before the instant is cut (a user test).
       const { deadHeader, deadRow, deadHidden } = deadListAt[columns];
       expect(screen[2]).toMatch(deadHeader);
       expect(screen[3]).toMatch(deadRow);

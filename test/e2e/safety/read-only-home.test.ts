@@ -1,7 +1,7 @@
 /**
  * A cron user whose home cannot be written (a read-only mount; `HOME=/nonexistent` for a system user) and that names
  * its store in B2BCTL_BASE_URL and B2BCTL_TOKEN, with no profile, as settings.md allows: every stock push and orders
- * poll failed with exit 2 writing its lock under ~/.config/b2bctl/locks (t2-9). The lock now goes to the user's
+ * poll failed with exit 2 writing its lock under ~/.config/b2bctl/locks (a user test). The lock now goes to the user's
  * runtime folder ($XDG_RUNTIME_DIR, else the temporary folder's b2bctl-<uid>).
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -324,7 +324,7 @@ describe('b2bctl sandbox (spawned)', () => {
     ).toBe('Sandbox stopped.');
   });
 
-  // t14-7: with --latency 14000 it printed "Sandbox stopped." at the 10 s deadline and exited at 24 s, when the cut
+  // A user test: with --latency 14000 it printed "Sandbox stopped." at the 10 s deadline and exited at 24 s, when the cut
   // request's latency timer fired; a test harness or systemctl stop waits for the exit, not the line.
   it('on SIGTERM, a request held by --latency past the stop’s deadline does not keep the stopped process alive', async () => {
     // An hour's latency, far past the test's timeout: the process ends only if the stop cancels the wait.

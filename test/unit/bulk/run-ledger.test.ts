@@ -281,7 +281,7 @@ describe('RunLedger.record: what each row counts and what goes to the errors fil
     expect(test.stderr()).toContain(', 2 failed');
   });
 
-  // A cron log's "71 failed" sent the operator to an errors file that holds none of them (t9-11): the unknown are
+  // A cron log's "71 failed" sent the operator to an errors file that holds none of them (a user test): the unknown are
   // counted apart, as the summary and the report count them.
   it('progress lines count the unknown apart from the failed', async () => {
     const { test, open } = ledgerIn(temporaryFolder(), { unknownToFeedBack: false });
@@ -432,7 +432,7 @@ describe('RunLedger: the summary lines', () => {
     ]);
   });
 
-  it('a resume that asks first keeps out of the errors file the unknown records the interrupted run may have sent (t13-8)', async () => {
+  it('a resume that asks first keeps out of the errors file the unknown records the interrupted run may have sent (a user test)', async () => {
     // Fed back as the run was made (orders update --no-status-check), such a move went a second time, unchecked.
     const folder = temporaryFolder();
     const ledger = await ledgerIn(folder, { unknownToFeedBack: true, resumeAsksFirst: true }).open();

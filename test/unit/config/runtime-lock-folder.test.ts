@@ -1,6 +1,6 @@
 /**
  * A cron user with a read-only home (or `HOME=/nonexistent`) that names its store in B2BCTL_BASE_URL and B2BCTL_TOKEN
- * failed every run with exit 2 on its lock, though settings.md says it needs no config folder (t2-9). Its locks now go
+ * failed every run with exit 2 on its lock, though settings.md says it needs no config folder (a user test). Its locks now go
  * to the user's runtime folder, made safely in a shared /tmp, and two runs still exclude each other there.
  */
 import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';

@@ -19,7 +19,7 @@ describe('update instants', () => {
     expect(order('2026-11-30T12:00:00Z', '2026-11-30T12:00:00.000Z')).toBe(0);
   });
 
-  it('reads a space between date and time, an offset in hours and a decimal comma at full precision (t6-20)', () => {
+  it('reads a space between date and time, an offset in hours and a decimal comma at full precision (a user test)', () => {
     expect(order('2026-11-30 12:00:00.000999Z', '2026-11-30 12:00:00.000001Z')).toBe(1);
     expect(order('2026-11-30 12:00:00.780308+00', '2026-11-30 12:00:00.780001+00')).toBe(1);
     expect(order('2026-11-30T12:00:00.000999+00', '2026-11-30T12:00:00.000999Z')).toBe(0);
@@ -55,7 +55,7 @@ describe('update instants', () => {
       expect(readUpdateInstant(stamp)).toBeUndefined();
   });
 
-  it('reads no placeholder of an unset date as an instant (t6-15)', () => {
+  it('reads no placeholder of an unset date as an instant (a user test)', () => {
     for (const stamp of [
       '0000-00-00 00:00:00',
       '0001-01-01T00:00:00',

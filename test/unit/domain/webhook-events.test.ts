@@ -82,7 +82,7 @@ describe('deduplicationKey', () => {
   });
 
   it.each(['0000-00-00 00:00:00', 'null', 'undefined', '0', '0001-01-01T00:00:00', '30/11/2026 12:00:00'])(
-    'keys an order whose lastUpdated is no instant (%j) by its content, flagged: it is no version (t6-15)',
+    'keys an order whose lastUpdated is no instant (%j) by its content, flagged: it is no version (a user test)',
     (stamp) => {
       const order = { id: 150005, orderId: 150005, status: 'SHIPPED', lastUpdated: stamp };
       expect(deduplicationKey('orders', order, 'd-1')).toMatch(/^orders:150005:[\w-]{22}$/);
@@ -121,7 +121,7 @@ const order = (id: unknown, lastUpdated: unknown) => ({ id, orderId: 100_077, st
 const key = (payload: unknown) => deduplicationKey('orders', payload, 'd');
 const former = (payload: unknown) => formerDeduplicationKey('orders', payload, 'd');
 
-describe('an orders key reads the id and the stamp as the platform means them (t13-7, t13-11)', () => {
+describe('an orders key reads the id and the stamp as the platform means them (a user test)', () => {
   it('one instant written three ways is one version; the key is its UTC form to the millisecond, and past it', () => {
     for (const stamp of [
       '2026-11-30T23:00:00.000Z',

@@ -51,7 +51,7 @@ describe('JSON read for b2bctl api: every number JSON.parse would change, as wri
   });
 });
 
-describe('isNestedTooDeep (t10-22)', () => {
+describe('isNestedTooDeep (a user test)', () => {
   it('takes 1,000 levels and refuses 1,001; brackets inside strings, escaped quotes too, do not count', () => {
     expect(isNestedTooDeep(`${'['.repeat(deepestNesting)}${']'.repeat(deepestNesting)}`)).toBe(false);
     expect(isNestedTooDeep(`${'['.repeat(deepestNesting + 1)}${']'.repeat(deepestNesting + 1)}`)).toBe(true);
@@ -65,7 +65,7 @@ describe('isNestedTooDeep (t10-22)', () => {
   });
 });
 
-describe('parseJsonKeepingDigits (t10-17)', () => {
+describe('parseJsonKeepingDigits (a user test)', () => {
   it('keeps every number JSON.stringify would write with other digits, and leaves the others numbers', () => {
     const text = '{"a":12.50,"b":1E2,"c":-0,"d":0.10000000000000000001,"e":7,"f":-0.5,"g":"1.50"}';
     expect(JSON.stringify(parseJsonKeepingDigits(text))).toBe(text);

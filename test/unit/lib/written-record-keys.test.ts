@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { forgottenRecordsLine, recordKey, WrittenRecordKeys } from '../../../src/lib/written-record-keys.js';
 
 describe('WrittenRecordKeys', () => {
-  it('remembers every record written, however many pages back (t10-16: a window of pages missed a longer shift)', () => {
+  it('remembers every record written, however many pages back (a user test: a window of pages missed a longer shift)', () => {
     const keys = new WrittenRecordKeys();
     for (let index = 0; index < 10_000; index++) keys.note(recordKey(`s:${index}`, { id: index }));
     expect(keys.has(recordKey('s:0', { id: 0 }))).toBe(true);

@@ -44,7 +44,7 @@ describe('proxyRouteFor, as curl and undici read the variables', () => {
     ['https://STORE.example/', 'localhost, store.EXAMPLE', 'store.EXAMPLE'],
     ['http://127.0.0.1:9/', '*', '*'],
     ['http://127.0.0.1:9/', '', undefined],
-    // t14-10: networks in CIDR, as curl reads them since 7.86, for a host written as an address.
+    // A user test: networks in CIDR, as curl reads them since 7.86, for a host written as an address.
     ['http://127.0.0.1:8600/', 'localhost,127.0.0.0/8', '127.0.0.0/8'],
     ['https://10.20.30.40/', '192.168.0.0/16, 10.0.0.0/8', '10.0.0.0/8'],
     ['https://192.168.1.7/', '192.168.1.0/24', '192.168.1.0/24'],

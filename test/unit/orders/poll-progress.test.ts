@@ -64,7 +64,7 @@ describe('PollProgress', () => {
     expect(readCursor(path, 'default')?.cursor).toBe(new Date(start + 5_000_000).toISOString());
   });
 
-  it('counts an unreadable entry once however often its page is read, and two alike in one answer as two (t4-8)', () => {
+  it('counts an unreadable entry once however often its page is read, and two alike in one answer as two (a user test)', () => {
     const { progress } = progressFor(undefined);
     const window = { from: start, to: start + 1_000 };
     // The listing's first page read twice, as a scan does: a null, another null, and an entry without lastUpdated.

@@ -46,7 +46,7 @@ describe('UnfilteredListingCheck', () => {
     }).not.toThrow();
   });
 
-  it('answers outside the window but within its day (a listing filtered by day) never stop the run; the first is remembered (t7-4)', () => {
+  it('answers outside the window but within its day (a listing filtered by day) never stop the run; the first is remembered (a user test)', () => {
     const check = new UnfilteredListingCheck();
     const morning = order(8, '2026-11-30T00:00:00.000Z');
     const evening = order(9, '2026-11-30T23:59:59.999Z');

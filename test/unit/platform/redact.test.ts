@@ -221,7 +221,7 @@ describe('secrets a user test found in the trace', () => {
   });
 });
 
-// s3-10: the usual names of credentials in a query that no secret word ends, and b2bctl's own parameters left alone.
+// A user test: the usual names of credentials in a query that no secret word ends, and b2bctl's own parameters left alone.
 describe('redactUrl: credentials under names of their own', () => {
   it.each([
     ['key', 'Google-style API key'],
@@ -260,7 +260,7 @@ describe('redactUrl: credentials under names of their own', () => {
   });
 });
 
-// t10-1: a name is a secret's by its words (split at case changes, `-`, `_`), not by a list of whole names.
+// A user test: a name is a secret's by its words (split at case changes, `-`, `_`), not by a list of whole names.
 describe('isSecretName: by the words of the name', () => {
   it.each([
     'Ocp-Apim-Subscription-Key',
@@ -301,7 +301,7 @@ describe('isSecretName: by the words of the name', () => {
   });
 });
 
-// t10-5: a secret as a URL, a form and a JSON string write it.
+// A user test: a secret as a URL, a form and a JSON string write it.
 describe('redactSecrets: the forms a quote may take', () => {
   it.each([
     ['Pw%Secr3t!', 'password=Pw%25Secr3t%21 or Pw%25Secr3t! or Pw%Secr3t!'],

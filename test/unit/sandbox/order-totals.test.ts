@@ -98,7 +98,7 @@ describe("the sandbox's order totals", () => {
     expect(order.taxes.items.map((item) => item.ipi.base)).toEqual(['3.34', '3.33', '3.33']);
   });
 
-  // t8-5: the seeded orders' random freight and 5 % discount filled the parts a posted cart left out, so the same
+  // A user test: the seeded orders' random freight and 5 % discount filled the parts a posted cart left out, so the same
   // cart was taxed on 436.05 or 459.00 with a freight between 10 and 100, depending on the order's id.
   it('keep a posted cart as it was sent: a freight or discount it leaves out is 0, in the order and in its taxes', async () => {
     const { post } = await checkout();

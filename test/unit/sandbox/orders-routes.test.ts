@@ -69,7 +69,7 @@ describe('the sandbox order listing', () => {
     expect(detail.body).toHaveProperty('deliveryAddress');
   });
 
-  // t8-9: these were answered 500 with a JavaScript error's text (`Cannot read properties of null (reading 'replace')`).
+  // A user test: these were answered 500 with a JavaScript error's text (`Cannot read properties of null (reading 'replace')`).
   it.each([
     [
       { customer: {}, items: [{ sku: 'F', quantity: 1, unitPrice: 100 }] },

@@ -122,7 +122,7 @@ describe('the callback’s own route', () => {
   });
 
   // Fastify answered these with its own shape and code (`"code":"FST_ERR_CTP_INVALID_JSON_BODY","error":"Bad
-  // Request"`), saying "not valid JSON" of valid JSON with a prototype's key too (t8-1).
+  // Request"`), saying "not valid JSON" of valid JSON with a prototype's key too (a user test).
   it.each([
     [
       'a body cut short',
@@ -189,7 +189,7 @@ describe('the callback’s own route', () => {
     });
   }
 
-  // t8-1: a gzip cart was answered "Body is not valid JSON": it is now read, as the webhook receiver reads an event.
+  // A user test: a gzip cart was answered "Body is not valid JSON": it is now read, as the webhook receiver reads an event.
   it('answers a gzip-encoded cart as the same cart unencoded, on both routes', async () => {
     const { server } = await serve();
     const plain = await post(server.url, cart(2), { via: 'own' });

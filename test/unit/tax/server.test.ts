@@ -212,7 +212,7 @@ describe('tax serve', () => {
       '"unitPrice":"1,500"',
       'item 1: unitPrice "1,500" reads as 1.5 with a decimal comma or as 1500 with its thousands grouped: send 1500 for that, or 1.5 for the decimal',
     ],
-    // t8-11: the advice for the decimal was the very text refused.
+    // A user test: the advice for the decimal was the very text refused.
     [
       '"unitPrice":"2.125"',
       'item 1: unitPrice "2.125" reads as 2.125 with a decimal point or as 2125 with its thousands grouped: send 2125 for that, or 2.1250 for the decimal',
@@ -229,7 +229,7 @@ describe('tax serve', () => {
       '"unitPrice":12345678901234567.89',
       'item 1: unitPrice is a number too large to be read exactly (more than 15 digits); send it as text',
     ],
-    // t8-6: 1E400 was refused as unitPrice "Infinity", a value never sent; 0.30000000000000004 as "too large".
+    // A user test: 1E400 was refused as unitPrice "Infinity", a value never sent; 0.30000000000000004 as "too large".
     [
       '"unitPrice":1E400',
       'item 1: unitPrice is a number too large to be read at all (past 1.8e308, what a JSON number holds)',
@@ -277,7 +277,7 @@ describe('tax serve', () => {
     },
   );
 
-  // t8-8: a SKU sent as a JSON number came back as text ("123"): a typed comparison by SKU found no taxes.
+  // A user test: a SKU sent as a JSON number came back as text ("123"): a typed comparison by SKU found no taxes.
   it('gives each SKU back as the cart sent it: a number a number, text text, on both paths', async () => {
     const { post } = await serve();
     // The one-pass answer (whole SKUs, plain amounts), and the general path (a price of three decimals, a SKU of 1.5).
@@ -298,7 +298,7 @@ describe('tax serve', () => {
     }
   });
 
-  // t8-8: a SKU sent as the JSON number 1.50 comes back 1.5, the same number: said once in the log, for a platform
+  // A user test: a SKU sent as the JSON number 1.50 comes back 1.5, the same number: said once in the log, for a platform
   // that compares SKUs as text.
   it.each([
     ['own', '/tax'],
@@ -420,7 +420,7 @@ describe('tax serve', () => {
     expect((await post({ ...example2, customer: { paysIcms: 'talvez' } })).body.message).toBe(
       'customer.paysIcms (whether the buyer pays ICMS) must be true or false, not "talvez"',
     );
-    // t8-6: a flag left out was answered "… must be true or false, not undefined", a JavaScript word.
+    // A user test: a flag left out was answered "… must be true or false, not undefined", a JavaScript word.
     expect((await post({ ...example2, customer: { document: '11.222.333/0001-81' } })).body).toEqual({
       error: 'bad-request',
       message: 'customer.paysIcms is missing: whether the buyer pays ICMS must be true or false',
@@ -749,7 +749,7 @@ describe('tax serve --forward-to', () => {
       () => ({ status: 201, body: ' {} ' }),
       'answered an empty object, which cannot be a tax answer',
     ],
-    // t14-9: an ERP that could not compute says so in a 200; passed on, it closed a real order untaxed.
+    // A user test: an ERP that could not compute says so in a 200; passed on, it closed a real order untaxed.
     [
       'an ERP that answers 200 saying it failed',
       () => ({ status: 200, body: '{"success":false,"message":"Erro interno: tabela de impostos indisponivel"}' }),

@@ -145,7 +145,7 @@ describe('/healthz degraded', () => {
     expect(await store.tokenExpiry('unknown', 0)).toBeUndefined();
   });
 
-  it('a nearly full disk that takes a token but no event: 503 and no "writes again" until an event-sized write fits (t11-2)', async () => {
+  it('a nearly full disk that takes a token but no event: 503 and no "writes again" until an event-sized write fits (a user test)', async () => {
     let now = Date.parse('2026-11-23T06:00:00Z');
     const store = await SqliteStore.open(temporaryFolder());
     // Room for a small write, not for an event: the probe and the tokens fit unless as large as an event.
@@ -202,7 +202,7 @@ describe('/healthz degraded', () => {
     });
     const next = (await started.store.nextForHandOff('erp')) as StoredEvent;
     await started.store.markDead('erp', next, 'HTTP 422', 1);
-    // A load balancer that took every receiver sharing the store out stopped intake for one refused event (t3-7).
+    // A load balancer that took every receiver sharing the store out stopped intake for one refused event (a user test).
     const [status, body] = await health(started.url);
     expect([status, body]).toMatchObject([
       200,

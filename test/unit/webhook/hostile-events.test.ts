@@ -98,7 +98,7 @@ describe('events of a hostile shape', () => {
     expect(started.onDisk()).toEqual([]);
   });
 
-  // t8-7: the full-payload event of an order of 2,500 lines with its taxes (907 KB, over 50,000 keys) was refused 400
+  // A user test: the full-payload event of an order of 2,500 lines with its taxes (907 KB, over 50,000 keys) was refused 400
   // whatever --body-limit said: the key limit was a fixed 50,000.
   it('takes an order-like event of 56,000 keys under the default body limit, and more keys with a larger one', async () => {
     // 8 keys a line: 7,000 lines are 56,000 keys in about 500 KB.

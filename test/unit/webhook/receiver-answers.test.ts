@@ -174,7 +174,7 @@ describe('receiver health, errors and shutdown', () => {
       raw: '{}',
     });
     const stuck = await fetch(`${started.url}/healthz`);
-    // Still ready: it takes events; the monitor reads "degraded" and the problem in the body (t3-7).
+    // Still ready: it takes events; the monitor reads "degraded" and the problem in the body (a user test).
     expect(stuck.status).toBe(200);
     expect(await stuck.json()).toMatchObject({
       status: 'degraded',

@@ -1,6 +1,6 @@
 /**
  * A client that keeps a request body coming after the receiver answered it from the headers (a made-up token,
- * `Content-Length: 100000`, then a byte now and then): finding t11-12. The connection stayed open as long as the
+ * `Content-Length: 100000`, then a byte now and then): a user test. The connection stayed open as long as the
  * client liked, and it kept a receiver stopped by SIGTERM alive after its "stopped" line, any host that reaches the
  * port being able to hold a service manager's stop. An answer given before the body is all in now closes the
  * connection; the stop closes the receiver.

@@ -119,7 +119,7 @@ describe.each(kinds)('the $name store', (kind) => {
   const open = (options?: StoreOptions) => kind.open(options);
 
   it.skipIf(kind.skip)(
-    'an event whose former key the store keeps is a duplicate (a key stored before keys read ids and stamps as meant, t13-7)',
+    'an event whose former key the store keeps is a duplicate (a key stored before keys read ids and stamps as meant)',
     async () => {
       const { store } = await open();
       // As an earlier b2bctl stored it: the stamp as written.
@@ -506,7 +506,7 @@ describe.each(kinds)('the $name store', (kind) => {
       ]);
       await store.markDead('forward', await storedOf(store, 3), 'HTTP 401: pa%_ss-word', 1);
       // Known fingerprints (another connection: a restart): no form new, the first key kept, not replaced; the letter
-      // that died since the last scan (an older receiver on a shared store) is masked all the same (t6-10).
+      // that died since the last scan (an older receiver on a shared store) is masked all the same (a user test).
       const other = await again();
       expect(await other.maskInDeadLetters(masking(['usr:pa%_ss-word', 'pa%_ss-word'], 'key-2'))).toEqual({
         scanned: 0,

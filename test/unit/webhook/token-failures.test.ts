@@ -95,7 +95,7 @@ describe('token endpoint: failures limited', () => {
     expect((await basic(started.url, clientSecret)).status).toBe(429);
   });
 
-  // s3-12: a SaaS platform sends every tenant's webhooks from a few egress addresses; another tenant pointed here with
+  // A user test: a SaaS platform sends every tenant's webhooks from a few egress addresses; another tenant pointed here with
   // its own secret (or a store left on the old secret after a rotation) locked the platform out with ten requests.
   it("one wrong secret sent again and again from the platform's address is one guess: the platform keeps its token", async () => {
     const now = Date.parse('2026-11-23T06:00:00Z');

@@ -1,6 +1,6 @@
 /**
  * `b2bctl whoami` on a terminal, checked on the rendered screen at 20, 40 and 80 columns: a value too long for the
- * line goes on under its own column, never wrapped back to the edge by the terminal (t10-21), and nothing is cut;
+ * line goes on under its own column, never wrapped back to the edge by the terminal (a user test), and nothing is cut;
  * piped, each value stays whole on its line.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ describe('whoami on a terminal', () => {
       `Token:    valid until ${expiresAt}`,
     ]);
 
-    // t10-21: `Token:    valid until 2026-12-01T08:14:1` / `2.452Z`, the instant's end at the edge.
+    // A user test: `Token:    valid until 2026-12-01T08:14:1` / `2.452Z`, the instant's end at the edge.
     const forty = await whoamiOutput(configDir, 40);
     expect(await wrappedLineCount(forty, 40)).toBe(0);
     expect((await renderedScreen(forty, 40)).slice(3)).toEqual(['Token:    valid until', `          ${expiresAt}`]);

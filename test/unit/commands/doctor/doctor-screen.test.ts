@@ -107,7 +107,7 @@ describe('doctor on a terminal', () => {
       const written = await doctorOutput(columns);
       expect(await wrappedLineCount(written, columns)).toBe(0);
       const screen = await renderedScreen(written, columns);
-      // A finding's first line starts with its result; every other line is indented under its check (t10-21:
+      // A finding's first line starts with its result; every other line is indented under its check (a user test:
       // `ok    GET` / `/sellerModule/listSellers?limit=1  (HTTP` / `200)`, the check's end back at the edge).
       expect(screen.filter((line) => !/^(ok|skip|fail|warn) +\S/.test(line) && !/^ {6}\S/.test(line))).toEqual([]);
     },

@@ -128,7 +128,7 @@ describe('sellers list on a terminal', () => {
       expect(screen[2]).toMatch(/^lucas\.silva@distribuidorasul\.com\.br +083\.481\.755-12$/);
       expect(screen.join('\n')).not.toContain('…');
       expect(screen.join('\n')).toContain(`CODE, PROFILE, RESTRICTED and PERMISSIONS hidden to fit ${columns}`);
-      // No legend for a column not shown (t10-21).
+      // No legend for a column not shown (a user test).
       expect(screen.join('\n')).not.toContain('PERMISSIONS: F');
       // Without the search, the same width keeps PERMISSIONS.
       const unfiltered = await renderedScreen(await onTerminal({ limit: 2 }, columns), columns);
@@ -196,7 +196,7 @@ describe('sellers list on a terminal', () => {
   it('at 20 columns, too narrow for the table even cut, each rep is a block of whole values and no line wraps', async () => {
     const written = await onTerminal({ limit: 3 }, 20);
     const screen = await renderedScreen(written, 20);
-    // t10-21: every row wrapped (`EMAIL   DOCUMENT  PE` / `RMISSIONS`), PERMISSIONS kept whole.
+    // A user test: every row wrapped (`EMAIL   DOCUMENT  PE` / `RMISSIONS`), PERMISSIONS kept whole.
     expect(await wrappedLineCount(written, 20)).toBe(0);
     expect(screen.slice(0, 7)).toEqual([
       'EMAIL',

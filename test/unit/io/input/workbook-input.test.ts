@@ -306,7 +306,7 @@ describe('cellValue: a cell whose type is not what its column holds', () => {
 const planned = (catalogue: FieldCatalogue, header: string) =>
   planColumns([header], catalogue).columns[0] as Parameters<typeof cellValue>[1];
 
-describe('cellValue: a plain number cell with a fraction in a text column (t9-19)', () => {
+describe('cellValue: a plain number cell with a fraction in a text column (a user test)', () => {
   const fraction = { kind: 'number', number: 1500.5 } as const;
 
   it.each(['customerRegistrationAddress.complement', 'name', 'tradingName', 'customerGroupList'])(

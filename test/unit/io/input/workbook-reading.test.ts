@@ -14,7 +14,7 @@ function openStockInput(file: string, more: Partial<Parameters<typeof openAnyInp
 }
 
 // SIGTERM or Ctrl-C while a workbook's parts are inflated stops the reading at the next chunk (exit 75), as a CSV's
-// does: a cron job's `timeout` is obeyed, not left until the whole sheet has been read (s1-20).
+// does: a cron job's `timeout` is obeyed, not left until the whole sheet has been read (a user test).
 describe('a workbook read after Ctrl-C or SIGTERM', () => {
   it('stops at the next chunk with an InterruptedError naming the file, no record handed out', async () => {
     const file = join(temporaryFolder('b2bctl-workbook-interrupt-'), 'estoque.xlsx');
@@ -30,7 +30,7 @@ describe('a workbook read after Ctrl-C or SIGTERM', () => {
   });
 });
 
-// The merged ranges follow the rows; they are read chunk by chunk, keeping only an unfinished element (s1-20).
+// The merged ranges follow the rows; they are read chunk by chunk, keeping only an unfinished element (a user test).
 describe('merged ranges after many rows, over many chunks', () => {
   it('each of 20,000 ranges fills the row below its first', async () => {
     const file = join(temporaryFolder('b2bctl-workbook-merges-'), 'estoque.xlsx');
@@ -70,7 +70,7 @@ function abortedAfter(after: number): AbortSignal {
 }
 
 // An .ods is read as an .xlsx is: Ctrl-C or SIGTERM stops it at the next chunk, also inside a cell of tens of
-// megabytes that a raised input.maxRowChars lets through (s1-20).
+// megabytes that a raised input.maxRowChars lets through (a user test).
 describe('an .ods read after Ctrl-C or SIGTERM', () => {
   const header = `<table:table-row>${odsText('sku')}${odsText('quantity')}</table:table-row>`;
 

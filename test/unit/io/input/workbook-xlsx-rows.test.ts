@@ -161,7 +161,7 @@ describe('the shared-string scanner reads what saxes reads', () => {
   });
 });
 
-// What each reader holds is bounded (s1-20): a row, a cell or a shared string past the bound is refused as it grows,
+// What each reader holds is bounded (a user test): a row, a cell or a shared string past the bound is refused as it grows,
 // fed in chunks, naming where it started; never held to the end of a damaged stream.
 /** What `feed` threw; undefined when it threw nothing. */
 const refusal = (feed: () => unknown) => {

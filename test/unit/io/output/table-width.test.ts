@@ -68,7 +68,7 @@ describe('a table on a terminal too narrow for its columns even cut', () => {
     { header: 'PERMISSIONS', value: () => 'F-RDA--S---' },
   ];
 
-  it('draws each row as a block of whole values, under their own column, a blank line between two (t10-21)', async () => {
+  it('draws each row as a block of whole values, under their own column, a blank line between two (a user test)', async () => {
     // NAME at its narrowest (6), two spaces and PERMISSIONS (11) need 19 columns: at 18 every row would wrap.
     const table = await renderTable(kept, ['销售经理 北京分店', 'Ana'], { color: false, maxWidth: 18 });
     // 18 columns leave the values too little room beside PERMISSIONS: each header on its line, its value below.

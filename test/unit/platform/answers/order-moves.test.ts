@@ -42,7 +42,7 @@ describe('readMoveAnswer', () => {
   });
 
   // The request's own result where the order's status would be was read as the order's ("the answer shows the order
-  // OK"), and every move of a store that answers so and applies it a moment later was `unknown` (a user test, t7-7).
+  // OK"), and every move of a store that answers so and applies it a moment later was `unknown` (a user test).
   it.each([
     ['OK', { status: 'OK' }],
     ['SUCCESS', { status: 'SUCCESS' }],

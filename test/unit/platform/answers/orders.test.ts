@@ -36,7 +36,7 @@ describe('readOrderListingPage: the orders of a page, bare or in an envelope', (
   });
 });
 
-describe('orderListingNotAPage: an error answered with 200 is no page, never an empty one (t5-22)', () => {
+describe('orderListingNotAPage: an error answered with 200 is no page, never an empty one (a user test)', () => {
   it.each([
     [{ success: false, message: 'Internal error' }, 'it says it failed'],
     [{ error: 'Internal error' }, 'it says it failed'],
@@ -176,7 +176,7 @@ describe('detailNotTheOrder: a detail that holds no order, or another order', ()
   it('an object that shows neither an id nor a number is taken as the order (the document shows no detail body)', () => {
     expect(detailNotTheOrder({ status: 'NEW', items: [] }, { id: 7, number: 100_007 })).toBeUndefined();
   });
-  it('the same id written with leading zeros is the order, not another (t13-11)', () => {
+  it('the same id written with leading zeros is the order, not another (a user test)', () => {
     expect(detailNotTheOrder({ ...order, id: 42 }, { id: '00042' })).toBeUndefined();
     expect(detailNotTheOrder({ ...order, id: '0042' }, { id: 42 })).toBeUndefined();
     expect(detailNotTheOrder({ ...order, id: 420 }, { id: '0042' })).toBe('the record of another order (id 420)');
@@ -194,7 +194,7 @@ describe('detailNotTheOrder: a detail that holds no order, or another order', ()
   });
 });
 
-describe('detailHoldsNoOrder: a detail showing no id nor number that is an error or an empty envelope (t6-19)', () => {
+describe('detailHoldsNoOrder: a detail showing no id nor number that is an error or an empty envelope (a user test)', () => {
   it.each([
     [
       { success: false, message: 'Internal error' },
