@@ -465,6 +465,33 @@ describe('webhook listen: what it says of its own exposure', () => {
       expect(memory.stdout()).toBe('');
     },
   );
+  it.skipIf(openssl.missing || root.missing)(
+    `refuses (exit 77) a TLS private key reached through another user's link: they choose the key${openssl.note}${root.note}`,
+    async () => {
+      const folder = temporaryFolder();
+      const cert = join(folder, 'cert.pem');
+      const key = join(folder, 'key.pem');
+      makeSelfSignedCertificate({ certFile: cert, keyFile: key, subject: '/CN=127.0.0.1', days: 1 });
+      chmodSync(key, 0o600);
+      const shared = join(temporaryFolder(), 'shared');
+      mkdirSync(shared, { mode: 0o1777 });
+      const link = join(shared, 'keylink.pem');
+      symlinkSync(key, link);
+      lchownSync(link, 65534, 65534);
+      const memory = receiverContext();
+      const failure = await run(
+        listenOptions(temporaryFolder(), { tlsCert: cert, tlsKey: link }),
+        memory.context,
+      ).catch((error: unknown) => error);
+      expect((failure as Error).message).toMatch(
+        new RegExp(
+          `^The TLS private key ${link} is a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: that user can point it at any file they can read, and so know the secret\\. .*, or remove the link \\(rm ${link}\\)\\.$`,
+        ),
+      );
+      expect((failure as { exitCode?: number }).exitCode).toBe(77);
+      expect(memory.stdout()).toBe('');
+    },
+  );
 });
 
 describe('webhook listen: backlog and hand-offs', () => {
