@@ -413,6 +413,19 @@ describe('webhook listen: what it says of its own exposure', () => {
     expect(await startedAndStopped({})).not.toContain('warning:');
   });
 
+  // The passwords sat in the receiver's argv (/proc/PID/cmdline) its whole life, without a word (t12-14).
+  it('an --exec that sets secrets on its command line: warned at start, naming the variables and --exec-env, never a value', async () => {
+    const stderr = await startedAndStopped({
+      exec: 'ERP_SENHA=SenhaSecreta99 ERP_PASS=PassSecret77 LANG=C ./import.sh',
+    });
+    expect(stderr).toContain(
+      "warning: --exec sets ERP_SENHA and ERP_PASS on its command line, which puts their values in the process list and shell history; set them in the receiver's environment instead and pass each on with --exec-env NAME.",
+    );
+    expect(stderr).not.toContain('SenhaSecreta99');
+    expect(stderr).not.toContain('PassSecret77');
+    expect(await startedAndStopped({ exec: 'LANG=C ./import.sh --mode full' })).not.toContain('warning:');
+  });
+
   // y/Y4: any client there could name itself in X-Forwarded-For and escape the guessing limit, without a word.
   it('trusting any peer (a hop count) or a range beyond loopback on such an address, warns; the proxy by its address, not', async () => {
     expect((await startedAndStopped({ host: '0.0.0.0', trustProxy: 1 })).split('\n')).toContain(
