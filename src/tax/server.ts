@@ -24,7 +24,7 @@ import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { answerUnknownRoutes } from './unknown-route.js';
 import { checkCartItem, skusAsSent } from './cart-item.js';
-import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
+import { cartKeyCounts, readTaxSale, requestReaders, type TaxShape } from './shape.js';
 import { nestingProblem } from '../lib/json-shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
 import { skuNumberWatch } from './sku-number-text.js';
@@ -94,6 +94,7 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     },
     clientAddress: clientAddressReader(options.trustProxy),
     cartRead: skuNumberWatch(options.shape.request, (line) => options.log.warn(line)),
+    cartKeys: cartKeyCounts(options.shape.request),
     closing: () => closing,
   };
   const app = Fastify({
@@ -272,7 +273,9 @@ function onePassAnswer(body: unknown, options: TaxServerOptions): Buffer | undef
   const items = readers.items(body);
   const origin = readers.from(body);
   const destination = readers.to(body);
-  if (!Array.isArray(items) || typeof origin !== 'string' || typeof destination !== 'string') return undefined;
+  // An empty list is refused by the general path, which words it.
+  if (!Array.isArray(items) || items.length === 0 || typeof origin !== 'string' || typeof destination !== 'string')
+    return undefined;
   const from = origin.toUpperCase();
   const to = destination.toUpperCase();
   const buyer = buyerOf(readers.buyerPaysIcms(body));
