@@ -1,8 +1,9 @@
-import { statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Session } from '../config/session.js';
 import type { SettingKey, SettingValue } from '../config/settings.js';
 import type { Context } from '../context.js';
+import { checkSecretFileLink } from '../config/folder-safety.js';
 import { B2bctlError, ExitCode, InputError, UsageError } from '../base/errors.js';
 import { credentialCharacterProblem } from '../domain/bearer-token.js';
 import { currentUserName, otherWriters, shownMode, userName } from '../lib/file-owners.js';
@@ -84,7 +85,9 @@ export function checkedSecretCharacters(secret: string, source: string): string 
  * Refuses (exit 77) a secret file another user owns, or that its group or others may write: they know the secret,
  * or can change it, and with it ask tokens and post forged events, or compute taxes as the platform (with a TLS key:
  * answer as the receiver). The rule config.json and the orders cursor follow; root owning it is fine. Says once that
- * a secret file others may only read is not private (as ssh says of a key file): chmod 600 fixes it.
+ * a secret file others may only read is not private (as ssh says of a key file): chmod 600 fixes it. One reached
+ * through another user's symbolic link is refused too (checkSecretFileLink); through a link of this user's or root's,
+ * the messages name the file it leads to, which the chmod would change.
  * `what` names the file's kind: "the client secret file", "the TLS private key"; `remake` how to make one of your own
  * (a key is no `openssl rand` text).
  */
@@ -94,29 +97,44 @@ export function checkSecretFile(
   context: Context,
   remake = 'Make one of your own (umask 077; openssl rand -hex 32 > FILE)',
 ): void {
+  // Through another user's link, the file is whichever they choose: refused before its owner or mode is judged.
+  checkSecretFileLink(file, capitalised(what), `${remake} and name that file itself`);
   let stats: { uid: number; mode: number };
   try {
     stats = statSync(file);
   } catch {
     return;
   }
+  // The owner, mode and fix are those of the file a link (of this user's or root's) leads to: a chmod or chown
+  // given the link's name would change its target anyway, named here so the user sees which file that is.
+  const target = fileBehindLinks(file);
+  const shown = target === file ? printable(file) : `${printable(file)} (a link to ${printable(target)})`;
   const uid = process.getuid?.();
-  const fix = `${remake}, or sudo chown ${currentUserName(uid ?? 0)} ${shellWord(file)} && chmod 600 ${shellWord(file)} if you trust it`;
+  const fix = `${remake}, or sudo chown ${currentUserName(uid ?? 0)} ${shellWord(target)} && chmod 600 ${shellWord(target)} if you trust it`;
   if (uid !== undefined && stats.uid !== uid && stats.uid !== 0)
     throw new B2bctlError(
-      `${capitalised(what)} ${printable(file)} belongs to ${userName(stats.uid)}, not to ${currentUserName(uid)}: that user knows it and can change it. ${fix}.`,
+      `${capitalised(what)} ${shown} belongs to ${userName(stats.uid)}, not to ${currentUserName(uid)}: that user knows it and can change it. ${fix}.`,
       ExitCode.authFailed,
     );
   const writers = uid === undefined ? undefined : otherWriters(stats.mode);
   if (writers !== undefined)
     throw new B2bctlError(
-      `${capitalised(what)} ${printable(file)} is writable by ${writers} (mode ${shownMode(stats.mode)}): they could change it. Run chmod 600 ${shellWord(file)}, and check what it holds.`,
+      `${capitalised(what)} ${shown} is writable by ${writers} (mode ${shownMode(stats.mode)}): they could change it. Run chmod 600 ${shellWord(target)}, and check what it holds.`,
       ExitCode.authFailed,
     );
   if ((stats.mode & 0o077) !== 0)
     context.log.warn(
-      `warning: ${what} ${printable(file)} may be read by other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${shellWord(file)}.`,
+      `warning: ${what} ${shown} may be read by other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${shellWord(target)}.`,
     );
+}
+
+/** The file a path's links lead to, as the user named it when it is no link (or cannot be resolved). */
+function fileBehindLinks(file: string): string {
+  try {
+    return lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
+  } catch {
+    return file;
+  }
 }
 
 function capitalised(text: string): string {

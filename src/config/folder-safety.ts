@@ -1,5 +1,5 @@
-import { chmodSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, readlinkSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
 import { lstatOrUndefined } from '../lib/file-status.js';
@@ -61,17 +61,69 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
  * A folder named through a symbolic link another user owns (B2BCTL_CONFIG_DIR=/srv/shared/cfglink, an --inbox in a
  * shared folder): whatever the folder it leads to, its owner can re-point it at will, at another folder of this
  * user's (a production profile and its token, another job's inbox or orders) or one of their own. Refused (exit 77);
- * a link of this user's (or root's) is a choice of theirs, such as a dotfiles manager's, and is followed. A trailing
- * slash is dropped: with it, lstat would look through the link.
+ * a link of this user's (or root's) is a choice of theirs, such as a dotfiles manager's, and is followed.
  */
 function refuseForeignFolderLink(directory: string, what: string, stake: string, fix: string): void {
   const uid = process.getuid?.();
   if (uid === undefined) return;
-  const path = directory.length > 1 ? directory.replace(/\/+$/, '') : directory;
-  const found = lstatOrUndefined(path);
-  if (found?.isSymbolicLink() !== true || found.uid === uid || found.uid === 0) return;
+  const foreign = foreignLinkOnTheWay(directory, uid);
+  if (foreign === undefined) return;
   throw new B2bctlError(
-    `The ${what} ${printable(path)} is a symbolic link that belongs to ${userName(found.uid)}, not to ${currentUserName(uid)}: that user can point it at ${stake} whenever they like. ${fix}, or remove the link (rm ${shellWord(path)}).`,
+    `The ${what} ${printable(foreign.named)} ${foreign.how} ${userName(foreign.owner)}, not to ${currentUserName(uid)}: that user can point it at ${stake} whenever they like. ${fix}, or remove the link (rm ${shellWord(foreign.link)}).`,
+    ExitCode.authFailed,
+  );
+}
+
+/**
+ * Links followed from a path's last component before giving up (the kernel's own limit is 40): a loop fails later,
+ * where the file is opened, with the system's ELOOP.
+ */
+const mostLinksFollowed = 40;
+
+/**
+ * The first symbolic link another user (not root, not `uid`) owns among those the path's last component leads
+ * through: the path itself, or a link a link of this user's points at (ours -> theirs -> a file). Undefined when
+ * there is none. A trailing slash is dropped: with it, lstat would look through the link.
+ */
+function foreignLinkOnTheWay(
+  path: string,
+  uid: number,
+): { named: string; link: string; owner: number; how: string } | undefined {
+  const named = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  let current = named;
+  for (let followed = 0; followed < mostLinksFollowed; followed++) {
+    const found = lstatOrUndefined(current);
+    if (found?.isSymbolicLink() !== true) return undefined;
+    if (found.uid !== uid && found.uid !== 0) {
+      const how =
+        current === named
+          ? 'is a symbolic link that belongs to'
+          : `leads through ${printable(current)}, a symbolic link that belongs to`;
+      return { named, link: current, owner: found.uid, how };
+    }
+    try {
+      current = resolve(dirname(current), readlinkSync(current));
+    } catch {
+      return undefined; // Gone or unreadable meanwhile: opening it says why.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A secret file (a client secret file, a TLS private key) reached through a symbolic link another user owns, the
+ * link itself or one it leads through: its owner can point it at any file they can read (/etc/machine-id, readable
+ * by all and private-looking), then know the secret, ask tokens and post forged events. Refused (exit 77) as a
+ * config folder through their link is, naming the link and its owner; a link of this user's or root's is followed.
+ * `what` names the file as a sentence starts ("The client secret file"); `fix` how to give one of one's own.
+ */
+export function checkSecretFileLink(file: string, what: string, fix: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const foreign = foreignLinkOnTheWay(file, uid);
+  if (foreign === undefined) return;
+  throw new B2bctlError(
+    `${what} ${printable(foreign.named)} ${foreign.how} ${userName(foreign.owner)}, not to ${currentUserName(uid)}: that user can point it at any file they can read, and so know the secret. ${fix}, or remove the link (rm ${shellWord(foreign.link)}).`,
     ExitCode.authFailed,
   );
 }

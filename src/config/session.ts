@@ -152,6 +152,9 @@ export class Session {
   }
 }
 
+/** Names an object's own workings, which a profile kept as a key of config.json's object must not be. */
+const reservedProfileNames = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Picks the profile: --profile, else B2BCTL_PROFILE, else "default"; an unknown named profile is an error. */
 export function openSession(options: {
   store: ProfileStore;
@@ -164,6 +167,13 @@ export function openSession(options: {
   const profileName = named || 'default';
   if (!/^[\w.-]+$/.test(profileName)) {
     throw new UsageError(`Profile name "${profileName}" may hold only letters, digits, ".", "_" and "-".`);
+  }
+  // Profiles are keys of config.json's object: `__proto__` set the object's prototype instead of a key, so `login
+  // --profile __proto__` said it had logged in and kept nothing. The other names of an object's workings go with it.
+  if (reservedProfileNames.has(profileName)) {
+    throw new UsageError(
+      `Profile name "${profileName}" is reserved (it names a JavaScript object's workings, not a profile): choose another.`,
+    );
   }
   const profile = options.store.read(profileName);
   if (!profile && named && profileName !== 'default' && !options.allowNewProfile) {

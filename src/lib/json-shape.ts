@@ -49,3 +49,62 @@ export function nestingProblem(value: unknown, maxDepth: number): string | undef
   }
   return undefined;
 }
+
+/**
+ * A key a JSON text's object holds twice, or undefined. JSON.parse keeps the last, another reader (an ERP's) may keep
+ * the first: two programs reading one text would see two documents (RFC 8259 §4: names "SHOULD be unique"; I-JSON,
+ * RFC 7493, requires it). Read from the text in one pass, as jsonShapeProblem reads it: a key is the string that
+ * opens an object or follows a comma within one; escapes are decoded only in a key that holds one. On the tax
+ * callback's every cart: strings are skipped with indexOf, and each object's few keys kept in a short list (a Set
+ * per object cost as much again).
+ */
+export function duplicateKeyOf(text: string): string | undefined {
+  // The keys seen in each open object (undefined for an array).
+  const open: (string[] | undefined)[] = [];
+  let keyNext = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x22) {
+      const start = index + 1;
+      const end = stringEnd(text, start);
+      index = end;
+      if (!keyNext) continue;
+      keyNext = false;
+      const keys = open.at(-1);
+      const raw = text.slice(start, end);
+      const key = raw.includes('\\') ? decodedKey(raw) : raw;
+      if (keys?.includes(key)) return key;
+      keys?.push(key);
+    } else if (code === 0x7b) {
+      open.push([]);
+      keyNext = true;
+    } else if (code === 0x5b) {
+      open.push(undefined);
+    } else if (code === 0x7d || code === 0x5d) {
+      open.pop();
+    } else if (code === 0x2c) {
+      keyNext = open.at(-1) !== undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Where the string opened before `start` ends: its closing quote, one an odd run of backslashes does not escape. */
+function stringEnd(text: string, start: number): number {
+  let quote = text.indexOf('"', start);
+  while (quote > 0) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return text.length; // Not closed: not JSON, which its parse says.
+}
+
+function decodedKey(raw: string): string {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw; // Not JSON: its parse fails and says so.
+  }
+}

@@ -6,6 +6,7 @@ import {
   type FailureLimitOptions,
   FailureLog,
 } from '../http-server/failure-limit.js';
+import { decodedBody } from '../http-server/content-coding.js';
 import { secretCheck } from '../http-server/same-secret.js';
 import {
   answerTokenRequest,
@@ -79,6 +80,11 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
+    // A compressed token request (Content-Encoding gzip, deflate, br, zstd) is decoded as the webhook receiver's
+    // token endpoint decodes it, the 64 KB limit counting the decoded bytes; another coding is refused 415 naming it.
+    scope.addHook('preParsing', async (request, _reply, payload) =>
+      request.method === 'POST' ? decodedBody(request.raw, request.routeOptions.bodyLimit) : payload,
+    );
     // A POST marked JSON with no body at all (clients that mark every POST so) is the header style's request, which
     // carries nothing in its body: read as no body, as the webhook receiver reads it, not refused as bad JSON.
     scope.removeContentTypeParser('application/json');
@@ -86,16 +92,23 @@ export function guardCallback(app: FastifyInstance, auth: TaxAuth, options: TaxA
       if (body === '') return done(null, undefined);
       try {
         done(null, JSON.parse(body as string));
-      } catch (error) {
-        done(Object.assign(new Error(`Body is not valid JSON: ${(error as Error).message}`), { statusCode: 400 }));
+      } catch {
+        // JSON.parse's words quote the body's first bytes, which may be a credential (or bytes of another coding).
+        done(Object.assign(new Error('The token request is not valid JSON'), { statusCode: 400 }));
       }
     });
-    // Past its limit, said as the webhook receiver's token route says it, not in fastify's words.
-    scope.setErrorHandler((error: FastifyError, _request, reply) =>
-      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-        ? reply.code(413).send({ error: 'payload_too_large', error_description: tooLargeDescription('tax serve') })
-        : reply.send(error),
-    );
+    // Every refusal of this route in the token endpoint's shape (RFC 6749 §5.2, `error` and `error_description`),
+    // as the webhook receiver's token route says it, never in fastify's words nor the callback's shape.
+    scope.setErrorHandler((error: FastifyError, _request, reply) => {
+      const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+        return reply
+          .code(413)
+          .send({ error: 'payload_too_large', error_description: tooLargeDescription('tax serve') });
+      if (status >= 500) return reply.code(500).send({ error: 'server_error', error_description: 'Internal error' });
+      const code = status === 415 ? 'unsupported_media_type' : 'invalid_request';
+      return reply.code(status).send({ error: code, error_description: error.message });
+    });
     scope.post(auth.tokenPath, { bodyLimit: tokenRequestLimit }, async (request, reply) =>
       answerTokenRequest(request, reply, endpoint),
     );

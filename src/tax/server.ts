@@ -7,6 +7,7 @@ import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
 import type { BuyerKind } from '../domain/tax/rules.js';
 import { clientAddressReader, trustedPeerCheck } from '../http-server/client-address.js';
 import { decodedBody } from '../http-server/content-coding.js';
+import { answerUnmetExpectations, clientErrorAnswer, type RefusalShape } from '../http-server/client-errors.js';
 import { limitConnections } from '../http-server/connection-limit.js';
 import { serverTimeouts } from '../http-server/server-timeouts.js';
 import { ThrottledLog } from '../http-server/throttled-log.js';
@@ -23,7 +24,7 @@ import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { answerUnknownRoutes } from './unknown-route.js';
 import { checkCartItem, skusAsSent } from './cart-item.js';
-import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
+import { cartKeyCounts, readTaxSale, requestReaders, type TaxShape } from './shape.js';
 import { nestingProblem } from '../lib/json-shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
 import { skuNumberWatch } from './sku-number-text.js';
@@ -70,6 +71,9 @@ export interface TaxServerCounts {
 /** A cart is small: 1 MB holds thousands of items; anything larger is not a cart. */
 const bodyLimit = 1_048_576;
 
+/** The callback's refusal shape, `{"error":"…","message":…}`, for what node refuses before any route. */
+const earlyRefusalShape: RefusalShape = ({ code, message }) => ({ error: code, message });
+
 /** Starts `tax serve`: the callback's route and /healthz. */
 export async function startTaxServer(options: TaxServerOptions): Promise<RunningServer & { counts: TaxServerCounts }> {
   const counts: TaxServerCounts = { answered: 0, refused: 0, unreadable: 0, noRow: 0, fallbacks: 0, failed: 0 };
@@ -90,12 +94,15 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     },
     clientAddress: clientAddressReader(options.trustProxy),
     cartRead: skuNumberWatch(options.shape.request, (line) => options.log.warn(line)),
+    cartKeys: cartKeyCounts(options.shape.request),
     closing: () => closing,
   };
   const app = Fastify({
     logger: false,
     bodyLimit,
     forceCloseConnections: 'idle',
+    // Refusals node makes before any route (431, 408, 400, 417) in the one shape of every refusal, not fastify's.
+    clientErrorHandler: clientErrorAnswer(earlyRefusalShape),
     trustProxy: fastifyTrustProxy(options.trustProxy),
     serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
       createServer(
@@ -103,6 +110,7 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
         forwardedAware(callbackFirst(route, handler), options.trustProxy, options.proxyHeader),
       ),
   });
+  answerUnmetExpectations(app.server, earlyRefusalShape);
   limitConnections(
     app.server,
     {
@@ -265,7 +273,9 @@ function onePassAnswer(body: unknown, options: TaxServerOptions): Buffer | undef
   const items = readers.items(body);
   const origin = readers.from(body);
   const destination = readers.to(body);
-  if (!Array.isArray(items) || typeof origin !== 'string' || typeof destination !== 'string') return undefined;
+  // An empty list is refused by the general path, which words it.
+  if (!Array.isArray(items) || items.length === 0 || typeof origin !== 'string' || typeof destination !== 'string')
+    return undefined;
   const from = origin.toUpperCase();
   const to = destination.toUpperCase();
   const buyer = buyerOf(readers.buyerPaysIcms(body));

@@ -50,6 +50,17 @@ export function secretsGivenTo(environment: ExecEnvironment, command: string): s
   return [...secretsOfVariables(passed), ...secretsOfVariables(leadingAssignments(command))];
 }
 
+/**
+ * The variables an `--exec` command line sets itself (`ERP_PASSWORD=… ./import.sh`) whose values are secrets, by
+ * the rule that masks them (named like a secret, or a URL with a credential): they sit in the receiver's own argv,
+ * which every local user reads in `ps` for as long as it runs.
+ */
+export function secretAssignmentsIn(command: string): string[] {
+  return Object.entries(leadingAssignments(command))
+    .filter(([name, value]) => secretsOfVariables({ [name]: value }).length > 0)
+    .map(([name]) => name);
+}
+
 /** Parses `--exec-env NAME` (repeatable): a variable's name, as a shell writes it. */
 export function isVariableName(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);

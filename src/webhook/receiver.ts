@@ -11,6 +11,7 @@ import {
   type WebhookKind,
 } from '../domain/webhook-events.js';
 import { baseUrlOf, listeningPort, type RunningServer } from '../http-server/serve.js';
+import { answerUnmetExpectations, clientErrorAnswer, type RefusalShape } from '../http-server/client-errors.js';
 import { defaultConnectionsPerAddress, limitConnections } from '../http-server/connection-limit.js';
 import { trustedPeerCheck } from '../http-server/client-address.js';
 import { serverTimeouts } from '../http-server/server-timeouts.js';
@@ -335,6 +336,12 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   return { url, tokens, close: () => app.close(), dropConnections: () => app.server.closeAllConnections() };
 }
 
+/** The receiver's refusal shape, `{"error":"…","error_description":…}`, for what node refuses before any route. */
+const earlyRefusalShape: RefusalShape = ({ code, message }) => ({
+  error: code.replaceAll('-', '_'),
+  error_description: message,
+});
+
 /**
  * Fastify over node's own server: fastify enforces the body limit while the body streams in (413 without
  * buffering 3 MB), answers 415 for unknown content types and reads the body with backpressure; the node server
@@ -345,6 +352,8 @@ function createApp(options: ReceiverOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimitBytes,
+    // Refusals node makes before any route (431, 408, 400, 417) in the receiver's one shape, not fastify's.
+    clientErrorHandler: clientErrorAnswer(earlyRefusalShape),
     trustProxy: fastifyTrustProxy(options.trustProxy),
     // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
@@ -355,15 +364,7 @@ function createApp(options: ReceiverOptions): FastifyInstance {
         : createHttpServer(serverOptions, serve);
     },
   });
-  limitConnections(
-    app.server,
-    {
-      max: options.maxConnections ?? 1024,
-      perAddress: options.maxConnectionsPerAddress ?? defaultConnectionsPerAddress,
-      trustedPeer: trustedPeerCheck(options.trustProxy),
-    },
-    options.log,
-  );
+  guardServer(app, options);
   // A compressed body (Content-Encoding) is decoded before it is parsed, the body limit counting the decoded bytes.
   // Only a POST carries a body here (a GET /healthz naming a coding has nothing to decode).
   app.addHook('preParsing', async (request, _reply, payload) =>
@@ -418,6 +419,20 @@ function createApp(options: ReceiverOptions): FastifyInstance {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
   return app;
+}
+
+/** On the receiver's node server: the connection cap, and an unmet `Expect` answered in the receiver's shape. */
+function guardServer(app: FastifyInstance, options: ReceiverOptions): void {
+  answerUnmetExpectations(app.server, earlyRefusalShape);
+  limitConnections(
+    app.server,
+    {
+      max: options.maxConnections ?? 1024,
+      perAddress: options.maxConnectionsPerAddress ?? defaultConnectionsPerAddress,
+      trustedPeer: trustedPeerCheck(options.trustProxy),
+    },
+    options.log,
+  );
 }
 
 function addTokenRoute(app: FastifyInstance, tokens: TokenIssuer, options: ReceiverOptions, writes: WriteHealth): void {

@@ -12,7 +12,7 @@ import { startRetention } from '../../webhook/retention.js';
 import { openStore } from '../../webhook/store/open.js';
 import { credentialsSent } from '../../webhook/consumers.js';
 import { forwardCredentialOfEnvironment, scrubbedLine, scrubDeadLetters } from '../../webhook/dead-letter-scrub.js';
-import { secretsGivenTo } from '../../webhook/exec-environment.js';
+import { secretAssignmentsIn, secretsGivenTo } from '../../webhook/exec-environment.js';
 import type { EventStore } from '../../webhook/store/types.js';
 import { profileSetting, checkSecretFile } from '../../command-kit/client-secret.js';
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
@@ -83,6 +83,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     options.forwardTo === undefined
       ? undefined
       : handOffAuthorization(options.forwardTo, '--forward-to', options.allowHttp === true, context);
+  warnOfSecretsInExec(options.exec, context);
   if (options.tlsKey !== undefined)
     checkSecretFile(
       options.tlsKey,
@@ -226,6 +227,20 @@ async function serve(
       started: `Webhook receiver on ${receiver.url}: token ${settings.paths.token}, events ${settings.paths.customers} and ${settings.paths.orders}; store ${store.description}.${described}`,
       stopped: 'Webhook receiver stopped.',
     },
+  );
+}
+
+/**
+ * An `--exec` text that sets a secret itself (`ERP_SENHA=… ./import.sh`) puts it in the process list and the shell
+ * history, as a `--forward-to` URL with a key does: said once at start, naming the variables (never their values)
+ * and `--exec-env NAME`, which passes a variable of the receiver's environment on without it ever being in argv.
+ */
+function warnOfSecretsInExec(exec: string | undefined, context: Context): void {
+  const names = exec === undefined ? [] : secretAssignmentsIn(exec);
+  if (names.length === 0) return;
+  const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  context.log.warn(
+    `warning: --exec sets ${listed} on its command line, which puts ${names.length === 1 ? 'its value' : 'their values'} in the process list and shell history; set ${names.length === 1 ? 'it' : 'them'} in the receiver's environment instead and pass ${names.length === 1 ? 'it' : 'each'} on with --exec-env NAME.`,
   );
 }
 

@@ -53,6 +53,20 @@ describe('unknown profile', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: Profile name "../x" may hold only letters, digits, ".", "_" and "-".\n');
   });
+
+  // Said "Set baseUrl for profile "__proto__"", exit 0, and kept nothing (t12-14).
+  it('config set --profile __proto__ is refused, exit 2, nothing kept', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCommandLine(
+      ['config', 'set', 'baseUrl', 'https://api.example.com', '--profile', '__proto__'],
+      { configDir },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: Profile name "__proto__" is reserved (it names a JavaScript object\'s workings, not a profile): choose another.\n',
+    );
+  });
 });
 
 describe('an empty value of a global flag (an unset shell variable)', () => {

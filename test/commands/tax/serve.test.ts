@@ -1,5 +1,5 @@
 /** `b2bctl tax serve`'s refusals at start, in process: no credential in argv, none missing, no open door. */
-import { copyFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lchownSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,29 @@ describe('tax serve at start', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Cannot read the client secret file no-such-file (ENOENT).');
   });
+
+  // The link's owner points it at any file they can read (/etc/machine-id) and then asks tokens (t12-15).
+  it.skipIf(process.getuid?.() !== 0)(
+    "--auth token with a secret file through another user's link: exit 77 naming the link and its owner, nothing listened on (needs root)",
+    async () => {
+      const target = join(temporaryFolder(), 'machine-id');
+      writeFileSync(target, `${'a1'.repeat(16)}\n`, { mode: 0o444 });
+      const shared = join(temporaryFolder(), 'shared');
+      mkdirSync(shared, { mode: 0o1777 });
+      const link = join(shared, 'taxsecret');
+      symlinkSync(target, link);
+      lchownSync(link, 65534, 65534);
+      const result = await serve(['--auth', 'token', '--client-id', 'plataforma', '--client-secret-file', link]);
+      expect(result.code).toBe(77);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `The client secret file ${link} is a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: that user can point it at any file they can read, and so know the secret\\.`,
+        ),
+      );
+      expect(result.stderr).not.toContain('warning:');
+    },
+  );
 
   // A service's folder (systemd's is /) is not the one `config set` ran in: the message said neither where the
   // path came from nor where it was looked for.

@@ -3,7 +3,7 @@
  * file of the profile's setting. A secret left in the shell's environment must not override the file the command
  * line names (the platform's token requests would then be refused, with nothing to say why).
  */
-import { chmodSync, chownSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lchownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { webhookClientSecret } from '../../../src/commands/webhook/client-secret.js';
@@ -104,6 +104,66 @@ describe('a client secret file another user could change', () => {
     expect(refused?.exitCode).toBe(77);
     expect(refused?.message).toBe(
       `The client secret file ${file} is writable by its group and others (mode 0666): they could change it. Run chmod 600 ${file}, and check what it holds.`,
+    );
+  });
+});
+
+/** A file of root's that every user may read (as /etc/machine-id is), holding a secret-looking line. */
+function rootReadableFile(): string {
+  const file = join(temporaryFolder(), 'machine-id');
+  writeFileSync(file, `${'a1'.repeat(16)}\n`, { mode: 0o444 });
+  chmodSync(file, 0o444);
+  return file;
+}
+
+/** A shared folder (1777, as /tmp) holding `name`, a link to `target` that another user (nobody) made. */
+function othersLink(target: string, name = 'whsecret'): string {
+  const shared = join(temporaryFolder(), 'shared');
+  mkdirSync(shared, { mode: 0o1777 });
+  const link = join(shared, name);
+  symlinkSync(target, link);
+  lchownSync(link, 65534, 65534);
+  return link;
+}
+
+// Another user's link is the file they choose: pointed at a file every user may read (/etc/machine-id), they know
+// the secret and ask tokens (t12-15). Refused as a config folder through their link is, whatever it leads to.
+describe.skipIf(root.missing)(`a client secret file through another user's symbolic link${root.note}`, () => {
+  it('the link itself is theirs: refused, exit 77, naming the link, its owner and the rm; nothing warned', async () => {
+    const link = othersLink(rootReadableFile());
+    const { refused, stderr } = await refusalOf(link);
+    expect(refused?.exitCode).toBe(77);
+    expect(refused?.message).toMatch(
+      new RegExp(
+        `^The client secret file ${link} is a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: that user can point it at any file they can read, and so know the secret\\. Make one of your own \\(umask 077; openssl rand -hex 32 > FILE\\) and name that file itself, or remove the link \\(rm ${link}\\)\\.$`,
+      ),
+    );
+    expect(stderr).toBe('');
+  });
+
+  it('a link of ours leading through theirs: refused, exit 77, naming their link', async () => {
+    const theirs = othersLink(rootReadableFile());
+    const mine = join(temporaryFolder(), 'secret');
+    symlinkSync(theirs, mine);
+    const { refused } = await refusalOf(mine);
+    expect(refused?.exitCode).toBe(77);
+    expect(refused?.message).toMatch(
+      new RegExp(
+        `^The client secret file ${mine} leads through ${theirs}, a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: .* or remove the link \\(rm ${theirs}\\)\\.$`,
+      ),
+    );
+  });
+
+  it('a link of ours to a file others may read: taken, the warning and its chmod name the file it leads to', async () => {
+    const file = join(temporaryFolder(), 'real-secret');
+    writeFileSync(file, `${fromFlag}\n`, { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const link = join(temporaryFolder(), 'secret');
+    symlinkSync(file, link);
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+    expect(await webhookClientSecret(memory.context, link)).toBe(fromFlag);
+    expect(memory.stderr()).toBe(
+      `warning: the client secret file ${link} (a link to ${file}) may be read by other users (mode 0644); run chmod 600 ${file}.\n`,
     );
   });
 });

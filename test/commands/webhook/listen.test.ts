@@ -413,6 +413,19 @@ describe('webhook listen: what it says of its own exposure', () => {
     expect(await startedAndStopped({})).not.toContain('warning:');
   });
 
+  // The passwords sat in the receiver's argv (/proc/PID/cmdline) its whole life, without a word (t12-14).
+  it('an --exec that sets secrets on its command line: warned at start, naming the variables and --exec-env, never a value', async () => {
+    const stderr = await startedAndStopped({
+      exec: 'ERP_SENHA=SenhaSecreta99 ERP_PASS=PassSecret77 LANG=C ./import.sh',
+    });
+    expect(stderr).toContain(
+      "warning: --exec sets ERP_SENHA and ERP_PASS on its command line, which puts their values in the process list and shell history; set them in the receiver's environment instead and pass each on with --exec-env NAME.",
+    );
+    expect(stderr).not.toContain('SenhaSecreta99');
+    expect(stderr).not.toContain('PassSecret77');
+    expect(await startedAndStopped({ exec: 'LANG=C ./import.sh --mode full' })).not.toContain('warning:');
+  });
+
   // y/Y4: any client there could name itself in X-Forwarded-For and escape the guessing limit, without a word.
   it('trusting any peer (a hop count) or a range beyond loopback on such an address, warns; the proxy by its address, not', async () => {
     expect((await startedAndStopped({ host: '0.0.0.0', trustProxy: 1 })).split('\n')).toContain(
@@ -459,6 +472,33 @@ describe('webhook listen: what it says of its own exposure', () => {
       expect((failure as Error).message).toMatch(
         new RegExp(
           `^The TLS private key ${key} belongs to \\S+ \\(uid 65534\\), not to root: that user knows it and can change it\\. Use a key and certificate of your own \\(the key made under umask 077, and the certificate issued for it\\), or sudo chown root ${key} && chmod 600 ${key} if you trust it\\.$`,
+        ),
+      );
+      expect((failure as { exitCode?: number }).exitCode).toBe(77);
+      expect(memory.stdout()).toBe('');
+    },
+  );
+  it.skipIf(openssl.missing || root.missing)(
+    `refuses (exit 77) a TLS private key reached through another user's link: they choose the key${openssl.note}${root.note}`,
+    async () => {
+      const folder = temporaryFolder();
+      const cert = join(folder, 'cert.pem');
+      const key = join(folder, 'key.pem');
+      makeSelfSignedCertificate({ certFile: cert, keyFile: key, subject: '/CN=127.0.0.1', days: 1 });
+      chmodSync(key, 0o600);
+      const shared = join(temporaryFolder(), 'shared');
+      mkdirSync(shared, { mode: 0o1777 });
+      const link = join(shared, 'keylink.pem');
+      symlinkSync(key, link);
+      lchownSync(link, 65534, 65534);
+      const memory = receiverContext();
+      const failure = await run(
+        listenOptions(temporaryFolder(), { tlsCert: cert, tlsKey: link }),
+        memory.context,
+      ).catch((error: unknown) => error);
+      expect((failure as Error).message).toMatch(
+        new RegExp(
+          `^The TLS private key ${link} is a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: that user can point it at any file they can read, and so know the secret\\. .*, or remove the link \\(rm ${link}\\)\\.$`,
         ),
       );
       expect((failure as { exitCode?: number }).exitCode).toBe(77);

@@ -112,6 +112,21 @@ describe('openSession: which profile', () => {
       `Profile name "${name}" may hold only letters, digits, ".", "_" and "-".`,
     );
   });
+
+  // `__proto__` was said to be logged in and kept nothing (t12-14).
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    'rejects the profile name %j, an object\u2019s workings',
+    (name) => {
+      const error = thrownBy(() =>
+        openSession({ store, profileFlag: name, flags: {}, env: {}, allowNewProfile: true }),
+      );
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).message).toBe(
+        `Profile name "${name}" is reserved (it names a JavaScript object's workings, not a profile): choose another.`,
+      );
+      expect(store.profileNames()).not.toContain(name);
+    },
+  );
 });
 
 describe('Session.requireBaseUrl', () => {

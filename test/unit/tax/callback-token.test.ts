@@ -3,6 +3,7 @@
  * maintained OAuth 2.0 client, oauth4webapi), a wrong secret refused with nothing computed, the guessing limit,
  * tokens that expire on the clock, and the client address taken from a trusted proxy only.
  */
+import { brotliCompressSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import * as oauth from 'oauth4webapi';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProxyHeader, TrustedProxies } from '../../../src/http-server/trust-proxy.js';
@@ -148,6 +149,57 @@ describe('tax serve --auth token', () => {
       },
     ]);
     expect(await health()).toMatchObject({ answered: 0, refused: 0 });
+  });
+
+  // As the webhook receiver's token endpoint decodes it: read as it came, it was "not valid JSON", the compressed
+  // bytes quoted back in the callback's shape (t12-13).
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+    ['zstd', zstdCompressSync],
+  ] as const)('a token request compressed with %s: decoded, a token issued', async (coding, compress) => {
+    const { token } = await serve();
+    const answer = await token({
+      headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      body: compress(Buffer.from(JSON.stringify({ clientId, clientSecret }))),
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ token_type: 'Bearer', expires_in: 60 });
+  });
+
+  it('a token request in a coding not decoded, or not in its coding, or not JSON: refused in the token shape, no byte quoted', async () => {
+    const { token, health } = await serve();
+    const secretBytes = JSON.stringify({ clientId, clientSecret });
+    const unknownCoding = await token({
+      headers: { 'content-type': 'application/json', 'content-encoding': 'compress' },
+      body: secretBytes,
+    });
+    expect([unknownCoding.status, await unknownCoding.json()]).toEqual([
+      415,
+      {
+        error: 'unsupported_media_type',
+        error_description:
+          'Content-Encoding compress is not accepted; send the body uncompressed, or gzip, deflate, br or zstd',
+      },
+    ]);
+    const notGzip = await token({
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: secretBytes,
+    });
+    expect(notGzip.status).toBe(400);
+    const notGzipBody = (await notGzip.json()) as Record<string, string>;
+    expect(Object.keys(notGzipBody)).toEqual(['error', 'error_description']);
+    expect(notGzipBody.error_description).toMatch(/^The body is not valid gzip/);
+    const notJson = await token({
+      headers: { 'content-type': 'application/json' },
+      body: `{"clientSecret":"${clientSecret}"`,
+    });
+    expect([notJson.status, await notJson.json()]).toEqual([
+      400,
+      { error: 'invalid_request', error_description: 'The token request is not valid JSON' },
+    ]);
+    expect(await health()).toMatchObject({ answered: 0 });
   });
 
   it('a token expires after its lifetime: the callback then answers 401 "Token expired"', async () => {

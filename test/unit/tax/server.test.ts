@@ -108,6 +108,9 @@ const cartWith = (skus: string[]) =>
 /** An item of NCM 3926.90.90 with the SKU and unit price given. */
 const item = (sku: unknown, unitPrice: number) => ({ sku, ncm: '39269090', quantity: 1, unitPrice });
 
+/** `"quantity":10,` unless `amounts` gives a quantity of its own: a key twice in one object is refused (t12-14). */
+const quantityUnlessGiven = (amounts: string) => (amounts.includes('"quantity"') ? '' : '"quantity":10,');
+
 describe('tax serve', () => {
   it('answers example 2 of docs/tax.md to the centavo', async () => {
     const { post } = await serve();
@@ -262,7 +265,7 @@ describe('tax serve', () => {
     'refuses %s as tax quote would, 400 in the error shape, logged and counted unreadable',
     async (amounts, message) => {
       const { server, lines, health } = await serve();
-      const body = `{"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[{"ncm":"39269090","quantity":10,${amounts}}]}`;
+      const body = `{"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[{"ncm":"39269090",${quantityUnlessGiven(amounts)}${amounts}}]}`;
       const answer = await fetch(`${server.url}/tax`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -934,3 +937,47 @@ function jsonFault(text: string): string {
   }
   throw new Error(`${text} parses`);
 }
+
+// t12-14: `"items"` twice was answered 200 from the last (zero taxes) while an ERP behind --forward-to reading the
+// first saw the items; an empty list was answered 200 with zero totals.
+const itemText = '{"sku":"A","ncm":"39269090","quantity":10,"unitPrice":45.9}';
+const parts = '"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true}';
+const twice = (key: string) =>
+  `the cart holds the key "${key}" twice in one object, which readers take differently (the first or the last): send it once`;
+
+describe('tax serve: a cart its readers could read two ways, or of nothing', () => {
+  it.each([
+    ['items twice, the last empty', `{${parts},"items":[${itemText}],"items":[]}`, twice('items')],
+    ['items twice, the first empty', `{${parts},"items":[],"items":[${itemText}]}`, twice('items')],
+    ['items twice, spelled with an escape', `{${parts},"items":[${itemText}],"it\\u0065ms":[]}`, twice('items')],
+    [
+      'a state twice in the origin',
+      `{"origin":{"state":"SP","state":"RJ"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[${itemText}]}`,
+      twice('state'),
+    ],
+    ['an empty list of items', `{${parts},"items":[]}`, 'the request has no list of items at "items" (it is empty)'],
+  ])('%s: 400 in the error shape, logged, counted unreadable, nothing answered', async (_case, text, message) => {
+    const { server, lines, health } = await serve();
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: text,
+    });
+    expect({ status: answer.status, body: await answer.json() }).toEqual({
+      status: 400,
+      body: { error: 'bad-request', message },
+    });
+    expect(lines).toContain(`tax callback refused a cart from 127.0.0.1: ${message}`);
+    expect(await health()).toMatchObject({ answered: 0, unreadable: 1 });
+  });
+
+  it('the same key in two objects (a state in origin and in destination, a sku in each item) is no duplicate', async () => {
+    const { server } = await serve();
+    const answer = await fetch(`${server.url}/tax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: `{${parts},"items":[${itemText},${itemText.replace('"A"', '"B"')}]}`,
+    });
+    expect(answer.status).toBe(200);
+  });
+});
