@@ -37,7 +37,7 @@ export interface CallbackRoute {
   clientAddress(request: IncomingMessage): string;
   /** Sees each cart read as JSON, with the text it was read from (both routes): what only the text shows. */
   cartRead(body: unknown, text: string): void;
-  /** The keys the cart's parts are read at (cartKeyCounts): one twice in one object is refused (readCartBody). */
+  /** With --forward-to, the keys the cart's parts are read at (cartKeyCounts): one twice in one object is refused. */
   cartKeys?: ReadonlyMap<string, number>;
   /** True once the server is closing: every request then is answered 503 (stoppingAnswer). */
   closing(): boolean;

@@ -31,8 +31,9 @@ export class CartRefusalError extends Error {
 /**
  * The body's JSON, or why it is refused. `size` says how much arrived, as the route knows it (characters read, or
  * the Content-Length). The parser is fastify's own (secure-json-parse), prototype keys refused: `__proto__` in a
- * cart would be a value that changes what its other values read as. A key the cart's parts are read at, twice in one
- * object, is refused (`cartKeys`: mayHoldKeyTwice).
+ * cart would be a value that changes what its other values read as. Given `cartKeys` (a server forwarding the text
+ * to an ERP, which may read a key twice otherwise), a key the cart's parts are read at, twice in one object, is
+ * refused (mayHoldKeyTwice).
  */
 export function readCartBody(
   text: string,
@@ -65,7 +66,7 @@ export function readCartBody(
   }
   // The parse keeps a key's last value; an ERP behind --forward-to may keep its first (`"items":[…],"items":[]`):
   // the two would answer for two different carts.
-  const twice = mayHoldKeyTwice(text, cartKeys) ? duplicateKeyOf(text) : undefined;
+  const twice = cartKeys !== undefined && mayHoldKeyTwice(text, cartKeys) ? duplicateKeyOf(text) : undefined;
   if (twice !== undefined) {
     const message = `the cart holds the key ${JSON.stringify(printable(twice.slice(0, 100)))} twice in one object, which readers take differently (the first or the last): send it once`;
     return { refusal: { status: 400, body: { error: 'bad-request', message }, reason: message } };
@@ -77,10 +78,10 @@ export function readCartBody(
  * Whether a cart may hold one of the keys its parts are read at twice in one object (cartKeyCounts: a quoted name
  * found more often than the shape's paths end in it, or an escape, which may spell one): only then is the whole text
  * looked through (duplicateKeyOf), which on every cart cost 6% of an answer's time. A key twice inside an item is
- * found when that look is taken; otherwise the parse's last value is read. Without `cartKeys`, always.
+ * found when that look is taken; otherwise the parse's last value is read.
  */
-function mayHoldKeyTwice(text: string, cartKeys: ReadonlyMap<string, number> | undefined): boolean {
-  if (cartKeys === undefined || text.includes('\\u')) return true;
+function mayHoldKeyTwice(text: string, cartKeys: ReadonlyMap<string, number>): boolean {
+  if (text.includes('\\u')) return true;
   for (const [quoted, paths] of cartKeys) {
     let found = text.indexOf(quoted);
     for (let seen = 1; found >= 0; seen++) {

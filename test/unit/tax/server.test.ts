@@ -955,13 +955,39 @@ describe('tax serve: a cart its readers could read two ways, or of nothing', () 
       `{"origin":{"state":"SP","state":"RJ"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[${itemText}]}`,
       twice('state'),
     ],
-    ['an empty list of items', `{${parts},"items":[]}`, 'the request has no list of items at "items" (it is empty)'],
-  ])('%s: 400 in the error shape, logged, counted unreadable, nothing answered', async (_case, text, message) => {
+  ])(
+    'with --forward-to, %s: 400 in the error shape, logged, counted unreadable, the ERP not asked',
+    async (_case, text, message) => {
+      const erp = await scriptedErp(() => ({ status: 200, body: '{}' }));
+      const forwarding = await serveForwarding(erp.url, true);
+      expect(await forwarding.post(text)).toEqual({ status: 400, body: { error: 'bad-request', message } });
+      expect(forwarding.warnings).toContain(`tax callback refused a cart from 127.0.0.1: ${message}`);
+      expect(await forwarding.health()).toMatchObject({ answered: 0, unreadable: 1 });
+      expect(erp.seen).toEqual([]);
+    },
+  );
+
+  it('from the table alone, b2bctl is the one reader: a key twice is read as its last, as JSON.parse reads it', async () => {
+    const { server } = await serve();
+    const send = (body: string) =>
+      fetch(`${server.url}/tax`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body,
+      });
+    const twiceAnswer = await send(`{${parts},"items":[],"items":[${itemText}]}`);
+    const onceAnswer = await send(`{${parts},"items":[${itemText}]}`);
+    expect(twiceAnswer.status).toBe(200);
+    expect(await twiceAnswer.json()).toEqual(await onceAnswer.json());
+  });
+
+  it('an empty list of items: 400 in the error shape, logged, counted unreadable, nothing answered', async () => {
     const { server, lines, health } = await serve();
+    const message = 'the request has no list of items at "items" (it is empty)';
     const answer = await fetch(`${server.url}/tax`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: text,
+      body: `{${parts},"items":[]}`,
     });
     expect({ status: answer.status, body: await answer.json() }).toEqual({
       status: 400,
