@@ -7,7 +7,6 @@ import type { CommandGroupModule, Dispatch } from '../command-kit/command-group.
 import { addExamples } from './examples.js';
 import { helpLayout } from './help-layout.js';
 import { nonEmpty } from '../command-kit/parse.js';
-import { closestName } from '../lib/suggest.js';
 
 /** The global options (docs/output.md, "Conventions") as commander parses them. */
 interface GlobalFlags {
@@ -235,7 +234,7 @@ export function parseEndExitCode(error: CommanderError): ExitCode {
  * with no word of the unknown one (exit 0, or 2 for `help`); a usage error instead, as `b2bctl nosuch` gets and as gh
  * answers, with the nearest name offered.
  */
-export function refuseHelpOfUnknownCommand(program: Command, argv: readonly string[]): void {
+export async function refuseHelpOfUnknownCommand(program: Command, argv: readonly string[]): Promise<void> {
   const operands: string[] = [];
   for (let index = 2; index < argv.length && argv[index] !== '--'; index++) {
     const word = argv[index] as string;
@@ -250,6 +249,8 @@ export function refuseHelpOfUnknownCommand(program: Command, argv: readonly stri
     if (word.startsWith('-')) continue;
     const next = command.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
     if (next === undefined) {
+      // Loaded only for this mistake: help and every good command line never load it.
+      const { closestName } = await import('../lib/suggest.js');
       const near = closestName(
         word,
         command.commands.map((sub) => sub.name()),

@@ -84,7 +84,7 @@ export async function runProgram(
   });
 
   try {
-    refuseHelpOfUnknownCommand(program, argv);
+    await refuseHelpOfUnknownCommand(program, argv);
     await program.parseAsync(argv);
     await logParseErrors();
     return told(0, decided);
