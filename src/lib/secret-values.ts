@@ -16,35 +16,113 @@ export const redacted = '[redacted]';
 const shortestMaskedInsideWords = 4;
 
 /**
- * Replaces every occurrence of known secret strings (a password, a token) in free text, as written and as a JSON
- * string writes it (a body quoted as it came: `"pass \"x\""`). Every non-empty secret, however short (see
- * shortestMaskedInsideWords). The longest first, so a secret that holds another (`user:password` and `password`)
- * leaves no piece of itself behind.
+ * Replaces every occurrence of known secret strings (a password, a token) in free text, in every spelling a quote of
+ * it may take (spellingsOf): as written, as a JSON string writes it, as a URL, a form or an HTML page writes it, and
+ * for a long one split by a line break. Every non-empty secret, however short (see shortestMaskedInsideWords). The
+ * longest first, so a secret that holds another (`user:password` and `password`) leaves no piece of itself behind.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let safe = text;
-  for (const form of secretForms(secrets))
-    safe =
-      form.length >= shortestMaskedInsideWords
-        ? safe.split(form).join(redacted)
-        : safe.replace(standingAlone(form), redacted);
+  const distinct = [...new Set(secrets)].filter((secret): secret is string => Boolean(secret));
+  for (const secret of distinct.toSorted((a, b) => b.length - a.length))
+    safe = safe.replace(spellingsOf(secret), redacted);
   return safe;
 }
 
 /**
- * The strings redactSecrets looks for, in the order it replaces them, the longest first: each non-empty secret as
- * written, as a JSON string writes it (`a\\"b`), and as a URL or a form writes it: encodeURIComponent's
- * (`Pw%25Secr3t!`) and a form's, which URLSearchParams writes with `+` for a space and `!'()~` escaped too
- * (`Pw%25Secr3t%21`, `S%C3%AAnha+2024`). An answer quotes the request it was sent (a framework's error page, a
- * gateway's "Bad request: …"), and a form's password is in it only so. Every place that masks a secret takes them
- * from here.
+ * Secrets this long or longer are masked also when whitespace splits them (`PlainToken\nSecret…`): a message that
+ * wraps at a fixed width breaks a token wherever the width ends, and b2bctl shows that line break as a space. Shorter
+ * ones only whole: `ab cd` in a platform's words is more likely words than a password `abcd` wrapped.
  */
-export function secretForms(secrets: readonly (string | undefined)[]): string[] {
+const shortestMaskedWhenSplit = 8;
+
+/** What may stand between two characters of a long secret: whitespace, as written or as JSON escapes it. */
+const splitBy = String.raw`(?:\s|\\[nrt]|\\u000[9aAdD])*`;
+
+/** The patterns of spellingsOf, by secret: a bulk run masks the same token in every failure it quotes. */
+const spellingsCache = new Map<string, RegExp>();
+
+/**
+ * Every way a quote may spell `secret`, as one pattern: each character as written or in any escape of the closed sets
+ * a quoting layer uses, whichever characters it chose to escape: a JSON string's (`\/` for `/`, PHP's json_encode
+ * default; `\u00ea` for `ê`, Python's and PHP's; `\u0026` for `&`, Go's; `\"`, `\\`), a URL's and a form's
+ * (`%2F`, `%C3%AA`, `+` for a space), an HTML page's (`&#x2f;`, `&#47;`, `&amp;`). A long secret may be split by
+ * whitespace (shortestMaskedWhenSplit), a short one only where it stands alone (shortestMaskedInsideWords). So the
+ * mask reads the text as the reader will once it is decoded, without decoding it first (and losing where the secret
+ * was), and a new encoder's choice of what to escape needs no new form.
+ */
+function spellingsOf(secret: string): RegExp {
+  const cached = spellingsCache.get(secret);
+  if (cached) return cached;
+  const characters = [...secret];
+  const between = characters.length >= shortestMaskedWhenSplit ? splitBy : '';
+  let pattern = characters.map(spellingsOfCharacter).join(between);
+  if (characters.length < shortestMaskedInsideWords) {
+    const before = wordCharacter.test(characters.at(0) ?? '') ? '(?<![\\p{L}\\p{N}])' : '';
+    const after = wordCharacter.test(characters.at(-1) ?? '') ? '(?![\\p{L}\\p{N}])' : '';
+    pattern = `${before}${pattern}${after}`;
+  }
+  const spellings = new RegExp(pattern, 'gu');
+  if (spellingsCache.size >= 512) spellingsCache.clear();
+  spellingsCache.set(secret, spellings);
+  return spellings;
+}
+
+/** The escapes of one character a JSON string, an HTML page or a URL may write it as (spellingsOf). */
+function spellingsOfCharacter(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  const units = character.length === 1 ? [code] : [character.charCodeAt(0), character.charCodeAt(1)];
+  const spellings = [
+    units.map((unit) => `\\\\u${anyCase(unit.toString(16).padStart(4, '0'))}`).join(''),
+    `&#[xX]0*${anyCase(code.toString(16))};`,
+    `&#0*${code};`,
+    [...Buffer.from(character, 'utf8')].map((byte) => `%${anyCase(byte.toString(16).padStart(2, '0'))}`).join(''),
+    ...(shortEscapes[character] ?? []),
+    escapedForPattern(character),
+  ];
+  return `(?:${spellings.join('|')})`;
+}
+
+/** The other escapes of a character: JSON's short ones, HTML's named references, a form's `+` for a space. */
+const shortEscapes: Readonly<Record<string, readonly string[]>> = {
+  '"': ['\\\\"', '&quot;'],
+  '\\': ['\\\\\\\\'],
+  '/': ['\\\\/'],
+  '&': ['&amp;'],
+  '<': ['&lt;'],
+  '>': ['&gt;'],
+  "'": ['&apos;'],
+  ' ': ['\\+'],
+};
+
+/** Hex digits as a pattern that takes them in either case (`\u00EA` as `\u00ea`). */
+function anyCase(hex: string): string {
+  return hex.replace(/[a-f]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
+}
+
+/** A secret's character as a pattern that takes it as written: a secret is text, not a pattern. */
+function escapedForPattern(character: string): string {
+  return character.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * The fixed strings a store's SQL replace() looks for in the text it kept (dead-letter-scrub.ts), which cannot match
+ * a pattern as redactSecrets does: each non-empty secret as written, as a JSON string writes it by default and as the
+ * common encoders write it (PHP's `\/` and `\u00ea`, Python's `\u00ea`, Go's `\u0026` `\u003c` `\u003e`), and as a
+ * URL or a form writes it: encodeURIComponent's (`Pw%25Secr3t!`) and a form's, which URLSearchParams writes with `+`
+ * for a space and `!'()~` escaped too (`Pw%25Secr3t%21`, `S%C3%AAnha+2024`). The longest first.
+ */
+function secretForms(secrets: readonly (string | undefined)[]): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (!secret) continue;
+    const json = JSON.stringify(secret).slice(1, -1);
+    const asciiOnly = json.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
     forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(json);
+    forms.add(asciiOnly);
+    forms.add(asciiOnly.replaceAll('/', '\\/'));
+    forms.add(json.replace(/[&<>]/g, (character) => `\\u00${character.charCodeAt(0).toString(16)}`));
     forms.add(uriEncodedSafely(secret));
     forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
   }
@@ -52,8 +130,9 @@ export function secretForms(secrets: readonly (string | undefined)[]): string[] 
 }
 
 /**
- * The forms redactSecrets replaces wherever they occur, as written (the others only where they stand alone), in its
- * order: what a store can replace in the text it kept with SQL's replace() and leave what redactSecrets would.
+ * The forms a store masks in the text it kept (secretForms), but those shorter than shortestMaskedInsideWords, which
+ * redactSecrets masks only where they stand alone (SQL's replace() cannot tell): each of them is masked by
+ * redactSecrets too, which masks more (a secret split by a line break, an HTML page's `&#x2f;`).
  */
 export function formsMaskedAnywhere(secrets: readonly (string | undefined)[]): string[] {
   return secretForms(secrets).filter((form) => form.length >= shortestMaskedInsideWords);
@@ -70,18 +149,6 @@ function uriEncodedSafely(text: string): string {
 
 /** A letter or digit, of any script: what a word or number is made of. */
 const wordCharacter = /[\p{L}\p{N}]/u;
-
-/**
- * `form` where no letter or digit touches it (a text's edges, spaces, quotes, `=` and `:` do): one that starts or
- * ends with a letter or digit is not taken from inside a longer word or number. Escaped: a secret is text, not a
- * pattern.
- */
-function standingAlone(form: string): RegExp {
-  const escaped = form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const before = wordCharacter.test(form.at(0) ?? '') ? '(?<![\\p{L}\\p{N}])' : '';
-  const after = wordCharacter.test(form.at(-1) ?? '') ? '(?![\\p{L}\\p{N}])' : '';
-  return new RegExp(`${before}${escaped}${after}`, 'gu');
-}
 
 /** The words that make a name a secret's: `privateKey`, `Ocp-Apim-Subscription-Key`, `x-auth`, `jwt`, `senha`. */
 const secretWords = new Set([
