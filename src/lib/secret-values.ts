@@ -117,7 +117,10 @@ function secretForms(secrets: readonly (string | undefined)[]): string[] {
   for (const secret of secrets) {
     if (!secret) continue;
     const json = JSON.stringify(secret).slice(1, -1);
-    const asciiOnly = json.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const asciiOnly = json.replace(
+      /[\u0080-\uffff]/g,
+      (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
     forms.add(secret);
     forms.add(json);
     forms.add(asciiOnly);
