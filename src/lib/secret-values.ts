@@ -4,6 +4,8 @@
  * middleware's error page, a validation framework's "value X is not allowed"). Pure.
  */
 
+import { type DecodedView, decodedView, withoutWhitespace } from './decoded-view.js';
+
 export const redacted = '[redacted]';
 
 /**
@@ -17,16 +19,31 @@ const shortestMaskedInsideWords = 4;
 
 /**
  * Replaces every occurrence of known secret strings (a password, a token) in free text, in every spelling a quote of
- * it may take (spellingsOf): as written, as a JSON string writes it, as a URL, a form or an HTML page writes it, and
- * for a long one split by a line break. Every non-empty secret, however short (see shortestMaskedInsideWords). The
- * longest first, so a secret that holds another (`user:password` and `password`) leaves no piece of itself behind.
+ * it may take: as written, and as the text reads decoded (decoded-view.ts), so each of its characters as written or
+ * escaped, whichever characters the writer chose to escape: as a JSON string writes it (`\"`, `\/` for `/`, PHP's
+ * default, `\u00ea` for `ê`, `\u0026` for `&`), as a URL or a form writes it (`%2F`, `%C3%AA`, `+` for a space), as
+ * an HTML page writes it (`&#x2f;`, `&amp;`); a long one also when whitespace splits it (shortestMaskedWhenSplit).
+ * Every non-empty secret, however short (see shortestMaskedInsideWords). The stretches found are masked together, so
+ * a secret that holds another (`user:password` and `password`) leaves no piece of itself behind.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let safe = text;
   const distinct = [...new Set(secrets)].filter((secret): secret is string => Boolean(secret));
-  for (const secret of distinct.toSorted((a, b) => b.length - a.length))
-    safe = safe.replace(spellingsOf(secret), redacted);
-  return safe;
+  if (distinct.length === 0 || text === '') return text;
+  const decoded = decodedView(text);
+  let unsplit: DecodedView | undefined;
+  const stretches: [number, number][] = [];
+  for (const secret of distinct) {
+    const short = [...secret].length < shortestMaskedInsideWords;
+    for (const spelling of secret.includes(' ') ? [secret, secret.replaceAll(' ', '+')] : [secret]) {
+      stretches.push(...stretchesOf(spelling, { text }, short));
+      if (decoded.text !== text) stretches.push(...stretchesOf(spelling, decoded, short));
+    }
+    if ([...secret].length >= shortestMaskedWhenSplit) {
+      unsplit ??= withoutWhitespace(decoded);
+      stretches.push(...stretchesOf(secret.replace(/\s/g, ''), unsplit, false));
+    }
+  }
+  return masked(text, stretches);
 }
 
 /**
@@ -36,73 +53,48 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
  */
 const shortestMaskedWhenSplit = 8;
 
-/** What may stand between two characters of a long secret: whitespace, as written or as JSON escapes it. */
-const splitBy = String.raw`(?:\s|\\[nrt]|\\u000[9aAdD])*`;
-
-/** The patterns of spellingsOf, by secret: a bulk run masks the same token in every failure it quotes. */
-const spellingsCache = new Map<string, RegExp>();
-
 /**
- * Every way a quote may spell `secret`, as one pattern: each character as written or in any escape of the closed sets
- * a quoting layer uses, whichever characters it chose to escape: a JSON string's (`\/` for `/`, PHP's json_encode
- * default; `\u00ea` for `ê`, Python's and PHP's; `\u0026` for `&`, Go's; `\"`, `\\`), a URL's and a form's
- * (`%2F`, `%C3%AA`, `+` for a space), an HTML page's (`&#x2f;`, `&#47;`, `&amp;`). A long secret may be split by
- * whitespace (shortestMaskedWhenSplit), a short one only where it stands alone (shortestMaskedInsideWords). So the
- * mask reads the text as the reader will once it is decoded, without decoding it first (and losing where the secret
- * was), and a new encoder's choice of what to escape needs no new form.
+ * Where `spelling` occurs in a view of the text, as stretches of the text as written (a view without `from` and `to`
+ * is the text itself). A short secret only where it stands alone (standsAlone).
  */
-function spellingsOf(secret: string): RegExp {
-  const cached = spellingsCache.get(secret);
-  if (cached) return cached;
-  const characters = [...secret];
-  const between = characters.length >= shortestMaskedWhenSplit ? splitBy : '';
-  let pattern = characters.map(spellingsOfCharacter).join(between);
-  if (characters.length < shortestMaskedInsideWords) {
-    const before = wordCharacter.test(characters.at(0) ?? '') ? '(?<![\\p{L}\\p{N}])' : '';
-    const after = wordCharacter.test(characters.at(-1) ?? '') ? '(?![\\p{L}\\p{N}])' : '';
-    pattern = `${before}${pattern}${after}`;
+function stretchesOf(
+  spelling: string,
+  view: Partial<DecodedView> & { text: string },
+  short: boolean,
+): [number, number][] {
+  const found: [number, number][] = [];
+  if (spelling === '') return found;
+  for (let at = view.text.indexOf(spelling); at >= 0; at = view.text.indexOf(spelling, at + spelling.length)) {
+    if (short && !standsAlone(view.text, at, spelling)) continue;
+    const last = at + spelling.length - 1;
+    found.push([view.from?.[at] ?? at, view.to?.[last] ?? last + 1]);
   }
-  const spellings = new RegExp(pattern, 'gu');
-  if (spellingsCache.size >= 512) spellingsCache.clear();
-  spellingsCache.set(secret, spellings);
-  return spellings;
+  return found;
 }
 
-/** The escapes of one character a JSON string, an HTML page or a URL may write it as (spellingsOf). */
-function spellingsOfCharacter(character: string): string {
-  const code = character.codePointAt(0) ?? 0;
-  const units = character.length === 1 ? [code] : [character.charCodeAt(0), character.charCodeAt(1)];
-  const spellings = [
-    units.map((unit) => `\\\\u${anyCase(unit.toString(16).padStart(4, '0'))}`).join(''),
-    `&#[xX]0*${anyCase(code.toString(16))};`,
-    `&#0*${code};`,
-    [...Buffer.from(character, 'utf8')].map((byte) => `%${anyCase(byte.toString(16).padStart(2, '0'))}`).join(''),
-    ...(shortEscapes[character] ?? []),
-    escapedForPattern(character),
-  ];
-  return `(?:${spellings.join('|')})`;
+/** Whether no letter or digit touches `spelling` at `at` (a text's edges, spaces, quotes, `=` and `:` do). */
+function standsAlone(text: string, at: number, spelling: string): boolean {
+  return !touches(text[at - 1], spelling.at(0)) && !touches(text[at + spelling.length], spelling.at(-1));
 }
 
-/** The other escapes of a character: JSON's short ones, HTML's named references, a form's `+` for a space. */
-const shortEscapes: Readonly<Record<string, readonly string[]>> = {
-  '"': ['\\\\"', '&quot;'],
-  '\\': ['\\\\\\\\'],
-  '/': ['\\\\/'],
-  '&': ['&amp;'],
-  '<': ['&lt;'],
-  '>': ['&gt;'],
-  "'": ['&apos;'],
-  ' ': ['\\+'],
-};
-
-/** Hex digits as a pattern that takes them in either case (`\u00EA` as `\u00ea`). */
-function anyCase(hex: string): string {
-  return hex.replace(/[a-f]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
+/** Whether a secret's first or last character and the one beside it are both letters or digits: one word. */
+function touches(outside: string | undefined, inside: string | undefined): boolean {
+  return wordCharacter.test(inside ?? '') && wordCharacter.test(outside ?? '');
 }
 
-/** A secret's character as a pattern that takes it as written: a secret is text, not a pattern. */
-function escapedForPattern(character: string): string {
-  return character.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** The text with each stretch replaced by the mask; stretches that overlap are one. */
+function masked(text: string, stretches: [number, number][]): string {
+  if (stretches.length === 0) return text;
+  stretches.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let safe = '';
+  let written = 0;
+  for (const [start, end] of stretches) {
+    if (end <= written) continue;
+    // Overlapping the one masked before it (a secret holding another): its rest joins that mask.
+    safe += start < written ? '' : `${text.slice(written, start)}${redacted}`;
+    written = end;
+  }
+  return safe + text.slice(written);
 }
 
 /**

@@ -63,6 +63,21 @@ describe('redactSecrets: a secret in any spelling a quoting layer gives it (find
     }
   });
 
+  it('what only looks like an escape is text: a broken one, and an escaped backslash before `u0061`', () => {
+    expect(redactSecrets('100%zz off, &#xZZ; and \\q then Tok/Secret-99', ['Tok/Secret-99'])).toBe(
+      '100%zz off, &#xZZ; and \\q then [redacted]',
+    );
+    // `\\u0061` is a backslash and the letters u0061, not an `a`.
+    expect(redactSecrets('{"m":"C:\\\\u0061bcd-long and abcd-long"}', ['abcd-long'])).toBe(
+      '{"m":"C:\\\\u0061bcd-long and [redacted]"}',
+    );
+  });
+
+  it('two secrets that overlap in the text are one mask; two side by side stay two', () => {
+    expect(redactSecrets('pair usr:pw\/long-9 end', ['usr:pw/lo', 'pw/long-9'])).toBe('pair [redacted] end');
+    expect(redactSecrets('x tok-1111tok-2222 y', ['tok-1111', 'tok-2222'])).toBe('x [redacted][redacted] y');
+  });
+
   it('a short secret split by a space is words, not the secret; an escaped one standing alone is masked', () => {
     expect(redactSecrets('ab cd and abcd', ['abcd'])).toBe('ab cd and [redacted]');
     expect(redactSecrets('{"m":"pw \\u0061b! refused, HTTP 401"}', ['ab!', '1'])).toBe(
