@@ -5,8 +5,9 @@
  *
  * The escapes decoded are closed sets, whichever characters the writer chose to escape: a JSON string's (`\/`,
  * `\"`, `\\`, `\n`…, and `\uXXXX` for any character, as PHP writes `/` and `ê`, Python `ê` and Go `&`, `<`, `>`), a
- * URL's or a form's (`%2F`, `%C3%AA`), and an HTML page's (`&#x2f;`, `&#47;`, `&amp;`). One pass over the text, no
- * pattern per secret: a bulk run quotes thousands of answers, each with another customer's password.
+ * URL's or a form's (`%2F`, `%C3%AA`), and an HTML page's (`&#x2f;`, `&#47;`, `&amp;`, `&shy;`; a tag such as
+ * `<wbr>` or `</span>` reads as nothing, as its reader sees it). One pass over the text, no pattern per secret: a
+ * bulk run quotes thousands of answers, each with another customer's password.
  */
 
 export interface DecodedView {
@@ -31,10 +32,20 @@ const jsonShortEscapes: Readonly<Record<string, string>> = {
 };
 
 /** HTML's named references of the characters an HTML writer escapes. */
-const htmlNamedReferences: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const htmlNamedReferences: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  shy: '\u00ad',
+};
 
 const jsonUnicodeEscape = /\\u([0-9a-fA-F]{4})/y;
-const htmlReference = /&(?:#[xX]([0-9a-fA-F]{1,6})|#(\d{1,7})|(amp|lt|gt|quot|apos));/y;
+const htmlReference = /&(?:#[xX]([0-9a-fA-F]{1,6})|#(\d{1,7})|(amp|lt|gt|quot|apos|nbsp|shy));/y;
+/** An HTML tag (`<wbr>`, `</span>`, `<br/>`): it splits no word a reader sees, so it decodes to nothing. */
+const htmlTag = /<[A-Za-z/!][^<>]{0,200}>/y;
 const percentByte = /%([0-9a-fA-F]{2})/y;
 
 /** One decoded character: its text (one or two code units) and how many characters of the source it took. */
@@ -43,8 +54,8 @@ interface Escape {
   length: number;
 }
 
-/** Where an escape may start: a JSON string's `\\`, a URL's `%`, an HTML page's `&`. */
-const escapeStart = /[\\%&]/g;
+/** Where an escape may start: a JSON string's `\\`, a URL's `%`, an HTML page's `&` and `<`. */
+const escapeStart = /[\\%&<]/g;
 
 /** The text decoded (see the module's comment); a character that starts no escape stands for itself. */
 export function decodedView(source: string): DecodedView {
@@ -81,6 +92,11 @@ function escapeAt(source: string, at: number): Escape | undefined {
   if (character === '\\') return jsonEscapeAt(source, at);
   if (character === '%') return percentEscapeAt(source, at);
   if (character === '&') return htmlReferenceAt(source, at);
+  if (character === '<') {
+    htmlTag.lastIndex = at;
+    const tag = htmlTag.exec(source);
+    return tag ? { decoded: '', length: tag[0].length } : undefined;
+  }
   return undefined;
 }
 
@@ -125,15 +141,16 @@ function percentByteAt(source: string, at: number): number | undefined {
 }
 
 /**
- * The view with its whitespace left out, each code unit tied to its stretch of the source as before: a long secret a
- * message wrapped at a fixed width (`PlainToken\nSecret…`) reads whole in it.
+ * The view with its whitespace and invisible characters (a soft hyphen, a zero-width space) left out, each code unit
+ * tied to its stretch of the source as before: a long secret a message wrapped at a fixed width (`PlainToken\nSecret…`)
+ * or an HTML page broke where it may (`PlainToken&shy;Secret…`) reads whole in it.
  */
 export function withoutWhitespace(view: DecodedView): DecodedView {
   const from = new Int32Array(view.text.length);
   const to = new Int32Array(view.text.length);
   const pieces: string[] = [];
   let length = 0;
-  for (const run of view.text.matchAll(/\S+/g)) {
+  for (const run of view.text.matchAll(/[^\s\u00ad\u200b-\u200d\u2060\ufeff]+/g)) {
     for (let unit = run.index; unit < run.index + run[0].length; unit++, length++) {
       from[length] = view.from[unit] as number;
       to[length] = view.to[unit] as number;

@@ -134,6 +134,27 @@ describe('the token in an HTML page, `/` and `+` as character references (t12-12
   });
 });
 
+describe('the token in an HTML page, broken where its reader does not see it', () => {
+  it('api and sellers list --verbose: a tag, a soft hyphen or a decimal reference inside it is masked with it', async () => {
+    const configDir = await loggedIn();
+    const [head, tail] = [token.slice(0, 10), token.slice(10)];
+    answerRaw(
+      'GET /sellerModule/listSellers',
+      403,
+      `<html><head><title>403 Forbidden</title></head><body><p>A: ${head}<wbr>${tail}</p><p>B: <span>${head}</span>${tail}</p><p>C: ${head}&shy;${tail}</p><p>D: ${head}&#${tail.charCodeAt(0)};${tail.slice(1)}</p></body></html>`,
+      'text/html',
+    );
+    const api = await runCommandLine(['api', '/sellerModule/listSellers'], { configDir });
+    expect(api.code).toBe(1);
+    expect(api.stderr).toContain('A: [redacted] B: [redacted] C: [redacted] D: [redacted]');
+    expectNoSpellingOf(api.stderr, [...tokenSpellings, tail.slice(1)]);
+    const verbose = await runCommandLine(['--verbose', 'sellers', 'list'], { configDir });
+    expect(verbose.code).toBe(77);
+    expect(verbose.stderr).toContain('<p>A: [redacted]</p><p>B: <span>[redacted]</p><p>C: [redacted]</p>');
+    expectNoSpellingOf(verbose.stderr, [...tokenSpellings, tail.slice(1)]);
+  });
+});
+
 describe('a redirect whose Location holds the token in its path (t12-6)', () => {
   const location = `https://sso.example.com/login/${token}/x?a=1`;
 

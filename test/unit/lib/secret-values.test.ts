@@ -43,6 +43,15 @@ describe('redactSecrets: a secret in any spelling a quoting layer gives it (find
     // An HTML page's character references, hexadecimal, decimal and named.
     ['<p>token AbCdEfGh&#x2f;IjKlMnOp&#x2B;QrStUvWx&#47;YzTOKSECRET1234567890 lacks</p>', [token]],
     ['<p>password Pass&amp;word&lt;1 refused</p>', ['Pass&word<1']],
+    // An HTML page that breaks it where a reader does not see it: a tag, a soft hyphen, a decimal reference.
+    [
+      '<p>A: PlainToken<wbr>SecretABCDEFGH1234567890</p><p>B: <span>PlainTokenSecret</span>ABCDEFGH1234567890</p>',
+      ['PlainTokenSecretABCDEFGH1234567890'],
+    ],
+    [
+      '<p>C: PlainToken&#83;ecretABCDEFGH1234567890 D: PlainTokenSecret&shy;ABCDEFGH1234567890</p>',
+      ['PlainTokenSecretABCDEFGH1234567890'],
+    ],
     // A URL's and a form's encoding, a character at a time.
     ['grant_type=password&password=S%C3%AAnha2024xyz', ['Sênha2024xyz']],
     ['q=AbCdEfGh%2fIjKlMnOp%2BQrStUvWx/YzTOKSECRET1234567890', [token]],
