@@ -346,7 +346,11 @@ export class HttpClient {
       );
     }
     const intermediary = intermediaryAnswer(response, this.route);
-    if (intermediary) throw new UnavailableError(`${request.method} ${shownUrl(url)} ${intermediary}`);
+    // Its page's title may quote what the proxy refused (`Proxy-Authorization: Basic …`): masked as a body is.
+    if (intermediary)
+      throw new UnavailableError(
+        `${request.method} ${shownUrl(url)} ${redactSecrets(intermediary, response.requestSecrets ?? [])}`,
+      );
     if (!decision.retry && decision.retryAfterMs !== undefined) {
       // Said as what happened: one answer asked for longer than b2bctl waits, not a request that "kept failing".
       const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();

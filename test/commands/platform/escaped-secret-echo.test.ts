@@ -188,17 +188,19 @@ describe("a proxy's refusal quoting the credentials HTTP_PROXY gave it (t12-5)",
   const proxyPassword = 'Pr0xyPass';
   const basic = Buffer.from(`svc:${proxyPassword}`).toString('base64');
 
-  /** A proxy that refuses every request by policy, quoting the Proxy-Authorization it got, and its password. */
-  async function quotingProxy(): Promise<{ url: string; seen: string[]; close: () => void }> {
+  /** A proxy answering every request with `answer` (given the Proxy-Authorization it got). */
+  async function quotingProxy(
+    answer: (credential: string) => { status: number; type: string; body: string } = (credential) => ({
+      status: 400,
+      type: 'application/json',
+      body: `{"message":"proxy policy refused Proxy-Authorization ${credential} raw ${credential.split(' ')[1]} password '${proxyPassword}'"}`,
+    }),
+  ): Promise<{ url: string; seen: string[]; close: () => void }> {
     const seen: string[] = [];
     const server = createServer((request, response) => {
       seen.push(`${request.method} ${request.url}`);
-      const credential = request.headers['proxy-authorization'] ?? '';
-      response
-        .writeHead(400, { 'content-type': 'application/json' })
-        .end(
-          `{"message":"proxy policy refused Proxy-Authorization ${credential} raw ${credential.split(' ')[1]} password '${proxyPassword}'"}`,
-        );
+      const { status, type, body } = answer(request.headers['proxy-authorization'] ?? '');
+      response.writeHead(status, { 'content-type': type }).end(body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return {
@@ -207,6 +209,24 @@ describe("a proxy's refusal quoting the credentials HTTP_PROXY gave it (t12-5)",
       close: () => server.close(),
     };
   }
+
+  // A proxy that refuses with a 401 page (tinyproxy) rather than a 407, which undici answers itself.
+  it("a proxy's 401 page whose title quotes them: the line naming the proxy's page masks them; exit 69", async () => {
+    const configDir = await loggedIn();
+    const proxy = await quotingProxy((credential) => ({
+      status: 401,
+      type: 'text/html',
+      body: `<html><head><title>Denied: ${credential} (svc/${proxyPassword})</title></head><body>no</body></html>`,
+    }));
+    try {
+      const result = await runCommandLine(['sellers', 'list'], { configDir, env: { http_proxy: proxy.url } });
+      expect(result.code).toBe(69);
+      expect(result.stderr).toContain('with an HTML page ("Denied: Basic [redacted] (svc/[redacted])")');
+      expectNoSpellingOf(result.stderr, [basic, proxyPassword]);
+    } finally {
+      proxy.close();
+    }
+  });
 
   it('sellers list, --verbose and api: the Basic credential and the password are [redacted]; exit 1', async () => {
     const configDir = await loggedIn();
