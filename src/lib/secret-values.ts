@@ -4,6 +4,8 @@
  * middleware's error page, a validation framework's "value X is not allowed"). Pure.
  */
 
+import { type DecodedView, decodedView, withoutWhitespace } from './decoded-view.js';
+
 export const redacted = '[redacted]';
 
 /**
@@ -16,35 +18,106 @@ export const redacted = '[redacted]';
 const shortestMaskedInsideWords = 4;
 
 /**
- * Replaces every occurrence of known secret strings (a password, a token) in free text, as written and as a JSON
- * string writes it (a body quoted as it came: `"pass \"x\""`). Every non-empty secret, however short (see
- * shortestMaskedInsideWords). The longest first, so a secret that holds another (`user:password` and `password`)
- * leaves no piece of itself behind.
+ * Replaces every occurrence of known secret strings (a password, a token) in free text, in every spelling a quote of
+ * it may take: as written, and as the text reads decoded (decoded-view.ts), so each of its characters as written or
+ * escaped, whichever characters the writer chose to escape: as a JSON string writes it (`\"`, `\/` for `/`, PHP's
+ * default, `\u00ea` for `ê`, `\u0026` for `&`), as a URL or a form writes it (`%2F`, `%C3%AA`, `+` for a space), as
+ * an HTML page writes it (`&#x2f;`, `&amp;`); a long one also when whitespace splits it (shortestMaskedWhenSplit).
+ * Every non-empty secret, however short (see shortestMaskedInsideWords). The stretches found are masked together, so
+ * a secret that holds another (`user:password` and `password`) leaves no piece of itself behind.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let safe = text;
-  for (const form of secretForms(secrets))
-    safe =
-      form.length >= shortestMaskedInsideWords
-        ? safe.split(form).join(redacted)
-        : safe.replace(standingAlone(form), redacted);
-  return safe;
+  const distinct = [...new Set(secrets)].filter((secret): secret is string => Boolean(secret));
+  if (distinct.length === 0 || text === '') return text;
+  const decoded = decodedView(text);
+  let unsplit: DecodedView | undefined;
+  const stretches: [number, number][] = [];
+  for (const secret of distinct) {
+    const short = [...secret].length < shortestMaskedInsideWords;
+    for (const spelling of secret.includes(' ') ? [secret, secret.replaceAll(' ', '+')] : [secret]) {
+      stretches.push(...stretchesOf(spelling, { text }, short));
+      if (decoded.text !== text) stretches.push(...stretchesOf(spelling, decoded, short));
+    }
+    if ([...secret].length >= shortestMaskedWhenSplit) {
+      unsplit ??= withoutWhitespace(decoded);
+      stretches.push(...stretchesOf(secret.replace(/\s/g, ''), unsplit, false));
+    }
+  }
+  return masked(text, stretches);
 }
 
 /**
- * The strings redactSecrets looks for, in the order it replaces them, the longest first: each non-empty secret as
- * written, as a JSON string writes it (`a\\"b`), and as a URL or a form writes it: encodeURIComponent's
- * (`Pw%25Secr3t!`) and a form's, which URLSearchParams writes with `+` for a space and `!'()~` escaped too
- * (`Pw%25Secr3t%21`, `S%C3%AAnha+2024`). An answer quotes the request it was sent (a framework's error page, a
- * gateway's "Bad request: …"), and a form's password is in it only so. Every place that masks a secret takes them
- * from here.
+ * Secrets this long or longer are masked also when whitespace splits them (`PlainToken\nSecret…`): a message that
+ * wraps at a fixed width breaks a token wherever the width ends, and b2bctl shows that line break as a space. Shorter
+ * ones only whole: `ab cd` in a platform's words is more likely words than a password `abcd` wrapped.
  */
-export function secretForms(secrets: readonly (string | undefined)[]): string[] {
+const shortestMaskedWhenSplit = 8;
+
+/**
+ * Where `spelling` occurs in a view of the text, as stretches of the text as written (a view without `from` and `to`
+ * is the text itself). A short secret only where it stands alone (standsAlone).
+ */
+function stretchesOf(
+  spelling: string,
+  view: Partial<DecodedView> & { text: string },
+  short: boolean,
+): [number, number][] {
+  const found: [number, number][] = [];
+  if (spelling === '') return found;
+  for (let at = view.text.indexOf(spelling); at >= 0; at = view.text.indexOf(spelling, at + spelling.length)) {
+    if (short && !standsAlone(view.text, at, spelling)) continue;
+    const last = at + spelling.length - 1;
+    found.push([view.from?.[at] ?? at, view.to?.[last] ?? last + 1]);
+  }
+  return found;
+}
+
+/** Whether no letter or digit touches `spelling` at `at` (a text's edges, spaces, quotes, `=` and `:` do). */
+function standsAlone(text: string, at: number, spelling: string): boolean {
+  return !touches(text[at - 1], spelling.at(0)) && !touches(text[at + spelling.length], spelling.at(-1));
+}
+
+/** Whether a secret's first or last character and the one beside it are both letters or digits: one word. */
+function touches(outside: string | undefined, inside: string | undefined): boolean {
+  return wordCharacter.test(inside ?? '') && wordCharacter.test(outside ?? '');
+}
+
+/** The text with each stretch replaced by the mask; stretches that overlap are one. */
+function masked(text: string, stretches: [number, number][]): string {
+  if (stretches.length === 0) return text;
+  stretches.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let safe = '';
+  let written = 0;
+  for (const [start, end] of stretches) {
+    if (end <= written) continue;
+    // Overlapping the one masked before it (a secret holding another): its rest joins that mask.
+    safe += start < written ? '' : `${text.slice(written, start)}${redacted}`;
+    written = end;
+  }
+  return safe + text.slice(written);
+}
+
+/**
+ * The fixed strings a store's SQL replace() looks for in the text it kept (dead-letter-scrub.ts), which cannot match
+ * a pattern as redactSecrets does: each non-empty secret as written, as a JSON string writes it by default and as the
+ * common encoders write it (PHP's `\/` and `\u00ea`, Python's `\u00ea`, Go's `\u0026` `\u003c` `\u003e`), and as a
+ * URL or a form writes it: encodeURIComponent's (`Pw%25Secr3t!`) and a form's, which URLSearchParams writes with `+`
+ * for a space and `!'()~` escaped too (`Pw%25Secr3t%21`, `S%C3%AAnha+2024`). The longest first.
+ */
+function secretForms(secrets: readonly (string | undefined)[]): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (!secret) continue;
+    const json = JSON.stringify(secret).slice(1, -1);
+    const asciiOnly = json.replace(
+      /[\u0080-\uffff]/g,
+      (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
     forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(json);
+    forms.add(asciiOnly);
+    forms.add(asciiOnly.replaceAll('/', '\\/'));
+    forms.add(json.replace(/[&<>]/g, (character) => `\\u00${character.charCodeAt(0).toString(16)}`));
     forms.add(uriEncodedSafely(secret));
     forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
   }
@@ -52,8 +125,9 @@ export function secretForms(secrets: readonly (string | undefined)[]): string[] 
 }
 
 /**
- * The forms redactSecrets replaces wherever they occur, as written (the others only where they stand alone), in its
- * order: what a store can replace in the text it kept with SQL's replace() and leave what redactSecrets would.
+ * The forms a store masks in the text it kept (secretForms), but those shorter than shortestMaskedInsideWords, which
+ * redactSecrets masks only where they stand alone (SQL's replace() cannot tell): each of them is masked by
+ * redactSecrets too, which masks more (a secret split by a line break, an HTML page's `&#x2f;`).
  */
 export function formsMaskedAnywhere(secrets: readonly (string | undefined)[]): string[] {
   return secretForms(secrets).filter((form) => form.length >= shortestMaskedInsideWords);
@@ -70,18 +144,6 @@ function uriEncodedSafely(text: string): string {
 
 /** A letter or digit, of any script: what a word or number is made of. */
 const wordCharacter = /[\p{L}\p{N}]/u;
-
-/**
- * `form` where no letter or digit touches it (a text's edges, spaces, quotes, `=` and `:` do): one that starts or
- * ends with a letter or digit is not taken from inside a longer word or number. Escaped: a secret is text, not a
- * pattern.
- */
-function standingAlone(form: string): RegExp {
-  const escaped = form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const before = wordCharacter.test(form.at(0) ?? '') ? '(?<![\\p{L}\\p{N}])' : '';
-  const after = wordCharacter.test(form.at(-1) ?? '') ? '(?![\\p{L}\\p{N}])' : '';
-  return new RegExp(`${before}${escaped}${after}`, 'gu');
-}
 
 /** The words that make a name a secret's: `privateKey`, `Ocp-Apim-Subscription-Key`, `x-auth`, `jwt`, `senha`. */
 const secretWords = new Set([

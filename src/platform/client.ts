@@ -120,7 +120,12 @@ export class PlatformClient {
     }
     if (response.status >= 400) {
       // An error body may echo the Authorization header it was sent, and the secrets of its body.
-      const text = redactSecrets(response.text, [token, ...(request.secrets ?? [])]);
+      // And what the HTTP client knows the request carried besides (a proxy's credentials: secretsOfProxy).
+      const text = redactSecrets(response.text, [
+        token,
+        ...(request.secrets ?? []),
+        ...(response.requestSecrets ?? []),
+      ]);
       const body = parseJson(text);
       const info = { method: request.method, url: redactUrl(response.url) };
       const contentType = response.headers['content-type'];

@@ -346,7 +346,11 @@ export class HttpClient {
       );
     }
     const intermediary = intermediaryAnswer(response, this.route);
-    if (intermediary) throw new UnavailableError(`${request.method} ${shownUrl(url)} ${intermediary}`);
+    // Its page's title may quote what the proxy refused (`Proxy-Authorization: Basic …`): masked as a body is.
+    if (intermediary)
+      throw new UnavailableError(
+        `${request.method} ${shownUrl(url)} ${redactSecrets(intermediary, response.requestSecrets ?? [])}`,
+      );
     if (!decision.retry && decision.retryAfterMs !== undefined) {
       // Said as what happened: one answer asked for longer than b2bctl waits, not a request that "kept failing".
       const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();
@@ -381,7 +385,7 @@ export class HttpClient {
     // Whatever the answer echoes, the credentials this request carried never reach the trace, nor a message. Found
     // when first asked (a trace, a message quoting the answer), not on every request of a bulk run.
     let secrets: string[] | undefined;
-    const secretsOfRequest = () => (secrets ??= secretsOf(headers, request.body));
+    const secretsOfRequest = () => (secrets ??= [...secretsOf(headers, request.body), ...secretsOfProxy(this.route)]);
     const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secretsOfRequest())) : undefined;
     if (trace) {
       trace(`> ${request.method} ${shownUrl(url)}`);
@@ -716,6 +720,18 @@ function secretsOf(headers: Readonly<Record<string, string>>, body: string | und
       if (match[2] && isSecretName(formDecode(match[1] ?? ''))) secrets.push(match[2], formDecode(match[2]));
   }
   return secrets;
+}
+
+/**
+ * The credentials of the proxy a request goes through (`HTTP_PROXY=http://svc:password@proxy:3128`): undici sends
+ * them as `Proxy-Authorization: Basic …`, which the request's own headers do not show, and a proxy's refusal may quote
+ * that header or the password (`proxy user svc password '…' refused`). Its base64 and the password it holds.
+ */
+function secretsOfProxy(route: ProxyRoute): string[] {
+  if (route.kind !== 'proxy' || route.proxy.password === '') return [];
+  // As undici writes the header: the user and password of the URL, decoded (parseProxyUrl made sure they decode).
+  const pair = `${decodeURIComponent(route.proxy.username)}:${decodeURIComponent(route.proxy.password)}`;
+  return secretsOfAuthorization(`Basic ${Buffer.from(pair).toString('base64')}`);
 }
 
 /** A JSON string's text with its escapes read (`a\\"b` is `a"b`), or as written when they do not read. */

@@ -1,12 +1,14 @@
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { redactUrl } from './redact.js';
-import { redacted } from '../lib/secret-values.js';
+import { redacted, redactSecrets } from '../lib/secret-values.js';
 
 /** An answer b2bctl reads as a redirect: never followed, never a success. */
 export interface RedirectAnswer {
   status: number;
   url: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The credentials the request carried (HttpResponse's): a Location may hold one anywhere, its path too. */
+  requestSecrets?: readonly string[];
 }
 
 /**
@@ -119,16 +121,20 @@ function mayHaveBeenApplied(status: number): string {
 
 /**
  * The Location a redirect names, shown safely: no user-info and no query value (an SSO redirect carries a session
- * code or a signed request there, under any name), no fragment, on one line. A relative Location is shown as sent
- * (`/maintenance`: the same host).
+ * code or a signed request there, under any name), no fragment, and no credential the request carried wherever it
+ * stands (a gateway sending an expired session to `/login/<the token>/`), on one line. A relative Location is shown
+ * as sent (`/maintenance`: the same host).
  */
-function locationOf(response: Pick<RedirectAnswer, 'headers'>): string {
+function locationOf(response: Pick<RedirectAnswer, 'headers' | 'requestSecrets'>): string {
   const text = firstLocation(response);
   if (text === undefined || text === '') return '';
   const [address = '', query] = text.replace(/#.*$/s, '').split(/\?(.*)/s);
   const withoutUserInfo = address.replace(/^([a-z][\w+.-]*:\/\/)[^/]*@/i, `$1${redacted}@`);
   const names = query?.split('&').map((pair) => (pair.includes('=') ? `${pair.split('=')[0]}=${redacted}` : pair));
-  const shown = names === undefined ? withoutUserInfo : `${withoutUserInfo}?${names.join('&')}`;
+  const shown = redactSecrets(
+    names === undefined ? withoutUserInfo : `${withoutUserInfo}?${names.join('&')}`,
+    response.requestSecrets ?? [],
+  );
   // Node's HTTP parser refuses CR and LF in a header, but a tab or another control character may be there.
   return ` to ${[...shown].map((character) => (isControl(character) ? encodeURIComponent(character) : character)).join('')}`;
 }

@@ -84,3 +84,63 @@ function redactedPartFor(style: string): string {
   if (style === 'json') return '"password":"[redacted]"';
   return 'auth=Basic [redacted]';
 }
+
+/** The token route answering 400 with `raw` as written: a platform's own JSON encoder's spelling of the password. */
+function refusingWith(raw: string): void {
+  routes['POST /v1/auth/token'] = (_request, _body, response) =>
+    response.writeHead(400, { 'content-type': 'application/json' }).end(raw);
+}
+
+describe('a token route refusal quoting the password as its JSON encoder escapes it (t12-2)', () => {
+  // PHP's json_encode (`\/`, non-ASCII as \uXXXX) and Go's encoding/json (`&`, `<`, `>` as \u0026 \u003c \u003e).
+  const spelled: [string, string][] = [
+    ['Sênha2024xyz', 'S\\u00eanha2024xyz'],
+    ['Plain/Pass2024x', 'Plain\\/Pass2024x'],
+    ['Pass&word<1', 'Pass\\u0026word\\u003c1'],
+  ];
+
+  it.each(spelled)(
+    'password %s quoted as %s: [redacted] in the error line and the stack; exit 77',
+    async (password, escaped) => {
+      refusingWith(`{"message":"Invalid password '${escaped}' for user u@x"}`);
+      const configDir = freshConfigDir();
+      const result = await runCommandLine(
+        ['--verbose', 'login', '--base-url', platform.url, '--username', 'u@x', '--password-stdin'],
+        { configDir, stdin: `${password}\n` },
+      );
+      expect(result.code).toBe(77);
+      expect(result.stderr).toMatch(
+        /error: The token route .*\(HTTP 400: Invalid password '\[redacted\]' for user u@x\)/,
+      );
+      expect(result.stderr).toMatch(/LoginRefusedError: .*Invalid password '\[redacted\]' for user u@x/);
+      for (const form of [password, escaped]) expect(result.stderr).not.toContain(form);
+      expect(received).toEqual(['POST /v1/auth/token']);
+    },
+  );
+
+  it('--log-format json: the error object carries [redacted]', async () => {
+    refusingWith(`{"message":"Invalid password 'Pass\\u0026word\\u003c1' for user u@x"}`);
+    const result = await runCommandLine(
+      ['--log-format', 'json', 'login', '--base-url', platform.url, '--username', 'u@x', '--password-stdin'],
+      { configDir: freshConfigDir(), stdin: 'Pass&word<1\n' },
+    );
+    expect(result.code).toBe(77);
+    expect(result.stderr).toContain("Invalid password '[redacted]' for user u@x");
+    for (const form of ['Pass&word<1', 'Pass\\u0026word\\u003c1', 'Pass\\\\u0026word'])
+      expect(result.stderr).not.toContain(form);
+  });
+
+  it("a cron job's automatic login with B2BCTL_PASSWORD: [redacted] in its refusal line; exit 77", async () => {
+    refusingWith(`{"message":"Invalid password 'S\\u00eanha2024xyz' for user u@x"}`);
+    const result = await runCommandLine(['sellers', 'list'], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: platform.url, B2BCTL_USERNAME: 'u@x', B2BCTL_PASSWORD: 'Sênha2024xyz' },
+    });
+    expect(result.code).toBe(77);
+    expect(result.stderr).toContain(
+      "with the password in B2BCTL_PASSWORD was refused (HTTP 400: Invalid password '[redacted]' for user u@x)",
+    );
+    for (const form of ['Sênha2024xyz', 'S\\u00eanha2024xyz']) expect(result.stderr).not.toContain(form);
+    expect(received).toEqual(['POST /v1/auth/token']);
+  });
+});

@@ -149,4 +149,24 @@ describe('customer create: a refusal quoting the password', () => {
     );
     expect(`${result.stderr}${reportText}`).not.toContain(samplePassword);
   });
+
+  it('a password quoted as PHP writes it, every non-ASCII character as \\uXXXX (t12-3): masked on stderr, in the report and the error column', async () => {
+    const password = 'Sênha#1001';
+    // PHP's json_encode of the password it got, its own Portuguese words escaped alike.
+    const escaped = 'S\\u00eanha#1001';
+    platform.routes['POST /v1/customer'] = answering(
+      400,
+      `{"message":"Senha '${escaped}' n\\u00e3o atende \\u00e0 pol\\u00edtica"}`,
+    );
+    platform.routes['PUT /v1/customer/*'] = answering(404, '{"message":"not found"}');
+    const { result, sent, rows, errors, reportText } = await createOne(password);
+    const said = "Senha '[redacted]' não atende à política";
+    expect(result.code).toBe(1);
+    expect(sent).toEqual([password]);
+    expect(rows).toEqual([expect.objectContaining({ line: '2', outcome: 'failed', status: '400', message: said })]);
+    expect(result.stderr).toContain(`customer create: why, 1 customer (line 2): ${said}\n`);
+    expect(errorsRecord(errors)).toEqual({ password, error: said });
+    for (const spelling of [password, escaped, 'nha#1001'])
+      expect(`${result.stderr}${reportText}`).not.toContain(spelling);
+  });
 });

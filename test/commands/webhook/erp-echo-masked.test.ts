@@ -68,6 +68,28 @@ describe("the ERP's echo of its forward credential", () => {
     expect(dead.csv).toContain('Bearer [redacted] not valid for this ERP');
   });
 
+  it('B2BCTL_WEBHOOK_FORWARD_TOKEN quoted as PHP writes it, `/` as `\\/` (t12-8): masked in the log and the dead letter', async () => {
+    const token = 'fwd/Tok/Secret1234567890';
+    const escaped = token.replaceAll('/', '\\/');
+    // PHP's json_encode of the bearer it got: the body as written, not as JSON.stringify would write it.
+    const erp = await standInErp(() => ({
+      status: 422,
+      type: 'application/json',
+      body: `{"message":"token ${escaped} is not valid for this ERP"}`,
+    }));
+    const dead = await oneDeadLetter(
+      { forwardTo: `http://127.0.0.1:${erp.port}/hooks` },
+      { B2BCTL_WEBHOOK_FORWARD_TOKEN: token },
+    );
+    await erp.close();
+    expect(erp.received.map((request) => request.authorization)).toEqual([`Bearer ${token}`]);
+    const said = 'HTTP 422: {"message":"token [redacted] is not valid for this ERP"}';
+    expect(dead.errors).toEqual([said]);
+    expect(dead.log).toContain(`(${said}); delivery goes on.`);
+    for (const spelling of [token, escaped, 'Secret1234567890'])
+      expect(`${dead.log}${dead.csv}`).not.toContain(spelling);
+  });
+
   it('B2BCTL_WEBHOOK_FORWARD_BASIC quoted back as sent, decoded, or its password alone: each masked, the user kept', async () => {
     const erp = await echoingErp(() => `basic ${basicEncoded} = ${basicPair}; user usr pass FWDPW-SECRET`);
     const dead = await oneDeadLetter(

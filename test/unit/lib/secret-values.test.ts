@@ -30,6 +30,71 @@ describe('redactSecrets', () => {
   });
 });
 
+describe('redactSecrets: a secret in any spelling a quoting layer gives it (findings t12-1, t12-2, t12-10, t12-12)', () => {
+  const token = 'AbCdEfGh/IjKlMnOp+QrStUvWx/YzTOKSECRET1234567890';
+  it.each([
+    // PHP's json_encode default: `/` as `\/`.
+    ['{"message":"token AbCdEfGh\\/IjKlMnOp+QrStUvWx\\/YzTOKSECRET1234567890 is not allowed"}', [token]],
+    // Every character a JSON encoder may write as \uXXXX, in either case (PHP, Python: non-ASCII; Go: & < >).
+    ['{"message":"Invalid password \'S\\u00eanha2024xyz\' for user"}', ['Sênha2024xyz']],
+    ['{"message":"Invalid password \'S\\u00EAnha2024xyz\' for user"}', ['Sênha2024xyz']],
+    ['{"message":"Invalid password \'Pass\\u0026word\\u003c1\' for user"}', ['Pass&word<1']],
+    ['{"m":"pw \\ud83d\\ude00smile-2024 refused"}', ['😀smile-2024']],
+    // An HTML page's character references, hexadecimal, decimal and named.
+    ['<p>token AbCdEfGh&#x2f;IjKlMnOp&#x2B;QrStUvWx&#47;YzTOKSECRET1234567890 lacks</p>', [token]],
+    ['<p>password Pass&amp;word&lt;1 refused</p>', ['Pass&word<1']],
+    // An HTML page that breaks it where a reader does not see it: a tag, a soft hyphen, a decimal reference.
+    [
+      '<p>A: PlainToken<wbr>SecretABCDEFGH1234567890</p><p>B: <span>PlainTokenSecret</span>ABCDEFGH1234567890</p>',
+      ['PlainTokenSecretABCDEFGH1234567890'],
+    ],
+    [
+      '<p>C: PlainToken&#83;ecretABCDEFGH1234567890 D: PlainTokenSecret&shy;ABCDEFGH1234567890</p>',
+      ['PlainTokenSecretABCDEFGH1234567890'],
+    ],
+    // A URL's and a form's encoding, a character at a time.
+    ['grant_type=password&password=S%C3%AAnha2024xyz', ['Sênha2024xyz']],
+    ['q=AbCdEfGh%2fIjKlMnOp%2BQrStUvWx/YzTOKSECRET1234567890', [token]],
+    // A long secret a message wrapped: a line break, as written or as JSON writes it, or the space b2bctl shows.
+    [
+      '{"message":"Invalid token:\\nPlainToken\\nSecretABCDEFGH1234567890\\n(expired)"}',
+      ['PlainTokenSecretABCDEFGH1234567890'],
+    ],
+    ['Invalid token: PlainToken SecretABCDEFGH1234567890 (expired)', ['PlainTokenSecretABCDEFGH1234567890']],
+    ['Invalid token: PlainToken\r\n  SecretABCDEFGH1234567890', ['PlainTokenSecretABCDEFGH1234567890']],
+  ])('%s', (text, secrets) => {
+    const safe = redactSecrets(text, secrets);
+    expect(safe).toContain('[redacted]');
+    for (const secret of secrets) {
+      expect(safe).not.toContain(secret);
+      // Nothing of it left beside the mask: no half of a wrapped token, no escaped tail.
+      expect(safe).not.toContain(secret.slice(-8));
+    }
+  });
+
+  it('what only looks like an escape is text: a broken one, and an escaped backslash before `u0061`', () => {
+    expect(redactSecrets('100%zz off, &#xZZ; and \\q then Tok/Secret-99', ['Tok/Secret-99'])).toBe(
+      '100%zz off, &#xZZ; and \\q then [redacted]',
+    );
+    // `\\u0061` is a backslash and the letters u0061, not an `a`.
+    expect(redactSecrets('{"m":"C:\\\\u0061bcd-long and abcd-long"}', ['abcd-long'])).toBe(
+      '{"m":"C:\\\\u0061bcd-long and [redacted]"}',
+    );
+  });
+
+  it('two secrets that overlap in the text are one mask; two side by side stay two', () => {
+    expect(redactSecrets('pair usr:pw\\/long-9 end', ['usr:pw/lo', 'pw/long-9'])).toBe('pair [redacted] end');
+    expect(redactSecrets('x tok-1111tok-2222 y', ['tok-1111', 'tok-2222'])).toBe('x [redacted][redacted] y');
+  });
+
+  it('a short secret split by a space is words, not the secret; an escaped one standing alone is masked', () => {
+    expect(redactSecrets('ab cd and abcd', ['abcd'])).toBe('ab cd and [redacted]');
+    expect(redactSecrets('{"m":"pw \\u0061b! refused, HTTP 401"}', ['ab!', '1'])).toBe(
+      '{"m":"pw [redacted] refused, HTTP 401"}',
+    );
+  });
+});
+
 describe('secretsOfUrl', () => {
   it.each([
     ['http://usr:p%2Fw@erp/hook?api_key=k%2B1&code=a+b', ['p%2Fw', 'p/w', 'k%2B1', 'k+1', 'a+b', 'a b']],
