@@ -163,7 +163,17 @@ const secretWords = new Set([
   'signature',
   'jwt',
   'bearer',
+  // A session's id or a refresh value opens the account as the access token does; `assinatura` and `hmac` sign.
+  'session',
+  'sessao',
+  'sid',
+  'refresh',
+  'hmac',
+  'assinatura',
 ]);
+
+/** Words of a session: its id is the credential (`X-Session-Id`, `sessionId`), though `id` elsewhere only names one. */
+const sessionWords = new Set(['session', 'sessao']);
 
 /** A word that holds a secret word whole (`apikey`, `xtoken`, `passwordconfirmation`): written as one word. */
 const secretWordInside = /password|passwd|senha|secret|(api|access|private|secret)key$|token$|credentials?$|signature$/;
@@ -223,6 +233,8 @@ const describingWords = new Set([
   'version',
   'required',
   'enabled',
+  'timeout',
+  'ttl',
 ]);
 
 /** A header's, field's or variable's name in its words: split at `-`, `_`, `.`, spaces, digits and case changes. */
@@ -245,6 +257,7 @@ function wordsOfName(name: string): string[] {
 export function isSecretName(name: string): boolean {
   const words = wordsOfName(name);
   const last = words.at(-1);
+  if (last === 'id' && words.some((word) => sessionWords.has(word))) return true;
   if (last === undefined || describingWords.has(last)) return false;
   return words.some((word, index) => {
     if (word === 'key') return !plainKeyKinds.has(words[index - 1] ?? '');

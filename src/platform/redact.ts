@@ -32,10 +32,10 @@ const wholeSecretKey = /pass(word|wd)?|pwd|senha|secret|token/i;
  * Query parameters whose whole name says they carry a credential, though no secret word ends it: Google's API `key`,
  * Azure's SAS `sig` and its Functions' `code` (an OAuth authorization code too), a `jwt`, an `auth`, and AWS's
  * `AWSAccessKeyId` (with `Signature`, `sig` and `X-Goog-Signature`, OpenTelemetry's default list of query values to
- * redact). The whole name only: `key` ending another name (`invoiceKey`, `sortKey`) is no credential, and b2bctl's
+ * redact), and Portuguese `chave` (key: as a field name it is also an NF-e's access key, no secret, so a query's only). The whole name only: `key` ending another name (`invoiceKey`, `sortKey`) is no credential, and b2bctl's
  * own parameters (`limit`, `offset`, `status`, `email`, `updatedFrom`, `updatedTo`) are never masked.
  */
-const credentialQueryName = /^(key|sig|code|jwt|auth|awsaccesskeyid)$/i;
+const credentialQueryName = /^(key|sig|code|jwt|auth|awsaccesskeyid|chave)$/i;
 
 /** A JSON Web Token, under whatever name (`?state=eyJ…`): its header and payload start `eyJ`, `{"` in base64url. */
 const jsonWebToken = /^eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*$/;

@@ -234,6 +234,11 @@ describe('redactUrl: credentials under names of their own', () => {
     ['X-Goog-Signature', "Google's signed URL"],
     ['X-Amz-Security-Token', "AWS's session token"],
     ['k%65y', 'an encoded name'],
+    // A user test: a signed download link in Portuguese, and a session's id.
+    ['chave', 'a key, in Portuguese'],
+    ['assinatura', 'a signature, in Portuguese'],
+    ['hmac', 'a signature'],
+    ['session', "a session's id"],
   ])('%s (%s): its value masked', (name) => {
     expect(redactUrl(`https://x.example/p?limit=5&${name}=VALUE-1&offset=0`)).toBe(
       `https://x.example/p?limit=5&${name}=[redacted]&offset=0`,
@@ -278,6 +283,15 @@ describe('isSecretName: by the words of the name', () => {
     'SENHA_ERP',
     'passwordConfirmation',
     'id_token',
+    // A user test: a login answer's session and refresh values, and a session header, were shown in traces.
+    'X-Session-Id',
+    'sessionId',
+    'session',
+    'sessao',
+    'sid',
+    'refresh',
+    'hmac',
+    'assinatura',
   ])('%s is a secret', (name) => {
     expect(isSecretName(name)).toBe(true);
   });
@@ -296,6 +310,9 @@ describe('isSecretName: by the words of the name', () => {
     'public_key',
     'x-trace',
     'WWW-Authenticate',
+    'chaveNfe',
+    'sessionTimeout',
+    'orderId',
   ])('%s is not', (name) => {
     expect(isSecretName(name)).toBe(false);
   });
