@@ -77,9 +77,32 @@ export interface OffsetPage {
  * A page that is merely shorter than asked proves nothing: a store may cap pages lower, or drop an entry it hides.
  */
 function reachesEnd(page: OffsetPage, pages: readonly OffsetPage[]): boolean {
-  return pages.some(
-    (empty) => empty.listed === 0 && empty.offset <= page.offset + page.listed && empty.answered < page.asked,
+  return endingEmptyPages(pages).some(
+    (empty) => empty.offset <= page.offset + page.listed && empty.answered < page.asked,
   );
+}
+
+/**
+ * The empty pages that may end the listing: each one but those a page asked after it was answered contradicts by
+ * listing entries past its offset. The window only loses orders while it is read, so past a true end no later page
+ * lists anything; one that does shows the empty page was spurious (a store answering one empty page mid-listing, a
+ * cache, a timeout read as nothing). Taken as the end, it had the read stop there and the cursor pass every order
+ * after it (t13-2): a page of 10 of 10 read after it, on a store capping its pages at 10, was taken as reaching the
+ * end. Without it the listing is read on past it, as past any short page, to an empty page nothing contradicts.
+ */
+function endingEmptyPages(pages: readonly OffsetPage[]): OffsetPage[] {
+  return pages.filter(
+    (empty) =>
+      empty.listed === 0 &&
+      !pages.some(
+        (later) => later.listed > 0 && later.asked > empty.answered && later.offset + later.listed > empty.offset,
+      ),
+  );
+}
+
+/** The offset of the first empty page that may end the listing (endingEmptyPages); Infinity when there is none. */
+function firstEndingEmpty(pages: readonly OffsetPage[]): number {
+  return Math.min(...endingEmptyPages(pages).map((page) => page.offset));
 }
 
 /**
@@ -130,7 +153,7 @@ export function offsetBreaks(pages: readonly OffsetPage[]): {
   breaks: { after: number; last: number }[];
   tail?: { reach: number; ended: boolean };
 } {
-  const firstEmpty = Math.min(...pages.filter((page) => page.listed === 0).map((page) => page.offset));
+  const firstEmpty = firstEndingEmpty(pages);
   const byOffset = new Map<number, { listed: number; ids: Set<string> }>();
   for (const page of pages) {
     if (page.listed === 0 || page.offset >= firstEmpty) continue;
@@ -163,7 +186,7 @@ export function offsetBreaks(pages: readonly OffsetPage[]): {
  * page is read on: only an empty one ends a listing.
  */
 export function readOnOffset(pages: readonly OffsetPage[], pageSize: number): number | undefined {
-  const firstEmpty = Math.min(...pages.filter((page) => page.listed === 0).map((page) => page.offset));
+  const firstEmpty = firstEndingEmpty(pages);
   let furthest: OffsetPage | undefined;
   for (const page of pages) {
     if (page.listed === 0 || page.offset >= firstEmpty) continue;
