@@ -25,6 +25,11 @@ export interface TimeWindow {
 export interface OrderVersion {
   id: number | string;
   lastUpdated: string;
+  /**
+   * A digest of the listed entry, set when its update stamp is coarser than a millisecond (coarse-stamps.ts): two
+   * versions under one such stamp are told apart by it when deciding what was emitted (rememberedKeys).
+   */
+  contentDigest?: string;
 }
 
 /** Aim for this many orders per small window, below the page size so a little churn does not overflow it. */
@@ -269,16 +274,40 @@ export function versionKey(order: OrderVersion): string {
   return `${order.id}@${Number.isNaN(instant) ? order.lastUpdated : new Date(instant).toISOString()}`;
 }
 
-/** Versions not yet emitted (by the previous runs' memory or earlier in this run); records the new ones. */
+/**
+ * The keys a version is remembered as emitted by: its versionKey (`id@instant`, what a release before this one reads),
+ * and when its stamp is coarser than a millisecond that key with the digest of its listed entry after it
+ * (`217@2026-11-30T23:04:00.000Z#…`), so that an entry changed under the same stamp (canceled within the minute of a
+ * run) is a new version, and an unchanged one is not emitted twice.
+ */
+export function rememberedKeys(order: OrderVersion): string[] {
+  const key = versionKey(order);
+  return order.contentDigest === undefined ? [key] : [key, `${key}#${order.contentDigest}`];
+}
+
+/**
+ * Versions not yet emitted (by the previous runs' memory or earlier in this run); records the new ones. Under a coarse
+ * stamp, the digest decides; a version remembered by `id@instant` alone (a cursor an older b2bctl wrote, or a version
+ * written from its detail, whose listed entry was not known) stands for the first listed entry met: taken as that
+ * one, and remembered by its digest from then on, so no version is emitted again for the cursor's new form.
+ */
 export function newVersions<T extends OrderVersion>(orders: readonly T[], emitted: Set<string>): T[] {
   const fresh: T[] = [];
   for (const order of orders) {
-    const key = versionKey(order);
-    if (emitted.has(key)) continue;
-    emitted.add(key);
-    fresh.push(order);
+    const [key, withDigest] = rememberedKeys(order) as [string, string | undefined];
+    if (withDigest === undefined ? emitted.has(key) : emitted.has(withDigest)) continue;
+    const standsForThisEntry = withDigest !== undefined && emitted.has(key) && !hasDigestKey(emitted, key);
+    for (const remembered of rememberedKeys(order)) emitted.add(remembered);
+    if (!standsForThisEntry) fresh.push(order);
   }
   return fresh;
+}
+
+/** Whether a version under a coarse stamp was remembered by the digest of some entry already. */
+function hasDigestKey(emitted: ReadonlySet<string>, key: string): boolean {
+  const prefix = `${key}#`;
+  for (const remembered of emitted) if (remembered.startsWith(prefix)) return true;
+  return false;
 }
 
 /**
@@ -334,7 +363,8 @@ export function mayBeListedFrom(key: string, floor: number, memory: ListingMemor
   if (memory.undecided.has(key)) return true;
   const listedUpTo = memory.listedUpTo.get(key);
   if (listedUpTo !== undefined && listedUpTo + 2 * listingReachMs >= floor) return true;
-  const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1));
+  // The instant after the id, before the digest of a version under a coarse stamp (rememberedKeys).
+  const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1).split('#')[0] as string);
   return !Number.isNaN(instant) && instant >= floor;
 }
 

@@ -17,6 +17,7 @@ import type { Context } from '../../context.js';
 import {
   cursorAheadOfClock,
   newVersions,
+  rememberedKeys,
   outsideListedWindow,
   parseInstantOrDuration,
   platformReadBound,
@@ -397,7 +398,8 @@ async function writeWindows(
     const fresh = newVersions(filter.keep(scanned.orders), progress.emitted);
     // Listed again or for the first time: remembered while the platform may list it (an instant without a zone).
     for (const order of scanned.orders)
-      if (order.listedUpTo !== undefined) progress.noteListed(versionKey(order), order.listedUpTo);
+      if (order.listedUpTo !== undefined)
+        for (const key of rememberedKeys(order)) progress.noteListed(key, order.listedUpTo);
     const records = options.detail
       ? await fetchDetails(client, fresh, { concurrency: options.concurrency, answers, saidStampUnread }, (line) =>
           context.log.warn(line),
@@ -657,7 +659,9 @@ function versionShown(
   const read = readListedOrder(detail, answers);
   if (read === undefined || String(read.id) !== String(listed.id)) return listed;
   if (!(Date.parse(read.lastUpdated) > Date.parse(listed.lastUpdated))) return listed;
-  const newer = { ...listed, lastUpdated: read.lastUpdated };
+  // Remembered without a digest: the entry the listing will show for this version is not known yet (newVersions).
+  const newer: ListedOrder = { ...listed, lastUpdated: read.lastUpdated };
+  delete newer.contentDigest;
   const key = versionKey(newer);
   progress.emitted.add(key);
   // An instant without a zone says nothing of where the platform will list this version: remembered through this

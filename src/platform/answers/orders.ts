@@ -17,6 +17,7 @@ import {
 import { notAListingPage, recognisedListPaths } from './listing.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { isUnsetStamp, updateStampFields } from '../../domain/update-instants.js';
+import { entryDigest, stampCoarserThanMillisecond } from '../../domain/coarse-stamps.js';
 
 /**
  * The order listing's and the order detail's answers. The document names the listing's fields (those of the orders
@@ -159,6 +160,8 @@ export interface ListedOrder {
    * `lastUpdated` is then this machine's reading of it in its own zone, a guess.
    */
   zonelessInstant?: string;
+  /** A digest of the entry, when its update stamp is coarser than a millisecond (domain/coarse-stamps.ts). */
+  contentDigest?: string;
 }
 
 /** A date and time with no zone after it. */
@@ -205,6 +208,7 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   const order: ListedOrder = { id, lastUpdated: instantText(written), record: entry };
   if (number !== undefined) order.orderNumber = number;
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
+  if (stampCoarserThanMillisecond(written)) order.contentDigest = entryDigest(entry);
   if (created) order.dateCreated = created.value;
   if (emptyUpdate !== undefined && created)
     order.neverUpdated = { updateField: emptyUpdate, createdField: created.path };
