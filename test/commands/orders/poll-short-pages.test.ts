@@ -106,6 +106,9 @@ describe('orders poll over pages shorter than asked before the end of the listin
     { cap: 10, emptyAt: 2 },
     { cap: 10, emptyAt: 4 },
     { cap: 24, emptyAt: 2 },
+    // Pages of 25 (a catch-up read 4 pages in flight, its 3rd request empty), and of 5 (the document's default, for a store ignoring limit).
+    { cap: 25, emptyAt: 3 },
+    { cap: 5, emptyAt: 3 },
   ])(
     'a store capping pages at $cap answering one spurious empty page (request $emptyAt): read on past it, all 60 once',
     async ({ cap, emptyAt }) => {
