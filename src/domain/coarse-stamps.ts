@@ -11,16 +11,44 @@ import { createHash } from 'node:crypto';
 /** The time of day in an instant's text: hours, minutes, and seconds with their fraction when written. */
 const timeOfDay = /\d{2}:\d{2}(?::\d{2}(?:[.,](\d+))?)?/;
 
+const secondMs = 1000;
+const minuteMs = 60_000;
+const dayMs = 86_400_000;
+
 /**
- * Whether an update stamp as the platform wrote it says less than a millisecond: no fraction of a second (`…T23:04Z`,
- * `…T23:04:53Z`, a date alone), a fraction of zeros only (`…T23:04:53.000Z`, a platform padding whole seconds), epoch
- * seconds, or epoch milliseconds of a whole second. Two updates within one such stamp cannot be told apart by it.
+ * How long an update stamp as the platform wrote it stands for, in milliseconds: 1 for a stamp with milliseconds (or
+ * finer); a second for one without a fraction (`…T23:04:53Z`), with a fraction of zeros only (`…T23:04:53.000Z`, a
+ * platform padding whole seconds), in epoch seconds or epoch milliseconds of a whole second; a minute for one without
+ * seconds (`…T23:04Z`); a day for a date alone. The order was updated somewhere in that span after the stamp.
  */
-export function stampCoarserThanMillisecond(written: string | number): boolean {
-  if (typeof written === 'number') return written < 1e11 || written % 1000 === 0;
-  const fraction = timeOfDay.exec(written)?.[1];
-  return fraction === undefined || /^0+$/.test(fraction);
+export function stampSpanMs(written: string | number): number {
+  if (typeof written === 'number') return written < 1e11 || written % secondMs === 0 ? secondMs : 1;
+  const time = timeOfDay.exec(written);
+  if (time === null) return dayMs;
+  if (!time[0].includes(':', 3)) return minuteMs;
+  const fraction = time[1];
+  return fraction === undefined || /^0+$/.test(fraction) ? secondMs : 1;
 }
+
+/** Whether two updates within one stamp cannot be told apart by it (stampSpanMs above a millisecond). */
+export function stampCoarserThanMillisecond(written: string | number): boolean {
+  return stampSpanMs(written) > 1;
+}
+
+/**
+ * Whether an order stamped at `instant`, updated somewhere in the `spanMs` after it, may lie in `window`: a listing
+ * filtering by the true instant lists an order stamped `23:35Z` and updated at 23:35:15 for a window starting at
+ * 23:35:14, and it belongs there as far as its stamp can tell (t13-13).
+ */
+export function stampMayLieIn(instant: number, spanMs: number, window: { from: number; to: number }): boolean {
+  return instant <= window.to && instant + spanMs - 1 >= window.from;
+}
+
+/**
+ * How long past its instant a version under a coarse stamp is remembered (the `#` keys of rememberedKeys): a listing
+ * filtering by the true instant lists it until that instant leaves the look-back, up to a minute after its stamp.
+ */
+export const coarseStampMemoryMs = minuteMs;
 
 /**
  * A digest of a listed entry, whatever the order the platform writes its fields in: what tells two versions under

@@ -12,6 +12,7 @@
  * run gets `lastUpdated` = now, above the run's upper bound (fixed at start, minus the lag), so it is read by the next
  * run; a late commit or skewed clock that stamps it a little in the past is caught by the next run's look-back.
  */
+import { coarseStampMemoryMs } from './coarse-stamps.js';
 import { parseInstant } from './instants.js';
 import { parseDuration } from './duration.js';
 
@@ -363,8 +364,10 @@ export function mayBeListedFrom(key: string, floor: number, memory: ListingMemor
   if (memory.undecided.has(key)) return true;
   const listedUpTo = memory.listedUpTo.get(key);
   if (listedUpTo !== undefined && listedUpTo + 2 * listingReachMs >= floor) return true;
-  // The instant after the id, before the digest of a version under a coarse stamp (rememberedKeys).
-  const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1).split('#')[0] as string);
+  // The instant after the id, before the digest of a version under a coarse stamp (rememberedKeys): such a version is
+  // listed, by a platform filtering on the true instant, until that instant leaves the look-back, up to a minute on.
+  const [stamp, digest] = key.slice(key.lastIndexOf('@') + 1).split('#') as [string, string | undefined];
+  const instant = Date.parse(stamp) + (digest === undefined ? 0 : coarseStampMemoryMs);
   return !Number.isNaN(instant) && instant >= floor;
 }
 

@@ -14,6 +14,7 @@ import { Pacer } from '../../platform/pacer.js';
 import { checkCursorFileSafety, checkOrdersFolderSafety } from '../../config/folder-safety.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
+import { stampMayLieIn } from '../../domain/coarse-stamps.js';
 import {
   cursorAheadOfClock,
   newVersions,
@@ -490,7 +491,9 @@ function keptInPiece(orders: readonly ListedOrder[], part: TimeWindow, zoneless:
   for (const order of orders) {
     const instant = Date.parse(order.lastUpdated);
     if (order.zonelessInstant === undefined) {
-      if (instant >= part.from && instant <= part.to) kept.push(order);
+      // Under a coarse stamp, kept where any instant of its span lies in the piece: a listing filtering by the true
+      // instant lists it only in the piece that holds it, which may start after its stamp (t13-13).
+      if (stampMayLieIn(instant, order.stampSpanMs ?? 1, part)) kept.push(order);
       continue;
     }
     zoneless.example ??= order.zonelessInstant;

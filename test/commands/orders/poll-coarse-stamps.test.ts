@@ -77,6 +77,30 @@ describe('orders poll, a platform writing its update stamps coarser than a milli
     expect([third.code, emitted(third.stdout)]).toEqual([0, []]);
   });
 
+  it('a listing filtering by the true instant: orders of the minute --since falls in, updated after it, are emitted', async () => {
+    // t13-13: the platform lists them (their true instant, 23:35:15, is after --since, 23:35:14); their stamp reads
+    // 23:35:00. Dropped as outside the window, none was written, exit 0, with a warning that the filter was coarse.
+    const orders = storeOf(toTheMinute);
+    const trueInstant = minute + 15_000;
+    platform.routes['GET /v1/orders'] = (request, _body, response) => {
+      const query = new URL(request.url ?? '/', platform.url).searchParams;
+      const [from, to] = [Date.parse(query.get('updatedFrom') ?? ''), Date.parse(query.get('updatedTo') ?? '')];
+      const offset = Number(query.get('offset'));
+      const inside = trueInstant >= from && trueInstant <= to ? orders.toReversed() : [];
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(inside.slice(offset, offset + Number(query.get('limit')))));
+    };
+    const configDir = freshConfigDir();
+    const first = await poll(configDir, ['--since', new Date(minute + 14_000).toISOString()]);
+    expect([first.code, emitted(first.stdout).toSorted()]).toEqual([
+      0,
+      ['1 AWAITING_PAYMENT', '2 AWAITING_PAYMENT', '3 AWAITING_PAYMENT'],
+    ]);
+    expect(first.stderr).not.toMatch(/warning/);
+    const again = await poll(configDir);
+    expect([again.code, emitted(again.stdout)]).toEqual([0, []]);
+  });
+
   it('stamps to the millisecond: remembered by id and instant alone, as before', async () => {
     useStore(storeOf(toTheMillisecond));
     const configDir = freshConfigDir();

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { entryDigest, stampCoarserThanMillisecond } from '../../../src/domain/coarse-stamps.js';
+import {
+  entryDigest,
+  stampCoarserThanMillisecond,
+  stampMayLieIn,
+  stampSpanMs,
+} from '../../../src/domain/coarse-stamps.js';
 import { mayBeListedFrom, newVersions, rememberedKeys } from '../../../src/domain/orders-window.js';
 
 describe('stampCoarserThanMillisecond: a stamp two updates within it cannot be told apart by', () => {
@@ -38,8 +43,10 @@ describe('entryDigest and rememberedKeys', () => {
     // The first as a release before this one reads it; the second tells entries under the same stamp apart.
     expect(keys).toEqual(['2@2026-11-30T23:04:00.000Z', '2@2026-11-30T23:04:00.000Z#abc']);
     const key = keys[1] as string;
-    expect(mayBeListedFrom(key, Date.parse('2026-11-30T23:04:00.000Z'))).toBe(true);
-    expect(mayBeListedFrom(key, Date.parse('2026-11-30T23:04:00.001Z'))).toBe(false);
+    // Remembered a minute past its stamp: a listing filtering by the true instant lists it that long.
+    expect(mayBeListedFrom(key, Date.parse('2026-11-30T23:05:00.000Z'))).toBe(true);
+    expect(mayBeListedFrom(key, Date.parse('2026-11-30T23:05:00.001Z'))).toBe(false);
+    expect(mayBeListedFrom(keys[0] as string, Date.parse('2026-11-30T23:04:00.001Z'))).toBe(false);
   });
 });
 
@@ -57,5 +64,28 @@ describe('newVersions under coarse stamps', () => {
     expect(newVersions([{ id: 2, lastUpdated: at, contentDigest: 'a' }], emitted)).toHaveLength(0);
     expect([...emitted]).toEqual([`2@${at}`, `2@${at}#a`]);
     expect(newVersions([{ id: 2, lastUpdated: at, contentDigest: 'b' }], emitted)).toHaveLength(1);
+  });
+});
+
+const window = (from: string, to: string) => ({ from: Date.parse(from), to: Date.parse(to) });
+
+describe('stampSpanMs and stampMayLieIn: the span a coarse stamp stands for', () => {
+  it.each([
+    ['2026-11-30T23:04Z', 60_000],
+    ['2026-11-30T23:04-03:00', 60_000],
+    ['2026-11-30T23:04:53Z', 1000],
+    ['2026-11-30T23:04:53.000Z', 1000],
+    ['2026-11-30', 86_400_000],
+    ['2026-11-30T23:04:53.417Z', 1],
+  ])('%s: %i ms', (written, span) => {
+    expect(stampSpanMs(written)).toBe(span);
+  });
+
+  it('an order stamped 23:35 may lie in a window starting at 23:35:14, not in one starting at 23:36', () => {
+    const stamp = Date.parse('2026-11-30T23:35:00.000Z');
+    expect(stampMayLieIn(stamp, 60_000, window('2026-11-30T23:35:14Z', '2026-11-30T23:40:00Z'))).toBe(true);
+    expect(stampMayLieIn(stamp, 60_000, window('2026-11-30T23:36:00Z', '2026-11-30T23:40:00Z'))).toBe(false);
+    expect(stampMayLieIn(stamp, 1, window('2026-11-30T23:35:14Z', '2026-11-30T23:40:00Z'))).toBe(false);
+    expect(stampMayLieIn(stamp, 60_000, window('2026-11-30T23:30:00Z', '2026-11-30T23:34:59.999Z'))).toBe(false);
   });
 });

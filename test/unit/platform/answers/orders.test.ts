@@ -80,6 +80,7 @@ describe('readListedOrder: the id and update instant the poller tracks', () => {
       record: order,
       // Its stamp is to the second: the digest of the entry tells versions under it apart (coarse-stamps.ts).
       contentDigest: entryDigest(order),
+      stampSpanMs: 1000,
     });
   });
 
