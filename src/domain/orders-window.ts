@@ -12,6 +12,7 @@
  * run gets `lastUpdated` = now, above the run's upper bound (fixed at start, minus the lag), so it is read by the next
  * run; a late commit or skewed clock that stamps it a little in the past is caught by the next run's look-back.
  */
+import { coarseStampMemoryMs } from './coarse-stamps.js';
 import { parseInstant } from './instants.js';
 import { parseDuration } from './duration.js';
 
@@ -25,6 +26,11 @@ export interface TimeWindow {
 export interface OrderVersion {
   id: number | string;
   lastUpdated: string;
+  /**
+   * A digest of the listed entry, set when its update stamp is coarser than a millisecond (coarse-stamps.ts): two
+   * versions under one such stamp are told apart by it when deciding what was emitted (rememberedKeys).
+   */
+  contentDigest?: string;
 }
 
 /** Aim for this many orders per small window, below the page size so a little churn does not overflow it. */
@@ -77,9 +83,32 @@ export interface OffsetPage {
  * A page that is merely shorter than asked proves nothing: a store may cap pages lower, or drop an entry it hides.
  */
 function reachesEnd(page: OffsetPage, pages: readonly OffsetPage[]): boolean {
-  return pages.some(
-    (empty) => empty.listed === 0 && empty.offset <= page.offset + page.listed && empty.answered < page.asked,
+  return endingEmptyPages(pages).some(
+    (empty) => empty.offset <= page.offset + page.listed && empty.answered < page.asked,
   );
+}
+
+/**
+ * The empty pages that may end the listing: each one but those a page asked after it was answered contradicts by
+ * listing entries past its offset. The window only loses orders while it is read, so past a true end no later page
+ * lists anything; one that does shows the empty page was spurious (a store answering one empty page mid-listing, a
+ * cache, a timeout read as nothing). Taken as the end, it had the read stop there and the cursor pass every order
+ * after it (t13-2): a page of 10 of 10 read after it, on a store capping its pages at 10, was taken as reaching the
+ * end. Without it the listing is read on past it, as past any short page, to an empty page nothing contradicts.
+ */
+function endingEmptyPages(pages: readonly OffsetPage[]): OffsetPage[] {
+  return pages.filter(
+    (empty) =>
+      empty.listed === 0 &&
+      !pages.some(
+        (later) => later.listed > 0 && later.asked > empty.answered && later.offset + later.listed > empty.offset,
+      ),
+  );
+}
+
+/** The offset of the first empty page that may end the listing (endingEmptyPages); Infinity when there is none. */
+function firstEndingEmpty(pages: readonly OffsetPage[]): number {
+  return Math.min(...endingEmptyPages(pages).map((page) => page.offset));
 }
 
 /**
@@ -130,7 +159,7 @@ export function offsetBreaks(pages: readonly OffsetPage[]): {
   breaks: { after: number; last: number }[];
   tail?: { reach: number; ended: boolean };
 } {
-  const firstEmpty = Math.min(...pages.filter((page) => page.listed === 0).map((page) => page.offset));
+  const firstEmpty = firstEndingEmpty(pages);
   const byOffset = new Map<number, { listed: number; ids: Set<string> }>();
   for (const page of pages) {
     if (page.listed === 0 || page.offset >= firstEmpty) continue;
@@ -163,7 +192,7 @@ export function offsetBreaks(pages: readonly OffsetPage[]): {
  * page is read on: only an empty one ends a listing.
  */
 export function readOnOffset(pages: readonly OffsetPage[], pageSize: number): number | undefined {
-  const firstEmpty = Math.min(...pages.filter((page) => page.listed === 0).map((page) => page.offset));
+  const firstEmpty = firstEndingEmpty(pages);
   let furthest: OffsetPage | undefined;
   for (const page of pages) {
     if (page.listed === 0 || page.offset >= firstEmpty) continue;
@@ -246,16 +275,40 @@ export function versionKey(order: OrderVersion): string {
   return `${order.id}@${Number.isNaN(instant) ? order.lastUpdated : new Date(instant).toISOString()}`;
 }
 
-/** Versions not yet emitted (by the previous runs' memory or earlier in this run); records the new ones. */
+/**
+ * The keys a version is remembered as emitted by: its versionKey (`id@instant`, what a release before this one reads),
+ * and when its stamp is coarser than a millisecond that key with the digest of its listed entry after it
+ * (`217@2026-11-30T23:04:00.000Z#…`), so that an entry changed under the same stamp (canceled within the minute of a
+ * run) is a new version, and an unchanged one is not emitted twice.
+ */
+export function rememberedKeys(order: OrderVersion): string[] {
+  const key = versionKey(order);
+  return order.contentDigest === undefined ? [key] : [key, `${key}#${order.contentDigest}`];
+}
+
+/**
+ * Versions not yet emitted (by the previous runs' memory or earlier in this run); records the new ones. Under a coarse
+ * stamp, the digest decides; a version remembered by `id@instant` alone (a cursor an older b2bctl wrote, or a version
+ * written from its detail, whose listed entry was not known) stands for the first listed entry met: taken as that
+ * one, and remembered by its digest from then on, so no version is emitted again for the cursor's new form.
+ */
 export function newVersions<T extends OrderVersion>(orders: readonly T[], emitted: Set<string>): T[] {
   const fresh: T[] = [];
   for (const order of orders) {
-    const key = versionKey(order);
-    if (emitted.has(key)) continue;
-    emitted.add(key);
-    fresh.push(order);
+    const [key, withDigest] = rememberedKeys(order) as [string, string | undefined];
+    if (withDigest === undefined ? emitted.has(key) : emitted.has(withDigest)) continue;
+    const standsForThisEntry = withDigest !== undefined && emitted.has(key) && !hasDigestKey(emitted, key);
+    for (const remembered of rememberedKeys(order)) emitted.add(remembered);
+    if (!standsForThisEntry) fresh.push(order);
   }
   return fresh;
+}
+
+/** Whether a version under a coarse stamp was remembered by the digest of some entry already. */
+function hasDigestKey(emitted: ReadonlySet<string>, key: string): boolean {
+  const prefix = `${key}#`;
+  for (const remembered of emitted) if (remembered.startsWith(prefix)) return true;
+  return false;
 }
 
 /**
@@ -311,7 +364,10 @@ export function mayBeListedFrom(key: string, floor: number, memory: ListingMemor
   if (memory.undecided.has(key)) return true;
   const listedUpTo = memory.listedUpTo.get(key);
   if (listedUpTo !== undefined && listedUpTo + 2 * listingReachMs >= floor) return true;
-  const instant = Date.parse(key.slice(key.lastIndexOf('@') + 1));
+  // The instant after the id, before the digest of a version under a coarse stamp (rememberedKeys): such a version is
+  // listed, by a platform filtering on the true instant, until that instant leaves the look-back, up to a minute on.
+  const [stamp, digest] = key.slice(key.lastIndexOf('@') + 1).split('#') as [string, string | undefined];
+  const instant = Date.parse(stamp) + (digest === undefined ? 0 : coarseStampMemoryMs);
   return !Number.isNaN(instant) && instant >= floor;
 }
 

@@ -25,7 +25,10 @@ export interface OrdersCursor {
   cursor: string;
   /**
    * `id@lastUpdated` keys emitted at or after `cursor` minus the look-back, not to be emitted again; one whose instant
-   * has no zone (read in this machine's, maybe hours off) while the platform lists it in a window reaching there.
+   * has no zone (read in this machine's, maybe hours off) while the platform lists it in a window reaching there. A
+   * version whose stamp is coarser than a millisecond is also kept with `#` and a digest of its listed entry after it
+   * (rememberedKeys): a release before this one reads the first and passes over the second; a cursor it wrote holds
+   * none, and its keys stand for the first entry listed (newVersions).
    */
   emitted: string[];
   /**

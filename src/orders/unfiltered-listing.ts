@@ -1,4 +1,5 @@
 import { B2bctlError, ExitCode } from '../base/errors.js';
+import { stampMayLieIn } from '../domain/coarse-stamps.js';
 import { outsideListedWindow, withinWindowDays, type TimeWindow } from '../domain/orders-window.js';
 import type { ListedOrder } from '../platform/answers/orders.js';
 import { defaultOffsetReadBudget } from './window-scan.js';
@@ -47,7 +48,16 @@ export class UnfilteredListingCheck {
    */
   note(part: TimeWindow, orders: readonly ListedOrder[], offset = 0): void {
     const judged = orders.filter((order) => order.zonelessInstant === undefined);
-    const outside = judged.filter((order) => outsideListedWindow(Date.parse(order.lastUpdated), part));
+    // An order under a coarse stamp (`23:35Z`) is outside only when no instant of its stamp's span is inside.
+    const outside = judged.filter((order) => {
+      const instant = Date.parse(order.lastUpdated);
+      const span = order.stampSpanMs ?? 1;
+      return (
+        outsideListedWindow(instant, part) &&
+        outsideListedWindow(instant + span - 1, part) &&
+        !stampMayLieIn(instant, span, part)
+      );
+    });
     const otherDay = outside.find((order) => !this.withinDays(order, part));
     const sameDay = outside.find((order) => this.withinDays(order, part));
     if (sameDay !== undefined) this.coarse ??= { asked: part, example: sameDay };

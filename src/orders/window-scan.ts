@@ -339,7 +339,8 @@ class WindowScanner<T extends OrderVersion> {
     keep(0, first);
     if (first.listed >= this.options.pageSize) await this.readFullPages(part, keep);
     if (!(await this.readOn(part, pages, keep, budget))) return undefined;
-    const fallback = await this.repairChain(part, pages, keep);
+    const fallback = await this.repairChain(part, pages, keep, budget);
+    if (fallback === undefined) return undefined;
     const found = new Map<string, T>();
     for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) found.set(versionKey(order), order);
     return [...found.values()];
@@ -396,13 +397,16 @@ class WindowScanner<T extends OrderVersion> {
    * Until the pages prove that no unchanged order was skipped (offsetCoverage: a chain of pages sharing orders from
    * the head to a page read after the empty page at its end), a page just before each break of the chain, and one
    * at the end, in rounds. Churn costs a few pages; a store churning so fast that repairs would double the pages,
-   * or never settle, is read by the split by time instead, whose orders are returned.
+   * or never settle, is read by the split by time instead, whose orders are returned. An empty page a later page
+   * contradicts (it listed orders past it) ends nothing: the listing is read on from there (readOn), undefined when
+   * that would pass `budget`.
    */
   private async repairChain(
     part: TimeWindow,
     pages: OffsetRead<T>[],
     keep: (offset: number, page: StampedPage<T>) => void,
-  ): Promise<T[]> {
+    budget: number,
+  ): Promise<T[] | undefined> {
     const extraAllowed = Math.max(minimumRepairPages, pages.length);
     const halfPage = Math.ceil(Math.max(2, ...pages.map((page) => page.listed)) / 2);
     const attempts = new Map<number | 'tail', number>();
@@ -414,16 +418,21 @@ class WindowScanner<T extends OrderVersion> {
     let extra = 0;
     for (let round = 0; !offsetCoverage(pages).proven; round++) {
       const { breaks, tail } = offsetBreaks(pages);
+      if (round >= maximumRepairRounds) return this.splitByTime(part);
+      if (tail !== undefined && !tail.ended) {
+        // The empty page the read stopped at was contradicted: read on from there, and look at the new end afresh.
+        if (!(await this.readOn(part, pages, keep, budget))) return undefined;
+        attempts.delete('tail');
+        continue;
+      }
       // Where the last order before the break is now: orders that left the window moved it up, so look half a
       // page before it, and further back each time the chain still breaks there.
       const repairs = breaks.map(({ after, last }) => Math.max(0, last - halfPage * (attempt(after) + 1)));
-      // The end: where the listing was read to, or, once an empty page was answered there, its last order again
-      // (a page asked after the empty one holds everything to the end), further back while it holds none of ours.
-      const ends =
-        tail === undefined ? [] : [tail.ended ? Math.max(0, tail.reach - 1 - halfPage * attempt('tail')) : tail.reach];
+      // The end, an empty page answered where the listing was read to: its last order again (a page asked after the
+      // empty one holds everything to the end), further back while it holds none of ours.
+      const ends = tail === undefined ? [] : [Math.max(0, tail.reach - 1 - halfPage * attempt('tail'))];
       const reads = [...repairs, ...ends];
-      if (reads.length === 0 || extra + reads.length > extraAllowed || round >= maximumRepairRounds)
-        return this.splitByTime(part);
+      if (reads.length === 0 || extra + reads.length > extraAllowed) return this.splitByTime(part);
       extra += reads.length;
       const readAt = async (offset: number) => keep(offset, await this.fetch(part, offset));
       await Promise.all([

@@ -14,9 +14,11 @@ import { Pacer } from '../../platform/pacer.js';
 import { checkCursorFileSafety, checkOrdersFolderSafety } from '../../config/folder-safety.js';
 import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
+import { stampMayLieIn } from '../../domain/coarse-stamps.js';
 import {
   cursorAheadOfClock,
   newVersions,
+  rememberedKeys,
   outsideListedWindow,
   parseInstantOrDuration,
   platformReadBound,
@@ -399,7 +401,8 @@ async function writeWindows(
     const fresh = newVersions(filter.keep(scanned.orders), progress.emitted);
     // Listed again or for the first time: remembered while the platform may list it (an instant without a zone).
     for (const order of scanned.orders)
-      if (order.listedUpTo !== undefined) progress.noteListed(versionKey(order), order.listedUpTo);
+      if (order.listedUpTo !== undefined)
+        for (const key of rememberedKeys(order)) progress.noteListed(key, order.listedUpTo);
     const records = options.detail
       ? await fetchDetails(client, fresh, { concurrency: options.concurrency, answers, saidStampUnread }, (line) =>
           context.log.warn(line),
@@ -490,7 +493,9 @@ function keptInPiece(orders: readonly ListedOrder[], part: TimeWindow, zoneless:
   for (const order of orders) {
     const instant = Date.parse(order.lastUpdated);
     if (order.zonelessInstant === undefined) {
-      if (instant >= part.from && instant <= part.to) kept.push(order);
+      // Under a coarse stamp, kept where any instant of its span lies in the piece: a listing filtering by the true
+      // instant lists it only in the piece that holds it, which may start after its stamp (t13-13).
+      if (stampMayLieIn(instant, order.stampSpanMs ?? 1, part)) kept.push(order);
       continue;
     }
     zoneless.example ??= order.zonelessInstant;
@@ -659,7 +664,9 @@ function versionShown(
   const read = readListedOrder(detail, answers);
   if (read === undefined || String(read.id) !== String(listed.id)) return listed;
   if (!(Date.parse(read.lastUpdated) > Date.parse(listed.lastUpdated))) return listed;
-  const newer = { ...listed, lastUpdated: read.lastUpdated };
+  // Remembered without a digest: the entry the listing will show for this version is not known yet (newVersions).
+  const newer: ListedOrder = { ...listed, lastUpdated: read.lastUpdated };
+  delete newer.contentDigest;
   const key = versionKey(newer);
   progress.emitted.add(key);
   // An instant without a zone says nothing of where the platform will list this version: remembered through this

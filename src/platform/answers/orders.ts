@@ -17,6 +17,7 @@ import {
 import { notAListingPage, recognisedListPaths } from './listing.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { isUnsetStamp, updateStampFields } from '../../domain/update-instants.js';
+import { entryDigest, stampSpanMs } from '../../domain/coarse-stamps.js';
 
 /**
  * The order listing's and the order detail's answers. The document names the listing's fields (those of the orders
@@ -159,6 +160,10 @@ export interface ListedOrder {
    * `lastUpdated` is then this machine's reading of it in its own zone, a guess.
    */
   zonelessInstant?: string;
+  /** A digest of the entry, when its update stamp is coarser than a millisecond (domain/coarse-stamps.ts). */
+  contentDigest?: string;
+  /** How long that coarse stamp stands for (a second, a minute: stampSpanMs), when it is above a millisecond. */
+  stampSpanMs?: number;
 }
 
 /** A date and time with no zone after it. */
@@ -205,6 +210,8 @@ export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = 
   const order: ListedOrder = { id, lastUpdated: instantText(written), record: entry };
   if (number !== undefined) order.orderNumber = number;
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
+  const span = stampSpanMs(written);
+  if (span > 1) Object.assign(order, { contentDigest: entryDigest(entry), stampSpanMs: span });
   if (created) order.dateCreated = created.value;
   if (emptyUpdate !== undefined && created)
     order.neverUpdated = { updateField: emptyUpdate, createdField: created.path };

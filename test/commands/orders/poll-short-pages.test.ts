@@ -102,6 +102,35 @@ describe('orders poll over pages shorter than asked before the end of the listin
     }
   });
 
+  it.each([
+    { cap: 10, emptyAt: 2 },
+    { cap: 10, emptyAt: 4 },
+    { cap: 24, emptyAt: 2 },
+    // Pages of 25 (a catch-up read 4 pages in flight, its 3rd request empty), and of 5 (the document's default, for a store ignoring limit).
+    { cap: 25, emptyAt: 3 },
+    { cap: 5, emptyAt: 3 },
+  ])(
+    'a store capping pages at $cap answering one spurious empty page (request $emptyAt): read on past it, all 60 once',
+    async ({ cap, emptyAt }) => {
+      // t13-2: the page read again after that empty page came back as long as the store's pages, which shows it was
+      // not the end; taken as the end, the run stopped there, exit 0, its cursor past every order after it.
+      let requests = 0;
+      const platform = await store(cap, (page) => (++requests === emptyAt ? [] : page));
+      try {
+        const first = await pollOnce(platform, '3h');
+        expect(first.code).toBe(0);
+        expect(first.ids.toSorted((left, right) => left - right)).toEqual(orders.map((order) => order.id));
+        expect(first.cursor).toBe(at(now - 2_000));
+        // Read on to the true end, an empty page at 60 that nothing contradicts, and its last order again.
+        expect(platform.offsets.slice(-2)).toEqual([60, 59]);
+        const again = await pollOnce(platform);
+        expect([again.code, again.ids]).toEqual([0, []]);
+      } finally {
+        await platform.close();
+      }
+    },
+  );
+
   it('a window of 3 orders, the minute a cron job reads: 3 requests, the page, the empty page, its last order again', async () => {
     const platform = await store(25);
     try {

@@ -54,7 +54,7 @@ describe('offsetCoverage: overlapping offset pages prove nothing unchanged was s
     });
     // Read again after it, the page holds every order to the end: 4, joined to the chain by 3.
     expect(
-      offsetCoverage(read({ offset: 0, ids: ids(1, 3) }, { offset: 3, ids: [] }, { offset: 2, ids: ids(3, 4) })),
+      offsetCoverage(read({ offset: 0, ids: ids(1, 3) }, { offset: 3, ids: [] }, { offset: 1, ids: ids(3, 4) })),
     ).toEqual({ proven: true });
   });
 
@@ -64,6 +64,24 @@ describe('offsetCoverage: overlapping offset pages prove nothing unchanged was s
         read({ offset: 0, ids: ids(1, 10) }, { offset: 12, ids: [] }, { offset: 9, ids: ids(10, 10), listed: 1 }),
       ),
     ).toEqual({ proven: false, frontier: 9 });
+  });
+
+  it('an empty page a later page lists orders past is no end: the read goes on from there (t13-2)', () => {
+    // A store capping pages at 10 answered one spurious empty page at 10; read after it, the page at 9 held 10 of
+    // 10: the window only loses orders, so past a true end nothing is listed, and this one was not the end.
+    const pages = read({ offset: 0, ids: ids(1, 10) }, { offset: 10, ids: [] }, { offset: 9, ids: ids(10, 19) });
+    expect(offsetCoverage(pages)).toEqual({ proven: false, frontier: 9 });
+    expect(offsetBreaks(pages)).toEqual({ breaks: [], tail: { reach: 19, ended: false } });
+    expect(readOnOffset(pages, 25)).toBe(18);
+    // Read on to an empty page nothing contradicts, and its last order again: proven.
+    expect(
+      offsetCoverage([
+        ...pages,
+        ...read({ offset: 18, ids: ids(19, 20) }, { offset: 20, ids: [] }, { offset: 19, ids: ids(20, 20) }).map(
+          (page) => ({ ...page, asked: page.asked + 6, answered: page.answered + 6 }),
+        ),
+      ]),
+    ).toEqual({ proven: true });
   });
 
   it('an order that left the window between two pages breaks the chain: the frontier says where to look', () => {
@@ -132,8 +150,9 @@ describe('offsetBreaks: every place the chain breaks, and its end, to repair the
           { offset: 24, ids: ids(27, 51) },
           { offset: 24, ids: ids(25, 49) },
           { offset: 48, ids: ids(49, 55) },
-          { offset: 55, ids: [] },
+          // In flight when the empty page was answered (asked before it was): it neither counts nor contradicts it.
           { offset: 72, ids: ids(90, 114) },
+          { offset: 55, ids: [] },
         ),
       ),
     ).toEqual({ breaks: [], tail: { reach: 55, ended: true } });

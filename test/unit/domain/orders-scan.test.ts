@@ -22,10 +22,14 @@ const material = {
 interface ListingShape {
   cap?: number;
   hidden?: (id: number | string) => boolean;
+  /** Whether the store answers this request (counted from 1) with a spurious empty page, past offset 0 (t13-2). */
+  emptyAt?: (request: number) => boolean;
 }
 
 /** A page of the sandbox's order listing, as the platform answers it: copies, so churn after it changes nothing read. */
+let requests = 0;
 function pageOf(store: OrderStore, part: { from: number; to: number }, offset: number, shape: ListingShape = {}) {
+  if (offset > 0 && shape.emptyAt?.(++requests)) return { orders: [], listed: 0 };
   const page = listOrders(store.orders.values(), {
     limit: Math.min(maximumListingLimit, shape.cap ?? maximumListingLimit),
     offset,
@@ -174,6 +178,8 @@ describe('a store whose pages come back shorter than asked before the end of its
     ],
     // Budgets of 25 to 74 orders: windows read on to the budget, then split by it.
     ['caps its pages at 10 orders, over a small offset budget', { cap: 10, budget: true }],
+    // One request past the head page in nine answers an empty page mid-listing: read on past it, never ended there.
+    ['caps its pages at 10 and answers a spurious empty page now and then', { cap: 10, emptyAt: (n) => n % 9 === 4 }],
   ] as [string, ListingShape & { budget?: boolean }][])(
     'misses nothing and emits nothing twice when it %s',
     async (_name, shape) => {

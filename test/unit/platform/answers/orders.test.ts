@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { entryDigest } from '../../../../src/domain/coarse-stamps.js';
 import {
   detailHoldsNoOrder,
   detailNotTheOrder,
@@ -78,6 +79,9 @@ describe('readListedOrder: the id and update instant the poller tracks', () => {
       orderNumber: 100_007,
       status: 'SHIPPED',
       record: order,
+      // Its stamp is to the second: the digest of the entry tells versions under it apart (coarse-stamps.ts).
+      contentDigest: entryDigest(order),
+      stampSpanMs: 1000,
     });
   });
 
