@@ -105,6 +105,25 @@ describe('secretsOfUrl', () => {
   });
 });
 
+describe('redactSecrets: a secret inside a Basic credential another program printed', () => {
+  // A user test: `curl -v -u erp:$ERP_TOKEN` in an --exec command printed the token as Basic's base64, kept in clear.
+  const token = 'ErpToken0123456789abcdef';
+  const basic = Buffer.from(`erp:${token}`).toString('base64');
+
+  it.each([
+    [`> Authorization: Basic ${basic}`, '> Authorization: Basic [redacted]'],
+    [`authorization: basic ${basic}\nnext line`, 'authorization: basic [redacted]\nnext line'],
+  ])('%j is masked', (text, expected) => {
+    expect(redactSecrets(text, [token])).toBe(expected);
+  });
+
+  it('a Basic credential that holds no known secret, and base64 that is no credential, are left as they are', () => {
+    const other = Buffer.from('erp:another-password-here').toString('base64');
+    const text = `Authorization: Basic ${other}; data ${basic}`;
+    expect(redactSecrets(text, [token])).toBe(text);
+  });
+});
+
 describe('secretsOfAuthorization', () => {
   it.each([
     ['Bearer tok-1234', ['tok-1234']],
