@@ -719,8 +719,15 @@ function secretsOf(headers: Readonly<Record<string, string>>, body: string | und
     for (const match of body.matchAll(/(?:^|&)([^&=]+)=([^&]*)/g))
       if (match[2] && isSecretName(formDecode(match[1] ?? ''))) secrets.push(match[2], formDecode(match[2]));
   }
-  return secrets;
+  return secrets.filter((secret) => !nfeAccessKey.test(secret));
 }
+
+/**
+ * An NF-e's access key (44 digits), sent as an invoice's `accessKey`: named like a credential, but printed on every
+ * DANFE, and the store's refusal of it (`NF-e 3526 1012 … is another order's`) is what the operator must read: once
+ * masking read a secret split by spaces, that refusal said `[redacted]`.
+ */
+const nfeAccessKey = /^\d{44}$/;
 
 /**
  * The credentials of the proxy a request goes through (`HTTP_PROXY=http://svc:password@proxy:3128`): undici sends
