@@ -244,6 +244,51 @@ export function moveAddsData(
 }
 
 /**
+ * What an order's detail shows of a correction (`--replace`) sent with `values`, read again after an answer that did
+ * not tell whether it was made (a 5xx, a lost answer, a 2xx that refuses it). A correction leaves the status as it
+ * is, so only the value can tell: `made` when the order holds the corrected value and the data the correction adds;
+ * `notMade` when it still holds another value, or shows lacking (empty) the data added; `unseen` when the detail does
+ * not show the field at all, which tells nothing. `holds` says what the detail shows, for the report's message.
+ */
+export type CorrectionSeen =
+  { seen: 'made'; holds: string } | { seen: 'notMade'; holds: string } | { seen: 'unseen'; field: string };
+
+export function correctionSeen(
+  held: HeldMoveData,
+  action: ReplaceableAction,
+  values: Readonly<Partial<Record<keyof HeldMoveData | 'invoiceXmlBase64', string>>>,
+): CorrectionSeen {
+  const kept = keptFieldOf[action];
+  const heldKept = held[kept]?.trim();
+  if (heldKept === undefined) return { seen: 'unseen', field: keptFieldWords[kept] };
+  if (heldKept === '') return { seen: 'notMade', holds: `the order still holds no ${keptFieldWords[kept]}` };
+  const other = moveConflict(held, action, values) ?? moveAddsData(held, action, values);
+  if (other === undefined) return { seen: 'made', holds: `the order holds ${heldWithAdded(held, action, values)}` };
+  // Data the correction adds (a carrier) that the detail does not show at all, rather than shows empty: unseen.
+  if (held[other.field] === undefined) return { seen: 'unseen', field: keptFieldWords[other.field] };
+  const lacking = other.held === '' ? ` with no ${keptFieldWords[other.field]}` : '';
+  const value = other.held === '' ? heldKept : other.held;
+  const words = other.held === '' ? keptFieldWords[kept] : keptFieldWords[other.field];
+  return { seen: 'notMade', holds: `the order still holds ${words} ${value}${lacking}` };
+}
+
+/** `ERP number E-1`, or `tracking code SS123456785BR and carrier Correios`: the kept value and what the move added. */
+function heldWithAdded(
+  held: HeldMoveData,
+  action: ReplaceableAction,
+  values: Readonly<Partial<Record<keyof HeldMoveData | 'invoiceXmlBase64', string>>>,
+): string {
+  const kept = keptFieldOf[action];
+  const added = (addedFieldsOf[action] ?? []).filter((field) =>
+    field === 'invoiceXml' ? (values.invoiceXml ?? values.invoiceXmlBase64) !== undefined : values[field] !== undefined,
+  );
+  const shown = added.map((field) =>
+    field === 'invoiceXml' ? 'the NF-e XML' : `${keptFieldWords[field]} ${held[field]?.trim()}`,
+  );
+  return [`${keptFieldWords[kept]} ${held[kept]?.trim()}`, ...shown].join(' and ');
+}
+
+/**
  * Why a move the order's status has passed never reached it: the order's detail shows this move's field empty
  * (`"invoice": null`), or shows what it keeps from its other moves (some of the ERP number, NF-e key and tracking
  * code) but not this move's (a SHIPPED order with no NF-e key, its invoice never sent). Not the same move again,

@@ -3,6 +3,7 @@ import { NotAListingPage } from '../../platform/answers/listing.js';
 import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
   conflictNotSent,
+  correctionSeen,
   forbiddenMove,
   keptFieldOf,
   moveAddsData,
@@ -274,8 +275,12 @@ export class MoveSender {
       this.states.delete(move.order);
       // A 5xx (the client's MayHaveBeenAppliedError), a 502-504, an answer lost: the move may have been applied (a 500
       // reported "did not go through", with an errors file "to fix", had canceled the order). The order's status tells.
-      if (error instanceof AmbiguousRequestError)
-        return this.settle(move, { status: error.status, what: asClause(error.message), kind: 'failure' }, signal);
+      if (error instanceof AmbiguousRequestError) {
+        const answered: Unproven = { status: error.status, what: asClause(error.message), kind: 'failure' };
+        return keepStatus === undefined
+          ? this.settle(move, answered, signal)
+          : { ...(await this.settleCorrection(move, answered, signal)), id };
+      }
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
       // Without the status check nothing looked the order up: a number the routes do not know is tried as one.
       if (error.status === 404 && !this.checkStatus && id === undefined) {
@@ -294,7 +299,7 @@ export class MoveSender {
    * `OK` or `PROCESSING`: `accepted` with one warning). A body that
    * refuses the move, shows the order in a status the move does not lead to, or is another order's record is no
    * proof: the order is read again, as after a 502-504, and its status tells; a 200 `{"status":"ERROR"}` was
-   * reported `applied`, "now ERROR" (a user test). A correction leaves the status as it was, so that cannot tell.
+   * reported `applied`, "now ERROR" (a user test). A correction leaves the status as it was: its value tells.
    */
   private async judged(
     move: PreparedMove,
@@ -324,15 +329,12 @@ export class MoveSender {
         : answer.otherOrder !== undefined
           ? `the answer is the record of another order (id ${answer.otherOrder})`
           : `the answer shows the order ${shownStatus}, which this move does not lead to`;
-    if (keepStatus !== undefined)
-      return {
-        outcome: 'unknown',
-        status,
-        id,
-        message: `${what}; a correction leaves the order's status as it is, so b2bctl cannot tell whether it was made: check with b2bctl orders get ${move.order}`,
-      };
     const kind = answer.refusal === undefined ? 'unproven' : 'refusal';
-    return { ...(await this.settle(move, { status, what, kind }, signal)), id };
+    const settled =
+      keepStatus === undefined
+        ? await this.settle(move, { status, what, kind }, signal)
+        : await this.settleCorrection(move, { status, what, kind }, signal);
+    return { ...settled, id };
   }
 
   /**
@@ -454,12 +456,7 @@ export class MoveSender {
           message: `${what}; the order is ${status} now: it moves no further`,
         };
     if (status !== undefined && reachedStage(status, move.action)) {
-      const how =
-        answered.kind !== 'failure'
-          ? what
-          : answered.status === undefined
-            ? 'the answer was lost'
-            : `the move was answered HTTP ${answered.status}`;
+      const how = answered.kind !== 'failure' ? what : answeredHow(answered.status);
       return {
         outcome: 'applied',
         status: answered.status,
@@ -477,6 +474,43 @@ export class MoveSender {
       };
     const end = answered.kind === 'refusal' ? 'the move did not go through' : 'send it again';
     return { outcome: 'failed', status: answered.status, message: `${what}; ${now}: ${end}` };
+  }
+
+  /**
+   * After a correction's answer that does not tell (a 5xx, a lost answer, a 2xx that refuses it or shows no proof):
+   * a correction leaves the order's status as it is, so its status proves nothing (a 500 the store had not applied
+   * was reported applied, "the order is READY_TO_SHIP, so the move went through", exit 0: a user test, t13-3). The
+   * value the order's detail shows now tells (correctionSeen): the corrected one, applied; the old one, failed, or
+   * unknown after a 2xx that may come before the store applies it; a detail that does not show it, unknown.
+   */
+  private async settleCorrection(move: PreparedMove, answered: Unproven, signal?: AbortSignal): Promise<MoveResult> {
+    const { what, status } = answered;
+    const check = `check with b2bctl orders get ${move.order}`;
+    let held: OrderState['held'];
+    try {
+      held = (await orderState(this.client, move.values.id ?? move.order, signal)).held;
+    } catch {
+      return { outcome: 'unknown', status, message: `${what}; the order's detail could not be read again: ${check}` };
+    }
+    const seen = correctionSeen(held, move.action as ReplaceableAction, move.values);
+    if (seen.seen === 'unseen')
+      return {
+        outcome: 'unknown',
+        status,
+        message: `${what}; the order's detail does not show its ${seen.field}, and a correction leaves its status as it is, so b2bctl cannot tell whether the correction was made: ${check}`,
+      };
+    if (seen.seen === 'made') {
+      const how = answered.kind !== 'failure' ? what : answeredHow(status);
+      return { outcome: 'applied', status, message: `${how}; ${seen.holds}, so the correction went through` };
+    }
+    if (answered.kind === 'unproven')
+      return {
+        outcome: 'unknown',
+        status,
+        message: `${what}; ${seen.holds}: the platform may not have taken the correction, or take it later; ${check} before sending it again`,
+      };
+    const end = answered.kind === 'refusal' ? 'the correction did not go through' : 'send it again';
+    return { outcome: 'failed', status, message: `${what}; ${seen.holds}: ${end}` };
   }
 
   /**
@@ -594,6 +628,11 @@ function sameNumber(given: string, held: string): boolean {
 
 function numberDigits(text: string): string {
   return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
+}
+
+/** A failure that may come after the platform applied the move, said as what came: a 5xx, or no answer at all. */
+function answeredHow(status: number | undefined): string {
+  return status === undefined ? 'the answer was lost' : `the move was answered HTTP ${status}`;
 }
 
 /**

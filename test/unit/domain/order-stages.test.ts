@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  correctionSeen,
   forbiddenMove,
   moveAddsData,
   moveConflict,
@@ -285,5 +286,73 @@ describe('statusShowsMove: does an answer showing this status show the move made
     ['DELIVERED', 'ship', true],
   ])('%s after %s: %s', (status, action, expected) => {
     expect(statusShowsMove(status, action)).toBe(expected);
+  });
+});
+
+describe('correctionSeen: what a detail read again shows of a correction whose answer did not tell', () => {
+  it.each([
+    [
+      'the new ERP number',
+      { erpNumber: 'E-1X' },
+      'ready',
+      { erpNumber: 'E-1X' },
+      'made',
+      'the order holds ERP number E-1X',
+    ],
+    [
+      'the old ERP number',
+      { erpNumber: 'E-1' },
+      'ready',
+      { erpNumber: 'E-1X' },
+      'notMade',
+      'the order still holds ERP number E-1',
+    ],
+    [
+      'an empty ERP number',
+      { erpNumber: '' },
+      'ready',
+      { erpNumber: 'E-1X' },
+      'notMade',
+      'the order still holds no ERP number',
+    ],
+    [
+      'the carrier added',
+      { trackingCode: 'SS123456785BR', carrier: 'Correios' },
+      'ship',
+      { trackingCode: 'SS123456785BR', carrier: 'correios' },
+      'made',
+      'the order holds tracking code SS123456785BR and carrier Correios',
+    ],
+    [
+      'the carrier shown empty',
+      { trackingCode: 'SS123456785BR', carrier: '' },
+      'ship',
+      { trackingCode: 'SS123456785BR', carrier: 'Correios' },
+      'notMade',
+      'the order still holds tracking code SS123456785BR with no carrier',
+    ],
+    [
+      'another carrier',
+      { trackingCode: 'SS123456785BR', carrier: 'Jadlog' },
+      'ship',
+      { trackingCode: 'SS123456785BR', carrier: 'Correios' },
+      'notMade',
+      'the order still holds carrier Jadlog',
+    ],
+  ] as const)('%s: %s', (_name, held, action, values, seen, holds) => {
+    expect(correctionSeen(held, action, values)).toEqual({ seen, holds });
+  });
+
+  it.each([
+    ['no ERP number shown at all', {}, 'ready', { erpNumber: 'E-1X' }, 'ERP number'],
+    [
+      'no carrier shown at all',
+      { trackingCode: 'SS123456785BR' },
+      'ship',
+      { trackingCode: 'SS123456785BR', carrier: 'Correios' },
+      'carrier',
+    ],
+  ] as const)('%s: unseen, whatever the status', (_name, held, action, values, field) => {
+    expect(correctionSeen(held, action, values)).toEqual({ seen: 'unseen', field });
   });
 });
