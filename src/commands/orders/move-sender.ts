@@ -28,7 +28,7 @@ import {
   sendOrderMove,
 } from '../../platform/order-moves.js';
 import { howToGive, type MoveFieldsGivenAs, type PreparedMove } from './move-input.js';
-import { OrderLookup } from './order-lookup.js';
+import { noSuchOrderReason, OrderLookup } from './order-lookup.js';
 import { asClause } from '../../lib/clause.js';
 
 /** How one move went: the report's outcome, the HTTP status, a message, and the order's id when a number named it. */
@@ -40,6 +40,11 @@ export interface MoveResult {
   status?: number;
   message?: string;
   id?: string;
+  /**
+   * True when the order was not sent because the platform knows no order by that name (neither its detail nor the
+   * number search found it): a single command exits as `orders get` does for it.
+   */
+  noSuchOrder?: boolean;
 }
 
 export interface MoveSenderOptions {
@@ -94,6 +99,8 @@ export class MoveSender {
   private readonly namedAs = new Map<string, string>();
   /** Names of an order the file also names another way (found before anything was sent): the refusal of each. */
   private readonly twoWays = new Map<string, string>();
+  /** Names of orders the read before the move did not find: no order has that id, nor that number. */
+  private readonly notFound = new Set<string>();
   private readonly lookup: OrderLookup;
   private readonly checkStatus: boolean;
 
@@ -121,6 +128,9 @@ export class MoveSender {
     // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
     if (unanswered && before?.status === undefined)
       return { outcome: 'unknown', id, message: unknownMessage(move.order) };
+    // Only then: the killed run sent this move to an order there then, which a detail route refusing it now does
+    // not show gone (docs/orders.md: unknown, not sent again).
+    if (before === undefined && this.notFound.has(move.order)) return this.noSuchOrder(move.order);
     if (before?.unread === true) return this.unreadDetail(id);
     if (before?.status !== undefined && reachedStage(before.status, move.action)) {
       const conflict =
@@ -408,8 +418,11 @@ export class MoveSender {
     if (known !== undefined || (!this.checkStatus && !unanswered)) return known;
     try {
       const found = await this.lookup.find(move.order, signal);
-      // An order the platform does not find: the move's own answer says what the platform thinks of it.
-      if (found === undefined) return undefined;
+      if (found === undefined) {
+        this.notFound.add(move.order);
+        return undefined;
+      }
+      this.notFound.delete(move.order);
       const state = orderStateOf(found.order, orderAnswers(this.client));
       this.states.set(move.order, state);
       this.readAt.set(move.order, (this.options.now ?? Date.now)());
@@ -511,6 +524,20 @@ export class MoveSender {
       };
     const end = answered.kind === 'refusal' ? 'the correction did not go through' : 'send it again';
     return { outcome: 'failed', status, message: `${what}; ${seen.holds}: ${end}` };
+  }
+
+  /**
+   * A move of an order the read before it did not find: the detail route knows no such id, and no order has that
+   * number. Not sent (it was sent, and reported "rejected" by the store: a user test, t13-5): a write to an id the
+   * detail route has just denied is at best useless, and on a store whose moves another backend serves, a write to an
+   * order nobody checked. Said as `orders get` says it; --no-status-check sends without reading (docs/orders.md).
+   */
+  private noSuchOrder(order: string): MoveResult {
+    return {
+      outcome: 'invalid',
+      noSuchOrder: true,
+      message: `not sent: ${noSuchOrderReason(order, this.lookup.searched(order))}`,
+    };
   }
 
   /**

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { type OrderAction, type OrderMove } from '../../domain/order-stages.js';
-import { InputError, InterruptedAfterSendingError, PartialFailureError } from '../../base/errors.js';
+import { InputError, InterruptedAfterSendingError, NotFoundError, PartialFailureError } from '../../base/errors.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { RedirectAnswerError } from '../../platform/redirect.js';
@@ -91,6 +91,8 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
   // A message that is the code alone (a refusal with no words of the platform's) is not said twice.
   const detail = [code, result.message === code ? undefined : result.message].filter(Boolean);
   const line = `order ${summary.order}: ${result.outcome === 'applied' || result.outcome === 'accepted' ? doneWords[options.action] : result.outcome}${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`;
+  // No order by that name: exit as `orders get` exits for it (1), not as a move's own data refused (65).
+  if (result.noSuchOrder === true) throw new NotFoundError(`order ${summary.order}: ${result.message}.`);
   if (result.outcome === 'invalid')
     throw new InputError(`order ${summary.order}: ${result.message ?? 'refused'}.`, { field: 'order' });
   if (['rejected', 'failed', 'conflict', 'unknown'].includes(result.outcome)) throw new PartialFailureError(line);
