@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { type OrderAction, type OrderMove } from '../../domain/order-stages.js';
-import { InputError, InterruptedAfterSendingError, NotFoundError, PartialFailureError } from '../../base/errors.js';
+import {
+  AmbiguousRequestError,
+  InputError,
+  InterruptedAfterSendingError,
+  NotFoundError,
+  PartialFailureError,
+  UnavailableError,
+} from '../../base/errors.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { RedirectAnswerError } from '../../platform/redirect.js';
@@ -75,6 +82,16 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
         outcome: 'unknown',
         status: error.status,
         message: error.unknownOutcome,
+      });
+    // A platform unavailable or throttling on every attempt (a 429 each time): the move was not taken, and -o json
+    // still gives its outcome, as every other outcome does; a script reading it got nothing (t13-6).
+    if (error instanceof UnavailableError && wantsData)
+      await writeObject(context, {
+        order: verdict.value.order,
+        action: options.action,
+        outcome: error instanceof AmbiguousRequestError ? 'unknown' : 'failed',
+        status: error.answeredStatus,
+        message: error.message,
       });
     if (!(error instanceof InterruptedAfterSendingError)) throw error;
     throw await interruptedMove(error, options, verdict.value.order, wantsData, context);
