@@ -313,14 +313,20 @@ export class MoveSender {
    */
   private async judged(
     move: PreparedMove,
-    { status, answer }: Awaited<ReturnType<typeof sendOrderMove>>,
+    { status, answer, held }: Awaited<ReturnType<typeof sendOrderMove>>,
     { keepStatus, id }: { keepStatus?: string; id?: string },
     signal: AbortSignal | undefined,
   ): Promise<MoveResult> {
     const shownStatus = answer.status;
+    // A correction answered with the order's record still holding the old value: its unchanged status is no proof.
+    const unmade =
+      keepStatus === undefined || held === undefined
+        ? undefined
+        : correctionSeen(held, move.action as ReplaceableAction, move.values);
     const proof =
       answer.refusal === undefined &&
       answer.otherOrder === undefined &&
+      unmade?.seen !== 'notMade' &&
       (shownStatus === undefined || shownStatus === keepStatus || statusShowsMove(shownStatus, move.action));
     if (proof) {
       if (!answer.recognised) this.warnOnce(status);
@@ -338,7 +344,9 @@ export class MoveSender {
         ? `the answer's body refuses the move: ${answer.refusal}`
         : answer.otherOrder !== undefined
           ? `the answer is the record of another order (id ${answer.otherOrder})`
-          : `the answer shows the order ${shownStatus}, which this move does not lead to`;
+          : unmade?.seen === 'notMade'
+            ? "the answer's record of the order shows the correction not made"
+            : `the answer shows the order ${shownStatus}, which this move does not lead to`;
     const kind = answer.refusal === undefined ? 'unproven' : 'refusal';
     const settled =
       keepStatus === undefined

@@ -223,4 +223,27 @@ describe('a correction answered 200 with a body that refuses it', () => {
       `the answer shows the order AWAITING_PAYMENT, which this move does not lead to; the order still holds ERP number E-1: the platform may not have taken the correction, or take it later; check with b2bctl orders get ${id} before sending it again`,
     );
   });
+
+  it('the order record still holding the old value, status unchanged: no proof; unknown, never "now READY_TO_SHIP"', async () => {
+    const id = orderHolding();
+    const stale = { id, status: 'READY_TO_SHIP', erpOrderNumber: 'E-1' };
+    const { test, corrections: sent } = await behind(corrections({ answer: 200, body: stale }));
+    const { code, outcome } = await correct(test, { order: String(id), erpNumber: 'E-1X' });
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    expect(outcome).toMatchObject({ outcome: 'unknown', status: 200 });
+    expect(outcome?.message).toBe(
+      `the answer's record of the order shows the correction not made; the order still holds ERP number E-1: the platform may not have taken the correction, or take it later; check with b2bctl orders get ${id} before sending it again`,
+    );
+    expect(sent()).toHaveLength(1);
+  });
+
+  it('the old record in the answer of a correction the store made: applied, from the order read again', async () => {
+    const id = orderHolding();
+    const stale = { id, status: 'READY_TO_SHIP', erpOrderNumber: 'E-1' };
+    const { test } = await behind(corrections({ appliedThenAnswer: 200, body: stale }));
+    const { code, outcome } = await correct(test, { order: String(id), erpNumber: 'E-1X' });
+    expect(code).toBe(ExitCode.ok);
+    expect(outcome).toMatchObject({ outcome: 'applied', status: 200 });
+    expect(outcome?.message).toMatch(/; the order holds ERP number E-1X, so the correction went through$/);
+  });
 });
