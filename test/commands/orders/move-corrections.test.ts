@@ -4,10 +4,14 @@
  * the order's detail shows does. A 500 the store had not applied was reported `applied`, exit 0, "the order is
  * READY_TO_SHIP, so the move went through", the order still holding the old ERP number (a user test, t13-3).
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as move, type OrdersMoveOptions } from '../../../src/commands/orders/move.js';
+import { run as update } from '../../../src/commands/orders/update.js';
 import { ExitCode } from '../../../src/base/errors.js';
-import { newOrders } from '../../support/order-moves.js';
+import { freshMovesFolder, moveHeader, newOrders } from '../../support/order-moves.js';
+import { onlyReport, readReport, runFiles } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
 import {
   pathOf,
@@ -245,5 +249,29 @@ describe('a correction answered 200 with a body that refuses it', () => {
     expect(code).toBe(ExitCode.ok);
     expect(outcome).toMatchObject({ outcome: 'applied', status: 200 });
     expect(outcome?.message).toMatch(/; the order holds ERP number E-1X, so the correction went through$/);
+  });
+});
+
+describe('orders update --replace', () => {
+  it('corrections answered 500: the one the store made applied, the one it did not failed, to feed back; exit 1', async () => {
+    const [made, lost] = [orderHolding(), orderHolding()];
+    const { test } = await behind((request) =>
+      corrections(pathOf(request).includes(`/${made}/`) ? { appliedThenAnswer: 500 } : { answer: 500 })(request),
+    );
+    const folder = freshMovesFolder(fixture().sandbox);
+    const file = join(folder, 'corrigido.csv');
+    writeFileSync(file, `${moveHeader}\r\n${made};ready;E-1X;;;;;;\r\n${lost};ready;E-1Y;;;;;;\r\n`);
+    const options = { file, concurrency: 1, dryRun: false, skipInvalid: false, strict: false, statusCheck: true };
+    expect(await test.run(update, { ...options, replace: true })).toBe(ExitCode.someRecordsFailed);
+    const report = readReport(join(folder, onlyReport(folder, 'corrigido')));
+    expect(report.toSorted((a, b) => Number(a.line) - Number(b.line)).map((row) => [row.outcome, row.status])).toEqual([
+      ['applied', '500'],
+      ['failed', '500'],
+    ]);
+    expect(report.find((row) => row.outcome === 'failed')?.message).toMatch(
+      /; the order still holds ERP number E-1: send it again$/,
+    );
+    expect(runFiles(folder, 'corrigido').errors).toHaveLength(1);
+    expect([stored(made).erpOrderNumber, stored(lost).erpOrderNumber]).toEqual(['E-1X', 'E-1']);
   });
 });
