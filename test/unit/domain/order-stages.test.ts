@@ -53,6 +53,12 @@ describe('moveFieldProblems', () => {
       }),
     ).toEqual([]);
     expect(moveFieldProblems({ order: '12', action: 'cancel', reason: 'customer gave up' })).toEqual([]);
+    // Characters, not UTF-16 units: 500 emoji (1,000 units) are 500 characters (t13-14); so are 500 × ç.
+    expect(moveFieldProblems({ order: '12', action: 'cancel', reason: '😀'.repeat(500) })).toEqual([]);
+    expect(moveFieldProblems({ order: '12', action: 'cancel', reason: 'ç'.repeat(500) })).toEqual([]);
+    expect(moveFieldProblems({ order: '12', action: 'ship', trackingCode: 'X1', carrier: '🚚'.repeat(64) })).toEqual(
+      [],
+    );
   });
 
   it.each([
@@ -64,6 +70,7 @@ describe('moveFieldProblems', () => {
     [{ order: '12', action: 'ship', trackingCode: 'X1', trackingUrl: 'http://t/1' }, 'trackingUrl', 'https'],
     [{ order: '12', action: 'cancel', reason: '   ' }, 'reason', 'a cancellation needs a reason'],
     [{ order: '12', action: 'cancel', reason: 'r'.repeat(501) }, 'reason', 'at most 500'],
+    [{ order: '12', action: 'cancel', reason: '😀'.repeat(501) }, 'reason', 'at most 500'],
     [{ order: '', action: 'cancel', reason: 'r' }, 'order', 'the order id is required'],
     [{ order: '12', action: 'deliver' }, 'action', 'the action is one of ready, invoice, ship, cancel'],
   ])('%o: %s %s', (move, field, reason) => {
