@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { NotAListingPage } from '../../platform/answers/listing.js';
+import type { MoveAnswer } from '../../platform/answers/order-moves.js';
 import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
   conflictNotSent,
@@ -335,6 +336,11 @@ export class MoveSender {
       unmade?.seen !== 'notMade' &&
       (shownStatus === undefined || shownStatus === keepStatus || statusShowsMove(shownStatus, move.action));
     if (proof) {
+      const unshown =
+        keepStatus === undefined || held !== undefined
+          ? undefined
+          : await this.ackedCorrection(move, status, answer, signal);
+      if (unshown !== undefined) return { ...unshown, id };
       if (!answer.recognised) this.warnOnce(status);
       this.remember(move, shownStatus ?? keepStatus ?? statusAfter[move.action]);
       return {
@@ -359,6 +365,37 @@ export class MoveSender {
         ? await this.settle(move, { status, what, kind }, signal)
         : await this.settleCorrection(move, { status, what, kind }, signal);
     return { ...settled, id };
+  }
+
+  /**
+   * A correction answered with a bare acknowledgement (`204`, `{"success": true}`), which shows no order: the order
+   * is read back, since only its value can show a correction made (a store that ignored one answered so, and it was
+   * `applied`, exit 0, the order still holding the old value: a user test, t13-12). The old value still held:
+   * `unknown` (a store may answer before it applies it), never `applied`. Undefined, the answer's word standing, when
+   * the order shows the new value, does not show the field, or cannot be read; and for a `202` or a request's own
+   * result (`PROCESSING`), which say the store applies it later.
+   */
+  private async ackedCorrection(
+    move: PreparedMove,
+    status: number,
+    answer: MoveAnswer,
+    signal: AbortSignal | undefined,
+  ): Promise<MoveResult | undefined> {
+    if (!answer.recognised || status === 202 || answer.requestResult !== undefined) return undefined;
+    let held: OrderState['held'];
+    try {
+      held = (await orderState(this.client, move.values.id ?? move.order, signal)).held;
+    } catch {
+      return undefined;
+    }
+    const seen = correctionSeen(held, move.action as ReplaceableAction, move.values);
+    if (seen.seen !== 'notMade') return undefined;
+    this.states.delete(move.order);
+    return {
+      outcome: 'unknown',
+      status,
+      message: `the answer shows no order; read back, ${seen.holds}: the platform may not have taken the correction, or take it later; check with b2bctl orders get ${move.order} before sending it again`,
+    };
   }
 
   /**

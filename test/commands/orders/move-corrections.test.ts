@@ -252,6 +252,40 @@ describe('a correction answered 200 with a body that refuses it', () => {
   });
 });
 
+describe('a correction answered with a bare acknowledgement, which shows no order: read back', () => {
+  it.each([
+    ['204, no body', { answer: 204 } as ProxyAction],
+    ['200 {"success":true}', { answer: 200, body: { success: true } } as ProxyAction],
+  ])('%s, the store ignoring it: unknown, exit 1, never applied', async (_name, action) => {
+    const { test, corrections: sent } = await behind(corrections(action));
+    const id = orderHolding();
+    const { code, outcome } = await correct(test, { order: String(id), erpNumber: 'E-1X' });
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    expect(outcome).toMatchObject({ outcome: 'unknown' });
+    expect(outcome?.message).toBe(
+      `the answer shows no order; read back, the order still holds ERP number E-1: the platform may not have taken the correction, or take it later; check with b2bctl orders get ${id} before sending it again`,
+    );
+    expect(sent()).toHaveLength(1);
+    expect(stored(id).erpOrderNumber).toBe('E-1');
+  });
+
+  it('204 from a store that made it: applied, as before', async () => {
+    const { test } = await behind(corrections({ appliedThenAnswer: 204 }));
+    const id = orderHolding();
+    const { code, outcome } = await correct(test, { order: String(id), erpNumber: 'E-1X' });
+    expect(code).toBe(ExitCode.ok);
+    expect(outcome).toMatchObject({ outcome: 'applied', status: 204, message: 'replaced E-1 with E-1X' });
+  });
+
+  it('202 PROCESSING (the store applies it later): accepted, not read back', async () => {
+    const { test } = await behind(corrections({ answer: 202, body: { status: 'PROCESSING' } }));
+    const id = orderHolding();
+    const { code, outcome } = await correct(test, { order: String(id), erpNumber: 'E-1X' });
+    expect(code).toBe(ExitCode.ok);
+    expect(outcome).toMatchObject({ outcome: 'accepted', status: 202 });
+  });
+});
+
 describe('orders update --replace', () => {
   it('corrections answered 500: the one the store made applied, the one it did not failed, to feed back; exit 1', async () => {
     const [made, lost] = [orderHolding(), orderHolding()];
