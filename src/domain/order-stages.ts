@@ -246,46 +246,44 @@ export function moveAddsData(
 /**
  * What an order's detail shows of a correction (`--replace`) sent with `values`, read again after an answer that did
  * not tell whether it was made (a 5xx, a lost answer, a 2xx that refuses it). A correction leaves the status as it
- * is, so only the value can tell: `made` when the order holds the corrected value and the data the correction adds;
- * `notMade` when it still holds another value, or shows lacking (empty) the data added; `unseen` when the detail does
- * not show the field at all, which tells nothing. `holds` says what the detail shows, for the report's message.
+ * is, so only the value can tell. `corrects` is the field the correction was sent for (its conflict's: the kept value,
+ * or data it adds, a carrier): `made` when the order holds the value sent there (and the kept value sent); `notMade`
+ * when it still holds another value, or shows it empty; `unseen` when the detail does not show the field at all, which
+ * tells nothing. `holds` says what the detail shows, for the report's message.
  */
 export type CorrectionSeen =
   { seen: 'made'; holds: string } | { seen: 'notMade'; holds: string } | { seen: 'unseen'; field: string };
+
+/** The field a correction is sent for: a kept value, or data a move adds beside it. */
+export type CorrectedField = keyof HeldMoveData;
 
 export function correctionSeen(
   held: HeldMoveData,
   action: ReplaceableAction,
   values: Readonly<Partial<Record<keyof HeldMoveData | 'invoiceXmlBase64', string>>>,
+  corrects: CorrectedField = keptFieldOf[action],
 ): CorrectionSeen {
   const kept = keptFieldOf[action];
   const heldKept = held[kept]?.trim();
   if (heldKept === undefined) return { seen: 'unseen', field: keptFieldWords[kept] };
   if (heldKept === '') return { seen: 'notMade', holds: `the order still holds no ${keptFieldWords[kept]}` };
-  const other = moveConflict(held, action, values) ?? moveAddsData(held, action, values);
-  if (other === undefined) return { seen: 'made', holds: `the order holds ${heldWithAdded(held, action, values)}` };
-  // Data the correction adds (a carrier) that the detail does not show at all, rather than shows empty: unseen.
-  if (held[other.field] === undefined) return { seen: 'unseen', field: keptFieldWords[other.field] };
-  const lacking = other.held === '' ? ` with no ${keptFieldWords[other.field]}` : '';
-  const value = other.held === '' ? heldKept : other.held;
-  const words = other.held === '' ? keptFieldWords[kept] : keptFieldWords[other.field];
-  return { seen: 'notMade', holds: `the order still holds ${words} ${value}${lacking}` };
-}
-
-/** `ERP number E-1`, or `tracking code SS123456785BR and carrier Correios`: the kept value and what the move added. */
-function heldWithAdded(
-  held: HeldMoveData,
-  action: ReplaceableAction,
-  values: Readonly<Partial<Record<keyof HeldMoveData | 'invoiceXmlBase64', string>>>,
-): string {
-  const kept = keptFieldOf[action];
-  const added = (addedFieldsOf[action] ?? []).filter((field) =>
-    field === 'invoiceXml' ? (values.invoiceXml ?? values.invoiceXmlBase64) !== undefined : values[field] !== undefined,
-  );
-  const shown = added.map((field) =>
-    field === 'invoiceXml' ? 'the NF-e XML' : `${keptFieldWords[field]} ${held[field]?.trim()}`,
-  );
-  return [`${keptFieldWords[kept]} ${held[kept]?.trim()}`, ...shown].join(' and ');
+  const keptConflict = moveConflict(held, action, values);
+  if (keptConflict !== undefined)
+    return { seen: 'notMade', holds: `the order still holds ${keptFieldWords[kept]} ${keptConflict.held}` };
+  // A corrected kept value is proof enough: data beside it (the XML of a new NF-e key) a detail may not show.
+  if (corrects === kept) return { seen: 'made', holds: `the order holds ${keptFieldWords[kept]} ${heldKept}` };
+  const heldAdded = held[corrects]?.trim();
+  if (heldAdded === undefined) return { seen: 'unseen', field: keptFieldWords[corrects] };
+  const keptShown = `${keptFieldWords[kept]} ${heldKept}`;
+  if (heldAdded === '')
+    return { seen: 'notMade', holds: `the order still holds ${keptShown} with no ${keptFieldWords[corrects]}` };
+  const sent = (corrects === 'invoiceXml' ? (values.invoiceXml ?? values.invoiceXmlBase64) : values[corrects])?.trim();
+  // The XML of one key is one document: the detail showing it there (or its size, a link) is enough.
+  const same =
+    corrects === 'invoiceXml' || sent === undefined || comparable(corrects, heldAdded) === comparable(corrects, sent);
+  const addedShown = corrects === 'invoiceXml' ? 'the NF-e XML' : `${keptFieldWords[corrects]} ${heldAdded}`;
+  if (same) return { seen: 'made', holds: `the order holds ${keptShown} and ${addedShown}` };
+  return { seen: 'notMade', holds: `the order still holds ${addedShown}` };
 }
 
 /**

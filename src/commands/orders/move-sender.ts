@@ -4,6 +4,7 @@ import type { MoveAnswer } from '../../platform/answers/order-moves.js';
 import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
   conflictNotSent,
+  type CorrectedField,
   correctionSeen,
   forbiddenMove,
   keptFieldOf,
@@ -263,7 +264,7 @@ export class MoveSender {
         id,
         message: `${conflict.message}: not sent; the routes file's replace.${move.action} route does not carry ${lacks}`,
       };
-    const result = await this.deliver(move, route, signal, { keepStatus: status, warning });
+    const result = await this.deliver(move, route, signal, { keepStatus: status, corrects: conflict.field, warning });
     return result.outcome === 'applied' || result.outcome === 'accepted'
       ? { ...result, message: `${conflict.done}${result.message ? `; ${result.message}` : ''}` }
       : result;
@@ -278,7 +279,7 @@ export class MoveSender {
     move: PreparedMove,
     route: OrderRoute,
     signal: AbortSignal | undefined,
-    { keepStatus, warning }: { keepStatus?: string; warning?: string } = {},
+    { keepStatus, corrects, warning }: { keepStatus?: string; corrects?: CorrectedField; warning?: string } = {},
   ): Promise<MoveResult> {
     const id = move.values.id === move.order ? undefined : move.values.id;
     const numberMissing = this.numberMissing(move, route, id);
@@ -296,18 +297,18 @@ export class MoveSender {
         const answered: Unproven = { status: error.status, what: asClause(error.message), kind: 'failure' };
         return keepStatus === undefined
           ? this.settle(move, answered, signal)
-          : { ...(await this.settleCorrection(move, answered, signal)), id };
+          : { ...(await this.settleCorrection(move, answered, corrects, signal)), id };
       }
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
       // Without the status check nothing looked the order up: a number the routes do not know is tried as one.
       if (error.status === 404 && !this.checkStatus && id === undefined) {
         const found = await this.lookup.idOfNumber(move.order, signal);
-        if (found !== undefined) return this.deliver(this.addressed(move), route, signal, { keepStatus });
+        if (found !== undefined) return this.deliver(this.addressed(move), route, signal, { keepStatus, corrects });
       }
       const message = error.status === 404 && wasRead ? this.missingRoute(error, move.action) : refusalMessage(error);
       return { outcome: 'rejected', status: error.status, id, message };
     }
-    return this.judged(move, sent, { keepStatus, id }, signal);
+    return this.judged(move, sent, { keepStatus, corrects, id }, signal);
   }
 
   /**
@@ -321,7 +322,7 @@ export class MoveSender {
   private async judged(
     move: PreparedMove,
     { status, answer, held }: Awaited<ReturnType<typeof sendOrderMove>>,
-    { keepStatus, id }: { keepStatus?: string; id?: string },
+    { keepStatus, corrects, id }: { keepStatus?: string; corrects?: CorrectedField; id?: string },
     signal: AbortSignal | undefined,
   ): Promise<MoveResult> {
     const shownStatus = answer.status;
@@ -329,7 +330,7 @@ export class MoveSender {
     const unmade =
       keepStatus === undefined || held === undefined
         ? undefined
-        : correctionSeen(held, move.action as ReplaceableAction, move.values);
+        : correctionSeen(held, move.action as ReplaceableAction, move.values, corrects);
     const proof =
       answer.refusal === undefined &&
       answer.otherOrder === undefined &&
@@ -339,7 +340,7 @@ export class MoveSender {
       const unshown =
         keepStatus === undefined || held !== undefined
           ? undefined
-          : await this.ackedCorrection(move, status, answer, signal);
+          : await this.ackedCorrection(move, { status, answer, corrects }, signal);
       if (unshown !== undefined) return { ...unshown, id };
       if (!answer.recognised) this.warnOnce(status);
       this.remember(move, shownStatus ?? keepStatus ?? statusAfter[move.action]);
@@ -363,7 +364,7 @@ export class MoveSender {
     const settled =
       keepStatus === undefined
         ? await this.settle(move, { status, what, kind }, signal)
-        : await this.settleCorrection(move, { status, what, kind }, signal);
+        : await this.settleCorrection(move, { status, what, kind }, corrects, signal);
     return { ...settled, id };
   }
 
@@ -377,8 +378,7 @@ export class MoveSender {
    */
   private async ackedCorrection(
     move: PreparedMove,
-    status: number,
-    answer: MoveAnswer,
+    { status, answer, corrects }: { status: number; answer: MoveAnswer; corrects?: CorrectedField },
     signal: AbortSignal | undefined,
   ): Promise<MoveResult | undefined> {
     if (!answer.recognised || status === 202 || answer.requestResult !== undefined) return undefined;
@@ -388,7 +388,7 @@ export class MoveSender {
     } catch {
       return undefined;
     }
-    const seen = correctionSeen(held, move.action as ReplaceableAction, move.values);
+    const seen = correctionSeen(held, move.action as ReplaceableAction, move.values, corrects);
     if (seen.seen !== 'notMade') return undefined;
     this.states.delete(move.order);
     return {
@@ -547,7 +547,12 @@ export class MoveSender {
    * value the order's detail shows now tells (correctionSeen): the corrected one, applied; the old one, failed, or
    * unknown after a 2xx that may come before the store applies it; a detail that does not show it, unknown.
    */
-  private async settleCorrection(move: PreparedMove, answered: Unproven, signal?: AbortSignal): Promise<MoveResult> {
+  private async settleCorrection(
+    move: PreparedMove,
+    answered: Unproven,
+    corrects: CorrectedField | undefined,
+    signal?: AbortSignal,
+  ): Promise<MoveResult> {
     const { what, status } = answered;
     const check = `check with b2bctl orders get ${move.order}`;
     let held: OrderState['held'];
@@ -556,7 +561,7 @@ export class MoveSender {
     } catch {
       return { outcome: 'unknown', status, message: `${what}; the order's detail could not be read again: ${check}` };
     }
-    const seen = correctionSeen(held, move.action as ReplaceableAction, move.values);
+    const seen = correctionSeen(held, move.action as ReplaceableAction, move.values, corrects);
     if (seen.seen === 'unseen')
       return {
         outcome: 'unknown',

@@ -297,12 +297,14 @@ describe('statusShowsMove: does an answer showing this status show the move made
 });
 
 describe('correctionSeen: what a detail read again shows of a correction whose answer did not tell', () => {
+  const code = 'SS123456785BR';
   it.each([
     [
       'the new ERP number',
       { erpNumber: 'E-1X' },
       'ready',
       { erpNumber: 'E-1X' },
+      'erpNumber',
       'made',
       'the order holds ERP number E-1X',
     ],
@@ -311,6 +313,7 @@ describe('correctionSeen: what a detail read again shows of a correction whose a
       { erpNumber: 'E-1' },
       'ready',
       { erpNumber: 'E-1X' },
+      'erpNumber',
       'notMade',
       'the order still holds ERP number E-1',
     ],
@@ -319,47 +322,70 @@ describe('correctionSeen: what a detail read again shows of a correction whose a
       { erpNumber: '' },
       'ready',
       { erpNumber: 'E-1X' },
+      'erpNumber',
       'notMade',
       'the order still holds no ERP number',
     ],
     [
-      'the carrier added',
-      { trackingCode: 'SS123456785BR', carrier: 'Correios' },
+      'a new code, its carrier not shown',
+      { trackingCode: code },
       'ship',
-      { trackingCode: 'SS123456785BR', carrier: 'correios' },
+      { trackingCode: code, carrier: 'Correios' },
+      'trackingCode',
       'made',
-      'the order holds tracking code SS123456785BR and carrier Correios',
+      `the order holds tracking code ${code}`,
+    ],
+    [
+      'the carrier added',
+      { trackingCode: code, carrier: 'Correios' },
+      'ship',
+      { trackingCode: code, carrier: 'correios' },
+      'carrier',
+      'made',
+      `the order holds tracking code ${code} and carrier Correios`,
     ],
     [
       'the carrier shown empty',
-      { trackingCode: 'SS123456785BR', carrier: '' },
+      { trackingCode: code, carrier: '' },
       'ship',
-      { trackingCode: 'SS123456785BR', carrier: 'Correios' },
+      { trackingCode: code, carrier: 'Correios' },
+      'carrier',
       'notMade',
-      'the order still holds tracking code SS123456785BR with no carrier',
+      `the order still holds tracking code ${code} with no carrier`,
     ],
     [
       'another carrier',
-      { trackingCode: 'SS123456785BR', carrier: 'Jadlog' },
+      { trackingCode: code, carrier: 'Jadlog' },
       'ship',
-      { trackingCode: 'SS123456785BR', carrier: 'Correios' },
+      { trackingCode: code, carrier: 'Correios' },
+      'carrier',
       'notMade',
       'the order still holds carrier Jadlog',
     ],
-  ] as const)('%s: %s', (_name, held, action, values, seen, holds) => {
-    expect(correctionSeen(held, action, values)).toEqual({ seen, holds });
+    [
+      'the carrier added, a link not shown',
+      { trackingCode: code, carrier: 'Correios' },
+      'ship',
+      { trackingCode: code, carrier: 'Correios', trackingUrl: 'https://x.example/1' },
+      'carrier',
+      'made',
+      `the order holds tracking code ${code} and carrier Correios`,
+    ],
+  ] as const)('%s', (_name, held, action, values, corrects, seen, holds) => {
+    expect(correctionSeen(held, action, values, corrects)).toEqual({ seen, holds });
   });
 
   it.each([
-    ['no ERP number shown at all', {}, 'ready', { erpNumber: 'E-1X' }, 'ERP number'],
+    ['no ERP number shown at all', {}, 'ready', { erpNumber: 'E-1X' }, 'erpNumber', 'ERP number'],
     [
       'no carrier shown at all',
-      { trackingCode: 'SS123456785BR' },
+      { trackingCode: code },
       'ship',
-      { trackingCode: 'SS123456785BR', carrier: 'Correios' },
+      { trackingCode: code, carrier: 'Correios' },
+      'carrier',
       'carrier',
     ],
-  ] as const)('%s: unseen, whatever the status', (_name, held, action, values, field) => {
-    expect(correctionSeen(held, action, values)).toEqual({ seen: 'unseen', field });
+  ] as const)('%s: unseen, whatever the status', (_name, held, action, values, corrects, field) => {
+    expect(correctionSeen(held, action, values, corrects)).toEqual({ seen: 'unseen', field });
   });
 });
