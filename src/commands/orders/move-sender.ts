@@ -121,13 +121,7 @@ export class MoveSender {
     const unanswered = sending.unanswered === true;
     const namedTwice = this.twoWays.get(move.order);
     if (namedTwice !== undefined) return { outcome: 'invalid', message: namedTwice };
-    let before: OrderState | undefined;
-    try {
-      before = await this.currentState(move, signal, unanswered);
-    } catch (error) {
-      if (!unanswered) throw error;
-      return unreadAfterKill(move.order, error);
-    }
+    const before = await this.currentState(move, signal, unanswered);
     const target = numbered(this.addressed(move), before);
     const id = target.values.id === move.order ? undefined : target.values.id;
     const otherNumber =
@@ -726,28 +720,9 @@ function requestResultNote(result: string | undefined): string | undefined {
   return result === undefined ? undefined : `the answer's status ${result} is the request's, not the order's`;
 }
 
-/** Why a resumed run's unanswered move was not sent again (`why`: the read that failed), and how to settle it. */
-function unknownMessage(order: string, why?: string): string {
-  const read = why === undefined ? '' : ` (${why})`;
-  return `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through${read}; not sent again. Check with b2bctl orders get ${order}; to send it anyway, feed the row back from the errors file`;
-}
-
-/**
- * A resumed run's unanswered move (the killed run may have sent it) whose order's status read failed: `unknown`, not
- * sent again, as when the detail shows no status. Reported `failed` with the read's error, it went to the errors file
- * "to fix and feed back", and fed back (with --no-status-check, as the run was made) the move went a second time (a
- * user test, t13-8); an `unknown` row is checked again by the next --resume. A read no answer came to (the platform
- * unreachable) is thrown as an ambiguous failure: the run records the move `unknown` and still counts the platform
- * unavailable, so a resume against a platform that is down stops as any run does. Refused credentials still stop it.
- */
-function unreadAfterKill(order: string, error: unknown): MoveResult {
-  const failedRead = error instanceof PlatformError || error instanceof UnavailableError;
-  if (!failedRead || error.exitCode === ExitCode.authFailed) throw error;
-  const message = unknownMessage(order, asClause(error.message));
-  const answered = error instanceof PlatformError || error.answeredStatus !== undefined;
-  if (!answered) throw new AmbiguousRequestError(message, { cause: error });
-  // No status: the report's status column is the move's answer's, and this move's answer was never seen.
-  return { outcome: 'unknown', message };
+/** Why a resumed run's unanswered move was not sent again, and how to settle it. */
+function unknownMessage(order: string): string {
+  return `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through; not sent again. Check with b2bctl orders get ${order}; to send it anyway, feed the row back from the errors file`;
 }
 
 /**

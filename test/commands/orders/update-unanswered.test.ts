@@ -13,7 +13,7 @@ import { ExitCode } from '../../../src/base/errors.js';
 import { acceptedMoves, freshMovesFolder, newOrders, nightlyFile } from '../../support/order-moves.js';
 import { onlyErrorsFile, onlyReport, readErrorsCsv, readReport } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
 let openProxy: ScriptedProxy | undefined;
@@ -32,14 +32,10 @@ function options(file: string, extra: Partial<OrdersUpdateOptions> = {}): Orders
  */
 async function killedRun() {
   const { sandbox, loggedInContext, context } = fixture();
-  // How the detail route answers while it is not readable: 404 unless a test says otherwise.
-  const state: { detailReadable: boolean; unreadable: ProxyAction } = {
-    detailReadable: true,
-    unreadable: { answer: 404, body: { message: 'Not found' } },
-  };
+  const state = { detailReadable: true };
   const proxy = await startScriptedProxy(sandbox.url, (request) =>
     !state.detailReadable && request.method === 'GET' && /^\/v1\/orders\/\d+$/.test(pathOf(request))
-      ? state.unreadable
+      ? { answer: 404, body: { message: 'Not found' } }
       : undefined,
   );
   openProxy = proxy;
@@ -123,45 +119,4 @@ describe('orders update --resume --no-status-check, after a kill', () => {
     for (const move of unanswered)
       expect(readReport(report).findLast((row) => row.key === move)).toMatchObject({ outcome: 'unchanged' });
   });
-
-  // The detail route failing (500), or unreachable, was a `failed` row with the read's error, in the errors file "to
-  // fix and feed back": fed back as the run was made (--no-status-check), the move went a second time (t13-8).
-  it.each([
-    [
-      'answered 500',
-      { answer: 500, body: { message: 'boom' } } as ProxyAction,
-      /failed with HTTP 500: boom/,
-      ExitCode.someRecordsFailed,
-    ],
-    [
-      'a connection reset every time',
-      { reset: 'before' } as ProxyAction,
-      /No answer from .*\(ECONNRESET\)/,
-      ExitCode.unavailable,
-    ],
-  ])(
-    'a status read %s: unknown, the read named, not sent; the next --resume checks again',
-    async (_name, unreadable, said, exit) => {
-      const { sandbox, proxy, state, file, report, moves, unanswered, again } = await killedRun();
-      Object.assign(state, { detailReadable: false, unreadable });
-      expect(await again().run(update, options(file, { resume: report }))).toBe(exit);
-      expect(movesSent(proxy)).toEqual([]);
-      const rows = readReport(report);
-      for (const move of unanswered) {
-        const row = rows.find((candidate) => candidate.key === move);
-        expect(row).toMatchObject({ outcome: 'unknown' });
-        expect(row?.message).toMatch(
-          /^unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through \(/,
-        );
-        expect(row?.message).toMatch(said);
-      }
-      // Readable again: the next resume checks them again (an unknown row is no answer), and sends none.
-      state.detailReadable = true;
-      expect(await again().run(update, options(file, { resume: report }))).toBe(ExitCode.ok);
-      expect(movesSent(proxy)).toEqual([]);
-      expect(acceptedMoves(sandbox).toSorted()).toEqual(moves.toSorted());
-      for (const move of unanswered)
-        expect(readReport(report).findLast((row) => row.key === move)).toMatchObject({ outcome: 'unchanged' });
-    },
-  );
 });
