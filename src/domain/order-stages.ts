@@ -390,7 +390,7 @@ export function moveFieldProblems(move: Partial<OrderMove>): FieldProblem[] {
 /**
  * A required (when `missing` says why) or optional text: not blank, capped, no control characters. Its characters are
  * counted as Unicode code points, as a database column of that many characters counts them: `length` counts UTF-16
- * units, and refused 260 emoji (260 characters) as over 500 (a user test, t13-14).
+ * units, and refused 260 emoji (260 characters) as over 500 (a user test).
  */
 function textProblems(field: string, value: string | undefined, maximum: number, missing?: string): FieldProblem[] {
   if (value === undefined || value.trim() === '') return missing ? [fieldProblem(field, value ?? '', missing)] : [];

@@ -360,7 +360,7 @@ export class HttpClient {
         decision.reason === 'retries exhausted'
           ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
           : `(${decision.reason})`;
-      // A 429 on every attempt is the platform throttling these requests, not an outage: said as such (t13-6).
+      // A 429 on every attempt is the platform throttling these requests, not an outage: said as such.
       const said =
         response.status === 429
           ? `kept answering HTTP 429 (too many requests) ${why}; the platform is throttling b2bctl's requests, try again later.`

@@ -365,7 +365,7 @@ export class MoveSender {
   /**
    * A correction answered with a bare acknowledgement (`204`, `{"success": true}`), which shows no order: the order
    * is read back, since only its value can show a correction made (a store that ignored one answered so, and it was
-   * `applied`, exit 0, the order still holding the old value: a user test, t13-12). The old value still held:
+   * `applied`, exit 0, the order still holding the old value: a user test). The old value still held:
    * `unknown` (a store may answer before it applies it), never `applied`. Undefined, the answer's word standing, when
    * the order shows the new value, does not show the field, or cannot be read; and for a `202` or a request's own
    * result (`PROCESSING`), which say the store applies it later.
@@ -537,7 +537,7 @@ export class MoveSender {
   /**
    * After a correction's answer that does not tell (a 5xx, a lost answer, a 2xx that refuses it or shows no proof):
    * a correction leaves the order's status as it is, so its status proves nothing (a 500 the store had not applied
-   * was reported applied, "the order is READY_TO_SHIP, so the move went through", exit 0: a user test, t13-3). The
+   * was reported applied, "the order is READY_TO_SHIP, so the move went through", exit 0: a user test). The
    * value the order's detail shows now tells (correctionSeen): the corrected one, applied; the old one, failed, or
    * unknown after a 2xx that may come before the store applies it; a detail that does not show it, unknown.
    */
@@ -578,7 +578,7 @@ export class MoveSender {
 
   /**
    * A move of an order the read before it did not find: the detail route knows no such id, and no order has that
-   * number. Not sent (it was sent, and reported "rejected" by the store: a user test, t13-5): a write to an id the
+   * number. Not sent (it was sent, and reported "rejected" by the store: a user test): a write to an id the
    * detail route has just denied is at best useless, and on a store whose moves another backend serves, a write to an
    * order nobody checked. Said as `orders get` says it; --no-status-check sends without reading (docs/orders.md).
    */

@@ -84,7 +84,7 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
         message: error.unknownOutcome,
       });
     // A platform unavailable or throttling on every attempt (a 429 each time): the move was not taken, and -o json
-    // still gives its outcome, as every other outcome does; a script reading it got nothing (t13-6).
+    // still gives its outcome, as every other outcome does; a script reading it got nothing.
     if (error instanceof UnavailableError && wantsData)
       await writeObject(context, {
         order: verdict.value.order,

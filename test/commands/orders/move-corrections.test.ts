@@ -2,7 +2,7 @@
  * A correction (`--replace`) whose answer does not tell whether it was made: a 500, a lost connection, a 2xx that
  * refuses it. A correction leaves the order's status as it is, so the status read again proves nothing; the value
  * the order's detail shows does. A 500 the store had not applied was reported `applied`, exit 0, "the order is
- * READY_TO_SHIP, so the move went through", the order still holding the old ERP number (a user test, t13-3).
+ * READY_TO_SHIP, so the move went through", the order still holding the old ERP number (a user test).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * A move of an order the platform does not know: its detail route denies the id (404), and no order has that number.
  * The move was sent all the same, after b2bctl's own read and search had found nothing, and reported as the store
- * "rejecting" it (HTTP 404), where `orders get` says plainly that there is no such order (a user test, t13-5). It is
+ * "rejecting" it (HTTP 404), where `orders get` says plainly that there is no such order (a user test). It is
  * now refused before anything is sent, in the words of `orders get`, exiting as it does.
  */
 import { writeFileSync } from 'node:fs';

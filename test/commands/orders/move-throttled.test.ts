@@ -2,7 +2,7 @@
  * A single move that ends without the platform taking it: answered 429 on every attempt (a store throttling), or
  * its read before the move answered 503 on every attempt. Every other outcome prints its JSON object; these printed
  * nothing on stdout, even with `-o json`, and a 429 each time was said as "the platform is unavailable" (a user
- * test, t13-6). The outcome is now `failed` with the platform's last status, and a throttle is said as one.
+ * test). The outcome is now `failed` with the platform's last status, and a throttle is said as one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as move } from '../../../src/commands/orders/move.js';

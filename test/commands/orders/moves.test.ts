@@ -103,7 +103,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(over.code).toBe(65);
       expect(over.stderr).toContain('(at most 500 characters); nothing was sent.');
       expect(fixture.moveRequests()).toBe(before);
-      // Counted in UTF-16 units, each emoji was two: refused as over 500 (t13-14).
+      // Counted in UTF-16 units, each emoji was two: refused as over 500.
       const emoji = '😀'.repeat(260);
       expect((await run(['orders', 'cancel', String(id), '--reason', emoji])).code).toBe(0);
       expect(detail(id)).toMatchObject({ status: 'CANCELED', cancellationReason: emoji });

@@ -99,7 +99,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(ready.stderr).toContain(
         'not sent: the platform has no order with that id, and no order has that number (',
       );
-      // Not sent: a write to an id the detail route has just denied is at best useless (t13-5).
+      // Not sent: a write to an id the detail route has just denied is at best useless.
       expect(moveRequests(sandbox)).toBe(moves);
       expect(acceptedMoves(sandbox)).toEqual(accepted);
     });

@@ -99,7 +99,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(text.stderr).toContain(
         "error: order PV-77: the platform has no order with that id (and an order number is digits only); give the order's id",
       );
-      // A move of it is refused in the same words, before anything is sent (it was sent, and "rejected": t13-5).
+      // A move of it is refused in the same words, before anything is sent (it was sent, and "rejected", a user test).
       const ready = await run(['orders', 'ready', '999999', '--erp-number', 'PV-1']);
       expect(ready.code).toBe(1);
       expect(ready.stderr).toContain(

@@ -53,7 +53,7 @@ describe('moveFieldProblems', () => {
       }),
     ).toEqual([]);
     expect(moveFieldProblems({ order: '12', action: 'cancel', reason: 'customer gave up' })).toEqual([]);
-    // Characters, not UTF-16 units: 500 emoji (1,000 units) are 500 characters (t13-14); so are 500 × ç.
+    // Characters, not UTF-16 units: 500 emoji (1,000 units) are 500 characters; so are 500 × ç.
     expect(moveFieldProblems({ order: '12', action: 'cancel', reason: '😀'.repeat(500) })).toEqual([]);
     expect(moveFieldProblems({ order: '12', action: 'cancel', reason: 'ç'.repeat(500) })).toEqual([]);
     expect(moveFieldProblems({ order: '12', action: 'ship', trackingCode: 'X1', carrier: '🚚'.repeat(64) })).toEqual(
