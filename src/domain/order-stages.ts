@@ -244,6 +244,49 @@ export function moveAddsData(
 }
 
 /**
+ * What an order's detail shows of a correction (`--replace`) sent with `values`, read again after an answer that did
+ * not tell whether it was made (a 5xx, a lost answer, a 2xx that refuses it). A correction leaves the status as it
+ * is, so only the value can tell. `corrects` is the field the correction was sent for (its conflict's: the kept value,
+ * or data it adds, a carrier): `made` when the order holds the value sent there (and the kept value sent); `notMade`
+ * when it still holds another value, or shows it empty; `unseen` when the detail does not show the field at all, which
+ * tells nothing. `holds` says what the detail shows, for the report's message.
+ */
+export type CorrectionSeen =
+  { seen: 'made'; holds: string } | { seen: 'notMade'; holds: string } | { seen: 'unseen'; field: string };
+
+/** The field a correction is sent for: a kept value, or data a move adds beside it. */
+export type CorrectedField = keyof HeldMoveData;
+
+export function correctionSeen(
+  held: HeldMoveData,
+  action: ReplaceableAction,
+  values: Readonly<Partial<Record<keyof HeldMoveData | 'invoiceXmlBase64', string>>>,
+  corrects: CorrectedField = keptFieldOf[action],
+): CorrectionSeen {
+  const kept = keptFieldOf[action];
+  const heldKept = held[kept]?.trim();
+  if (heldKept === undefined) return { seen: 'unseen', field: keptFieldWords[kept] };
+  if (heldKept === '') return { seen: 'notMade', holds: `the order still holds no ${keptFieldWords[kept]}` };
+  const keptConflict = moveConflict(held, action, values);
+  if (keptConflict !== undefined)
+    return { seen: 'notMade', holds: `the order still holds ${keptFieldWords[kept]} ${keptConflict.held}` };
+  // A corrected kept value is proof enough: data beside it (the XML of a new NF-e key) a detail may not show.
+  if (corrects === kept) return { seen: 'made', holds: `the order holds ${keptFieldWords[kept]} ${heldKept}` };
+  const heldAdded = held[corrects]?.trim();
+  if (heldAdded === undefined) return { seen: 'unseen', field: keptFieldWords[corrects] };
+  const keptShown = `${keptFieldWords[kept]} ${heldKept}`;
+  if (heldAdded === '')
+    return { seen: 'notMade', holds: `the order still holds ${keptShown} with no ${keptFieldWords[corrects]}` };
+  const sent = (corrects === 'invoiceXml' ? (values.invoiceXml ?? values.invoiceXmlBase64) : values[corrects])?.trim();
+  // The XML of one key is one document: the detail showing it there (or its size, a link) is enough.
+  const same =
+    corrects === 'invoiceXml' || sent === undefined || comparable(corrects, heldAdded) === comparable(corrects, sent);
+  const addedShown = corrects === 'invoiceXml' ? 'the NF-e XML' : `${keptFieldWords[corrects]} ${heldAdded}`;
+  if (same) return { seen: 'made', holds: `the order holds ${keptShown} and ${addedShown}` };
+  return { seen: 'notMade', holds: `the order still holds ${addedShown}` };
+}
+
+/**
  * Why a move the order's status has passed never reached it: the order's detail shows this move's field empty
  * (`"invoice": null`), or shows what it keeps from its other moves (some of the ERP number, NF-e key and tracking
  * code) but not this move's (a SHIPPED order with no NF-e key, its invoice never sent). Not the same move again,
@@ -344,10 +387,14 @@ export function moveFieldProblems(move: Partial<OrderMove>): FieldProblem[] {
   return problems;
 }
 
-/** A required (when `missing` says why) or optional text: not blank, capped, no control characters. */
+/**
+ * A required (when `missing` says why) or optional text: not blank, capped, no control characters. Its characters are
+ * counted as Unicode code points, as a database column of that many characters counts them: `length` counts UTF-16
+ * units, and refused 260 emoji (260 characters) as over 500 (a user test).
+ */
 function textProblems(field: string, value: string | undefined, maximum: number, missing?: string): FieldProblem[] {
   if (value === undefined || value.trim() === '') return missing ? [fieldProblem(field, value ?? '', missing)] : [];
-  if (value.length > maximum) return [fieldProblem(field, value, `at most ${maximum} characters`)];
+  if ([...value].length > maximum) return [fieldProblem(field, value, `at most ${maximum} characters`)];
   if (isSpreadsheetExponent(value)) return [fieldProblem(field, value, scientificNotationReason)];
   if (/\p{Cc}/u.test(value)) return [fieldProblem(field, value, 'must not contain control characters')];
   return [];

@@ -364,10 +364,12 @@ export class HttpClient {
         decision.reason === 'retries exhausted'
           ? `after ${attempt} attempt${attempt === 1 ? '' : 's'}`
           : `(${decision.reason})`;
-      throw new KeptFailingError(
-        `${request.method} ${shownUrl(url)} kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`,
-        response.status,
-      );
+      // A 429 on every attempt is the platform throttling these requests, not an outage: said as such.
+      const said =
+        response.status === 429
+          ? `kept answering HTTP 429 (too many requests) ${why}; the platform is throttling b2bctl's requests, try again later.`
+          : `kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`;
+      throw new KeptFailingError(`${request.method} ${shownUrl(url)} ${said}`, response.status);
     }
     return response;
   }

@@ -1,6 +1,6 @@
 import { type BodyPlaceholder, type OrderRoute, renderBody, routePathFor } from '../domain/order-routes.js';
 import { UsageError } from '../base/errors.js';
-import { type MoveAnswer, readMoveAnswer } from './answers/order-moves.js';
+import { type MoveAnswer, orderRecordIn, readMoveAnswer } from './answers/order-moves.js';
 import type { PlatformClient } from './client.js';
 import { heldSlashAdvice } from './encoded-slash.js';
 import { getOrder, orderAnswers } from './orders.js';
@@ -26,7 +26,7 @@ export async function sendOrderMove(
   route: OrderRoute,
   values: MoveValues,
   signal?: AbortSignal,
-): Promise<{ status: number; answer: MoveAnswer }> {
+): Promise<{ status: number; answer: MoveAnswer; held?: HeldMoveData }> {
   const path = routePathFor(route, values);
   if (path === undefined)
     throw new UsageError(
@@ -41,7 +41,10 @@ export async function sendOrderMove(
     signal,
     slashAdvice: slashAdviceOf(route, values),
   });
-  return { status, answer: readMoveAnswer(body, values.id) };
+  // What the order record in the answer holds, when it is one: a correction's proof is its value, not its status.
+  const record = orderRecordIn(body);
+  const held = record === undefined ? undefined : readHeldMoveData(record, orderAnswers(client));
+  return { status, answer: readMoveAnswer(body, values.id), ...(held === undefined ? {} : { held }) };
 }
 
 /** The values of the route's path holding a "/" (`the branch code "SP/01"`), said when a server refuses it encoded. */

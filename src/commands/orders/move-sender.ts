@@ -1,8 +1,11 @@
 import pLimit from 'p-limit';
 import { NotAListingPage } from '../../platform/answers/listing.js';
+import type { MoveAnswer } from '../../platform/answers/order-moves.js';
 import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
   conflictNotSent,
+  type CorrectedField,
+  correctionSeen,
   forbiddenMove,
   keptFieldOf,
   moveAddsData,
@@ -27,7 +30,7 @@ import {
   sendOrderMove,
 } from '../../platform/order-moves.js';
 import { howToGive, type MoveFieldsGivenAs, type PreparedMove } from './move-input.js';
-import { OrderLookup } from './order-lookup.js';
+import { noSuchOrderReason, OrderLookup } from './order-lookup.js';
 import { asClause } from '../../lib/clause.js';
 
 /** How one move went: the report's outcome, the HTTP status, a message, and the order's id when a number named it. */
@@ -39,6 +42,11 @@ export interface MoveResult {
   status?: number;
   message?: string;
   id?: string;
+  /**
+   * True when the order was not sent because the platform knows no order by that name (neither its detail nor the
+   * number search found it): a single command exits as `orders get` does for it.
+   */
+  noSuchOrder?: boolean;
 }
 
 export interface MoveSenderOptions {
@@ -93,6 +101,8 @@ export class MoveSender {
   private readonly namedAs = new Map<string, string>();
   /** Names of an order the file also names another way (found before anything was sent): the refusal of each. */
   private readonly twoWays = new Map<string, string>();
+  /** Names of orders the read before the move did not find: no order has that id, nor that number. */
+  private readonly notFound = new Set<string>();
   private readonly lookup: OrderLookup;
   private readonly checkStatus: boolean;
 
@@ -126,6 +136,9 @@ export class MoveSender {
     // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
     if (unanswered && before?.status === undefined)
       return { outcome: 'unknown', id, message: unknownMessage(move.order) };
+    // Only then: the killed run sent this move to an order there then, which a detail route refusing it now does
+    // not show gone (docs/orders.md: unknown, not sent again).
+    if (before === undefined && this.notFound.has(move.order)) return this.noSuchOrder(move.order);
     if (before?.unread === true) return this.unreadDetail(id);
     if (before?.status !== undefined && reachedStage(before.status, move.action)) {
       const conflict =
@@ -251,7 +264,7 @@ export class MoveSender {
         id,
         message: `${conflict.message}: not sent; the routes file's replace.${move.action} route does not carry ${lacks}`,
       };
-    const result = await this.deliver(move, route, signal, { keepStatus: status, warning });
+    const result = await this.deliver(move, route, signal, { keepStatus: status, corrects: conflict.field, warning });
     return result.outcome === 'applied' || result.outcome === 'accepted'
       ? { ...result, message: `${conflict.done}${result.message ? `; ${result.message}` : ''}` }
       : result;
@@ -266,7 +279,7 @@ export class MoveSender {
     move: PreparedMove,
     route: OrderRoute,
     signal: AbortSignal | undefined,
-    { keepStatus, warning }: { keepStatus?: string; warning?: string } = {},
+    { keepStatus, corrects, warning }: { keepStatus?: string; corrects?: CorrectedField; warning?: string } = {},
   ): Promise<MoveResult> {
     const id = move.values.id === move.order ? undefined : move.values.id;
     const numberMissing = this.numberMissing(move, route, id);
@@ -280,18 +293,22 @@ export class MoveSender {
       this.states.delete(move.order);
       // A 5xx (the client's MayHaveBeenAppliedError), a 502-504, an answer lost: the move may have been applied (a 500
       // reported "did not go through", with an errors file "to fix", had canceled the order). The order's status tells.
-      if (error instanceof AmbiguousRequestError)
-        return this.settle(move, { status: error.status, what: asClause(error.message), kind: 'failure' }, signal);
+      if (error instanceof AmbiguousRequestError) {
+        const answered: Unproven = { status: error.status, what: asClause(error.message), kind: 'failure' };
+        return keepStatus === undefined
+          ? this.settle(move, answered, signal)
+          : { ...(await this.settleCorrection(move, answered, corrects, signal)), id };
+      }
       if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
       // Without the status check nothing looked the order up: a number the routes do not know is tried as one.
       if (error.status === 404 && !this.checkStatus && id === undefined) {
         const found = await this.lookup.idOfNumber(move.order, signal);
-        if (found !== undefined) return this.deliver(this.addressed(move), route, signal, { keepStatus });
+        if (found !== undefined) return this.deliver(this.addressed(move), route, signal, { keepStatus, corrects });
       }
       const message = error.status === 404 && wasRead ? this.missingRoute(error, move.action) : refusalMessage(error);
       return { outcome: 'rejected', status: error.status, id, message };
     }
-    return this.judged(move, sent, { keepStatus, id }, signal);
+    return this.judged(move, sent, { keepStatus, corrects, id }, signal);
   }
 
   /**
@@ -300,20 +317,31 @@ export class MoveSender {
    * `OK` or `PROCESSING`: `accepted` with one warning). A body that
    * refuses the move, shows the order in a status the move does not lead to, or is another order's record is no
    * proof: the order is read again, as after a 502-504, and its status tells; a 200 `{"status":"ERROR"}` was
-   * reported `applied`, "now ERROR" (a user test). A correction leaves the status as it was, so that cannot tell.
+   * reported `applied`, "now ERROR" (a user test). A correction leaves the status as it was: its value tells.
    */
   private async judged(
     move: PreparedMove,
-    { status, answer }: Awaited<ReturnType<typeof sendOrderMove>>,
-    { keepStatus, id }: { keepStatus?: string; id?: string },
+    { status, answer, held }: Awaited<ReturnType<typeof sendOrderMove>>,
+    { keepStatus, corrects, id }: { keepStatus?: string; corrects?: CorrectedField; id?: string },
     signal: AbortSignal | undefined,
   ): Promise<MoveResult> {
     const shownStatus = answer.status;
+    // A correction answered with the order's record still holding the old value: its unchanged status is no proof.
+    const unmade =
+      keepStatus === undefined || held === undefined
+        ? undefined
+        : correctionSeen(held, move.action as ReplaceableAction, move.values, corrects);
     const proof =
       answer.refusal === undefined &&
       answer.otherOrder === undefined &&
+      unmade?.seen !== 'notMade' &&
       (shownStatus === undefined || shownStatus === keepStatus || statusShowsMove(shownStatus, move.action));
     if (proof) {
+      const unshown =
+        keepStatus === undefined || held !== undefined
+          ? undefined
+          : await this.ackedCorrection(move, { status, answer, corrects }, signal);
+      if (unshown !== undefined) return { ...unshown, id };
       if (!answer.recognised) this.warnOnce(status);
       this.remember(move, shownStatus ?? keepStatus ?? statusAfter[move.action]);
       return {
@@ -329,16 +357,45 @@ export class MoveSender {
         ? `the answer's body refuses the move: ${answer.refusal}`
         : answer.otherOrder !== undefined
           ? `the answer is the record of another order (id ${answer.otherOrder})`
-          : `the answer shows the order ${shownStatus}, which this move does not lead to`;
-    if (keepStatus !== undefined)
-      return {
-        outcome: 'unknown',
-        status,
-        id,
-        message: `${what}; a correction leaves the order's status as it is, so b2bctl cannot tell whether it was made: check with b2bctl orders get ${move.order}`,
-      };
+          : unmade?.seen === 'notMade'
+            ? "the answer's record of the order shows the correction not made"
+            : `the answer shows the order ${shownStatus}, which this move does not lead to`;
     const kind = answer.refusal === undefined ? 'unproven' : 'refusal';
-    return { ...(await this.settle(move, { status, what, kind }, signal)), id };
+    const settled =
+      keepStatus === undefined
+        ? await this.settle(move, { status, what, kind }, signal)
+        : await this.settleCorrection(move, { status, what, kind }, corrects, signal);
+    return { ...settled, id };
+  }
+
+  /**
+   * A correction answered with a bare acknowledgement (`204`, `{"success": true}`), which shows no order: the order
+   * is read back, since only its value can show a correction made (a store that ignored one answered so, and it was
+   * `applied`, exit 0, the order still holding the old value: a user test). The old value still held:
+   * `unknown` (a store may answer before it applies it), never `applied`. Undefined, the answer's word standing, when
+   * the order shows the new value, does not show the field, or cannot be read; and for a `202` or a request's own
+   * result (`PROCESSING`), which say the store applies it later.
+   */
+  private async ackedCorrection(
+    move: PreparedMove,
+    { status, answer, corrects }: { status: number; answer: MoveAnswer; corrects?: CorrectedField },
+    signal: AbortSignal | undefined,
+  ): Promise<MoveResult | undefined> {
+    if (!answer.recognised || status === 202 || answer.requestResult !== undefined) return undefined;
+    let held: OrderState['held'];
+    try {
+      held = (await orderState(this.client, move.values.id ?? move.order, signal)).held;
+    } catch {
+      return undefined;
+    }
+    const seen = correctionSeen(held, move.action as ReplaceableAction, move.values, corrects);
+    if (seen.seen !== 'notMade') return undefined;
+    this.states.delete(move.order);
+    return {
+      outcome: 'unknown',
+      status,
+      message: `the answer shows no order; read back, ${seen.holds}: the platform may not have taken the correction, or take it later; check with b2bctl orders get ${move.order} before sending it again`,
+    };
   }
 
   /**
@@ -412,8 +469,11 @@ export class MoveSender {
     if (known !== undefined || (!this.checkStatus && !unanswered)) return known;
     try {
       const found = await this.lookup.find(move.order, signal);
-      // An order the platform does not find: the move's own answer says what the platform thinks of it.
-      if (found === undefined) return undefined;
+      if (found === undefined) {
+        this.notFound.add(move.order);
+        return undefined;
+      }
+      this.notFound.delete(move.order);
       const state = orderStateOf(found.order, orderAnswers(this.client));
       this.states.set(move.order, state);
       this.readAt.set(move.order, (this.options.now ?? Date.now)());
@@ -460,12 +520,7 @@ export class MoveSender {
           message: `${what}; the order is ${status} now: it moves no further`,
         };
     if (status !== undefined && reachedStage(status, move.action)) {
-      const how =
-        answered.kind !== 'failure'
-          ? what
-          : answered.status === undefined
-            ? 'the answer was lost'
-            : `the move was answered HTTP ${answered.status}`;
+      const how = answered.kind !== 'failure' ? what : answeredHow(answered.status);
       return {
         outcome: 'applied',
         status: answered.status,
@@ -483,6 +538,62 @@ export class MoveSender {
       };
     const end = answered.kind === 'refusal' ? 'the move did not go through' : 'send it again';
     return { outcome: 'failed', status: answered.status, message: `${what}; ${now}: ${end}` };
+  }
+
+  /**
+   * After a correction's answer that does not tell (a 5xx, a lost answer, a 2xx that refuses it or shows no proof):
+   * a correction leaves the order's status as it is, so its status proves nothing (a 500 the store had not applied
+   * was reported applied, "the order is READY_TO_SHIP, so the move went through", exit 0: a user test). The
+   * value the order's detail shows now tells (correctionSeen): the corrected one, applied; the old one, failed, or
+   * unknown after a 2xx that may come before the store applies it; a detail that does not show it, unknown.
+   */
+  private async settleCorrection(
+    move: PreparedMove,
+    answered: Unproven,
+    corrects: CorrectedField | undefined,
+    signal?: AbortSignal,
+  ): Promise<MoveResult> {
+    const { what, status } = answered;
+    const check = `check with b2bctl orders get ${move.order}`;
+    let held: OrderState['held'];
+    try {
+      held = (await orderState(this.client, move.values.id ?? move.order, signal)).held;
+    } catch {
+      return { outcome: 'unknown', status, message: `${what}; the order's detail could not be read again: ${check}` };
+    }
+    const seen = correctionSeen(held, move.action as ReplaceableAction, move.values, corrects);
+    if (seen.seen === 'unseen')
+      return {
+        outcome: 'unknown',
+        status,
+        message: `${what}; the order's detail does not show its ${seen.field}, and a correction leaves its status as it is, so b2bctl cannot tell whether the correction was made: ${check}`,
+      };
+    if (seen.seen === 'made') {
+      const how = answered.kind !== 'failure' ? what : answeredHow(status);
+      return { outcome: 'applied', status, message: `${how}; ${seen.holds}, so the correction went through` };
+    }
+    if (answered.kind === 'unproven')
+      return {
+        outcome: 'unknown',
+        status,
+        message: `${what}; ${seen.holds}: the platform may not have taken the correction, or take it later; ${check} before sending it again`,
+      };
+    const end = answered.kind === 'refusal' ? 'the correction did not go through' : 'send it again';
+    return { outcome: 'failed', status, message: `${what}; ${seen.holds}: ${end}` };
+  }
+
+  /**
+   * A move of an order the read before it did not find: the detail route knows no such id, and no order has that
+   * number. Not sent (it was sent, and reported "rejected" by the store: a user test): a write to an id the
+   * detail route has just denied is at best useless, and on a store whose moves another backend serves, a write to an
+   * order nobody checked. Said as `orders get` says it; --no-status-check sends without reading (docs/orders.md).
+   */
+  private noSuchOrder(order: string): MoveResult {
+    return {
+      outcome: 'invalid',
+      noSuchOrder: true,
+      message: `not sent: ${noSuchOrderReason(order, this.lookup.searched(order))}`,
+    };
   }
 
   /**
@@ -600,6 +711,11 @@ function sameNumber(given: string, held: string): boolean {
 
 function numberDigits(text: string): string {
   return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
+}
+
+/** A failure that may come after the platform applied the move, said as what came: a 5xx, or no answer at all. */
+function answeredHow(status: number | undefined): string {
+  return status === undefined ? 'the answer was lost' : `the move was answered HTTP ${status}`;
 }
 
 /**

@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { type OrderAction, type OrderMove } from '../../domain/order-stages.js';
-import { InputError, InterruptedAfterSendingError, PartialFailureError } from '../../base/errors.js';
+import {
+  AmbiguousRequestError,
+  InputError,
+  InterruptedAfterSendingError,
+  NotFoundError,
+  PartialFailureError,
+  UnavailableError,
+} from '../../base/errors.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { RedirectAnswerError } from '../../platform/redirect.js';
@@ -76,6 +83,16 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
         status: error.status,
         message: error.unknownOutcome,
       });
+    // A platform unavailable or throttling on every attempt (a 429 each time): the move was not taken, and -o json
+    // still gives its outcome, as every other outcome does; a script reading it got nothing.
+    if (error instanceof UnavailableError && wantsData)
+      await writeObject(context, {
+        order: verdict.value.order,
+        action: options.action,
+        outcome: error instanceof AmbiguousRequestError ? 'unknown' : 'failed',
+        status: error.answeredStatus,
+        message: error.message,
+      });
     if (!(error instanceof InterruptedAfterSendingError)) throw error;
     throw await interruptedMove(error, options, verdict.value.order, wantsData, context);
   }
@@ -91,6 +108,8 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
   // A message that is the code alone (a refusal with no words of the platform's) is not said twice.
   const detail = [code, result.message === code ? undefined : result.message].filter(Boolean);
   const line = `order ${summary.order}: ${result.outcome === 'applied' || result.outcome === 'accepted' ? doneWords[options.action] : result.outcome}${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`;
+  // No order by that name: exit as `orders get` exits for it (1), not as a move's own data refused (65).
+  if (result.noSuchOrder === true) throw new NotFoundError(`order ${summary.order}: ${result.message}.`);
   if (result.outcome === 'invalid')
     throw new InputError(`order ${summary.order}: ${result.message ?? 'refused'}.`, { field: 'order' });
   if (['rejected', 'failed', 'conflict', 'unknown'].includes(result.outcome)) throw new PartialFailureError(line);

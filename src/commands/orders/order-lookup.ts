@@ -69,8 +69,13 @@ export class OrderLookup {
 
 /** The one line for an order that is neither an id nor a number the platform knows. */
 export function noSuchOrder(value: string, searched: string | undefined): string {
+  return `order ${value}: ${noSuchOrderReason(value, searched)}`;
+}
+
+/** noSuchOrder without the order's name, for a line that names it already (a move's outcome, a report row). */
+export function noSuchOrderReason(value: string, searched: string | undefined): string {
   const number = /^\d{1,18}$/.test(value)
     ? `, and no order has that number${searched === undefined ? '' : ` (${searched})`}`
     : ' (and an order number is digits only)';
-  return `order ${value}: the platform has no order with that id${number}; give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`;
+  return `the platform has no order with that id${number}; give the order's id (the id of orders poll and of the orders webhook) or its number (orderId)`;
 }

@@ -38,9 +38,7 @@ export function readMoveAnswer(body: unknown, id?: string): MoveAnswer {
   if (body === undefined || body === null || body === '') return { recognised: true };
   const refusal = refusalSignOf(body);
   if (!isRecord(body)) return refusal === undefined ? { recognised: false } : { recognised: false, refusal };
-  const record = [body, ...envelopes.map((name) => body[name])].find(
-    (value) => isRecord(value) && orderStatusOf(value.status) !== undefined,
-  ) as Record<string, unknown> | undefined;
+  const record = orderRecordIn(body);
   const answer: MoveAnswer = { recognised: record !== undefined };
   if (refusal !== undefined) answer.refusal = refusal;
   if (record === undefined) {
@@ -55,6 +53,14 @@ export function readMoveAnswer(body: unknown, id?: string): MoveAnswer {
   const shownId = isIdLike(record.id) ? String(record.id) : undefined;
   if (id !== undefined && shownId !== undefined && shownId !== id) answer.otherOrder = shownId;
   return answer;
+}
+
+/** The order record a move's 2xx body holds (at its root or in an envelope, with a status), or undefined. */
+export function orderRecordIn(body: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(body)) return undefined;
+  return [body, ...envelopes.map((name) => body[name])].find(
+    (value) => isRecord(value) && orderStatusOf(value.status) !== undefined,
+  ) as Record<string, unknown> | undefined;
 }
 
 /**

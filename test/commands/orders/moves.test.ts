@@ -96,6 +96,19 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(fixture.acceptedMoves().length).toBe(moved);
     });
 
+    it('a reason of 260 emoji is 260 characters, within 500: sent; 501 characters are not (exit 65)', async () => {
+      const [id] = fixture.newOrders(1) as [number];
+      const before = fixture.moveRequests();
+      const over = await run(['orders', 'cancel', String(id), '--reason', 'ç'.repeat(501)]);
+      expect(over.code).toBe(65);
+      expect(over.stderr).toContain('(at most 500 characters); nothing was sent.');
+      expect(fixture.moveRequests()).toBe(before);
+      // Counted in UTF-16 units, each emoji was two: refused as over 500.
+      const emoji = '😀'.repeat(260);
+      expect((await run(['orders', 'cancel', String(id), '--reason', emoji])).code).toBe(0);
+      expect(detail(id)).toMatchObject({ status: 'CANCELED', cancellationReason: emoji });
+    });
+
     it('cancel with a reason; a move for an order the store canceled first is a conflict (exit 1), not "unchanged"; sent anyway, the store refuses it in its own words', async () => {
       const [id] = fixture.newOrders(1) as [number];
       expect((await run(['orders', 'cancel', String(id), '--reason', 'cliente desistiu'])).code).toBe(0);

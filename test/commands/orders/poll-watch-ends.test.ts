@@ -155,7 +155,7 @@ describe('orders poll --watch: an outage is waited out', () => {
     // Pauses of 5 s are the pacer's everyday work, not announced (a pause of 10 s or more is).
     expect(result.stderr.split('\n')).toEqual(
       waitedOut(
-        `GET ${listing()} kept failing with HTTP 429 after 51 attempts; the platform is unavailable, try again later.`,
+        `GET ${listing()} kept answering HTTP 429 (too many requests) after 51 attempts; the platform is throttling b2bctl's requests, try again later.`,
       ),
     );
     expect([result.code, result.listings]).toEqual([0, 51]);

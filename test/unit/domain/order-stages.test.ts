@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  correctionSeen,
   forbiddenMove,
   moveAddsData,
   moveConflict,
@@ -52,6 +53,12 @@ describe('moveFieldProblems', () => {
       }),
     ).toEqual([]);
     expect(moveFieldProblems({ order: '12', action: 'cancel', reason: 'customer gave up' })).toEqual([]);
+    // Characters, not UTF-16 units: 500 emoji (1,000 units) are 500 characters; so are 500 × ç.
+    expect(moveFieldProblems({ order: '12', action: 'cancel', reason: '😀'.repeat(500) })).toEqual([]);
+    expect(moveFieldProblems({ order: '12', action: 'cancel', reason: 'ç'.repeat(500) })).toEqual([]);
+    expect(moveFieldProblems({ order: '12', action: 'ship', trackingCode: 'X1', carrier: '🚚'.repeat(64) })).toEqual(
+      [],
+    );
   });
 
   it.each([
@@ -63,6 +70,7 @@ describe('moveFieldProblems', () => {
     [{ order: '12', action: 'ship', trackingCode: 'X1', trackingUrl: 'http://t/1' }, 'trackingUrl', 'https'],
     [{ order: '12', action: 'cancel', reason: '   ' }, 'reason', 'a cancellation needs a reason'],
     [{ order: '12', action: 'cancel', reason: 'r'.repeat(501) }, 'reason', 'at most 500'],
+    [{ order: '12', action: 'cancel', reason: '😀'.repeat(501) }, 'reason', 'at most 500'],
     [{ order: '', action: 'cancel', reason: 'r' }, 'order', 'the order id is required'],
     [{ order: '12', action: 'deliver' }, 'action', 'the action is one of ready, invoice, ship, cancel'],
   ])('%o: %s %s', (move, field, reason) => {
@@ -285,5 +293,99 @@ describe('statusShowsMove: does an answer showing this status show the move made
     ['DELIVERED', 'ship', true],
   ])('%s after %s: %s', (status, action, expected) => {
     expect(statusShowsMove(status, action)).toBe(expected);
+  });
+});
+
+describe('correctionSeen: what a detail read again shows of a correction whose answer did not tell', () => {
+  const code = 'SS123456785BR';
+  it.each([
+    [
+      'the new ERP number',
+      { erpNumber: 'E-1X' },
+      'ready',
+      { erpNumber: 'E-1X' },
+      'erpNumber',
+      'made',
+      'the order holds ERP number E-1X',
+    ],
+    [
+      'the old ERP number',
+      { erpNumber: 'E-1' },
+      'ready',
+      { erpNumber: 'E-1X' },
+      'erpNumber',
+      'notMade',
+      'the order still holds ERP number E-1',
+    ],
+    [
+      'an empty ERP number',
+      { erpNumber: '' },
+      'ready',
+      { erpNumber: 'E-1X' },
+      'erpNumber',
+      'notMade',
+      'the order still holds no ERP number',
+    ],
+    [
+      'a new code, its carrier not shown',
+      { trackingCode: code },
+      'ship',
+      { trackingCode: code, carrier: 'Correios' },
+      'trackingCode',
+      'made',
+      `the order holds tracking code ${code}`,
+    ],
+    [
+      'the carrier added',
+      { trackingCode: code, carrier: 'Correios' },
+      'ship',
+      { trackingCode: code, carrier: 'correios' },
+      'carrier',
+      'made',
+      `the order holds tracking code ${code} and carrier Correios`,
+    ],
+    [
+      'the carrier shown empty',
+      { trackingCode: code, carrier: '' },
+      'ship',
+      { trackingCode: code, carrier: 'Correios' },
+      'carrier',
+      'notMade',
+      `the order still holds tracking code ${code} with no carrier`,
+    ],
+    [
+      'another carrier',
+      { trackingCode: code, carrier: 'Jadlog' },
+      'ship',
+      { trackingCode: code, carrier: 'Correios' },
+      'carrier',
+      'notMade',
+      'the order still holds carrier Jadlog',
+    ],
+    [
+      'the carrier added, a link not shown',
+      { trackingCode: code, carrier: 'Correios' },
+      'ship',
+      { trackingCode: code, carrier: 'Correios', trackingUrl: 'https://x.example/1' },
+      'carrier',
+      'made',
+      `the order holds tracking code ${code} and carrier Correios`,
+    ],
+  ] as const)('%s', (_name, held, action, values, corrects, seen, holds) => {
+    expect(correctionSeen(held, action, values, corrects)).toEqual({ seen, holds });
+  });
+
+  it.each([
+    ['no ERP number shown at all', {}, 'ready', { erpNumber: 'E-1X' }, 'erpNumber', 'ERP number'],
+    [
+      'no carrier shown at all',
+      { trackingCode: code },
+      'ship',
+      { trackingCode: code, carrier: 'Correios' },
+      'carrier',
+      'carrier',
+    ],
+  ] as const)('%s: unseen, whatever the status', (_name, held, action, values, corrects, field) => {
+    expect(correctionSeen(held, action, values, corrects)).toEqual({ seen: 'unseen', field });
   });
 });

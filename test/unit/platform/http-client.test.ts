@@ -257,7 +257,7 @@ describe('HttpClient retries', () => {
     expect(error).toBeInstanceOf(UnavailableError);
     // The attempts are every request sent: the 50 waited out, the one that spent the retry and the last.
     expect(error.message).toBe(
-      `GET ${baseUrl}/sellerModule/listSellers kept failing with HTTP 429 after 52 attempts; the platform is unavailable, try again later.`,
+      `GET ${baseUrl}/sellerModule/listSellers kept answering HTTP 429 (too many requests) after 52 attempts; the platform is throttling b2bctl's requests, try again later.`,
     );
     expect(server.seen).toHaveLength(52);
     expect(client.stats).toEqual({ requests: 52, retries: 1, throttled: 52 });
