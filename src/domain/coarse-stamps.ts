@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
  * Update stamps coarser than a millisecond (docs/orders-poll.md, "Stamps to the second or the minute"). A version is
  * `(id, lastUpdated)`: on a platform writing `lastUpdated` to the minute (`2026-11-30T23:04Z`) or to the second, an
  * order updated again within the same stamp after a run (AWAITING_PAYMENT, then CANCELED) keeps its key, and was taken
- * as already emitted by every later run: the cancellation never reached the ERP (t13-1). Such versions are told apart
+ * as already emitted by every later run: the cancellation never reached the ERP (a user test). Such versions are told apart
  * by a digest of the listed entry as well.
  */
 
@@ -38,7 +38,7 @@ export function stampCoarserThanMillisecond(written: string | number): boolean {
 /**
  * Whether an order stamped at `instant`, updated somewhere in the `spanMs` after it, may lie in `window`: a listing
  * filtering by the true instant lists an order stamped `23:35Z` and updated at 23:35:15 for a window starting at
- * 23:35:14, and it belongs there as far as its stamp can tell (t13-13).
+ * 23:35:14, and it belongs there as far as its stamp can tell (a user test).
  */
 export function stampMayLieIn(instant: number, spanMs: number, window: { from: number; to: number }): boolean {
   return instant <= window.to && instant + spanMs - 1 >= window.from;

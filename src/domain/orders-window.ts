@@ -93,7 +93,7 @@ function reachesEnd(page: OffsetPage, pages: readonly OffsetPage[]): boolean {
  * listing entries past its offset. The window only loses orders while it is read, so past a true end no later page
  * lists anything; one that does shows the empty page was spurious (a store answering one empty page mid-listing, a
  * cache, a timeout read as nothing). Taken as the end, it had the read stop there and the cursor pass every order
- * after it (t13-2): a page of 10 of 10 read after it, on a store capping its pages at 10, was taken as reaching the
+ * after it (a user test): a page of 10 of 10 read after it, on a store capping its pages at 10, was taken as reaching the
  * end. Without it the listing is read on past it, as past any short page, to an empty page nothing contradicts.
  */
 function endingEmptyPages(pages: readonly OffsetPage[]): OffsetPage[] {

@@ -494,7 +494,7 @@ function keptInPiece(orders: readonly ListedOrder[], part: TimeWindow, zoneless:
     const instant = Date.parse(order.lastUpdated);
     if (order.zonelessInstant === undefined) {
       // Under a coarse stamp, kept where any instant of its span lies in the piece: a listing filtering by the true
-      // instant lists it only in the piece that holds it, which may start after its stamp (t13-13).
+      // instant lists it only in the piece that holds it, which may start after its stamp (a user test).
       if (stampMayLieIn(instant, order.stampSpanMs ?? 1, part)) kept.push(order);
       continue;
     }

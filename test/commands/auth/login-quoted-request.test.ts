@@ -91,7 +91,7 @@ function refusingWith(raw: string): void {
     response.writeHead(400, { 'content-type': 'application/json' }).end(raw);
 }
 
-describe('a token route refusal quoting the password as its JSON encoder escapes it (t12-2)', () => {
+describe('a token route refusal quoting the password as its JSON encoder escapes it (a user test)', () => {
   // PHP's json_encode (`\/`, non-ASCII as \uXXXX) and Go's encoding/json (`&`, `<`, `>` as \u0026 \u003c \u003e).
   const spelled: [string, string][] = [
     ['Sênha2024xyz', 'S\\u00eanha2024xyz'],

@@ -150,7 +150,7 @@ describe('customer create: a refusal quoting the password', () => {
     expect(`${result.stderr}${reportText}`).not.toContain(samplePassword);
   });
 
-  it('a password quoted as PHP writes it, every non-ASCII character as \\uXXXX (t12-3): masked on stderr, in the report and the error column', async () => {
+  it('a password quoted as PHP writes it, every non-ASCII character as \\uXXXX (a user test): masked on stderr, in the report and the error column', async () => {
     const password = 'Sênha#1001';
     // PHP's json_encode of the password it got, its own Portuguese words escaped alike.
     const escaped = 'S\\u00eanha#1001';

@@ -54,7 +54,7 @@ describe('unknown profile', () => {
     expect(result.stderr).toBe('error: Profile name "../x" may hold only letters, digits, ".", "_" and "-".\n');
   });
 
-  // Said "Set baseUrl for profile "__proto__"", exit 0, and kept nothing (t12-14).
+  // Said "Set baseUrl for profile "__proto__"", exit 0, and kept nothing (a user test).
   it('config set --profile __proto__ is refused, exit 2, nothing kept', async () => {
     const configDir = freshConfigDir();
     const result = await runCommandLine(

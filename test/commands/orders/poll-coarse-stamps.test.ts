@@ -1,6 +1,6 @@
 /**
  * orders poll against platforms that write `lastUpdated` coarser than a millisecond, to the minute
- * (`2026-11-30T23:04Z`) or to the second (t13-1): an order updated again within the same stamp after a run
+ * (`2026-11-30T23:04Z`) or to the second (a user test): an order updated again within the same stamp after a run
  * (AWAITING_PAYMENT, then CANCELED) was taken as already emitted by every later run, exit 0, and the cancellation never
  * reached the ERP. A changed entry under the same stamp is a new version now; an unchanged one is not emitted twice,
  * and a cursor an older b2bctl wrote (keys without a digest) still loads without emitting its versions again.
@@ -78,7 +78,7 @@ describe('orders poll, a platform writing its update stamps coarser than a milli
   });
 
   it('a listing filtering by the true instant: orders of the minute --since falls in, updated after it, are emitted', async () => {
-    // t13-13: the platform lists them (their true instant, 23:35:15, is after --since, 23:35:14); their stamp reads
+    // A user test: the platform lists them (their true instant, 23:35:15, is after --since, 23:35:14); their stamp reads
     // 23:35:00. Dropped as outside the window, none was written, exit 0, with a warning that the filter was coarse.
     const orders = storeOf(toTheMinute);
     const trueInstant = minute + 15_000;

@@ -112,7 +112,7 @@ describe('orders poll over pages shorter than asked before the end of the listin
   ])(
     'a store capping pages at $cap answering one spurious empty page (request $emptyAt): read on past it, all 60 once',
     async ({ cap, emptyAt }) => {
-      // t13-2: the page read again after that empty page came back as long as the store's pages, which shows it was
+      // A user test: the page read again after that empty page came back as long as the store's pages, which shows it was
       // not the end; taken as the end, the run stopped there, exit 0, its cursor past every order after it.
       let requests = 0;
       const platform = await store(cap, (page) => (++requests === emptyAt ? [] : page));

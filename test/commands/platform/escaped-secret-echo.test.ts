@@ -3,8 +3,7 @@
  * `/` as `\/` (PHP's json_encode default), a token a fixed-width message wraps over two lines, an HTML page's
  * character references, a redirect's Location with the token in its path, a proxy's refusal quoting the
  * `Proxy-Authorization: Basic …` it got. Every command's error line, `api`'s body line, the `--verbose` trace and
- * stack and the `--log-format json` object show `[redacted]`, never the secret in any form (findings t12-1, t12-5,
- * t12-6, t12-10, t12-12).
+ * stack and the `--log-format json` object show `[redacted]`, never the secret in any form (user tests).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,7 +49,7 @@ function answerRaw(route: string, status: number, raw: string, contentType = 'ap
   routes[route] = (_request, _body, response) => response.writeHead(status, { 'content-type': contentType }).end(raw);
 }
 
-describe('the token quoted as PHP writes it, `/` as `\\/` (t12-1)', () => {
+describe('the token quoted as PHP writes it, `/` as `\\/` (a user test)', () => {
   it('sellers list: the error line is masked; exit 1', async () => {
     const configDir = await loggedIn();
     answerRaw('GET /sellerModule/listSellers', 400, `{"message":"token ${tokenAsPhpWritesIt} is not allowed"}`);
@@ -91,7 +90,7 @@ describe('the token quoted as PHP writes it, `/` as `\\/` (t12-1)', () => {
   });
 });
 
-describe('the token wrapped over two lines by the message (t12-10)', () => {
+describe('the token wrapped over two lines by the message (a user test)', () => {
   const wrapped = `{"message":"Invalid token:\\n${token.slice(0, 10)}\\n${token.slice(10)}\\n(expired)"}`;
 
   it('sellers list and --log-format json: the whole token is one [redacted], no half of it left', async () => {
@@ -117,7 +116,7 @@ describe('the token wrapped over two lines by the message (t12-10)', () => {
   });
 });
 
-describe('the token in an HTML page, `/` and `+` as character references (t12-12)', () => {
+describe('the token in an HTML page, `/` and `+` as character references (a user test)', () => {
   it('api: the page b2bctl reads out is masked, not decoded into the token', async () => {
     const configDir = await loggedIn();
     const referenced = token.replaceAll('/', '&#x2f;').replace('+', '&#43;');
@@ -155,7 +154,7 @@ describe('the token in an HTML page, broken where its reader does not see it', (
   });
 });
 
-describe('a redirect whose Location holds the token in its path (t12-6)', () => {
+describe('a redirect whose Location holds the token in its path (a user test)', () => {
   const location = `https://sso.example.com/login/${token}/x?a=1`;
 
   it('sellers list, --verbose and api: the Location is shown with the token masked; exit 69 and 1', async () => {
@@ -184,7 +183,7 @@ describe('a redirect whose Location holds the token in its path (t12-6)', () => 
   });
 });
 
-describe("a proxy's refusal quoting the credentials HTTP_PROXY gave it (t12-5)", () => {
+describe("a proxy's refusal quoting the credentials HTTP_PROXY gave it (a user test)", () => {
   const proxyPassword = 'Pr0xyPass';
   const basic = Buffer.from(`svc:${proxyPassword}`).toString('base64');
 

@@ -109,7 +109,7 @@ describe('tax serve at start', () => {
     expect(result.stderr).toContain('Cannot read the client secret file no-such-file (ENOENT).');
   });
 
-  // The link's owner points it at any file they can read (/etc/machine-id) and then asks tokens (t12-15).
+  // The link's owner points it at any file they can read (/etc/machine-id) and then asks tokens (a user test).
   it.skipIf(process.getuid?.() !== 0)(
     "--auth token with a secret file through another user's link: exit 77 naming the link and its owner, nothing listened on (needs root)",
     async () => {

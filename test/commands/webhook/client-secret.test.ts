@@ -127,7 +127,7 @@ function othersLink(target: string, name = 'whsecret'): string {
 }
 
 // Another user's link is the file they choose: pointed at a file every user may read (/etc/machine-id), they know
-// the secret and ask tokens (t12-15). Refused as a config folder through their link is, whatever it leads to.
+// the secret and ask tokens (a user test). Refused as a config folder through their link is, whatever it leads to.
 describe.skipIf(root.missing)(`a client secret file through another user's symbolic link${root.note}`, () => {
   it('the link itself is theirs: refused, exit 77, naming the link, its owner and the rm; nothing warned', async () => {
     const link = othersLink(rootReadableFile());

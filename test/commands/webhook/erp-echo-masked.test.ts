@@ -68,7 +68,7 @@ describe("the ERP's echo of its forward credential", () => {
     expect(dead.csv).toContain('Bearer [redacted] not valid for this ERP');
   });
 
-  it('B2BCTL_WEBHOOK_FORWARD_TOKEN quoted as PHP writes it, `/` as `\\/` (t12-8): masked in the log and the dead letter', async () => {
+  it('B2BCTL_WEBHOOK_FORWARD_TOKEN quoted as PHP writes it, `/` as `\\/` (a user test): masked in the log and the dead letter', async () => {
     const token = 'fwd/Tok/Secret1234567890';
     const escaped = token.replaceAll('/', '\\/');
     // PHP's json_encode of the bearer it got: the body as written, not as JSON.stringify would write it.

@@ -413,7 +413,7 @@ describe('webhook listen: what it says of its own exposure', () => {
     expect(await startedAndStopped({})).not.toContain('warning:');
   });
 
-  // The passwords sat in the receiver's argv (/proc/PID/cmdline) its whole life, without a word (t12-14).
+  // The passwords sat in the receiver's argv (/proc/PID/cmdline) its whole life, without a word (a user test).
   it('an --exec that sets secrets on its command line: warned at start, naming the variables and --exec-env, never a value', async () => {
     const stderr = await startedAndStopped({
       exec: 'ERP_SENHA=SenhaSecreta99 ERP_PASS=PassSecret77 LANG=C ./import.sh',

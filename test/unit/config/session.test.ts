@@ -113,7 +113,7 @@ describe('openSession: which profile', () => {
     );
   });
 
-  // `__proto__` was said to be logged in and kept nothing (t12-14).
+  // `__proto__` was said to be logged in and kept nothing (a user test).
   it.each(['__proto__', 'constructor', 'prototype'])(
     'rejects the profile name %j, an object\u2019s workings',
     (name) => {

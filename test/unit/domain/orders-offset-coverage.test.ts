@@ -66,7 +66,7 @@ describe('offsetCoverage: overlapping offset pages prove nothing unchanged was s
     ).toEqual({ proven: false, frontier: 9 });
   });
 
-  it('an empty page a later page lists orders past is no end: the read goes on from there (t13-2)', () => {
+  it('an empty page a later page lists orders past is no end: the read goes on from there (a user test)', () => {
     // A store capping pages at 10 answered one spurious empty page at 10; read after it, the page at 9 held 10 of
     // 10: the window only loses orders, so past a true end nothing is listed, and this one was not the end.
     const pages = read({ offset: 0, ids: ids(1, 10) }, { offset: 10, ids: [] }, { offset: 9, ids: ids(10, 19) });

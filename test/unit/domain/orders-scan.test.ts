@@ -22,7 +22,7 @@ const material = {
 interface ListingShape {
   cap?: number;
   hidden?: (id: number | string) => boolean;
-  /** Whether the store answers this request (counted from 1) with a spurious empty page, past offset 0 (t13-2). */
+  /** Whether the store answers this request (counted from 1) with a spurious empty page, past offset 0 (a user test). */
   emptyAt?: (request: number) => boolean;
 }
 

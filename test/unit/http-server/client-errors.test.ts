@@ -2,7 +2,7 @@
  * What `tax serve` and the webhook receiver answer of a request node refuses before any route sees it: headers past
  * node's limit (431), an `Expect` other than 100-continue (417). They came in fastify's own shape
  * (`{"error":"Request Header Fields Too Large","message":…,"statusCode":431}`) or with an empty body, where each server
- * promises one shape for every refusal (t12-14): `tax serve`'s `{error, message}`, the receiver's
+ * promises one shape for every refusal (a user test): `tax serve`'s `{error, message}`, the receiver's
  * `{error, error_description}`.
  */
 import { request } from 'node:http';

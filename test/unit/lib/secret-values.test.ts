@@ -30,7 +30,7 @@ describe('redactSecrets', () => {
   });
 });
 
-describe('redactSecrets: a secret in any spelling a quoting layer gives it (findings t12-1, t12-2, t12-10, t12-12)', () => {
+describe('redactSecrets: a secret in any spelling a quoting layer gives it (user tests)', () => {
   const token = 'AbCdEfGh/IjKlMnOp+QrStUvWx/YzTOKSECRET1234567890';
   it.each([
     // PHP's json_encode default: `/` as `\/`.

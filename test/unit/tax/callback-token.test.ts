@@ -152,7 +152,7 @@ describe('tax serve --auth token', () => {
   });
 
   // As the webhook receiver's token endpoint decodes it: read as it came, it was "not valid JSON", the compressed
-  // bytes quoted back in the callback's shape (t12-13).
+  // bytes quoted back in the callback's shape (a user test).
   it.each([
     ['gzip', gzipSync],
     ['deflate', deflateSync],

@@ -108,7 +108,7 @@ const cartWith = (skus: string[]) =>
 /** An item of NCM 3926.90.90 with the SKU and unit price given. */
 const item = (sku: unknown, unitPrice: number) => ({ sku, ncm: '39269090', quantity: 1, unitPrice });
 
-/** `"quantity":10,` unless `amounts` gives a quantity of its own: a key twice in one object is refused (t12-14). */
+/** `"quantity":10,` unless `amounts` gives a quantity of its own: a key twice in one object is refused (a user test). */
 const quantityUnlessGiven = (amounts: string) => (amounts.includes('"quantity"') ? '' : '"quantity":10,');
 
 describe('tax serve', () => {
@@ -938,7 +938,7 @@ function jsonFault(text: string): string {
   throw new Error(`${text} parses`);
 }
 
-// t12-14: `"items"` twice was answered 200 from the last (zero taxes) while an ERP behind --forward-to reading the
+// A user test: `"items"` twice was answered 200 from the last (zero taxes) while an ERP behind --forward-to reading the
 // first saw the items; an empty list was answered 200 with zero totals.
 const itemText = '{"sku":"A","ncm":"39269090","quantity":10,"unitPrice":45.9}';
 const parts = '"origin":{"state":"SP"},"destination":{"state":"RJ"},"customer":{"paysIcms":true}';
