@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Update stamps coarser than a millisecond (docs/orders-poll.md: its bullet on stamps to the second or the minute). A version is
- * `(id, lastUpdated)`: on a platform writing `lastUpdated` to the minute (`2026-11-30T23:04Z`) or to the second, an
+ * Update stamps coarser than a millisecond (docs/orders-poll.md: its bullet on stamps to the second or the minute).
+ * A version is `(id, lastUpdated)`: on a platform writing `lastUpdated` to the minute (`2026-11-30T23:04Z`) or to the second, an
  * order updated again within the same stamp after a run (AWAITING_PAYMENT, then CANCELED) keeps its key, and was taken
  * as already emitted by every later run: the cancellation never reached the ERP (a user test). Such versions are told apart
  * by a digest of the listed entry as well.
