@@ -47,6 +47,12 @@ export interface MoveResult {
    * number search found it): a single command exits as `orders get` does for it.
    */
   noSuchOrder?: boolean;
+  /**
+   * True for an `unknown` move that was sent and may have been applied, whose order's status could not be read to
+   * tell: only a run that reads the order first settles it (a resume), so a file run keeps it out of the errors
+   * file, which fed back as the run was made (--no-status-check) would send it a second time, unchecked.
+   */
+  settledByReadingFirst?: boolean;
 }
 
 export interface MoveSenderOptions {
@@ -498,14 +504,17 @@ export class MoveSender {
     try {
       status = (await orderState(this.client, move.values.id ?? move.order, signal)).status;
     } catch {
-      // A 2xx came: the move may well be made, so it is not "failed" (fed back, sent again) but unknown.
+      // Nothing tells whether the move was made: a 2xx, or a 5xx or lost answer, which may come after the platform
+      // made it (platform/applied-write.ts). It was reported "failed" after a 5xx, and fed back from the errors file
+      // it was sent a second time (a repeated ready is accepted); `unknown`, settled by a run that reads it first.
+      const check = `check with b2bctl orders get ${move.order}`;
       if (answered.kind === 'failure')
         return {
-          outcome: 'failed',
+          outcome: 'unknown',
           status: answered.status,
-          message: `${what}; its status could not be read to check`,
+          settledByReadingFirst: true,
+          message: `${what}; its status could not be read to tell whether it went through: ${check} (a run that reads the order's status first sends it only if the order has not taken it)`,
         };
-      const check = `check with b2bctl orders get ${move.order}`;
       return {
         outcome: 'unknown',
         status: answered.status,

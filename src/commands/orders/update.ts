@@ -227,5 +227,13 @@ function rowOf(entry: PendingRecord<PreparedMove>, result: MoveResult): ReportEn
     { line: entry.line, key: entry.key, outcome, status, id: result.id ?? entry.value.order, message },
     entry,
   );
-  return reportEntry(row, entry);
+  // A move that may have gone through, which nothing could tell, stays out of the errors file as a resumed run's
+  // unanswered one does: the resume reads the order before it sends (docs/orders.md).
+  if (result.settledByReadingFirst !== true) return reportEntry(row, entry);
+  return reportEntry(row, {
+    get original() {
+      return entry.original;
+    },
+    unanswered: true,
+  });
 }

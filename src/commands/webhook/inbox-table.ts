@@ -18,11 +18,13 @@ interface InboxColumn {
 /**
  * The columns of `webhook inbox -o table`, each of a fixed width (the last takes the rest): a listing of millions of
  * rows streams with the same layout from its first page to its last. Piped, a longer cell pushes only its own row;
- * on a terminal it is cut with …, since a row wider than the terminal wraps and the table is unreadable.
+ * on a terminal it is cut with …, since a row wider than the terminal wraps and the table is unreadable. The ID
+ * column is sized once, before the first row, to the digits of the store's largest id (idColumnWidth).
  */
 const columns: InboxColumn[] = [
-  { header: 'ID', width: 10, value: (event) => String(event.id) },
-  // Cut from its end, an instant loses its milliseconds first: the FLAGS header stays whole down to 27 columns.
+  // Its width is set by idColumnWidth when the table starts.
+  { header: 'ID', width: 2, value: (event) => String(event.id) },
+  // Cut from its end, an instant loses its milliseconds first: the FLAGS header stays whole down to 17 columns beside the ID column.
   { header: 'RECEIVED', width: 24, value: (event) => event.receivedAt, givesWay: true },
   { header: 'KIND', width: 9, value: (event) => event.kind, dropRank: 2 },
   {
@@ -41,14 +43,15 @@ const gap = 2;
 /**
  * The columns a terminal `width` wide shows: those with a rank are left out, highest first, until the others fit
  * with the last one at least as wide as its header; then one that gives way is narrowed, down to its own header.
- * The width alone decides, never the events. Below the narrowest layout (27 columns) rows wrap, no header is cut.
+ * The width and the ID column's (`idWidth`) decide, never the events. Below the narrowest layout (17 columns beside
+ * the ID column) rows wrap, no header is cut.
  */
-function columnsToFit(width: number | undefined): InboxColumn[] {
-  let shown = [...columns];
+function columnsToFit(width: number | undefined, idWidth: number): InboxColumn[] {
+  let shown = columns.map((column) => (column.header === 'ID' ? { ...column, width: idWidth } : column));
   const needed = () =>
     shown.reduce((sum, column, index) => sum + (index === shown.length - 1 ? column.header.length : column.width), 0) +
     gap * (shown.length - 1);
-  const droppable = columns.filter((column) => column.dropRank !== undefined);
+  const droppable = shown.filter((column) => column.dropRank !== undefined);
   for (const column of droppable.toSorted((a, b) => (b.dropRank ?? 0) - (a.dropRank ?? 0))) {
     if (width === undefined || needed() <= width) break;
     shown = shown.filter((kept) => kept !== column);
@@ -59,6 +62,16 @@ function columnsToFit(width: number | undefined): InboxColumn[] {
     if (!column.givesWay || over <= 0) return column;
     return { ...column, width: Math.max(column.header.length, column.width - over) };
   });
+}
+
+/**
+ * The ID column's width: the digits of the largest id the listing can show (the store's largest, a bound for any
+ * filter), at least its header's. A fixed 10 kept 8 blank columns beside the ids of a young inbox while a narrow
+ * terminal cut the RECEIVED instant it had room for (a user test). An id stored after this was measured (the
+ * receiver running) is longer at most by a digit, and pushes only its own row: an id is never cut.
+ */
+export function idColumnWidth(largestId: number): number {
+  return Math.max('ID'.length, String(Math.max(0, Math.trunc(largestId))).length);
 }
 
 /** `text` within `width` screen columns, its end replaced by `…` when cut. */
@@ -94,14 +107,15 @@ export type InboxTableWriter = RecordWriter<StoredEvent> & { hiddenColumns: read
 
 /**
  * The table writer: its header at the top, and again at each screen page on a terminal of known height; fitted to
- * a terminal's `width` (undefined when piped: every column).
+ * a terminal's `width` (undefined when piped: every column), its ID column to `largestId` (idColumnWidth).
  */
 export async function inboxTable(
   stream: NodeJS.WritableStream,
   color: boolean,
   width: number | undefined,
+  largestId: number,
 ): Promise<InboxTableWriter> {
-  const shown = columnsToFit(width);
+  const shown = columnsToFit(width, idColumnWidth(largestId));
   let header = lineOf(
     shown,
     shown.map((column) => column.header),

@@ -139,7 +139,8 @@ export async function run(options: InboxOptions, context: Context): Promise<void
     const style = stdoutStyle(context);
     // A row wider than the terminal wraps and the table is unreadable: fit it (a pipe keeps every column).
     const width = terminalColumns(context.io.stdout);
-    const table = format === 'table' ? await inboxTable(context.io.stdout, style.color, width) : undefined;
+    const table =
+      format === 'table' ? await inboxTable(context.io.stdout, style.color, width, await store.newestId()) : undefined;
     const writer =
       table !== undefined
         ? table

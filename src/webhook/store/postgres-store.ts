@@ -32,7 +32,7 @@ import {
   failingRecord,
   type FailingRow,
 } from './queries.js';
-import { backlogOf } from './backlog-queries.js';
+import { backlogOf, backlogStatements } from './backlog-queries.js';
 import { IntakeActivity, pruneInSlices } from './prune-slices.js';
 import { commandRunOf, deadLetterOf, failingEventOf, idList } from './rows.js';
 import {
@@ -313,6 +313,10 @@ export class PostgresStore implements EventStore {
       }
     };
     return backlogOf(async (sql, values) => (await timed(sql, values))[0], timed);
+  }
+
+  async newestId(): Promise<number> {
+    return Number((await this.query(backlogStatements.newestId, [])).rows[0]?.newest ?? 0);
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number, signal?: AbortSignal): Promise<Pruned> {

@@ -33,7 +33,7 @@ import {
   failingRecord,
   type FailingRow,
 } from './queries.js';
-import { backlogOf } from './backlog-queries.js';
+import { backlogOf, backlogStatements } from './backlog-queries.js';
 import { IntakeActivity, pruneInSlices } from './prune-slices.js';
 import { compactFile, reclaimFreePages } from './sqlite-space.js';
 import { commandRunOf, deadLetterOf, failingEventOf, idList } from './rows.js';
@@ -257,6 +257,11 @@ export class SqliteStore implements EventStore {
       async (sql, values) => timed(() => this.prepared(sql).get(...values) as Record<string, unknown> | undefined),
       async (sql, values) => timed(() => this.prepared(sql).all(...values) as Record<string, unknown>[]),
     );
+  }
+
+  async newestId(): Promise<number> {
+    const row = this.prepared(backlogStatements.newestId).get() as Record<string, unknown> | undefined;
+    return Number(row?.newest ?? 0);
   }
 
   async prune(eventsBefore: number | undefined, keysBefore: number, signal?: AbortSignal): Promise<Pruned> {

@@ -162,6 +162,8 @@ export interface EventStore {
   dropDead(ids: number[], handOff?: string): Promise<number>;
   /** Each hand-off's backlog; the time its statements took is added to `timing` (Server-Timing on /healthz). */
   backlog(timing?: StoreTiming): Promise<HandOffBacklog[]>;
+  /** The largest event id stored (0 when none): one index probe, the bound of any listing's ids. */
+  newestId(): Promise<number>;
   /**
    * Removes delivered events received before `eventsBefore` and de-duplication keys before `keysBefore`, in paced
    * slices; `signal` stops it after the slice under way, with what was removed so far.

@@ -74,9 +74,9 @@ describe('webhook inbox', () => {
         .split('\n')
         .map((line) => line.trimEnd()),
     ).toEqual([
-      'ID          RECEIVED                  KIND       EVENT         FROM             FLAGS',
-      '1           2026-11-23T06:00:00.000Z  customers  1             203.0.113.7      -',
-      '2           2026-11-23T06:10:00.000Z  customers  2             203.0.113.7      email missing',
+      'ID  RECEIVED                  KIND       EVENT         FROM             FLAGS',
+      '1   2026-11-23T06:00:00.000Z  customers  1             203.0.113.7      -',
+      '2   2026-11-23T06:10:00.000Z  customers  2             203.0.113.7      email missing',
       '',
     ]);
     const piped = context();
@@ -165,13 +165,14 @@ describe('webhook inbox', () => {
       })(),
     );
     await store.close();
-    const header = /^ID {10}RECEIVED {18}KIND {7}EVENT {9}FROM {13}FLAGS$/;
+    // The ID column as wide as the largest id's 4 digits, sized before the first row.
+    const header = /^ID {4}RECEIVED {18}KIND {7}EVENT {9}FROM {13}FLAGS$/;
     const piped = context(undefined, true);
     await listInbox({ inbox: directory }, piped.context);
     const lines = piped.stdout().trimEnd().split('\n');
     expect(lines.filter((line) => header.test(line))).toHaveLength(1);
     // Every row's columns start where the header's do: ids of one digit and of four alike.
-    expect(lines.slice(1).every((line) => line.indexOf('2026-') === 12 && line.indexOf('orders') === 38)).toBe(true);
+    expect(lines.slice(1).every((line) => line.indexOf('2026-') === 6 && line.indexOf('orders') === 32)).toBe(true);
 
     const screen = context(undefined, true);
     Object.assign(screen.context.io.stdout, { rows: 25 });

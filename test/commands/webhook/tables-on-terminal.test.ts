@@ -2,6 +2,8 @@
  * The receiver's tables on a terminal of 60 and 80 columns, checked on the rendered screen: no row wraps, the column
  * that names a row stays whole, a long cell is cut with …, and a column left out is named on stderr.
  */
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as dead } from '../../../src/commands/webhook/dead.js';
 import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
@@ -65,9 +67,10 @@ const deadListAt = {
 };
 
 describe('webhook tables on a terminal', () => {
+  // The ids are of one digit, so the ID column is 2 wide: at 80 every column fits (a user test).
   for (const [columns, header, hidden] of [
-    [80, /^ID\s+RECEIVED\s+KIND\s+EVENT\s+FLAGS$/, 'FROM hidden to fit 80 columns'],
-    [60, /^ID\s+RECEIVED\s+EVENT\s+FLAGS$/, 'KIND and FROM hidden to fit 60 columns'],
+    [80, /^ID\s+RECEIVED\s+KIND\s+EVENT\s+FROM\s+FLAGS$/, undefined],
+    [60, /^ID\s+RECEIVED\s+KIND\s+EVENT\s+FLAGS$/, 'FROM hidden to fit 60 columns'],
   ] as const) {
     it(`webhook inbox at ${columns} columns: no row wraps, the flags cut with …, the columns left out named`, async () => {
       const onTerminal = terminal(columns);
@@ -76,10 +79,13 @@ describe('webhook tables on a terminal', () => {
       expect(await wrappedLineCount(stdout, columns)).toBe(0);
       const screen = await renderedScreen(stdout, columns);
       expect(screen[0]).toMatch(header);
-      expect(screen[1]).toMatch(/^1\s+2026-11-23T06:01:00\.000Z\s+(orders\s+)?48211\s+-$/);
-      expect(screen[2]).toMatch(/^2\s+2026-11-23T06:02:00\.000Z\s+(orders\s+)?48212\s+email m.*…$/);
+      expect(screen[1]).toMatch(/^1 {3}2026-11-23T06:01:00\.000Z\s+orders\s+48211\s+(\S+\s+)?-$/);
+      expect(screen[2]).toMatch(/^2 {3}2026-11-23T06:02:00\.000Z\s+orders\s+48212\s+(\S+\s+)?emai\S*( m.*)?…$/);
       expect(screen[2]?.length).toBe(columns);
-      expect(onTerminal.stderr()).toContain(`${hidden}: widen the terminal, or -o csv or -o ndjson for every field.`);
+      const hiddenLine =
+        hidden === undefined ? undefined : `${hidden}: widen the terminal, or -o csv or -o ndjson for every field.`;
+      expect(onTerminal.stderr().includes('hidden to fit')).toBe(hiddenLine !== undefined);
+      expect(onTerminal.stderr()).toContain(hiddenLine ?? '2 events in');
     });
 
     it(`webhook status and dead list at ${columns} columns: the hand-off and the id whole, the rest cut`, async () => {
@@ -103,8 +109,9 @@ describe('webhook tables on a terminal', () => {
     });
   }
 
-  // Below 44 columns the last column was cut to what was left: `FL…` at 40, the header of the flags unreadable.
-  it.each([43, 40, 33, 27])(
+  // Below 44 columns the last column was cut to what was left: `FL…` at 40, the header of the flags unreadable. At 35
+  // the instant was cut (`2026-11-30T23:0…`) beside an ID column of 10 for ids of one digit (a user test).
+  it.each([35, 33, 27, 19])(
     'webhook inbox at %i columns: the FLAGS header whole, the received instant gives way, no row wraps',
     async (columns) => {
       const onTerminal = terminal(columns);
@@ -117,7 +124,7 @@ describe('webhook tables on a terminal', () => {
       expect(screen[2]).toMatch(/^2\s+2026-11\S*\s+emai\S*…$/);
       expect(screen[2]?.length).toBe(columns);
       // The instant is cut from its end, with …, only where the terminal is too narrow for all of it.
-      expect(screen[1]).toContain(columns >= 43 ? '2026-11-23T06:01:00.000Z' : '…');
+      expect(screen[1]).toContain(columns >= 35 ? '1   2026-11-23T06:01:00.000Z  -' : '…');
       expect(onTerminal.stderr()).toContain(
         `KIND, EVENT and FROM hidden to fit ${columns} columns: widen the terminal, or -o csv or -o ndjson for every field.`,
       );
@@ -170,6 +177,26 @@ describe('webhook tables on a terminal', () => {
     expect(onTerminal.stderr()).toBe(
       'KIND and ATTEMPTS hidden to fit 50 columns: widen the terminal, or -o csv or -o json for every field.\n2 dead letters.\n',
     );
+  });
+
+  it("the ID column sized once to the store's largest id, a filtered listing's too", async () => {
+    const directory = temporaryFolder();
+    const store = await SqliteStore.open(directory);
+    await store.append(orderEvent(1, []));
+    await store.append(orderEvent(2, []));
+    await store.close();
+    // The second event as an inbox of millions holds it: id 1234567, received after the --until below.
+    const database = new DatabaseSync(join(directory, 'inbox.sqlite'));
+    database.exec('UPDATE events SET id = 1234567 WHERE id = 2');
+    database.close();
+    const onTerminal = terminal(80);
+    await listInbox({ inbox: directory, until: '2026-11-23T06:01:30Z' }, onTerminal.context);
+    const screen = await renderedScreen(onTerminal.stdout(), 80);
+    // 7 digits: ID and its 5 blanks, then the gap of 2; FROM left out, as 7 + 75 columns do not fit 80.
+    expect(screen[0]).toMatch(/^ID {7}RECEIVED {18}KIND {7}EVENT {9}FLAGS$/);
+    expect(screen[1]).toMatch(/^1 {8}2026-11-23T06:01:00\.000Z  orders/);
+    expect(screen).toHaveLength(2);
+    expect(onTerminal.stderr()).toContain('FROM hidden to fit 80 columns');
   });
 
   it('piped as a table, every column and cell stays whole', async () => {

@@ -119,6 +119,18 @@ describe.each(kinds)('the $name store', (kind) => {
   const open = (options?: StoreOptions) => kind.open(options);
 
   it.skipIf(kind.skip)(
+    "knows its largest event id (0 when empty): the inbox table's ID column is sized to it",
+    async () => {
+      const { store } = await open();
+      expect(await store.newestId()).toBe(0);
+      await appendAll(store, [1, 2, 3]);
+      const ids: number[] = [];
+      for await (const stored of store.select({})) ids.push(stored.id);
+      expect(await store.newestId()).toBe(Math.max(...ids));
+    },
+  );
+
+  it.skipIf(kind.skip)(
     'an event whose former key the store keeps is a duplicate (a key stored before keys read ids and stamps as meant)',
     async () => {
       const { store } = await open();
