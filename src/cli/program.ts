@@ -230,7 +230,7 @@ export function parseEndExitCode(error: CommanderError): ExitCode {
 }
 
 /**
- * `b2bctl nosuch --help` (and `b2bctl help nosuch`, read as that): commander showed the nearest command's whole help,
+ * `b2bctl nosuch --help` and `b2bctl help nosuch` (`argv` as written, before helpOfCommandPath): commander showed the nearest command's whole help,
  * with no word of the unknown one (exit 0, or 2 for `help`); a usage error instead, as `b2bctl nosuch` gets and as gh
  * answers, with the nearest name offered.
  */
@@ -241,12 +241,15 @@ export async function refuseHelpOfUnknownCommand(program: Command, argv: readonl
     if (globalOptionsWithValue.has(word)) index++;
     else operands.push(word);
   }
-  const asked = operands[0] === 'help' ? operands.slice(1) : operands;
-  if (asked === operands && !operands.includes('--help') && !operands.includes('-h')) return;
+  const viaHelp = operands[0] === 'help';
+  const asked = viaHelp ? operands.slice(1) : operands;
+  if (!viaHelp && !operands.includes('--help') && !operands.includes('-h')) return;
   let command = program;
   for (const word of asked) {
-    if (word === '--help' || word === '-h' || command.commands.length === 0) return;
+    if (word === '--help' || word === '-h') return;
     if (word.startsWith('-')) continue;
+    // A verb's further words are its arguments (`stock push file.csv --help`); after `help`, a topic it lacks.
+    if (command.commands.length === 0 && !viaHelp) return;
     const next = command.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
     if (next === undefined) {
       // Loaded only for this mistake: help and every good command line never load it.

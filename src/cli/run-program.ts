@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import type { Context, GlobalOptions, IOStreams } from '../context.js';
 import type { ExitCode } from '../base/errors.js';
-import type { LogFormat } from '../io/output/log-formats.js';
+import { type LogFormat, logFormatOf } from '../io/output/log-formats.js';
 import type { Logger } from '../io/output/logger.js';
 import {
   buildProgram,
@@ -34,6 +34,7 @@ export async function runProgram(
   /** Told the exit code as soon as it is known, before the context's closing (which may wait on connections). */
   decided?: (code: ExitCode) => void,
 ): Promise<ExitCode> {
+  const written = argv;
   argv = helpOfCommandPath(argv);
   let context: Context | undefined;
   let globals: GlobalOptions | undefined;
@@ -50,7 +51,12 @@ export async function runProgram(
 
   // The global options as commander has read them so far, for what is written before (or without) a command's
   // context: a usage error, a flag combination a group refuses.
-  const globalsSoFar = (): GlobalOptions => globals ?? globalsOf(program, env);
+  // Before the parse ends (a help of a command that does not exist is refused first), --log-format as written.
+  const globalsSoFar = (): GlobalOptions => {
+    if (globals) return globals;
+    const read = globalsOf(program, env);
+    return { ...read, logFormat: logFormatOf(flagValueIn(written, '--log-format')) ?? read.logFormat };
+  };
   const verbose = (): boolean => globalsSoFar().verbose;
   // The logger is loaded only when there is something to log: help, the most common short run, never is.
   let fallbackLogger: Logger | undefined;
@@ -84,7 +90,7 @@ export async function runProgram(
   });
 
   try {
-    await refuseHelpOfUnknownCommand(program, argv);
+    await refuseHelpOfUnknownCommand(program, written);
     await program.parseAsync(argv);
     await logParseErrors();
     return told(0, decided);
@@ -113,6 +119,13 @@ function logParseError(text: string, { log, json, io }: { log: Logger; json: boo
   else if (/^Usage: .*\nRun ".*--help" for details\.$/.test(text))
     for (const line of text.split('\n')) log.notice(line);
   else io.stderr.write(`${text}\n`);
+}
+
+/** The value of a flag as written (`--flag value` or `--flag=value`), before commander has read it. */
+function flagValueIn(argv: readonly string[], flag: string): string | undefined {
+  const at = argv.indexOf(flag);
+  if (at >= 0) return argv[at + 1];
+  return argv.find((word) => word.startsWith(`${flag}=`))?.slice(flag.length + 1);
 }
 
 /** The exit code, told to whoever waits for it before the context has closed. */

@@ -144,6 +144,7 @@ describe('help of a command that does not exist', () => {
     [['help', 'stock', 'nosuch'], "error: unknown command 'nosuch'", 'Usage: b2bctl stock [options] [command]'],
     [['stock', 'nosuch', '--help'], "error: unknown command 'nosuch'", 'Usage: b2bctl stock [options] [command]'],
     [['--profile', 'x', 'help', 'nosuch'], "error: unknown command 'nosuch'", 'Usage: b2bctl [options] [command]'],
+    [['help', 'orders', 'poll', 'nosuch'], "error: unknown command 'nosuch'", 'Usage: b2bctl orders poll [options]'],
   ])('%j is a usage error naming it (2), not the whole help of its nearest command', async (words, error, usage) => {
     // The whole top-level help was printed, exit 2 (or 0), without a word of the unknown command (a user test).
     const ran = await run(words);
@@ -155,6 +156,24 @@ describe('help of a command that does not exist', () => {
         .split('\n')
         .map((line) => line.replace(isoTime, '')),
     ).toEqual([error, usage, expect.stringMatching(/^Run "b2bctl.*--help" for details\.$/)]);
+  });
+});
+
+describe('help of a command that does not exist, in the log format asked', () => {
+  it.each([[['--log-format', 'json', 'help', 'nosuch']], [['help', 'nosuch', '--log-format=json']]])(
+    '%j: JSON lines, as every other usage error',
+    async (words) => {
+      // A user test: the flag was not read yet when the unknown topic was refused, and the lines came as text.
+      const ran = await run(words);
+      expect(ran.code).toBe(2);
+      expect(jsonLines(ran.stderr)[0]).toMatchObject({ level: 'error', message: "unknown command 'nosuch'" });
+    },
+  );
+
+  it('a verb followed by a word is still its help with --help (the word may be its argument)', async () => {
+    const ran = await run(['stock', 'push', 'estoque.csv', '--help']);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.split('\n')[0]).toBe('Usage: b2bctl stock push [options] <file>');
   });
 });
 
