@@ -97,12 +97,34 @@ function reachesEnd(page: OffsetPage, pages: readonly OffsetPage[]): boolean {
  * end. Without it the listing is read on past it, as past any short page, to an empty page nothing contradicts.
  */
 function endingEmptyPages(pages: readonly OffsetPage[]): OffsetPage[] {
+  const longest = Math.max(0, ...pages.map((page) => page.listed));
   return pages.filter(
     (empty) =>
       empty.listed === 0 &&
       !pages.some(
         (later) => later.listed > 0 && later.asked > empty.answered && later.offset + later.listed > empty.offset,
-      ),
+      ) &&
+      !unconfirmedByFullPage(empty, pages, longest),
+  );
+}
+
+/**
+ * Whether a full page (as long as the longest page listed) asked after `empty` ends right where it starts, and no
+ * empty page was read there again since. A full page says the listing likely goes on; the empty page it meets could
+ * be one more spurious answer (a store answering several in a row, a user test: three empty answers, then full pages
+ * of 10 that each ended at an earlier empty offset, and the read stopped with 40 of 60 orders unread). It ends
+ * nothing until that offset, read again after the full page, is empty again: one more request, and only then.
+ */
+function unconfirmedByFullPage(empty: OffsetPage, pages: readonly OffsetPage[], longest: number): boolean {
+  const fullPagesMeetingIt = pages.filter(
+    (page) =>
+      page.listed >= 2 &&
+      page.listed >= longest &&
+      page.asked > empty.answered &&
+      page.offset + page.listed === empty.offset,
+  );
+  return fullPagesMeetingIt.some(
+    (full) => !pages.some((again) => again.listed === 0 && again.offset <= empty.offset && again.asked > full.answered),
   );
 }
 
@@ -121,10 +143,14 @@ function firstEndingEmpty(pages: readonly OffsetPage[]): number {
  * intervals that meet, and intervals joined that way cover everything between their ends. A page at offset 0
  * starts at the head; a page read after an empty page at its end (`reachesEnd`) reached the end. So once a chain of
  * pages sharing orders joins a page at offset 0 to such a page, no unchanged order can lie outside them, however the
- * pages shifted. An empty page at offset 0 is an empty window.
+ * pages shifted. An empty page at offset 0 is an empty window, when no page listed orders.
  */
 export function offsetCoverage(pages: readonly OffsetPage[]): { proven: true } | { proven: false; frontier: number } {
-  if (pages.some((page) => page.offset === 0 && page.listed === 0)) return { proven: true };
+  // Only when nothing was listed: an empty head page read after pages that listed orders ends nothing by itself, as
+  // any empty page may be one more spurious answer (a user test: the 5th of 5 empty answers in a row, read at 0 by a
+  // look further back, had the window taken as emptied); unproven, the window is split by time and read afresh.
+  if (pages.some((page) => page.offset === 0 && page.listed === 0) && pages.every((page) => page.listed === 0))
+    return { proven: true };
   const parent = pages.map((_, index) => index);
   const root = (index: number): number => {
     while (parent[index] !== index) index = parent[index] = parent[parent[index] as number] as number;

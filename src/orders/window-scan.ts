@@ -25,7 +25,7 @@ export type FetchPage<T> = (
   window: TimeWindow,
   offset: number,
   signal: AbortSignal,
-) => Promise<{ orders: T[]; listed: number; ids?: readonly string[] }>;
+) => Promise<{ orders: T[]; listed: number; ids?: readonly string[]; statedTotal?: number }>;
 
 export interface ScanOptions<T> {
   fetchPage: FetchPage<T>;
@@ -56,7 +56,8 @@ export interface ScannedWindow<T> {
   orders: T[];
 }
 
-type Page<T> = { orders: T[]; listed: number; ids?: readonly string[] };
+/** `statedTotal`: the whole listing's count its answer states beside the page (`{"data":[…],"total":45}`), if any. */
+type Page<T> = { orders: T[]; listed: number; ids?: readonly string[]; statedTotal?: number };
 
 /** The ids a page listed, in its order: what pages are compared by. */
 function listedIds<T extends OrderVersion>(page: Page<T>): readonly string[] {
@@ -68,6 +69,11 @@ type OffsetRead<T> = OffsetPage & { orders: T[] };
 /** What reading a window gave: its orders in time-ordered windows, or the smaller windows to read instead. */
 type Outcome<T> = { scanned: ScannedWindow<T>[] } | { pieces: TimeWindow[] };
 
+/**
+ * Reads of a window's first page while it comes back empty beside a stated total above 0 (headPage): a spurious empty
+ * answer is read right the next time, as the other doubtful pages are read again; one that stays so is no listing.
+ */
+const maximumHeadReads = 4;
 /** Passes over a one-millisecond window that holds more than a page, until one brings nothing new. */
 const maximumInstantPasses = 10;
 /** Extra pages allowed to repair the chain of an offset read (or as many as it read, if more), and rounds. */
@@ -184,6 +190,23 @@ class WindowScanner<T extends OrderVersion> {
     });
   }
 
+  /**
+   * A window's first page. Empty, it is an empty window (orders only leave a window while it is read) and costs its
+   * one request, unless the same answer states a total above 0 (`{"data":[],"total":45}`): that answer contradicts
+   * itself, and taken as an empty window it had the run end "0 new order versions", exit 0, its cursor past every
+   * order of a catch-up (a user test). It is read again; still so after `maximumHeadReads` reads, the run fails
+   * without moving the cursor over the window, as for an answer that is no page. An empty page stating no total, or
+   * a total of 0, is an empty window: nothing says otherwise.
+   */
+  private async headPage(part: TimeWindow): Promise<StampedPage<T>> {
+    for (let reads = 1; ; reads++) {
+      const page = await this.fetch(part, 0);
+      const total = page.statedTotal ?? 0;
+      if (page.listed > 0 || total === 0) return page;
+      if (reads >= maximumHeadReads) throw emptyBesideTotal(part, total, reads);
+    }
+  }
+
   private spentOn(part: TimeWindow): { requests: number; entries: number } {
     const key = `${part.from} ${part.to}`;
     const spent = this.spent.get(key) ?? { requests: 0, entries: 0 };
@@ -244,7 +267,7 @@ class WindowScanner<T extends OrderVersion> {
    * taken as that); split by time when it holds more.
    */
   private async read(part: TimeWindow): Promise<Outcome<T>> {
-    const first = await this.fetch(part, 0);
+    const first = await this.headPage(part);
     if (part.from >= part.to || first.listed === 0) return { scanned: await this.readPiece(part, first) };
     // A page at the budget's end says whether the window holds more orders than may be held at once.
     const full = first.listed >= this.options.pageSize;
@@ -274,7 +297,7 @@ class WindowScanner<T extends OrderVersion> {
   /** A window read whole: by offset, or by passes when it is one millisecond. */
   private async readPiece(part: TimeWindow, firstPage?: StampedPage<T>): Promise<ScannedWindow<T>[]> {
     if (part.from >= part.to) return [{ window: part, orders: inUpdateOrder(await this.readInstant(part)) }];
-    const first = firstPage ?? (await this.fetch(part, 0));
+    const first = firstPage ?? (await this.headPage(part));
     // An empty first page is an empty window: orders only leave it while it is read.
     const orders = first.listed === 0 ? [] : ((await this.readByOffset(part, first)) ?? []);
     this.measured(part, orders.length);
@@ -305,7 +328,7 @@ class WindowScanner<T extends OrderVersion> {
       this.observe('instant-pass');
       // Read on past a short page, by what it held: only an empty page ends the listing.
       for (let offset = 0; ; offset += page.listed) {
-        page = await this.fetch(part, offset);
+        page = offset === 0 ? await this.headPage(part) : await this.fetch(part, offset);
         for (const order of page.orders) {
           const key = versionKey(order);
           if (!found.has(key)) {
@@ -445,6 +468,15 @@ class WindowScanner<T extends OrderVersion> {
     }
     return [];
   }
+}
+
+/** A window whose first page stays empty while its answer states a total above 0 (WindowScanner.headPage). */
+function emptyBesideTotal(part: TimeWindow, total: number, reads: number): B2bctlError {
+  const window = `${new Date(part.from).toISOString()} … ${new Date(part.to).toISOString()}`;
+  return new B2bctlError(
+    `the order listing contradicts itself: its first page of the orders updated ${window} lists none while its answer states a total of ${total}, ${reads} times in a row; stopped instead of taking the window as empty (the cursor does not pass this window). Run again later; if it persists, look at the answer with b2bctl api.`,
+    ExitCode.unavailable,
+  );
 }
 
 /** A listing that answers its first page again further on: it does not page by offset, and is not read for ever. */

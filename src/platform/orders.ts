@@ -14,7 +14,7 @@ import {
   type OrderAnswerSettings,
 } from './answers/orders.js';
 import { ExitCode, PlatformError } from '../base/errors.js';
-import { NotAListingPage } from './answers/listing.js';
+import { NotAListingPage, statedListingTotal } from './answers/listing.js';
 import type { PlatformClient } from './client.js';
 import { heldSlashAdvice } from './encoded-slash.js';
 
@@ -47,6 +47,11 @@ export interface OrderListingPage {
    * quotes one.
    */
   unreadableStamps: UnreadableStamp[];
+  /**
+   * The whole listing's count the answer states beside its page (`{"data":[],"total":45}`), when it states one: an
+   * empty first page beside a total above 0 contradicts itself (orders/window-scan.ts).
+   */
+  statedTotal?: number;
   /** True when the answer held no array b2bctl recognises (read as an empty page). */
   unrecognised: boolean;
   /** The platform's clock when it answered (its `Date` header), when it said it. */
@@ -114,7 +119,16 @@ export async function listOrderPage(
     if (stamp !== undefined)
       unreadableStamps.push({ fingerprint, field: stamp.path, value: stamp.value, id: idOf(entry) });
   }
-  return { listed: entries.length, orders, untrackable, unreadableStamps, unrecognised: false, ...clock };
+  const statedTotal = statedListingTotal(body);
+  return {
+    listed: entries.length,
+    orders,
+    untrackable,
+    unreadableStamps,
+    unrecognised: false,
+    ...clock,
+    ...(statedTotal === undefined ? {} : { statedTotal }),
+  };
 }
 
 /** A listed entry whose update stamp is there but no instant b2bctl reads. */

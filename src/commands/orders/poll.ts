@@ -466,7 +466,8 @@ function listingPages(
       // A full page is judged on what the platform sent; only orders inside the piece are kept, so pieces tile.
       // The ids of every order listed, kept or not: pages of a listing filtered by day share them (FetchPage).
       const ids = page.orders.map((order) => String(order.id));
-      return { orders: keptInPiece(page.orders, piece, progress.zoneless), listed: page.listed, ids };
+      const kept = keptInPiece(page.orders, piece, progress.zoneless);
+      return { orders: kept, listed: page.listed, ids, statedTotal: page.statedTotal };
     }
   };
 }

@@ -4,7 +4,7 @@
  * the first page after paging (24 of 25). The platform document ends a listing with an empty array only: a short
  * page is read on, every order is emitted once, and the cursor moves to the run's upper bound only then.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,9 +28,13 @@ const orders = Array.from({ length: 60 }, (_, index) => ({
 
 /**
  * A store listing `orders` newest first by creation, filtered by update date, paged by offset with pages of at most
- * `cap`; `shown` may drop entries from a page after paging (a page shorter than the limit before the end).
+ * `cap`; `shown` may drop entries from a page after paging (a page shorter than the limit before the end), or answer
+ * the page in an envelope stating the window's `total`.
  */
-async function store(cap: number, shown: (page: typeof orders, offset: number) => typeof orders = (page) => page) {
+async function store(
+  cap: number,
+  shown: (page: typeof orders, offset: number, total: number) => unknown = (page) => page,
+) {
   const offsets: number[] = [];
   const server = createServer((request, response) => {
     response.setHeader('date', new Date(now).toUTCString());
@@ -44,7 +48,7 @@ async function store(cap: number, shown: (page: typeof orders, offset: number) =
       .filter((order) => Date.parse(order.lastUpdated) >= from && Date.parse(order.lastUpdated) <= to)
       .toSorted((left, right) => right.dateCreated.localeCompare(left.dateCreated));
     response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify(shown(listed.slice(offset, offset + limit), offset)));
+    response.end(JSON.stringify(shown(listed.slice(offset, offset + limit), offset, listed.length)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const configDir = temporaryFolder('b2bctl-orders-short-pages-');
@@ -130,6 +134,71 @@ describe('orders poll over pages shorter than asked before the end of the listin
       }
     },
   );
+
+  it.each([{ empties: [3, 4, 5] }, { empties: [2, 3] }, { empties: [3, 4, 5, 6] }, { empties: [2, 3, 4, 5, 6] }])(
+    'a store capping pages at 10 answering $empties.length empty pages in a row (requests $empties): all 60 once',
+    async ({ empties }) => {
+      // A user test: after three empty answers, full pages of 10 each ended where an empty page had been answered,
+      // and the run took that as the end: 20 of 60 emitted, exit 0, the cursor past the other 40.
+      let requests = 0;
+      const platform = await store(10, (page) => (empties.includes(++requests) ? [] : page));
+      try {
+        const first = await pollOnce(platform, '3h');
+        expect(first.code).toBe(0);
+        expect(first.ids.toSorted((left, right) => left - right)).toEqual(orders.map((order) => order.id));
+        expect(first.cursor).toBe(at(now - 2_000));
+        const again = await pollOnce(platform);
+        expect([again.code, again.ids]).toEqual([0, []]);
+      } finally {
+        await platform.close();
+      }
+    },
+  );
+
+  it('a catch-up whose first answer is an empty page stating a total of 60: read again, all 60 once', async () => {
+    // A user test: taken as an empty window, the run said "0 new order versions", exit 0, its cursor past all 60.
+    let requests = 0;
+    const platform = await store(25, (page, _offset, total) => ({ data: ++requests === 1 ? [] : page, total }));
+    try {
+      const first = await pollOnce(platform, '3h');
+      expect(first.code).toBe(0);
+      expect(first.ids.toSorted((left, right) => left - right)).toEqual(orders.map((order) => order.id));
+      expect(first.cursor).toBe(at(now - 2_000));
+      expect(platform.offsets.slice(0, 2)).toEqual([0, 0]);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('a first page that stays empty beside a total of 60: exit 69, nothing emitted, no cursor, 4 requests', async () => {
+    const platform = await store(25, (_page, _offset, total) => ({ data: [], total }));
+    try {
+      const memory = testContext({ env: platform.env, clock: new FakeClock(now) });
+      expect(await memory.run(run, { ...options, since: '3h' })).toBe(69);
+      expect(memory.stderr()).toMatch(
+        /^error: the order listing contradicts itself: its first page of the orders updated \S+ … \S+ lists none while its answer states a total of 60, 4 times in a row; stopped instead of taking the window as empty \(the cursor does not pass this window\)\./m,
+      );
+      expect(memory.stdout()).toBe('');
+      expect(existsSync(join(platform.configDir, 'cursors', 'default.orders-poll.json'))).toBe(false);
+      expect(platform.offsets).toEqual([0, 0, 0, 0]);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it.each([
+    { answer: [], shape: 'a bare empty list' },
+    { answer: { data: [], total: 0 }, shape: 'a total of 0' },
+  ])('an empty first page stating no orders ($shape) is an empty window: one request, exit 0', async ({ answer }) => {
+    const platform = await store(25, () => answer);
+    try {
+      const first = await pollOnce(platform, '3h');
+      expect([first.code, first.ids, first.cursor]).toEqual([0, [], at(now - 2_000)]);
+      expect(platform.offsets).toEqual([0]);
+    } finally {
+      await platform.close();
+    }
+  });
 
   it('a window of 3 orders, the minute a cron job reads: 3 requests, the page, the empty page, its last order again', async () => {
     const platform = await store(25);

@@ -8,6 +8,8 @@ import {
 } from '../../../src/domain/orders-window.js';
 
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => String(from + index));
+/** The same ids newest first, as the listing gives them. */
+const down = (from: number, to: number) => ids(from, to).toReversed();
 
 /** Pages as the scan stamps them: each asked and answered in turn, in the order given. */
 const read = (...pages: { offset: number; ids: string[]; listed?: number }[]) =>
@@ -82,6 +84,39 @@ describe('offsetCoverage: overlapping offset pages prove nothing unchanged was s
         ),
       ]),
     ).toEqual({ proven: true });
+  });
+
+  it('empty answers several in a row: a full page ending where one starts ends nothing until it is read again', () => {
+    // A store capping pages at 10 (a user test), newest first, answered its 3rd, 4th and 5th requests empty; the
+    // full pages read after them each ended at an earlier empty offset: 40 of 60 orders were taken as past the end.
+    const pages = read(
+      { offset: 0, ids: down(51, 60) },
+      { offset: 10, ids: down(41, 50) },
+      { offset: 19, ids: [] },
+      { offset: 4, ids: [] },
+      { offset: 19, ids: [] },
+      { offset: 4, ids: down(47, 56) },
+      { offset: 9, ids: down(42, 51) },
+    );
+    expect(offsetCoverage(pages)).toEqual({ proven: false, frontier: 10 });
+    expect(readOnOffset(pages, 25)).toBe(19);
+    // Read there again after the full page: orders, so the listing goes on.
+    const after = (extra: { offset: number; ids: string[] }[]) =>
+      read(...extra).map((page) => ({ ...page, asked: page.asked + 14, answered: page.answered + 14 }));
+    expect(offsetCoverage([...pages, ...after([{ offset: 19, ids: down(32, 41) }])]).proven).toBe(false);
+    // Empty again there after the full page: the end is confirmed, and the page at 9 reached it.
+    expect(offsetCoverage([...pages, ...after([{ offset: 19, ids: [] }])])).toEqual({ proven: true });
+  });
+
+  it('an empty head page read after pages that listed orders proves nothing: it may be one more spurious answer', () => {
+    const pages = read(
+      { offset: 0, ids: ids(1, 10) },
+      { offset: 10, ids: [] },
+      { offset: 9, ids: [] },
+      { offset: 4, ids: [] },
+      { offset: 0, ids: [] },
+    );
+    expect(offsetCoverage(pages).proven).toBe(false);
   });
 
   it('an order that left the window between two pages breaks the chain: the frontier says where to look', () => {
