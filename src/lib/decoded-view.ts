@@ -5,9 +5,10 @@
  *
  * The escapes decoded are closed sets, whichever characters the writer chose to escape: a JSON string's (`\/`,
  * `\"`, `\\`, `\n`…, and `\uXXXX` for any character, as PHP writes `/` and `ê`, Python `ê` and Go `&`, `<`, `>`), a
- * URL's or a form's (`%2F`, `%C3%AA`), and an HTML page's (`&#x2f;`, `&#47;`, `&amp;`, `&shy;`; a tag such as
- * `<wbr>` or `</span>` reads as nothing, as its reader sees it). One pass over the text, no pattern per secret: a
- * bulk run quotes thousands of answers, each with another customer's password.
+ * URL's or a form's (`%2F`, `%C3%AA`), and an HTML page's (`&#x2f;`, `&#47;` and `&#47`, HTML5's `&sol;` `&amp;`
+ * `&shy;` `&ecirc;`; a tag such as `<wbr>` or `</span>` reads as nothing, as its reader sees it). One pass over the
+ * text per round, no pattern per secret: a bulk run quotes thousands of answers, each with another customer's
+ * password; a quote inside a quote takes a round more (decodedViews).
  */
 
 export interface DecodedView {
