@@ -5,9 +5,10 @@
  *
  * The escapes decoded are closed sets, whichever characters the writer chose to escape: a JSON string's (`\/`,
  * `\"`, `\\`, `\n`…, and `\uXXXX` for any character, as PHP writes `/` and `ê`, Python `ê` and Go `&`, `<`, `>`), a
- * URL's or a form's (`%2F`, `%C3%AA`), and an HTML page's (`&#x2f;`, `&#47;`, `&amp;`, `&shy;`; a tag such as
- * `<wbr>` or `</span>` reads as nothing, as its reader sees it). One pass over the text, no pattern per secret: a
- * bulk run quotes thousands of answers, each with another customer's password.
+ * URL's or a form's (`%2F`, `%C3%AA`), and an HTML page's (`&#x2f;`, `&#47;` and `&#47`, HTML5's `&sol;` `&amp;`
+ * `&shy;` `&ecirc;`; a tag such as `<wbr>` or `</span>` reads as nothing, as its reader sees it). One pass over the
+ * text per round, no pattern per secret: a bulk run quotes thousands of answers, each with another customer's
+ * password; a quote inside a quote takes a round more (decodedViews).
  */
 
 export interface DecodedView {
@@ -31,19 +32,84 @@ const jsonShortEscapes: Readonly<Record<string, string>> = {
   t: '\t',
 };
 
-/** HTML's named references of the characters an HTML writer escapes. */
+/**
+ * HTML5's named references that spell an ASCII character (`&sol;`, `&plus;`, `&num;`, `&commat;`: an encoder such as
+ * PHP's htmlentities with ENT_HTML5 writes every punctuation mark so), the invisible ones, and the Latin letters with
+ * an accent (htmlLetterReferences). No maintained table is a dependency of b2bctl, and only what can spell a
+ * secret's characters matters here; a name not in it stands for itself.
+ */
 const htmlNamedReferences: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  shy: '\u00ad',
+  ...Object.fromEntries(
+    Object.entries({
+      '\t': 'Tab',
+      '\n': 'NewLine',
+      '!': 'excl',
+      '"': 'quot QUOT',
+      '#': 'num',
+      $: 'dollar',
+      '%': 'percnt',
+      '&': 'amp AMP',
+      "'": 'apos',
+      '(': 'lpar',
+      ')': 'rpar',
+      '*': 'ast midast',
+      '+': 'plus',
+      ',': 'comma',
+      '.': 'period',
+      '/': 'sol',
+      ':': 'colon',
+      ';': 'semi',
+      '<': 'lt LT',
+      '=': 'equals',
+      '>': 'gt GT',
+      '?': 'quest',
+      '@': 'commat',
+      '[': 'lsqb lbrack',
+      '\\': 'bsol',
+      ']': 'rsqb rbrack',
+      '^': 'Hat',
+      _: 'lowbar UnderBar',
+      '`': 'grave DiacriticalGrave',
+      '{': 'lcub lbrace',
+      '|': 'verbar vert VerticalLine',
+      '}': 'rcub rbrace',
+      '\u00a0': 'nbsp NonBreakingSpace',
+      '\u00ad': 'shy',
+      '\u200b': 'ZeroWidthSpace',
+      '\u2060': 'NoBreak',
+      fj: 'fjlig',
+    }).flatMap(([character, names]) => names.split(' ').map((name) => [name, character])),
+  ),
+  ...htmlLetterReferences(),
 };
 
+/**
+ * The references of the Latin letters with an accent (`&ecirc;` for `ê`, `&Ccedil;`), as htmlentities writes a
+ * pt-BR password: each a letter and its accent's name, composed.
+ */
+function htmlLetterReferences(): Record<string, string> {
+  const accents: Record<string, string> = {
+    grave: '\u0300',
+    acute: '\u0301',
+    circ: '\u0302',
+    tilde: '\u0303',
+    uml: '\u0308',
+    ring: '\u030a',
+    cedil: '\u0327',
+  };
+  const references: Record<string, string> = { szlig: 'ß', AElig: 'Æ', aelig: 'æ', Oslash: 'Ø', oslash: 'ø' };
+  for (const letter of 'aceinouyACEINOUY') {
+    for (const [name, accent] of Object.entries(accents)) {
+      const composed = `${letter}${accent}`.normalize('NFC');
+      if (composed.length === 1) references[`${letter}${name}`] = composed;
+    }
+  }
+  return references;
+}
+
 const jsonUnicodeEscape = /\\u([0-9a-fA-F]{4})/y;
-const htmlReference = /&(?:#[xX]([0-9a-fA-F]{1,6})|#(\d{1,7})|(amp|lt|gt|quot|apos|nbsp|shy));/y;
+/** A numeric reference with or without its `;` (`&#47`, which every HTML5 reader decodes too), or a named one. */
+const htmlReference = /&(?:#[xX]([0-9a-fA-F]{1,6});?|#(\d{1,7});?|([A-Za-z][A-Za-z0-9]{1,31});)/y;
 /** An HTML tag (`<wbr>`, `</span>`, `<br/>`): it splits no word a reader sees, so it decodes to nothing. */
 const htmlTag = /<[A-Za-z/!][^<>]{0,200}>/y;
 const percentByte = /%([0-9a-fA-F]{2})/y;
@@ -113,7 +179,10 @@ function htmlReferenceAt(source: string, at: number): Escape | undefined {
   const reference = htmlReference.exec(source);
   if (!reference) return undefined;
   const [whole, hex, decimal, name] = reference;
-  if (name !== undefined) return { decoded: htmlNamedReferences[name] as string, length: whole.length };
+  if (name !== undefined) {
+    const decoded = Object.hasOwn(htmlNamedReferences, name) ? htmlNamedReferences[name] : undefined;
+    return decoded === undefined ? undefined : { decoded, length: whole.length };
+  }
   const code = hex === undefined ? Number(decimal) : Number.parseInt(hex, 16);
   return code > 0x10ffff ? undefined : { decoded: String.fromCodePoint(code), length: whole.length };
 }
@@ -141,21 +210,79 @@ function percentByteAt(source: string, at: number): number | undefined {
 }
 
 /**
- * The view with its whitespace and invisible characters (a soft hyphen, a zero-width space) left out, each code unit
- * tied to its stretch of the source as before: a long secret a message wrapped at a fixed width (`PlainToken\nSecret…`)
- * or an HTML page broke where it may (`PlainToken&shy;Secret…`) reads whole in it.
+ * Rounds of decoding at most (decodedViews): a JSON text quoted as a string of another (`\\/`), a URL carried in
+ * another URL's query (`%252F`), a page's `&amp;sol;` take two; a text nested deeper than this is no quote a reader
+ * untangles by eye, and each round reads the whole text once.
+ */
+const mostDecodingRounds = 4;
+
+/**
+ * The text decoded again and again, one view per round, until a round changes nothing (at most mostDecodingRounds):
+ * each view's code units tied to the stretch of the original source they were written as. The first round's view
+ * always, though it reads as the source when the text holds no escape.
+ */
+export function decodedViews(source: string): DecodedView[] {
+  const views = [decodedView(source)];
+  if (views[0]?.text === source) return views;
+  for (let round = 1; round < mostDecodingRounds; round++) {
+    const last = views.at(-1) as DecodedView;
+    const next = decodedView(last.text);
+    if (next.text === last.text) break;
+    views.push(composedView(last, next));
+  }
+  return views;
+}
+
+/** `inner` (a view of `outer.text`) tied to the source `outer` was decoded from. */
+function composedView(outer: DecodedView, inner: DecodedView): DecodedView {
+  const from = new Int32Array(inner.text.length);
+  const to = new Int32Array(inner.text.length);
+  for (let unit = 0; unit < inner.text.length; unit++) {
+    from[unit] = outer.from[inner.from[unit] as number] as number;
+    to[unit] = outer.to[(inner.to[unit] as number) - 1] as number;
+  }
+  return { text: inner.text, from, to };
+}
+
+/**
+ * What splits no word a reader sees: whitespace and line breaks, Unicode's control and format characters (a zero-width
+ * space, a soft hyphen, a bidi mark such as U+200E, a backspace, NUL), the invisible marks and fillers that are
+ * letters to Unicode (U+034F, the Hangul fillers), an ANSI colour code (`ESC[0m`), and the ` | ` an `--exec`
+ * output's kept lines are joined by in the receiver's log and dead letters (command-output.ts).
+ */
+// oxlint-disable-next-line no-control-regex
+const invisibleSplit = /(?:\u001b\[[0-?]*[ -/]*[@-~]|\s\|\s|[\s\p{Cc}\p{Cf}\p{Z}\u034f\u115f\u1160\u3164\uffa0])+/gu;
+
+/**
+ * The view with what splits no word (invisibleSplit) left out, each code unit tied to its stretch of the source as
+ * before: a long secret a message wrapped at a fixed width (`PlainToken\nSecret…`) or an HTML page broke where it
+ * may (`PlainToken&shy;Secret…`) reads whole in it.
  */
 export function withoutWhitespace(view: DecodedView): DecodedView {
   const from = new Int32Array(view.text.length);
   const to = new Int32Array(view.text.length);
   const pieces: string[] = [];
   let length = 0;
-  for (const run of view.text.matchAll(/[^\s\u00ad\u200b-\u200d\u2060\ufeff]+/g)) {
-    for (let unit = run.index; unit < run.index + run[0].length; unit++, length++) {
+  let at = 0;
+  for (let split = nextSplit(view.text, 0); ; split = nextSplit(view.text, at)) {
+    const end = split?.index ?? view.text.length;
+    for (let unit = at; unit < end; unit++, length++) {
       from[length] = view.from[unit] as number;
       to[length] = view.to[unit] as number;
     }
-    pieces.push(run[0]);
+    pieces.push(view.text.slice(at, end));
+    if (split === null) break;
+    at = end + split[0].length;
   }
   return { text: pieces.join(''), from: from.subarray(0, length), to: to.subarray(0, length) };
+}
+
+/** A text with what splits no word (invisibleSplit) left out: a secret as the view without it reads it. */
+export function withoutInvisible(text: string): string {
+  return text.replace(invisibleSplit, '');
+}
+
+function nextSplit(text: string, at: number): RegExpExecArray | null {
+  invisibleSplit.lastIndex = at;
+  return invisibleSplit.exec(text);
 }

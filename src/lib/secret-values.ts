@@ -4,7 +4,7 @@
  * middleware's error page, a validation framework's "value X is not allowed"). Pure.
  */
 
-import { type DecodedView, decodedView, withoutWhitespace } from './decoded-view.js';
+import { type DecodedView, decodedViews, withoutInvisible, withoutWhitespace } from './decoded-view.js';
 
 export const redacted = '[redacted]';
 
@@ -29,22 +29,58 @@ const shortestMaskedInsideWords = 4;
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   const distinct = [...new Set(secrets)].filter((secret): secret is string => Boolean(secret));
   if (distinct.length === 0 || text === '') return text;
-  const decoded = decodedView(text);
-  let unsplit: DecodedView | undefined;
+  // Each round of decoding is searched: a secret holding a `\\` or a `%41` of its own reads right only in the first.
+  const views = decodedViews(text).filter((view) => view.text !== text);
+  let unsplit: DecodedView[] | undefined;
   const stretches: [number, number][] = [];
   for (const secret of distinct) {
     const short = [...secret].length < shortestMaskedInsideWords;
-    for (const spelling of secret.includes(' ') ? [secret, secret.replaceAll(' ', '+')] : [secret]) {
+    const spellings = spellingsOf(secret);
+    for (const spelling of spellings) {
       stretches.push(...stretchesOf(spelling, { text }, short));
-      if (decoded.text !== text) stretches.push(...stretchesOf(spelling, decoded, short));
+      for (const view of views) stretches.push(...stretchesOf(spelling, view, short));
     }
     if ([...secret].length >= shortestMaskedWhenSplit) {
-      unsplit ??= withoutWhitespace(decoded);
-      stretches.push(...stretchesOf(secret.replace(/\s/g, ''), unsplit, false));
+      unsplit ??= unsplitViews(text, views);
+      for (const spelling of new Set(spellings.map(withoutInvisible))) {
+        for (const view of unsplit) stretches.push(...stretchesOf(spelling, view, false));
+      }
     }
   }
   if (/basic\s/i.test(text)) stretches.push(...basicCredentialsHolding(text, distinct));
   return masked(text, stretches);
+}
+
+/**
+ * The text read without what splits no word (withoutWhitespace): once decoded, and decoded all the way when that
+ * took more rounds (a JSON text in a JSON string, wrapped).
+ */
+function unsplitViews(text: string, views: readonly DecodedView[]): DecodedView[] {
+  const first = views[0] ?? decodedViews(text)[0];
+  const last = views.at(-1);
+  return [first, last === first ? undefined : last]
+    .filter((view): view is DecodedView => view !== undefined)
+    .map(withoutWhitespace);
+}
+
+/** Base64 of 16 characters or more (a Basic credential b2bctl sent, a token): other encoders write it otherwise. */
+const base64Secret = /^[A-Za-z0-9+/]{16,}={0,2}$/;
+
+/**
+ * The spellings of a secret that no decoding reads back to it: a space as a form's `+`; both Unicode normal forms
+ * (an accent composed `ê`, as Java's and many validators normalize before quoting, or `e` and U+0302, as a macOS
+ * file holds it); and base64 without its `=` padding and in the URL alphabet (`-` and `_` for `+` and `/`), as
+ * JWT-minded frameworks and Go's RawURLEncoding write it.
+ */
+function spellingsOf(secret: string): string[] {
+  const normalForms = [secret, secret.normalize('NFC'), secret.normalize('NFD')];
+  const spellings = new Set(normalForms);
+  if (secret.includes(' ')) for (const form of normalForms) spellings.add(form.replaceAll(' ', '+'));
+  if (base64Secret.test(secret)) {
+    const urlAlphabet = secret.replaceAll('+', '-').replaceAll('/', '_');
+    for (const spelling of [secret, urlAlphabet]) spellings.add(spelling).add(spelling.replace(/=+$/, ''));
+  }
+  return [...spellings];
 }
 
 /**
@@ -54,10 +90,13 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
  */
 function basicCredentialsHolding(text: string, secrets: readonly string[]): [number, number][] {
   const found: [number, number][] = [];
-  for (const match of text.matchAll(/\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})/gi)) {
+  // The URL alphabet too (`-` and `_`), padded or not: Node's base64 reads both.
+  for (const match of text.matchAll(/\bbasic\s+([A-Za-z0-9+/_-]{8,}={0,2})/gi)) {
     const credential = match[1] as string;
-    const pair = Buffer.from(credential, 'base64').toString('utf8');
-    if (!secrets.some((secret) => [...secret].length >= shortestMaskedInsideWords && pair.includes(secret))) continue;
+    const pair = Buffer.from(credential, 'base64').toString('utf8').normalize('NFC');
+    const holds = (secret: string) =>
+      [...secret].length >= shortestMaskedInsideWords && pair.includes(secret.normalize('NFC'));
+    if (!secrets.some(holds)) continue;
     const start = match.index + match[0].length - credential.length;
     found.push([start, start + credential.length]);
   }
@@ -223,7 +262,7 @@ const plainKeyKinds = new Set([
 
 /**
  * Last words that make a name say something about a secret rather than hold one: `token_type`, `keyId`,
- * `password_expires_at`, `authStyle`, `tokenUrl`.
+ * `password_expires_at`, `authStyle`, `tokenUrl`, `signatureAlgorithm`, `sessionStatus`.
  */
 const describingWords = new Set([
   'type',
@@ -253,6 +292,14 @@ const describingWords = new Set([
   'enabled',
   'timeout',
   'ttl',
+  // How a value is made or used, or whose it is: `signatureAlgorithm`, `sessionStatus`, `refreshInterval`,
+  // `sessionUser` (a user name says who, as a login refusal names it).
+  'algorithm',
+  'alg',
+  'status',
+  'interval',
+  'user',
+  'username',
 ]);
 
 /** A header's, field's or variable's name in its words: split at `-`, `_`, `.`, spaces, digits and case changes. */

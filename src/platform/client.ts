@@ -121,13 +121,11 @@ export class PlatformClient {
     if (response.status >= 400) {
       // An error body may echo the Authorization header it was sent, and the secrets of its body.
       // And what the HTTP client knows the request carried besides (a proxy's credentials: secretsOfProxy).
-      const text = redactSecrets(response.text, [
-        token,
-        ...(request.secrets ?? []),
-        ...(response.requestSecrets ?? []),
-      ]);
+      const secrets = [token, ...(request.secrets ?? []), ...(response.requestSecrets ?? [])];
+      const text = redactSecrets(response.text, secrets);
       const body = parseJson(text);
-      const info = { method: request.method, url: redactUrl(response.url) };
+      // The URL too: the profile's token in a query or a path (`?t=<token>`) is masked as the trace masks it.
+      const info = { method: request.method, url: redactSecrets(redactUrl(response.url), secrets) };
       const contentType = response.headers['content-type'];
       const answer = { status: response.status, text, body, contentType: [contentType].flat()[0] };
       throw (

@@ -29,7 +29,10 @@ export class CommandOutput {
   finish(): { lines: string[]; dropped: number } {
     if (this.partial !== '') this.keep(this.partial);
     this.partial = '';
-    return { lines: this.lines, dropped: this.dropped };
+    // Masked again across the line breaks: a secret the command's output wrapped over two lines (a folded log, a
+    // body printed at a width) is whole in neither, and the failure's message joins them (a user test).
+    const lines = redactSecrets(this.lines.join('\n'), this.secrets).split('\n');
+    return { lines, dropped: this.dropped };
   }
 
   private keep(line: string): void {

@@ -60,7 +60,7 @@ export async function refuseAnswer(
     ? ', which may come after the platform applied the request: check whether it did before sending it again'
     : '';
   throw new B2bctlError(
-    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${moved}${applied}.`,
+    `${method} ${urlShownOf(response)} answered HTTP ${response.status}${moved}${applied}.`,
     ExitCode.someRecordsFailed,
   );
 }
@@ -83,6 +83,14 @@ function branchSlashRefusal(response: HttpResponse, method: string, branch: stri
   return encodedSlashRefusal(answer, { method, url, path: new URL(response.url).pathname }, advice);
 }
 
+/**
+ * The URL asked, as a line may print it: credentials by their names (redactUrl), and what the request carried under
+ * any name or in the path (`?t=<token>`, `/session/<token>/renew`: the profile's own token), as the trace masks it.
+ */
+function urlShownOf(response: HttpResponse): string {
+  return redactSecrets(redactUrl(response.url), response.requestSecrets ?? []);
+}
+
 /** How much of an answer's body the line on stderr quotes: a refusal's words, not a whole page of HTML. */
 const longestBodyQuoted = 2000;
 
@@ -94,10 +102,10 @@ const longestBodyQuoted = 2000;
  * an HTML page shown as its title and text, cut at longestBodyQuoted characters; empty, it says so.
  */
 function writeBodyToStderr(response: HttpResponse, method: string, context: Context): void {
-  const answered = `${method} ${redactUrl(response.url)} answered with this body`;
+  const answered = `${method} ${urlShownOf(response)} answered with this body`;
   // --log-format json promises one object a line on stderr: the body (an HTML page has many lines) goes in one.
   if (context.globals.logFormat === 'json') context.log.error(answered, { body: response.text });
-  else if (response.text.trim() === '') context.log.notice(`${method} ${redactUrl(response.url)} answered no body.`);
+  else if (response.text.trim() === '') context.log.notice(`${method} ${urlShownOf(response)} answered no body.`);
   else context.log.notice(`${answered}: ${printable(quotedAnswer(response.text, longestBodyQuoted))}`);
 }
 

@@ -123,3 +123,43 @@ describe('an error answer of api that quotes the request', () => {
     expect(result.stderr).not.toContain(token);
   });
 });
+
+describe("the profile's own token in the URL asked (a user test: a download link's `?t=`, a session path)", () => {
+  it('is masked in the body line and the error line, as the trace masks it; sent as given; exit 1', async () => {
+    const configDir = await loggedIn();
+    const asked: string[] = [];
+    routes['GET /q'] = (request, _body, response) => {
+      asked.push(request.url ?? '');
+      answerJson(response, 404, { message: 'no such link' });
+    };
+    routes[`GET /v1/session/${token}/renew`] = (request, _body, response) => {
+      asked.push(request.url ?? '');
+      answerJson(response, 404, { message: 'no such session' });
+    };
+    const query = await runCommandLine(['api', `/q?t=${token}&limit=5`], { configDir });
+    const path = await runCommandLine(['api', `/v1/session/${token}/renew`], { configDir });
+    for (const result of [query, path]) {
+      expect(result.code).toBe(1);
+      expect(result.stderr).not.toContain(token);
+    }
+    expect(query.stderr).toContain(`/q?t=[redacted]&limit=5 answered with this body: {"message":"no such link"}`);
+    expect(query.stderr).toContain('/q?t=[redacted]&limit=5 answered HTTP 404.');
+    expect(path.stderr).toContain('/v1/session/[redacted]/renew answered HTTP 404.');
+    expect(asked).toEqual([`/q?t=${token}&limit=5`, `/v1/session/${token}/renew`]);
+  });
+});
+
+describe('an error answer quoting the token through two quoting layers or HTML5 references (a user test)', () => {
+  it('prints it masked on stderr; exit 1', async () => {
+    const configDir = await loggedIn();
+    routes['GET /v/nested'] = (request, _body, response) => {
+      const bearer = (request.headers.authorization ?? '').replace('Bearer ', '');
+      const php = JSON.stringify({ inner: `token ${bearer} denied` }).replaceAll('-', '\\u002d');
+      answerJson(response, 400, { message: php, html: `token ${bearer.replace('-', '&#45').replace('-', '&#x2d;')}` });
+    };
+    const result = await runCommandLine(['api', '/v/nested'], { configDir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('token [redacted] denied');
+    expect(result.stderr).not.toMatch(/0123456789abcdef/);
+  });
+});

@@ -111,6 +111,34 @@ describe('customer create: a refusal quoting the password', () => {
     expect((await createOne(password)).rows[0]?.message).toBe('bad [redacted]');
   });
 
+  // A user test: an upstream's JSON quoted in the platform's message, an HTML5 reference, a bidi mark inside, and
+  // the other Unicode normal form (a macOS-made file holds `e` and U+0302; the platform quotes `ê`).
+  it.each([
+    [
+      'Sênha#1001',
+      JSON.stringify({
+        message: `upstream: ${JSON.stringify({ erro: 'Senha Sênha#1001 invalida' }).replace('ê', '\\u00ea')}`,
+      }),
+    ],
+    ['Sênha#1001', JSON.stringify({ message: 'Senha Sênha&num;1001 / Sên\u200eha#1001 invalida' })],
+    ['Se\u0302nha#1001', JSON.stringify({ message: 'Senha Sênha#1001 invalida' })],
+  ])(
+    'the password %s quoted back as %s: masked on stderr, in the report and the error column',
+    async (password, body) => {
+      platform.routes['POST /v1/customer'] = answering(400, body);
+      platform.routes['PUT /v1/customer/*'] = answering(404, '{"message":"not found"}');
+      const { result, sent, rows, errors, reportText } = await createOne(password);
+      expect(result.code).toBe(1);
+      expect(sent).toEqual([password]);
+      expect(rows[0]).toEqual(expect.objectContaining({ line: '2', outcome: 'failed', status: '400' }));
+      expect(rows[0]?.message).toContain('[redacted]');
+      expect(errorsRecord(errors)?.error).toBe(rows[0]?.message);
+      expect(`${result.stderr}${reportText}${rows[0]?.message}`.normalize('NFC')).not.toMatch(
+        /nha(&num;|#)1001|ha#1001/,
+      );
+    },
+  );
+
   // A 3-character password is still a password: masked where the refusal quotes it, not inside longer words.
   it('a password of 3 characters quoted back: masked on stderr, in the report and the error column', async () => {
     const password = 'x9!';

@@ -190,6 +190,31 @@ describe("an --exec command's output quoting the secrets it was given", () => {
       expect(`${dead.log}${dead.csv}`).not.toContain(secret);
   });
 
+  // A user test: the secret broken over two lines (LF, CRLF), and curl's Basic header in base64url, were kept.
+  it.each([
+    [
+      'over two lines',
+      `printf 'x %s\\n%s y\\n' "$(echo $ERP_TOKEN | cut -c1-10)" "$(echo $ERP_TOKEN | cut -c11-)"`,
+      'x [redacted] y',
+    ],
+    [
+      'over two CRLF lines',
+      `printf 'x %s\\r\\n%s y\\n' "$(echo $ERP_TOKEN | cut -c1-10)" "$(echo $ERP_TOKEN | cut -c11-)"`,
+      'x [redacted] y',
+    ],
+    [
+      'as Basic in base64url',
+      `echo "> Authorization: Basic $(printf 'erp:%s' "$ERP_TOKEN" | base64 | tr '+/' '-_')"`,
+      '> Authorization: Basic [redacted]',
+    ],
+  ])('a secret printed %s is masked in the log and the dead letter', async (_how, print, said) => {
+    const token = 'Tok/En?>>Secret%2=abc';
+    const dead = await oneDeadLetter({ exec: `${print} >&2; exit 65`, execEnv: ['ERP_TOKEN'] }, { ERP_TOKEN: token });
+    expect(dead.errors).toEqual([`exit code 65: ${said}`]);
+    expect(dead.log).toContain(`(exit code 65: ${said}); delivery goes on.`);
+    expect(`${dead.log}${dead.csv}`).not.toMatch(/ecret%2|Pj4|PlNl/);
+  });
+
   it('what a command prints after a success is masked in its log lines too', async () => {
     const { memory, url, stop } = await listenInProcess(
       temporaryFolder(),

@@ -76,9 +76,10 @@ describe('redactSecrets: a secret in any spelling a quoting layer gives it (user
     expect(redactSecrets('100%zz off, &#xZZ; and \\q then Tok/Secret-99', ['Tok/Secret-99'])).toBe(
       '100%zz off, &#xZZ; and \\q then [redacted]',
     );
-    // `\\u0061` is a backslash and the letters u0061, not an `a`.
+    // `\\u0061` is a backslash and the letters u0061 once decoded, but an `a` decoded twice, as a JSON text quoted in
+    // a JSON string reads: masked, the safe side.
     expect(redactSecrets('{"m":"C:\\\\u0061bcd-long and abcd-long"}', ['abcd-long'])).toBe(
-      '{"m":"C:\\\\u0061bcd-long and [redacted]"}',
+      '{"m":"C:[redacted] and [redacted]"}',
     );
   });
 
@@ -92,6 +93,51 @@ describe('redactSecrets: a secret in any spelling a quoting layer gives it (user
     expect(redactSecrets('{"m":"pw \\u0061b! refused, HTTP 401"}', ['ab!', '1'])).toBe(
       '{"m":"pw [redacted] refused, HTTP 401"}',
     );
+  });
+});
+
+describe('redactSecrets: the spellings a second quoting layer, HTML5 and Unicode give a secret (user tests)', () => {
+  const token = 'AbCdEfGh/IjKlMnOp+QrStUvWx/YzTOKSECRET1234567890';
+  it.each<[string, string[]]>([
+    // A JSON text quoted as the string of another (a gateway quoting an upstream's PHP error): `\\/`, `\\u00ea`.
+    [
+      '{"message": "{\\"inner\\": \\"token AbCdEfGh\\\\/IjKlMnOp+QrStUvWx\\\\/YzTOKSECRET1234567890 denied\\"}"}',
+      [token],
+    ],
+    ['{"message": "upstream: {\\"erro\\": \\"Senha S\\\\u00eanha#1001 invalida\\"}"}', ['Sênha#1001']],
+    // A URL carried in another URL, encoded twice.
+    ['token AbCdEfGh%252FIjKlMnOp%252BQrStUvWx%252FYzTOKSECRET1234567890 is not allowed', [token]],
+    // HTML5's named references, and a numeric one without its `;`.
+    ['<p>token AbCdEfGh&sol;IjKlMnOp&plus;QrStUvWx&sol;YzTOKSECRET1234567890 denied</p>', [token]],
+    ['<p>token AbCdEfGh&#47IjKlMnOp&#43QrStUvWx&#47YzTOKSECRET1234567890 denied</p>', [token]],
+    ['<p>C Senha&commat;2024&excl;&num;&dollar;x end</p>', ['Senha@2024!#$x']],
+    ['<p>S&ecirc;nha&num;1001 invalida</p>', ['Sênha#1001']],
+    // Split by what a reader does not see: bidi marks, other format and control characters, an ANSI colour code.
+    ...['\u200e', '\u202c', '\u2062', '\u034f', '\u180e', '\u0085', '\b', '\u0000', '\u001b[0m'].map(
+      (split): [string, string[]] => [`token AbCdEfGh/IjK${split}lMnOp+QrStUvWx/YzTOKSECRET1234567890 denied`, [token]],
+    ),
+    ['{"message":"token AbCdEfGh/IjK\\u200elMnOp+QrStUvWx/YzTOKSECRET1234567890 denied"}', [token]],
+    // An --exec output's lines, joined in the receiver's log and dead letters.
+    ['exit code 65: x Tok/En?>>S | ecret%2=abc y', ['Tok/En?>>Secret%2=abc']],
+    // The other Unicode normal form: sent composed, quoted decomposed, and the reverse.
+    ['Invalid password Se\u0302nha2024xyz for user', ['S\u00eanha2024xyz']],
+    ['Invalid password S\u00eanha2024xyz for user', ['Se\u0302nha2024xyz']],
+    ['{"m2":"php Se\\u0302nha2024xyz"}', ['S\u00eanha2024xyz']],
+  ])('%s', (text, secrets) => {
+    const safe = redactSecrets(text, secrets);
+    expect(safe).toContain('[redacted]');
+    for (const secret of secrets) expect(safe).not.toContain(secret.normalize('NFC').slice(-8));
+    expect(safe).not.toMatch(/SECRET|2024|1001|ecret%2/);
+  });
+
+  it('the text around the mask is left as it came, and a nested quote without a secret is not changed', () => {
+    expect(redactSecrets('<p>a &sol; b &#47 c&num; S&ecirc;nha&num;1001!</p>', ['Sênha#1001'])).toBe(
+      '<p>a &sol; b &#47 c&num; [redacted]!</p>',
+    );
+    const nested = '{"message": "{\\"inner\\": \\"path a\\\\/b %252F\\"}"}';
+    expect(redactSecrets(nested, ['PlainTokenSecret123'])).toBe(nested);
+    // A pipe that joins no lines, and a short secret across a split, are words.
+    expect(redactSecrets('a | b and ab', ['ab'])).toBe('a | b and [redacted]');
   });
 });
 
@@ -115,6 +161,22 @@ describe('redactSecrets: a secret inside a Basic credential another program prin
     [`authorization: basic ${basic}\nnext line`, 'authorization: basic [redacted]\nnext line'],
   ])('%j is masked', (text, expected) => {
     expect(redactSecrets(text, [token])).toBe(expected);
+  });
+
+  it.each([
+    // Base64url (`-` `_`), padded or not, as JWT-minded frameworks and Go's RawURLEncoding write it (a user test).
+    ['Tok/En?>>Secret%2=abc', '> Authorization: Basic ZXJwOlRvay9Fbj8-PlNlY3JldCUyPWFiYw=='],
+    ['Tok/En?>>Secret%2=abc', '> Authorization: Basic ZXJwOlRvay9Fbj8-PlNlY3JldCUyPWFiYw'],
+  ])('%s in %j is masked', (secret, text) => {
+    expect(redactSecrets(text, [secret])).toBe('> Authorization: Basic [redacted]');
+  });
+
+  it('the Basic credential b2bctl sent, quoted in base64url or without its padding, is masked without the word Basic', () => {
+    const sent = Buffer.from('erp@x.com:pass?>>?word').toString('base64');
+    const text = `creds b64url ${sent.replaceAll('/', '_')} nopad ${sent.replace(/=+$/, '')} urlnopad ${sent.replaceAll('/', '_').replace(/=+$/, '')} end`;
+    expect(redactSecrets(text, [sent, 'pass?>>?word'])).toBe(
+      'creds b64url [redacted] nopad [redacted] urlnopad [redacted] end',
+    );
   });
 
   it('a Basic credential that holds no known secret, and base64 that is no credential, are left as they are', () => {

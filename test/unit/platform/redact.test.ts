@@ -313,6 +313,13 @@ describe('isSecretName: by the words of the name', () => {
     'chaveNfe',
     'sessionTimeout',
     'orderId',
+    // A user test: names that say how a secret is made or used, or whose it is, were hidden in a login's trace.
+    'signatureAlgorithm',
+    'hmacAlgorithm',
+    'sessionStatus',
+    'assinaturaStatus',
+    'refreshInterval',
+    'sessionUser',
   ])('%s is not', (name) => {
     expect(isSecretName(name)).toBe(false);
   });

@@ -15,6 +15,16 @@ describe("an --exec command's output", () => {
     expect(lines.at(-1)).toBe(`${shown}${'x'.repeat(300 - shown.length)}…`);
   });
 
+  it('masks a secret the command broke over two lines, LF or CRLF (a user test)', () => {
+    const secret = 'Tok/En?>>Secret%2=abc';
+    for (const lineBreak of ['\n', '\r\n']) {
+      const output = new CommandOutput([secret]);
+      output.add(`x ${secret.slice(0, 10)}${lineBreak}${secret.slice(10)} y${lineBreak}`);
+      const failure = failureWithOutput('exit code 65', output.finish().lines);
+      expect(failure).toBe('exit code 65: x [redacted] y');
+    }
+  });
+
   it('ends a failure with its last three lines, or says only the failure when it printed nothing', () => {
     expect(failureWithOutput('exit code 65', ['reading', 'row 4', 'bad record: CNPJ invalid', 'done'])).toBe(
       'exit code 65: row 4 | bad record: CNPJ invalid | done',
