@@ -237,7 +237,13 @@ export function olderDetailInstant(
 ): string | undefined {
   const read = readListedOrder(detail, settings);
   if (read === undefined || (read.neverUpdated !== undefined && named.neverUpdated === undefined)) return undefined;
-  return Date.parse(read.lastUpdated) < Date.parse(named.lastUpdated) ? read.lastUpdated : undefined;
+  // A stamp with no zone is this machine's guess of the platform's wall clock (a Brasília `21:29:06` read as UTC is
+  // three hours off its zoned event): "older" cannot be told, and a detail held for it never catches up (a user test).
+  if (read.zonelessInstant !== undefined || named.zonelessInstant !== undefined) return undefined;
+  // A stamp to the minute or second stands for its whole span (stampSpanMs): a detail serialised `00:24Z` may be the
+  // version of `00:24:43.786Z` (a user test). Older only when the detail's whole span ends before the named instant.
+  const detailSpanEnd = Date.parse(read.lastUpdated) + (read.stampSpanMs ?? 1);
+  return detailSpanEnd <= Date.parse(named.lastUpdated) ? read.lastUpdated : undefined;
 }
 
 /**
