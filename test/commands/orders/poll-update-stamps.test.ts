@@ -250,6 +250,20 @@ describe('orders poll --detail: a detail in an envelope of the store’s own ({"
     expect(warnings[0]).toMatch(/set answers\.order\.detail to it \(b2bctl orders get [78] shows the answer\)\.$/);
   });
 
+  it('a detail wrapped twice ({"order":{"data":{…}}}) is unwrapped to the order by poll --detail and orders get', async () => {
+    listed = [{ id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt() }];
+    const order = { id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt(), items: [{ sku: 'X', quantity: 2 }] };
+    details['7'] = { order: { data: order } };
+    const result = await poll(join(temporaryFolder('b2bctl-stamps-'), 'cursor.json'), '--detail');
+    expect(result.code).toBe(0);
+    expect(ndjsonOf(result.stdout)).toEqual([order]);
+    expect(result.stderr).not.toContain('shows neither an id nor a number');
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const got = await runCommandLine(['orders', 'get', '7', '-o', 'json'], { configDir: freshConfigDir(), env });
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout)).toEqual(order);
+  });
+
   it('a detail that shows its id says nothing of the kind', async () => {
     listed = [{ id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt() }];
     details['7'] = { data: { id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt() } };
