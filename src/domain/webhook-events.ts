@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { quotedJson } from '../base/quoted-answer.js';
 import { parseWrittenJson, WrittenNumber } from '../lib/written-json.js';
+import { entryDigest, stampCoarserThanMillisecond } from './coarse-stamps.js';
 import { readUpdateInstant } from './update-instants.js';
 
 /**
@@ -157,13 +158,33 @@ function keyOf(kind: WebhookKind, payload: unknown, deliveryId: string, raw: str
     const written = orderIdText(idText) ?? orderIdText(idTextOf(record.orderId, undefined));
     const orderText = written !== undefined && asMeant ? orderIdAsRoutesTakeIt(written) : written;
     const version = versionOf(record);
+    if (orderText !== undefined && version !== undefined && !asMeant) return `orders:${orderText}:${version}`;
     if (orderText !== undefined && version !== undefined)
-      return `orders:${orderText}:${asMeant ? instantText(version) : version}`;
+      return `orders:${orderText}:${instantText(version)}${coarseVersionDigest(record, version)}`;
     return `orders:${orderText ?? '-'}:${contentHash(payload)}`;
   }
   if (kind === 'customers' && idText !== undefined) return `customers:${idText}:${deliveryId}`;
   return `${kind}:${idText ?? '-'}:${contentHash(payload)}`;
 }
+
+/**
+ * What tells two versions of an order under one stamp coarser than a millisecond apart (`…T00:40Z`, `…T00:40:05Z`):
+ * a digest of the order's content, as orders poll keeps (domain/coarse-stamps.ts). Keyed by id and stamp alone, an
+ * order created and canceled within the minute had its cancellation answered `duplicate` and dropped (a user test).
+ * The id, number and stamp are left out of the digest: the key already holds them as meant, and a resend writing
+ * them otherwise (`"00042"`, `…00Z` for `…00.000Z`) is still the same version. Empty for a finer stamp. A change of a
+ * field under the same stamp is a new event; at worst a resend that changes a field is stored twice, which applying
+ * the same order again absorbs. An event stored by an earlier b2bctl under the key without it is still matched by the
+ * former key (formerDeduplicationKey), so an order changed twice within the minute of the upgrade may lose the second.
+ */
+function coarseVersionDigest(order: Record<string, unknown>, version: string): string {
+  if (!stampCoarserThanMillisecond(version)) return '';
+  const content = Object.fromEntries(Object.entries(order).filter(([field]) => !versionFields.has(field)));
+  return `#${entryDigest(content)}`;
+}
+
+/** The fields of an orders event that name the order and its version, already in its key as meant. */
+const versionFields = new Set(['id', 'orderId', 'lastUpdated']);
 
 /**
  * A stamp as the instant it names, in one form (UTC, milliseconds, and the digits past them where written:

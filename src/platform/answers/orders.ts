@@ -237,7 +237,13 @@ export function olderDetailInstant(
 ): string | undefined {
   const read = readListedOrder(detail, settings);
   if (read === undefined || (read.neverUpdated !== undefined && named.neverUpdated === undefined)) return undefined;
-  return Date.parse(read.lastUpdated) < Date.parse(named.lastUpdated) ? read.lastUpdated : undefined;
+  // A stamp with no zone is this machine's guess of the platform's wall clock (a Brasília `21:29:06` read as UTC is
+  // three hours off its zoned event): "older" cannot be told, and a detail held for it never catches up (a user test).
+  if (read.zonelessInstant !== undefined || named.zonelessInstant !== undefined) return undefined;
+  // A stamp to the minute or second stands for its whole span (stampSpanMs): a detail serialised `00:24Z` may be the
+  // version of `00:24:43.786Z` (a user test). Older only when the detail's whole span ends before the named instant.
+  const detailSpanEnd = Date.parse(read.lastUpdated) + (read.stampSpanMs ?? 1);
+  return detailSpanEnd <= Date.parse(named.lastUpdated) ? read.lastUpdated : undefined;
 }
 
 /**
@@ -300,12 +306,20 @@ export function readOrderDetail(body: unknown, settings: OrderAnswerSettings = {
     const value = valueAtPath(body, settings.detail.trim());
     return value === undefined ? body : value;
   }
-  // An order carries an id at its root; an envelope does not, and holds the order under one of these names.
-  if (!isRecord(body) || isIdLike(body.id)) return body;
-  return (
-    firstAt(body, recognisedDetailPaths, (value): value is Record<string, unknown> => isRecord(value))?.value ?? body
-  );
+  // An order carries an id at its root; an envelope does not, and holds the order under one of these names. A store
+  // may wrap twice (`{"order":{"data":{…}}}`, a user test): envelopes are taken off until an order shows, a few deep.
+  let order = body;
+  for (let depth = 0; depth < maxDetailEnvelopes; depth++) {
+    if (!isRecord(order) || isIdLike(order.id)) return order;
+    const inner = firstAt(order, recognisedDetailPaths, (value): value is Record<string, unknown> => isRecord(value));
+    if (inner === undefined) return depth === 0 ? body : order;
+    order = inner.value;
+  }
+  return order;
 }
+
+/** How many recognised envelopes readOrderDetail takes off, one inside another: a bound, not a shape any store has. */
+const maxDetailEnvelopes = 4;
 
 /**
  * Why an order detail (out of its envelope) is not the order asked for, as words for a warning; undefined when it may

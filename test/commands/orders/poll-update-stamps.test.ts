@@ -166,6 +166,10 @@ describe('orders poll: an order never updated since created, listed with lastUpd
   });
 });
 
+/** The listing's stamp to the millisecond; the detail's the same version, serialised otherwise (a user test). */
+const listedMs = () => iso(since + 60_786);
+const minuteOf = (ms: number) => iso(Math.floor(ms / 60_000) * 60_000).replace(':00.000Z', 'Z');
+
 describe('orders poll --detail: a detail older than the version listed (a user test)', () => {
   beforeEach(() => {
     listed = [{ id: 7, orderId: 1007, status: 'INVOICED', lastUpdated: listedAt() }];
@@ -202,6 +206,32 @@ describe('orders poll --detail: a detail older than the version listed (a user t
     expect(ndjsonOf<{ status: string }>(result.stdout).map((order) => order.status)).toEqual(['SHIPPED']);
     expect(result.stderr).not.toContain('older version');
   });
+
+  it.each([
+    ['to the minute', () => minuteOf(since + 60_786)],
+    ['to the second', () => iso(since + 60_000).replace('.000Z', 'Z')],
+    [
+      'without a zone (the platform’s wall clock, three hours behind UTC)',
+      () => iso(since + 60_786 - 3 * 3_600_000).slice(0, -1),
+    ],
+  ])('a detail stamped %s, the version listed to the millisecond, is written with its lines', async (_name, stamp) => {
+    listed = [{ id: 7, orderId: 1007, status: 'INVOICED', lastUpdated: listedMs() }];
+    details['7'] = { ...(details['7'] as object), status: 'INVOICED', lastUpdated: stamp() };
+    const result = await poll(join(temporaryFolder('b2bctl-stamps-'), 'cursor.json'), '--detail');
+    expect(result.code).toBe(0);
+    expect(ndjsonOf(result.stdout)).toEqual([details['7']]);
+    expect(result.stderr).not.toContain('older version');
+  });
+
+  it('a detail whose whole minute ends before the listed instant is still older: the listing entry is written', async () => {
+    listed = [
+      { id: 7, orderId: 1007, status: 'INVOICED', lastUpdated: iso(Math.ceil((since + 60_786) / 60_000) * 60_000 + 5) },
+    ];
+    details['7'] = { ...(details['7'] as object), lastUpdated: minuteOf(since + 60_786) };
+    const result = await poll(join(temporaryFolder('b2bctl-stamps-'), 'cursor.json'), '--detail');
+    expect(ndjsonOf(result.stdout)).toEqual([listed[0]]);
+    expect(result.stderr).toContain('but its detail is an older version');
+  });
 });
 
 describe('orders poll --detail: a detail in an envelope of the store’s own ({"pedido":{…}})', () => {
@@ -218,6 +248,20 @@ describe('orders poll --detail: a detail in an envelope of the store’s own ({"
     const warnings = result.stderr.split('\n').filter((line) => line.includes('shows neither an id nor a number'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/set answers\.order\.detail to it \(b2bctl orders get [78] shows the answer\)\.$/);
+  });
+
+  it('a detail wrapped twice ({"order":{"data":{…}}}) is unwrapped to the order by poll --detail and orders get', async () => {
+    listed = [{ id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt() }];
+    const order = { id: 7, orderId: 1007, status: 'NEW', lastUpdated: listedAt(), items: [{ sku: 'X', quantity: 2 }] };
+    details['7'] = { order: { data: order } };
+    const result = await poll(join(temporaryFolder('b2bctl-stamps-'), 'cursor.json'), '--detail');
+    expect(result.code).toBe(0);
+    expect(ndjsonOf(result.stdout)).toEqual([order]);
+    expect(result.stderr).not.toContain('shows neither an id nor a number');
+    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' };
+    const got = await runCommandLine(['orders', 'get', '7', '-o', 'json'], { configDir: freshConfigDir(), env });
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout)).toEqual(order);
   });
 
   it('a detail that shows its id says nothing of the kind', async () => {

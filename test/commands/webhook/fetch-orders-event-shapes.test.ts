@@ -82,6 +82,16 @@ describe('a fetched detail in an envelope is read as orders poll --detail reads 
     expect(stderr).not.toMatch(/warning/);
   });
 
+  it.each([
+    ['an order envelope around a data envelope', { order: { data: detail(5) } }],
+    ['three envelopes deep', { result: { order: { data: detail(5) } } }],
+  ])('%s is unwrapped to the order, without a warning', async (_name, answer) => {
+    platform.routes['GET /v1/orders/5'] = answering(answer);
+    const { orders, stderr } = await ordersAfterEvents(platform, [simplified(5)]);
+    expect(orderIn(orders, 5)).toEqual(detail(5));
+    expect(stderr).not.toMatch(/warning/);
+  });
+
   it("the store's own envelope is written as it came, with poll's warning naming answers.order.detail, once a run", async () => {
     platform.routes['GET /v1/orders/3'] = answering(pedido(3));
     platform.routes['GET /v1/orders/4'] = answering(pedido(4));

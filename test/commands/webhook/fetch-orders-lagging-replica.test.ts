@@ -119,6 +119,36 @@ describe('--fetch-orders never writes a detail older than the version its event 
     expect(statusOf(6)).toBe('READY_TO_SHIP');
     expect(stderr).not.toMatch(/failed \(attempt|dead after|older version/);
   });
+
+  it.each([
+    ['to the minute', '2026-12-01T00:24Z'],
+    ['to the second', '2026-12-01T00:24:43Z'],
+    ['to the second, padded with zeros', '2026-12-01T00:24:43.000Z'],
+    ['without a zone (the platform’s wall clock, Brasília)', '2026-11-30T21:24:43'],
+  ])(
+    'a detail stamped %s, the version of an event to the millisecond, is written at once (a user test)',
+    async (_name, detailStamp) => {
+      platform.routes['GET /v1/orders/12'] = answerJsonHandler(detail(12, 'CANCELED', detailStamp));
+      const { statusOf, stderr } = await ordersAfterEvents(platform, [canceled(12, '2026-12-01T00:24:43.786Z')]);
+      expect(detailRequests(12)).toHaveLength(1);
+      expect(statusOf(12)).toBe('CANCELED');
+      expect(stderr).not.toMatch(/failed \(attempt|dead after|older version/);
+    },
+  );
+
+  it('a detail whose whole minute ends before the event’s instant is still older', async () => {
+    platform.routes['GET /v1/orders/13'] = catchingUp(
+      1,
+      detail(13, 'READY_TO_SHIP', '2026-12-01T00:23Z'),
+      detail(13, 'CANCELED', '2026-12-01T00:24Z'),
+    );
+    const { statusOf, stderr } = await ordersAfterEvents(platform, [canceled(13, '2026-12-01T00:24:00.000Z')]);
+    expect(detailRequests(13)).toHaveLength(2);
+    expect(statusOf(13)).toBe('CANCELED');
+    expect(stderr).toContain(
+      "order 13's detail is an older version (updated 2026-12-01T00:23:00.000Z) than its event announces (updated 2026-12-01T00:24:00.000Z)",
+    );
+  });
 });
 
 /** A route answering `body` as JSON, 200. */

@@ -92,3 +92,43 @@ describe('a redelivery written otherwise is a duplicate', () => {
     expect(answers).toEqual(['duplicate', 'duplicate']);
   });
 });
+
+/** An orders event of order `id`. */
+const event = (id: number, status: string, lastUpdated: string) => ({
+  id,
+  orderId: 100_000 + id,
+  status,
+  lastUpdated,
+});
+
+describe('under a stamp to the minute or second, a change of the order is a new event (a user test)', () => {
+  it('created then canceled within one stamp: both stored and handed to the ERP; a resend of either a duplicate', async () => {
+    const { answers, forwarded } = await sent([
+      event(2, 'AWAITING_PAYMENT', '2026-12-01T00:40Z'),
+      event(2, 'CANCELED', '2026-12-01T00:40Z'),
+      event(3, 'AWAITING_PAYMENT', '2026-12-01T00:40:05Z'),
+      event(3, 'CANCELED', '2026-12-01T00:40:05Z'),
+      event(2, 'CANCELED', '2026-12-01T00:40:00.000Z'),
+      event(3, 'AWAITING_PAYMENT', '2026-12-01T00:40:05Z'),
+    ]);
+    expect(answers).toEqual(['stored', 'stored', 'stored', 'stored', 'duplicate', 'duplicate']);
+    expect(forwarded).toEqual([2, 2, 3, 3]);
+  });
+
+  it('an inbox holding the key an earlier b2bctl stored (id and stamp alone): a resend of that event is a duplicate', async () => {
+    const inbox = temporaryFolder();
+    const store = await SqliteStore.open(inbox);
+    await store.append({
+      receivedAt: Date.parse('2026-12-01T00:40:01Z'),
+      kind: 'orders',
+      deliveryId: 'before',
+      key: 'orders:2:2026-12-01T00:40Z',
+      flags: [],
+      clientAddress: '127.0.0.1',
+      raw: '{}',
+    });
+    await store.close();
+    const { answers } = await sent([event(2, 'AWAITING_PAYMENT', '2026-12-01T00:40Z')], inbox);
+    expect(answers).toEqual(['duplicate']);
+  });
+});
