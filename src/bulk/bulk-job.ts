@@ -266,7 +266,7 @@ async function validate<T, Sent>(
 ): Promise<ValidationSummary> {
   const { opened, resume, shownName } = input;
   let sending = true;
-  const advisories = job.advisories ? advisoryLogger(context, shownName, job.advisories) : undefined;
+  const advisories = job.advisories ? advisoryLogger(context, shownName, job.advisories, job.catalogue) : undefined;
   const spoolVerdict = (record: InputRecord, verdict: RecordVerdict<T>) => {
     resume?.doneVerdicts.judged(record, verdict.ok);
     // A record's warnings are logged once it is judged, before its problems (as validate does).

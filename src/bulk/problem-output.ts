@@ -9,6 +9,7 @@ import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import type { InputFormat } from '../io/input/sniff.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
 import { redactSecrets, redacted } from '../lib/secret-values.js';
+import { secretCellsOf } from './record-secrets.js';
 
 type Place = Pick<InputRecord, 'line' | 'row' | 'column' | 'element'>;
 
@@ -109,13 +110,19 @@ export function advisoryLogger(
   context: Context,
   file: string,
   advisories: (record: InputRecord) => readonly { message: string }[],
+  catalogue?: Pick<FieldCatalogue, 'isSecret'>,
 ): { log(record: InputRecord): void; readonly count: number } {
   let count = 0;
   return {
     log(record) {
-      for (const advisory of advisories(record)) {
+      const found = advisories(record);
+      // A warning quotes a cell: the row's secret cells are masked in it as in its problem lines (secretCellsOf).
+      const secrets = found.length === 0 ? [] : secretCellsOf(record, catalogue);
+      for (const advisory of found) {
         count++;
-        context.log.warn(`warning: ${printable(file)}:${recordPlace(record)}: ${advisory.message}`);
+        context.log.warn(
+          `warning: ${printable(file)}:${recordPlace(record)}: ${redactSecrets(advisory.message, secrets)}`,
+        );
       }
     },
     get count() {

@@ -89,7 +89,9 @@ async function validateEveryRecord<T>(
         return output.write(line, problem, place);
       }
     : output.write;
-  const advisories = command.advisories ? advisoryLogger(context, input.file, command.advisories) : undefined;
+  const advisories = command.advisories
+    ? advisoryLogger(context, input.file, command.advisories, command.catalogue)
+    : undefined;
   // Warnings of a large file come a line per record: logged in batches (see Logger.batched).
   const summary = await context.log
     .batched(() =>

@@ -3,6 +3,7 @@ import { CompactDuplicateIndex, type DuplicateIndex } from './duplicate-index.js
 import { LineSet } from './resume.js';
 import { type FieldProblem, type RecordVerdict, validationMessage } from '../domain/validation.js';
 import { problemsAsWritten, writtenCell } from '../io/input/written-values.js';
+import { redacted, redactSecrets } from '../lib/secret-values.js';
 import { WrittenShapes } from './written-shapes.js';
 import { InterruptedError } from '../base/errors.js';
 
@@ -35,6 +36,13 @@ export interface LateProblem {
  * Judges records in file order: problems of shape, the record's own rules, and repeats of unique
  * values. Deterministic: a fresh checker over the same records gives the same verdicts.
  */
+/** A problem with the given secret values masked in its message, and its value masked when it is one. */
+function maskedProblem(problem: FieldProblem, secrets: readonly string[]): FieldProblem {
+  const value = secrets.includes(problem.value) ? redacted : problem.value;
+  const message = redactSecrets(problem.message, secrets);
+  return value === problem.value && message === problem.message ? problem : { ...problem, value, message };
+}
+
 export class RecordChecker<T> {
   /** The spreadsheet row of the lines the duplicate index names, for "already on line 6 (row 5)". */
   private readonly rows = new RowsOfLines();
@@ -64,6 +72,18 @@ export class RecordChecker<T> {
     this.duplicates.expect(records);
   }
 
+  /** The values of a record its problems must not quote (secretCellsOf); none unless maskingCells is called. */
+  private secretCellsOf?: (record: InputRecord) => string[];
+
+  /**
+   * Masks in every problem of a record the values `secretsOf` gives: a secret cell that a shifted row put under
+   * another column's name (a user test: a password quoted as a phone). Returns the checker.
+   */
+  maskingCells(secretsOf: (record: InputRecord) => string[]): this {
+    this.secretCellsOf = secretsOf;
+    return this;
+  }
+
   /** The next record's verdict. */
   judge(record: InputRecord): RecordVerdict<T> {
     const verdict = this.judgeValues(record);
@@ -73,10 +93,11 @@ export class RecordChecker<T> {
       record,
       verdict.problems.filter((problem) => !this.composedProblems.has(problem)),
     );
-    return {
-      ok: false,
-      problems: verdict.problems.map((problem) => (this.composedProblems.has(problem) ? problem : quoted.shift()!)),
-    };
+    const problems = verdict.problems.map((problem) =>
+      this.composedProblems.has(problem) ? problem : quoted.shift()!,
+    );
+    const secrets = this.secretCellsOf?.(record) ?? [];
+    return { ok: false, problems: secrets.length === 0 ? problems : problems.map((p) => maskedProblem(p, secrets)) };
   }
 
   private judgeValues(record: InputRecord): RecordVerdict<T> {

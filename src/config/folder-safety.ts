@@ -1,5 +1,5 @@
 import { chmodSync, readlinkSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, parse, resolve, sep } from 'node:path';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
 import { lstatOrUndefined } from '../lib/file-status.js';
@@ -67,45 +67,85 @@ function refuseForeignFolderLink(directory: string, what: string, stake: string,
   const uid = process.getuid?.();
   if (uid === undefined) return;
   const foreign = foreignLinkOnTheWay(directory, uid);
-  if (foreign === undefined) return;
-  throw new B2bctlError(
-    `The ${what} ${printable(foreign.named)} ${foreign.how} ${userName(foreign.owner)}, not to ${currentUserName(uid)}: that user can point it at ${stake} whenever they like. ${fix}, or remove the link (rm ${shellWord(foreign.link)}).`,
+  if (foreign !== undefined)
+    throw wayRefusal(foreign, uid, `The ${what}`, `point it at ${stake} whenever they like`, fix);
+}
+
+/**
+ * How another user could change where a path leads: a symbolic link of theirs on the way (`how` it is met), or a
+ * folder on the way that others may write without the sticky bit.
+ */
+type ChangeableWay =
+  | { named: string; link: string; owner: number; how: string; folder?: never }
+  | { named: string; folder: string; writableBy: string; mode: string; link?: never };
+
+/**
+ * The refusal (exit 77) of a path another user could lead elsewhere (ChangeableWay): `what` names it as a sentence
+ * starts, `consequence` what that user can do with it (`point it at …`), `fix` how to give one of one's own.
+ */
+function wayRefusal(way: ChangeableWay, uid: number, what: string, consequence: string, fix: string): B2bctlError {
+  if (way.link !== undefined)
+    return new B2bctlError(
+      `${what} ${printable(way.named)} ${way.how} ${userName(way.owner)}, not to ${currentUserName(uid)}: that user can ${consequence}. ${fix}, or remove the link (rm ${shellWord(way.link)}).`,
+      ExitCode.authFailed,
+    );
+  return new B2bctlError(
+    `${what} ${printable(way.named)} lies in ${printable(way.folder)}, which ${way.writableBy} may write (mode ${way.mode}) without the sticky bit: any of them can put a link of theirs in place of what it holds, and ${consequence}. ${fix}, or run chmod go-w ${shellWord(way.folder)}.`,
     ExitCode.authFailed,
   );
 }
 
 /**
- * Links followed from a path's last component before giving up (the kernel's own limit is 40): a loop fails later,
- * where the file is opened, with the system's ELOOP.
+ * Links followed along a path before giving up (the kernel's own limit is 40): a loop fails later, where the file is
+ * opened, with the system's ELOOP.
  */
 const mostLinksFollowed = 40;
 
 /**
- * The first symbolic link another user (not root, not `uid`) owns among those the path's last component leads
- * through: the path itself, or a link a link of this user's points at (ours -> theirs -> a file). Undefined when
- * there is none. A trailing slash is dropped: with it, lstat would look through the link.
+ * The first symbolic link another user (not root, not `uid`) owns on the way to the path, in any of its components,
+ * not only its last: the path itself, a folder in it (`shared/lnkdir/machine-id`, `lnkdir` theirs: re-pointed at a
+ * folder of theirs holding a file of that name, a user test), or a link a link of this user's points at (ours ->
+ * theirs -> a file). Root's links (/var -> /private/var on macOS) and this user's are followed. Undefined when there
+ * is none, or when a component is not there (opening it says why). A trailing slash is dropped: with it, lstat would
+ * look through the link.
  */
-function foreignLinkOnTheWay(
-  path: string,
-  uid: number,
-): { named: string; link: string; owner: number; how: string } | undefined {
+function foreignLinkOnTheWay(path: string, uid: number): ChangeableWay | undefined {
   const named = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  let current = named;
-  for (let followed = 0; followed < mostLinksFollowed; followed++) {
-    const found = lstatOrUndefined(current);
-    if (found?.isSymbolicLink() !== true) return undefined;
+  const whole = resolve(named);
+  const ahead = whole.split(sep).filter((part) => part !== '');
+  let current = parse(whole).root;
+  for (let followed = 0; ahead.length > 0;) {
+    const next = join(current, ahead.shift() as string);
+    const found = lstatOrUndefined(next);
+    if (found === undefined) return undefined;
+    if (!found.isSymbolicLink()) {
+      // A folder others may write without the sticky bit: any of them can rename what is in it and put a link of
+      // theirs in its place. With the sticky bit (/tmp) only the owner of an entry can; the last component's own
+      // mode is its check's (a config folder's, an inbox's).
+      const writableBy = found.isDirectory() && ahead.length > 0 ? otherWriters(found.mode) : undefined;
+      if (writableBy !== undefined && (found.mode & 0o1000) === 0)
+        return { named, folder: next, writableBy, mode: shownMode(found.mode) };
+      current = next;
+      continue;
+    }
     if (found.uid !== uid && found.uid !== 0) {
       const how =
-        current === named
+        next === whole
           ? 'is a symbolic link that belongs to'
-          : `leads through ${printable(current)}, a symbolic link that belongs to`;
-      return { named, link: current, owner: found.uid, how };
+          : `leads through ${printable(next)}, a symbolic link that belongs to`;
+      return { named, link: next, owner: found.uid, how };
     }
+    if (++followed > mostLinksFollowed) return undefined;
+    let target: string;
     try {
-      current = resolve(dirname(current), readlinkSync(current));
+      target = readlinkSync(next);
     } catch {
       return undefined; // Gone or unreadable meanwhile: opening it says why.
     }
+    // The link's target takes its place: what is left of the path is looked for under it.
+    const resolved = resolve(current, target);
+    ahead.unshift(...resolved.split(sep).filter((part) => part !== ''));
+    current = parse(resolved).root;
   }
   return undefined;
 }
@@ -121,11 +161,8 @@ export function checkSecretFileLink(file: string, what: string, fix: string): vo
   const uid = process.getuid?.();
   if (uid === undefined) return;
   const foreign = foreignLinkOnTheWay(file, uid);
-  if (foreign === undefined) return;
-  throw new B2bctlError(
-    `${what} ${printable(foreign.named)} ${foreign.how} ${userName(foreign.owner)}, not to ${currentUserName(uid)}: that user can point it at any file they can read, and so know the secret. ${fix}, or remove the link (rm ${shellWord(foreign.link)}).`,
-    ExitCode.authFailed,
-  );
+  if (foreign !== undefined)
+    throw wayRefusal(foreign, uid, what, 'point it at any file they can read, and so know the secret', fix);
 }
 
 /** The webhook inbox folder through another user's link: refused before the receiver opens it (exit 77). */

@@ -45,20 +45,6 @@ export function commandShownSafely(command: string): string {
 }
 
 /**
- * The variables a shell command sets for its program (`DB_PASSWORD=x TOKEN=y ./import.sh`), as the shell reads
- * them: the command's own environment, whose secrets its output may quote.
- */
-export function leadingAssignments(command: string): Record<string, string> {
-  const assignments: Record<string, string> = {};
-  for (const word of leadingWords(command)) {
-    const assignment = /^([A-Za-z_]\w*)=(.*)$/s.exec(word.text);
-    if (!assignment) break;
-    assignments[assignment[1] as string] = assignment[2] as string;
-  }
-  return assignments;
-}
-
-/**
  * A hand-off target as kept in the store (`exec COMMAND`, a URL, or `fetch orders into FOLDER`), shown safely;
  * stores written by earlier versions kept targets with their credentials, so they are shown through this too.
  */
@@ -76,10 +62,42 @@ interface Word {
 
 /** The words of a command line up to its first unquoted operator, as a POSIX shell splits them. */
 function leadingWords(command: string): Word[] {
+  return wordsFrom(command, 0);
+}
+
+/**
+ * The words of every simple command of a command line (`export A=1; env B=2 ./run.sh -u u:p | tee log`): each list
+ * is one command's words, as leadingWords reads them, split at the shell's operators (`;`, `&`, `|`, `<`, `>`,
+ * parentheses) and line breaks.
+ */
+export function commandLineWords(command: string): string[][] {
+  const commands: string[][] = [];
+  for (let start = 0; start < command.length;) {
+    const words = wordsFrom(command, start);
+    if (words.length > 0) commands.push(words.map((word) => word.text));
+    const stop = operatorAfter(command, words.at(-1)?.end ?? start);
+    if (stop < 0) break;
+    start = stop + 1;
+  }
+  return commands;
+}
+
+/** The index of the first operator or line break at or after `from` (outside any word), or -1. */
+function operatorAfter(command: string, from: number): number {
+  for (let index = from; index < command.length; index++)
+    if (/[;&|<>()\n]/.test(command[index] as string)) return index;
+  return -1;
+}
+
+/**
+ * The words from `start` up to the first unquoted operator. A command substitution (`$(cat file)`, backquotes) is
+ * kept whole in its word, as written: its text, not what it expands to, is what the command line holds.
+ */
+function wordsFrom(command: string, start: number): Word[] {
   const words: Word[] = [];
   let text = '';
   let inWord = false;
-  let index = 0;
+  let index = start;
   const finish = () => {
     if (inWord) words.push({ text, end: index });
     text = '';
@@ -87,8 +105,16 @@ function leadingWords(command: string): Word[] {
   };
   for (; index < command.length; index++) {
     const character = command[index] as string;
+    const substitution = character === '$' && command[index + 1] === '(' ? closingParenthesis(command, index + 1) : -1;
+    if (character === '\n') break;
     if (/\s/.test(character)) finish();
-    else if (/[;&|<>()]/.test(character)) break;
+    else if (substitution >= 0 || character === '`') {
+      const close = substitution >= 0 ? substitution : command.indexOf('`', index + 1);
+      const stop = close < 0 ? command.length - 1 : close;
+      text += command.slice(index, stop + 1);
+      inWord = true;
+      index = stop;
+    } else if (/[;&|<>()]/.test(character)) break;
     else if (character === "'") {
       const close = command.indexOf("'", index + 1);
       const stop = close < 0 ? command.length : close;
@@ -114,4 +140,14 @@ function leadingWords(command: string): Word[] {
   }
   finish();
   return words;
+}
+
+/** The index of the `)` that closes the `(` at `open`, nested ones counted, or -1. */
+function closingParenthesis(command: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < command.length; index++) {
+    if (command[index] === '(') depth++;
+    else if (command[index] === ')' && --depth === 0) return index;
+  }
+  return -1;
 }

@@ -736,7 +736,7 @@ const nfeAccessKey = /^\d{44}$/;
  * them as `Proxy-Authorization: Basic …`, which the request's own headers do not show, and a proxy's refusal may quote
  * that header or the password (`proxy user svc password '…' refused`). Its base64 and the password it holds.
  */
-function secretsOfProxy(route: ProxyRoute): string[] {
+export function secretsOfProxy(route: ProxyRoute): string[] {
   if (route.kind !== 'proxy' || route.proxy.password === '') return [];
   // As undici writes the header: the user and password of the URL, decoded (parseProxyUrl made sure they decode).
   const pair = `${decodeURIComponent(route.proxy.username)}:${decodeURIComponent(route.proxy.password)}`;

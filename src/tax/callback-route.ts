@@ -37,8 +37,8 @@ export interface CallbackRoute {
   clientAddress(request: IncomingMessage): string;
   /** Sees each cart read as JSON, with the text it was read from (both routes): what only the text shows. */
   cartRead(body: unknown, text: string): void;
-  /** With --forward-to, the keys the cart's parts are read at (cartKeyCounts): one twice in one object is refused. */
-  cartKeys?: ReadonlyMap<string, number>;
+  /** With --forward-to: a cart holding a key twice in one object is refused (readCartBody). */
+  refusesKeysTwice?: boolean;
   /** True once the server is closing: every request then is answered 503 (stoppingAnswer). */
   closing(): boolean;
 }
@@ -107,7 +107,12 @@ function answerCallback(
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
     const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
-    const read = readCartBody(text, request.headers['content-type'], `${text.length} characters`, route.cartKeys);
+    const read = readCartBody(
+      text,
+      request.headers['content-type'],
+      `${text.length} characters`,
+      route.refusesKeysTwice,
+    );
     if ('refusal' in read) {
       route.unreadable(route.clientAddress(request), read.refusal.reason);
       send(response, refusalAnswer(read.refusal), true);

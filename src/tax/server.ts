@@ -24,7 +24,7 @@ import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
 import { answerBytes } from './answer-bytes.js';
 import { answerUnknownRoutes } from './unknown-route.js';
 import { checkCartItem, skusAsSent } from './cart-item.js';
-import { cartKeyCounts, readTaxSale, requestReaders, type TaxShape } from './shape.js';
+import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
 import { nestingProblem } from '../lib/json-shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
 import { skuNumberWatch } from './sku-number-text.js';
@@ -96,7 +96,7 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
     cartRead: skuNumberWatch(options.shape.request, (line) => options.log.warn(line)),
     // A key twice reads two ways only where a second reader reads the same text: the ERP behind --forward-to. From the
     // table, the parse is the one reader, and the look (~3% of an answer) is left out of the hot path.
-    cartKeys: erp === undefined ? undefined : cartKeyCounts(options.shape.request),
+    refusesKeysTwice: erp !== undefined,
     closing: () => closing,
   };
   const app = Fastify({

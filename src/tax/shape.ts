@@ -79,20 +79,6 @@ export function readTaxShape(json: unknown): { shape: TaxShape } | { problems: s
   return problems.length > 0 ? { problems } : { shape };
 }
 
-/**
- * The keys a cart's own parts are read at (the last step of its items, states and buyer paths), quoted as a text
- * holds them, each with how many of the shape's paths end in it: a cart whose text holds one more often may hold it
- * twice in one object (`"items":[…],"items":[]`), which readCartBody then looks for.
- */
-export function cartKeyCounts(shape: TaxShape['request']): ReadonlyMap<string, number> {
-  const counts = new Map<string, number>();
-  for (const path of [shape.items, shape.from, shape.to, shape.buyerPaysIcms]) {
-    const last = path.split('.').at(-1);
-    if (last) counts.set(JSON.stringify(last), (counts.get(JSON.stringify(last)) ?? 0) + 1);
-  }
-  return counts;
-}
-
 /** A request's sale through the shape: its items as they came, the states, the buyer's answer; or what is missing. */
 export function readTaxSale(
   body: unknown,

@@ -24,7 +24,12 @@ const acceptedCodings = { 'accept-encoding': decodedCodings.join(', ') };
 export function refuseUnreadCarts(scope: FastifyInstance, route: CallbackRoute): void {
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
-    const read = readCartBody(text as string, request.headers['content-type'], sizeSent(request), route.cartKeys);
+    const read = readCartBody(
+      text as string,
+      request.headers['content-type'],
+      sizeSent(request),
+      route.refusesKeysTwice,
+    );
     if ('refusal' in read) done(new CartRefusalError(read.refusal), undefined);
     else {
       route.cartRead(read.body, text as string);

@@ -1,4 +1,5 @@
 import { RecordChecker, type UniqueValue } from '../../bulk/validation-pass.js';
+import { secretCellsOf } from '../../bulk/record-secrets.js';
 import {
   customerEmailKey,
   customerFieldPaths,
@@ -72,11 +73,12 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
     if (mode === 'create') unique.push({ label: 'e-mail', field: 'username', value: customerEmailKey(value) });
     return unique;
   };
+  const catalogue = customerCatalogue(mode);
   return new RecordChecker<T>(
     (record) => withProblems(validate(record.values) as RecordVerdict<T>, mangledCodes(record.values)),
     uniqueValues,
     (record) => uniqueValues(record.values),
-  );
+  ).maskingCells((record) => secretCellsOf(record, catalogue));
 }
 
 /** A customer's document, once per file: two rows for one customer leave both out (UniqueValue.everyRepeatInvalid). */

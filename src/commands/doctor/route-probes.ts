@@ -397,7 +397,8 @@ function answerFinding(
       check,
       status,
       result: 'fail',
-      detail: `answered ${status}: ${quotedAnswer(outcome.text, 120)}`,
+      // Masked before it is cut short: a token cut at the 120th character no longer reads as the token.
+      detail: `answered ${status}: ${quotedAnswer(redactSecrets(outcome.text, outcome.requestSecrets ?? []), 120)}`,
       exitCode: ExitCode.someRecordsFailed,
     };
   const unreadable = unreadableAnswer(outcome);

@@ -1,6 +1,7 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import type { Session } from '../../config/session.js';
-import type { HttpClient } from '../../platform/http-client.js';
+import { type HttpClient, secretsOfProxy } from '../../platform/http-client.js';
+import { redactSecrets } from '../../platform/redact.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
@@ -65,8 +66,13 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
   const network =
     findings.at(-1)?.result === 'fail' ? undefined : await checkReachable(http, () => context.clock.now());
   if (network) findings.push(network.reachable, ...(network.clock ? [network.clock] : []));
+  // What doctor quotes (a route's or the proxy's answer) is masked as every other command masks it: the token it
+  // sent, the password it logged in with, the proxy's credentials (a user test: an answer echoing them was printed).
+  const secrets = [session.get('token'), env.B2BCTL_PASSWORD, ...secretsOfProxy(http.route)];
   if (network?.reachable.result === 'ok') {
-    findings.push(...(await probeTokenAndRoutes(http, session, env, options, context)));
+    const probed = await probeTokenAndRoutes(http, session, env, options, context);
+    secrets.push(probed.token);
+    findings.push(...probed.findings);
   } else {
     findings.push({ check: 'token and routes', result: 'skip', detail: 'the base URL cannot be reached' });
   }
@@ -77,7 +83,10 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
     setting: 'answers.stockBatch.results, answers.stockQueue.id',
   });
   findings.push(...orderRouteFindings(session));
-  await printFindings(findings, context);
+  await printFindings(
+    findings.map((finding) => maskedFinding(finding, secrets)),
+    context,
+  );
   // The most telling failure decides the exit code: unreachable, then refused, then the rest.
   const failures = findings.filter((finding) => finding.result === 'fail');
   const failed =
@@ -86,7 +95,10 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
       .find((finding) => finding !== undefined) ?? failures[0];
   if (failed)
     throw new B2bctlError(
-      `doctor: ${failures.length} check${failures.length === 1 ? '' : 's'} failed (${context.outputFormat('json') === 'table' ? 'the table above' : 'each finding’s "result"'} says which); ${failed.check}: ${failed.detail}`,
+      redactSecrets(
+        `doctor: ${failures.length} check${failures.length === 1 ? '' : 's'} failed (${context.outputFormat('json') === 'table' ? 'the table above' : 'each finding’s "result"'} says which); ${failed.check}: ${failed.detail}`,
+        secrets,
+      ),
       (failed.exitCode ?? ExitCode.someRecordsFailed) as ExitCode,
     );
 }
@@ -114,14 +126,22 @@ function settingFindings(session: Session): Finding[] {
       ];
 }
 
-/** The token, then (with it) the listing routes and the customer route's answer to a duplicate. */
+/** A finding's words with every known secret masked (its check quotes a path, its detail an answer). */
+function maskedFinding(finding: Finding, secrets: readonly (string | undefined)[]): Finding {
+  return { ...finding, check: redactSecrets(finding.check, secrets), detail: redactSecrets(finding.detail, secrets) };
+}
+
+/**
+ * The token, then (with it) the listing routes and the customer route's answer to a duplicate; the token the routes
+ * were asked with, as a secret to mask.
+ */
 async function probeTokenAndRoutes(
   http: HttpClient,
   session: Session,
   env: Context['env'],
   options: DoctorOptions,
   context: Context,
-): Promise<Finding[]> {
+): Promise<{ findings: Finding[]; token: string | undefined }> {
   const findings: Finding[] = [];
   const { finding, token } = await probeToken(
     http,
@@ -161,7 +181,7 @@ async function probeTokenAndRoutes(
   } else {
     findings.push(finding, { check: 'routes', result: 'skip', detail: 'no token to ask the routes with' });
   }
-  return findings;
+  return { findings, token };
 }
 
 /**

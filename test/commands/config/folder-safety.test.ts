@@ -143,6 +143,30 @@ describe("the config folder must be this user's and private", () => {
     },
   );
 
+  // A link higher in the path is the same power (a user test): re-pointed at a folder of theirs holding
+  // `inner/config.json` with their base URL, the next login would send the password there.
+  it.skipIf(root.missing)(
+    `a config folder named through another user's link higher in the path (shared/cl/inner) is refused (exit 77)${root.note}`,
+    async () => {
+      const folder = configFolder();
+      const shared = join(temporaryFolder('b2bctl-config-shared-'), 'shared');
+      mkdirSync(shared, { mode: 0o1777 });
+      const link = join(shared, 'cl');
+      symlinkSync(join(folder, '..'), link);
+      lchownSync(link, 4321, 4321);
+      const named = join(link, 'config');
+      const result = await runCommandLine(['config', 'set', 'baseUrl', 'https://outra.example.com.br'], {
+        configDir: named,
+      });
+      expect(result.code).toBe(77);
+      expect(result.stderr).toBe(
+        `error: The config folder ${named} leads through ${link}, a symbolic link that belongs to uid 4321, not to root: that user can point it at another config folder (another profile, base URL and token) whenever they like. Point B2BCTL_CONFIG_DIR at the folder itself, one of your own, or remove the link (rm ${link}).\n`,
+      );
+      // Nothing was written.
+      expect(readFileSync(join(folder, 'config.json'), 'utf8')).toContain('https://loja.example.com.br');
+    },
+  );
+
   it.skipIf(root.missing)(
     `a login into a folder another user owns is refused before the password is asked for${root.note}`,
     async () => {

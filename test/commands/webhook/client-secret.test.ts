@@ -4,7 +4,7 @@
  * line names (the platform's token requests would then be refused, with nothing to say why).
  */
 import { chmodSync, chownSync, lchownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { webhookClientSecret } from '../../../src/commands/webhook/client-secret.js';
 import { ProfileStore } from '../../../src/config/profile-store.js';
@@ -150,6 +150,47 @@ describe.skipIf(root.missing)(`a client secret file through another user's symbo
     expect(refused?.message).toMatch(
       new RegExp(
         `^The client secret file ${mine} leads through ${theirs}, a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: .* or remove the link \\(rm ${theirs}\\)\\.$`,
+      ),
+    );
+  });
+
+  // A link to a folder higher in the path is the same power (a user test): re-pointed at a folder of theirs holding
+  // a file of that name, its owner chooses the secret.
+  it('their link to a folder higher in the path (shared/lnkdir/machine-id): refused, exit 77, naming it', async () => {
+    const file = rootReadableFile();
+    const folderLink = othersLink(dirname(file), 'lnkdir');
+    const named = join(folderLink, 'machine-id');
+    const { refused, stderr } = await refusalOf(named);
+    expect(refused?.exitCode).toBe(77);
+    expect(refused?.message).toMatch(
+      new RegExp(
+        `^The client secret file ${named} leads through ${folderLink}, a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: that user can point it at any file they can read, and so know the secret\\. .* or remove the link \\(rm ${folderLink}\\)\\.$`,
+      ),
+    );
+    expect(stderr).toBe('');
+  });
+
+  it('a link of ours or root’s to a folder higher in the path: followed, the secret read', async () => {
+    const file = join(temporaryFolder(), 'real-secret');
+    writeFileSync(file, `${fromFlag}\n`, { mode: 0o600 });
+    const folderLink = join(temporaryFolder(), 'lnkdir');
+    symlinkSync(dirname(file), folderLink);
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+    expect(await webhookClientSecret(memory.context, join(folderLink, 'real-secret'))).toBe(fromFlag);
+    expect(memory.stderr()).toBe('');
+  });
+
+  it('a file in a folder others may write without the sticky bit (0777): refused, naming the folder and chmod go-w', async () => {
+    const open = join(temporaryFolder(), 'open');
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    const file = join(open, 'secret');
+    writeFileSync(file, `${fromFlag}\n`, { mode: 0o600 });
+    const { refused } = await refusalOf(file);
+    expect(refused?.exitCode).toBe(77);
+    expect(refused?.message).toMatch(
+      new RegExp(
+        `^The client secret file ${file} lies in ${open}, which its group and others may write \\(mode 0777\\) without the sticky bit: any of them can put a link of theirs in place of what it holds, and point it at any file they can read, and so know the secret\\. .*, or run chmod go-w ${open}\\.$`,
       ),
     );
   });

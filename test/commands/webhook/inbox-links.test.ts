@@ -1,6 +1,6 @@
 import { existsSync, lchownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as dead } from '../../../src/commands/webhook/dead.js';
 import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
@@ -79,6 +79,29 @@ describe.skipIf(root.missing)(`webhook inbox readers and links another user owns
         everyReaderRefused(
           new RegExp(
             `^The inbox folder ${link} is a symbolic link that belongs to \\S+ \\(uid ${otherUser}\\), not to root: that user can point it at another inbox \\(its events, its token key\\) or a folder of theirs whenever they like\\. Give --inbox the folder itself, one of your own, or remove the link \\(rm ${link}\\)\\.$`,
+          ),
+        ),
+      );
+      expect(erp.received()).toBe(0);
+    } finally {
+      await erp.close();
+    }
+  });
+
+  it('refuse an --inbox folder reached through another user’s link higher in the path (shared/cl/inbox), sending nothing', async () => {
+    const mine = await inboxWithOneEvent();
+    const shared = join(temporaryFolder(), 'shared');
+    mkdirSync(shared, { mode: 0o1777 });
+    const link = join(shared, 'cl');
+    symlinkSync(dirname(mine), link);
+    lchownSync(link, otherUser, otherUser);
+    const named = join(link, basename(mine));
+    const erp = await countingErp();
+    try {
+      expect(await readersAgainst(named, erp.to)).toEqual(
+        everyReaderRefused(
+          new RegExp(
+            `^The inbox folder ${named} leads through ${link}, a symbolic link that belongs to \\S+ \\(uid ${otherUser}\\), not to root: .* or remove the link \\(rm ${link}\\)\\.$`,
           ),
         ),
       );

@@ -426,6 +426,19 @@ describe('webhook listen: what it says of its own exposure', () => {
     expect(await startedAndStopped({ exec: 'LANG=C ./import.sh --mode full' })).not.toContain('warning:');
   });
 
+  // The shell's other forms put the value in argv alike; a command substitution puts only its text there (a user test).
+  it('an --exec with env, export, --password= or curl -u user:pass: warned, naming each; $(cat file): not', async () => {
+    const stderr = await startedAndStopped({
+      exec: 'export ERP_SENHA=SenhaSecreta99; env ERP_PASS=PassSecret77 ./import.sh --password=Outra99 | curl -s -u erp:Quarta99 http://127.0.0.1:9/ --data-binary @-',
+    });
+    expect(stderr).toContain(
+      "warning: --exec sets ERP_SENHA, ERP_PASS, --password=… and -u user:… on its command line, which puts their values in the process list and shell history; set them in the receiver's environment instead and pass each on with --exec-env NAME.",
+    );
+    for (const secret of ['SenhaSecreta99', 'PassSecret77', 'Outra99', 'Quarta99'])
+      expect(stderr).not.toContain(secret);
+    expect(await startedAndStopped({ exec: 'ERP_TOKEN=$(cat /etc/erp/token) ./import.sh' })).not.toContain('warning:');
+  });
+
   // y/Y4: any client there could name itself in X-Forwarded-For and escape the guessing limit, without a word.
   it('trusting any peer (a hop count) or a range beyond loopback on such an address, warns; the proxy by its address, not', async () => {
     expect((await startedAndStopped({ host: '0.0.0.0', trustProxy: 1 })).split('\n')).toContain(

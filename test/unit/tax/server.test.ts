@@ -955,6 +955,22 @@ describe('tax serve: a cart its readers could read two ways, or of nothing', () 
       `{"origin":{"state":"SP","state":"RJ"},"destination":{"state":"RJ"},"customer":{"paysIcms":true},"items":[${itemText}]}`,
       twice('state'),
     ],
+    // Inside an item (a user test): the ERP read quantity 1 and NCM 84713012, b2bctl 5 and 22030000.
+    [
+      'a quantity twice in an item',
+      `{${parts},"items":[${itemText.replace('"quantity":10', '"quantity":1,"quantity":5')}]}`,
+      twice('quantity'),
+    ],
+    [
+      'an NCM twice in an item',
+      `{${parts},"items":[${itemText.replace('"ncm"', '"ncm":"22030000","ncm"')}]}`,
+      twice('ncm'),
+    ],
+    [
+      'a unit price twice in the second of two items',
+      `{${parts},"items":[${itemText},${itemText.replace('"unitPrice":45.9', '"unitPrice":100,"unitPrice":1')}]}`,
+      twice('unitPrice'),
+    ],
   ])(
     'with --forward-to, %s: 400 in the error shape, logged, counted unreadable, the ERP not asked',
     async (_case, text, message) => {
@@ -966,6 +982,13 @@ describe('tax serve: a cart its readers could read two ways, or of nothing', () 
       expect(erp.seen).toEqual([]);
     },
   );
+
+  it('with --forward-to, the same keys in two items are no duplicate: the cart goes to the ERP', async () => {
+    const erp = await scriptedErp(() => ({ status: 200, body: '{}' }));
+    const forwarding = await serveForwarding(erp.url, true);
+    await forwarding.post(`{${parts},"items":[${itemText},${itemText.replace('"A"', '"B"')}]}`);
+    expect(erp.seen).toHaveLength(1);
+  });
 
   it('from the table alone, b2bctl is the one reader: a key twice is read as its last, as JSON.parse reads it', async () => {
     const { server } = await serve();
