@@ -5,11 +5,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import type { StockPushOptions } from '../../src/commands/stock/push.js';
 import { filesStartingWith, onlyFile, readErrorsCsv, readReport } from './run-files.js';
 import { useSandbox } from './sandbox.js';
-import { pathOf, type ProxiedRequest, type ScriptedProxy, startScriptedProxy } from './scripted-proxy.js';
+import { pathOf, type ProxiedRequest, useScriptedProxy } from './scripted-proxy.js';
 import { temporaryFolder } from './temporary.js';
 
 export type StockRoute = 'batch' | 'queue';
@@ -31,20 +30,15 @@ function skusSent(request: ProxiedRequest): string[] {
  */
 export function useAnsweredStockRoute() {
   const fixture = useSandbox();
-  let openProxy: ScriptedProxy | undefined;
-  afterEach(async () => {
-    await openProxy?.close();
-    openProxy = undefined;
-  });
+  const proxied = useScriptedProxy();
   return async (route: StockRoute, status: number, answer: (skus: string[]) => unknown) => {
     const { sandbox, loggedInContext } = fixture();
     const { method, path } = stockRoutes[route];
-    const proxy = await startScriptedProxy(sandbox.url, (request) =>
+    const proxy = await proxied(sandbox.url, (request) =>
       request.method === method && pathOf(request) === path
         ? { answer: status, body: answer(skusSent(request)) }
         : undefined,
     );
-    openProxy = proxy;
     const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
     const sent = () => proxy.requests.filter((request) => pathOf(request) === path).length;
     return { sandbox, test, url: proxy.url, sent };

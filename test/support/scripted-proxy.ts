@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { freshConfigDir } from './cli.js';
 import { runCommandLine } from './command-line.js';
@@ -129,6 +129,26 @@ export async function startScriptedProxy(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * Call at the top of a test file: what starts a scripted proxy in front of `target` (startScriptedProxy), every one
+ * it started closed after each test, as each file wrote for itself.
+ */
+export function useScriptedProxy(): (
+  target: string,
+  decide: Parameters<typeof startScriptedProxy>[1],
+) => Promise<ScriptedProxy> {
+  let open: ScriptedProxy[] = [];
+  afterEach(async () => {
+    await Promise.all(open.map((proxy) => proxy.close()));
+    open = [];
+  });
+  return async (target, decide) => {
+    const proxy = await startScriptedProxy(target, decide);
+    open.push(proxy);
+    return proxy;
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CustomerCreateOptions, run as create } from '../../../src/commands/customer/create.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { createHeader, createRoute, storedCustomers } from '../../support/customers.js';
@@ -16,16 +16,12 @@ import {
   type ProxyAction,
   type ProxiedRequest,
   type ScriptedProxy,
-  startScriptedProxy,
+  useScriptedProxy,
 } from '../../support/scripted-proxy.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 const fixture = useSandbox();
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-100,10';
 /** As written in the file: the sandbox keeps it, and the CLI sends it in the update route's path, so. */
@@ -48,11 +44,10 @@ function options(file: string, extra: Partial<CustomerCreateOptions> = {}): Cust
 async function throughProxy(decide: (request: ProxiedRequest, creates: number) => ProxyAction) {
   const { sandbox, loggedInContext } = fixture();
   let creates = 0;
-  const proxy = await startScriptedProxy(sandbox.url, (request) => {
+  const proxy = await proxied(sandbox.url, (request) => {
     if (request.method === 'POST' && pathOf(request) === '/v1/customer') creates++;
     return decide(request, creates);
   });
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
   proxy.requests.length = 0;
   return { sandbox, test, proxy };

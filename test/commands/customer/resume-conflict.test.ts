@@ -7,21 +7,17 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CustomerCreateOptions, run as create } from '../../../src/commands/customer/create.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { createHeader, storedCustomers } from '../../support/customers.js';
 import { onlyReport, readReport, runFiles } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ProxiedRequest, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, type ProxiedRequest, type ScriptedProxy, useScriptedProxy } from '../../support/scripted-proxy.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 const fixture = useSandbox();
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 const ana = 'cpf,529.982.247-25,Ana,ana@example.com,11987654321,Senha#1,01310-100,10';
 const anaDocument = '529.982.247-25';
@@ -38,10 +34,9 @@ const isCreate = (request: ProxiedRequest) => request.method === 'POST' && pathO
 async function conflictingPlatform() {
   const { sandbox, loggedInContext } = fixture();
   const conflict = { on: false };
-  const proxy = await startScriptedProxy(sandbox.url, (request) =>
+  const proxy = await proxied(sandbox.url, (request) =>
     conflict.on && isCreate(request) ? { answer: 409, body: { message: 'Cliente já cadastrado' } } : undefined,
   );
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
   proxy.requests.length = 0;
   return { sandbox, test, proxy, conflict };

@@ -5,21 +5,17 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CustomerCreateOptions, run as create } from '../../../src/commands/customer/create.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { generateCustomers, storedCustomers } from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ProxiedRequest, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, type ProxiedRequest, type ScriptedProxy, useScriptedProxy } from '../../support/scripted-proxy.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 const fixture = useSandbox();
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 interface Generated {
   document: string;
@@ -44,10 +40,9 @@ const isCreate = (request: ProxiedRequest) => request.method === 'POST' && pathO
 /** A logged-in context through a proxy that answers 503 to the creates of `down` documents while `down` is set. */
 async function throughProxy(down: { documents: ReadonlySet<string> }) {
   const { sandbox, loggedInContext } = fixture();
-  const proxy = await startScriptedProxy(sandbox.url, (request) =>
+  const proxy = await proxied(sandbox.url, (request) =>
     isCreate(request) && down.documents.has(documentOf(request)) ? { answer: 503 } : undefined,
   );
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
   proxy.requests.length = 0;
   return { sandbox, test, proxy };

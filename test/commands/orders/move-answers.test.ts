@@ -7,31 +7,26 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as move, type OrdersMoveOptions } from '../../../src/commands/orders/move.js';
 import { run as update } from '../../../src/commands/orders/update.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { acceptedMoves, freshMovesFolder, moveHeader, newOrders, sampleNfeFiles } from '../../support/order-moves.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, type ProxyAction, useScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 /** A context whose requests pass a proxy that answers each write (or each read, with `reads`) by `action`. */
 async function behind(action: (id: number) => ProxyAction, { reads = false } = {}) {
   const { sandbox, loggedInContext } = fixture();
-  const proxy = await startScriptedProxy(sandbox.url, (request) => {
+  const proxy = await proxied(sandbox.url, (request) => {
     if ((request.method === 'GET') !== reads) return undefined;
     const id = /\/v1\/orders\/(\d+)/.exec(pathOf(request))?.[1];
     return id === undefined ? undefined : action(Number(id));
   });
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url, output: 'json' } });
   const writes = () =>
     proxy.requests.filter((request) => request.method !== 'GET' && pathOf(request).startsWith('/v1/orders/')).length;

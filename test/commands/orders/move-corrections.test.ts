@@ -6,27 +6,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as move, type OrdersMoveOptions } from '../../../src/commands/orders/move.js';
 import { run as update } from '../../../src/commands/orders/update.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { freshMovesFolder, moveHeader, newOrders } from '../../support/order-moves.js';
 import { onlyReport, readReport, runFiles } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import {
-  pathOf,
-  type ProxiedRequest,
-  type ProxyAction,
-  type ScriptedProxy,
-  startScriptedProxy,
-} from '../../support/scripted-proxy.js';
+import { pathOf, type ProxiedRequest, type ProxyAction, useScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 /** The sandbox's record of an order, as the store's staff would see it. */
 const stored = (id: number) => fixture().sandbox.state.orders.orders.get(id) as unknown as Record<string, unknown>;
@@ -37,8 +27,7 @@ const stored = (id: number) => fixture().sandbox.state.orders.orders.get(id) as 
  */
 async function behind(decide: (request: ProxiedRequest) => ProxyAction) {
   const { sandbox, loggedInContext } = fixture();
-  const proxy = await startScriptedProxy(sandbox.url, decide);
-  openProxy = proxy;
+  const proxy = await proxied(sandbox.url, decide);
   const test = await loggedInContext({ globals: { baseUrl: proxy.url, output: 'json' } });
   const corrections = () =>
     proxy.requests.filter((request) => request.method === 'PUT' && /^\/v1\/orders\/\d+\//.test(pathOf(request)));

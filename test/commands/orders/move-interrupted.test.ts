@@ -10,15 +10,13 @@ import { run as move, type OrdersMoveOptions } from '../../../src/commands/order
 import { ExitCode } from '../../../src/base/errors.js';
 import { acceptedMoves, freshMovesFolder, newOrders } from '../../support/order-moves.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, useScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 1 });
-let openProxy: ScriptedProxy | undefined;
+const proxied = useScriptedProxy();
 let releaseAnswers: () => void = () => undefined;
-afterEach(async () => {
+afterEach(() => {
   releaseAnswers();
-  await openProxy?.close();
-  openProxy = undefined;
 });
 
 /** A proxy whose first move is applied by the sandbox behind it, its answer held until the test ends. */
@@ -28,12 +26,11 @@ async function proxyHoldingTheMoveAnswer(order: number) {
   const told: { applied?: () => void } = {};
   const moveApplied = new Promise<void>((resolve) => (told.applied = resolve));
   let held = false;
-  const proxy = await startScriptedProxy(sandbox.url, (request) => {
+  const proxy = await proxied(sandbox.url, (request) => {
     if (held || request.method === 'GET' || !pathOf(request).includes(`/${order}/`)) return undefined;
     held = true;
     return { answerHeld, applied: () => told.applied?.() };
   });
-  openProxy = proxy;
   return { proxy, moveApplied };
 }
 

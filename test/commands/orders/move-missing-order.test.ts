@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as move } from '../../../src/commands/orders/move.js';
 import { run as get } from '../../../src/commands/orders/get.js';
 import { run as update } from '../../../src/commands/orders/update.js';
@@ -14,20 +14,15 @@ import { ExitCode } from '../../../src/base/errors.js';
 import { freshMovesFolder, moveHeader, newOrders } from '../../support/order-moves.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, useScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 /** A context whose requests pass a proxy that lets every one through and records it; `writes()`: the moves sent. */
 async function recorded() {
   const { sandbox, loggedInContext } = fixture();
-  const proxy = await startScriptedProxy(sandbox.url, () => undefined);
-  openProxy = proxy;
+  const proxy = await proxied(sandbox.url, () => undefined);
   const context = () => loggedInContext({ globals: { baseUrl: proxy.url, output: 'json' } });
   const writes = () =>
     proxy.requests

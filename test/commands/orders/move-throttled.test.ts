@@ -4,31 +4,20 @@
  * nothing on stdout, even with `-o json`, and a 429 each time was said as "the platform is unavailable" (a user
  * test). The outcome is now `failed` with the platform's last status, and a throttle is said as one.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as move } from '../../../src/commands/orders/move.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { newOrders } from '../../support/order-moves.js';
 import { useSandbox } from '../../support/sandbox.js';
-import {
-  pathOf,
-  type ProxiedRequest,
-  type ProxyAction,
-  type ScriptedProxy,
-  startScriptedProxy,
-} from '../../support/scripted-proxy.js';
+import { pathOf, type ProxiedRequest, type ProxyAction, useScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 /** A context (its output `output`) whose requests pass a proxy that answers those `decide` scripts. */
 async function behind(decide: (request: ProxiedRequest) => ProxyAction, output: 'json' | 'table' = 'json') {
   const { sandbox, loggedInContext } = fixture();
-  const proxy = await startScriptedProxy(sandbox.url, decide);
-  openProxy = proxy;
+  const proxy = await proxied(sandbox.url, decide);
   const test = await loggedInContext({ globals: { baseUrl: proxy.url, output } });
   const writes = () =>
     proxy.requests.filter((request) => request.method !== 'GET' && pathOf(request).startsWith('/v1/orders/'));

@@ -5,21 +5,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as move } from '../../../src/commands/orders/move.js';
 import { run as update } from '../../../src/commands/orders/update.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { acceptedMoves, freshMovesFolder, moveHeader, newOrders } from '../../support/order-moves.js';
 import { onlyReport, readReport, runFiles } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, useScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 /**
  * A store that answers every move 500 (applied first with `applied`), and every read of an order's detail 500 once
@@ -29,7 +25,7 @@ async function failingAfterTheMove({ applied = false } = {}) {
   const { sandbox, loggedInContext } = fixture();
   let moveSent = false;
   let recovered = false;
-  const proxy = await startScriptedProxy(sandbox.url, (request) => {
+  const proxy = await proxied(sandbox.url, (request) => {
     if (recovered) return undefined;
     if (request.method !== 'GET' && pathOf(request).startsWith('/v1/orders/')) {
       moveSent = true;
@@ -39,7 +35,6 @@ async function failingAfterTheMove({ applied = false } = {}) {
       return { answer: 500, body: { message: 'detail down' } };
     return undefined;
   });
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url, output: 'json' } });
   const writes = () =>
     proxy.requests.filter((request) => request.method !== 'GET' && pathOf(request).startsWith('/v1/orders/')).length;

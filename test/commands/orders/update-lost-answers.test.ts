@@ -5,21 +5,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as update, type OrdersUpdateOptions } from '../../../src/commands/orders/update.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { applyMove } from '../../../src/sandbox/orders/moves.js';
 import { acceptedMoves, freshMovesFolder, moveHeader, newOrders } from '../../support/order-moves.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, type ProxyAction, useScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 function options(file: string, statusCheck: boolean): OrdersUpdateOptions {
   return { file, concurrency: 1, dryRun: false, skipInvalid: false, strict: false, statusCheck };
@@ -30,13 +26,12 @@ async function readyTwo(action: ProxyAction, statusCheck: boolean, meanwhile?: (
   const { sandbox, loggedInContext } = fixture();
   const [first, second] = newOrders(sandbox, 2) as [number, number];
   let scripted = false;
-  const proxy = await startScriptedProxy(sandbox.url, (request) => {
+  const proxy = await proxied(sandbox.url, (request) => {
     if (scripted || request.method === 'GET' || !pathOf(request).includes(`/${first}`)) return undefined;
     scripted = true;
     meanwhile?.(first);
     return action;
   });
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
   const folder = freshMovesFolder(sandbox);
   const file = join(folder, 'ready.csv');

@@ -12,20 +12,16 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as update, type OrdersUpdateOptions } from '../../../src/commands/orders/update.js';
 import { ExitCode } from '../../../src/base/errors.js';
 import { acceptedMoves, freshMovesFolder, newOrders, nightlyFile } from '../../support/order-moves.js';
 import { onlyReport, readReport, runFiles } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, type ProxyAction, type ScriptedProxy, useScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 function options(file: string, extra: Partial<OrdersUpdateOptions> = {}): OrdersUpdateOptions {
   return { file, concurrency: 2, dryRun: false, skipInvalid: false, strict: false, statusCheck: false, ...extra };
@@ -38,10 +34,9 @@ function options(file: string, extra: Partial<OrdersUpdateOptions> = {}): Orders
 async function killedRun() {
   const { sandbox, loggedInContext, context } = fixture();
   const state: { detail: keyof typeof detailAnswers } = { detail: 'readable' };
-  const proxy = await startScriptedProxy(sandbox.url, (request) =>
+  const proxy = await proxied(sandbox.url, (request) =>
     request.method === 'GET' && /^\/v1\/orders\/\d+$/.test(pathOf(request)) ? detailAnswers[state.detail] : undefined,
   );
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
   const folder = freshMovesFolder(sandbox);
   const ids = newOrders(sandbox, 6);

@@ -4,20 +4,16 @@
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as push, type StockPushOptions } from '../../../src/commands/stock/push.js';
 import { onlyFile, readReport } from '../../support/run-files.js';
 import { seedDirectory, useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, useScriptedProxy } from '../../support/scripted-proxy.js';
 import { stockSummary } from '../../support/stock.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 const fixture = useSandbox();
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 const nginxPage =
   '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
@@ -25,12 +21,11 @@ const nginxPage =
 /** A front that refuses any stock body above `limitBytes` as nginx does, and passes the rest to the sandbox. */
 async function frontWithBodyLimit(limitBytes: number, globals: { quiet?: boolean } = {}) {
   const { sandbox, loggedInContext } = fixture();
-  const proxy = await startScriptedProxy(sandbox.url, (request) =>
+  const proxy = await proxied(sandbox.url, (request) =>
     pathOf(request) === '/v1/stock/batch' && Buffer.byteLength(request.body) > limitBytes
       ? { answer: 413, body: nginxPage, headers: { 'content-type': 'text/html' } }
       : undefined,
   );
-  openProxy = proxy;
   return { sandbox, proxy, test: await loggedInContext({ globals: { baseUrl: proxy.url, ...globals } }) };
 }
 

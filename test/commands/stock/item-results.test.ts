@@ -6,27 +6,22 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as push, type StockPushOptions } from '../../../src/commands/stock/push.js';
 import { onlyFile, readErrorsCsv, readReport } from '../../support/run-files.js';
 import { requestCounts, useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, useScriptedProxy } from '../../support/scripted-proxy.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 const fixture = useSandbox();
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 /** A logged-in run whose every batch request is answered `status` with `body` by a proxy, never by the sandbox. */
 async function batchAnsweredWith(status: number, body: unknown) {
   const { sandbox, loggedInContext } = fixture();
-  const proxy = await startScriptedProxy(sandbox.url, (request) =>
+  const proxy = await proxied(sandbox.url, (request) =>
     request.method === 'PUT' && pathOf(request) === '/v1/stock/batch' ? { answer: status, body } : undefined,
   );
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
   return { sandbox, proxy, test };
 }
@@ -355,12 +350,11 @@ describe('stock push: an answer showing a refusal it does not tie to an item lea
 /** A logged-in run whose every batch request is answered `status` with `answer(the SKUs it carried)` by a proxy. */
 async function batchAnsweredFor(status: number, answer: (skus: string[]) => unknown) {
   const { sandbox, loggedInContext } = fixture();
-  const proxy = await startScriptedProxy(sandbox.url, (request) => {
+  const proxy = await proxied(sandbox.url, (request) => {
     if (request.method !== 'PUT' || pathOf(request) !== '/v1/stock/batch') return undefined;
     const items = (JSON.parse(request.body) as { items: { sku: string }[] }).items;
     return { answer: status, body: answer(items.map((item) => item.sku)) };
   });
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
   return { sandbox, proxy, test };
 }

@@ -4,13 +4,13 @@
  */
 import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { B2bctlError } from '../../../src/base/errors.js';
 import { runSet } from '../../../src/commands/config/index.js';
 import { run as push, type StockPushOptions } from '../../../src/commands/stock/push.js';
 import { maskClock, onlyFile, readReport } from '../../support/run-files.js';
 import { requestCounts, seedDirectory, useSandbox } from '../../support/sandbox.js';
-import { pathOf, type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { pathOf, type ProxyAction, useScriptedProxy } from '../../support/scripted-proxy.js';
 import {
   batchRoute,
   queueDrained,
@@ -23,11 +23,7 @@ import { temporaryFolder } from '../../support/temporary.js';
 import type { TestContext } from '../../support/test-context.js';
 
 const fixture = useSandbox();
-let openProxy: ScriptedProxy | undefined;
-afterEach(async () => {
-  await openProxy?.close();
-  openProxy = undefined;
-});
+const proxied = useScriptedProxy();
 
 /** A folder holding a copy of samples/stock.csv (52 items, `;`, decimal commas). */
 function stockFolder(): { folder: string; file: string } {
@@ -107,12 +103,11 @@ describe('stock push --route auto', () => {
 async function batchAnswers(answer: (body: { items: { sku: string }[] }) => unknown, batches: number) {
   const { sandbox, loggedInContext } = fixture();
   let answered = 0;
-  const proxy = await startScriptedProxy(sandbox.url, (request): ProxyAction => {
+  const proxy = await proxied(sandbox.url, (request): ProxyAction => {
     if (request.method !== 'PUT' || pathOf(request) !== '/v1/stock/batch' || answered >= batches) return undefined;
     answered++;
     return { answer: 200, body: answer(JSON.parse(request.body) as { items: { sku: string }[] }) };
   });
-  openProxy = proxy;
   const test = await loggedInContext({ globals: { baseUrl: proxy.url } });
   return { sandbox, test };
 }
