@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import type { Context, GlobalOptions, IOStreams } from '../context.js';
 import type { ExitCode } from '../base/errors.js';
 import { type LogFormat, logFormatOf } from '../io/output/log-formats.js';
@@ -51,12 +51,7 @@ export async function runProgram(
 
   // The global options as commander has read them so far, for what is written before (or without) a command's
   // context: a usage error, a flag combination a group refuses.
-  // Before the parse ends (a help of a command that does not exist is refused first), --log-format as written.
-  const globalsSoFar = (): GlobalOptions => {
-    if (globals) return globals;
-    const read = globalsOf(program, env);
-    return { ...read, logFormat: logFormatOf(flagValueIn(written, '--log-format')) ?? read.logFormat };
-  };
+  const globalsSoFar = (): GlobalOptions => globals ?? globalsBeforeTheParse(program, env, written);
   const verbose = (): boolean => globalsSoFar().verbose;
   // The logger is loaded only when there is something to log: help, the most common short run, never is.
   let fallbackLogger: Logger | undefined;
@@ -119,6 +114,15 @@ function logParseError(text: string, { log, json, io }: { log: Logger; json: boo
   else if (/^Usage: .*\nRun ".*--help" for details\.$/.test(text))
     for (const line of text.split('\n')) log.notice(line);
   else io.stderr.write(`${text}\n`);
+}
+
+/**
+ * The global options commander has read so far, and --log-format as written: a help of a command that does not exist
+ * is refused before the parse reads it, and its error is logged in the format asked.
+ */
+function globalsBeforeTheParse(program: Command, env: Environment, written: readonly string[]): GlobalOptions {
+  const read = globalsOf(program, env);
+  return { ...read, logFormat: logFormatOf(flagValueIn(written, '--log-format')) ?? read.logFormat };
 }
 
 /** The value of a flag as written (`--flag value` or `--flag=value`), before commander has read it. */
