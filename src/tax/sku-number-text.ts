@@ -34,9 +34,13 @@ export function skuNumberWatch(
     if (said || key === '') return;
     const items = readers.items(body);
     if (!Array.isArray(items)) return;
-    const skus = items.map((item) => readers.sku(item));
-    if (!skus.some((sku) => typeof sku === 'number')) return;
-    const rewritten = rewrittenSku(text, key, skus);
+    // Every cart passes here: the common one, its SKUs text, is told without building a list.
+    if (!items.some((item) => typeof readers.sku(item) === 'number')) return;
+    const rewritten = rewrittenSku(
+      text,
+      key,
+      items.map((item) => readers.sku(item)),
+    );
     if (rewritten === undefined) return;
     said = true;
     warn(
