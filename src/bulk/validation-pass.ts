@@ -32,10 +32,6 @@ export interface LateProblem {
   problem: FieldProblem;
 }
 
-/**
- * Judges records in file order: problems of shape, the record's own rules, and repeats of unique
- * values. Deterministic: a fresh checker over the same records gives the same verdicts.
- */
 /** A problem with the given secret values masked in its message, and its value masked when it is one. */
 function maskedProblem(problem: FieldProblem, secrets: readonly string[]): FieldProblem {
   const value = secrets.includes(problem.value) ? redacted : problem.value;
@@ -43,6 +39,10 @@ function maskedProblem(problem: FieldProblem, secrets: readonly string[]): Field
   return value === problem.value && message === problem.message ? problem : { ...problem, value, message };
 }
 
+/**
+ * Judges records in file order: problems of shape, the record's own rules, and repeats of unique
+ * values. Deterministic: a fresh checker over the same records gives the same verdicts.
+ */
 export class RecordChecker<T> {
   /** The spreadsheet row of the lines the duplicate index names, for "already on line 6 (row 5)". */
   private readonly rows = new RowsOfLines();
