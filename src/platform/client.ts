@@ -244,7 +244,6 @@ export class PlatformClient {
   }
 }
 
-/** The `WWW-Authenticate` challenge of a 401 without a body: the only explanation such an answer gives. */
 /** A `Date` header as milliseconds since the epoch, or undefined when absent or unreadable. */
 function dateOf(header: string | string[] | undefined): number | undefined {
   const text = Array.isArray(header) ? header[0] : header;
@@ -253,6 +252,7 @@ function dateOf(header: string | string[] | undefined): number | undefined {
   return Number.isNaN(instant) ? undefined : instant;
 }
 
+/** The `WWW-Authenticate` challenge of a 401 without a body: the only explanation such an answer gives. */
 function challengeOf(headers: Record<string, string | string[] | undefined>): string {
   const challenge = headers['www-authenticate'];
   const text = Array.isArray(challenge) ? challenge.join(', ') : challenge;

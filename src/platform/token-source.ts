@@ -11,15 +11,15 @@ import type { HttpClient } from './http-client.js';
 import { isRetryableNetworkError } from './retry-policy.js';
 import { withoutLineEnd } from '../io/read-stdin.js';
 
+/** Why b2bctl logs in by itself, as the line of a refused login names it. */
+type LoginReason = 'no token' | 'expired' | 'refused' | 'other base URL' | 'unsendable';
+
 /**
  * Hands out the access token for a session: the cached one while it is fresh, a new one when it has
  * expired or was refused and credentials are in the environment (docs/platform.md, "Logging in"). One per command, shared by
  * every client of the session whatever its tuning, so the token is fetched once; a login goes through the
  * client that needed it, so a bulk run's summary counts it among the run's requests.
  */
-/** Why b2bctl logs in by itself, as the line of a refused login names it. */
-type LoginReason = 'no token' | 'expired' | 'refused' | 'other base URL' | 'unsendable';
-
 export class TokenSource {
   private token: string | undefined;
   private renewal: Promise<string> | undefined;

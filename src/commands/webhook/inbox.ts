@@ -170,10 +170,6 @@ export async function run(options: InboxOptions, context: Context): Promise<void
 }
 
 /**
- * Writes one event, or says why it cannot and goes on: an event stored before the receiver refused hostile shapes
- * may be nested too deeply for JSON.stringify, and one such row must not hide every row after it.
- */
-/**
  * NDJSON of the events as they were stored: each line the stored event with its `event` as it came (a number past
  * 2^53 keeps its digits), as the hand-offs pass it on.
  */
@@ -201,6 +197,10 @@ function parsedOnly(writer: RecordWriter<StoredEvent>, asCsv = false): RecordWri
   };
 }
 
+/**
+ * Writes one event, or says why it cannot and goes on: an event stored before the receiver refused hostile shapes
+ * may be nested too deeply for JSON.stringify, and one such row must not hide every row after it.
+ */
 async function writeOrSkip(writer: RecordWriter<StoredEvent>, event: StoredEvent, context: Context): Promise<boolean> {
   try {
     await writer.write(event);

@@ -123,7 +123,6 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   }
 }
 
-/** With --log-events, each stored event's line on stdout: readable on a terminal, NDJSON when piped. */
 /**
  * Before any hand-off runs: the dead letters an earlier build kept with secrets in clear, the ERP's forward
  * credential (a user test) and what an `--exec` command printed of the secrets it was given (dead-letter-scrub.ts).
@@ -145,6 +144,7 @@ async function scrubKeptDeadLetters(
   if (execLine !== undefined) context.log.info(execLine);
 }
 
+/** With --log-events, each stored event's line on stdout: readable on a terminal, NDJSON when piped. */
 function eventLogger(options: ListenOptions, context: Context): ((event: ReceivedEvent) => void) | undefined {
   if (!options.logEvents) return undefined;
   const format = context.outputFormat('ndjson');

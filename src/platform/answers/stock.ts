@@ -475,7 +475,6 @@ function rejectListed(
   }
 }
 
-/** A result as the platform wrote it, for a warning or a report cell: its JSON (an object's entry with its key). */
 /** Whether a result gives words of its own (a message) or a status word under any field: more than an echo. */
 function saysSomething(result: unknown): boolean {
   if (!isRecord(result)) return false;
@@ -485,6 +484,7 @@ function saysSomething(result: unknown): boolean {
   );
 }
 
+/** A result as the platform wrote it, for a warning or a report cell: its JSON (an object's entry with its key). */
 function shownResult(entry: PlacedResult): string {
   return quotedJson(JSON.stringify(entry.key === undefined ? entry.result : { [entry.key]: entry.result }) ?? '', 300);
 }
