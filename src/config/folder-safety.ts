@@ -239,6 +239,35 @@ export function checkOrdersFolderSafety(folder: string, flag: '--inbox' | '--out
 }
 
 /**
+ * `docs man FOLDER`'s `man1`, where the pages are written: one another user made first in a shared folder (0777,
+ * theirs) or others may write lets them put pages of their own in place of b2bctl's, and one reached through their
+ * symbolic link has the pages written wherever they point it. Low stakes (the pages are public text), refused all the
+ * same as the orders folder's and the config folder's are, before anything is written; exit 77. None yet is fine:
+ * b2bctl makes it.
+ */
+export function checkManFolderSafety(section: string): void {
+  const fix = 'Give docs man a folder of your own, such as ~/.local/share/man';
+  refuseForeignFolderLink(section, 'man page folder', 'a folder of theirs, or another folder of yours,', fix);
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  let stats: ReturnType<typeof statSync>;
+  try {
+    // Through a link of this user's or root's, which refuseForeignFolderLink let by: the folder it leads to.
+    stats = statSync(section);
+  } catch {
+    return; // Not there yet: b2bctl makes it, its own.
+  }
+  if (!stats.isDirectory()) return; // Making it says why it cannot be a folder.
+  const stake = 'they could put pages of their own in place of the ones b2bctl writes';
+  refuseWhenOthersCanChange(section, stats, uid, {
+    what: 'man page folder',
+    owned: (me) =>
+      `${stake}. ${fix}, or make it yours (sudo chown ${me} ${shellWord(section)} && chmod 755 ${shellWord(section)}).`,
+    writable: `${stake}. Run chmod 755 ${shellWord(section)}.`,
+  });
+}
+
+/**
  * A folder shared on purpose (the sticky bit: /tmp, a team's drop folder) is no mistake to chmod away: `chmod 700
  * /tmp` would break every other user's programs. The fix is a folder of one's own in it. The receiver's orders folder
  * is its own inbox's, whose mode is the fix.

@@ -5,8 +5,9 @@
  *
  * The escapes decoded are closed sets, whichever characters the writer chose to escape: a JSON string's (`\/`,
  * `\"`, `\\`, `\n`…, and `\uXXXX` for any character, as PHP writes `/` and `ê`, Python `ê` and Go `&`, `<`, `>`), a
- * URL's or a form's (`%2F`, `%C3%AA`), and an HTML page's (`&#x2f;`, `&#47;` and `&#47`, HTML5's `&sol;` `&amp;`
- * `&shy;` `&ecirc;`; a tag such as `<wbr>` or `</span>` reads as nothing, as its reader sees it). One pass over the
+ * URL's or a form's (`%2F`, `%C3%AA`), and an HTML page's (`&#x2f;`, `&#47;` and `&#47`, every one of HTML5's named
+ * references, `&sol;` `&amp;` `&shy;` `&ecirc;` `&euro;`, and the legacy ones without their `;`, `&ccedil`; a tag such
+ * as `<wbr>` or `</span>` reads as nothing, as its reader sees it). One pass over the
  * text per round, no pattern per secret: a bulk run quotes thousands of answers, each with another customer's
  * password; a quote inside a quote takes a round more (decodedViews).
  */
@@ -32,84 +33,7 @@ const jsonShortEscapes: Readonly<Record<string, string>> = {
   t: '\t',
 };
 
-/**
- * HTML5's named references that spell an ASCII character (`&sol;`, `&plus;`, `&num;`, `&commat;`: an encoder such as
- * PHP's htmlentities with ENT_HTML5 writes every punctuation mark so), the invisible ones, and the Latin letters with
- * an accent (htmlLetterReferences). No maintained table is a dependency of b2bctl, and only what can spell a
- * secret's characters matters here; a name not in it stands for itself.
- */
-const htmlNamedReferences: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(
-    Object.entries({
-      '\t': 'Tab',
-      '\n': 'NewLine',
-      '!': 'excl',
-      '"': 'quot QUOT',
-      '#': 'num',
-      $: 'dollar',
-      '%': 'percnt',
-      '&': 'amp AMP',
-      "'": 'apos',
-      '(': 'lpar',
-      ')': 'rpar',
-      '*': 'ast midast',
-      '+': 'plus',
-      ',': 'comma',
-      '.': 'period',
-      '/': 'sol',
-      ':': 'colon',
-      ';': 'semi',
-      '<': 'lt LT',
-      '=': 'equals',
-      '>': 'gt GT',
-      '?': 'quest',
-      '@': 'commat',
-      '[': 'lsqb lbrack',
-      '\\': 'bsol',
-      ']': 'rsqb rbrack',
-      '^': 'Hat',
-      _: 'lowbar UnderBar',
-      '`': 'grave DiacriticalGrave',
-      '{': 'lcub lbrace',
-      '|': 'verbar vert VerticalLine',
-      '}': 'rcub rbrace',
-      '\u00a0': 'nbsp NonBreakingSpace',
-      '\u00ad': 'shy',
-      '\u200b': 'ZeroWidthSpace',
-      '\u2060': 'NoBreak',
-      fj: 'fjlig',
-    }).flatMap(([character, names]) => names.split(' ').map((name) => [name, character])),
-  ),
-  ...htmlLetterReferences(),
-};
-
-/**
- * The references of the Latin letters with an accent (`&ecirc;` for `ê`, `&Ccedil;`), as htmlentities writes a
- * pt-BR password: each a letter and its accent's name, composed.
- */
-function htmlLetterReferences(): Record<string, string> {
-  const accents: Record<string, string> = {
-    grave: '\u0300',
-    acute: '\u0301',
-    circ: '\u0302',
-    tilde: '\u0303',
-    uml: '\u0308',
-    ring: '\u030a',
-    cedil: '\u0327',
-  };
-  const references: Record<string, string> = { szlig: 'ß', AElig: 'Æ', aelig: 'æ', Oslash: 'Ø', oslash: 'ø' };
-  for (const letter of 'aceinouyACEINOUY') {
-    for (const [name, accent] of Object.entries(accents)) {
-      const composed = `${letter}${accent}`.normalize('NFC');
-      if (composed.length === 1) references[`${letter}${name}`] = composed;
-    }
-  }
-  return references;
-}
-
 const jsonUnicodeEscape = /\\u([0-9a-fA-F]{4})/y;
-/** A numeric reference with or without its `;` (`&#47`, which every HTML5 reader decodes too), or a named one. */
-const htmlReference = /&(?:#[xX]([0-9a-fA-F]{1,6});?|#(\d{1,7});?|([A-Za-z][A-Za-z0-9]{1,31});)/y;
 /** An HTML tag (`<wbr>`, `</span>`, `<br/>`): it splits no word a reader sees, so it decodes to nothing. */
 const htmlTag = /<[A-Za-z/!][^<>]{0,200}>/y;
 const percentByte = /%([0-9a-fA-F]{2})/y;
@@ -174,17 +98,42 @@ function jsonEscapeAt(source: string, at: number): Escape | undefined {
   return short === undefined ? undefined : { decoded: short, length: 2 };
 }
 
+/**
+ * An HTML character reference at `at`, read as an HTML5 reader reads a page's text: any of HTML5's named references
+ * (`&sol;`, `&Atilde;`, `&frac12;`, `&euro;`), the legacy ones without their `;` (`&ccedil`, `&copy`), numeric ones
+ * with or without it (`&#47`, `&#x2f;`, `&#128;` as `€`, as the spec maps it). A name that is none stands for itself.
+ */
 function htmlReferenceAt(source: string, at: number): Escape | undefined {
-  htmlReference.lastIndex = at;
-  const reference = htmlReference.exec(source);
-  if (!reference) return undefined;
-  const [whole, hex, decimal, name] = reference;
-  if (name !== undefined) {
-    const decoded = Object.hasOwn(htmlNamedReferences, name) ? htmlNamedReferences[name] : undefined;
-    return decoded === undefined ? undefined : { decoded, length: whole.length };
-  }
-  const code = hex === undefined ? Number(decimal) : Number.parseInt(hex, 16);
-  return code > 0x10ffff ? undefined : { decoded: String.fromCodePoint(code), length: whole.length };
+  if (!/[#A-Za-z]/.test(source[at + 1] ?? '')) return undefined;
+  htmlReferenceReader ??= newHtmlReferenceReader();
+  return htmlReferenceReader(source, at);
+}
+
+let htmlReferenceReader: ((source: string, at: number) => Escape | undefined) | undefined;
+
+/**
+ * The reader of one reference: the `entities` package's decoder (the table htmlparser2, cheerio and markdown-it use,
+ * kept to the HTML standard's list of 2,231 names) fed from the character after the `&`, which says how many
+ * characters the reference took, so the view ties what it decodes to exactly them. Loaded on the first `&` that may
+ * start one: its table takes a few milliseconds to build, which a command that quotes no page need not pay. A
+ * require() rather than an import for that: esbuild bundles it as a module run on this first call (the bundle's
+ * banner gives every chunk a require; vitest gives the sources one).
+ */
+function newHtmlReferenceReader(): (source: string, at: number) => Escape | undefined {
+  const { DecodingMode, HtmlEntityDecoder } = require('entities/decode') as typeof import('entities/decode');
+  let decoded = '';
+  // Each UTF-16 code unit of a named reference's value comes as a call of its own, a numeric one's code point whole.
+  const decoder = new HtmlEntityDecoder((codePoint) => {
+    decoded += String.fromCodePoint(codePoint);
+  });
+  return (source, at) => {
+    decoded = '';
+    decoder.startEntity(DecodingMode.Legacy);
+    const written = decoder.write(source, at + 1);
+    // -1: the text ended inside the reference (`&ccedil` last), which end() reads as the text's end.
+    const length = written < 0 ? decoder.end() : written;
+    return length > 0 && decoded !== '' ? { decoded, length } : undefined;
+  };
 }
 
 /** A URL's or a form's `%XX`, or the `%XX` bytes of one UTF-8 character (`%C3%AA`); undefined when they are not. */

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { UsageError } from '../base/errors.js';
-import { type ProxyEnvironment, proxyRouteFor } from './proxy-route.js';
+import { noProxyVariableOf, type ProxyEnvironment, proxyRouteFor } from './proxy-route.js';
 
 /**
  * Whether `hostname` (as URL.hostname gives it: `[::1]` bracketed) names this machine: `localhost`, all of
@@ -96,10 +96,23 @@ export function refusePlainHttp(
   if (allowHttp || !isPlainHttpOffMachine(url, env)) return;
   const proxy = isLoopbackHost(url.hostname) ? remoteProxyOf(url, env) : undefined;
   const between =
-    proxy === undefined ? url.hostname : `the proxy ${proxy.hostname} (set NO_PROXY=${url.hostname} to go direct)`;
+    proxy === undefined ? url.hostname : `the proxy ${proxy.hostname} (${goDirectAdvice(url.hostname, env ?? {})})`;
   throw new UsageError(
     `Refusing to send ${credential} to ${url.protocol}//${url.host}${url.pathname} over plain HTTP: anyone on the network between here and ${between} can read it. Use the https:// address${allow === false ? '' : `, or ${allow} if that network is trusted`}.`,
   );
+}
+
+/**
+ * How to send a request to `host` without the proxy: through the no-proxy variable the request reads, named, and
+ * added to when it already lists hosts. A lower-case `no_proxy` hides `NO_PROXY`, so advice to set `NO_PROXY` when
+ * `no_proxy` is what is read would change nothing (a user test).
+ */
+function goDirectAdvice(host: string, env: ProxyEnvironment): string {
+  const { name, value } = noProxyVariableOf(env);
+  const change = value?.trim() ? `add ${host} to ${name}` : `set ${name}=${host}`;
+  return name === 'no_proxy' && env.NO_PROXY !== undefined
+    ? `${change} to go direct: it is read instead of NO_PROXY`
+    : `${change} to go direct`;
 }
 
 /** A hand-off URL (`--forward-to`, `--to`) is refused over plain HTTP only when it carries a credential of its own. */

@@ -33,9 +33,18 @@ export function proxyRouteFor(url: URL, env: ProxyEnvironment): ProxyRoute {
       : { kind: 'direct' };
   const variable = chosen.name;
   const proxy = parseProxyUrl(chosen.value, variable);
-  const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
-  const entry = noProxyMatch(url, noProxy);
+  const entry = noProxyMatch(url, noProxyVariableOf(env).value ?? '');
   return entry === undefined ? { kind: 'proxy', proxy, variable } : { kind: 'bypassed', entry, proxy };
+}
+
+/**
+ * The no-proxy variable a request reads, and its value: `no_proxy` when it is set, even empty, else `NO_PROXY`, as
+ * undici reads them; the one to name where b2bctl says how to go direct.
+ */
+export function noProxyVariableOf(env: ProxyEnvironment): { name: 'no_proxy' | 'NO_PROXY'; value?: string } {
+  return env.no_proxy === undefined
+    ? { name: 'NO_PROXY', value: env.NO_PROXY }
+    : { name: 'no_proxy', value: env.no_proxy };
 }
 
 /** A proxy variable's value as a URL; `proxy:3128` without a scheme means http://, as curl reads it. */

@@ -16,7 +16,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       'write a man page per command into FOLDER/man1 (the single-file b2bctl carries no pages of its own; read them with MANPATH=FOLDER man b2bctl-stock-push)',
     )
     .description(
-      "Writes the man pages of this b2bctl, one per command (NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS, ENVIRONMENT, FILES, EXAMPLES, SEE ALSO, generated from its commands), into the folder's man1/, made if missing. The single-file b2bctl has no pages installed: write them under ~/.local/share/man, where man finds them, or any folder read with MANPATH=FOLDER. Pages an older b2bctl wrote there are replaced, never through a symbolic link.",
+      "Writes the man pages of this b2bctl, one per command (NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS, ENVIRONMENT, FILES, EXAMPLES, SEE ALSO, generated from its commands), into the folder's man1/, made if missing. The single-file b2bctl has no pages installed: write them under ~/.local/share/man, where man finds them, or any folder read with MANPATH=FOLDER. Pages an older b2bctl wrote there are replaced, never through a symbolic link; a man1/ that another user made or linked, or that others may write, is refused (exit 77).",
     )
     .argument('<folder>', 'where to write; man1/ is made inside it')
     .action((folder: string, _flags: unknown, command: Command) =>

@@ -4,6 +4,7 @@ import { makeFolders } from '../../lib/private-file.js';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../base/errors.js';
+import { checkManFolderSafety } from '../../config/folder-safety.js';
 import { shippedFolder } from '../../base/package-root.js';
 import { printable } from '../../lib/printable.js';
 
@@ -19,6 +20,7 @@ export async function run(options: ManPagesOptions, context: Context): Promise<v
   const shipped = shippedFolder('docs/man');
   const pages = readdirSync(shipped).filter((name) => name.endsWith('.1'));
   const section = join(options.folder, 'man1');
+  checkManFolderSafety(section);
   try {
     makeFolders(section, 0o755);
   } catch (error) {

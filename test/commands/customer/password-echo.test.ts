@@ -139,6 +139,23 @@ describe('customer create: a refusal quoting the password', () => {
     },
   );
 
+  // A user test: a refusal whose message was HTML-escaped by the platform writes the password with any of HTML5's
+  // named references, a legacy one without its `;` among them, as a browser reads them.
+  it('a password written with HTML5 references in the refusal: masked on stderr, in the report and the error column', async () => {
+    const password = 'SÃoç{½€}1001';
+    const message = 'Senha S&Atilde;o&ccedil&lbrace;&frac12;&euro;&rcub;1001 invalida';
+    platform.routes['POST /v1/customer'] = answering(400, JSON.stringify({ message }));
+    platform.routes['PUT /v1/customer/*'] = answering(404, '{"message":"not found"}');
+    const { result, sent, rows, errors, reportText } = await createOne(password);
+    expect(result.code).toBe(1);
+    expect(sent).toEqual([password]);
+    expect(rows[0]).toEqual(expect.objectContaining({ line: '2', outcome: 'failed', status: '400' }));
+    expect(rows[0]?.message).toContain('Senha [redacted] invalida');
+    expect(errorsRecord(errors)?.error).toBe(rows[0]?.message);
+    expect(`${result.stderr}${reportText}`).toContain('[redacted]');
+    expect(`${result.stderr}${reportText}${rows[0]?.message}`).not.toMatch(/1001|&euro;|€/);
+  });
+
   // A 3-character password is still a password: masked where the refusal quotes it, not inside longer words.
   it('a password of 3 characters quoted back: masked on stderr, in the report and the error column', async () => {
     const password = 'x9!';

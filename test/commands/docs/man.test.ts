@@ -1,13 +1,26 @@
-import { lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
+import { requireThat } from '../../support/external-tools.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 afterAll(removeTemporaryFolders);
 
 const shipped = join(__dirname, '../../../docs/man');
+const root = requireThat(process.getuid?.() === 0, 'giving a folder to another user needs root');
 const docsMan = (folder: string) => runCommandLine(['docs', 'man', folder], { configDir: freshConfigDir() });
 
 describe('b2bctl docs man', () => {
@@ -61,5 +74,71 @@ describe('b2bctl docs man', () => {
     expect(result.stderr).toBe(
       `error: Cannot make ${join(parent, 'file', 'man1')} (ENOTDIR); pass a folder you can write to.\n`,
     );
+  });
+
+  // A user test: a man1 another user made first, or their link in its place, was written into or followed.
+  it('a man1 others may write (0777): refused, exit 77, naming the chmod; nothing written', async () => {
+    const folder = temporaryFolder();
+    mkdirSync(join(folder, 'man1'));
+    chmodSync(join(folder, 'man1'), 0o777);
+    const result = await docsMan(folder);
+    expect(result.code).toBe(77);
+    expect(result.stderr).toBe(
+      `error: The man page folder ${join(folder, 'man1')} is writable by its group and others (mode 0777): they could put pages of their own in place of the ones b2bctl writes. Run chmod 755 ${join(folder, 'man1')}.\n`,
+    );
+    expect(readdirSync(join(folder, 'man1'))).toEqual([]);
+  });
+
+  it.skipIf(root.missing)(
+    `a man1 another user made (0777, theirs): refused, exit 77; nothing written${root.note}`,
+    async () => {
+      const folder = temporaryFolder();
+      const section = join(folder, 'man1');
+      mkdirSync(section);
+      chmodSync(section, 0o777);
+      chownSync(section, 65534, 65534);
+      const result = await docsMan(folder);
+      expect(result.code).toBe(77);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: The man page folder ${section} belongs to \\S+ \\(uid 65534\\), not to root: they could put pages of their own in place of the ones b2bctl writes\\. Give docs man a folder of your own, such as ~/\\.local/share/man, or make it yours \\(sudo chown root ${section} && chmod 755 ${section}\\)\\.\\n$`,
+        ),
+      );
+      expect(readdirSync(section)).toEqual([]);
+    },
+  );
+
+  it.skipIf(root.missing)(
+    `a man1 that is another user's symbolic link: refused, exit 77; nothing written where it points${root.note}`,
+    async () => {
+      const shared = join(temporaryFolder(), 'shared');
+      mkdirSync(shared, { mode: 0o1777 });
+      chmodSync(shared, 0o1777);
+      const target = temporaryFolder();
+      const link = join(shared, 'man1');
+      symlinkSync(target, link);
+      lchownSync(link, 65534, 65534);
+      const result = await docsMan(shared);
+      expect(result.code).toBe(77);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^error: The man page folder ${link} is a symbolic link that belongs to \\S+ \\(uid 65534\\), not to root: that user can point it at a folder of theirs, or another folder of yours, whenever they like\\. Give docs man a folder of your own, such as ~/\\.local/share/man, or remove the link \\(rm ${link}\\)\\.\\n$`,
+        ),
+      );
+      expect(readdirSync(target)).toEqual([]);
+    },
+  );
+
+  it('a man1 of ours in a shared folder with the sticky bit (as /tmp), or our own link to one: written', async () => {
+    const shared = join(temporaryFolder(), 'shared');
+    mkdirSync(shared, { mode: 0o1777 });
+    chmodSync(shared, 0o1777);
+    expect((await docsMan(shared)).code).toBe(0);
+    expect(readdirSync(join(shared, 'man1'))).toContain('b2bctl.1');
+    const mine = temporaryFolder();
+    const target = temporaryFolder();
+    symlinkSync(target, join(mine, 'man1'));
+    expect((await docsMan(mine)).code).toBe(0);
+    expect(readdirSync(target)).toContain('b2bctl.1');
   });
 });

@@ -252,6 +252,26 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     expect(received).toEqual([`POST 127.0.0.1:${port}/v1/auth/token`]);
   });
 
+  // A user test: a lower-case no_proxy hides NO_PROXY, so the advice names the variable that is read.
+  it.each([
+    [
+      { NO_PROXY: '127.0.0.1', no_proxy: 'example.com' },
+      'add 127.0.0.1 to no_proxy to go direct: it is read instead of NO_PROXY',
+    ],
+    [{ NO_PROXY: '127.0.0.1', no_proxy: '' }, 'set no_proxy=127.0.0.1 to go direct: it is read instead of NO_PROXY'],
+    [{ no_proxy: 'example.com' }, 'add 127.0.0.1 to no_proxy to go direct)'],
+    [{ NO_PROXY: 'example.com,.corp' }, 'add 127.0.0.1 to NO_PROXY to go direct)'],
+  ])('through a proxy on another machine with %j: the advice names the variable in effect', async (noProxy, advice) => {
+    const result = await runCommandLine(
+      ['login', '--base-url', `http://127.0.0.1:${port}`, '--username', 'erp@store.test'],
+      { configDir: freshConfigDir(), env: { B2BCTL_PASSWORD: 'Senha#2001', http_proxy: remoteBase(), ...noProxy } },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`between here and the proxy ${address} (${advice}`);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(received).toEqual([]);
+  });
+
   it('webhook listen --forward-to with user-info for this machine through a proxy on another is refused (exit 2)', async () => {
     const result = await runCommandLine(
       [

@@ -90,12 +90,16 @@ describe('ThrottledLog', () => {
     expect(lines.slice(3)).toEqual(['1 more in the last 60 s: 1 from 203.0.113.7.']);
   });
 
-  it('tells apart ten thousand addresses a window; a flood of more is counted together', () => {
+  // A user test: the flood's remainder read as an address of its own, named first ("5 from other addresses"), beside
+  // "9998 more addresses": the parts are now each said once, the remainder last, and add up to the whole.
+  it('tells apart ten thousand addresses a window; a flood of more is counted together, last', () => {
     const { lines, timers, event } = throttled({ linesPerWindow: 1 });
     for (let index = 0; index <= 10_005; index++) event(`10.${index >> 16}.${(index >> 8) & 255}.${index & 255}`);
+    for (let index = 0; index < 20_000; index++) event(`10.9.${(index >> 8) & 255}.${index & 255}`);
+    event('10.0.0.7');
     timers.shift()?.run();
     expect(lines.slice(1)).toEqual([
-      '10005 more in the last 60 s: 5 from other addresses, 1 from 10.0.0.1, 1 from 10.0.0.2, 9998 from 9998 more addresses.',
+      '30006 more in the last 60 s: 2 from 10.0.0.7, 1 from 10.0.0.1, 1 from 10.0.0.2, 9997 from 9997 more addresses, 20005 from addresses past the first 10000 (not told apart).',
     ]);
   });
 });

@@ -112,6 +112,14 @@ describe('redactSecrets: the spellings a second quoting layer, HTML5 and Unicode
     ['<p>token AbCdEfGh&#47IjKlMnOp&#43QrStUvWx&#47YzTOKSECRET1234567890 denied</p>', [token]],
     ['<p>C Senha&commat;2024&excl;&num;&dollar;x end</p>', ['Senha@2024!#$x']],
     ['<p>S&ecirc;nha&num;1001 invalida</p>', ['Sênha#1001']],
+    // Any of HTML5's named references, and the legacy ones without their `;` as an HTML5 reader decodes them.
+    ['<p>Senha S&Atilde;o&ccedil&lbrace;&frac12;&euro;&rcub;1001 invalida</p>', ['SÃoç{½€}1001']],
+    ['<p>Senha &Acirc;&ntilde;o&ccedil;a&copy&para&sect;&pound;&yen;1001 invalida</p>', ['Âñoça©¶§£¥1001']],
+    [
+      '<p>Senha X&AMP&lt&GT&QUOT&nbsp&dash;&hyphen;&lsquo;&rsquo;&ndash;&mdash;&hellip;&trade;&bull;1001</p>',
+      ['X&<>"\u00a0‐‐‘’–—…™•1001'],
+    ],
+    ['<p>Senha &Oopf;&fjlig;&nGt;&#x1F600;&#128;&#0;1001 invalida</p>', ['𝕆fj≫\u20d2😀€\ufffd1001']],
     // Split by what a reader does not see: bidi marks, other format and control characters, an ANSI colour code.
     ...['\u200e', '\u202c', '\u2062', '\u034f', '\u180e', '\u0085', '\b', '\u0000', '\u001b[0m'].map(
       (split): [string, string[]] => [`token AbCdEfGh/IjK${split}lMnOp+QrStUvWx/YzTOKSECRET1234567890 denied`, [token]],
@@ -133,6 +141,10 @@ describe('redactSecrets: the spellings a second quoting layer, HTML5 and Unicode
   it('the text around the mask is left as it came, and a nested quote without a secret is not changed', () => {
     expect(redactSecrets('<p>a &sol; b &#47 c&num; S&ecirc;nha&num;1001!</p>', ['Sênha#1001'])).toBe(
       '<p>a &sol; b &#47 c&num; [redacted]!</p>',
+    );
+    // Only the references of the secret are masked; a name HTML5 does not know, and a `&` alone, stand for themselves.
+    expect(redactSecrets('<p>&zzz; &euro 5 & S&Atilde;o&ccedil&frac12;1001&hellip;</p>', ['SÃoç½1001'])).toBe(
+      '<p>&zzz; &euro 5 & [redacted]&hellip;</p>',
     );
     const nested = '{"message": "{\\"inner\\": \\"path a\\\\/b %252F\\"}"}';
     expect(redactSecrets(nested, ['PlainTokenSecret123'])).toBe(nested);
