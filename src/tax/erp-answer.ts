@@ -2,6 +2,7 @@
  * Whether the ERP's 2xx JSON (`tax serve --forward-to`) can be the cart's taxes: read on the answer already parsed,
  * a few top-level keys and one list's length, so the forwarded path stays as fast as it was.
  */
+import { quotedJson } from '../base/quoted-answer.js';
 import { isObject } from '../domain/customer-values.js';
 import { refusalSignOf } from '../platform/answers/refusal-signs.js';
 import { valueAtPath } from '../platform/answers/shapes.js';
@@ -20,9 +21,14 @@ export interface NoTaxAnswer {
  *   (refusalSignOf: `{"success":false,"message":"Erro interno…"}`, `"status": "ERROR"`, an `errors` list holding
  *   entries): an ERP that could not compute says so in a 200, and passed on, it closed a real order untaxed (a user test);
  * - a list of items (`answer.items` of the shape) with fewer entries than the cart has items (`{"items":[]}` for a
- *   cart of one): the items it leaves out would be closed without their taxes.
+ *   cart of one): the items it leaves out would be closed without their taxes; or something else than a list there
+ *   (`{"items":{"A":{}}}`);
+ * - no list where the shape names it, nor any other list of as many entries as the cart has items at its top level
+ *   or one level in (`{"totals":{…}}`, a framework's `{"message":"Internal Server Error"}` or a gateway's
+ *   `{"fault":{…}}` served with a 200, a user test): the platform asks the ERP for taxes per item, and such an answer
+ *   holds none.
  * Its other keys are its own: the ERP answers in the platform's shape, which the shape file may not describe, so an
- * answer without a list where the shape names it is not judged by it.
+ * answer whose per-item list sits under another name (`{"impostos":[…]}`, `{"data":{"itens":[…]}}`) is passed on.
  */
 export function noTaxAnswerIn(json: unknown, cartItems: number | undefined, shape: TaxShape): NoTaxAnswer | undefined {
   if (!isObject(json)) {
@@ -33,10 +39,34 @@ export function noTaxAnswerIn(json: unknown, cartItems: number | undefined, shap
   if (Object.keys(json).length === 0) return { why: 'answered an empty object, which cannot be a tax answer' };
   const refusal = refusalSignOf(json);
   if (refusal !== undefined) return { why: 'answered that it failed, which cannot be a tax answer', shown: refusal };
+  if (cartItems === undefined) return undefined;
   const items = valueAtPath(json, shape.answer.items);
-  const answered = items === null ? 0 : Array.isArray(items) ? items.length : undefined;
-  if (cartItems === undefined || answered === undefined || answered >= cartItems) return undefined;
+  if (items === undefined) {
+    if (holdsListOf(json, cartItems, 2)) return undefined;
+    return {
+      why: `answered no list of the cart's ${cartItems} items (none at "${shape.answer.items}", nor under another name), which cannot be its tax answer`,
+      // Quoted as a refusal is: what it holds instead (a gateway's fault, a framework's message) says what failed.
+      shown: quotedJson(JSON.stringify(json), 300),
+    };
+  }
+  if (items !== null && !Array.isArray(items)) {
+    const what = isObject(items) ? 'an object' : `a ${typeof items}`;
+    return {
+      why: `answered "${shape.answer.items}" as ${what}, not a list of the cart's items, which cannot be its tax answer`,
+    };
+  }
+  const answered = items === null ? 0 : items.length;
+  if (answered >= cartItems) return undefined;
   return {
     why: `answered the taxes of ${answered} of the cart's ${cartItems} items ("${shape.answer.items}"), which cannot be its tax answer`,
   };
+}
+
+/** Whether `json` holds a list of at least `entries` entries among its values, looking `levels` deep into objects. */
+function holdsListOf(json: Record<string, unknown>, entries: number, levels: number): boolean {
+  for (const value of Object.values(json)) {
+    if (Array.isArray(value) && value.length >= entries) return true;
+    if (levels > 1 && isObject(value) && holdsListOf(value, entries, levels - 1)) return true;
+  }
+  return false;
 }

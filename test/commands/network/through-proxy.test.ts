@@ -192,7 +192,7 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
   it("tax serve's --forward-to goes through it too", async () => {
     const erp = createServer((request, response) => {
       request.resume();
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"impostos":[]}');
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"impostos":[{"icms":1}]}');
     });
     await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
     const erpUrl = `http://127.0.0.1:${(erp.address() as AddressInfo).port}/impostos`;
@@ -212,7 +212,7 @@ describe('every request through HTTP_PROXY (a real proxy on loopback)', () => {
     });
     for (const close of closers) await close();
     await new Promise((resolve) => erp.close(resolve));
-    expect(await answer.json()).toEqual({ impostos: [] });
+    expect(await answer.json()).toEqual({ impostos: [{ icms: 1 }] });
     expect(proxy.seen).toContain(`POST ${erpUrl}`);
   });
 

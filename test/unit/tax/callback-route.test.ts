@@ -571,7 +571,7 @@ async function heldErp() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const release = () => {
-    for (const response of waiting.splice(0)) response.writeHead(200).end('{"impostos":[]}');
+    for (const response of waiting.splice(0)) response.writeHead(200).end('{"impostos":[{"icms":1}]}');
   };
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/impostos`;
   return { url, asked: first, release };

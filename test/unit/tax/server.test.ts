@@ -712,10 +712,10 @@ describe('tax serve --forward-to', () => {
   });
 
   it('passes the platform’s request on byte for byte, as it was written', async () => {
-    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}' }));
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[{"icms":1}]}' }));
     const { post } = await serveForwarding(erp.url, true);
     const written = JSON.stringify(example2, null, 2).replace('"SP"', '"S\\u0050"');
-    expect(await post(written)).toEqual({ status: 200, body: { impostos: [] } });
+    expect(await post(written)).toEqual({ status: 200, body: { impostos: [{ icms: 1 }] } });
     expect(erp.seen).toEqual([written]);
   });
 
@@ -773,6 +773,30 @@ describe('tax serve --forward-to', () => {
       () => ({ status: 200, body: '{"items":null,"totals":{}}' }),
       'answered the taxes of 0 of the cart\'s 1 items ("items"), which cannot be its tax answer',
     ],
+    // A user test: a gateway's or a framework's fault served with a 200 holds no tax of any item.
+    [
+      'an ERP that answers totals without a list of items',
+      () => ({ status: 200, body: '{"totals":{"icms":"0.00","added":"0.00"}}' }),
+      'answered no list of the cart\'s 1 items (none at "items", nor under another name), which cannot be its tax answer: {"totals":{"icms":"0.00","added":"0.00"}}',
+    ],
+    [
+      "a framework's error message served with a 200",
+      () => ({ status: 200, body: '{"message":"Internal Server Error"}' }),
+      'answered no list of the cart\'s 1 items (none at "items", nor under another name), which cannot be its tax answer: {"message":"Internal Server Error"}',
+    ],
+    [
+      "a gateway's fault served with a 200",
+      () => ({
+        status: 200,
+        body: '{"fault":{"faultstring":"Rate limit quota violation","detail":{"errorcode":"policies.ratelimit.QuotaViolation"}}}',
+      }),
+      'answered no list of the cart\'s 1 items (none at "items", nor under another name), which cannot be its tax answer: {"fault":{"faultstring":"Rate limit quota violation","detail":{"errorcode":"policies.ratelimit.QuotaViolation"}}}',
+    ],
+    [
+      'an ERP that answers its items as an object',
+      () => ({ status: 200, body: '{"items":{"A":{}},"totals":{}}' }),
+      'answered "items" as an object, not a list of the cart\'s items, which cannot be its tax answer',
+    ],
   ])('answers from the table for %s, logging and counting the fallback', async (_case, script, why) => {
     const erp = await scriptedErp(script);
     // An answer that comes is judged by what it is: a budget a loaded machine cannot miss keeps it from racing.
@@ -794,6 +818,15 @@ describe('tax serve --forward-to', () => {
 
   it('passes on an answer that covers every item of the cart, whatever else it holds', async () => {
     const body = '{"items":[{"sku":"A","ipi":30.62}],"totals":{"ipi":30.62},"errors":[],"status":"OK"}';
+    const erp = await scriptedErp(() => ({ status: 200, body }));
+    const { post, warnings, counts } = await serveForwarding(erp.url, true);
+    expect(await post()).toEqual({ status: 200, body: JSON.parse(body) });
+    expect(warnings).toEqual([]);
+    expect(counts).toMatchObject({ answered: 1, fallbacks: 0 });
+  });
+
+  it('passes on an answer whose per-item list sits under another name, in an envelope too', async () => {
+    const body = '{"data":{"itens":[{"sku":"A","ipi":30.62}]},"totais":{"ipi":30.62}}';
     const erp = await scriptedErp(() => ({ status: 200, body }));
     const { post, warnings, counts } = await serveForwarding(erp.url, true);
     expect(await post()).toEqual({ status: 200, body: JSON.parse(body) });
@@ -833,9 +866,9 @@ describe('tax serve --forward-to', () => {
   });
 
   it('logs no refusal of the table when the ERP answers in time a cart the table has no row for', async () => {
-    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}' }));
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[{"sku":"Z","icms":0}]}' }));
     const { post, warnings, counts } = await serveForwarding(erp.url, true);
-    expect(await post(unknownCart)).toEqual({ status: 200, body: { impostos: [] } });
+    expect(await post(unknownCart)).toEqual({ status: 200, body: { impostos: [{ sku: 'Z', icms: 0 }] } });
     expect(warnings).toEqual([]);
     expect(counts).toMatchObject({ answered: 1, noRow: 0, fallbacks: 0 });
   });
@@ -856,7 +889,7 @@ describe('tax serve --forward-to', () => {
 
   it('counts the budget from the request’s arrival: a cart whose body came after it is answered from the table', async () => {
     // The ERP answers well within the budget once asked; the cart itself took longer than the budget to arrive.
-    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}', delayMs: 50 }));
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[{"icms":1}]}', delayMs: 50 }));
     const { warnings, counts, url } = await serveForwarding(erp.url, true, 200);
     const answer = await postLate(url, JSON.stringify(example2), 400);
     expect(answer.status).toBe(200);
@@ -868,7 +901,7 @@ describe('tax serve --forward-to', () => {
   });
 
   it('/healthz, open to anyone, says forwarding is on by its figures alone, never where the ERP is', async () => {
-    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}' }));
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[{"icms":1}]}' }));
     const { health } = await serveForwarding(`${erp.url}?api_key=k-1`, true, 200);
     expect(await health()).toEqual({
       status: 'ok',
@@ -885,7 +918,7 @@ describe('tax serve --forward-to', () => {
   });
 
   it('leaves a request past its budget to finish, and sends the next cart on the same connection', async () => {
-    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[]}', delayMs: 400 }));
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[{"icms":1}]}', delayMs: 400 }));
     const { post, warnings, health } = await serveForwarding(erp.url, true, 200);
     expect((await post()).body.totals).toMatchObject({ icmsSt: '97.98' });
     expect(await health()).toMatchObject({ erpOpen: 1, fallbacks: 1 });
