@@ -343,12 +343,12 @@ export function readSetting<Key extends SettingKey>(key: Key, layers: SettingLay
   );
 }
 
-/** Where a value came from, as a person finds it again: the flag, the variable, or the profile to change. */
 /** `the stock.schema setting (from B2BCTL_STOCK_SCHEMA)`: a setting and where its value came from, for a message. */
 export function settingOrigin(key: SettingKey, layers: SettingLayers): string {
   return `the ${key} setting (from ${sourceInWords(key, resolveSetting(key, layers).source, layers)})`;
 }
 
+/** Where a value came from, as a person finds it again: the flag, the variable, or the profile to change. */
 function sourceInWords(key: string, source: SettingSource | undefined, layers: SettingLayers): string {
   const profile = `profile "${layers.profileName ?? 'default'}"`;
   switch (source) {

@@ -8,7 +8,10 @@ import {
 } from './failure-limit.js';
 import { credentialsOfTokenRequest, type TokenIssuer } from './tokens.js';
 
-/** Wrong credentials allowed per client address before 429: 10 a minute. */
+/**
+ * Wrong credentials allowed per client address before 429: 10 a minute. Enough for a platform whose secret was just
+ * changed to retry; a guesser gets 14,400 tries a day at most.
+ */
 export const defaultTokenFailureLimit: FailureLimitOptions = { limit: 10, windowMs: 60_000 };
 
 /** The largest token request read: a form or JSON of two credentials, never near it. */

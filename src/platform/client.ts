@@ -204,7 +204,6 @@ export class PlatformClient {
     return { response, token };
   }
 
-  /** The branch setting, when the path holds it as a segment: a route template filled it with route(). */
   /**
    * What to say when a server in front of the platform refuses the encoded "/" of `request`'s path: the route's own
    * advice (a CNPJ's setting, an order id), else the branch code that holds it, else the value in the path.
@@ -215,6 +214,7 @@ export class PlatformClient {
     return heldSlashAdvice(branch?.includes('/') ? `the branch code "${branch}"` : 'the value b2bctl put in the path');
   }
 
+  /** The branch setting, when the path holds it as a segment: a route template filled it with route(). */
   private branchInPath(path: string): string | undefined {
     const branch = this.session.get('branch');
     if (!branch) return undefined;

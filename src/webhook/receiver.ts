@@ -241,8 +241,6 @@ export interface RunningReceiver extends RunningServer {
   dropConnections(): void;
 }
 
-/** Enough for a platform whose secret was just changed to retry; a guesser gets 14,400 tries a day at most. */
-
 /**
  * The largest event shape taken: B2B orders of thousands of lines pass, a hostile nesting does not. The keys follow
  * the body limit, one for every 8 bytes (131,072 for the default 1 MB), never fewer than 50,000: a fixed 50,000

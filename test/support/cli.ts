@@ -194,7 +194,6 @@ export function asJson(records: unknown): string {
   return `${JSON.stringify(records, null, 2)}\n`;
 }
 
-/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
 /**
  * A port nothing listens on and no test will: a privileged one that refuses a connection now. A port the system
  * handed out and took back (closedPort) may be handed to another test's server before the connection is tried,

@@ -27,7 +27,6 @@ interface QuoteFlags extends ParsedInputFlags {
   items?: string;
 }
 
-/** A state (UF), in any case. */
 /**
  * `--budget`: counted in milliseconds (300 by default), so a bare `300` is as likely 300 ms as 300 s, and is refused;
  * the ERP's request is closed at 10 s, so no longer budget can be kept.
@@ -39,6 +38,7 @@ const budget = waitDuration({
   why: "the ERP's request is closed then",
 });
 
+/** A state (UF), in any case. */
 function federativeUnit(value: string): FederativeUnit {
   const unit = value.trim().toUpperCase();
   if (!isFederativeUnit(unit)) throw new InvalidArgumentError('expected a state (UF) such as SP or RJ.');

@@ -35,13 +35,13 @@ function quoteFrom(rules: string, item: string, to = 'SP', extra: readonly strin
   );
 }
 
-/** `tax quote` of example 2's item (ICMS-ST, SP → RJ, a taxpayer) from the table `table` names: the run, and its items. */
 /** Example 2's sale: SP to RJ, a taxpayer, ten of NCM 3926.90.90 at 45.90 with 12 of freight. */
 const example2Sale = saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,10,45.90,0,12');
 
 /** A sale inside SP to a taxpayer of `item` (NCM,QUANTITY,PRICE…). */
 const saleInSp = (item: string) => saleFlags('SP', 'SP', 'taxpayer', '--item', item);
 
+/** `tax quote` of example 2's item (ICMS-ST, SP → RJ, a taxpayer) from the table `table` names: the run, and its items. */
 async function quoteExample2(table: readonly string[]) {
   const result = await runCommandLine(['tax', 'quote', ...table, ...example2Sale], {
     configDir: freshConfigDir(),

@@ -29,9 +29,9 @@ describe('payloadMismatches', () => {
   });
 });
 
-/** An order event's key as the receiver makes it: from the parsed event and its text. */
 /** A key without the digest a stamp coarser than a millisecond adds (`#…`): the order and version as meant. */
 const versionPart = (key: string) => key.split('#')[0];
+/** An order event's key as the receiver makes it: from the parsed event and its text. */
 const keyOf = (raw: string) => deduplicationKey('orders', JSON.parse(raw), 'd', raw);
 
 describe('a full-payload orders event that wraps its order (under data or order)', () => {

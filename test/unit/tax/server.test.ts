@@ -618,10 +618,10 @@ describe('tax serve', () => {
   });
 });
 
-/** An ERP on loopback that answers as the test says: a body, after a pause, or never. */
 /** How a scripted ERP answers: a status and body (after a delay), never, a reset, or a body cut short. */
 type ErpScript = { status: number; body: string; delayMs?: number } | 'hang' | 'reset' | 'cut';
 
+/** An ERP on loopback that answers as the test says: a body, after a pause, or never. */
 async function scriptedErp(answer: (body: string) => ErpScript) {
   const { createServer } = await import('node:http');
   const seen: string[] = [];
