@@ -5,6 +5,8 @@ export class Backoff {
   constructor(
     private readonly initialMs = 500,
     private readonly maxMs = 30_000,
+    /** A number in [0, 1), as Math.random gives: a test passes its own to pin the wait. */
+    private readonly random: () => number = Math.random,
   ) {
     this.nextMs = initialMs;
   }
@@ -13,7 +15,7 @@ export class Backoff {
   take(): { nominalMs: number; waitMs: number } {
     const nominalMs = this.nextMs;
     this.nextMs = Math.min(this.nextMs * 2, this.maxMs);
-    return { nominalMs, waitMs: nominalMs * (0.8 + Math.random() * 0.4) };
+    return { nominalMs, waitMs: nominalMs * (0.8 + this.random() * 0.4) };
   }
 
   reset(): void {

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
-import { NotFoundError, PartialFailureError } from '../../base/errors.js';
+import { InterruptedError, NotFoundError, PartialFailureError } from '../../base/errors.js';
+import { Backoff } from '../../webhook/backoff.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';
@@ -35,6 +36,8 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
       });
   const selection = { ...selectionOf(options), ids: options.id };
   const asked = new Set(options.id ?? []);
+  const failedIds: number[] = [];
+  let stoppedAt: StoredEvent | undefined;
   const { delivered, failed } = await withStore(
     await storeLocation(options, context),
     { command: 'webhook replay', warn: context.log.warn, interrupt: context.interrupt },
@@ -45,7 +48,11 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
         asked.delete(event.id);
         const error = await deliverWithAttempts(consumer, event, options.attempts, context);
         if (error === undefined) counts.delivered++;
-        else {
+        else if (context.interrupt.aborted) {
+          stoppedAt = event;
+          break;
+        } else {
+          failedIds.push(event.id);
           counts.failed++;
           context.log.warn(
             `${event.kind} event ${event.id} (received ${event.receivedAt}): ${consumer.target} failed: ${error.message}.`,
@@ -55,6 +62,7 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
       return counts;
     },
   );
+  if (context.interrupt.aborted) throw interrupted(delivered, failedIds, stoppedAt, context);
   context.log.info(
     `Replayed ${delivered} event${delivered === 1 ? '' : 's'} (${consumer.target})${failed ? `, ${failed} failed` : ''}.`,
   );
@@ -71,6 +79,31 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
   if (notFound !== undefined) throw new NotFoundError(notFound);
 }
 
+/**
+ * Ctrl-C (or a SIGTERM) stops the replay at once, with exit 75 as every command stopped so: what was re-delivered,
+ * what failed, and the event it was on when stopped, which the ERP may hold (its request may have been sent) or not
+ * (stopped between two tries), so replaying it again is the operator's call, not an event counted as failed.
+ */
+function interrupted(
+  delivered: number,
+  failedIds: readonly number[],
+  stoppedAt: StoredEvent | undefined,
+  context: Context,
+): InterruptedError {
+  const signal = typeof context.interrupt.reason === 'string' ? context.interrupt.reason : 'SIGINT';
+  const parts = [`${delivered} event${delivered === 1 ? '' : 's'} re-delivered`];
+  if (failedIds.length > 0) parts.push(`${failedIds.length} failed (id ${failedIds.join(', ')})`);
+  if (stoppedAt !== undefined)
+    parts.push(
+      `event ${stoppedAt.id} was being re-delivered: the ERP may or may not have it (replay it with --id ${stoppedAt.id} if not)`,
+    );
+  return new InterruptedError(`Interrupted (${signal}) during webhook replay: ${parts.join('; ')}.`);
+}
+
+/**
+ * Each event tried up to `attempts` times, waiting between tries as the receiver's hand-off does (doubling from
+ * 0.5 s, at most 30 s, each wait drawn within ±20%); an interrupt ends the tries at once.
+ */
 async function deliverWithAttempts(
   consumer: EventConsumer,
   event: StoredEvent,
@@ -78,16 +111,22 @@ async function deliverWithAttempts(
   context: Context,
 ): Promise<Error | undefined> {
   let lastError: Error | undefined;
+  const backoff = new Backoff();
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
       await consumer.deliver(event, context.interrupt);
       return undefined;
     } catch (error) {
-      lastError = error as Error;
+      lastError = error instanceof Error ? error : new Error(String(error));
       // A refusal for good (a 422, an --exec exit 65) is final here as in webhook listen: trying again sends it again.
-      if (error instanceof PermanentRefusal) break;
-      if (attempt < attempts)
-        await context.clock.sleep(500 * 2 ** (attempt - 1), context.interrupt).catch(() => undefined);
+      if (error instanceof PermanentRefusal || context.interrupt.aborted) break;
+      if (attempt < attempts) {
+        const stopped = await context.clock.sleep(backoff.take().waitMs, context.interrupt).then(
+          () => false,
+          () => true,
+        );
+        if (stopped) break;
+      }
     }
   }
   return lastError;

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { standInErp } from '../../support/stand-in-erp.js';
+import type { TestContext } from '../../support/test-context.js';
 import {
   postEvent,
   receiverToken,
@@ -58,5 +59,28 @@ describe('webhook replay and a refusal', () => {
     await erp.close();
     expect(erp.received).toHaveLength(2);
     expect(result.code).toBe(1);
+  });
+});
+
+describe('webhook replay and Ctrl-C', () => {
+  // A user test: Ctrl-C between two tries went on to the next try with the stop swallowed, and ended in
+  // "failed: undefined" and exit 1.
+  it('stops between two tries with exit 75, saying what was re-delivered and the event it was on', async () => {
+    const inbox = await inboxWithOneEvent();
+    let run: TestContext | undefined;
+    const erp = await standInErp(() => {
+      run?.interrupt('SIGINT');
+      return { status: 503, body: '{}', type: 'application/json' };
+    });
+    const result = await runCommandLine(
+      ['webhook', 'replay', '--id', '1', '--inbox', inbox, '--to', erp.url, '--attempts', '6'],
+      { configDir: freshConfigDir(), started: (test) => (run = test) },
+    );
+    await erp.close();
+    expect(erp.received).toHaveLength(1);
+    expect(result.code).toBe(75);
+    expect(result.stderr).toBe(
+      'error: Interrupted (SIGINT) during webhook replay: 0 events re-delivered; event 1 was being re-delivered: the ERP may or may not have it (replay it with --id 1 if not).\n',
+    );
   });
 });
