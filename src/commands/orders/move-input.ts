@@ -4,6 +4,7 @@ import { type BodyPlaceholder, type OrderRoutes, placeholdersOf } from '../../do
 import { moveFieldProblems, type OrderAction, type OrderMove } from '../../domain/order-stages.js';
 import { fieldProblem, type FieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import { type FieldCatalogue, kindsByField } from '../../io/input/record-shape.js';
+import { orderKeyOf } from '../../domain/order-keys.js';
 import type { TextKind } from '../../domain/spreadsheet-numbers.js';
 import type { MoveValues } from '../../platform/order-moves.js';
 import { readInvoiceFile } from './invoice-file.js';
@@ -91,7 +92,7 @@ export function checkMove(move: Partial<OrderMove>, setting: MoveCheckSetting): 
   const values: MoveValues = {
     // An order's id and number are whole numbers: `0372` (a cell a spreadsheet kept as text) is order 372, and its
     // moves go with those of `372`, in file order, not beside them as another order's.
-    id: move.order?.trim().replace(/^0+(?=\d+$)/, ''),
+    id: move.order === undefined ? undefined : orderKeyOf(move.order),
     orderId: move.orderId,
     branch: move.branch ?? setting.defaultBranch,
     erpNumber: move.erpNumber?.trim(),

@@ -20,6 +20,7 @@ import {
 import { recipientMismatch, sameTotalToTheCentavo } from '../../domain/nfe-document.js';
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { Outcome } from '../../bulk/report.js';
+import { sameOrderKey } from '../../domain/order-keys.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { orderAnswers } from '../../platform/orders.js';
 import {
@@ -694,7 +695,7 @@ function numberRefusal(
 ) {
   const given = move.values.orderId?.trim();
   if (given === undefined || given === '' || before?.number === undefined) return undefined;
-  if (sameNumber(given, before.number)) return undefined;
+  if (sameOrderKey(given, before.number)) return undefined;
   const check = givenAs === 'flags' ? 'ORDER and --order-id name' : 'the order and orderId columns name';
   const result: MoveResult = {
     outcome: 'invalid',
@@ -711,15 +712,6 @@ function numberRefusal(
 function numbered(move: PreparedMove, before: OrderState | undefined): PreparedMove {
   if (move.values.orderId || before?.number === undefined) return move;
   return { ...move, values: { ...move.values, orderId: before.number } };
-}
-
-/** Two order numbers as text: the same digits, leading zeros aside. */
-function sameNumber(given: string, held: string): boolean {
-  return numberDigits(given) === numberDigits(held.trim());
-}
-
-function numberDigits(text: string): string {
-  return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
 }
 
 /** A failure that may come after the platform applied the move, said as what came: a 5xx, or no answer at all. */

@@ -1,6 +1,7 @@
 import { quotedJson } from '../../base/quoted-answer.js';
 import type { orderAnswerSettings } from '../../config/answer-settings.js';
 import { documentLookupKey } from '../../domain/documents.js';
+import { sameOrderKey } from '../../domain/order-keys.js';
 import { type HeldMoveData, orderStatusOf } from '../../domain/order-stages.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import {
@@ -325,7 +326,8 @@ const maxDetailEnvelopes = 4;
  * Why an order detail (out of its envelope) is not the order asked for, as words for a warning; undefined when it may
  * be. An order is an object: JSON `null`, `[]` or `42` holds none. One that shows an id, or a number where the caller
  * knows the order's, must show the order's own; one that shows neither is taken as the order (the document shows no
- * detail body, and a 2xx is not refused for its shape).
+ * detail body, and a 2xx is not refused for its shape). Ids and numbers are compared leading zeros aside (`"00042"` asked,
+ * `42` answered, as a route that reads its id as an integer answers: a user test).
  */
 export function detailNotTheOrder(
   order: unknown,
@@ -334,27 +336,11 @@ export function detailNotTheOrder(
 ): string | undefined {
   if (!isRecord(order)) return order === null ? 'JSON null' : `a JSON ${isArray(order) ? 'array' : typeof order}`;
   const id = idValue(firstAt(order, candidatePaths(settings.id, ['id']), isIdLike)?.value);
-  if (id !== undefined && !sameOrderId(id, asked.id)) return `the record of another order (id ${String(id)})`;
+  if (id !== undefined && !sameOrderKey(id, asked.id)) return `the record of another order (id ${String(id)})`;
   const number = readOrderNumber(order, settings);
-  if (asked.number !== undefined && number !== undefined && number !== String(asked.number))
+  if (asked.number !== undefined && number !== undefined && !sameOrderKey(number, asked.number))
     return `the record of another order (number ${number}, not ${String(asked.number)})`;
   return undefined;
-}
-
-/** An id's text, leading zeros aside when it is all digits. */
-function withoutLeadingZeros(id: string | number): string {
-  return String(id).replace(/^0+(?=\d+$)/, '');
-}
-
-/**
- * Two ids of one order: the same text, or the same number written with leading zeros (`"00042"` asked, `42`
- * answered, as a route that reads its id as an integer answers): not another order's record (a user test).
- */
-function sameOrderId(shown: string | number, asked: string | number): boolean {
-  return (
-    String(shown) === String(asked) ||
-    (/^\d+$/.test(String(shown)) && withoutLeadingZeros(shown) === withoutLeadingZeros(asked))
-  );
 }
 
 /**

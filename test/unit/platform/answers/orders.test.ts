@@ -186,6 +186,15 @@ describe('detailNotTheOrder: a detail that holds no order, or another order', ()
     expect(detailNotTheOrder({ ...order, id: 420 }, { id: '0042' })).toBe('the record of another order (id 420)');
     expect(detailNotTheOrder({ ...order, id: 'A42' }, { id: 'A042' })).toBe('the record of another order (id A42)');
   });
+  // A user test: an event naming order number 123 whose detail shows "000123" was held as another order's record
+  // (retried for --give-up-after with every later order behind it), where the moves took them for one order.
+  it('the same number written with leading zeros is the order, not another', () => {
+    expect(detailNotTheOrder({ ...order, orderId: '000123' }, { id: 7, number: '123' })).toBeUndefined();
+    expect(detailNotTheOrder({ ...order, orderId: 123 }, { id: 7, number: '0123' })).toBeUndefined();
+    expect(detailNotTheOrder({ ...order, orderId: '1230' }, { id: 7, number: '0123' })).toBe(
+      'the record of another order (number 1230, not 0123)',
+    );
+  });
 
   it("another order's id, or another number where the order's is known", () => {
     expect(detailNotTheOrder({ ...order, id: 8 }, { id: 7 })).toBe('the record of another order (id 8)');
