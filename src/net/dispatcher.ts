@@ -26,12 +26,7 @@ export interface OriginDispatcher {
  */
 export function dispatcherFor(origin: URL, options: DispatcherOptions = {}): OriginDispatcher {
   const route = proxyRouteFor(origin, options.env ?? process.env);
-  const connect = {
-    timeout: options.connectTimeoutMs ?? 10_000,
-    ...(route.kind !== 'proxy' && origin.protocol === 'http:' && isLocalhostName(origin.hostname)
-      ? { lookup: thisMachineOnly() }
-      : {}),
-  };
+  const connect = connectionRules(origin, route, options.connectTimeoutMs);
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? 10_000;
   if (route.kind !== 'proxy') {
     const dispatcher =
@@ -50,12 +45,42 @@ export function dispatcherFor(origin: URL, options: DispatcherOptions = {}): Ori
   return { dispatcher, route };
 }
 
+/** How long opening a connection may take, the resolver's answer included, unless a caller asks for less. */
+export const defaultConnectTimeoutMs = 10_000;
+
+/** How b2bctl opens a connection to `origin` by `route`: within `timeout` ms, and resolving through `lookup` when set. */
+export interface ConnectionRules {
+  timeout: number;
+  lookup?: Lookup;
+}
+
+/**
+ * The rules every connection to `origin` follows, whichever client opens it: undici's (dispatcherFor) or the
+ * hand-off's forwarding thread (src/webhook/forward-thread.ts), so that one ERP is never reached by two sets of
+ * rules. Plain HTTP to the name `localhost`, reached directly, resolves to this machine only (thisMachineOnly).
+ */
+export function connectionRules(
+  origin: URL,
+  route: ProxyRoute,
+  timeout: number = defaultConnectTimeoutMs,
+): ConnectionRules {
+  const plainToLocalhost = route.kind !== 'proxy' && origin.protocol === 'http:' && isLocalhostName(origin.hostname);
+  return plainToLocalhost ? { timeout, lookup: thisMachineOnly() } : { timeout };
+}
+
 /** The name `localhost` (not an address): what the resolver makes of it decides where a connection goes. */
 function isLocalhostName(hostname: string): boolean {
   return hostname.toLowerCase() === 'localhost';
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+export type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/** A resolver as node:net and undici take one (dns.lookup's shape). */
+export type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
 
 /**
  * A resolver for a plain-HTTP connection to the name `localhost`, which b2bctl lets carry credentials because it is
@@ -63,12 +88,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * connection, so a token or password never crosses the network in clear.
  */
 export function thisMachineOnly(
-  resolve: (hostname: string, options: LookupOptions, callback: LookupCallback) => void = (
-    hostname,
-    options,
-    callback,
-  ) => systemLookup(hostname, options, callback),
-) {
+  resolve: Lookup = (hostname, options, callback) => systemLookup(hostname, options, callback),
+): Lookup {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname, options, (error, address, family) => {
       if (error) return callback(error, address, family);

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'undici';
-import { dispatcherFor } from '../net/dispatcher.js';
+import { connectionRules, defaultConnectTimeoutMs, dispatcherFor } from '../net/dispatcher.js';
 import { withoutUserInfo } from '../net/erp-credential.js';
 import {
   explainNetworkProblem,
@@ -116,10 +116,19 @@ export function forwardTo(
   const target = withoutUserInfo(url);
   const credential: Record<string, string> = authorization === undefined ? {} : { authorization };
   const secrets = credentialsSent(url, authorization);
-  const thread = new ForwardThread(target, timeoutMs);
+  // The thread's connections follow the rules of undici's (net/dispatcher.ts): one ERP, one set of rules.
+  let thread: ForwardThread | undefined;
+  const forwardThread = () =>
+    (thread ??= new ForwardThread(target, timeoutMs, connectionRules(new URL(url), connection().route)));
   /** The error `deliver` throws for a failed request: the network problem in the words of the URL's flags. */
   const networkFailure = async (error: unknown) => {
-    const problem = await explainNetworkProblem(error, new URL(url), connection().route, 10_000, flags);
+    const problem = await explainNetworkProblem(
+      error,
+      new URL(url),
+      connection().route,
+      defaultConnectTimeoutMs,
+      flags,
+    );
     return new Error(forwardProblemSentence(problem, timeoutMs, flags), { cause: error });
   };
   const consumer: EventConsumer = {
@@ -143,25 +152,9 @@ export function forwardTo(
     },
     async deliverInOrder(events, signal, progress) {
       if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal);
-      // An event that cannot be written out is refused by `deliver`, alone, after those before it.
-      const texts: string[] = [];
-      for (const event of events) {
-        try {
-          texts.push(eventText(event));
-        } catch {
-          break;
-        }
-      }
-      if (texts.length === 0) return deliverEach(consumer, events.slice(0, 1), signal);
-      const counts: number[] = [];
-      const requests: ForwardRequest[] = [];
-      for (let first = 0; first < texts.length; first += batch) {
-        const last = Math.min(first + batch, texts.length);
-        counts.push(last - first);
-        const made = forwardRequest(events.slice(first, last), texts.slice(first, last), batch > 1);
-        requests.push({ ...made, headers: { ...made.headers, ...credential } });
-      }
-      const outcome = await thread.deliverInOrder(requests, signal, progress);
+      const { counts, requests } = readAheadRequests(events, batch, credential);
+      if (requests.length === 0) return deliverEach(consumer, events.slice(0, 1), signal);
+      const outcome = await forwardThread().deliverInOrder(requests, signal, progress);
       const taken = counts.slice(0, outcome.taken).reduce((sum, count) => sum + count, 0);
       const { failure } = outcome;
       if (failure === undefined) return { taken };
@@ -176,9 +169,37 @@ export function forwardTo(
       const alone = await deliverEach(consumer, events.slice(taken, taken + refused), signal);
       return { taken: taken + alone.taken, failure: alone.failure };
     },
-    close: () => thread.close(),
+    close: async () => thread?.close(),
   };
   return consumer;
+}
+
+/**
+ * The POSTs of events read ahead, `batch` events each, with how many each carries. An event that cannot be written
+ * out ends them: `deliver` refuses it, alone, after those before it.
+ */
+function readAheadRequests(
+  events: StoredEvent[],
+  batch: number,
+  credential: Record<string, string>,
+): { counts: number[]; requests: ForwardRequest[] } {
+  const texts: string[] = [];
+  for (const event of events) {
+    try {
+      texts.push(eventText(event));
+    } catch {
+      break;
+    }
+  }
+  const counts: number[] = [];
+  const requests: ForwardRequest[] = [];
+  for (let first = 0; first < texts.length; first += batch) {
+    const last = Math.min(first + batch, texts.length);
+    counts.push(last - first);
+    const made = forwardRequest(events.slice(first, last), texts.slice(first, last), batch > 1);
+    requests.push({ ...made, headers: { ...made.headers, ...credential } });
+  }
+  return { counts, requests };
 }
 
 /**

@@ -1,4 +1,6 @@
+import { lookup as systemLookup, type LookupOptions } from 'node:dns';
 import { Worker } from 'node:worker_threads';
+import type { ConnectionRules } from '../net/dispatcher.js';
 
 /**
  * The ERP's round trips of a `--forward-to` hand-off, run on a thread of their own. On the receiver's thread an
@@ -24,26 +26,63 @@ export interface ForwardOutcome {
   failure?: ForwardFailure;
 }
 
-type Request = { id: number; url: string; timeoutMs: number; events: ForwardRequest[] } | { abort: true };
-type Reply = ({ id: number } & ForwardOutcome) | { id: number; progress: number };
+type Request =
+  | { id: number; url: string; timeoutMs: number; events: ForwardRequest[] }
+  | { abort: true }
+  | { resolved: { id: number; error?: { code?: string; message: string }; address?: unknown; family?: number } };
+type Reply =
+  | ({ id: number } & ForwardOutcome)
+  | { id: number; progress: number }
+  | { lookup: { id: number; hostname: string; options: LookupOptions } };
+
+/** What the thread is started with: the connection rules of net/ (connectionRules) that it cannot import. */
+interface ThreadRules {
+  connectTimeoutMs: number;
+  /** Each connection's resolver answer is asked of the receiver's thread, which applies `ConnectionRules.lookup`. */
+  lookupOnReceiverThread: boolean;
+}
 
 /**
  * The thread's code, run as a script (eval) so that it needs no file beside the bundle or the single executable,
  * as the inbox's writer thread does. node:http with a kept-alive connection: the hand-off sends one request at a
- * time, so one connection is all it uses. A request's answer must come within `timeoutMs` (--forward-timeout).
+ * time, so one connection is all it uses.
+ * A script cannot import net/, so the connection rules every other client follows (net/dispatcher.ts's
+ * connectionRules) come as data: the connect timeout, and whether the resolver's answer is asked of the receiver's
+ * thread, which runs the same code as undici's connections do (thisMachineOnly: plain-HTTP `localhost` resolves to
+ * this machine only, else nothing is sent). `--forward-timeout` means what undici's headersTimeout and bodyTimeout
+ * mean on the receiver's thread: the time to the answer's headers once connected, then between its chunks; each
+ * timeout fails with undici's code, so both paths tell it in the same words.
  */
 const forwardSource = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const http = require('node:http');
 const https = require('node:https');
+const { connectTimeoutMs, lookupOnReceiverThread } = workerData;
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 1 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 1 }),
 };
 const stopped = () => Object.assign(new Error('stopped by shutdown'), { code: 'ABORT_ERR' });
+const lookups = new Map();
+let nextLookup = 1;
+const lookup = lookupOnReceiverThread
+  ? (hostname, options, callback) => {
+      const id = nextLookup++;
+      lookups.set(id, callback);
+      parentPort.postMessage({ lookup: { id, hostname, options } });
+    }
+  : undefined;
 let inFlight;
 let aborted = false;
 parentPort.on('message', (message) => {
+  if (message.resolved) {
+    const { id, error, address, family } = message.resolved;
+    const callback = lookups.get(id);
+    lookups.delete(id);
+    if (error) callback?.(Object.assign(new Error(error.message), { code: error.code }));
+    else callback?.(null, address, family);
+    return;
+  }
   if (message.abort) {
     aborted = true;
     inFlight?.destroy(stopped());
@@ -75,6 +114,7 @@ async function deliverInOrder({ id, url, timeoutMs, events }) {
 function post(target, event, timeoutMs) {
   return new Promise((resolve, reject) => {
     let settled = false;
+    let timer;
     const settle = (outcome, error) => {
       if (settled) return;
       settled = true;
@@ -83,14 +123,27 @@ function post(target, event, timeoutMs) {
       else resolve(outcome);
     };
     const fail = (error) => settle(undefined, error);
+    // One timer at a time, as undici's: to connect, then to the answer's headers, then between its chunks.
+    const arm = (ms, code, message) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const timedOut = Object.assign(new Error(message), { code });
+        fail(timedOut);
+        request.destroy(timedOut);
+      }, ms);
+    };
+    const awaitHeaders = () => arm(timeoutMs, 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error');
+    const awaitBody = () => arm(timeoutMs, 'UND_ERR_BODY_TIMEOUT', 'Body Timeout Error');
     const client = target.protocol === 'https:' ? https : http;
     const request = client.request(
       target,
-      { method: 'POST', agent: agents[target.protocol], headers: event.headers },
+      { method: 'POST', agent: agents[target.protocol], headers: event.headers, ...(lookup ? { lookup } : {}) },
       (response) => {
+        awaitBody();
         const chunks = [];
         let size = 0;
         response.on('data', (chunk) => {
+          awaitBody();
           if (size < 4096) chunks.push(chunk);
           size += chunk.length;
         });
@@ -104,11 +157,12 @@ function post(target, event, timeoutMs) {
         );
       },
     );
-    const timer = setTimeout(() => {
-      const timedOut = Object.assign(new Error('timed out after ' + timeoutMs + ' ms'), { code: 'ETIMEDOUT' });
-      fail(timedOut);
-      request.destroy(timedOut);
-    }, timeoutMs);
+    request.on('socket', (socket) => {
+      const ready = target.protocol === 'https:' ? 'secureConnect' : 'connect';
+      if (request.reusedSocket || (ready === 'connect' && !socket.connecting)) return awaitHeaders();
+      arm(connectTimeoutMs, 'UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error');
+      socket.once(ready, awaitHeaders);
+    });
     request.on('error', fail);
     inFlight = request;
     request.end(event.body);
@@ -122,9 +176,11 @@ export class ForwardThread {
   private readonly pending = new Map<number, { progress?: () => void; done: (reply: ForwardOutcome) => void }>();
   private nextId = 1;
 
+  /** `rules`: connectionRules of the ERP's URL, as undici's connections to it follow them. */
   constructor(
     private readonly url: string,
     private readonly timeoutMs: number,
+    private readonly rules: ConnectionRules,
   ) {}
 
   /**
@@ -159,7 +215,11 @@ export class ForwardThread {
 
   private started(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const worker = new Worker(forwardSource, { eval: true });
+    const workerData: ThreadRules = {
+      connectTimeoutMs: this.rules.timeout,
+      lookupOnReceiverThread: this.rules.lookup !== undefined,
+    };
+    const worker = new Worker(forwardSource, { eval: true, workerData });
     worker.on('message', (reply: Reply) => this.answer(reply));
     // A thread that fails or ends answers what it was asked as a failure: the hand-off retries on a new one.
     const lost = (message: string) => {
@@ -179,11 +239,24 @@ export class ForwardThread {
   }
 
   private answer(reply: Reply): void {
+    if ('lookup' in reply) return this.resolve(reply.lookup);
     const asked = this.pending.get(reply.id);
     if (asked === undefined) return;
     if ('progress' in reply) return asked.progress?.();
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker?.unref();
     asked.done({ taken: reply.taken, ...(reply.failure === undefined ? {} : { failure: reply.failure }) });
+  }
+
+  /** The resolver's answer for one of the thread's connections, by the rules' lookup (a refusal crosses as its code). */
+  private resolve({ id, hostname, options }: { id: number; hostname: string; options: LookupOptions }): void {
+    const lookup = this.rules.lookup ?? ((name, asked, callback) => systemLookup(name, asked, callback));
+    lookup(hostname, options, (error, address, family) =>
+      this.send({
+        resolved: error
+          ? { id, error: { code: error.code, message: error.message } }
+          : { id, address, ...(family === undefined ? {} : { family }) },
+      }),
+    );
   }
 }

@@ -91,7 +91,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       .addOption(
         durationOption(
           '--forward-timeout <duration>',
-          'time the ERP has to answer each --forward-to POST',
+          'time the ERP has to answer each --forward-to POST: to its headers, then between chunks',
           30_000,
           '30s',
         ),

@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
 import { erpAuthorizationFor } from '../../../src/net/erp-credential.js';
+import { type ConnectionRules, type Lookup, thisMachineOnly } from '../../../src/net/dispatcher.js';
 import { forwardTo } from '../../../src/webhook/consumers.js';
+import { ForwardThread } from '../../../src/webhook/forward-thread.js';
 import { HandOff } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { StoredEvent } from '../../../src/webhook/store/types.js';
@@ -309,5 +311,88 @@ describe('forwardTo with --forward-batch: arrays of events, taken or refused tog
     await until(() => target.taken.length === 12, 'every event');
     expect(target.taken).toEqual(idsFrom(1, 12));
     expect(target.posts.map((post) => post.ids)).toEqual([idsFrom(1, 10), [1], idsFrom(2, 11), [12]]);
+  });
+});
+
+/** A resolver that answers every name with `address` (an array when asked for all, as node:net asks). */
+function resolvingTo(address: string): Lookup {
+  return (_hostname, options, callback) =>
+    options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4);
+}
+
+/** One event as the thread POSTs it. */
+const oneRequest = [{ headers: { 'content-type': 'application/json' }, body: '{"id":1}' }];
+
+/** A thread to `url` with `rules`, closed after the test. */
+function threadTo(url: string, rules: ConnectionRules, timeoutMs = 30_000): ForwardThread {
+  const thread = new ForwardThread(url, timeoutMs, rules);
+  closers.push(() => thread.close());
+  return thread;
+}
+
+describe("the forwarding thread's connections follow the connection rules of net/ (connectionRules)", () => {
+  it('resolves plain-HTTP localhost by the rules: a loopback answer is used, another is refused before connecting', async () => {
+    const connections: string[] = [];
+    const server = createServer((request, response) => {
+      connections.push(String(request.socket.remoteAddress));
+      response.end('ok');
+    });
+    const url = (await listening(server)).replace('127.0.0.1', 'localhost');
+    const signal = new AbortController().signal;
+    // The system's resolver is never asked: the answer is the rules' lookup's, run on the receiver's thread.
+    const here = threadTo(url, { timeout: 10_000, lookup: thisMachineOnly(resolvingTo('127.0.0.1')) });
+    expect(await here.deliverInOrder(oneRequest, signal)).toEqual({ taken: 1 });
+    expect(connections).toHaveLength(1);
+    // A hosts file mapping localhost elsewhere (a user test): nothing leaves, not even a connection.
+    const elsewhere = threadTo(url, { timeout: 10_000, lookup: thisMachineOnly(resolvingTo('192.0.2.7')) });
+    const refused = await elsewhere.deliverInOrder(oneRequest, signal);
+    expect(refused.taken).toBe(0);
+    expect(refused.failure).toMatchObject({ code: 'ENOTLOCAL', message: expect.stringContaining('192.0.2.7') });
+    expect(connections).toHaveLength(1);
+  });
+
+  it("fails a connection not open within the rules' connect timeout, with the code undici gives it", async () => {
+    const server = createServer((_request, response) => response.end('ok'));
+    const url = (await listening(server)).replace('127.0.0.1', 'localhost');
+    // A resolver that never answers: the connection never opens, however long --forward-timeout is.
+    const thread = threadTo(url, { timeout: 200, lookup: () => undefined });
+    const outcome = await thread.deliverInOrder(oneRequest, new AbortController().signal);
+    expect(outcome).toMatchObject({ taken: 0, failure: { code: 'UND_ERR_CONNECT_TIMEOUT' } });
+  });
+
+  it('takes --forward-timeout as the time to the headers, then between chunks, on the thread as on a retry', async () => {
+    // Headers at once, then ten chunks 100 ms apart: the whole answer takes a second, no gap 400 ms.
+    const server = createServer((_request, response) => {
+      response.writeHead(200);
+      let sent = 0;
+      const next = () => {
+        if (++sent === 10) return void response.end('.');
+        response.write('.');
+        setTimeout(next, 100);
+      };
+      next();
+    });
+    const consumer = forwardTo(await listening(server), {}, 400);
+    closers.push(async () => consumer.close?.());
+    const store = await storeWith(2);
+    const { events } = await store.pendingForHandOff('forward', undefined, 2);
+    const signal = new AbortController().signal;
+    expect(await consumer.deliverInOrder?.(events, signal)).toEqual({ taken: 2 });
+    await expect(consumer.deliver(events[0] as StoredEvent, signal)).resolves.toBeUndefined();
+  });
+
+  it('fails an answer whose headers do not come within --forward-timeout in the words a retry uses', async () => {
+    const hanging: ServerResponse[] = [];
+    const server = createServer((_request, response) => void hanging.push(response));
+    const consumer = forwardTo(await listening(server), {}, 300);
+    closers.push(async () => consumer.close?.());
+    const store = await storeWith(1);
+    const { events } = await store.pendingForHandOff('forward', undefined, 1);
+    const signal = new AbortController().signal;
+    const run = await consumer.deliverInOrder?.(events, signal);
+    const single = await consumer.deliver(events[0] as StoredEvent, signal).catch((error: Error) => error);
+    expect(run?.taken).toBe(0);
+    expect(run?.failure?.message).toMatch(/UND_ERR_HEADERS_TIMEOUT.*--forward-timeout \(0\.3 s\) to answer/);
+    expect(run?.failure?.message).toBe((single as Error).message);
   });
 });
