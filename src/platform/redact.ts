@@ -1,6 +1,6 @@
 /** Keeps secrets out of traces, logs and messages. Pure. */
 
-import { hideEchoedSecret, isCredentialPair, isSecretName, redacted } from '../lib/secret-values.js';
+import { hideEchoedSecret, isCredentialPair, isSecretName, redacted, redactSecrets } from '../lib/secret-values.js';
 
 export { redacted, redactSecrets } from '../lib/secret-values.js';
 
@@ -56,6 +56,23 @@ export function redactUrl(url: string): string {
     .map((pair) => (isCredentialPair(pair) ? `${pair.slice(0, pair.indexOf('='))}=${redacted}` : pair))
     .join('&');
   return `${url.slice(0, at)}?${query}`;
+}
+
+/** A URL asked, as shownUrl reads it: an answer's (`HttpResponse`), or a request's with the secrets it carried. */
+export interface AskedUrl {
+  readonly url: string | URL;
+  /** The credentials the request carried (the profile's token, a header's key), masked under any name or in the path. */
+  readonly requestSecrets?: readonly string[];
+}
+
+/**
+ * A URL asked, as every message and trace line shows it: query values that carry credentials masked (redactUrl),
+ * and what the request carried under any name or in the path (`?t=<token>`, `/session/<token>/renew`: the profile's
+ * own token), as the trace masks it. Messages take the answer, not a URL string, so none can print one unmasked: a
+ * paging stop of `api --paginate` printed `?api_key=` in clear beside two that masked it (a user test).
+ */
+export function shownUrl(asked: AskedUrl): string {
+  return redactSecrets(redactUrl(String(asked.url)), asked.requestSecrets ?? []);
 }
 
 /** A request or response body as it may be printed: values of secret-looking keys replaced. */
