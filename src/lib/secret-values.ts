@@ -331,6 +331,43 @@ export function isSecretName(name: string): boolean {
 }
 
 /**
+ * Query parameters whose whole name says they carry a credential, though no secret word ends it: Google's API `key`,
+ * Azure's SAS `sig` and its Functions' `code` (an OAuth authorization code too), a `jwt`, an `auth`, and AWS's
+ * `AWSAccessKeyId` (with `Signature`, `sig` and `X-Goog-Signature`, OpenTelemetry's default list of query values to
+ * redact), and Portuguese `chave` (key: as a field name it is also an NF-e's access key, no secret, so a query's
+ * only). The whole name only: `key` ending another name (`invoiceKey`, `sortKey`) is no credential, and b2bctl's
+ * own parameters (`limit`, `offset`, `status`, `email`, `updatedFrom`, `updatedTo`) are never one.
+ */
+const credentialQueryName = /^(key|sig|code|jwt|auth|awsaccesskeyid|chave)$/i;
+
+/** A JSON Web Token, under whatever name (`?state=eyJ…`): its header and payload start `eyJ`, `{"` in base64url. */
+const jsonWebToken = /^eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*$/;
+
+/**
+ * Whether a query or form parameter, as written, carries a credential: by its name (a secret's, isSecretName, or one
+ * of credentialQueryName) or by its value's shape (a JWT). The one rule for a URL's query: what a printed URL masks
+ * (redactUrl), what is refused over plain HTTP to another machine, and what is warned about in the process list. Two
+ * rules disagreed (a user test): `?code=` and `?jwt=` went in clear to another machine while the logs masked them,
+ * and `?sortKey=` and `?author=` were refused as credentials.
+ */
+export function isCredentialParameter(name: string, value: string): boolean {
+  const decoded = decodedSafely(name);
+  return isSecretName(decoded) || credentialQueryName.test(decoded) || jsonWebToken.test(decodedSafely(value));
+}
+
+/** Whether one `name=value` pair of a query or form, as written, carries a credential; a bare `name` carries none. */
+export function isCredentialPair(pair: string): boolean {
+  // Only the first "=" ends the name; a value may hold more.
+  const equals = pair.indexOf('=');
+  return equals >= 0 && isCredentialParameter(pair.slice(0, equals), pair.slice(equals + 1));
+}
+
+/** Whether a URL's query (`url.search`, its `?` or not) holds a parameter that carries a credential (isCredentialPair). */
+export function queryHoldsCredential(search: string): boolean {
+  return search.replace(/^\?/, '').split('&').some(isCredentialPair);
+}
+
+/**
  * The credentials a URL carries: its user-info's password and every query value, as written and decoded. Every query value, as urlShownSafely hides them all: b2bctl cannot tell `?code=` (an Azure
  * Function's key) from `?format=`.
  */

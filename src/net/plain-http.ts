@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { UsageError } from '../base/errors.js';
+import { queryHoldsCredential } from '../lib/secret-values.js';
 import { noProxyVariableOf, type ProxyEnvironment, proxyRouteFor } from './proxy-route.js';
 
 /**
@@ -71,13 +72,14 @@ function remoteProxyOf(url: URL, env: ProxyEnvironment | undefined): URL | undef
   return route.kind === 'proxy' && !isLoopbackHost(route.proxy.hostname) ? route.proxy : undefined;
 }
 
-/** Query parameter names that carry a credential (`?api_key=`, `?token=`, `?signature=`…). */
-const credentialParameter = /key|token|secret|pass|auth|sig|credential/i;
-
-/** Whether the URL itself holds a credential: user-info, or a query parameter named like one. */
+/**
+ * Whether the URL itself holds a credential: user-info, or a query parameter that carries one, by the rule that
+ * masks it wherever a URL is printed (isCredentialParameter): `?api_key=`, `?code=`, `?jwt=`, `?senha=`, `?chave=`
+ * are credentials, `?sortKey=` and `?author=` are not.
+ */
 export function urlHoldsCredential(url: URL): boolean {
   if (url.username !== '' || url.password !== '') return true;
-  return [...url.searchParams.keys()].some((name) => credentialParameter.test(name));
+  return queryHoldsCredential(url.search);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-cl
 import { branchInRoute, branchNotLinked, branchPlaceholder, fillBranch } from './branch.js';
 import { proxyPageOf } from './answers/shapes.js';
 import { encodedSlashRefusal, heldSlashAdvice } from './encoded-slash.js';
-import { redactSecrets, redactUrl } from './redact.js';
+import { redactSecrets, shownUrl } from './redact.js';
 import { isRedirect, RedirectAnswerError } from './redirect.js';
 import { appliedWriteRule, type WriteRequest } from './applied-write.js';
 import type { TokenSource } from './token-source.js';
@@ -116,7 +116,7 @@ export class PlatformClient {
     const { response, token } = await this.withToken(request, (bearer) => this.sendWithToken(request, bearer));
     if (response.status === 403) {
       const branch = request.branch ?? this.branchInPath(request.path);
-      if (branch !== undefined) throw branchNotLinked(branch, request.method, redactUrl(response.url));
+      if (branch !== undefined) throw branchNotLinked(branch, request.method, shownUrl(response));
     }
     if (response.status >= 400) {
       // An error body may echo the Authorization header it was sent, and the secrets of its body.
@@ -125,7 +125,7 @@ export class PlatformClient {
       const text = redactSecrets(response.text, secrets);
       const body = parseJson(text);
       // The URL too: the profile's token in a query or a path (`?t=<token>`) is masked as the trace masks it.
-      const info = { method: request.method, url: redactSecrets(redactUrl(response.url), secrets) };
+      const info = { method: request.method, url: redactSecrets(shownUrl(response), secrets) };
       const contentType = response.headers['content-type'];
       const answer = { status: response.status, text, body, contentType: [contentType].flat()[0] };
       throw (
@@ -142,7 +142,7 @@ export class PlatformClient {
     // Looked for only in a body that did not parse (parseJson gives it back as it came), not in every answer.
     if (body === response.text && isNestedTooDeep(response.text))
       throw new B2bctlError(
-        `${request.method} ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}; no platform record is (b2bctl api ${request.path} prints it as sent).`,
+        `${request.method} ${shownUrl(response)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}; no platform record is (b2bctl api ${request.path} prints it as sent).`,
         ExitCode.unavailable,
       );
     const date = dateOf(response.headers.date);
@@ -168,7 +168,7 @@ export class PlatformClient {
     );
     if (response.status === 403) {
       const branch = request.branch ?? this.branchOfRoute(request.path);
-      if (branch !== undefined) throw branchNotLinked(branch, request.method, redactUrl(response.url));
+      if (branch !== undefined) throw branchNotLinked(branch, request.method, shownUrl(response));
     }
     return response;
   }

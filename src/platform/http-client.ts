@@ -30,7 +30,7 @@ import {
   maxRetryAfterMs,
   mayHaveBeenApplied,
 } from './retry-policy.js';
-import { redactBody, redactHeaders, redactSecrets, redactUrl } from './redact.js';
+import { redactBody, redactHeaders, redactSecrets, shownUrl } from './redact.js';
 import {
   type UnreadableBody,
   acceptedEncodings,
@@ -204,7 +204,7 @@ export class HttpClient {
       return await this.requestWithRetries({ ...request, signal }, sent);
     } catch (error) {
       if (!signal?.aborted) throw error;
-      const during = `Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${shownUrl(this.urlFor(request.path))}`;
+      const during = `Interrupted (${String(signal.reason ?? 'aborted')}) during ${request.method} ${shownUrl({ url: this.urlFor(request.path) })}`;
       // Written before the stop came, its answer never read: the platform may have applied it (as after a 502).
       if (sent.written)
         throw new InterruptedAfterSendingError(
@@ -225,8 +225,8 @@ export class HttpClient {
     const notStarted = () =>
       new NothingSentError(
         spent.pacedThrottles === 0
-          ? `Interrupted before ${request.method} ${shownUrl(this.urlFor(request.path))} was sent.`
-          : `Interrupted while ${request.method} ${shownUrl(this.urlFor(request.path))} waited to be sent again after HTTP 429 (the platform applied none of it).`,
+          ? `Interrupted before ${request.method} ${shownUrl({ url: this.urlFor(request.path) })} was sent.`
+          : `Interrupted while ${request.method} ${shownUrl({ url: this.urlFor(request.path) })} waited to be sent again after HTTP 429 (the platform applied none of it).`,
       );
     if (stop?.aborted) throw notStarted();
     if (this.options.pace === undefined) return undefined;
@@ -246,7 +246,7 @@ export class HttpClient {
         spent.failures + spent.pacedThrottles === 0
       )
         throw new NothingSentError(
-          `${request.method} ${shownUrl(this.urlFor(request.path))} was not sent: ${error.message}`,
+          `${request.method} ${shownUrl({ url: this.urlFor(request.path) })} was not sent: ${error.message}`,
         );
       throw error;
     }
@@ -304,7 +304,7 @@ export class HttpClient {
         this.options.pace?.succeeded(startedAt);
       }
       if (response && (response.status < 400 || !decision.retry))
-        return this.finalAnswer(request, url, response, decision, attempt + spent.pacedThrottles);
+        return this.finalAnswer(request, response, decision, attempt + spent.pacedThrottles);
       if (!decision.retry) {
         throw await this.networkFailure(request, url, failure, attempt + spent.pacedThrottles, decision.reason);
       }
@@ -334,14 +334,13 @@ export class HttpClient {
   /** The answer that ends the retries, or the error it stands for. */
   private finalAnswer(
     request: HttpRequest,
-    url: URL,
     response: HttpResponse,
     decision: ReturnType<typeof decideRetry>,
     attempt: number,
   ): HttpResponse {
     if (!decision.retry && decision.reason === mayHaveBeenApplied) {
       throw new AmbiguousAnswerError(
-        `${request.method} ${shownUrl(url)} answered HTTP ${response.status}, which may come after the platform applied the request.`,
+        `${request.method} ${shownUrl(response)} answered HTTP ${response.status}, which may come after the platform applied the request.`,
         response,
       );
     }
@@ -349,13 +348,13 @@ export class HttpClient {
     // Its page's title may quote what the proxy refused (`Proxy-Authorization: Basic …`): masked as a body is.
     if (intermediary)
       throw new UnavailableError(
-        `${request.method} ${shownUrl(url)} ${redactSecrets(intermediary, response.requestSecrets ?? [])}`,
+        `${request.method} ${shownUrl(response)} ${redactSecrets(intermediary, response.requestSecrets ?? [])}`,
       );
     if (!decision.retry && decision.retryAfterMs !== undefined) {
       // Said as what happened: one answer asked for longer than b2bctl waits, not a request that "kept failing".
       const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();
       throw new UnavailableError(
-        `${request.method} ${shownUrl(url)} answered HTTP ${response.status} asking to wait ${Math.round(decision.retryAfterMs / 1000)} s (Retry-After), longer than the ${maxRetryAfterMs / 60_000} minutes b2bctl waits; try again after ${until}.`,
+        `${request.method} ${shownUrl(response)} answered HTTP ${response.status} asking to wait ${Math.round(decision.retryAfterMs / 1000)} s (Retry-After), longer than the ${maxRetryAfterMs / 60_000} minutes b2bctl waits; try again after ${until}.`,
         { answeredStatus: response.status },
       );
     }
@@ -369,7 +368,7 @@ export class HttpClient {
         response.status === 429
           ? `kept answering HTTP 429 (too many requests) ${why}; the platform is throttling b2bctl's requests, try again later.`
           : `kept failing with HTTP ${response.status} ${why}; the platform is unavailable, try again later.`;
-      throw new KeptFailingError(`${request.method} ${shownUrl(url)} ${said}`, response.status);
+      throw new KeptFailingError(`${request.method} ${shownUrl(response)} ${said}`, response.status);
     }
     return response;
   }
@@ -390,7 +389,7 @@ export class HttpClient {
     const secretsOfRequest = () => (secrets ??= [...secretsOf(headers, request.body), ...secretsOfProxy(this.route)]);
     const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secretsOfRequest())) : undefined;
     if (trace) {
-      trace(`> ${request.method} ${shownUrl(url)}`);
+      trace(`> ${request.method} ${shownUrl({ url })}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
       if (request.body) trace(`> ${truncate(redactBody(request.body))}`);
     }
@@ -444,7 +443,9 @@ export class HttpClient {
     if (trace) {
       // Named: with requests in flight side by side (a bulk run's concurrency), the answer under a login's request
       // may be another request's.
-      trace(`< ${response.status} (${this.options.clock.now() - started} ms) to ${request.method} ${shownUrl(url)}`);
+      trace(
+        `< ${response.status} (${this.options.clock.now() - started} ms) to ${request.method} ${shownUrl({ url })}`,
+      );
       for (const [name, value] of Object.entries(redactHeaders(answer.headers))) trace(`< ${name}: ${value}`);
       const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text) : [];
       if (text) trace(`< ${truncate(redactSecrets(redactBody(text), answerSecrets))}`);
@@ -468,13 +469,13 @@ export class HttpClient {
     if (reason === mayHaveBeenApplied && problem.cutShort) {
       const status = failure instanceof CutShortAnswerError ? failure.status : undefined;
       return new AmbiguousRequestError(
-        `${request.method} ${shownUrl(url)} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}); not sent again: it reached the platform and may have been applied. Check whether it was before sending it again.`,
+        `${request.method} ${shownUrl({ url })} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}); not sent again: it reached the platform and may have been applied. Check whether it was before sending it again.`,
         { cause: failure, status },
       );
     }
     if (reason === mayHaveBeenApplied) {
       return new AmbiguousRequestError(
-        `${request.method} ${shownUrl(url)} failed (${problem.code}) after the request may have reached the platform.`,
+        `${request.method} ${shownUrl({ url })} failed (${problem.code}) after the request may have reached the platform.`,
         { cause: failure },
       );
     }
@@ -484,7 +485,7 @@ export class HttpClient {
     if (problem.cutShort && isWrite(request)) {
       const status = failure instanceof CutShortAnswerError ? failure.status : undefined;
       return new AmbiguousRequestError(
-        `${request.method} ${shownUrl(url)} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}), ${after}: the request may have been applied. ${capitalised(problem.fix)}.`,
+        `${request.method} ${shownUrl({ url })} answered${status === undefined ? '' : ` HTTP ${status}`}, but the connection closed before the answer's end (${problem.code}), ${after}: the request may have been applied. ${capitalised(problem.fix)}.`,
         { cause: failure, status },
       );
     }
@@ -513,7 +514,7 @@ export class HttpClient {
     const timedOutAfterMs = failure.timedOut ? this.options.timeoutMs : undefined;
     if (isWrite(request))
       return new AmbiguousRequestError(
-        `${request.method} ${shownUrl(url)} was sent, and ${what}, ${after}: the request may have been applied. ${fix}.`,
+        `${request.method} ${shownUrl({ url })} was sent, and ${what}, ${after}: the request may have been applied. ${fix}.`,
         { cause: failure, timedOutAfterMs },
       );
     return new UnavailableError(`No answer from ${url.origin} ${after}: ${what}. ${fix}, then try again.`, {
@@ -543,11 +544,6 @@ export function longerTimeoutThan(timeoutMs: number): string {
   return `${Math.max(1, Math.ceil(Math.max(2 * timeoutMs, settingDefault) / 1000))}s`;
 }
 
-/** A request's URL as every message and trace line shows it: query values that carry credentials masked. */
-function shownUrl(url: URL | string): string {
-  return redactUrl(String(url));
-}
-
 /**
  * An answer whose body b2bctl cannot decode: never read as text. A write the platform answered below 400 may have
  * been applied, so it is ambiguous (unknown: a resume asks about it, or sends it again), never "not sent": a write safe to repeat
@@ -561,7 +557,7 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
       : body.notUtf8 === true
         ? "if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare the charset it writes in the Content-Type"
         : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
-  const message = `${request.method} ${shownUrl(url)} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
+  const message = `${request.method} ${shownUrl({ url })} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
   return status < 400 && isWrite(request)
     ? new AmbiguousRequestError(message, { status })
     : new UnavailableError(message);
@@ -584,7 +580,7 @@ function cutShort(request: HttpRequest, url: URL, status: number, error: unknown
   if (isSafeToRepeat(request)) return new CutShortAnswerError(status, error);
   const code = errorCodeOf(error);
   return new AmbiguousRequestError(
-    `${request.method} ${shownUrl(url)} answered HTTP ${status}, but its body was cut short${code === undefined ? '' : ` (${code})`}: the request may have been applied.`,
+    `${request.method} ${shownUrl({ url })} answered HTTP ${status}, but its body was cut short${code === undefined ? '' : ` (${code})`}: the request may have been applied.`,
     { cause: error, status },
   );
 }

@@ -247,9 +247,9 @@ export class OrderNumberIndex {
     const entries = readOrderListingPage(body, this.settings) ?? [];
     const repeat = entries.length === 0 ? undefined : pass.repeatOf(entries, offset);
     if (repeat?.kind === 'lastPageAgain') {
-      const url = this.client.http.urlFor(path, query).toString();
+      const pageAsked = { url: this.client.http.urlFor(path, query) };
       this.progress(
-        lastPageAgainLine(url, repeat.firstOffset, entries.length, 'orders', 'every order listed was read'),
+        lastPageAgainLine(pageAsked, repeat.firstOffset, entries.length, 'orders', 'every order listed was read'),
       );
       // Past the end of the listing, as an empty page says.
       return [];

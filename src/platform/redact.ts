@@ -1,6 +1,6 @@
 /** Keeps secrets out of traces, logs and messages. Pure. */
 
-import { hideEchoedSecret, isSecretName, redacted } from '../lib/secret-values.js';
+import { hideEchoedSecret, isCredentialPair, isSecretName, redacted, redactSecrets } from '../lib/secret-values.js';
 
 export { redacted, redactSecrets } from '../lib/secret-values.js';
 
@@ -28,18 +28,6 @@ export function redactHeaders(
 /** Names whose value is a secret whole, whatever its shape. */
 const wholeSecretKey = /pass(word|wd)?|pwd|senha|secret|token/i;
 
-/**
- * Query parameters whose whole name says they carry a credential, though no secret word ends it: Google's API `key`,
- * Azure's SAS `sig` and its Functions' `code` (an OAuth authorization code too), a `jwt`, an `auth`, and AWS's
- * `AWSAccessKeyId` (with `Signature`, `sig` and `X-Goog-Signature`, OpenTelemetry's default list of query values to
- * redact), and Portuguese `chave` (key: as a field name it is also an NF-e's access key, no secret, so a query's only). The whole name only: `key` ending another name (`invoiceKey`, `sortKey`) is no credential, and b2bctl's
- * own parameters (`limit`, `offset`, `status`, `email`, `updatedFrom`, `updatedTo`) are never masked.
- */
-const credentialQueryName = /^(key|sig|code|jwt|auth|awsaccesskeyid|chave)$/i;
-
-/** A JSON Web Token, under whatever name (`?state=eyJ…`): its header and payload start `eyJ`, `{"` in base64url. */
-const jsonWebToken = /^eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*$/;
-
 /** A JSON Web Token inside a longer text (a header, a body's string, a sentence). */
 const jsonWebTokenInText = /eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*/g;
 
@@ -54,15 +42,10 @@ export function redactTokensAndUserInfo(text: string): string {
   return text.replace(jsonWebTokenInText, redacted).replace(urlUserInfoPassword, `$1:${redacted}@`);
 }
 
-/** Whether a query or form parameter holds a credential, by its name (secret-looking, or one of the above) or value. */
-export function isCredentialParameter(name: string, value: string): boolean {
-  const decoded = decodedName(name);
-  return isSecretName(decoded) || credentialQueryName.test(decoded) || jsonWebToken.test(decodedName(value));
-}
-
 /**
  * A URL as it may be printed: the values of its query parameters that hold credentials replaced
- * (`?password=[redacted]`, `?key=[redacted]`; see isCredentialParameter).
+ * (`?password=[redacted]`, `?key=[redacted]`; see isCredentialParameter): the parameters the plain-HTTP guard
+ * refuses to send in clear, by the same rule.
  */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');
@@ -70,15 +53,26 @@ export function redactUrl(url: string): string {
   const query = url
     .slice(at + 1)
     .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      if (equals < 0) return pair;
-      return isCredentialParameter(pair.slice(0, equals), pair.slice(equals + 1))
-        ? `${pair.slice(0, equals)}=${redacted}`
-        : pair;
-    })
+    .map((pair) => (isCredentialPair(pair) ? `${pair.slice(0, pair.indexOf('='))}=${redacted}` : pair))
     .join('&');
   return `${url.slice(0, at)}?${query}`;
+}
+
+/** A URL asked, as shownUrl reads it: an answer's (`HttpResponse`), or a request's with the secrets it carried. */
+export interface AskedUrl {
+  readonly url: string | URL;
+  /** The credentials the request carried (the profile's token, a header's key), masked under any name or in the path. */
+  readonly requestSecrets?: readonly string[];
+}
+
+/**
+ * A URL asked, as every message and trace line shows it: query values that carry credentials masked (redactUrl),
+ * and what the request carried under any name or in the path (`?t=<token>`, `/session/<token>/renew`: the profile's
+ * own token), as the trace masks it. Messages take the answer, not a URL string, so none can print one unmasked: a
+ * paging stop of `api --paginate` printed `?api_key=` in clear beside two that masked it (a user test).
+ */
+export function shownUrl(asked: AskedUrl): string {
+  return redactSecrets(redactUrl(String(asked.url)), asked.requestSecrets ?? []);
 }
 
 /** A request or response body as it may be printed: values of secret-looking keys replaced. */
@@ -94,15 +88,13 @@ export function redactBody(text: string): string {
     }
   }
   if (/^[\w.%-]+=[^&]*(&[\w.%-]+=[^&]*)*$/.test(trimmed)) {
-    return trimmed
-      .split('&')
-      .map((pair) => {
-        // Only the first "=" ends the name; a value may hold more. A form is a query's grammar: the same names.
-        const equals = pair.indexOf('=');
-        const name = pair.slice(0, equals);
-        return isCredentialParameter(name, pair.slice(equals + 1)) ? `${name}=${redacted}` : pair;
-      })
-      .join('&');
+    return (
+      trimmed
+        .split('&')
+        // A form is a query's grammar: the same names.
+        .map((pair) => (isCredentialPair(pair) ? `${pair.slice(0, pair.indexOf('='))}=${redacted}` : pair))
+        .join('&')
+    );
   }
   return body;
 }
@@ -148,15 +140,6 @@ function redactBrokenJson(text: string): string {
     from = token.index + token[0].length;
   }
   return safe + text.slice(from);
-}
-
-/** A form field's name decoded, or as written when its escapes are broken: tracing must never throw. */
-function decodedName(name: string): string {
-  try {
-    return decodeURIComponent(name);
-  } catch {
-    return name;
-  }
 }
 
 function redactValue(value: unknown): unknown {

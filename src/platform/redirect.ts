@@ -1,5 +1,5 @@
 import { B2bctlError, ExitCode } from '../base/errors.js';
-import { redactUrl } from './redact.js';
+import { shownUrl } from './redact.js';
 import { redacted, redactSecrets } from '../lib/secret-values.js';
 
 /** An answer b2bctl reads as a redirect: never followed, never a success. */
@@ -78,7 +78,7 @@ export class RedirectAnswerError extends B2bctlError {
     request: { method: string; changesNothing?: boolean },
     readonly response: RedirectAnswer,
   ) {
-    const answered = `${request.method} ${redactUrl(response.url)} answered HTTP ${response.status} (${redirectWords(response)})`;
+    const answered = `${request.method} ${shownUrl(response)} answered HTTP ${response.status} (${redirectWords(response)})`;
     const changesNothing = request.method === 'GET' || request.method === 'HEAD' || request.changesNothing === true;
     const unknownOutcome = changesNothing
       ? undefined

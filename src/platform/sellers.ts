@@ -86,15 +86,15 @@ export async function* listAllSellers(
       continue;
     }
     const asked = { limit: query.pageSize, offset, email: query.email };
-    const url = client.http.urlFor(client.route('paths.sellers'), asked).toString();
+    const pageAsked = { url: client.http.urlFor(client.route('paths.sellers'), asked) };
     if (repeat.kind === 'lastPageAgain') {
-      warn(lastPageAgainLine(url, repeat.firstOffset, page.reps.length, 'sales reps'));
+      warn(lastPageAgainLine(pageAsked, repeat.firstOffset, page.reps.length, 'sales reps'));
       return;
     }
     const line =
       repeat.kind === 'outrun'
-        ? outrunLine(url, repeat.firstOffset, repeat.repeats, 'sales reps')
-        : notPagingByOffsetLine(url, repeat.firstOffset, 'sales reps');
+        ? outrunLine(pageAsked, repeat.firstOffset, repeat.repeats, 'sales reps')
+        : notPagingByOffsetLine(pageAsked, repeat.firstOffset, 'sales reps');
     throw new B2bctlError(line, ExitCode.someRecordsFailed);
   }
 }

@@ -9,7 +9,7 @@ import { JsonNestedTooDeep, parseJsonKeepingDigits } from '../../lib/written-jso
 import { readListingPageStrictly } from '../../platform/answers/listing.js';
 import { encodedSlashRefusal, heldSlashAdvice } from '../../platform/encoded-slash.js';
 import type { HttpResponse } from '../../platform/http-client.js';
-import { redactSecrets, redactUrl } from '../../platform/redact.js';
+import { redactSecrets, shownUrl } from '../../platform/redact.js';
 import { isRedirect, redirectWords } from '../../platform/redirect.js';
 
 /** Writes text to a stream, waiting when its buffer is full (a slow reader such as `less`). */
@@ -60,7 +60,7 @@ export async function refuseAnswer(
     ? ', which may come after the platform applied the request: check whether it did before sending it again'
     : '';
   throw new B2bctlError(
-    `${method} ${urlShownOf(response)} answered HTTP ${response.status}${moved}${applied}.`,
+    `${method} ${shownUrl(response)} answered HTTP ${response.status}${moved}${applied}.`,
     ExitCode.someRecordsFailed,
   );
 }
@@ -70,7 +70,7 @@ export async function refuseAnswer(
  * user wrote `%2F` in is their own text: its answer is shown as it came, the page saying what refused it).
  */
 function branchSlashRefusal(response: HttpResponse, method: string, branch: string) {
-  const url = redactUrl(response.url);
+  const url = shownUrl(response);
   const contentType = [response.headers['content-type']].flat()[0];
   const json = jsonIn(response.text);
   const answer = {
@@ -81,14 +81,6 @@ function branchSlashRefusal(response: HttpResponse, method: string, branch: stri
   };
   const advice = heldSlashAdvice(`the branch code "${branch}" (--branch or the branch setting)`);
   return encodedSlashRefusal(answer, { method, url, path: new URL(response.url).pathname }, advice);
-}
-
-/**
- * The URL asked, as a line may print it: credentials by their names (redactUrl), and what the request carried under
- * any name or in the path (`?t=<token>`, `/session/<token>/renew`: the profile's own token), as the trace masks it.
- */
-function urlShownOf(response: HttpResponse): string {
-  return redactSecrets(redactUrl(response.url), response.requestSecrets ?? []);
 }
 
 /** How much of an answer's body the line on stderr quotes: a refusal's words, not a whole page of HTML. */
@@ -102,10 +94,10 @@ const longestBodyQuoted = 2000;
  * an HTML page shown as its title and text, cut at longestBodyQuoted characters; empty, it says so.
  */
 function writeBodyToStderr(response: HttpResponse, method: string, context: Context): void {
-  const answered = `${method} ${urlShownOf(response)} answered with this body`;
+  const answered = `${method} ${shownUrl(response)} answered with this body`;
   // --log-format json promises one object a line on stderr: the body (an HTML page has many lines) goes in one.
   if (context.globals.logFormat === 'json') context.log.error(answered, { body: response.text });
-  else if (response.text.trim() === '') context.log.notice(`${method} ${urlShownOf(response)} answered no body.`);
+  else if (response.text.trim() === '') context.log.notice(`${method} ${shownUrl(response)} answered no body.`);
   else context.log.notice(`${answered}: ${printable(quotedAnswer(response.text, longestBodyQuoted))}`);
 }
 
@@ -126,7 +118,7 @@ export async function writeAnswerBody(
   // Formatted, it failed with the engine's stack error after a CSV header was written (a user test): said before writing.
   if (json === 'too deep')
     throw new B2bctlError(
-      `${method} ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}: -o ${format} cannot format it (run without -o to have it on stdout as sent).`,
+      `${method} ${shownUrl(response)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}: -o ${format} cannot format it (run without -o to have it on stdout as sent).`,
       ExitCode.someRecordsFailed,
     );
   if (json === undefined) return await refuseNonJson(response, format, method, context);
@@ -196,7 +188,7 @@ async function refuseNonJson(
   writeBodyToStderr(response, method, context);
   const done = method === 'GET' || method === 'HEAD' ? '' : ' (the request was done: do not send it again)';
   throw new B2bctlError(
-    `${method} ${redactUrl(response.url)} answered HTTP ${response.status}${done} with a body that is not JSON, quoted above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
+    `${method} ${shownUrl(response)} answered HTTP ${response.status}${done} with a body that is not JSON, quoted above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,
     ExitCode.someRecordsFailed,
   );
 }

@@ -15,7 +15,7 @@ import { proxyPageOf } from '../../platform/answers/shapes.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { HttpResponse } from '../../platform/http-client.js';
 import { type ListingRoute, recogniseListing } from '../../platform/listing-routes.js';
-import { redactUrl } from '../../platform/redact.js';
+import { shownUrl } from '../../platform/redact.js';
 import type { PlannedRequest } from './request-plan.js';
 
 /** How a listing is paged: its route when recognised, the `limit` sent (none: the platform's default), the start. */
@@ -107,17 +107,14 @@ export async function* listingPages(
     const repeat = repeatOf(items, offset);
     if (repeat.kind === 'lastPageAgain') {
       warnEnd(changes, written, warn, paging.startOffset);
-      warn(lastPageAgainLine(redactUrl(response.url), repeat.firstOffset, items.length, 'items'));
+      warn(lastPageAgainLine(response, repeat.firstOffset, items.length, 'items'));
       return;
     }
     if (repeat.kind === 'notPagingByOffset')
-      throw new B2bctlError(
-        notPagingByOffsetLine(redactUrl(response.url), repeat.firstOffset, 'items'),
-        ExitCode.someRecordsFailed,
-      );
+      throw new B2bctlError(notPagingByOffsetLine(response, repeat.firstOffset, 'items'), ExitCode.someRecordsFailed);
     if (repeat.kind === 'outrun')
       throw new B2bctlError(
-        outrunLine(response.url, repeat.firstOffset, repeat.repeats, 'items'),
+        outrunLine(response, repeat.firstOffset, repeat.repeats, 'items'),
         ExitCode.someRecordsFailed,
       );
     const unwritten = written.unwritten(items, idOf);
@@ -199,11 +196,11 @@ function pageItems(response: HttpResponse): ListingPage {
     // Read on, it failed with the engine's stack error (a user test): JSON, but too deep to write.
     if (error instanceof JsonNestedTooDeep)
       throw new B2bctlError(
-        `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body ${error.message}; run without --paginate to see it as sent.`,
+        `GET ${shownUrl(response)} answered HTTP ${response.status} with a body ${error.message}; run without --paginate to see it as sent.`,
         ExitCode.someRecordsFailed,
       );
     throw new B2bctlError(
-      `GET ${redactUrl(response.url)} answered HTTP ${response.status} with a body that is not JSON; --paginate reads JSON listings only (run without --paginate to see it).`,
+      `GET ${shownUrl(response)} answered HTTP ${response.status} with a body that is not JSON; --paginate reads JSON listings only (run without --paginate to see it).`,
       ExitCode.someRecordsFailed,
     );
   }
@@ -213,11 +210,11 @@ function pageItems(response: HttpResponse): ListingPage {
   // The list is there, beside fields that are no paging figure: say so, not that there is no list (a user test).
   if (beside)
     throw new B2bctlError(
-      `GET ${redactUrl(response.url)} answered an object with a list under ${beside.path} beside fields that are no paging figure (${namedFew(beside.others)}): --paginate reads an object as a page of a listing only when every field beside its list is one (total, offset, next…); an object with other fields may be one record holding a list, or a refusal such as {"status":"ERROR","data":[]} that read as a page would end the listing. Run without --paginate to see it.`,
+      `GET ${shownUrl(response)} answered an object with a list under ${beside.path} beside fields that are no paging figure (${namedFew(beside.others)}): --paginate reads an object as a page of a listing only when every field beside its list is one (total, offset, next…); an object with other fields may be one record holding a list, or a refusal such as {"status":"ERROR","data":[]} that read as a page would end the listing. Run without --paginate to see it.`,
       ExitCode.someRecordsFailed,
     );
   throw new B2bctlError(
-    `GET ${redactUrl(response.url)} answered an object with no list b2bctl recognises (a bare array, or one under data, items, content, results…); run without --paginate to see it.`,
+    `GET ${shownUrl(response)} answered an object with no list b2bctl recognises (a bare array, or one under data, items, content, results…); run without --paginate to see it.`,
     ExitCode.someRecordsFailed,
   );
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { countOf } from '../../lib/plural.js';
+import { type AskedUrl, shownUrl } from '../redact.js';
 
 /**
  * Answers of a one-item page at the next offsets, in a row, that stop a read: an item added at the head of a listing
@@ -76,30 +77,34 @@ export function watchForRepeatedPages(
   };
 }
 
-/** The line that stops a read whose route answered the same page at `url` as at `firstOffset`. */
-export function notPagingByOffsetLine(url: string, firstOffset: number, itemsWord: string): string {
-  return `GET ${url} answered the same page as offset ${firstOffset}: the route does not seem to page by offset; stopped instead of looping (the ${itemsWord} of offset ${firstOffset} were written once).`;
+/**
+ * The line that stops a read whose route answered the same page at `asked` (the answer, or the URL asked and the
+ * request's secrets: shown masked, shownUrl) as at `firstOffset`.
+ */
+export function notPagingByOffsetLine(asked: AskedUrl, firstOffset: number, itemsWord: string): string {
+  return `GET ${shownUrl(asked)} answered the same page as offset ${firstOffset}: the route does not seem to page by offset; stopped instead of looping (the ${itemsWord} of offset ${firstOffset} were written once).`;
 }
 
 /**
  * The line that stops a read whose listing, paged by offset until then, answered the page of `firstOffset` again
- * `repeats` times in a row (the last at `url`): items are added at its head as fast as it is read. Every item
- * read was written once; the end of the listing was not answered, so the run fails.
+ * `repeats` times in a row (the last at `asked`, shown masked): items are added at its head as fast as it is read.
+ * Every item read was written once; the end of the listing was not answered, so the run fails.
  */
-export function outrunLine(url: string, firstOffset: number, repeats: number, itemsWord: string): string {
-  return `GET ${url} answered the page of offset ${firstOffset} again, ${countOf(repeats, 'times')} in a row: ${itemsWord} are added at the head of the listing as fast as it is read (each answer found that page moved down as far as the read moved on); stopped instead of chasing it (every one of the ${itemsWord} read was written once; ${itemsWord} added meanwhile are not in this read). Run it again when the store is quieter.`;
+export function outrunLine(asked: AskedUrl, firstOffset: number, repeats: number, itemsWord: string): string {
+  return `GET ${shownUrl(asked)} answered the page of offset ${firstOffset} again, ${countOf(repeats, 'times')} in a row: ${itemsWord} are added at the head of the listing as fast as it is read (each answer found that page moved down as far as the read moved on); stopped instead of chasing it (every one of the ${itemsWord} read was written once; ${itemsWord} added meanwhile are not in this read). Run it again when the store is quieter.`;
 }
 
 /**
  * The warning that ends a read whose route answered the page of `firstOffset` again, whole, at the next offset (the
- * last at `url`): the route answers its last page past the end instead of an empty page, so the listing ended there.
+ * last at `asked`, shown masked): the route answers its last page past the end instead of an empty page, so the
+ * listing ended there.
  */
 export function lastPageAgainLine(
-  url: string,
+  asked: AskedUrl,
   firstOffset: number,
   count: number,
   itemsWord: string,
   read = `every one of the ${itemsWord} answered was written once`,
 ): string {
-  return `warning: GET ${url} answered the page of offset ${firstOffset} again (the same ${count} ${itemsWord}, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (${read}).`;
+  return `warning: GET ${shownUrl(asked)} answered the page of offset ${firstOffset} again (the same ${count} ${itemsWord}, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (${read}).`;
 }

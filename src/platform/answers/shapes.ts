@@ -1,7 +1,7 @@
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { readInstantMs } from '../../domain/update-instants.js';
-import { redactUrl } from '../redact.js';
+import { shownUrl } from '../redact.js';
 
 /**
  * Reading answers the platform document does not show. The rule (docs/platform.md, "Where the document is silent"): decide on status
@@ -113,7 +113,7 @@ export function proxyPageOf(
   const contentType = response.headers['content-type'];
   return isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text)
     ? new ProxyPageError(
-        { method: request.method, url: redactUrl(response.url), changesNothing: request.changesNothing },
+        { method: request.method, url: shownUrl(response), changesNothing: request.changesNothing },
         response.status,
         response.text,
       )

@@ -13,6 +13,7 @@ import { isLoopbackHost } from '../../../src/net/plain-http.js';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { requireThat } from '../../support/external-tools.js';
+import { inboxWithOneEvent } from '../../support/one-event-inbox.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
 const address = Object.values(networkInterfaces())
@@ -177,6 +178,36 @@ describe.skipIf(network.missing)(`plain HTTP to another machine${network.note}`,
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Refusing to send the credential in the URL');
+  });
+
+  // The names the logs mask as credentials are the ones refused (a user test: these went out in clear).
+  it.each(['code', 'jwt', 'senha', 'chave'])(
+    'webhook replay --to with ?%s= is refused (exit 2), nothing sent, the value not shown',
+    async (name) => {
+      const inbox = await inboxWithOneEvent();
+      const result = await runCommandLine(
+        ['webhook', 'replay', '--id', '1', '--inbox', inbox, '--to', `${remoteBase()}/hook?${name}=pw-123`],
+        { configDir: freshConfigDir() },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(refusal);
+      expect(result.stderr).toContain('Refusing to send the credential in the URL (user-info or query) to');
+      expect(result.stderr).not.toContain('pw-123');
+      expect(received).toEqual([]);
+    },
+  );
+
+  // Names the logs show are no credential (a user test: these were refused).
+  it.each(['sortKey=date', 'author=ana'])('webhook replay --to with ?%s is sent, not refused', async (query) => {
+    const inbox = await inboxWithOneEvent();
+    const result = await runCommandLine(
+      ['webhook', 'replay', '--id', '1', '--inbox', inbox, '--attempts', '1', '--to', `${remoteBase()}/hook?${query}`],
+      { configDir: freshConfigDir() },
+    );
+    // The stand-in answers 401: the event was sent, and failed there.
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('Refusing');
+    expect(received).toEqual([`POST ${address}:${port}/hook?${query}`]);
   });
 
   it('webhook listen does not send the ERP token (B2BCTL_WEBHOOK_FORWARD_TOKEN) over plain HTTP: exit 2', async () => {

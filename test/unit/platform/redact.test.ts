@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { redactBody, redactHeaders, redactSecrets, redactUrl, redacted } from '../../../src/platform/redact.js';
+import {
+  redactBody,
+  redactHeaders,
+  redactSecrets,
+  redactUrl,
+  redacted,
+  shownUrl,
+} from '../../../src/platform/redact.js';
 import { hideEchoedSecret, isSecretName } from '../../../src/lib/secret-values.js';
 
 describe('redactHeaders', () => {
@@ -354,5 +361,17 @@ describe('redactHeaders and redactBody: secrets by shape', () => {
   it('a JWT in a body field of any name, in JSON that does not parse too', () => {
     expect(redactBody(`{"state":"${jwt}","n":1}`)).toBe('{"state":"[redacted]","n":1}');
     expect(redactBody(`{"state":"${jwt}",}`)).toBe('{"state":"[redacted]",}');
+  });
+});
+
+describe('shownUrl: a URL asked, as every message shows it', () => {
+  it('masks a credential by its name and what the request carried, in the path or under any name', () => {
+    const url = 'https://api.example/v1/stores/TOK-0123456789/items?api_key=K-1&t=TOK-0123456789&offset=5&limit=1';
+    expect(shownUrl({ url, requestSecrets: ['TOK-0123456789'] })).toBe(
+      'https://api.example/v1/stores/[redacted]/items?api_key=[redacted]&t=[redacted]&offset=5&limit=1',
+    );
+    expect(shownUrl({ url: new URL('https://api.example/x?sortKey=date&code=c1') })).toBe(
+      'https://api.example/x?sortKey=date&code=[redacted]',
+    );
   });
 });
