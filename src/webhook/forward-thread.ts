@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { timerDelay } from '../lib/timer-delay.js';
 
 /**
  * The ERP's round trips of a `--forward-to` hand-off, run on a thread of their own. On the receiver's thread an
@@ -145,7 +146,8 @@ export class ForwardThread {
           resolve(reply);
         },
       });
-      this.send({ id, url: this.url, timeoutMs: this.timeoutMs, events });
+      // The thread's timer is armed with this, and its eval'd code imports nothing: the guard is applied here.
+      this.send({ id, url: this.url, timeoutMs: timerDelay(this.timeoutMs), events });
       if (signal.aborted) onAbort();
     });
   }
