@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { timerDelay } from '../lib/timer-delay.js';
 
 /** Time as commands see it; tests may pass their own. */
 export interface Clock {
@@ -20,7 +21,8 @@ export function monotonicNow(clock: Clock): number {
 export const systemClock: Clock = {
   now: () => Date.now(),
   // A wait worked out from two readings of the clock can come out just below 0 (-0.59 ms under a 429's pause):
-  // Node then warns on stderr (TimeoutNegativeWarning), a line of no time or level in a cron log.
-  sleep: (ms, signal) => delay(Math.max(0, ms), undefined, signal ? { signal } : undefined),
+  // Node then warns on stderr (TimeoutNegativeWarning), a line of no time or level in a cron log. One past 24.8 days
+  // (`--watch --interval` in seconds) Node would end after 1 ms, with a TimeoutOverflowWarning: both are held.
+  sleep: (ms, signal) => delay(timerDelay(ms), undefined, signal ? { signal } : undefined),
   monotonic: () => performance.now(),
 };

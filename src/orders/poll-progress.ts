@@ -143,6 +143,9 @@ export class PollProgress {
   /** How far ahead of ours the platform's clock was (its updates then show up that much late); undefined if not. */
   platformAheadMs: number | undefined;
 
+  /** The first `Date` header of the run that was no HTTP date, as it came; this machine's clock stood in for it. */
+  unreadableDate: string | undefined;
+
   /** What the run saw of update instants written without a zone, for its one warning about them. */
   readonly zoneless: ZonelessInstantsSeen = {};
 

@@ -1,6 +1,7 @@
 import type { Session } from '../config/session.js';
 import { everySetting, type RouteSettingKey } from '../config/settings.js';
 import { AuthError, B2bctlError, ExitCode, PlatformError, UsageError } from '../base/errors.js';
+import { httpDateOf } from '../lib/http-text.js';
 import { isNestedTooDeep, JsonNestedTooDeep } from '../lib/written-json.js';
 import { parseJson } from './auth.js';
 import type { HttpClient, HttpMethod, HttpResponse, QueryValue } from './http-client.js';
@@ -69,6 +70,11 @@ export interface PlatformResponse<T> {
   body: T;
   /** The platform's clock when it answered, from its `Date` header (whole seconds); undefined without one. */
   date?: number;
+  /**
+   * A `Date` header that is no HTTP date (a gateway's `01/12/2026 02:24:13`), as it came: no clock is read from it,
+   * and the caller says so once rather than take it for a clock far off.
+   */
+  unreadableDate?: string;
 }
 
 /** The platform's API as commands see it: Bearer auth, one re-login on 401, JSON in and out, typed errors. */
@@ -145,10 +151,11 @@ export class PlatformClient {
         `${request.method} ${shownUrl(response)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}; no platform record is (b2bctl api ${request.path} prints it as sent).`,
         ExitCode.unavailable,
       );
-    const date = dateOf(response.headers.date);
-    return date === undefined
-      ? { status: response.status, body: body as T }
-      : { status: response.status, body: body as T, date };
+    const date = httpDateOf(response.headers.date);
+    if (date === undefined) return { status: response.status, body: body as T };
+    return 'ms' in date
+      ? { status: response.status, body: body as T, date: date.ms }
+      : { status: response.status, body: body as T, unreadableDate: date.unreadable };
   }
 
   /**
@@ -242,14 +249,6 @@ export class PlatformClient {
       signal: request.signal,
     });
   }
-}
-
-/** A `Date` header as milliseconds since the epoch, or undefined when absent or unreadable. */
-function dateOf(header: string | string[] | undefined): number | undefined {
-  const text = Array.isArray(header) ? header[0] : header;
-  if (text === undefined) return undefined;
-  const instant = Date.parse(text);
-  return Number.isNaN(instant) ? undefined : instant;
 }
 
 /** The `WWW-Authenticate` challenge of a 401 without a body: the only explanation such an answer gives. */

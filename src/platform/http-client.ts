@@ -39,6 +39,7 @@ import {
   tooLargeAnswer,
 } from './answer-body.js';
 import { formDecode, headerText } from '../lib/http-text.js';
+import { timerDelay } from '../lib/timer-delay.js';
 import { isSecretName, secretsOfAuthorization } from '../lib/secret-values.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -622,7 +623,7 @@ function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { sig
   const timer = setTimeout(
     () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
     // A timer takes at most 2^31 − 1 ms (24.8 days); past it, node fires it at once and every request "times out".
-    Math.min(timeoutMs, 2_147_483_647),
+    timerDelay(timeoutMs),
   );
   // Like AbortSignal.timeout's, the timer alone does not keep the process alive.
   timer.unref();

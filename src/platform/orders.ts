@@ -56,6 +56,8 @@ export interface OrderListingPage {
   unrecognised: boolean;
   /** The platform's clock when it answered (its `Date` header), when it said it. */
   platformNow?: number;
+  /** A `Date` header that is no HTTP date, as it came: no platform clock is read from it. */
+  unreadableDate?: string;
 }
 
 /** The `answers.orders.*` settings of the client's profile. */
@@ -82,7 +84,7 @@ export async function listOrderPage(
     offset: request.offset,
     ...(request.statuses.length > 0 ? { status: [...request.statuses] } : {}),
   };
-  const { status, body, date } = await client
+  const { status, body, date, unreadableDate } = await client
     .send<unknown>({
       method: 'GET',
       path,
@@ -100,7 +102,10 @@ export async function listOrderPage(
   const notAPage = orderListingNotAPage(body, settings);
   if (notAPage !== undefined)
     throw new NotAListingPage(status, client.http.urlFor(path, query).toString(), body, notAPage, 'orders');
-  const clock = date === undefined ? {} : { platformNow: date };
+  const clock = {
+    ...(date === undefined ? {} : { platformNow: date }),
+    ...(unreadableDate === undefined ? {} : { unreadableDate }),
+  };
   const entries = readOrderListingPage(body, settings);
   if (entries === undefined)
     return { listed: 0, orders: [], untrackable: [], unreadableStamps: [], unrecognised: true, ...clock };

@@ -1,5 +1,6 @@
 /** When to retry a request and how long to wait first. Pure: the caller supplies the clock and the dice. */
 import { errorCodeOf, isCutShortAnswer, UnansweredRequestError } from '../net/network-error.js';
+import { httpDate } from '../lib/http-text.js';
 
 const retryableStatuses = new Set([429, 502, 503, 504]);
 
@@ -53,21 +54,8 @@ export function parseRetryAfter(header: string | undefined, nowMs: number, answe
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
   const date = httpDate(text);
   if (date === undefined) return undefined;
-  const platformNow = answeredAt === undefined ? undefined : httpDate(answeredAt.trim());
+  const platformNow = answeredAt === undefined ? undefined : httpDate(answeredAt);
   return Math.max(0, date - (platformNow ?? nowMs));
-}
-
-/** An HTTP date's milliseconds, or undefined when the text is no HTTP date. */
-function httpDate(text: string): number | undefined {
-  // Only the HTTP-date forms (IMF-fixdate, RFC 850, asctime): V8's Date.parse reads "abc 1" as 2001.
-  if (
-    !/^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(
-      text,
-    )
-  )
-    return undefined;
-  const date = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
-  return Number.isNaN(date) ? undefined : date;
 }
 
 export interface BackoffSettings {

@@ -12,6 +12,7 @@ import type { ProxyEnvironment } from '../net/proxy-route.js';
 import { quotedAnswer } from '../base/quoted-answer.js';
 import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
+import { timerDelay } from '../lib/timer-delay.js';
 import type { CommandRuns } from './command-runs.js';
 import { type ForwardRequest, ForwardThread } from './forward-thread.js';
 import { CommandOutput, failureWithOutput } from './command-output.js';
@@ -331,7 +332,7 @@ export function execCommand(
         };
         const timer = setTimeout(
           () => end(`timed out after ${timeoutMs / 1000} s; its process group was killed`),
-          timeoutMs,
+          timerDelay(timeoutMs),
         );
         const onAbort = () => end('stopped by shutdown');
         signal.addEventListener('abort', onAbort, { once: true });

@@ -1,5 +1,6 @@
 import { lookup as systemLookup, type LookupOptions } from 'node:dns';
 import { Worker } from 'node:worker_threads';
+import { timerDelay } from '../lib/timer-delay.js';
 import type { ConnectionRules } from '../net/dispatcher.js';
 
 /**
@@ -201,7 +202,8 @@ export class ForwardThread {
           resolve(reply);
         },
       });
-      this.send({ id, url: this.url, timeoutMs: this.timeoutMs, events });
+      // The thread's timer is armed with this, and its eval'd code imports nothing: the guard is applied here.
+      this.send({ id, url: this.url, timeoutMs: timerDelay(this.timeoutMs), events });
       if (signal.aborted) onAbort();
     });
   }

@@ -5,6 +5,8 @@ import { isLoopbackHost } from '../../net/plain-http.js';
 import { describeRoute, type ProxyRoute, redactProxyUrl } from '../../net/proxy-route.js';
 import { openConnection, probeTls, reachProxy } from '../../net/tls-probe.js';
 import type { HttpClient } from '../../platform/http-client.js';
+import { httpDateOf } from '../../lib/http-text.js';
+import { printable } from '../../lib/printable.js';
 import type { Finding } from './findings.js';
 
 /** Skew beyond which tokens issued by the platform look expired or not yet valid here. */
@@ -113,9 +115,12 @@ export async function checkReachable(
       status: response.status,
       detail: 'reachable (any answer will do)',
     };
-    const dateHeader = response.headers.date;
-    const platformMs = Date.parse(Array.isArray(dateHeader) ? (dateHeader[0] ?? '') : (dateHeader ?? ''));
-    return { reachable, clock: Number.isFinite(platformMs) ? clockFinding(platformMs - midpoint) : noDateHeader() };
+    const date = httpDateOf(response.headers.date);
+    if (date === undefined) return { reachable, clock: noDateHeader() };
+    return {
+      reachable,
+      clock: 'ms' in date ? clockFinding(date.ms - midpoint) : unreadableDateHeader(date.unreadable),
+    };
   } catch (error) {
     return {
       reachable: {
@@ -149,4 +154,16 @@ export function clockFinding(skewMs: number): Finding {
 
 function noDateHeader(): Finding {
   return { check: 'clock', result: 'skip', detail: 'the answer had no Date header' };
+}
+
+/**
+ * A `Date` header that is no HTTP date (a gateway's `01/12/2026 02:24:13`) tells no clock: read loosely, it failed
+ * the check and sent the operator to set clocks that were right (a user test). Skipped, the header quoted.
+ */
+function unreadableDateHeader(text: string): Finding {
+  return {
+    check: 'clock',
+    result: 'skip',
+    detail: `the answer's Date header (${JSON.stringify(printable(text.slice(0, 80)))}) is no HTTP date, so the platform's clock is not known; whatever writes it (a gateway or proxy before the platform) should write one such as Tue, 01 Dec 2026 02:24:13 GMT`,
+  };
 }

@@ -458,6 +458,7 @@ function listingPages(
         progress.boundReadAt(platformReadBound(page.platformNow, settings.lagMs));
         holdForPlatformClock(progress, page.platformNow, context.clock.now(), settings);
       }
+      progress.unreadableDate ??= page.unreadableDate;
       if (progress.readTo() < piece.to) continue;
       progress.noteUnreadable(piece, page.untrackable, page.unrecognised, page.unreadableStamps);
       progress.readableListed += page.orders.length;
@@ -548,7 +549,7 @@ function holdForPlatformClock(progress: PollProgress, platformNow: number, now: 
  * What a run has said of the platform's clock: a --watch said it again every cycle (every minute, for as long as the
  * clocks differ); now once, and again when the difference moves by 10 s or more.
  */
-const clockSaid = new WeakMap<Context, { ahead?: number; behind?: number }>();
+const clockSaid = new WeakMap<Context, { ahead?: number; behind?: number; unreadableDate?: true }>();
 const clockMovedMs = 10_000;
 
 function saysAgain(before: number | undefined, now: number): boolean {
@@ -558,6 +559,14 @@ function saysAgain(before: number | undefined, now: number): boolean {
 function warnPlatformClock(progress: PollProgress, context: Context): void {
   const said = clockSaid.get(context) ?? {};
   clockSaid.set(context, said);
+  // A Date header no HTTP date is no clock: read as one (`01/12/2026 02:24:13` as January 12) it held the window
+  // months back and emitted nothing, run after run (a user test). Said once a run, even a --watch.
+  if (progress.unreadableDate !== undefined && said.unreadableDate === undefined) {
+    said.unreadableDate = true;
+    context.log.warn(
+      `warning: the platform's Date header (${shownValue(progress.unreadableDate)}) is no HTTP date, so its clock is not known: this machine's clock is used for the window. Fix the header at whatever writes it (a gateway or proxy before the platform) to compare the clocks (b2bctl doctor).`,
+    );
+  }
   const ahead = progress.platformAheadMs;
   if (ahead !== undefined && saysAgain(said.ahead, ahead)) {
     said.ahead = ahead;

@@ -1,7 +1,7 @@
 import { parseInstant } from '../../domain/instants.js';
 import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { duration, httpUrl, port, wholeNumber } from '../../command-kit/parse.js';
+import { duration, httpUrl, port, waitDuration, wholeNumber } from '../../command-kit/parse.js';
 import { withConnectionOptions, withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
@@ -89,9 +89,9 @@ export function register(program: Command, dispatch: Dispatch): void {
         ),
       )
       .addOption(
-        durationOption(
+        timeLimitOption(
           '--forward-timeout <duration>',
-          'time the ERP has to answer each --forward-to POST: to its headers, then between chunks',
+          'time the ERP has to answer each --forward-to POST: to its headers, then between chunks; at most 24h',
           30_000,
           '30s',
         ),
@@ -106,9 +106,9 @@ export function register(program: Command, dispatch: Dispatch): void {
         new Option('--max-attempts <n>', 'replaced by --give-up-after (ignored)').argParser(wholeNumber(1)).hideHelp(),
       )
       .addOption(
-        durationOption(
+        timeLimitOption(
           '--exec-timeout <duration>',
-          '--exec command time limit; its process group is killed after',
+          '--exec command time limit, at most 24h; its process group is killed after',
           60_000,
           '60s',
         ),
@@ -221,7 +221,9 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--allow-http', allowHttpHelp)
     .option('--exec <command>', 'run this shell command per event, the event on stdin')
     .option('--exec-env <name>', 'pass this variable on to --exec commands (repeat for more)', variableNames)
-    .addOption(durationOption('--exec-timeout <duration>', 'time limit of each --exec run', 60_000, '60s'))
+    .addOption(
+      timeLimitOption('--exec-timeout <duration>', 'time limit of each --exec run, at most 24h', 60_000, '60s'),
+    )
     .option('--attempts <n>', 'tries per event before it counts as failed', wholeNumber(1), 3)
     .action((_flags: unknown, command: Command) => {
       // Each flag is named as its option (commander's camel case), so the parsed flags are the options.
@@ -313,9 +315,32 @@ export const examples: CommandExamples = {
   ],
 };
 
-/** A duration flag whose help shows its default as a person writes it (`7d`), not in milliseconds. */
+/**
+ * A duration flag whose help shows its default as a person writes it (`7d`), not in milliseconds: an age or a window
+ * (`--give-up-after`, `--dedup-window`, `--stuck-after`), compared with the clock and never armed as a timer, so it
+ * may be as long as a person likes. A bare number is seconds.
+ */
 function durationOption(flags: string, description: string, milliseconds: number, shown: string): Option {
   return new Option(flags, description).argParser(duration).default(milliseconds, shown);
+}
+
+/**
+ * A time limit a timer keeps for one try of one event (`--forward-timeout`, `--exec-timeout`): at most a day, since
+ * the hand-off delivers in order and every later event waits behind that try, and since Node fires a timer past
+ * 24.8 days at once: `--exec-timeout 30d` failed every run after 1 ms, and the ERP was sent each event again (a
+ * user test). A bare number keeps its meaning, seconds, as the duration flags beside it read one.
+ */
+const eventTryLimit = waitDuration({
+  maxMs: 86_400_000,
+  shown: '24h',
+  examples: '30s or 10m',
+  why: 'every later event waits behind one try',
+  bareUnit: 's',
+});
+
+/** A time-limit flag bounded by `eventTryLimit`, its default shown as a person writes it. */
+function timeLimitOption(flags: string, description: string, milliseconds: number, shown: string): Option {
+  return new Option(flags, description).argParser(eventTryLimit).default(milliseconds, shown);
 }
 
 /** `--inbox` or `--store`: where the events are. */

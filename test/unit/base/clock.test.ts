@@ -16,3 +16,28 @@ describe('systemClock.sleep', () => {
     expect(warnings).toEqual([]);
   });
 });
+
+describe('systemClock.sleep past what a timer holds', () => {
+  it('a wait of 30 days (--watch --interval 2592000) still waits, without a TimeoutOverflowWarning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const stop = new AbortController();
+    let ended = '';
+    try {
+      const sleeping = systemClock.sleep(30 * 86_400_000, stop.signal).then(
+        () => (ended = 'woke'),
+        () => (ended = 'stopped'),
+      );
+      // Node fired such a timer after 1 ms, and warned of it on the next turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+      stop.abort();
+      await sleeping;
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(ended).toBe('stopped');
+    expect(warnings).toEqual([]);
+  });
+});

@@ -238,6 +238,21 @@ describe('forwardTo: events read ahead go to the ERP from a thread of their own'
     await until(() => answered.length === 4, 'the run');
   });
 
+  it('a time-out past what a timer holds (24.8 days) waits as long as it can, not 1 ms: each answer is taken', async () => {
+    // The flags refuse such a limit; this is the guard behind them, on the thread's timer and this thread's.
+    const slow = jsonServer((_body, _request, response) => {
+      setTimeout(() => response.writeHead(200).end('ok'), 50);
+    });
+    const url = await listening(slow);
+    const consumer = forwardTo(url, {}, 30 * 86_400_000);
+    closers.push(async () => consumer.close?.());
+    const store = await storeWith(2);
+    const events = await store.pendingForHandOff('forward', undefined, 2);
+    const signal = new AbortController().signal;
+    const run = await consumer.deliverInOrder?.(events.events, signal);
+    expect(run).toEqual({ taken: 2 });
+  });
+
   it('tells a failure to connect as a single delivery tells it', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
