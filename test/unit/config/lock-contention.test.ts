@@ -153,7 +153,7 @@ describe('processes saving their own profile in config.json at once', () => {
         );
         expect(savedTokens(configFolder)).toEqual({ slow: 'slow-token' });
 
-        // Then all of them at once with nothing in the way: every last renewal is in the file, the first writer's too.
+        // Then all of them at once with nothing in the way: every last renewal is in the file, the stopped writer's too.
         renew(10_000);
         await Promise.all(others.map((writer) => answered(writer, 2)));
         expect(others.map((writer) => writer.answers[1])).toEqual(
