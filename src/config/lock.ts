@@ -26,7 +26,7 @@ const nodeLockFileSystem: LockFileSystem = {
   write: writeWholeSync,
 };
 
-interface LockHolder {
+export interface LockHolder {
   pid: number;
   command: string;
   startedAt: string;
@@ -120,6 +120,23 @@ export function acquireLock(
   } catch (error) {
     throw unwritableLock(path, error);
   }
+  const text = lockText(command);
+  refuseOddLockPath(path);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let outcome: LockAttempt;
+    try {
+      outcome = attemptLock(path, text, warn, fileSystem);
+    } catch (error) {
+      throw unwritableLock(path, error);
+    }
+    if (outcome.release) return outcome.release;
+    if (outcome.liveHolder) throw heldBy(outcome.liveHolder, path);
+  }
+  throw new B2bctlError(`Could not take the lock ${printable(path)}; another run took it first.`, ExitCode.interrupted);
+}
+
+/** The text of a lock this process takes for `command`: who holds it, and a nonce that makes it this lock's alone. */
+export function lockText(command: string): string {
   const holder: LockHolder = {
     pid: process.pid,
     command,
@@ -127,26 +144,46 @@ export function acquireLock(
     processStart: processStartTime(process.pid),
     nonce: randomBytes(8).toString('hex'),
   };
-  const text = JSON.stringify(holder);
-  refuseOddLockPath(path);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (createLockFileOrSay(path, text, fileSystem)) return releaser(path, text);
-    const current = readLock(path);
-    // Released between our attempt and the read: the holder finished, so simply try again. An empty lock is one being
-    // written where hard links are missing (created, then written): its holder is alive.
-    if (current === 'gone' || (current.text === '' && changedWithin(path, abandonedGuardMs))) continue;
-    const { holder: other } = current;
-    if (other && isProcessAlive(other.pid, other.processStart)) throw heldBy(other, path);
-    const gone =
-      other && isProcessAlive(other.pid)
-        ? `whose process is gone (PID ${other.pid} now belongs to a process started later)`
-        : 'which is no longer running';
-    warn(
-      `warning: taking over the stale lock ${printable(path)}${other ? ` left by PID ${other.pid} (${other.command}, ${other.startedAt}), ${gone}` : ''}.`,
-    );
-    takeOver(path, current.text, fileSystem);
-  }
-  throw new B2bctlError(`Could not take the lock ${printable(path)}; another run took it first.`, ExitCode.interrupted);
+  return JSON.stringify(holder);
+}
+
+/**
+ * What one try at a lock came to: taken (`release` removes it, only while it still holds our text), held by a process
+ * that is still running (`liveHolder`), or neither yet (released meanwhile, being written, or a stale lock just taken
+ * over by this run or another): try again.
+ */
+export interface LockAttempt {
+  release?: () => void;
+  liveHolder?: LockHolder;
+}
+
+/**
+ * One try at the lock at `path` with `text` (lockText): the one way both of b2bctl's lock kinds take a lock, so a
+ * live holder's lock is never taken over, whatever its age, and a dead one's by one run only (takeOver). Throws the
+ * file system's error when the lock cannot be written.
+ */
+export function attemptLock(
+  path: string,
+  text: string,
+  warn: (message: string) => void,
+  fileSystem: LockFileSystem = nodeLockFileSystem,
+): LockAttempt {
+  if (createLockFile(path, text, fileSystem)) return { release: releaser(path, text) };
+  const current = readLock(path);
+  // Released between our attempt and the read: the holder finished, so simply try again. An empty lock is one being
+  // written where hard links are missing (created, then written): its holder is alive.
+  if (current === 'gone' || (current.text === '' && changedWithin(path, abandonedGuardMs))) return {};
+  const { holder: other } = current;
+  if (other && isProcessAlive(other.pid, other.processStart)) return { liveHolder: other };
+  const gone =
+    other && isProcessAlive(other.pid)
+      ? `whose process is gone (PID ${other.pid} now belongs to a process started later)`
+      : 'which is no longer running';
+  warn(
+    `warning: taking over the stale lock ${printable(path)}${other ? ` left by PID ${other.pid} (${other.command}, ${other.startedAt}), ${gone}` : ''}.`,
+  );
+  takeOver(path, current.text, fileSystem);
+  return {};
 }
 
 /**
@@ -163,19 +200,11 @@ function unwritableLock(path: string, error: unknown): unknown {
   );
 }
 
-function createLockFileOrSay(path: string, text: string, fileSystem: LockFileSystem): boolean {
-  try {
-    return createLockFile(path, text, fileSystem);
-  } catch (error) {
-    throw unwritableLock(path, error);
-  }
-}
-
 /**
  * A link or a folder where the lock goes is no run's lock: no run could ever take it, and every cron run would stop
  * with "another run took it first" (exit 75, which says "try again later"). Said once, with the fix; exit 77.
  */
-function refuseOddLockPath(path: string): void {
+export function refuseOddLockPath(path: string): void {
   let kind: string | undefined;
   try {
     const stats = lstatSync(path);

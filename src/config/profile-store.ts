@@ -4,7 +4,7 @@ import Conf from 'conf';
 import { ConfigError } from '../base/errors.js';
 import { makePrivateFolder } from '../lib/private-file.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
-import { withShortLock } from '../lib/short-lock.js';
+import { withShortLock } from './short-lock.js';
 import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';
 import { printable } from '../lib/printable.js';
@@ -19,12 +19,16 @@ export class ProfileStore {
   readonly file: string;
   private conf: Conf<ConfigFile> | undefined;
 
-  /** `openFile` opens the config file; a test may hand one whose writes fail (a full disk). */
+  /**
+   * `openFile` opens the config file; a test may hand one whose writes fail (a full disk). `lockWaitMs` is how long a
+   * write waits for another command's write to finish (short-lock.ts); a test may shorten it.
+   */
   constructor(
     directory: string,
     private readonly openFile: (options: ConstructorParameters<typeof Conf<ConfigFile>>[0]) => Conf<ConfigFile> = (
       options,
     ) => new Conf<ConfigFile>(options),
+    private readonly lockWaitMs?: number,
   ) {
     this.directory = directory;
     this.file = join(directory, 'config.json');
@@ -75,7 +79,7 @@ export class ProfileStore {
       makePrivateFolder(this.directory);
       // The folder is judged before the lock's file is made in it, as before config.json is written there.
       checkConfigFolderSafety(this.directory, this.file);
-      return withShortLock(`${this.file}.lock`, work);
+      return withShortLock(`${this.file}.lock`, work, { waitMs: this.lockWaitMs });
     } catch (error) {
       throw this.explain(error);
     }
