@@ -14,6 +14,7 @@ import type { OutputFormat } from '../base/output-format.js';
 import { printable } from '../lib/printable.js';
 import { WrittenNumber } from '../lib/written-json.js';
 import { orderStatusOf } from '../domain/order-stages.js';
+import { orderFileName } from '../domain/order-file-name.js';
 
 /** Where a poll writes the order versions it emits, and whether what it wrote is known to be on disk. */
 export interface OrderSink {
@@ -62,22 +63,6 @@ const orderLayout: RecordLayout<Record<string, unknown>> = {
   tableOrder: (a, b) =>
     Date.parse(String(a.lastUpdated)) - Date.parse(String(b.lastUpdated)) || String(a.id).localeCompare(String(b.id)),
 };
-
-/**
- * `ID-NUMBER-LASTUPDATED.json` (`217-100217-20261127T101500123Z.json`): the id the moves and `orders get` take, the
- * number people see, and the instant compacted so the name is valid on every file system. An order that shows no
- * number leaves its place empty (`217--20261127T101500123Z.json`): the id and the instant keep the name unique, and a
- * reader splitting it at `-` finds no number, rather than the id taken for one.
- */
-export function orderFileName(version: Pick<ListedOrder, 'id' | 'orderNumber' | 'lastUpdated'>): string {
-  const instant = new Date(Date.parse(version.lastUpdated)).toISOString().replace(/[-:]/g, '').replace('.', '');
-  const number = version.orderNumber === undefined ? '' : fileSafe(version.orderNumber);
-  return `${fileSafe(version.id)}-${number}-${instant}.json`;
-}
-
-function fileSafe(value: string | number): string {
-  return String(value).replace(/[^\w.]/g, '_');
-}
 
 export function createOrderSink(context: Context, outDir: string | undefined): OrderSink {
   if (outDir !== undefined) return folderSink(outDir);
@@ -247,7 +232,7 @@ function folderSink(outDir: string): OrderSink {
   let count = 0;
   return {
     async write(version, record) {
-      const path = join(outDir, orderFileName(version));
+      const path = join(outDir, orderFileName(version.id, version));
       try {
         // Orders are customers' data: 0600 whatever the umask, in a folder b2bctl creates 0700.
         writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`);

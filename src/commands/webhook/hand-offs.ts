@@ -31,6 +31,7 @@ import {
 } from '../../domain/webhook-events.js';
 import { compareUpdateInstants, readUpdateInstant, updateStampOf } from '../../domain/update-instants.js';
 import { printable } from '../../lib/printable.js';
+import { orderFileName } from '../../domain/order-file-name.js';
 import { once } from '../../lib/once.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
@@ -265,24 +266,6 @@ function fileVersusIncoming(file: string, incoming: unknown): FileVersusIncoming
   return compareUpdateInstants(keptAt, incomingAt) > 0
     ? { keep: true, why: `it is older (lastUpdated ${shown(incoming)}) than the file's (${shown(keptStamp)})` }
     : { keep: false };
-}
-
-/**
- * The file of an order: its id, with every character but letters, digits, `_`, `.` and `-` written %XX, so no id
- * climbs out of the folder (`../x`) and no two ids share a file (`a/b` and `a_b` were both `a_b.json`).
- */
-export function orderFileName(id: string): string {
-  const escaped = [...id]
-    .map((character) =>
-      /[\w.-]/.test(character)
-        ? character
-        : [...new TextEncoder().encode(character)]
-            .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
-            .join(''),
-    )
-    .join('');
-  // `.` and `..` alone name folders, not files: written %2E too.
-  return `${/^\.+$/.test(escaped) ? escaped.replaceAll('.', '%2E') : escaped}.json`;
 }
 
 /**
