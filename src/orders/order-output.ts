@@ -1,11 +1,11 @@
-import { fstatSync, fsyncSync, ftruncateSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { fstatSync, fsyncSync, ftruncateSync, lstatSync } from 'node:fs';
 import { OutputError } from '../base/errors.js';
 import { join } from 'node:path';
 import { type Context, stdoutStyle } from '../context.js';
 import { claimClosedOutput, claimFailedWrites, isClosedPipe } from '../io/output/closed-output.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { terminalColumns } from '../io/output/table.js';
-import { makePrivateFolder } from '../lib/private-file.js';
+import { makePrivateFolder, removeAbandonedTemporariesIn } from '../lib/private-file.js';
 import { shellWord } from '../lib/shell-word.js';
 import { userName } from '../lib/file-owners.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../io/output/record-writer.js';
@@ -228,14 +228,16 @@ class CoveredFile {
 
 /** `--out-dir`: one file per order version, each written durably. */
 function folderSink(outDir: string): OrderSink {
-  removeAbandonedTemporaryFiles(outDir);
+  makePrivateFolder(outDir);
+  // What a run killed mid-write left: never renamed, so never read; removed once here, not at each order.
+  removeAbandonedTemporariesIn(outDir);
   let count = 0;
   return {
     async write(version, record) {
       const path = join(outDir, orderFileName(version.id, version));
       try {
         // Orders are customers' data: 0600 whatever the umask, in a folder b2bctl creates 0700.
-        writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`);
+        writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`, { swept: true });
       } catch (error) {
         throw new OutputError(orderNotWritten(version, path, error), { cause: error });
       }
@@ -287,13 +289,5 @@ function regularFileDescriptor(stream: NodeJS.WritableStream): number | undefine
     return fstatSync(descriptor).isFile() ? descriptor : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Temporary files of a run that was killed mid-write: never renamed, so never read; removed by the next run. */
-function removeAbandonedTemporaryFiles(outDir: string): void {
-  makePrivateFolder(outDir);
-  for (const name of readdirSync(outDir)) {
-    if (name.startsWith('.') && name.endsWith('.tmp')) rmSync(`${outDir}/${name}`, { force: true });
   }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { checkOrdersFolderSafety } from '../../config/folder-safety.js';
 import type { Context } from '../../context.js';
 import { writeFileDurably } from '../../io/output/durable-file.js';
-import { makePrivateFolder } from '../../lib/private-file.js';
+import { makePrivateFolder, removeAbandonedTemporariesIn } from '../../lib/private-file.js';
 import { commandShownSafely, targetShownSafely, urlShownSafely } from '../../lib/shown-target.js';
 import { commandRuns } from '../../webhook/command-runs.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
@@ -333,6 +333,9 @@ export function fetchedOrdersFolder(context: Context, inbox: string | undefined)
 async function orderFetcher(context: Context, inbox: string | undefined): Promise<EventConsumer> {
   const platform = await context.platform();
   const folder = fetchedOrdersFolder(context, inbox);
+  // What a receiver killed mid-write left: never renamed, so never read; removed once here, not at each order. The
+  // inbox's lock keeps this receiver the folder's only writer.
+  removeAbandonedTemporariesIn(folder);
   const answers = orderAnswers(platform);
   let incomparableSaid = false;
   const saidUnplaced = once(context.log.warn);
@@ -370,7 +373,7 @@ async function orderFetcher(context: Context, inbox: string | undefined): Promis
       // Again at each order, not only at start: another user may swap the folder while the receiver runs (a shared
       // inbox folder). Refused, the event waits in the store and is tried again once the folder is safe.
       checkOrdersFolderSafety(folder, '--inbox');
-      writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order })}\n`);
+      writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order })}\n`, { swept: true });
     },
   };
 }

@@ -85,11 +85,15 @@ describe('orders poll --out-dir, ids a file name cannot hold as they are', () =>
     makePrivateFolder(folder);
     const earlier = `A_1--20261101T000000000Z.json`;
     writeFileSync(join(folder, earlier), '{"id":"A-1","total":1}\n', { mode: 0o600 });
+    // A copy a killed run left goes, in the one grammar of b2bctl's temporary names; a file of the user's stays.
+    writeFileSync(join(folder, `.${earlier}.0123456789abcdef.tmp`), '{', { mode: 0o600 });
+    writeFileSync(join(folder, '.notes.tmp'), '{"total":0}\n', { mode: 0o600 });
     const result = await poll(folder);
     expect(result.code).toBe(0);
     const totals = totalsByFile(folder);
     expect(totals[earlier]).toBe(1);
-    expect(Object.keys(totals)).toHaveLength(8);
+    expect(totals['.notes.tmp']).toBe(0);
+    expect(Object.keys(totals)).toHaveLength(9);
     expect(totals[`A%2D1--${instant}.json`]).toBe(10);
   });
 });
