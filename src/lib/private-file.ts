@@ -139,6 +139,11 @@ export function temporaryPathBeside(path: string): string {
 /** temporaryPathBeside's names, `.NAME.<16 hex digits>.tmp`, and the NAME in them; no other name matches. */
 const temporaryName = /^\.(.+)\.[0-9a-f]{16}\.tmp$/;
 
+/** The name of the file a temporary of temporaryPathBeside's (`.NAME.<16 hex digits>.tmp`) is a copy of, else undefined. */
+export function temporaryCopyOf(entry: string): string | undefined {
+  return temporaryName.exec(entry)?.[1];
+}
+
 /**
  * Removes the temporary copies that rewrites of `path` left when they were killed (SIGKILL, a power cut): never
  * renamed, so never read, but each as large as the file (a night's report, an errors file). Called by the process
@@ -165,7 +170,7 @@ function removeTemporariesIn(folder: string, ofFile: (name: string) => boolean):
     return;
   }
   for (const entry of entries) {
-    const name = temporaryName.exec(entry)?.[1];
+    const name = temporaryCopyOf(entry);
     if (name === undefined || !ofFile(name)) continue;
     try {
       rmSync(join(folder, entry), { force: true });

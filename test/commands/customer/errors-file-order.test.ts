@@ -211,4 +211,31 @@ describe('putting the errors file in order survives a power cut and a kill (a us
     expect(errorsRows(folder, 'c', 'c.errors.csv')).toEqual(['2', '3']);
     expect(readdirSync(folder).filter((file) => file.endsWith('.tmp'))).toEqual([another]);
   });
+
+  it('the copy an earlier run killed while putting its own errors file in order left is removed when the next run ends', async () => {
+    const earlier = 'c.errors-20261120-020000.csv';
+    const record = {
+      version: 1,
+      command: 'customer create',
+      profile: 'default',
+      baseUrl: platform.url,
+      baseUrlFromFlag: false,
+      input: { path: 'c.csv' },
+      flags: {},
+      // Killed: its record says running, of a process gone (above the largest pid Linux gives).
+      state: { kind: 'running', pid: 2 ** 22 + 1 },
+    };
+    const left = `.${earlier}.0123456789abcdef.tmp`;
+    const { result, folder } = await runWithReversedAnswers([], {
+      'c.report-20261120-020000.csv': 'line,key,outcome,status,id,message,row\r\n',
+      'c.report-20261120-020000.meta.json': JSON.stringify(record),
+      [earlier]: "the earlier run's errors\n",
+      [left]: 'half a copy of them',
+    });
+    expect(result.code).toBe(1);
+    const files = readdirSync(folder);
+    expect(files).not.toContain(left);
+    expect(files).toContain(earlier);
+    expect(files.filter((file) => file.endsWith('.tmp'))).toEqual([]);
+  });
 });
