@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
-import { createFileExclusively, temporaryPathBeside } from '../lib/private-file.js';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { rewriteFileDurably } from '../io/output/durable-file.js';
 import { writeWholeSync } from '../lib/whole-write.js';
 
 /*
@@ -33,7 +33,8 @@ export class ErrorsFileOrder {
   /**
    * Rewrites the regular file at `path`, `end` bytes long, with this run's rows (from the first one's offset on) in
    * the input's order, rows of one record in the order they came; what is before them (the header) is kept. The
-   * rewritten file replaces it by a rename, so a failure on the way leaves it as it was.
+   * rewritten file replaces it durably (rewriteFileDurably), so a failure on the way or a power cut after it leaves it
+   * whole, as it was or in order, never short: it is the operator's list of the records to fix.
    */
   rewrite(path: string, end: number): void {
     if (this.inOrder || this.offsets.length < 2) return;
@@ -45,23 +46,19 @@ export class ErrorsFileOrder {
     );
     const start = this.offsets[0] as number;
     const source = openSync(path, 'r');
-    const temporary = temporaryPathBeside(path);
-    let target: number | undefined;
     try {
-      target = createFileExclusively(temporary, fstatSync(source).mode & 0o777);
-      copyRange(source, target, 0, start);
-      for (const index of order) {
-        const from = this.offsets[index] as number;
-        const to = index + 1 < this.offsets.length ? (this.offsets[index + 1] as number) : end;
-        copyRange(source, target, from, to);
-      }
-      closeSync(target);
-      target = undefined;
-      renameSync(temporary, path);
-    } catch (error) {
-      if (target !== undefined) closeSync(target);
-      rmSync(temporary, { force: true });
-      throw error;
+      rewriteFileDurably(
+        path,
+        (target) => {
+          copyRange(source, target, 0, start);
+          for (const index of order) {
+            const from = this.offsets[index] as number;
+            const to = index + 1 < this.offsets.length ? (this.offsets[index + 1] as number) : end;
+            copyRange(source, target, from, to);
+          }
+        },
+        { mode: fstatSync(source).mode & 0o777 },
+      );
     } finally {
       closeSync(source);
     }

@@ -4,7 +4,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { type InputRecord, recordPlace } from '../io/input/open-input.js';
 import { csvCell, csvLine, guardDigitsText } from '../io/output/csv-format.js';
 import { errorsFileColumns } from '../io/input/record-shape.js';
-import { openForAppend, pathTaken } from '../lib/private-file.js';
+import { openForAppend, pathTaken, removeAbandonedTemporaries } from '../lib/private-file.js';
 import { ErrorsFileOrder } from './errors-order.js';
 import { printable } from '../lib/printable.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
@@ -326,8 +326,12 @@ export class ErrorsWriter {
     if (this.appender === undefined) {
       this.appender = new WholeAppender(this.descriptor);
       const file = fstatSync(this.descriptor);
-      // Only a regular file is put in order: a pipe or /dev/stderr is read as it is written.
-      if (file.isFile()) this.order = { rows: new ErrorsFileOrder(), size: file.size };
+      // Only a regular file is put in order: a pipe or /dev/stderr is read as it is written. The copies an earlier
+      // run's reordering left when it was killed go now, whether this run's rows need one or not.
+      if (file.isFile()) {
+        this.order = { rows: new ErrorsFileOrder(), size: file.size };
+        removeAbandonedTemporaries(this.path);
+      }
     }
     const text =
       this.form.kind === 'csv'

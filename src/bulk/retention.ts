@@ -1,6 +1,7 @@
 import { closeSync, constants, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { openNamedFileSync } from '../lib/named-file.js';
+import { temporaryCopyOf } from '../lib/private-file.js';
 import { isProcessAlive } from '../lib/process-alive.js';
 import { sameBaseUrl } from '../net/base-url.js';
 import type { RunMeta } from './run-meta.js';
@@ -40,10 +41,7 @@ export function pruneOldRuns(options: {
   current?: readonly string[];
   owner: RunOwner;
 }): string[] {
-  const folder = options.folder ?? (options.inputPath === '-' ? '.' : dirname(options.inputPath));
-  const name = options.inputPath === '-' ? 'stdin' : basename(options.inputPath, extname(options.inputPath));
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const ours = new RegExp(`^${escaped}\\.(?:report|errors)-(\\d{8}-\\d{6}(?:-\\d+)?)\\.(?:csv|ndjson|meta\\.json)$`);
+  const { folder, ours } = runFilesOf(options.inputPath, options.folder);
   const runs = ownersRuns(folder, ours, options.inputPath, options.owner);
   const currentStamps = new Set(
     (options.current ?? [])
@@ -69,6 +67,41 @@ export function pruneOldRuns(options: {
     }
   }
   return removed.toSorted();
+}
+
+/**
+ * The copies that rewrites of this input's earlier runs' files left when the run was killed (SIGKILL, a power cut
+ * while its errors file was put in order): hidden (`.stock.errors-20261130-013733.csv.<16 hex digits>.tmp`), each as
+ * large as the file, and of a name no later run writes again, so no later rewrite sweeps them. Removed once the run
+ * that wrote them is no longer sending (its process is gone); another owner's runs, and those whose record cannot be
+ * read, are theirs, and left. Returns the removed paths.
+ */
+export function removeAbandonedCopiesOfRuns(options: {
+  inputPath: string;
+  folder?: string;
+  owner: RunOwner;
+}): string[] {
+  const { folder, ours } = runFilesOf(options.inputPath, options.folder);
+  const runs = ownersRuns(folder, ours, options.inputPath, options.owner);
+  const removed: string[] = [];
+  for (const entry of readdirSync(folder)) {
+    const copyOf = temporaryCopyOf(entry);
+    const stamp = copyOf === undefined ? undefined : ours.exec(copyOf)?.[1];
+    const standing = stamp === undefined ? undefined : runs.get(stamp)?.standing;
+    if (standing === undefined || standing === 'sending') continue;
+    rmSync(join(folder, entry), { force: true });
+    removed.push(join(folder, entry));
+  }
+  return removed;
+}
+
+/** The folder of an input's runs and the names b2bctl gives their files, with the run's stamp in them. */
+function runFilesOf(inputPath: string, givenFolder: string | undefined): { folder: string; ours: RegExp } {
+  const folder = givenFolder ?? (inputPath === '-' ? '.' : dirname(inputPath));
+  const name = inputPath === '-' ? 'stdin' : basename(inputPath, extname(inputPath));
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ours = new RegExp(`^${escaped}\\.(?:report|errors)-(\\d{8}-\\d{6}(?:-\\d+)?)\\.(?:csv|ndjson|meta\\.json)$`);
+  return { folder, ours };
 }
 
 /**

@@ -19,7 +19,7 @@ import type { RunLedger } from './run-ledger.js';
 import type { BulkJob } from './job.js';
 import { type ClosingCounts, sendingCounts } from './closing-line.js';
 import { isSystemPath } from './report.js';
-import { pruneOldRuns } from './retention.js';
+import { pruneOldRuns, removeAbandonedCopiesOfRuns } from './retention.js';
 import { recordRunState, type RunState } from './run-meta.js';
 import { RedirectAnswerError } from '../platform/redirect.js';
 import { LoginUnansweredError } from '../platform/token-source.js';
@@ -101,6 +101,7 @@ export async function concludeRun<T, Sent>(
   const movedTo = result.stoppedBy instanceof RedirectAnswerError ? result.stoppedBy.movedTo : undefined;
   const ended = { kind: 'ended', exitCode: end.exitCode, resumePending: resumeFollows } as const;
   recordEnd(job, ledger, movedTo === undefined ? ended : { ...ended, movedTo }, context);
+  await removeEarlierRunsAbandonedCopies(job, context);
   await pruneOlderRuns(job, ledger, context);
   switch (end.kind) {
     case 'stopped: report not writable':
@@ -397,6 +398,26 @@ async function pruneOlderRuns<T, Sent>(job: BulkJob<T, Sent>, ledger: RunLedger,
     context.log.info(
       `${job.name}: removed ${countOf(removed.length, 'files')} of older runs (--keep-reports ${job.flags.keepReports})`,
     );
+}
+
+/**
+ * The hidden copies earlier runs of this input left when killed while rewriting a file (its errors file put in
+ * order): removed at every run's end, with or without --keep-reports, before the pruning that removes their records
+ * (retention.ts). A folder that cannot be read keeps them; the run's outcome stands.
+ */
+async function removeEarlierRunsAbandonedCopies<T, Sent>(job: BulkJob<T, Sent>, context: Context): Promise<void> {
+  try {
+    const session = await context.session();
+    const removed = removeAbandonedCopiesOfRuns({
+      inputPath: job.file,
+      folder: session.get('outputDir'),
+      owner: { command: job.name, profile: session.profileName, baseUrl: session.requireBaseUrl() },
+    });
+    if (removed.length > 0)
+      context.log.debug(`${job.name}: removed ${countOf(removed.length, 'copies')} earlier runs left when killed`);
+  } catch (error) {
+    context.log.debug(`${job.name}: earlier runs' abandoned copies were not looked for: ${(error as Error).message}`);
+  }
 }
 
 /** What the report lacks of the requests that finished after it failed: the resume sends them again. */

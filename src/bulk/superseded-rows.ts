@@ -1,7 +1,6 @@
-import { closeSync, createReadStream, fsyncSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { syncFolder } from '../io/output/durable-file.js';
-import { createFileExclusively, temporaryPathBeside } from '../lib/private-file.js';
+import { createReadStream } from 'node:fs';
+import { rewriteFileDurably } from '../io/output/durable-file.js';
+import { removeAbandonedTemporaries } from '../lib/private-file.js';
 import { writeWholeSync } from '../lib/whole-write.js';
 import { parsePlace, type RecordPlace, reportDelimiterOf } from './report.js';
 
@@ -15,11 +14,14 @@ const flushBytes = 1 << 20;
  * the interrupted run's `failed` or `unknown` one, and a morning's `grep ,failed,` or a spreadsheet filter then counted
  * records the resume had done. The last row of a record is its outcome (the resume wrote it); the others go, and the
  * rows kept stay in their order, byte for byte. Streamed twice (the last row of each place, then the copy) into a new
- * private file beside it, fsynced and renamed over it: a kill or a full disk on the way leaves the old report, whole
- * and still resumable, and at most the temporary file, which a process that exits removes. Returns the rows dropped.
+ * private file beside it that replaces it durably (rewriteFileDurably): a kill or a full disk on the way leaves the
+ * old report, whole and still resumable, and at most the temporary file, which a process that exits removes and the
+ * next rewrite sweeps. Returns the rows dropped.
  */
 export async function dropSupersededRows(reportPath: string): Promise<number> {
-  removeAbandonedRewrites(reportPath);
+  // The copies an earlier rewrite left when it was killed: only a run of this command and profile rewrites the
+  // report, and the profile's lock keeps it to one at a time, so none of them is being written.
+  removeAbandonedTemporaries(reportPath);
   const lastRows = new LastRowOfPlace();
   let delimiter: number | undefined;
   let index = 0;
@@ -31,51 +33,23 @@ export async function dropSupersededRows(reportPath: string): Promise<number> {
   });
   if (lastRows.superseded === 0 || delimiter === undefined) return 0;
   const shape = delimiter;
-  const temporary = temporaryPathBeside(reportPath);
-  const removeTemporary = () => rmSync(temporary, { force: true });
-  process.once('exit', removeTemporary);
-  const descriptor = createFileExclusively(temporary);
-  try {
-    const copy = new RangeCopy(descriptor);
-    let copied = 0;
-    await eachRow(reportPath, (bytes, start, end) => {
-      const place = copied > 0 ? placeOfRow(bytes, start, end, shape) : undefined;
-      // The header, and a row whose place cannot be read (not one b2bctl wrote), are kept as they are.
-      if (place === undefined || lastRows.isLast(place, copied)) copy.keep(bytes, start, end);
-      copied++;
-    });
-    copy.finish();
-    fsyncSync(descriptor);
-    closeSync(descriptor);
-    renameSync(temporary, reportPath);
-  } catch (error) {
-    try {
-      closeSync(descriptor);
-    } catch {
-      // Already closed before the rename failed.
-    }
-    removeTemporary();
-    throw error;
-  } finally {
-    process.off('exit', removeTemporary);
-  }
-  syncFolder(dirname(reportPath));
+  await rewriteFileDurably(
+    reportPath,
+    async (descriptor) => {
+      const copy = new RangeCopy(descriptor);
+      let copied = 0;
+      await eachRow(reportPath, (bytes, start, end) => {
+        const place = copied > 0 ? placeOfRow(bytes, start, end, shape) : undefined;
+        // The header, and a row whose place cannot be read (not one b2bctl wrote), are kept as they are.
+        if (place === undefined || lastRows.isLast(place, copied)) copy.keep(bytes, start, end);
+        copied++;
+      });
+      copy.finish();
+    },
+    // Swept above already, before the report was read.
+    { swept: true },
+  );
   return lastRows.superseded;
-}
-
-/**
- * The temporary copies an earlier rewrite of this report left when it was killed (SIGKILL, a power cut): never
- * renamed, so never read, but a whole night's records each. Only a run of this command and profile rewrites the
- * report, and the profile's lock keeps it to one at a time, so none of them is being written.
- */
-function removeAbandonedRewrites(reportPath: string): void {
-  const folder = dirname(reportPath);
-  // temporaryPathBeside's names: `.REPORT.<16 hex digits>.tmp`.
-  const start = `.${basename(reportPath)}.`;
-  for (const entry of readdirSync(folder)) {
-    const middle = entry.startsWith(start) && entry.endsWith('.tmp') ? entry.slice(start.length, -4) : '';
-    if (/^[0-9a-f]{16}$/.test(middle)) rmSync(join(folder, entry), { force: true });
-  }
 }
 
 /**

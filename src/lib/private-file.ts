@@ -9,6 +9,8 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
+  rmSync,
   statSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -132,6 +134,50 @@ export function isSystemOutput(given: string, found: Stats | undefined, target: 
 /** A name beside `path` no other process can guess: `.name.<random>.tmp`, for a file renamed into place. */
 export function temporaryPathBeside(path: string): string {
   return join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
+}
+
+/** temporaryPathBeside's names, `.NAME.<16 hex digits>.tmp`, and the NAME in them; no other name matches. */
+const temporaryName = /^\.(.+)\.[0-9a-f]{16}\.tmp$/;
+
+/** The name of the file a temporary of temporaryPathBeside's (`.NAME.<16 hex digits>.tmp`) is a copy of, else undefined. */
+export function temporaryCopyOf(entry: string): string | undefined {
+  return temporaryName.exec(entry)?.[1];
+}
+
+/**
+ * Removes the temporary copies that rewrites of `path` left when they were killed (SIGKILL, a power cut): never
+ * renamed, so never read, but each as large as the file (a night's report, an errors file). Called by the process
+ * that rewrites `path` next, which its lock or the folder's owner keeps the only writer of it.
+ */
+export function removeAbandonedTemporaries(path: string): void {
+  removeTemporariesIn(dirname(path), (name) => name === basename(path));
+}
+
+/**
+ * Removes what killed rewrites of any file in `folder` left: for a folder one writer fills with many files (the
+ * orders of `orders poll --out-dir` and `--fetch-orders`), read once when it starts rather than at each file.
+ */
+export function removeAbandonedTemporariesIn(folder: string): void {
+  removeTemporariesIn(folder, () => true);
+}
+
+function removeTemporariesIn(folder: string, ofFile: (name: string) => boolean): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    // A folder that cannot be listed (search permission only) keeps its temporaries; the write goes on.
+    return;
+  }
+  for (const entry of entries) {
+    const name = temporaryCopyOf(entry);
+    if (name === undefined || !ofFile(name)) continue;
+    try {
+      rmSync(join(folder, entry), { force: true });
+    } catch {
+      // Another user's in a shared folder (the sticky bit): theirs to remove; the write goes on.
+    }
+  }
 }
 
 /** Whether anything is at `path`, a dangling link included (existsSync follows links and says no). */

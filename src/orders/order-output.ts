@@ -1,11 +1,11 @@
-import { fstatSync, fsyncSync, ftruncateSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { fstatSync, fsyncSync, ftruncateSync, lstatSync } from 'node:fs';
 import { OutputError } from '../base/errors.js';
 import { join } from 'node:path';
 import { type Context, stdoutStyle } from '../context.js';
 import { claimClosedOutput, claimFailedWrites, isClosedPipe } from '../io/output/closed-output.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { terminalColumns } from '../io/output/table.js';
-import { makePrivateFolder } from '../lib/private-file.js';
+import { makePrivateFolder, removeAbandonedTemporariesIn } from '../lib/private-file.js';
 import { shellWord } from '../lib/shell-word.js';
 import { userName } from '../lib/file-owners.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../io/output/record-writer.js';
@@ -14,6 +14,7 @@ import type { OutputFormat } from '../base/output-format.js';
 import { printable } from '../lib/printable.js';
 import { WrittenNumber } from '../lib/written-json.js';
 import { orderStatusOf } from '../domain/order-stages.js';
+import { orderFileName } from '../domain/order-file-name.js';
 
 /** Where a poll writes the order versions it emits, and whether what it wrote is known to be on disk. */
 export interface OrderSink {
@@ -62,22 +63,6 @@ const orderLayout: RecordLayout<Record<string, unknown>> = {
   tableOrder: (a, b) =>
     Date.parse(String(a.lastUpdated)) - Date.parse(String(b.lastUpdated)) || String(a.id).localeCompare(String(b.id)),
 };
-
-/**
- * `ID-NUMBER-LASTUPDATED.json` (`217-100217-20261127T101500123Z.json`): the id the moves and `orders get` take, the
- * number people see, and the instant compacted so the name is valid on every file system. An order that shows no
- * number leaves its place empty (`217--20261127T101500123Z.json`): the id and the instant keep the name unique, and a
- * reader splitting it at `-` finds no number, rather than the id taken for one.
- */
-export function orderFileName(version: Pick<ListedOrder, 'id' | 'orderNumber' | 'lastUpdated'>): string {
-  const instant = new Date(Date.parse(version.lastUpdated)).toISOString().replace(/[-:]/g, '').replace('.', '');
-  const number = version.orderNumber === undefined ? '' : fileSafe(version.orderNumber);
-  return `${fileSafe(version.id)}-${number}-${instant}.json`;
-}
-
-function fileSafe(value: string | number): string {
-  return String(value).replace(/[^\w.]/g, '_');
-}
 
 export function createOrderSink(context: Context, outDir: string | undefined): OrderSink {
   if (outDir !== undefined) return folderSink(outDir);
@@ -243,14 +228,16 @@ class CoveredFile {
 
 /** `--out-dir`: one file per order version, each written durably. */
 function folderSink(outDir: string): OrderSink {
-  removeAbandonedTemporaryFiles(outDir);
+  makePrivateFolder(outDir);
+  // What a run killed mid-write left: never renamed, so never read; removed once here, not at each order.
+  removeAbandonedTemporariesIn(outDir);
   let count = 0;
   return {
     async write(version, record) {
-      const path = join(outDir, orderFileName(version));
+      const path = join(outDir, orderFileName(version.id, version));
       try {
         // Orders are customers' data: 0600 whatever the umask, in a folder b2bctl creates 0700.
-        writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`);
+        writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`, { swept: true });
       } catch (error) {
         throw new OutputError(orderNotWritten(version, path, error), { cause: error });
       }
@@ -302,13 +289,5 @@ function regularFileDescriptor(stream: NodeJS.WritableStream): number | undefine
     return fstatSync(descriptor).isFile() ? descriptor : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Temporary files of a run that was killed mid-write: never renamed, so never read; removed by the next run. */
-function removeAbandonedTemporaryFiles(outDir: string): void {
-  makePrivateFolder(outDir);
-  for (const name of readdirSync(outDir)) {
-    if (name.startsWith('.') && name.endsWith('.tmp')) rmSync(`${outDir}/${name}`, { force: true });
   }
 }

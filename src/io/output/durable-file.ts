@@ -5,38 +5,116 @@ import {
   createFileExclusively,
   makePrivateFolder,
   privateFileMode,
+  removeAbandonedTemporaries,
   temporaryPathBeside,
 } from '../../lib/private-file.js';
 
+/** How `rewriteFileDurably` writes the new file. */
+export interface RewriteOptions {
+  /** The new file's mode, whatever the umask (default 0600: customers' data). */
+  mode?: number;
+  /**
+   * The caller removed `path`'s abandoned temporaries already: a folder of thousands of orders is swept once a run
+   * (removeAbandonedTemporariesIn), not listed once an order.
+   */
+  swept?: boolean;
+}
+
 /**
- * Writes `text` to `path` so that a reader never sees half of it and a crash never leaves it half-written: to a
- * temporary name in the same folder, fsynced, renamed over the target, and the folder fsynced so the rename itself
- * survives a power cut. The temporary name is random and created exclusively, and the rename replaces a link planted
- * at `path` instead of writing through it.
+ * The one way b2bctl replaces a file by a new version of it (an order, a cursor, a run record, a report or an errors
+ * file rewritten), so that a reader never sees half of it and a crash never leaves it half-written or empty. `write`
+ * fills a new file created exclusively under a random name in the same folder (a link planted at the name is never
+ * written through); it is fsynced, renamed over `path` (replacing a link planted there instead of following it), and
+ * the folder is fsynced so the rename itself survives a power cut: without both fsyncs, a file system lacking ext4's
+ * rename-over heuristics can show the file empty or short after a power cut. A failure on the way, or the process
+ * exiting while an asynchronous `write` is under way, removes the temporary file and leaves `path` as it was; what a
+ * SIGKILL or a power cut leaves is removed by the next rewrite of `path` (removeAbandonedTemporaries).
  */
-export function writeFileDurably(path: string, text: string, mode = privateFileMode): void {
-  const folder = dirname(path);
-  makePrivateFolder(folder);
-  const temporary = temporaryPathBeside(path);
-  const descriptor = createFileExclusively(temporary, mode);
+export function rewriteFileDurably(
+  path: string,
+  write: (descriptor: number) => Promise<void>,
+  options?: RewriteOptions,
+): Promise<void>;
+export function rewriteFileDurably(path: string, write: (descriptor: number) => void, options?: RewriteOptions): void;
+export function rewriteFileDurably(
+  path: string,
+  write: (descriptor: number) => void | Promise<void>,
+  options: RewriteOptions = {},
+): void | Promise<void> {
+  if (options.swept !== true) removeAbandonedTemporaries(path);
+  const copy = new TemporaryCopy(path, options.mode ?? privateFileMode);
+  let writing: void | Promise<void>;
   try {
-    writeWholeSync(descriptor, text);
-    fsyncSync(descriptor);
+    writing = write(copy.descriptor);
   } catch (error) {
-    closeSync(descriptor);
-    rmSync(temporary, { force: true });
+    copy.abandon();
     throw error;
   }
-  closeSync(descriptor);
-  try {
-    renameSync(temporary, path);
-  } catch (error) {
-    // A name another user holds in a shared folder (EPERM in a sticky one) refuses the rename: the temporary file
-    // holds the same data (an order, customers' details) and would stay behind under a name no reader looks for.
-    rmSync(temporary, { force: true });
-    throw error;
+  if (!(writing instanceof Promise)) return copy.replaceTarget();
+  return writing.then(
+    () => copy.replaceTarget(),
+    (error: unknown) => {
+      copy.abandon();
+      throw error;
+    },
+  );
+}
+
+/**
+ * Writes `text` to `path` durably (rewriteFileDurably), in a folder made 0700 when missing.
+ */
+export function writeFileDurably(path: string, text: string, options: RewriteOptions = {}): void {
+  makePrivateFolder(dirname(path));
+  rewriteFileDurably(path, (descriptor) => writeWholeSync(descriptor, text), options);
+}
+
+/** The new version of a file, under a temporary name beside it until it replaces the file. */
+class TemporaryCopy {
+  private readonly temporary: string;
+  readonly descriptor: number;
+  private open = true;
+  private readonly remove = () => rmSync(this.temporary, { force: true });
+
+  constructor(
+    private readonly path: string,
+    mode: number,
+  ) {
+    this.temporary = temporaryPathBeside(path);
+    this.descriptor = createFileExclusively(this.temporary, mode);
+    // An exit while an asynchronous write is under way (an interrupted run) leaves no copy behind.
+    process.once('exit', this.remove);
   }
-  syncFolder(folder);
+
+  replaceTarget(): void {
+    try {
+      fsyncSync(this.descriptor);
+      this.close();
+      renameSync(this.temporary, this.path);
+    } catch (error) {
+      // A name another user holds in a shared folder (EPERM in a sticky one) refuses the rename: the copy holds the
+      // same data (an order, customers' details) and would stay behind under a name no reader looks for.
+      this.abandon();
+      throw error;
+    }
+    process.off('exit', this.remove);
+    syncFolder(dirname(this.path));
+  }
+
+  abandon(): void {
+    try {
+      this.close();
+    } catch {
+      // The failure the caller is told of is the write's or the rename's, not this one.
+    }
+    this.remove();
+    process.off('exit', this.remove);
+  }
+
+  private close(): void {
+    if (!this.open) return;
+    this.open = false;
+    closeSync(this.descriptor);
+  }
 }
 
 /** Makes the renames and creations in `folder` durable. */

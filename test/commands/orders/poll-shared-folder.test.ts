@@ -23,7 +23,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/base/clock.js';
-import { orderFileName } from '../../../src/orders/order-output.js';
+import { orderFileName } from '../../../src/domain/order-file-name.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { freshConfigDir, freshWorkDir, useSandboxPerFile } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
@@ -99,7 +99,7 @@ describe('orders poll --out-dir in a folder shared with other users', () => {
       const first = JSON.parse(listed.stdout.split('\n')[0]!) as { id: number; orderId: number; lastUpdated: string };
       const shared = join(work, 'shared');
       mkdirSync(shared, { mode: 0o700 });
-      const name = orderFileName({ id: first.id, orderNumber: first.orderId, lastUpdated: first.lastUpdated });
+      const name = orderFileName(first.id, { orderNumber: first.orderId, lastUpdated: first.lastUpdated });
       const squatted = join(shared, name);
       // Safe when the run starts; opened to everyone, and the name taken, while it fetches.
       beforeNextRename = {

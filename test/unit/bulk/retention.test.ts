@@ -1,7 +1,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pruneOldRuns, type RunOwner } from '../../../src/bulk/retention.js';
+import { pruneOldRuns, removeAbandonedCopiesOfRuns, type RunOwner } from '../../../src/bulk/retention.js';
 import type { RunState } from '../../../src/bulk/run-meta.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
@@ -189,5 +189,31 @@ describe('pruneOldRuns', () => {
     run(folder, '20261122-020000', interrupted);
     const current = [join(folder, 'stock.report-20261122-020000.csv')];
     expect(pruneOldRuns({ inputPath: join(folder, 'stock.csv'), keep: 1, current, owner })).toEqual([]);
+  });
+});
+
+/** The name of a copy a killed rewrite of `file` left (temporaryPathBeside's). */
+const copy = (file: string) => `.${file}.0123456789abcdef.tmp`;
+
+describe('removeAbandonedCopiesOfRuns', () => {
+  it("removes the copies killed rewrites of a run's files left once the run is not sending; a sending run's, another owner's and any other hidden file stay", () => {
+    const folder = temporaryFolder('b2bctl-retention-');
+    run(folder, '20261120-020000', { kind: 'running', pid: gonePid });
+    run(folder, '20261121-020000');
+    run(folder, '20261122-020000', { kind: 'running', pid: process.pid });
+    run(folder, '20261123-020000', finished, { ...owner, profile: 'other' });
+    const abandoned = [copy('stock.errors-20261120-020000.csv'), copy('stock.report-20261121-020000.csv')];
+    const kept = [
+      copy('stock.errors-20261122-020000.csv'),
+      copy('stock.errors-20261123-020000.csv'),
+      copy('stock.errors-20261101-020000.csv'),
+      '.stock.errors-20261121-020000.csv.tmp',
+      copy('other.errors-20261121-020000.csv'),
+    ];
+    for (const file of [...abandoned, ...kept]) writeFileSync(join(folder, file), 'half a copy');
+    const removed = removeAbandonedCopiesOfRuns({ inputPath: join(folder, 'stock.csv'), owner });
+    expect(removed.map((path) => basename(path)).toSorted()).toEqual(abandoned.toSorted());
+    const left = readdirSync(folder).filter((file) => file.endsWith('.tmp'));
+    expect(left.toSorted()).toEqual(kept.toSorted());
   });
 });
