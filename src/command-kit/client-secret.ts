@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { checkSecretFileLink } from '../config/folder-safety.js';
 import { B2bctlError, ExitCode, InputError, UsageError } from '../base/errors.js';
 import { credentialCharacterProblem } from '../domain/bearer-token.js';
+import { secretFromEnvironment } from '../net/environment-secret.js';
 import { currentUserName, otherWriters, shownMode, userName } from '../lib/file-owners.js';
 import { readRegularFile } from '../lib/named-file.js';
 import { shellWord } from '../lib/shell-word.js';
@@ -30,8 +31,8 @@ export interface ClientSecretSource {
  */
 export async function clientSecretOf(context: Context, source: ClientSecretSource): Promise<string> {
   if (source.flagFile !== undefined) return secretInFile(source.flagFile, context);
-  const fromEnvironment = context.env[source.environmentVariable];
-  if (fromEnvironment) return checkedSecretCharacters(fromEnvironment, source.environmentVariable);
+  const fromEnvironment = secretFromEnvironment(context.env, source.environmentVariable);
+  if (fromEnvironment !== undefined) return fromEnvironment;
   const file = await profileSetting(context, source.setting);
   if (file === undefined) {
     throw new UsageError(
@@ -150,9 +151,26 @@ export const minimumClientSecretLength = 32;
  * file 0600 as it is created: under the usual umask 022 it would be 0644, which the next start warns about.
  */
 export function requireLongClientSecret(secret: string, names: { secret: string; server: string; fileName: string }) {
-  if (secret.length >= minimumClientSecretLength) return;
+  requireLongSecret(secret, {
+    secret: names.secret,
+    server: names.server,
+    minimum: minimumClientSecretLength,
+    makeOne: `(umask 077; openssl rand -hex 32 > ${names.fileName}) (then --client-secret-file ${names.fileName}, and give the same secret to the platform)`,
+  });
+}
+
+/**
+ * Refuses (exit 2) a secret a server checks callers against that is short enough to be guessed, naming its length
+ * only (never the secret), with the command that makes a long one (`makeOne`). Every such secret says it alike:
+ * the client secrets, and `tax serve`'s fixed token and password.
+ */
+export function requireLongSecret(
+  secret: string,
+  rule: { secret: string; server: string; minimum: number; makeOne: string },
+): void {
+  if (secret.length >= rule.minimum) return;
   throw new UsageError(
-    `The ${names.secret} has ${secret.length} characters; ${names.server} needs at least ${minimumClientSecretLength}, so it cannot be guessed. Make one with: (umask 077; openssl rand -hex 32 > ${names.fileName}) (then --client-secret-file ${names.fileName}, and give the same secret to the platform).`,
+    `The ${rule.secret} has ${secret.length} characters; ${rule.server} needs at least ${rule.minimum}, so it cannot be guessed. Make one with: ${rule.makeOne}.`,
   );
 }
 

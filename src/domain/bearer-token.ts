@@ -1,4 +1,4 @@
-/** What of a token text can go in `Authorization: Bearer …`. Pure. */
+/** What of a credential's text can be sent: in `Authorization: Bearer …`, or encoded. Pure. */
 
 /**
  * A token as it is sent: without the whitespace around it. A token route may answer `"TOK…\n"` (a template or a
@@ -51,4 +51,13 @@ export function credentialCharacterProblem(
   const found = sentInHeader ? unsendableTokenCharacter(credential) : controlCharacterIn(credential);
   if (found === undefined) return undefined;
   return `${source} holds ${found}, which ${sentInHeader ? 'no HTTP header can carry' : 'no credential is made of'}: give the credential alone, on one line.`;
+}
+
+/**
+ * A secret without the one line end its file gave it: `B2BCTL_PASSWORD="$(cat file)"` keeps the CR of a file saved
+ * on Windows (the shell takes only the LF), and the login was then refused as a wrong password; `echo` through a pipe
+ * adds an LF. One line end only: a second one is a line of its own, which no secret is made of.
+ */
+export function withoutLineEnd(secret: string): string {
+  return secret.replace(/\r?\n$|\r$/, '');
 }

@@ -1,3 +1,5 @@
+import { withoutLineEnd } from '../domain/bearer-token.js';
+
 /** Reads a whole (small) stream, such as a password or token piped on stdin. */
 export async function readAllText(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -8,12 +10,4 @@ export async function readAllText(stream: NodeJS.ReadableStream): Promise<string
 /** A secret piped on stdin, without the newline that `echo` and files end with. */
 export async function readSecretFromStdin(stream: NodeJS.ReadableStream): Promise<string> {
   return withoutLineEnd(await readAllText(stream));
-}
-
-/**
- * A secret without the line end its file gave it: `B2BCTL_PASSWORD="$(cat file)"` keeps the CR of a file saved on
- * Windows (the shell takes only the LF), and the login was then refused as a wrong password.
- */
-export function withoutLineEnd(secret: string): string {
-  return secret.replace(/\r?\n$|\r$/, '');
 }

@@ -1,5 +1,6 @@
 import { UsageError } from '../base/errors.js';
 import { credentialCharacterProblem } from '../domain/bearer-token.js';
+import { secretFromEnvironment } from './environment-secret.js';
 import { refusePlainHttp, refuseUrlCredentialOverPlainHttp, urlHoldsCredential } from './plain-http.js';
 import type { ProxyEnvironment } from './proxy-route.js';
 
@@ -31,8 +32,8 @@ export function erpAuthorizationFor(url: string, options: ErpCredentialOptions):
   const { flag, prefix, allowHttp, env } = options;
   const tokenVariable = `${prefix}_TOKEN`;
   const basicVariable = `${prefix}_BASIC`;
-  const token = env[tokenVariable] || undefined;
-  const pair = env[basicVariable] || undefined;
+  const token = secretFromEnvironment(env, tokenVariable, { sentInHeader: true });
+  const pair = secretFromEnvironment(env, basicVariable);
   const inUrl = parsed.username !== '' || parsed.password !== '';
   const given = [
     token === undefined ? undefined : tokenVariable,
@@ -45,8 +46,6 @@ export function erpAuthorizationFor(url: string, options: ErpCredentialOptions):
     );
   refuseUrlCredentialOverPlainHttp(parsed, allowHttp, env);
   refuseControlCharacters([
-    [token, tokenVariable, true],
-    [pair, basicVariable, false],
     [safelyDecoded(parsed.username), `The user in the ${flag} URL`, false],
     [safelyDecoded(parsed.password), `The password in the ${flag} URL`, false],
   ]);
@@ -70,10 +69,9 @@ export function erpAuthorizationFor(url: string, options: ErpCredentialOptions):
 }
 
 /**
- * A credential with a line break inside (a file's second line, a Windows line end: `$(cat file)` drops only the last
- * newline) would fail every delivery with an error that says nothing of it, or, a token sent as written, add a header
- * of its own to each request: refused at start (exit 2), naming where it came from, as `--token` is. A Basic pair is
- * sent base64-encoded, so only control characters are refused in it; a token, whatever no header can carry.
+ * A URL's user or password with a line break inside would fail every delivery with an error that says nothing of it:
+ * refused at start (exit 2), naming where it came from, as the variables are (secretFromEnvironment). A Basic pair is
+ * sent base64-encoded, so only control characters are refused in it.
  */
 function refuseControlCharacters(credentials: [string | undefined, string, boolean][]): void {
   for (const [credential, source, sentInHeader] of credentials) {

@@ -12,12 +12,40 @@ export type TokenRouteStyle = 'json' | 'form' | 'basic';
 /** A token and what its answer says of its end, as read (src/domain/token-expiry.ts decides what to believe). */
 export type IssuedToken = TokenAnswer;
 
+/** Where and how the token is asked for. */
+export interface TokenRoute {
+  path: string;
+  style: TokenRouteStyle;
+  answers?: TokenAnswerSettings;
+}
+
 /** Exchanges the integration user's credentials for an access token at the token route. */
 export async function requestToken(
   http: HttpClient,
-  route: { path: string; style: TokenRouteStyle; answers?: TokenAnswerSettings },
+  route: TokenRoute,
   credentials: { username: string; password: string },
 ): Promise<IssuedToken> {
+  return (await exchangeToken(http, route, credentials)).issued;
+}
+
+/** A token the token route issued, with the answer it came in (its body, passwords masked), for doctor to say where. */
+export interface TokenExchange {
+  issued: IssuedToken;
+  status: number;
+  body: unknown;
+}
+
+/**
+ * The one login: the token request, and what its answer means, for `login`, the token source and `doctor` alike.
+ * Throws a typed error for each answer that gives no token b2bctl can send: LoginRefusedError (400, 401, 403),
+ * NoTokenRouteError (404, 405), PlatformError (another error status), RedirectAnswerError, ProxyPageError,
+ * NoTokenInAnswerError (a 2xx without a token where b2bctl looks) and UnsendableTokenError.
+ */
+export async function exchangeToken(
+  http: HttpClient,
+  route: TokenRoute,
+  credentials: { username: string; password: string },
+): Promise<TokenExchange> {
   const request = tokenRequest(route.style, credentials);
   const response = await http.request({
     method: 'POST',
@@ -34,27 +62,44 @@ export async function requestToken(
   const body = parseJson(redactSecrets(response.text, [credentials.password, ...(response.requestSecrets ?? [])]));
   if (response.status === 400 || response.status === 401 || response.status === 403)
     throw new LoginRefusedError(response.status, body, { style: route.style, url }, credentials.username);
-  if (response.status === 404 || response.status === 405) {
-    throw new UsageError(
-      `The token route POST ${url} does not exist (HTTP ${response.status}). Check the paths.token setting (b2bctl config get paths.token).`,
-    );
-  }
+  if (response.status === 404 || response.status === 405) throw new NoTokenRouteError(url, response.status);
   if (response.status >= 400) throw new PlatformError(response.status, { method: 'POST', url }, body);
   if (isRedirect(response.status)) throw new RedirectAnswerError({ method: 'POST', changesNothing: true }, response);
   const contentType = response.headers['content-type'];
   if (isHtmlAnswer(Array.isArray(contentType) ? contentType[0] : contentType, response.text))
     throw new ProxyPageError({ method: 'POST', url }, response.status, response.text);
   const answer = readTokenAnswer(body, route.answers);
-  if (!answer) {
-    throw new PlatformError(
-      response.status,
+  if (!answer) throw new NoTokenInAnswerError(url, response.status, body);
+  const unsendable = unsendableTokenCharacter(answer.accessToken);
+  if (unsendable !== undefined) throw new UnsendableTokenError(url, unsendable, { status: response.status, body });
+  return { issued: answer, status: response.status, body };
+}
+
+/** No token route at the path (HTTP 404 or 405): exit 2, the paths.token setting to check. */
+export class NoTokenRouteError extends UsageError {
+  constructor(
+    url: string,
+    readonly status: number,
+  ) {
+    super(
+      `The token route POST ${url} does not exist (HTTP ${status}). Check the paths.token setting (b2bctl config get paths.token).`,
+    );
+  }
+}
+
+/**
+ * The token route answered 2xx without a token where b2bctl looks: exit 1, as another answer the platform gave and
+ * b2bctl cannot use. `body` is the answer as read, passwords masked (doctor names its fields).
+ */
+export class NoTokenInAnswerError extends PlatformError {
+  constructor(url: string, status: number, body: unknown) {
+    super(
+      status,
       { method: 'POST', url },
+      body,
       'the token route answered without a token b2bctl recognises (access_token, accessToken, token); set answers.token.accessToken to the field that holds it, or check paths.token and auth.style',
     );
   }
-  const unsendable = unsendableTokenCharacter(answer.accessToken);
-  if (unsendable !== undefined) throw new UnsendableTokenError(url, unsendable);
-  return answer;
 }
 
 /**
@@ -63,7 +108,15 @@ export async function requestToken(
  * every later command does not fail to send it as if the network were down; the token itself is never shown.
  */
 export class UnsendableTokenError extends UnavailableError {
-  constructor(url: string, character: string) {
+  /**
+   * `character`: the one found, described (`a carriage return (CR)`); `answer`: the status and body it came in
+   * (passwords masked), for doctor to say where the answer holds it.
+   */
+  constructor(
+    url: string,
+    readonly character: string,
+    readonly answer: { status: number; body: unknown },
+  ) {
     super(
       `POST ${url} answered a token that holds ${character}, which no HTTP header can carry, so b2bctl cannot send it; nothing was stored. The token route's answer is malformed: check paths.token and answers.token.accessToken, or ask the platform's support (b2bctl --verbose login shows the answer, the token masked).`,
     );
@@ -87,7 +140,7 @@ export class LoginRefusedError extends AuthError {
   constructor(
     readonly status: number,
     body: unknown,
-    route: { style: TokenRouteStyle; url: string },
+    private readonly route: { style: TokenRouteStyle; url: string },
     readonly username: string,
   ) {
     const said = status === 400 ? messageOfBody(body) : undefined;
@@ -96,14 +149,26 @@ export class LoginRefusedError extends AuthError {
       status === 400
         ? `a 400 is most often the request's shape rather than the password. Check auth.style, the style of the request (json, form or basic; this one was ${route.style}), and paths.token; if both are right,`
         : undefined;
-    super(
-      checkFirst === undefined
-        ? `Login refused for ${username} at ${new URL(route.url).origin} (${answer}): check the username and password.`
-        : `The token route POST ${route.url} refused the login request for ${username} (${answer}): ${checkFirst} the username and password.`,
-    );
+    super(refusalWords({ username, answer, checkFirst, url: route.url }, 'password'));
     this.answer = answer;
     this.checkFirst = checkFirst;
   }
+
+  /** The message, naming where the password came from (`B2BCTL_PASSWORD`), as `doctor` tells its user what to check. */
+  withPasswordFrom(source: string): string {
+    const { username, answer, checkFirst } = this;
+    return refusalWords({ username, answer, checkFirst, url: this.route.url }, source);
+  }
+}
+
+function refusalWords(
+  refusal: { username: string; answer: string; checkFirst: string | undefined; url: string },
+  password: string,
+): string {
+  const { username, answer, checkFirst, url } = refusal;
+  return checkFirst === undefined
+    ? `Login refused for ${username} at ${new URL(url).origin} (${answer}): check the username and ${password}.`
+    : `The token route POST ${url} refused the login request for ${username} (${answer}): ${checkFirst} the username and ${password}.`;
 }
 
 /**

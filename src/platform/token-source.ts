@@ -9,7 +9,7 @@ import { LoginRefusedError, requestToken, type IssuedToken, type TokenRouteStyle
 import type { TokenAnswerSettings } from './answers/token.js';
 import type { HttpClient } from './http-client.js';
 import { isRetryableNetworkError } from './retry-policy.js';
-import { withoutLineEnd } from '../io/read-stdin.js';
+import { secretFromEnvironment } from '../net/environment-secret.js';
 
 /** Why b2bctl logs in by itself, as the line of a refused login names it. */
 type LoginReason = 'no token' | 'expired' | 'refused' | 'other base URL' | 'unsendable';
@@ -191,7 +191,7 @@ export class TokenSource {
 
   private credentials(): { username: string; password: string } | undefined {
     const username = this.session.get('username');
-    const password = withoutLineEnd(this.env.B2BCTL_PASSWORD ?? '');
+    const password = secretFromEnvironment(this.env, 'B2BCTL_PASSWORD');
     return username && password ? { username, password } : undefined;
   }
 

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { countOf } from '../lib/plural.js';
 import { formsMaskedAnywhere, redacted, secretsOfAuthorization } from '../lib/secret-values.js';
+import { secretFromEnvironment } from '../net/environment-secret.js';
 import type { DeadLetterMasked, EventStore } from './store/types.js';
 
 /**
@@ -39,8 +40,8 @@ export async function scrubDeadLetters(store: EventStore, secrets: readonly stri
  * it and redact it (consumers.ts): the token, or Basic's base64 and password.
  */
 export function forwardCredentialOfEnvironment(env: Readonly<Record<string, string | undefined>>): string[] {
-  const token = env.B2BCTL_WEBHOOK_FORWARD_TOKEN || undefined;
-  const pair = env.B2BCTL_WEBHOOK_FORWARD_BASIC || undefined;
+  const token = secretFromEnvironment(env, 'B2BCTL_WEBHOOK_FORWARD_TOKEN', { sentInHeader: true });
+  const pair = secretFromEnvironment(env, 'B2BCTL_WEBHOOK_FORWARD_BASIC');
   return [
     ...(token === undefined ? [] : secretsOfAuthorization(`Bearer ${token}`)),
     ...(pair === undefined ? [] : secretsOfAuthorization(`Basic ${Buffer.from(pair).toString('base64')}`)),

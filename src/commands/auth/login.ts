@@ -1,7 +1,8 @@
 import { warnOfTokenInEnvironment } from './token-in-environment.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../base/errors.js';
-import { readSecretFromStdin, withoutLineEnd } from '../../io/read-stdin.js';
+import { readSecretFromStdin } from '../../io/read-stdin.js';
+import { secretFromEnvironment } from '../../net/environment-secret.js';
 import { isPlainHttpOffMachine, refusePlainHttp } from '../../net/plain-http.js';
 import type { Session } from '../../config/session.js';
 import { platformUrl, withGuessedScheme } from '../../config/setting-parsers.js';
@@ -75,8 +76,8 @@ export async function run(options: LoginOptions, context: Context): Promise<void
   }
   const password = options.passwordStdin
     ? await readSecretFromStdin(context.io.stdin)
-    : withoutLineEnd(context.env.B2BCTL_PASSWORD ?? '') ||
-      (await askFor(context, 'password', `${username} at ${checkedBaseUrl} (profile "${session.profileName}")`));
+    : (secretFromEnvironment(context.env, 'B2BCTL_PASSWORD') ??
+      (await askFor(context, 'password', `${username} at ${checkedBaseUrl} (profile "${session.profileName}")`)));
   if (!password) throw new UsageError('The password is empty: pipe it with --password-stdin or set B2BCTL_PASSWORD.');
 
   const http = await context.httpClient(checkedBaseUrl);

@@ -1,17 +1,31 @@
 import type { Session } from '../../config/session.js';
 import { believedTokenExpiry, millisecondLifetimeFrom, tokenNeedsRenewal } from '../../domain/token-expiry.js';
-import { ExitCode } from '../../base/errors.js';
+import { B2bctlError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import { documentInPath, type DocumentInPath } from '../../domain/documents.js';
 import { bearerTokenText, unsendableTokenCharacter } from '../../domain/bearer-token.js';
 import { isPlainHttpOffMachine } from '../../net/plain-http.js';
 import { locateListingPage } from '../../platform/answers/listing.js';
 import { locateOrderListing, type OrderAnswerSettings } from '../../platform/answers/orders.js';
-import { htmlTitle, isHtmlAnswer, isRecord, valueAtPath as valueAt } from '../../platform/answers/shapes.js';
-import { locateTokenAnswer, readTokenAnswer, type TokenAnswerSettings } from '../../platform/answers/token.js';
-import { issuedTokenOf, parseJson, tokenRequest } from '../../platform/auth.js';
+import {
+  htmlTitle,
+  isHtmlAnswer,
+  isRecord,
+  ProxyPageError,
+  valueAtPath as valueAt,
+} from '../../platform/answers/shapes.js';
+import { locateTokenAnswer, type TokenAnswerSettings } from '../../platform/answers/token.js';
+import {
+  exchangeToken,
+  LoginRefusedError,
+  NoTokenInAnswerError,
+  NoTokenRouteError,
+  parseJson,
+  type TokenExchange,
+  UnsendableTokenError,
+} from '../../platform/auth.js';
 import type { HttpClient, HttpResponse } from '../../platform/http-client.js';
 import { redactSecrets } from '../../platform/redact.js';
-import { isRedirect, redirectWords } from '../../platform/redirect.js';
+import { isRedirect, RedirectAnswerError, redirectWords } from '../../platform/redirect.js';
 import { documentSlashAdvice } from '../../platform/customers.js';
 import { encodedSlashRefusal } from '../../platform/encoded-slash.js';
 import { tokenRoute } from '../../platform/token-source.js';
@@ -36,21 +50,26 @@ function plainHttpRefusal(
   };
 }
 
+/** The password doctor logs in with, and where it came from, as a refusal names it. */
+export interface DoctorPassword {
+  value: string;
+  source: string;
+}
+
 /**
- * The token: a fresh one from the token route when the password is in the environment (showing
- * where the answer holds it), else the cached one and its expiry. The token itself is never shown.
+ * The token: a fresh one from the token route when a password is given (showing where the answer holds it), else
+ * the cached one and its expiry. The token itself is never shown. The login is the commands' own (exchangeToken):
+ * a second copy here had drifted from it (a CR-ended password refused, a 5xx read as a token-less answer).
  */
 export async function probeToken(
   http: HttpClient,
   session: Session,
   env: Readonly<Record<string, string | undefined>>,
   nowMs: number,
-  /** Where the password came from, as a refusal names it. */
-  passwordSource = 'B2BCTL_PASSWORD',
+  password: DoctorPassword | undefined,
 ): Promise<{ finding: Finding; token: string | undefined }> {
   const route = tokenRoute(session);
   const username = session.get('username');
-  const password = env.B2BCTL_PASSWORD;
   const check = `POST ${route.path} (${route.style})`;
   if (!username || !password) {
     // The routes are probed with the cached token: by the rule every command keeps, never in clear past this machine.
@@ -60,69 +79,72 @@ export async function probeToken(
   }
   const refused = plainHttpRefusal(session, check, env, 'the password');
   if (refused) return failed(refused);
-  let response: HttpResponse;
+  let exchange: TokenExchange;
   try {
-    response = await http.request({
-      method: 'POST',
-      path: route.path,
-      ...tokenRequest(route.style, { username, password }),
-      secretsInAnswer: issuedTokenOf(route.answers),
-    });
+    exchange = await exchangeToken(http, route, { username, password: password.value });
   } catch (error) {
-    return failed({ check, result: 'fail', detail: (error as Error).message, exitCode: ExitCode.unavailable });
+    return failed({ check, ...noTokenFinding(error, password.source, route.answers) });
   }
-  const status = response.status;
-  const base = { check, status };
-  if (status === 400 || status === 401 || status === 403)
-    return failed({
-      ...base,
-      result: 'fail',
-      detail: `login refused for ${username}${challenge(response)}: check the username and ${passwordSource} (or auth.style)`,
-      setting: 'auth.style',
-      exitCode: ExitCode.authFailed,
-    });
-  if (status === 404 || status === 405)
-    return failed({
-      ...base,
-      result: 'fail',
-      detail: 'no token route at this path',
-      setting: 'paths.token',
-      exitCode: ExitCode.usage,
-    });
-  const unreadable = unreadableAnswer(response);
-  if (unreadable) return failed({ ...base, ...unreadable });
-  return tokenAnswerFinding(base, parseJson(redactSecrets(response.text, [password])), route.answers, username, nowMs);
+  return tokenAnswerFinding({ check, status: exchange.status }, exchange, route.answers, username, nowMs);
 }
 
-/** The token check of a 2xx answer of the token route: where it holds the token and its lifetime, and what of them. */
+/**
+ * What the login's typed refusal means as a finding: its words (the refusal naming where the password came from,
+ * a token-less answer its fields), the setting to look at, and the exit code the login would have ended with.
+ */
+function noTokenFinding(error: unknown, passwordSource: string, answers: TokenAnswerSettings): Omit<Finding, 'check'> {
+  const failure = { result: 'fail' as const, detail: (error as Error).message };
+  if (error instanceof LoginRefusedError)
+    return {
+      ...failure,
+      status: error.status,
+      detail: error.withPasswordFrom(passwordSource),
+      setting: error.checkFirst === undefined ? undefined : 'auth.style',
+      exitCode: error.exitCode,
+    };
+  if (error instanceof NoTokenRouteError)
+    return { ...failure, status: error.status, setting: 'paths.token', exitCode: error.exitCode };
+  if (error instanceof NoTokenInAnswerError)
+    return {
+      ...failure,
+      status: error.status,
+      detail: `answered ${error.status} without a token b2bctl recognises (fields: ${fieldsOf(error.body)})`,
+      setting: 'answers.token.accessToken',
+      exitCode: error.exitCode,
+    };
+  if (error instanceof UnsendableTokenError) {
+    const { status, body } = error.answer;
+    const where = locateTokenAnswer(body, answers).tokenPath;
+    return {
+      ...failure,
+      status,
+      detail: `answered ${status} with a token${where === undefined ? '' : ` in "${where}"`} that holds ${error.character}, which no HTTP header can carry: b2bctl cannot send it, and login refuses it`,
+      setting: 'answers.token.accessToken',
+      exitCode: error.exitCode,
+    };
+  }
+  const status =
+    error instanceof PlatformError || error instanceof RedirectAnswerError || error instanceof ProxyPageError
+      ? error.status
+      : error instanceof UnavailableError
+        ? error.answeredStatus
+        : undefined;
+  // Any other failure (no answer, a timeout) is the route being unreachable, as every command would find it.
+  const exitCode = error instanceof B2bctlError ? error.exitCode : ExitCode.unavailable;
+  return { ...failure, ...(status === undefined ? {} : { status }), exitCode };
+}
+
+/** The token check of a token the route issued: where its answer holds the token and its lifetime, and what of them. */
 function tokenAnswerFinding(
   base: { check: string; status: number },
-  body: unknown,
+  exchange: TokenExchange,
   answers: TokenAnswerSettings,
   username: string,
   nowMs: number,
 ): { finding: Finding; token: string | undefined } {
-  const status = base.status;
+  const { body, issued } = exchange;
   const located = locateTokenAnswer(body, answers);
-  const issued = readTokenAnswer(body, answers);
-  if (!located.tokenPath || !issued)
-    return failed({
-      ...base,
-      result: 'fail',
-      detail: `answered ${status} without a token b2bctl recognises (fields: ${fieldsOf(body)})`,
-      setting: 'answers.token.accessToken',
-      exitCode: ExitCode.authFailed,
-    });
   const token = issued.accessToken;
-  const unsendable = unsendableTokenCharacter(token);
-  if (unsendable !== undefined)
-    return failed({
-      ...base,
-      result: 'fail',
-      detail: `answered ${status} with a token in "${located.tokenPath}" that holds ${unsendable}, which no HTTP header can carry: b2bctl cannot send it, and login refuses it`,
-      setting: 'answers.token.accessToken',
-      exitCode: ExitCode.unavailable,
-    });
   const said = lifetimeSaid(body, located);
   // What a login would warn of this answer's lifetime (read as milliseconds, past a week, already past…).
   const { warning } = believedTokenExpiry(issued, nowMs);
@@ -130,7 +152,7 @@ function tokenAnswerFinding(
     finding: {
       ...base,
       result: warning ? 'warn' : 'ok',
-      detail: `token obtained for ${username}: token in "${located.tokenPath}", ${said ?? "no lifetime given: the document's 12 hours assumed"}${warning ? `; ${warning.replace(/^warning: /, '')}` : ''}`,
+      detail: `token obtained for ${username}: token ${located.tokenPath === undefined ? 'where b2bctl reads it' : `in "${located.tokenPath}"`}, ${said ?? "no lifetime given: the document's 12 hours assumed"}${warning ? `; ${warning.replace(/^warning: /, '')}` : ''}`,
       setting: said ? undefined : 'answers.token.expiresIn',
     },
     token,

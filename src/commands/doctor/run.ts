@@ -10,7 +10,8 @@ import { terminalColumns } from '../../io/output/table.js';
 import type { Finding } from './findings.js';
 import { checkDns, checkProxy, checkReachable, checkTls } from './network-checks.js';
 import { orderAnswerSettingsFrom } from '../../platform/answers/orders.js';
-import { probeCustomer, probeListing, probeOrderListing, probeToken } from './route-probes.js';
+import { secretFromEnvironment } from '../../net/environment-secret.js';
+import { type DoctorPassword, probeCustomer, probeListing, probeOrderListing, probeToken } from './route-probes.js';
 import { orderRouteFindings } from './order-routes.js';
 import { stockSchemaFindings } from './stock-schema.js';
 
@@ -49,7 +50,7 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
     throw new UsageError(
       `--password-stdin logs in as the integration user, and profile "${session.profileName}" names none: set B2BCTL_USERNAME, or b2bctl login once (the profile keeps the user); nothing was checked.`,
     );
-  const env = password === undefined ? context.env : { ...context.env, B2BCTL_PASSWORD: password };
+  const loginPassword = passwordToLogInWith(password, context);
   const url = new URL(baseUrl);
   const findings: Finding[] = [
     {
@@ -68,9 +69,9 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
   if (network) findings.push(network.reachable, ...(network.clock ? [network.clock] : []));
   // What doctor quotes (a route's or the proxy's answer) is masked as every other command masks it: the token it
   // sent, the password it logged in with, the proxy's credentials (a user test: an answer echoing them was printed).
-  const secrets = [session.get('token'), env.B2BCTL_PASSWORD, ...secretsOfProxy(http.route)];
+  const secrets = [session.get('token'), loginPassword?.value, ...secretsOfProxy(http.route)];
   if (network?.reachable.result === 'ok') {
-    const probed = await probeTokenAndRoutes(http, session, env, options, context);
+    const probed = await probeTokenAndRoutes(http, session, loginPassword, options, context);
     secrets.push(probed.token);
     findings.push(...probed.findings);
   } else {
@@ -101,6 +102,17 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
       ),
       (failed.exitCode ?? ExitCode.someRecordsFailed) as ExitCode,
     );
+}
+
+/**
+ * The password doctor logs in with: the one piped, else B2BCTL_PASSWORD as every command reads it (one line end
+ * dropped, a line break inside refused, exit 2); a second reading of its own blamed a right password that a
+ * Windows file had left a CR on (a user test). Undefined: the cached token is checked instead.
+ */
+function passwordToLogInWith(piped: string | undefined, context: Context): DoctorPassword | undefined {
+  if (piped !== undefined) return { value: piped, source: 'the password piped to --password-stdin' };
+  const value = secretFromEnvironment(context.env, 'B2BCTL_PASSWORD');
+  return value === undefined ? undefined : { value, source: 'B2BCTL_PASSWORD' };
 }
 
 /**
@@ -138,18 +150,12 @@ function maskedFinding(finding: Finding, secrets: readonly (string | undefined)[
 async function probeTokenAndRoutes(
   http: HttpClient,
   session: Session,
-  env: Context['env'],
+  password: DoctorPassword | undefined,
   options: DoctorOptions,
   context: Context,
 ): Promise<{ findings: Finding[]; token: string | undefined }> {
   const findings: Finding[] = [];
-  const { finding, token } = await probeToken(
-    http,
-    session,
-    env,
-    context.clock.now(),
-    options.passwordStdin ? 'the password piped to --password-stdin' : 'B2BCTL_PASSWORD',
-  );
+  const { finding, token } = await probeToken(http, session, context.env, context.clock.now(), password);
   if (token) {
     const routes: Finding[] = [
       await probeListing(

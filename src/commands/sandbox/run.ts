@@ -1,7 +1,6 @@
 import type { Context } from '../../context.js';
 import { existsSync } from 'node:fs';
 import { InputError, UsageError } from '../../base/errors.js';
-import { credentialCharacterProblem } from '../../domain/bearer-token.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { sandboxDefaults, type SandboxOptions } from '../../sandbox/options.js';
 import { defaultSeedDirectory } from '../../base/package-root.js';
@@ -11,6 +10,7 @@ import { startSandbox } from '../../sandbox/server.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
 import { reachableListenerWarning, refusePlainHttp } from '../../net/plain-http.js';
+import { secretFromEnvironment } from '../../net/environment-secret.js';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -75,7 +75,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     host: options.host ?? sandboxDefaults.host,
     port: options.port ?? sandboxDefaults.port,
     username: options.username ?? sandboxDefaults.username,
-    password: context.env.B2BCTL_SANDBOX_PASSWORD || sandboxDefaults.password,
+    password: secretFromEnvironment(context.env, 'B2BCTL_SANDBOX_PASSWORD') ?? sandboxDefaults.password,
     tokenTtlSeconds: options.tokenTtl ?? sandboxDefaults.tokenTtlSeconds,
     latencyMs: options.latency ?? sandboxDefaults.latencyMs,
     failRate: options.failRate ?? sandboxDefaults.failRate,
@@ -171,7 +171,7 @@ function taxCallbackOf(options: SandboxCommandOptions, context: Context): Sandbo
   }
   const callback = {
     url: options.taxCallback,
-    token: credentialFromEnvironment(context, 'B2BCTL_TAX_TOKEN', true),
+    token: secretFromEnvironment(context.env, 'B2BCTL_TAX_TOKEN', { sentInHeader: true }),
     timeoutMs: options.taxTimeout ?? 3000,
   };
   // The platform's credentials for the callback go over plain HTTP to this machine only, as every credential does.
@@ -179,7 +179,7 @@ function taxCallbackOf(options: SandboxCommandOptions, context: Context): Sandbo
   if (callback.token !== undefined)
     refusePlainHttp(target, 'the tax token (B2BCTL_TAX_TOKEN)', false, false, context.env);
   if (options.taxClientId === undefined) return callback;
-  const clientSecret = credentialFromEnvironment(context, 'B2BCTL_TAX_CLIENT_SECRET', false);
+  const clientSecret = secretFromEnvironment(context.env, 'B2BCTL_TAX_CLIENT_SECRET');
   if (!clientSecret)
     throw new UsageError(
       '--tax-client-id needs the secret in B2BCTL_TAX_CLIENT_SECRET (never on the command line), the one tax serve was given.',
@@ -195,18 +195,6 @@ function taxCallbackOf(options: SandboxCommandOptions, context: Context): Sandbo
   return { ...callback, client };
 }
 
-/**
- * A credential the sandbox sends as the platform would (undefined when unset or empty), refused at start (exit 2)
- * when it holds a line break or another character it cannot carry, as `--token` is: `sentInHeader` for a token sent
- * as written (Bearer), otherwise a secret sent encoded, in which only control characters are refused.
- */
-function credentialFromEnvironment(context: Context, variable: string, sentInHeader: boolean): string | undefined {
-  const value = context.env[variable] || undefined;
-  const problem = value === undefined ? undefined : credentialCharacterProblem(value, variable, sentInHeader);
-  if (problem !== undefined) throw new UsageError(problem);
-  return value;
-}
-
 /** A path on the callback's own host: `//other/…` or a whole URL would send the secret elsewhere. */
 function checkedPath(path: string | undefined, flag: string): void {
   if (path !== undefined && !/^\/(?!\/)/.test(path))
@@ -217,7 +205,7 @@ function checkedPath(path: string | undefined, flag: string): void {
 
 function webhookTarget(options: SandboxCommandOptions, context: Context): SandboxOptions['webhook'] {
   if (options.webhookUrl === undefined) return undefined;
-  const clientSecret = credentialFromEnvironment(context, 'B2BCTL_WEBHOOK_CLIENT_SECRET', false);
+  const clientSecret = secretFromEnvironment(context.env, 'B2BCTL_WEBHOOK_CLIENT_SECRET');
   if (!options.webhookClientId || !clientSecret) {
     throw new UsageError(
       '--webhook-url needs --webhook-client-id ID and the secret in B2BCTL_WEBHOOK_CLIENT_SECRET (never on the command line).',

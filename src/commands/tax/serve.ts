@@ -3,7 +3,14 @@ import { readRegularFile } from '../../lib/named-file.js';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
-import { clientSecretOf, profileSetting, requireLongClientSecret } from '../../command-kit/client-secret.js';
+import {
+  clientSecretOf,
+  minimumClientSecretLength,
+  profileSetting,
+  requireLongClientSecret,
+  requireLongSecret,
+} from '../../command-kit/client-secret.js';
+import { secretFromEnvironment } from '../../net/environment-secret.js';
 import { exposedTrustWarning } from '../../command-kit/trust-proxy-exposure.js';
 import { serveUntilInterrupted } from '../../http-server/serve.js';
 import { erpAuthorizationFor } from '../../net/erp-credential.js';
@@ -147,6 +154,9 @@ async function tokenAuth(options: TaxServeOptions, context: Context): Promise<Ta
   return { kind: 'token', clientId, clientSecret, ttlSeconds: options.tokenTtl, tokenPath: options.tokenPath };
 }
 
+/** The shortest password `tax serve --auth basic` takes (docs/tax.md). */
+const minimumTaxPasswordLength = 16;
+
 /** A fixed credential the platform must send, from the environment: never from argv, where `ps` shows it. */
 function authFromEnvironment(
   options: TaxServeOptions,
@@ -156,20 +166,35 @@ function authFromEnvironment(
     case 'token':
       throw new Error('the token style is read by tokenAuth');
     case 'bearer': {
-      const token = env.B2BCTL_TAX_TOKEN;
-      if (!token || token.length < 32)
+      // As sent in the platform's header: a CR-ended variable is the token the platform sends, not a 401 to each.
+      const token = secretFromEnvironment(env, 'B2BCTL_TAX_TOKEN', { sentInHeader: true });
+      if (token === undefined)
         throw new UsageError(
-          '--auth bearer needs B2BCTL_TAX_TOKEN, at least 32 characters (make one with: openssl rand -hex 32), the token the platform is configured to send.',
+          `--auth bearer needs B2BCTL_TAX_TOKEN, at least ${minimumClientSecretLength} characters (make one with: openssl rand -hex 32), the token the platform is configured to send.`,
         );
+      requireLongSecret(token, {
+        secret: 'token in B2BCTL_TAX_TOKEN',
+        server: 'tax serve --auth bearer',
+        minimum: minimumClientSecretLength,
+        makeOne:
+          '(umask 077; openssl rand -hex 32 > tax-token), then B2BCTL_TAX_TOKEN="$(cat tax-token)", and give the platform the same token',
+      });
       return { kind: 'bearer', token };
     }
     case 'basic': {
-      const user = env.B2BCTL_TAX_USER;
-      const password = env.B2BCTL_TAX_PASSWORD;
-      if (!user || !password || password.length < 16)
+      const user = secretFromEnvironment(env, 'B2BCTL_TAX_USER');
+      const password = secretFromEnvironment(env, 'B2BCTL_TAX_PASSWORD');
+      if (user === undefined || password === undefined)
         throw new UsageError(
-          '--auth basic needs B2BCTL_TAX_USER and B2BCTL_TAX_PASSWORD (at least 16 characters), the credential the platform is configured to send.',
+          `--auth basic needs B2BCTL_TAX_USER and B2BCTL_TAX_PASSWORD (at least ${minimumTaxPasswordLength} characters), the credential the platform is configured to send.`,
         );
+      requireLongSecret(password, {
+        secret: 'password in B2BCTL_TAX_PASSWORD',
+        server: 'tax serve --auth basic',
+        minimum: minimumTaxPasswordLength,
+        makeOne:
+          '(umask 077; openssl rand -hex 16 > tax-password), then B2BCTL_TAX_PASSWORD="$(cat tax-password)", and give the platform the same password',
+      });
       // RFC 7617: the first colon of a Basic credential ends the user, so a user holding one can never be sent.
       if (user.includes(':'))
         throw new UsageError(

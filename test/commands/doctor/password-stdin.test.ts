@@ -71,7 +71,7 @@ it('a refused login names the password piped to --password-stdin, not B2BCTL_PAS
   });
   await run({ passwordStdin: true }, context).catch(() => undefined);
   await new Promise((resolve) => server.close(resolve));
-  expect(printed).toContain('check the username and the password piped to --password-stdin (or auth.style)');
+  expect(printed).toContain('(HTTP 401): check the username and the password piped to --password-stdin.');
   expect(printed).not.toContain('wrong-password');
 });
 

@@ -131,8 +131,8 @@ describe("the ERP's forward credential", () => {
       refusal('B2BCTL_WEBHOOK_FORWARD_TOKEN', lineFeed, true),
     ],
     [
-      'B2BCTL_WEBHOOK_FORWARD_BASIC ending in a carriage return',
-      { B2BCTL_WEBHOOK_FORWARD_BASIC: 'erp:pass-word\r' },
+      'B2BCTL_WEBHOOK_FORWARD_BASIC with a carriage return inside',
+      { B2BCTL_WEBHOOK_FORWARD_BASIC: 'erp:pass\rword' },
       '',
       refusal('B2BCTL_WEBHOOK_FORWARD_BASIC', carriageReturn),
     ],
@@ -165,7 +165,7 @@ describe("the ERP's forward credential", () => {
     const refused = await startRefused(
       ['webhook', 'replay', '--id', '1', '--inbox', inbox, '--to', `${erp.url}/hooks`],
       {
-        B2BCTL_WEBHOOK_FORWARD_TOKEN: 'erp-token\n',
+        B2BCTL_WEBHOOK_FORWARD_TOKEN: 'erp-token\nX-Forged: 1',
       },
     );
     await erp.close();

@@ -30,7 +30,7 @@ describe('tax serve at start', () => {
     [
       ['--auth', 'bearer'],
       { B2BCTL_TAX_TOKEN: 'short' },
-      '--auth bearer needs B2BCTL_TAX_TOKEN, at least 32 characters',
+      'The token in B2BCTL_TAX_TOKEN has 5 characters; tax serve --auth bearer needs at least 32, so it cannot be guessed.',
     ],
     [
       ['--auth', 'basic'],
