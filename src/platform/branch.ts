@@ -22,9 +22,10 @@ export function fillBranch(
 }
 
 /** The one line for a 403 on a branch route: the platform refuses branches outside the token's head office. */
-export function branchNotLinked(branch: string, method: string, url: string): AuthError {
+export function branchNotLinked(branch: string, method: string, url: string, platformWords?: string): AuthError {
+  const said = platformWords ? `: ${platformWords}` : '';
   return new AuthError(
-    `Branch "${branch}" is not linked to this token's head office (HTTP 403 on ${method} ${url}); use a branch of this head office, or log in as that branch's head office.`,
+    `Branch "${branch}" is not linked to this token's head office (HTTP 403 on ${method} ${url}${said}); use a branch of this head office, or log in as that branch's head office.`,
   );
 }
 

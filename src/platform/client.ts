@@ -1,6 +1,6 @@
 import type { Session } from '../config/session.js';
 import { everySetting, type RouteSettingKey } from '../config/settings.js';
-import { AuthError, B2bctlError, ExitCode, PlatformError, UsageError } from '../base/errors.js';
+import { AuthError, B2bctlError, ExitCode, messageOfBody, PlatformError, UsageError } from '../base/errors.js';
 import { httpDateOf } from '../lib/http-text.js';
 import { isNestedTooDeep, JsonNestedTooDeep } from '../lib/written-json.js';
 import { parseJson } from './auth.js';
@@ -121,8 +121,9 @@ export class PlatformClient {
   private async answerOf<T>(request: PlatformRequest): Promise<PlatformResponse<T>> {
     const { response, token } = await this.withToken(request, (bearer) => this.sendWithToken(request, bearer));
     if (response.status === 403) {
-      const branch = request.branch ?? this.branchInPath(request.path);
-      if (branch !== undefined) throw branchNotLinked(branch, request.method, shownUrl(response));
+      const branch = request.branch ?? this.branchOfRoute(request.path);
+      if (branch !== undefined)
+        throw this.branchRefusal(branch, request, response, [token, ...(request.secrets ?? [])]);
     }
     if (response.status >= 400) {
       // An error body may echo the Authorization header it was sent, and the secrets of its body.
@@ -163,7 +164,7 @@ export class PlatformClient {
    * a 401 to a fresh token, and a 403 on a branch's path, end here as for every command.
    */
   async exchange(request: RawPlatformRequest): Promise<HttpResponse> {
-    const { response } = await this.withToken(request, (token) =>
+    const { response, token: sentToken } = await this.withToken(request, (token) =>
       this.http.request({
         method: request.method,
         path: request.path,
@@ -175,9 +176,21 @@ export class PlatformClient {
     );
     if (response.status === 403) {
       const branch = request.branch ?? this.branchOfRoute(request.path);
-      if (branch !== undefined) throw branchNotLinked(branch, request.method, shownUrl(response));
+      if (branch !== undefined) throw this.branchRefusal(branch, request, response, [sentToken]);
     }
     return response;
+  }
+
+  /** A 403 on a branch's route, with the platform's own words (its secrets masked): they may say more than "not linked". */
+  private branchRefusal(
+    branch: string,
+    request: { method: string },
+    response: HttpResponse,
+    secrets: readonly string[],
+  ): Error {
+    const known = [...secrets, ...(response.requestSecrets ?? [])];
+    const words = messageOfBody(parseJson(redactSecrets(response.text, known)));
+    return branchNotLinked(branch, request.method, redactSecrets(shownUrl(response), known), words);
   }
 
   /**
@@ -217,15 +230,8 @@ export class PlatformClient {
    */
   private slashAdviceFor(request: PlatformRequest): string {
     if (request.slashAdvice !== undefined) return request.slashAdvice;
-    const branch = request.branch ?? this.branchInPath(request.path);
+    const branch = request.branch ?? this.branchOfRoute(request.path);
     return heldSlashAdvice(branch?.includes('/') ? `the branch code "${branch}"` : 'the value b2bctl put in the path');
-  }
-
-  /** The branch setting, when the path holds it as a segment: a route template filled it with route(). */
-  private branchInPath(path: string): string | undefined {
-    const branch = this.session.get('branch');
-    if (!branch) return undefined;
-    return path.split('/').includes(encodeURIComponent(branch)) ? branch : undefined;
   }
 
   close(): Promise<void> {

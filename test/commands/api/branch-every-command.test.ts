@@ -32,7 +32,7 @@ it('sellers list on an unlinked branch says so in one line, exit 77', async () =
   expect(result.code).toBe(77);
   expect(result.stdout).toBe('');
   expect(result.stderr.trim().split('\n')).toEqual([
-    `error: Branch "0099" is not linked to this token's head office (HTTP 403 on GET ${sandbox.url}/v1/branches/0099/contracts?limit=20); use a branch of this head office, or log in as that branch's head office.`,
+    `error: Branch "0099" is not linked to this token's head office (HTTP 403 on GET ${sandbox.url}/v1/branches/0099/contracts?limit=20: Branch [0099] is not linked to the head office of this token); use a branch of this head office, or log in as that branch's head office.`,
   ]);
 });
 

@@ -16,6 +16,15 @@ import { removeTemporaryFolders } from '../../support/temporary.js';
 
 afterAll(() => removeTemporaryFolders());
 
+/** The one line for branch 0099's 403 at `url`, with the platform's own words, whatever the dialect writes. */
+function unlinkedBranchLine(url: string) {
+  return expect.stringMatching(
+    new RegExp(
+      `^error: Branch "0099" is not linked to this token's head office \\(HTTP 403 on GET ${url.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}: [^)]+\\); use a branch of this head office, or log in as that branch's head office\\.$`,
+    ),
+  );
+}
+
 describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
   'api --paginate, %s dialect',
   (_, dialect) => {
@@ -139,7 +148,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       expect(unlinked.code).toBe(77);
       expect(unlinked.stdout).toBe('');
       expect(unlinked.stderr.trim().split('\n')).toEqual([
-        `error: Branch "0099" is not linked to this token's head office (HTTP 403 on GET ${sandbox.url}/v1/branches/0099/contracts?offset=0&limit=50); use a branch of this head office, or log in as that branch's head office.`,
+        unlinkedBranchLine(`${sandbox.url}/v1/branches/0099/contracts?offset=0&limit=50`),
       ]);
     });
 
@@ -149,7 +158,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         expect(result.code).toBe(77);
         expect(result.stdout).toBe('');
         expect(result.stderr.trim().split('\n')).toEqual([
-          `error: Branch "0099" is not linked to this token's head office (HTTP 403 on GET ${sandbox.url}/v1/branches/0099/contracts${paged ? '?offset=0&limit=50' : ''}); use a branch of this head office, or log in as that branch's head office.`,
+          unlinkedBranchLine(`${sandbox.url}/v1/branches/0099/contracts${paged ? '?offset=0&limit=50' : ''}`),
         ]);
       }
     });
