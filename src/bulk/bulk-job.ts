@@ -157,7 +157,7 @@ async function validateThenSend<T, Sent>(
       input.unchanged();
       checkMinimumRecords(validation.records, job.flags.minRecords, input.shownName);
       const plan = planSending(job, input, validation, context, problems.listed);
-      if (plan === undefined && job.flags.dryRun && validation.valid > 0) await rehearseRefusals(job, input, context);
+      if (plan === undefined && job.flags.dryRun && validation.valid > 0) await rehearseRefusals(job, context);
       if (plan === undefined || verdicts === undefined) return problems.sumUp(listingCommand);
       sending = await openSending(job, input, validation.valid, plan, context);
     } catch (error) {
@@ -372,10 +372,9 @@ function wouldSend<T, Sent>(
 
 /**
  * What would stop the real run before it sends, checked by a dry run too, so that it exits as the real run would: a
- * folder its report or errors file cannot be written in (exit 2). (An input that changed while it was read was
- * refused before, as in the real run.)
+ * folder its report or errors file cannot be written in (exit 2).
  */
-async function rehearseRefusals<T, Sent>(job: BulkJob<T, Sent>, input: CheckedInput, context: Context): Promise<void> {
+async function rehearseRefusals<T, Sent>(job: BulkJob<T, Sent>, context: Context): Promise<void> {
   const fallback = defaultOutputFolder(job.file, (await context.session()).get('outputDir'));
   const outputs: [string, string, string | undefined][] = [
     ['report', '--report', job.flags.report],

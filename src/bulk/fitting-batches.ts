@@ -21,7 +21,7 @@ export class FittingBatches {
   private readonly note: BodyLimitNote;
 
   constructor(
-    private readonly startSize: number,
+    startSize: number,
     private readonly warn: (message: string) => void,
   ) {
     this.size = startSize;

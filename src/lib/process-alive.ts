@@ -33,3 +33,12 @@ export function processStartTime(pid: number): string | undefined {
   const start = fields[19];
   return start !== undefined && /^\d+$/.test(start) ? start : undefined;
 }
+
+/** Ends process group `group` at once (SIGKILL to the group a command was started as the leader of); gone is fine. */
+export function killProcessGroup(group: number): void {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

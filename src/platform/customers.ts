@@ -220,8 +220,3 @@ export function anotherCustomersRecord(shown: string, sent: string): string {
 export function otherCustomerIn(body: unknown, document: string): string | undefined {
   return otherCustomersDocument(readCustomerRecord(body), document);
 }
-
-/** Whether a customer with this document exists: asked after an unclear create or a 400 to a create. */
-export async function customerExists(client: PlatformClient, document: string, signal?: AbortSignal): Promise<boolean> {
-  return (await registeredCustomer(client, document, signal)) !== undefined;
-}

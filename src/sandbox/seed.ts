@@ -5,7 +5,7 @@ import type { SandboxOptions } from './options.js';
 import { loadCatalogue } from './stock/catalogue.js';
 import { StockState } from './stock/state.js';
 import { SandboxClock } from './clock.js';
-import { loadOrderMaterial, seedOrders } from './orders/seed.js';
+import { defaultSeededOrders, loadOrderMaterial, seedOrders } from './orders/seed.js';
 import { loadSalesReps } from './sellers-seed.js';
 import { SandboxState } from './state.js';
 import { ListingStore } from './listings/store.js';
@@ -16,7 +16,7 @@ import { ListingStore } from './listings/store.js';
  */
 export function seedSandboxState(options: SandboxOptions, clock = new SandboxClock()): SandboxState {
   const material = loadOrderMaterial(options.seedDirectory);
-  const state = new SandboxState(clock, seedOrders(material, clock.now(), options.orderCount ?? 300));
+  const state = new SandboxState(clock, seedOrders(material, clock.now(), options.orderCount ?? defaultSeededOrders));
   state.sellers = loadSalesReps(options.seedDirectory);
   state.customers.settings = loadStoreSettings(options.seedDirectory, options.settingsFile);
   state.customers.ceps = loadCepTable(options.seedDirectory);

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../base/clock.js';
 import { spokenDuration } from '../domain/duration.js';
+import { killProcessGroup } from '../lib/process-alive.js';
 import type { CommandRun, EventStore, StoredEvent } from './store/types.js';
 
 /** Where an `--exec` hand-off keeps its running commands' process groups: the store, under its name and host. */
@@ -52,20 +53,12 @@ async function waitOrKill(
   }
   if (signal.aborted) return;
   if (groupRunning(run.processGroup)) {
-    killGroup(run.processGroup);
+    killProcessGroup(run.processGroup);
     // A killed process lingers a moment: the event runs again only once its group is gone.
     for (let waited = 0; groupRunning(run.processGroup) && waited < 5000; waited += 20) await delay(20);
     log(`${what} passed its --exec-timeout: its process group was killed.`);
   } else {
     log(`${what} has ended.`);
-  }
-}
-
-function killGroup(group: number): void {
-  try {
-    process.kill(-group, 'SIGKILL');
-  } catch {
-    // Already gone.
   }
 }
 

@@ -12,6 +12,7 @@ import type { ProxyEnvironment } from '../net/proxy-route.js';
 import { quotedAnswer } from '../base/quoted-answer.js';
 import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
+import { killProcessGroup } from '../lib/process-alive.js';
 import { timerDelay } from '../lib/timer-delay.js';
 import type { CommandRuns } from './command-runs.js';
 import { type ForwardRequest, ForwardThread } from './forward-thread.js';
@@ -263,12 +264,7 @@ let exitGuard = false;
 
 /** Kills a command's whole process group (the shell and whatever it started). */
 function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
+  if (child.pid !== undefined) killProcessGroup(child.pid);
 }
 
 /** The exit code by which a command refuses an event for good (sysexits' EX_DATAERR): a dead letter at once. */
@@ -292,7 +288,7 @@ export function execCommand(
   if (!exitGuard) {
     exitGuard = true;
     process.once('exit', () => {
-      for (const group of runningGroups) killGroupById(group);
+      for (const group of runningGroups) killProcessGroup(group);
     });
   }
   const target = `exec ${commandShownSafely(command)}`;
@@ -378,12 +374,4 @@ function runOutcome(
     lines,
   );
   return run.code === refusedForGoodExitCode && !run.ending ? new PermanentRefusal(reason) : new Error(reason);
-}
-
-function killGroupById(group: number): void {
-  try {
-    process.kill(-group, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
 }

@@ -86,7 +86,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       dispatch<OrdersGetOptions>(command, async () => (await import('./get.js')).run, { id }),
     );
 
-  registerMoves(program, orders, dispatch);
+  registerMoves(orders, dispatch);
 }
 
 /** The examples at the end of each command's help, by its path under the root. */

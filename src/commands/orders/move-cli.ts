@@ -25,7 +25,7 @@ const replaceHelp =
   'send a correction (another ERP number, NF-e or tracking code than the order holds) through the routes file’s replace route';
 
 /** `b2bctl orders ready|invoice|ship|cancel ORDER` and `orders update FILE`: moving orders on. */
-export function registerMoves(program: Command, orders: Command, dispatch: Dispatch): void {
+export function registerMoves(orders: Command, dispatch: Dispatch): void {
   const verb = (name: string, summary: string, description: string) =>
     orders
       .command(name)

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type OrderMaterial, OrderStore } from './store.js';
 import { orderStatuses } from './rules.js';
 
+/** How many orders the sandbox seeds without --orders (its help says the same figure). */
 export const defaultSeededOrders = 300;
 const thirtyDaysMs = 30 * 24 * 60 * 60 * 1000;
 

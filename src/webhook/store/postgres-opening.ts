@@ -74,7 +74,7 @@ function stopsOf(
   let cancel: (() => void) | undefined;
   const stopped = new Promise<never>((_resolve, reject) => {
     const timer =
-      limitMs === undefined ? undefined : setTimeout(() => reject(unanswered(session, limitMs, connected)), limitMs);
+      limitMs === undefined ? undefined : setTimeout(() => reject(unanswered(limitMs, connected)), limitMs);
     const onInterrupt = () => reject(stoppedWhileOpening(session, interrupt as AbortSignal));
     interrupt?.addEventListener('abort', onInterrupt, { once: true });
     cancel = () => {
@@ -109,7 +109,7 @@ export class StoreOpeningError extends Error {
 }
 
 /** What the time limit ran out on: no connection at all (a SYN dropped), or a connection nothing answered on. */
-function unanswered(session: OpeningSession, limitMs: number, connected: boolean): StoreUnansweredError {
+function unanswered(limitMs: number, connected: boolean): StoreUnansweredError {
   const seconds = `${limitMs / 1000} s`;
   return new StoreUnansweredError(
     connected ? `took the connection but did not answer within ${seconds}` : `no connection within ${seconds}`,

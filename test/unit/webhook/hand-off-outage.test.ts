@@ -229,7 +229,7 @@ describe('HandOff when the store cannot record', () => {
     const handOff = startHandOff(fullDisk, target.consumer, {
       clock: {
         now: Date.now,
-        sleep: (ms, signal) => new Promise((_, reject) => signal?.addEventListener('abort', reject)),
+        sleep: (_ms, signal) => new Promise((_, reject) => signal?.addEventListener('abort', reject)),
       },
       log: (line) => log.push(line),
     });
