@@ -1,5 +1,4 @@
 import type { Context } from '../../context.js';
-import { sameBaseUrl } from '../../net/base-url.js';
 import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { labelledLines } from '../../io/output/fitted-layouts.js';
@@ -41,10 +40,8 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
   const fromProfile = token.source === 'profile';
   const expiresAt = fromProfile ? profile.tokenExpiresAt : undefined;
   let tokenStatus: Identity['tokenStatus'] = 'none';
-  const baseUrl = session.get('baseUrl');
   if (token.value) {
-    if (fromProfile && profile.baseUrl && baseUrl && !sameBaseUrl(profile.baseUrl, baseUrl))
-      tokenStatus = 'other-base-url';
+    if (fromProfile && !session.profileTokenFitsBaseUrl()) tokenStatus = 'other-base-url';
     else if (!expiresAt) tokenStatus = 'unknown';
     else
       tokenStatus = tokenNeedsRenewal(
