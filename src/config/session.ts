@@ -112,6 +112,17 @@ export class Session {
   }
 
   /**
+   * Whether the profile's cached token may be sent to the base URL this run uses: a profile's token was issued for
+   * the store it logged in to, so another (`--base-url`, B2BCTL_BASE_URL) gets it from no command. A profile not
+   * yet tied to a store fits any. The one rule for every command that sends the token, doctor and whoami included.
+   */
+  profileTokenFitsBaseUrl(): boolean {
+    const profileBaseUrl = this.profileData.baseUrl;
+    const current = this.get('baseUrl');
+    return !profileBaseUrl || (current !== undefined && sameBaseUrl(profileBaseUrl, current));
+  }
+
+  /**
    * Why there is no usable token, so an operator knows whether to log in, renew or fix the base URL:
    * none cached, expired, cached for another base URL, or refused by the platform.
    */

@@ -67,7 +67,7 @@ export class TokenSource {
       this.token = givenToken(setting.value, setting.source === 'env' ? 'B2BCTL_TOKEN' : '--token');
       return this.token;
     }
-    if (setting.value && this.profileTokenFitsBaseUrl()) {
+    if (setting.value && this.session.profileTokenFitsBaseUrl()) {
       // A token an older b2bctl cached as the token route answered it: a line end around it is dropped; one that
       // holds a character no header can carry would fail every request as if the network were down.
       const cached = bearerTokenText(setting.value);
@@ -204,12 +204,6 @@ export class TokenSource {
       profileUsername !== undefined &&
       profileUsername === username
     );
-  }
-
-  private profileTokenFitsBaseUrl(): boolean {
-    const profileBaseUrl = this.session.profile.baseUrl;
-    const current = this.session.get('baseUrl');
-    return !profileBaseUrl || (current !== undefined && sameBaseUrl(profileBaseUrl, current));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { sameBaseUrl } from '../../net/base-url.js';
+import { pathSettingChecks } from '../../command-kit/path-settings.js';
 import { tokenNeedsRenewal } from '../../domain/token-expiry.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { labelledLines } from '../../io/output/fitted-layouts.js';
@@ -36,15 +36,17 @@ export async function run(_options: WhoamiOptions, context: Context): Promise<vo
   // and failed the nightly push.
   loadStockSchema(session.get('stock.schema'), { kind: 'setting', described: session.origin('stock.schema') });
   loadOrderRoutes(session.get('orders.routes'), { kind: 'setting', described: session.origin('orders.routes') });
+  // So are the places on this machine: an outputDir that was not there passed here and the nightly push then sent
+  // nothing (a user test).
+  const refusedPath = (await pathSettingChecks(session)).find((check) => check.refusal !== undefined);
+  if (refusedPath?.refusal) throw refusedPath.refusal;
   const token = session.setting('token');
   const profile = session.profile;
   const fromProfile = token.source === 'profile';
   const expiresAt = fromProfile ? profile.tokenExpiresAt : undefined;
   let tokenStatus: Identity['tokenStatus'] = 'none';
-  const baseUrl = session.get('baseUrl');
   if (token.value) {
-    if (fromProfile && profile.baseUrl && baseUrl && !sameBaseUrl(profile.baseUrl, baseUrl))
-      tokenStatus = 'other-base-url';
+    if (fromProfile && !session.profileTokenFitsBaseUrl()) tokenStatus = 'other-base-url';
     else if (!expiresAt) tokenStatus = 'unknown';
     else
       tokenStatus = tokenNeedsRenewal(

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { ExitCode } from '../../base/errors.js';
+import { ExitCode, UnavailableError } from '../../base/errors.js';
 import { describeNetworkProblem, explainNetworkProblem } from '../../net/network-error.js';
 import { isLoopbackHost } from '../../net/plain-http.js';
 import { describeRoute, type ProxyRoute, redactProxyUrl } from '../../net/proxy-route.js';
@@ -127,7 +127,8 @@ export async function checkReachable(
         check: `GET ${http.baseUrl.origin}`,
         result: 'fail',
         detail: (error as Error).message,
-        setting: 'baseUrl',
+        // Answered too slowly for the profile's time-out: the setting to change is that, not the address.
+        setting: error instanceof UnavailableError && error.timedOutAfterMs !== undefined ? 'http.timeout' : 'baseUrl',
         exitCode: ExitCode.unavailable,
       },
       clock: undefined,

@@ -24,7 +24,7 @@ import {
   UnsendableTokenError,
 } from '../../platform/auth.js';
 import type { HttpClient, HttpResponse } from '../../platform/http-client.js';
-import { redactSecrets } from '../../platform/redact.js';
+import { redactSecrets, redactUrl } from '../../platform/redact.js';
 import { isRedirect, RedirectAnswerError, redirectWords } from '../../platform/redirect.js';
 import { documentSlashAdvice } from '../../platform/customers.js';
 import { encodedSlashRefusal } from '../../platform/encoded-slash.js';
@@ -230,6 +230,21 @@ export interface ListingProbe {
   pathSetting: string;
 }
 
+/**
+ * A probe's line as its request was sent: a route setting's own query joined to the probe's (`/x?apikey=K` and
+ * limit=1 are `/x?apikey=K&limit=1`), and credentials in it masked as --verbose masks them (redactUrl). It showed the
+ * key in clear, after a second `?` (a user test).
+ */
+function sentRouteLabel(
+  http: HttpClient,
+  method: string,
+  path: string,
+  query: Readonly<Record<string, string | number>>,
+): string {
+  const sent = http.urlFor(path, query);
+  return `${method} ${redactUrl(`${path.split('?')[0] ?? path}${sent.search}`)}`;
+}
+
 /** A read-only listing with limit=1: status, and where the answer holds its records. */
 export async function probeListing(
   http: HttpClient,
@@ -237,10 +252,7 @@ export async function probeListing(
   probe: ListingProbe,
   itemsPath?: string,
 ): Promise<Finding> {
-  const query = new URLSearchParams(
-    Object.entries(probe.query).map(([name, value]): [string, string] => [name, String(value)]),
-  );
-  const check = `GET ${probe.path}?${query.toString()}`;
+  const check = sentRouteLabel(http, 'GET', probe.path, probe.query);
   return answerFinding(
     check,
     probe.pathSetting,
@@ -269,7 +281,7 @@ export async function probeOrderListing(
   path: string,
   settings: OrderAnswerSettings,
 ): Promise<Finding> {
-  const check = `GET ${path}?limit=1`;
+  const check = sentRouteLabel(http, 'GET', path, { limit: 1 });
   return answerFinding(
     check,
     'paths.orders',

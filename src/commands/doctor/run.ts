@@ -14,6 +14,7 @@ import { secretFromEnvironment } from '../../net/environment-secret.js';
 import { type DoctorPassword, probeCustomer, probeListing, probeOrderListing, probeToken } from './route-probes.js';
 import { orderRouteFindings } from './order-routes.js';
 import { stockSchemaFindings } from './stock-schema.js';
+import { localFileFindings } from './local-files.js';
 
 export interface DoctorOptions {
   /** A customer document to probe the update route with `{}` (the documented no-op). */
@@ -22,8 +23,11 @@ export interface DoctorOptions {
   passwordStdin?: boolean;
 }
 
-/** Time allowed to each check: doctor answers in seconds, it does not wait out retries. */
-const checkTimeoutMs = 10_000;
+/**
+ * Each check's time-out when http.timeout does not read (its own check fails): the one doctor used before it took the
+ * profile's. Doctor answers in seconds, it does not wait out retries.
+ */
+const fallbackTimeoutMs = 10_000;
 
 /**
  * Checks a profile's connection to the store and what b2bctl recognises of each documented route's
@@ -37,20 +41,7 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
     throw new UsageError(
       `No base URL for profile "${session.profileName}": pass --base-url URL or run b2bctl login first.`,
     );
-  // Read before any check, so that a terminal on stdin is refused before anything is sent.
-  if (options.passwordStdin && context.io.isStdinTTY)
-    throw new UsageError(
-      '--password-stdin reads a pipe, and stdin is a terminal where the password would be echoed: pipe it (cat FILE | b2bctl doctor --password-stdin), or set B2BCTL_PASSWORD.',
-    );
-  const password = options.passwordStdin ? await readSecretFromStdin(context.io.stdin) : undefined;
-  if (options.passwordStdin && !password)
-    throw new UsageError('The password piped to --password-stdin is empty; nothing was checked.');
-  // A password without its user cannot log in: said here, not as "no token" after the checks.
-  if (options.passwordStdin && !session.get('username'))
-    throw new UsageError(
-      `--password-stdin logs in as the integration user, and profile "${session.profileName}" names none: set B2BCTL_USERNAME, or b2bctl login once (the profile keeps the user); nothing was checked.`,
-    );
-  const loginPassword = passwordToLogInWith(password, context);
+  const loginPassword = await loginPasswordOf(options, session, context);
   const url = new URL(baseUrl);
   const findings: Finding[] = [
     {
@@ -59,18 +50,26 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
       detail: `${url.origin}${url.pathname.replace(/\/$/, '')} (profile "${session.profileName}", from ${session.setting('baseUrl').source})`,
     },
   ];
-  findings.push(...settingFindings(session), ...stockSchemaFindings(session));
-  const http = await context.httpClient(baseUrl, { retries: 0, timeoutMs: checkTimeoutMs });
+  findings.push(...settingFindings(session), ...stockSchemaFindings(session), ...(await localFileFindings(session)));
+  // Decided before anything is sent, by the rule every command keeps (a user test: doctor sent one store's token to
+  // another given with --base-url, and called it "ok").
+  const tokenElsewhere = profileTokenOfAnotherStore(session, loginPassword);
+  // The profile's time-out and proxy, as every command's requests have them: with a fixed 10 s, doctor was green on a
+  // profile whose every job timed out (a user test). No retries: doctor answers in seconds.
+  const timeoutMs = requestTimeoutOf(session);
+  const http = await context.httpClient(baseUrl, { retries: 0, timeoutMs });
   findings.push(await checkDns(url, http.route));
-  if (findings.at(-1)?.result !== 'fail') findings.push(await checkProxy(url, http.route, checkTimeoutMs));
-  if (findings.at(-1)?.result !== 'fail') findings.push(await checkTls(url, http.route, checkTimeoutMs));
+  if (findings.at(-1)?.result !== 'fail') findings.push(await checkProxy(url, http.route, timeoutMs));
+  if (findings.at(-1)?.result !== 'fail') findings.push(await checkTls(url, http.route, timeoutMs));
   const network =
     findings.at(-1)?.result === 'fail' ? undefined : await checkReachable(http, () => context.clock.now());
   if (network) findings.push(network.reachable, ...(network.clock ? [network.clock] : []));
   // What doctor quotes (a route's or the proxy's answer) is masked as every other command masks it: the token it
   // sent, the password it logged in with, the proxy's credentials (a user test: an answer echoing them was printed).
   const secrets = [session.get('token'), loginPassword?.value, ...secretsOfProxy(http.route)];
-  if (network?.reachable.result === 'ok') {
+  if (tokenElsewhere) {
+    findings.push(tokenElsewhere, { check: 'routes', result: 'skip', detail: 'no token to ask the routes with' });
+  } else if (network?.reachable.result === 'ok') {
     const probed = await probeTokenAndRoutes(http, session, loginPassword, options, context);
     secrets.push(probed.token);
     findings.push(...probed.findings);
@@ -113,6 +112,58 @@ function passwordToLogInWith(piped: string | undefined, context: Context): Docto
   if (piped !== undefined) return { value: piped, source: 'the password piped to --password-stdin' };
   const value = secretFromEnvironment(context.env, 'B2BCTL_PASSWORD');
   return value === undefined ? undefined : { value, source: 'B2BCTL_PASSWORD' };
+}
+
+/**
+ * The password for a fresh login (passwordToLogInWith), the one piped to --password-stdin read first: before any
+ * check, so that a terminal on stdin is refused before anything is sent.
+ */
+async function loginPasswordOf(
+  options: DoctorOptions,
+  session: Session,
+  context: Context,
+): Promise<DoctorPassword | undefined> {
+  if (!options.passwordStdin) return passwordToLogInWith(undefined, context);
+  if (context.io.isStdinTTY)
+    throw new UsageError(
+      '--password-stdin reads a pipe, and stdin is a terminal where the password would be echoed: pipe it (cat FILE | b2bctl doctor --password-stdin), or set B2BCTL_PASSWORD.',
+    );
+  const password = await readSecretFromStdin(context.io.stdin);
+  if (!password) throw new UsageError('The password piped to --password-stdin is empty; nothing was checked.');
+  // A password without its user cannot log in: said here, not as "no token" after the checks.
+  if (!session.get('username'))
+    throw new UsageError(
+      `--password-stdin logs in as the integration user, and profile "${session.profileName}" names none: set B2BCTL_USERNAME, or b2bctl login once (the profile keeps the user); nothing was checked.`,
+    );
+  return passwordToLogInWith(password, context);
+}
+
+/**
+ * The profile's cached token when the base URL is another store's (--base-url, B2BCTL_BASE_URL): not sent, refused
+ * as every other command refuses it (the same rule, the same words, exit 77). With a password to log in there
+ * (B2BCTL_PASSWORD, --password-stdin) doctor checks a fresh login instead, as a command would log in by itself.
+ */
+function profileTokenOfAnotherStore(session: Session, password: DoctorPassword | undefined): Finding | undefined {
+  const token = session.setting('token');
+  if (!token.value || token.source !== 'profile' || session.profileTokenFitsBaseUrl()) return undefined;
+  if (session.get('username') && password) return undefined;
+  return {
+    check: 'token (cached)',
+    result: 'fail',
+    detail: session.notLoggedIn('other base URL').message,
+    setting: 'baseUrl',
+    exitCode: ExitCode.authFailed,
+  };
+}
+
+/** The time-out every command's requests have (http.timeout); doctor's former fixed one when that does not read. */
+function requestTimeoutOf(session: Session): number {
+  try {
+    return session.get('http.timeout');
+  } catch (error) {
+    if (error instanceof UsageError) return fallbackTimeoutMs;
+    throw error;
+  }
 }
 
 /**

@@ -1,7 +1,6 @@
 import { countOf } from '../../lib/plural.js';
-import { readRegularFile } from '../../lib/named-file.js';
 import type { Context } from '../../context.js';
-import { InputError, UsageError } from '../../base/errors.js';
+import { UsageError } from '../../base/errors.js';
 import type { InputFlags } from '../../bulk/flags.js';
 import {
   clientSecretOf,
@@ -18,11 +17,10 @@ import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.
 import { listensOnThisMachineOnly, reachableListenerWarning } from '../../net/plain-http.js';
 import type { TaxAuth } from '../../tax/callback-auth.js';
 import { startTaxServer } from '../../tax/server.js';
-import { jsonFileText } from '../../lib/json-file-text.js';
-import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
+import { sandboxTaxShape } from '../../tax/shape.js';
+import { readShapeFile } from '../../tax/shape-file.js';
 import { readTaxTable } from '../../tax/table-file.js';
 import { WatchedTaxTable } from '../../tax/watched-table.js';
-import { printable } from '../../lib/printable.js';
 
 export interface TaxServeOptions {
   /** The tax table; optional with `forwardTo`, where it is the fallback. */
@@ -206,29 +204,4 @@ function authFromEnvironment(
       // Where it listens is checked in run(), through the resolver: `localhost` may name another machine's address.
       return { kind: 'none' };
   }
-}
-
-/**
- * The `--shape` file: one that cannot be read is exit 66 (as a `--map` file); one that is not JSON is a wrong shape
- * as one with a wrong part is, exit 2, so a bad shape file has one exit code (it was 65 when its JSON was cut).
- */
-async function readShapeFile(path: string): Promise<TaxShape> {
-  let text: string;
-  try {
-    text = jsonFileText(await readRegularFile(path));
-  } catch (error) {
-    throw new InputError(
-      `${printable(path)}: cannot read the shape file (${(error as NodeJS.ErrnoException).code ?? printable((error as Error).message)}).`,
-      { file: path, missing: true },
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${printable(path)}: the shape file is not JSON (${(error as Error).message}).`);
-  }
-  const read = readTaxShape(json);
-  if ('problems' in read) throw new UsageError(`${printable(path)}: ${read.problems.join('; ')}.`);
-  return read.shape;
 }
