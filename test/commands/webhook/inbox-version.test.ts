@@ -17,6 +17,11 @@ import { requireThat } from '../../support/external-tools.js';
 import { createDatabase, postgresBin, startPostgres } from '../../support/postgres.js';
 import { testContext } from '../../support/test-context.js';
 import { clientSecret, listenOptions, removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+import { until as untilState } from '../../support/until.js';
+
+/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
+const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
+  untilState(condition, what, { deadlineMs: 30_000 });
 
 // The receiver and the inbox reader on an inbox of b2bctl 0.1.0 (test/fixtures/inbox/README.md), and on one
 // written by a b2bctl newer than this one.
@@ -58,13 +63,6 @@ async function startErp(): Promise<{ url: string; taken: number[]; close: () => 
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}/hooks`, taken, close: () => server.close() };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 30_000) throw new Error('waited 30 s for the ERP');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('an inbox of b2bctl 0.1.0', () => {

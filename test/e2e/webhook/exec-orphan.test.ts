@@ -10,6 +10,11 @@ import {
   spawnReceiver,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
+import { until as untilState } from '../../support/until.js';
+
+/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
+const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
+  untilState(condition, what, { everyMs: 20, deadlineMs: 60_000 });
 
 afterAll(() => {
   removeTemporaryFolders();
@@ -17,14 +22,6 @@ afterAll(() => {
 });
 
 const order = sampleEvent('orders', new Date('2026-11-23T06:00:00Z'));
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /**
  * A command that holds a directory as its lock while it works (mkdir is atomic): a second copy that finds the

@@ -17,6 +17,11 @@ import {
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 import { ndjsonOf } from '../../support/ndjson.js';
+import { until as untilState } from '../../support/until.js';
+
+/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
+const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
+  untilState(condition, what, { everyMs: 5 });
 
 afterAll(() => {
   removeTemporaryFolders();
@@ -63,10 +68,6 @@ function load(
   };
   const all = Promise.all(Array.from({ length: workers }, worker)).then(() => acknowledged);
   return { stop: () => (run.stopped = true), acknowledged: all, count: () => acknowledged.length };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 describe('webhook listen (built binary)', () => {

@@ -5,6 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/base/clock.js';
 import { InterruptedError, NothingSentError, UnavailableError } from '../../../src/base/errors.js';
 import { HttpClient } from '../../../src/platform/http-client.js';
+import { until as untilState } from '../../support/until.js';
+
+/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
+const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
+  untilState(condition, what, { everyMs: 1 });
 
 // Each attempt's signal is built by hand instead of AbortSignal.any([signal, AbortSignal.timeout(ms)]) (issue 14):
 // it must still time out when the caller brings a signal, stop on the caller's abort, and leave nothing behind on
@@ -146,7 +151,3 @@ describe('HttpClient stopStarting (a bulk run interrupted)', () => {
     expect(paths).toEqual(['/base/a']);
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
-}

@@ -6,18 +6,15 @@ import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 import { requireTools } from '../../support/external-tools.js';
+import { until as untilState } from '../../support/until.js';
+
+/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
+const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
+  untilState(condition, what, { deadlineMs: 20_000 });
 
 afterAll(removeReceiverFolders);
 
 const start = Date.UTC(2026, 10, 23, 6);
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const shell = requireTools('sh', 'sleep', 'true');
 

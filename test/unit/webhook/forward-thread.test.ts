@@ -12,6 +12,11 @@ import { fastHandOff } from '../../support/fast-hand-off.js';
 import { inboxEvent } from '../../support/inbox-events.js';
 import { textServer } from '../../support/text-server.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+import { until as untilState } from '../../support/until.js';
+
+/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
+const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
+  untilState(condition, what, { deadlineMs: 20_000 });
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -77,14 +82,6 @@ async function erp(answer: (id: number, attempt: number) => number | 'hang') {
 
 function handOff(store: SqliteStore, consumer: ReturnType<typeof forwardTo>, log: string[] = []) {
   return fastHandOff(store, 'forward', consumer, closers, log);
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const idsFrom = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);

@@ -6,6 +6,11 @@ import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+import { until as untilState } from '../../support/until.js';
+
+/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
+const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
+  untilState(condition, what, { everyMs: 5, deadlineMs: 30_000 });
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -63,14 +68,6 @@ function startHandOff(store: SqliteStore, consumer: EventConsumer, options: Part
   handOff.start();
   closers.push(() => handOff.stop());
   return handOff;
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 describe('HandOff through an ERP outage', () => {

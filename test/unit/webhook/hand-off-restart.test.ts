@@ -5,6 +5,11 @@ import { HandOff, type HandOffOptions } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import { temporaryFolder, useTestReceivers } from '../../support/webhook-receiver.js';
 import { inboxEvent } from '../../support/inbox-events.js';
+import { until as untilState } from '../../support/until.js';
+
+/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
+const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
+  untilState(condition, what, { deadlineMs: 20_000 });
 
 // A receiver restarted while its ERP is down (a deploy, systemd's Restart=) goes on with the clocks of the event it
 // fails on: /healthz calls it stuck and it goes dead as if no restart had happened.
@@ -47,14 +52,6 @@ function erpDown(): EventConsumer & { tries: number } {
       throw new Error('connect ECONNREFUSED 127.0.0.1:47230');
     },
   };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 async function health(url: string): Promise<[number, unknown]> {

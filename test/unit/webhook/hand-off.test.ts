@@ -10,6 +10,11 @@ import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js'
 import { fastHandOff } from '../../support/fast-hand-off.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
+import { until as untilState } from '../../support/until.js';
+
+/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
+const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
+  untilState(condition, what, { deadlineMs: 20_000 });
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -53,14 +58,6 @@ async function erp(answer: (id: number, request: number) => number = () => 200) 
   closers.push(() => new Promise((resolve) => server.close(() => resolve())));
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}/hook`, taken, requests: () => requests };
-}
-
-async function until(condition: () => boolean, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** Resolves once the store has committed `name`'s position past event `id` (the event itself, not a time). */
