@@ -5,6 +5,7 @@ import { type Context, stdoutStyle } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { printable } from '../../lib/printable.js';
+import { urlsShownSafely } from '../../lib/shown-target.js';
 
 export interface ConfigGetOptions {
   key: string;
@@ -136,7 +137,9 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
   );
   for (const definition of everySetting) {
     const resolved = session.setting(definition.key);
-    const value = resolved.value === undefined ? null : definition.secret ? '(set)' : resolved.value;
+    // A URL's user-info and query values are masked as every other command masks them: a base URL refused for
+    // holding `user:password@` is still listed to be found, and this output is what gets pasted into a ticket.
+    const value = resolved.value === undefined ? null : definition.secret ? '(set)' : urlsShownSafely(resolved.value);
     await writer.write({
       key: definition.key,
       value,

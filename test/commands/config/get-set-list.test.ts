@@ -436,3 +436,45 @@ describe('a profile holding a base URL without its scheme (saved by an older log
     );
   });
 });
+
+// A gateway's user and password put in the base URL, as curl takes them (a user test): refused by every command,
+// and config list shows the refused value to find it, its password masked as the refusal line masks it.
+describe('config list masks the password of a base URL it lists', () => {
+  const password = 'GatewayPassw0rd';
+
+  it.each(['json', 'ndjson', 'csv', 'table'])('from the environment, in -o %s, exit 2', async (format) => {
+    const result = await runCommandLine(['config', 'list', '-o', format], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: `http://gw:${password}@127.0.0.1:9251` },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).not.toContain(password);
+    expect(result.stdout).toContain('http://***@127.0.0.1:9251/');
+    expect(result.stderr).not.toContain(password);
+  });
+
+  it('from the flag and from the profile, in the table', async () => {
+    const fromFlag = await runCommandLine(
+      ['config', 'list', '-o', 'table', '--base-url', `http://gw:${password}@127.0.0.1:9251`],
+      { configDir: freshConfigDir() },
+    );
+    const configDir = join(temporaryFolder('b2bctl-config-list-'), 'config');
+    mkdirSync(configDir, { mode: 0o700 });
+    const profile = { baseUrl: `http://gw:${password}@127.0.0.1:9251` };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+    const fromProfile = await runCommandLine(['config', 'list', '-o', 'table'], { configDir });
+    for (const [result, source] of [
+      [fromFlag, 'flag'],
+      [fromProfile, 'profile'],
+    ] as const) {
+      expect(result.code).toBe(2);
+      expect(result.stdout).not.toContain(password);
+      const rows = result.stdout.split('\n').map((line) => line.split(/ {2,}/));
+      expect(rows.find(([key]) => key === 'baseUrl')).toEqual([
+        'baseUrl',
+        'http://***@127.0.0.1:9251/',
+        `${source} (invalid)`,
+      ]);
+    }
+  });
+});
