@@ -8,6 +8,7 @@ import { withShortLock } from './short-lock.js';
 import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';
 import { printable } from '../lib/printable.js';
+import { userName } from '../lib/file-owners.js';
 
 interface ConfigFile {
   profiles: Record<string, ProfileData>;
@@ -107,7 +108,7 @@ export class ProfileStore {
 
   private profiles(): Record<string, ProfileData> {
     // Reading never creates anything: a cron user with only environment settings needs no config folder.
-    if (!this.conf && !existsSync(this.file)) return {};
+    if (!this.conf && !this.fileIsThere()) return {};
     try {
       const profiles = this.open().get('profiles');
       if (profiles === null || typeof profiles !== 'object' || Array.isArray(profiles)) {
@@ -149,6 +150,22 @@ export class ProfileStore {
         );
     }
     return profile;
+  }
+
+  /**
+   * Whether config.json is there to read. Not there is no profile yet; one this user may not look at (a folder of
+   * another user's, 0700) is no empty configuration: existsSync said false for it, and a colleague was told
+   * "no profiles yet" and shown every default (a user test). That is the folder's error, as login says it.
+   */
+  private fileIsThere(): boolean {
+    try {
+      statSync(this.file);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+      throw this.explain(error);
+    }
   }
 
   private write(profiles: Record<string, ProfileData>): void {
@@ -214,12 +231,31 @@ export class ProfileStore {
     }
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT') {
       return new ConfigError(
-        `Cannot use the config folder ${printable(this.directory)} (${code}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
+        `Cannot use the config folder ${printable(this.directory)} (${code}${otherOwnerOf(this.directory)}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
         this.file,
         { cause: error },
       );
     }
     return error;
+  }
+}
+
+/**
+ * `, it belongs to root (uid 0)` when the config folder (or the nearest folder of its path that is there) is another
+ * user's: who can open it, or hand it over. Empty when it is this user's or cannot be looked at.
+ */
+function otherOwnerOf(directory: string): string {
+  // The effective id: the one the system judged the access by.
+  const uid = process.geteuid?.();
+  if (uid === undefined) return '';
+  // stat, not existsSync: the folder of a path this user may not search is the one to name.
+  for (let path = resolve(directory); ; path = dirname(path)) {
+    try {
+      const owner = statSync(path).uid;
+      return owner === uid ? '' : `: ${printable(path)} belongs to ${userName(owner)}`;
+    } catch {
+      if (dirname(path) === path) return '';
+    }
   }
 }
 
