@@ -375,13 +375,32 @@ export function problemWithSetting(key: string, value?: string): string | undefi
   const definition = definitionsByKey.get(key);
   if (!definition) {
     const suggestion = closestKey(key);
-    return `unknown setting "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; run b2bctl config list to see them all`;
+    return `unknown setting "${key}"${didYouMean(suggestion)}; run b2bctl config list to see them all`;
   }
   if (definition.secret || definition.managed) return `"${key}" is written by b2bctl login, not by config set`;
   const parsed = value === undefined ? undefined : definition.parser?.parse(value);
   return parsed && !parsed.ok
     ? `"${key}" ${parsed.problem}, not "${urlsShownSafely(value ?? '')}"${parsed.hint ? `. ${parsed.hint}` : ''}`
     : undefined;
+}
+
+/**
+ * The keys of a profile that are no setting (a typo made editing config.json by hand, `http.timout`; a key with a
+ * stray space), each with the setting it is nearest to: no command reads them, so the value meant is not applied.
+ */
+export function unknownProfileKeys(profile: Readonly<ProfileData>): { key: string; suggestion?: string }[] {
+  return Object.keys(profile)
+    .filter((key) => !definitionsByKey.has(key))
+    .map((key) => {
+      // Trimmed first: `"paths.sellers "` is nearest to paths.sellers whatever its length.
+      const suggestion = closestKey(key.trim());
+      return suggestion === undefined ? { key } : { key, suggestion };
+    });
+}
+
+/** `(did you mean "http.timeout"?)` after an unknown key's name, or nothing. */
+export function didYouMean(suggestion: string | undefined): string {
+  return suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
 }
 
 /** The known key nearest to a mistyped one, when it is near enough to be a typo. */

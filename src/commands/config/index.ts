@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { sameBaseUrl } from '../../net/base-url.js';
-import { everySetting, problemWithSetting, settingDefinition } from '../../config/settings.js';
+import {
+  didYouMean,
+  everySetting,
+  problemWithSetting,
+  settingDefinition,
+  unknownProfileKeys,
+} from '../../config/settings.js';
 import { type Context, stdoutStyle } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
@@ -74,6 +80,8 @@ async function writeSettingValue(context: Context, key: string, value: string): 
 
 /** Stores a setting in the profile (creating it); an empty value removes the setting. */
 export async function runSet(options: ConfigSetOptions, context: Context): Promise<void> {
+  if (options.value === '' && settingDefinition(options.key) === undefined)
+    return removeUnknownKey(options.key, context);
   // An empty value removes the setting: then only the key is checked.
   const problem = problemWithSetting(options.key, options.value === '' ? undefined : options.value);
   if (problem) throw new UsageError(problem);
@@ -100,6 +108,19 @@ export async function runSet(options: ConfigSetOptions, context: Context): Promi
     context.log.info(
       `The token cached for ${String(profile.baseUrl)} is forgotten: it was issued there. Run b2bctl login for the new base URL.`,
     );
+}
+
+/**
+ * `config unset KEY` of a key that is no setting: removed when the profile holds it (a typo made editing config.json
+ * by hand, which every command warns of and ignores), so it need not be edited again; otherwise the unknown-setting
+ * error, naming the close one.
+ */
+async function removeUnknownKey(key: string, context: Context): Promise<void> {
+  const session = await context.session({ allowNewProfile: true, removingKey: key });
+  if (!Object.hasOwn(session.profile, key))
+    throw new UsageError(problemWithSetting(key) ?? `unknown setting "${printable(key)}"`);
+  session.save({ [key]: undefined });
+  context.log.info(`Removed ${JSON.stringify(key)} (no setting) from profile "${session.profileName}".`);
 }
 
 /** Every setting with its effective value and where that value comes from; secrets only as "(set)". */
@@ -145,6 +166,16 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
       value,
       source: resolved.source ?? null,
       description: definition.description,
+    });
+  }
+  // Keys of the profile that are no setting, after the settings: nothing reads them, which a row says where the
+  // user looks for the value they meant (the run's warning names them too).
+  for (const { key, suggestion } of unknownProfileKeys(session.profile)) {
+    await writer.write({
+      key,
+      value: urlsShownSafely(session.profile[key] ?? ''),
+      source: 'profile (unknown)',
+      description: `No setting: ignored${didYouMean(suggestion)}. Remove it with b2bctl config unset.`,
     });
   }
   await writer.end();
