@@ -1,5 +1,6 @@
 import { accessSync, chmodSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve, sep } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../base/errors.js';
 import { makePrivateFolder } from '../lib/private-file.js';
@@ -77,6 +78,7 @@ export class ProfileStore {
 
   private locked<T>(work: () => T): T {
     try {
+      refuseToMakeTheHome(this.directory);
       makePrivateFolder(this.directory);
       // The folder is judged before the lock's file is made in it, as before config.json is written there.
       checkConfigFolderSafety(this.directory, this.file);
@@ -92,6 +94,7 @@ export class ProfileStore {
    */
   checkWritable(): void {
     try {
+      refuseToMakeTheHome(this.directory);
       // The folder, or the nearest part of its path that exists, must be a folder this user may write in.
       let existing = resolve(this.directory);
       while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
@@ -231,13 +234,31 @@ export class ProfileStore {
     }
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT') {
       return new ConfigError(
-        `Cannot use the config folder ${printable(this.directory)} (${code}${otherOwnerOf(this.directory)}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
+        `Cannot use the config folder ${printable(this.directory)} (${code}${code === 'EACCES' || code === 'EPERM' ? otherOwnerOf(this.directory) : ''}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
         this.file,
         { cause: error },
       );
     }
     return error;
   }
+}
+
+/**
+ * A config folder in a home that is not there (`HOME=/nonexistent`, the "no home" of system users): making it would
+ * make the home, which root's `config set` did, with .config in it (a user test). A home is never b2bctl's to make;
+ * the error says what to set instead (ENOENT: "Cannot use the config folder …").
+ */
+function refuseToMakeTheHome(directory: string): void {
+  let home: string;
+  try {
+    home = resolve(homedir());
+  } catch {
+    return;
+  }
+  const folder = resolve(directory);
+  if (folder !== home && !folder.startsWith(home + sep)) return;
+  if (!existsSync(home))
+    throw Object.assign(new Error(`the home folder ${home} is not there`), { code: 'ENOENT', path: home });
 }
 
 /**

@@ -589,3 +589,24 @@ describe('a profile name too long for the files of its jobs', () => {
     expect(Object.keys(readConfig(configDir).profiles)).toEqual(['M'.repeat(64)]);
   });
 });
+
+// Root with HOME=/nonexistent, the "no home" of system users: config set made /nonexistent/.config (a user test).
+describe('a config folder in a home that is not there', () => {
+  it('is not made by config set, nor the home: exit 2 naming what to set', async () => {
+    const home = join(temporaryFolder('b2bctl-config-home-'), 'nonexistent');
+    const configDir = join(home, '.config', 'b2bctl');
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const result = await runCommandLine(['config', 'set', 'http.timeout', '20s'], { configDir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `error: Cannot use the config folder ${configDir} (ENOENT). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.\n`,
+      );
+      expect(existsSync(home)).toBe(false);
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
+});
