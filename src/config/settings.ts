@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import {
   answerTextSettings,
   listingAnswerSettings,
@@ -401,6 +402,22 @@ export function unknownProfileKeys(profile: Readonly<ProfileData>): { key: strin
 /** `(did you mean "http.timeout"?)` after an unknown key's name, or nothing. */
 export function didYouMean(suggestion: string | undefined): string {
   return suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
+}
+
+/** Settings that are a file path or inline JSON (text starting with `{`, io/json-setting.ts). */
+const fileOrInlineJson = new Set<string>(['stock.schema', 'orders.routes']);
+
+/**
+ * The absolute path `config set` stores for a relative path typed into a setting that names a file or folder on this
+ * machine (relative to the folder it was typed in, as git config --path values are meant); undefined when the value
+ * is no relative path (an absolute one, inline JSON, or a setting that is no path). Stored as typed, `outputDir rep`
+ * meant another folder for each folder a job was started from, and none at all for cron's (a user test).
+ */
+export function absolutePathToStore(key: string, value: string): string | undefined {
+  const definition = definitionsByKey.get(key);
+  if (definition === undefined || value === '') return undefined;
+  const names = definition.parser === localPath || (fileOrInlineJson.has(key) && !value.trim().startsWith('{'));
+  return names && !isAbsolute(value) ? resolve(value) : undefined;
 }
 
 /** The known key nearest to a mistyped one, when it is near enough to be a typo. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { sameBaseUrl } from '../../net/base-url.js';
 import {
+  absolutePathToStore,
   didYouMean,
   everySetting,
   problemWithSetting,
@@ -98,11 +99,13 @@ export async function runSet(options: ConfigSetOptions, context: Context): Promi
     typeof profile.baseUrl === 'string' &&
     (options.value === '' || !sameBaseUrl(profile.baseUrl, options.value));
   const forgotten = otherPlatform ? { token: undefined, tokenObtainedAt: undefined, tokenExpiresAt: undefined } : {};
-  session.save({ [options.key]: options.value === '' ? undefined : options.value, ...forgotten });
+  // A relative path is kept absolute: a profile is read from any folder (cron's, a unit's WorkingDirectory=/).
+  const absolute = absolutePathToStore(options.key, options.value);
+  session.save({ [options.key]: options.value === '' ? undefined : (absolute ?? options.value), ...forgotten });
   context.log.info(
     options.value === ''
       ? `Removed ${options.key} from profile "${session.profileName}".`
-      : `Set ${options.key} for profile "${session.profileName}".`,
+      : `Set ${options.key} for profile "${session.profileName}"${absolute === undefined ? '' : ` to ${printable(absolute)} (${printable(options.value)}, from the current folder)`}.`,
   );
   if (otherPlatform)
     context.log.info(

@@ -610,3 +610,39 @@ describe('a config folder in a home that is not there', () => {
     }
   });
 });
+
+// `config set outputDir rep` kept `rep`, another folder for each folder a job started from, and none in cron's
+// (a user test): a relative path is resolved against the folder it was typed in, and the confirmation says so.
+describe('config set of a relative path', () => {
+  it.each([
+    ['outputDir', 'rep', 'rep'],
+    ['webhook.clientSecretFile', './wsec.txt', 'wsec.txt'],
+    ['tax.shape', 'shapes/tax.json', 'shapes/tax.json'],
+    ['stock.schema', 'schema.json', 'schema.json'],
+    ['orders.routes', '../routes.json', '../routes.json'],
+  ])('%s %s is stored absolute, from the current folder', async (key, typed, relative) => {
+    const configDir = freshConfigDir();
+    const cwd = join(temporaryFolder('b2bctl-config-cwd-'), 'work');
+    mkdirSync(cwd);
+    const result = await runCommandLine(['config', 'set', key, typed], { configDir, cwd });
+    const absolute = join(cwd, relative);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      `Set ${key} for profile "default" to ${absolute} (${typed}, from the current folder).\n`,
+    );
+    expect(readConfig(configDir).profiles.default?.[key]).toBe(absolute);
+  });
+
+  it.each([
+    ['outputDir', '/srv/reports'],
+    ['stock.schema', '{"sku":"codigo"}'],
+    ['orders.routes', ' {"ready":{"method":"POST","path":"/v1/orders/:id/ready"}}'],
+    ['username', 'erp@loja.example.com.br'],
+  ])('%s %s, no relative path, is stored as typed', async (key, typed) => {
+    const configDir = freshConfigDir();
+    const result = await runCommandLine(['config', 'set', key, typed], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Set ${key} for profile "default".\n`);
+    expect(readConfig(configDir).profiles.default?.[key]).toBe(typed);
+  });
+});
