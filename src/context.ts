@@ -146,18 +146,7 @@ export function createContext(options: ContextOptions): Context {
     prompter: prompterOnce(options),
     profiles: profileStoreOnce(env),
     session(sessionOptions) {
-      sessionPromise ??= (async () => {
-        const { openSession } = await import('./config/session.js');
-        const session = openSession({
-          store: await context.profiles(),
-          profileFlag: globals.profile,
-          flags: { baseUrl: globals.baseUrl, token: globals.token },
-          env,
-          allowNewProfile: sessionOptions?.allowNewProfile,
-        });
-        await warnOfUnknownKeys(session, log, sessionOptions?.removingKey);
-        return session;
-      })();
+      sessionPromise ??= openContextSession(context, sessionOptions);
       return sessionPromise;
     },
     async httpClient(baseUrl, clientOptions) {
@@ -217,6 +206,21 @@ function onExitAfterInterrupt(interrupt: AbortSignal, listener: (exitCode: numbe
   };
   process.once('exit', onExit);
   return () => process.off('exit', onExit);
+}
+
+/** The run's session: the profile the global flags and the environment name, its unknown keys warned of. */
+async function openContextSession(context: Context, options: Parameters<Context['session']>[0]): Promise<Session> {
+  const { openSession } = await import('./config/session.js');
+  const { globals } = context;
+  const session = openSession({
+    store: await context.profiles(),
+    profileFlag: globals.profile,
+    flags: { baseUrl: globals.baseUrl, token: globals.token },
+    env: context.env,
+    allowNewProfile: options?.allowNewProfile,
+  });
+  await warnOfUnknownKeys(session, context.log, options?.removingKey);
+  return session;
 }
 
 /**
