@@ -262,8 +262,8 @@ function refuseToMakeTheHome(directory: string): void {
 }
 
 /**
- * `, it belongs to root (uid 0)` when the config folder (or the nearest folder of its path that is there) is another
- * user's: who can open it, or hand it over. Empty when it is this user's or cannot be looked at.
+ * `: /srv/shared/b2bctl belongs to root (uid 0)` when the config folder (or the nearest folder of its path this user
+ * can look at) is another user's: who can open it, or hand it over. Empty when it is this user's.
  */
 function otherOwnerOf(directory: string): string {
   // The effective id: the one the system judged the access by.
