@@ -24,9 +24,9 @@ export function enablePrivateCompileCache() {
 
 /**
  * `$XDG_CACHE_HOME/b2bctl/compile-cache`, else `~/.cache/b2bctl/compile-cache`, made 0700 where missing; undefined
- * when a folder of it could be changed by another user, or cannot be made.
+ * when a folder of it could be changed by another user, or cannot be made, or the home it would be in is not there.
  */
-function privateCompileCacheFolder(uid) {
+export function privateCompileCacheFolder(uid) {
   const cacheHome = userCacheHome();
   if (cacheHome === undefined) return undefined;
   const { lstatSync, mkdirSync, statSync } = require('node:fs');
@@ -50,12 +50,17 @@ function privateCompileCacheFolder(uid) {
   }
 }
 
-/** The XDG base directory for caches: an absolute $XDG_CACHE_HOME (a relative one is to be ignored), else ~/.cache. */
+/**
+ * The XDG base directory for caches: an absolute $XDG_CACHE_HOME (a relative one is to be ignored), else ~/.cache.
+ * Undefined when the home is not there: a cache is never worth making a home (`HOME=/nonexistent`, the "no home" of
+ * system users, was made by root's every command, with .cache in it, a user test).
+ */
 function userCacheHome() {
   const xdg = process.env.XDG_CACHE_HOME;
   if (xdg?.startsWith('/')) return xdg.replace(/\/+$/, '') || '/';
   const home = process.env.HOME || require('node:os').homedir();
-  return home ? `${home.replace(/\/+$/, '')}/.cache` : undefined;
+  if (!home || !require('node:fs').existsSync(home)) return undefined;
+  return `${home.replace(/\/+$/, '')}/.cache`;
 }
 
 /** mkdir 0700, where the folder is not there yet; one that is there is judged by the caller. */

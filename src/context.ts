@@ -10,6 +10,7 @@ import type { TokenSource } from './platform/token-source.js';
 
 export type { IOStreams, Prompter } from './io/streams.js';
 import type { IOStreams, Prompter } from './io/streams.js';
+import { shellWord } from './lib/shell-word.js';
 
 import type { OutputFormat } from './base/output-format.js';
 
@@ -55,7 +56,11 @@ export interface Context {
   canPrompt(): boolean;
   prompter(): Promise<Prompter>;
   profiles(): Promise<ProfileStore>;
-  session(options?: { allowNewProfile?: boolean }): Promise<Session>;
+  /**
+   * The profile this run uses. `allowNewProfile`: a profile not there yet is made (login, config set);
+   * `removingKey`: the key a `config unset` removes, not warned about as no setting.
+   */
+  session(options?: { allowNewProfile?: boolean; removingKey?: string }): Promise<Session>;
   /** A bare HTTP client for a base URL (login uses it before any token exists). */
   httpClient(baseUrl: string, options?: HttpClientTuning): Promise<HttpClient>;
   /**
@@ -141,16 +146,7 @@ export function createContext(options: ContextOptions): Context {
     prompter: prompterOnce(options),
     profiles: profileStoreOnce(env),
     session(sessionOptions) {
-      sessionPromise ??= (async () => {
-        const { openSession } = await import('./config/session.js');
-        return openSession({
-          store: await context.profiles(),
-          profileFlag: globals.profile,
-          flags: { baseUrl: globals.baseUrl, token: globals.token },
-          env,
-          allowNewProfile: sessionOptions?.allowNewProfile,
-        });
-      })();
+      sessionPromise ??= openContextSession(context, sessionOptions);
       return sessionPromise;
     },
     async httpClient(baseUrl, clientOptions) {
@@ -210,6 +206,36 @@ function onExitAfterInterrupt(interrupt: AbortSignal, listener: (exitCode: numbe
   };
   process.once('exit', onExit);
   return () => process.off('exit', onExit);
+}
+
+/** The run's session: the profile the global flags and the environment name, its unknown keys warned of. */
+async function openContextSession(context: Context, options: Parameters<Context['session']>[0]): Promise<Session> {
+  const { openSession } = await import('./config/session.js');
+  const { globals } = context;
+  const session = openSession({
+    store: await context.profiles(),
+    profileFlag: globals.profile,
+    flags: { baseUrl: globals.baseUrl, token: globals.token },
+    env: context.env,
+    allowNewProfile: options?.allowNewProfile,
+  });
+  await warnOfUnknownKeys(session, context.log, options?.removingKey);
+  return session;
+}
+
+/**
+ * One warning for each key of the profile that is no setting (a typo made editing config.json by hand), once a run:
+ * no command reads it, so the value meant is not applied, and nothing else would say so (a user test). Not for the
+ * key a `config unset` is removing.
+ */
+async function warnOfUnknownKeys(session: Session, log: Logger, removingKey: string | undefined): Promise<void> {
+  const { didYouMean, unknownProfileKeys } = await import('./config/settings.js');
+  for (const { key, suggestion } of unknownProfileKeys(session.profile)) {
+    if (key === removingKey) continue;
+    log.warn(
+      `warning: profile "${session.profileName}" holds ${JSON.stringify(key)}, which is no setting${didYouMean(suggestion)}: it is ignored. Remove it with b2bctl config unset ${shellWord(key)}${session.profileFlag()}.`,
+    );
+  }
 }
 
 /** The logger of the global flags; warns once when the token came as a flag. */

@@ -1,7 +1,8 @@
 import { chmodSync, readlinkSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, parse, resolve, sep } from 'node:path';
 import { B2bctlError, ExitCode } from '../base/errors.js';
-import { currentUserName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
+import { currentUserName, loginName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
 import { lstatOrUndefined } from '../lib/file-status.js';
 import { shellWord } from '../lib/shell-word.js';
 import { printable } from '../lib/printable.js';
@@ -48,12 +49,37 @@ export function checkConfigFolderSafety(directory: string, file: string): void {
     }
     refuseWhenOthersCanChange(path, stats, uid, {
       what,
-      owned: (me) =>
-        `that user could change where b2bctl sends your password. Make it yours (sudo chown ${me} ${shellWord(path)} && chmod ${what === 'config folder' ? '700' : '600'} ${shellWord(path)}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      owned: (me, owner) =>
+        `that user could change where b2bctl sends your password. ${foreignConfigFix(path, what, me, owner)}`,
       writable: `they could change where b2bctl sends your password. Run chmod go-w ${shellWord(path)}${what === 'config folder' ? ` (or chmod 700 ${shellWord(path)}), and check its config.json is yours` : ', and check it is yours'}.`,
     });
     // Readable by others, the file shows them the tokens: b2bctl writes it 0600, and puts back a mode widened since.
     if (what === 'config file' && stats.uid === uid && (stats.mode & 0o044) !== 0) chmodSync(path, 0o600);
+  }
+}
+
+/**
+ * What to do about a config folder (or config.json) another user owns. Most often it is theirs on purpose: a service
+ * user's, which root meets checking its cron job. Handing it to root (`chown root`) left that user's job unable to read
+ * its own profiles (a user test), so the fix is to run as that user, or to use a folder of one's own. Only a folder in
+ * one's own home (one copied in, or made by another account) is offered the chown.
+ */
+function foreignConfigFix(path: string, what: string, me: string, owner: number): string {
+  const ownFolder = `point B2BCTL_CONFIG_DIR at a folder of your own`;
+  const home = homedirOrUndefined();
+  if (home !== undefined && (resolve(path) + sep).startsWith(resolve(home) + sep))
+    return `Make it yours (sudo chown ${me} ${shellWord(path)} && chmod ${what === 'config folder' ? '700' : '600'} ${shellWord(path)}), or ${ownFolder}.`;
+  const name = loginName(owner);
+  const asOwner =
+    name === undefined ? `as its owner (uid ${owner})` : `as that user (sudo -u ${shellWord(name)} b2bctl …)`;
+  return `If it is that user's, run b2bctl ${asOwner}, leaving its owner as it is; otherwise ${ownFolder}.`;
+}
+
+function homedirOrUndefined(): string | undefined {
+  try {
+    return homedir();
+  } catch {
+    return undefined;
   }
 }
 
@@ -305,7 +331,7 @@ export function inboxFolderWarning(folder: string): string | undefined {
  */
 interface ChangeableByOthers {
   what: string;
-  owned: (me: string) => string;
+  owned: (me: string, owner: number) => string;
   writable: string;
 }
 
@@ -322,7 +348,7 @@ function refuseWhenOthersCanChange(
   const others = othersWhoCanChange(stats, uid);
   if (others?.owner !== undefined)
     throw new B2bctlError(
-      `The ${refusal.what} ${printable(path)} belongs to ${others.owner}, not to ${others.me}: ${refusal.owned(others.me)}`,
+      `The ${refusal.what} ${printable(path)} belongs to ${others.owner}, not to ${others.me}: ${refusal.owned(others.me, stats.uid)}`,
       ExitCode.authFailed,
     );
   if (others?.writableBy !== undefined)

@@ -1,5 +1,6 @@
 import { accessSync, chmodSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve, sep } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../base/errors.js';
 import { makePrivateFolder } from '../lib/private-file.js';
@@ -8,6 +9,7 @@ import { withShortLock } from './short-lock.js';
 import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';
 import { printable } from '../lib/printable.js';
+import { userName } from '../lib/file-owners.js';
 
 interface ConfigFile {
   profiles: Record<string, ProfileData>;
@@ -76,6 +78,7 @@ export class ProfileStore {
 
   private locked<T>(work: () => T): T {
     try {
+      refuseToMakeTheHome(this.directory);
       makePrivateFolder(this.directory);
       // The folder is judged before the lock's file is made in it, as before config.json is written there.
       checkConfigFolderSafety(this.directory, this.file);
@@ -91,6 +94,7 @@ export class ProfileStore {
    */
   checkWritable(): void {
     try {
+      refuseToMakeTheHome(this.directory);
       // The folder, or the nearest part of its path that exists, must be a folder this user may write in.
       let existing = resolve(this.directory);
       while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
@@ -107,7 +111,7 @@ export class ProfileStore {
 
   private profiles(): Record<string, ProfileData> {
     // Reading never creates anything: a cron user with only environment settings needs no config folder.
-    if (!this.conf && !existsSync(this.file)) return {};
+    if (!this.conf && !this.fileIsThere()) return {};
     try {
       const profiles = this.open().get('profiles');
       if (profiles === null || typeof profiles !== 'object' || Array.isArray(profiles)) {
@@ -149,6 +153,22 @@ export class ProfileStore {
         );
     }
     return profile;
+  }
+
+  /**
+   * Whether config.json is there to read. Not there is no profile yet; one this user may not look at (a folder of
+   * another user's, 0700) is no empty configuration: existsSync said false for it, and a colleague was told
+   * "no profiles yet" and shown every default (a user test). That is the folder's error, as login says it.
+   */
+  private fileIsThere(): boolean {
+    try {
+      statSync(this.file);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+      throw this.explain(error);
+    }
   }
 
   private write(profiles: Record<string, ProfileData>): void {
@@ -214,12 +234,49 @@ export class ProfileStore {
     }
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT') {
       return new ConfigError(
-        `Cannot use the config folder ${printable(this.directory)} (${code}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
+        `Cannot use the config folder ${printable(this.directory)} (${code}${code === 'EACCES' || code === 'EPERM' ? otherOwnerOf(this.directory) : ''}). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.`,
         this.file,
         { cause: error },
       );
     }
     return error;
+  }
+}
+
+/**
+ * A config folder in a home that is not there (`HOME=/nonexistent`, the "no home" of system users): making it would
+ * make the home, which root's `config set` did, with .config in it (a user test). A home is never b2bctl's to make;
+ * the error says what to set instead (ENOENT: "Cannot use the config folder …").
+ */
+function refuseToMakeTheHome(directory: string): void {
+  let home: string;
+  try {
+    home = resolve(homedir());
+  } catch {
+    return;
+  }
+  const folder = resolve(directory);
+  if (folder !== home && !folder.startsWith(home + sep)) return;
+  if (!existsSync(home))
+    throw Object.assign(new Error(`the home folder ${home} is not there`), { code: 'ENOENT', path: home });
+}
+
+/**
+ * `: /srv/shared/b2bctl belongs to root (uid 0)` when the config folder (or the nearest folder of its path this user
+ * can look at) is another user's: who can open it, or hand it over. Empty when it is this user's.
+ */
+function otherOwnerOf(directory: string): string {
+  // The effective id: the one the system judged the access by.
+  const uid = process.geteuid?.();
+  if (uid === undefined) return '';
+  // stat, not existsSync: the folder of a path this user may not search is the one to name.
+  for (let path = resolve(directory); ; path = dirname(path)) {
+    try {
+      const owner = statSync(path).uid;
+      return owner === uid ? '' : `: ${printable(path)} belongs to ${userName(owner)}`;
+    } catch {
+      if (dirname(path) === path) return '';
+    }
   }
 }
 

@@ -163,6 +163,9 @@ export class Session {
   }
 }
 
+/** The most characters a profile's name may have (docs/settings.md). */
+const longestProfileName = 64;
+
 /** Names an object's own workings, which a profile kept as a key of config.json's object must not be. */
 const reservedProfileNames = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -178,6 +181,14 @@ export function openSession(options: {
   const profileName = named || 'default';
   if (!/^[\w.-]+$/.test(profileName)) {
     throw new UsageError(`Profile name "${profileName}" may hold only letters, digits, ".", "_" and "-".`);
+  }
+  // Its jobs name files after it (`locks/NAME.stock-push.lock`, `cursors/NAME.orders-poll.json` and their temporary
+  // names beside them): a 230-character name was saved by login, then every push and poll failed on ENAMETOOLONG (a
+  // user test). Bounded where it is first given, well within the 255 bytes of a file's name.
+  if (profileName.length > longestProfileName) {
+    throw new UsageError(
+      `Profile name "${profileName.slice(0, 24)}…" is too long (${profileName.length} characters): at most ${longestProfileName}, as the files of its jobs are named after it.`,
+    );
   }
   // Profiles are keys of config.json's object: `__proto__` set the object's prototype instead of a key, so `login
   // --profile __proto__` said it had logged in and kept nothing. The other names of an object's workings go with it.

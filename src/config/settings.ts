@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import {
   answerTextSettings,
   listingAnswerSettings,
@@ -375,13 +376,48 @@ export function problemWithSetting(key: string, value?: string): string | undefi
   const definition = definitionsByKey.get(key);
   if (!definition) {
     const suggestion = closestKey(key);
-    return `unknown setting "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; run b2bctl config list to see them all`;
+    return `unknown setting "${key}"${didYouMean(suggestion)}; run b2bctl config list to see them all`;
   }
   if (definition.secret || definition.managed) return `"${key}" is written by b2bctl login, not by config set`;
   const parsed = value === undefined ? undefined : definition.parser?.parse(value);
   return parsed && !parsed.ok
     ? `"${key}" ${parsed.problem}, not "${urlsShownSafely(value ?? '')}"${parsed.hint ? `. ${parsed.hint}` : ''}`
     : undefined;
+}
+
+/**
+ * The keys of a profile that are no setting (a typo made editing config.json by hand, `http.timout`; a key with a
+ * stray space), each with the setting it is nearest to: no command reads them, so the value meant is not applied.
+ */
+export function unknownProfileKeys(profile: Readonly<ProfileData>): { key: string; suggestion?: string }[] {
+  return Object.keys(profile)
+    .filter((key) => !definitionsByKey.has(key))
+    .map((key) => {
+      // Trimmed first: `"paths.sellers "` is nearest to paths.sellers whatever its length.
+      const suggestion = closestKey(key.trim());
+      return suggestion === undefined ? { key } : { key, suggestion };
+    });
+}
+
+/** `(did you mean "http.timeout"?)` after an unknown key's name, or nothing. */
+export function didYouMean(suggestion: string | undefined): string {
+  return suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
+}
+
+/** Settings that are a file path or inline JSON (text starting with `{`, io/json-setting.ts). */
+const fileOrInlineJson = new Set<string>(['stock.schema', 'orders.routes']);
+
+/**
+ * The absolute path `config set` stores for a relative path typed into a setting that names a file or folder on this
+ * machine (relative to the folder it was typed in, as git config --path values are meant); undefined when the value
+ * is no relative path (an absolute one, inline JSON, or a setting that is no path). Stored as typed, `outputDir rep`
+ * meant another folder for each folder a job was started from, and none at all for cron's (a user test).
+ */
+export function absolutePathToStore(key: string, value: string): string | undefined {
+  const definition = definitionsByKey.get(key);
+  if (definition === undefined || value === '') return undefined;
+  const names = definition.parser === localPath || (fileOrInlineJson.has(key) && !value.trim().startsWith('{'));
+  return names && !isAbsolute(value) ? resolve(value) : undefined;
 }
 
 /** The known key nearest to a mistyped one, when it is near enough to be a typo. */

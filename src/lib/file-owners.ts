@@ -8,15 +8,22 @@ import { userInfo } from 'node:os';
 
 /** The name of the user with this id (from /etc/passwd), or `uid N` when it has none there. */
 export function userName(uid: number): string {
+  // No name (a container without /etc/passwd): the id says enough.
+  const name = loginName(uid);
+  return name === undefined ? `uid ${uid}` : `${name} (uid ${uid})`;
+}
+
+/** A user's login name, as `sudo -u` takes it; undefined when /etc/passwd does not name the id. */
+export function loginName(uid: number): string | undefined {
   try {
     for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
       const [name, , id] = line.split(':');
-      if (id === String(uid) && name) return `${name} (uid ${uid})`;
+      if (id === String(uid) && name) return name;
     }
   } catch {
-    // No /etc/passwd (a container without one): the id says enough.
+    // No /etc/passwd (a container without one).
   }
-  return `uid ${uid}`;
+  return undefined;
 }
 
 /** The login name of the user running b2bctl, as `chown` takes it. */

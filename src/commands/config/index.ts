@@ -1,10 +1,18 @@
 import { existsSync } from 'node:fs';
 import { sameBaseUrl } from '../../net/base-url.js';
-import { everySetting, problemWithSetting, settingDefinition } from '../../config/settings.js';
+import {
+  absolutePathToStore,
+  didYouMean,
+  everySetting,
+  problemWithSetting,
+  settingDefinition,
+  unknownProfileKeys,
+} from '../../config/settings.js';
 import { type Context, stdoutStyle } from '../../context.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { printable } from '../../lib/printable.js';
+import { urlsShownSafely } from '../../lib/shown-target.js';
 
 export interface ConfigGetOptions {
   key: string;
@@ -73,6 +81,8 @@ async function writeSettingValue(context: Context, key: string, value: string): 
 
 /** Stores a setting in the profile (creating it); an empty value removes the setting. */
 export async function runSet(options: ConfigSetOptions, context: Context): Promise<void> {
+  if (options.value === '' && settingDefinition(options.key) === undefined)
+    return removeUnknownKey(options.key, context);
   // An empty value removes the setting: then only the key is checked.
   const problem = problemWithSetting(options.key, options.value === '' ? undefined : options.value);
   if (problem) throw new UsageError(problem);
@@ -89,16 +99,31 @@ export async function runSet(options: ConfigSetOptions, context: Context): Promi
     typeof profile.baseUrl === 'string' &&
     (options.value === '' || !sameBaseUrl(profile.baseUrl, options.value));
   const forgotten = otherPlatform ? { token: undefined, tokenObtainedAt: undefined, tokenExpiresAt: undefined } : {};
-  session.save({ [options.key]: options.value === '' ? undefined : options.value, ...forgotten });
+  // A relative path is kept absolute: a profile is read from any folder (cron's, a unit's WorkingDirectory=/).
+  const absolute = absolutePathToStore(options.key, options.value);
+  session.save({ [options.key]: options.value === '' ? undefined : (absolute ?? options.value), ...forgotten });
   context.log.info(
     options.value === ''
       ? `Removed ${options.key} from profile "${session.profileName}".`
-      : `Set ${options.key} for profile "${session.profileName}".`,
+      : `Set ${options.key} for profile "${session.profileName}"${absolute === undefined ? '' : ` to ${printable(absolute)} (${printable(options.value)}, from the current folder)`}.`,
   );
   if (otherPlatform)
     context.log.info(
       `The token cached for ${String(profile.baseUrl)} is forgotten: it was issued there. Run b2bctl login for the new base URL.`,
     );
+}
+
+/**
+ * `config unset KEY` of a key that is no setting: removed when the profile holds it (a typo made editing config.json
+ * by hand, which every command warns of and ignores), so it need not be edited again; otherwise the unknown-setting
+ * error, naming the close one.
+ */
+async function removeUnknownKey(key: string, context: Context): Promise<void> {
+  const session = await context.session({ allowNewProfile: true, removingKey: key });
+  if (!Object.hasOwn(session.profile, key))
+    throw new UsageError(problemWithSetting(key) ?? `unknown setting "${printable(key)}"`);
+  session.save({ [key]: undefined });
+  context.log.info(`Removed ${JSON.stringify(key)} (no setting) from profile "${session.profileName}".`);
 }
 
 /** Every setting with its effective value and where that value comes from; secrets only as "(set)". */
@@ -136,12 +161,24 @@ export async function runList(_options: ConfigListOptions, context: Context): Pr
   );
   for (const definition of everySetting) {
     const resolved = session.setting(definition.key);
-    const value = resolved.value === undefined ? null : definition.secret ? '(set)' : resolved.value;
+    // A URL's user-info and query values are masked as every other command masks them: a base URL refused for
+    // holding `user:password@` is still listed to be found, and this output is what gets pasted into a ticket.
+    const value = resolved.value === undefined ? null : definition.secret ? '(set)' : urlsShownSafely(resolved.value);
     await writer.write({
       key: definition.key,
       value,
       source: resolved.source ?? null,
       description: definition.description,
+    });
+  }
+  // Keys of the profile that are no setting, after the settings: nothing reads them, which a row says where the
+  // user looks for the value they meant (the run's warning names them too).
+  for (const { key, suggestion } of unknownProfileKeys(session.profile)) {
+    await writer.write({
+      key,
+      value: urlsShownSafely(session.profile[key] ?? ''),
+      source: 'profile (unknown)',
+      description: `No setting: ignored${didYouMean(suggestion)}. Remove it with b2bctl config unset.`,
     });
   }
   await writer.end();

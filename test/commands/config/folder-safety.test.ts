@@ -13,7 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommandLine } from '../../support/command-line.js';
 import { requireThat } from '../../support/external-tools.js';
@@ -104,16 +104,46 @@ describe("the config folder must be this user's and private", () => {
     expect(result.stderr).toContain(`is writable by its group and others (mode 1777)`);
   });
 
+  // A service user's folder, which root meets checking its cron job: `chown root` it, as the refusal once said, and
+  // the service user's job could no longer read its own profiles (a user test). Run as that user instead.
   it.skipIf(root.missing)(
-    `a folder another user owns is refused (exit 77) naming the owner and the chown${root.note}`,
+    `a folder another user owns is refused (exit 77) naming the owner, and advising to run as that user, not to chown it${root.note}`,
     async () => {
       const folder = configFolder();
       chownSync(folder, 4321, 4321);
-      const result = await readBaseUrl(folder);
-      expect(result.code).toBe(77);
-      expect(result.stderr).toContain(
-        `error: The config folder ${folder} belongs to uid 4321, not to root: that user could change where b2bctl sends your password. Make it yours (sudo chown root ${folder} && chmod 700 ${folder}), or point B2BCTL_CONFIG_DIR at a folder of your own.`,
+      const unnamed = await readBaseUrl(folder);
+      expect(unnamed.code).toBe(77);
+      expect(unnamed.stdout).toBe('');
+      expect(unnamed.stderr).toBe(
+        `error: The config folder ${folder} belongs to uid 4321, not to root: that user could change where b2bctl sends your password. If it is that user's, run b2bctl as its owner (uid 4321), leaving its owner as it is; otherwise point B2BCTL_CONFIG_DIR at a folder of your own.\n`,
       );
+      chownSync(folder, 65534, 65534);
+      const named = await readBaseUrl(folder);
+      expect(named.code).toBe(77);
+      expect(named.stderr).toBe(
+        `error: The config folder ${folder} belongs to nobody (uid 65534), not to root: that user could change where b2bctl sends your password. If it is that user's, run b2bctl as that user (sudo -u nobody b2bctl …), leaving its owner as it is; otherwise point B2BCTL_CONFIG_DIR at a folder of your own.\n`,
+      );
+      // Nothing was changed.
+      expect(statSync(folder).uid).toBe(65534);
+    },
+  );
+
+  it.skipIf(root.missing)(
+    `a folder in this user's own home that another user owns is offered the chown${root.note}`,
+    async () => {
+      const folder = configFolder();
+      chownSync(folder, 4321, 4321);
+      const home = process.env.HOME;
+      process.env.HOME = dirname(folder);
+      try {
+        const result = await readBaseUrl(folder);
+        expect(result.code).toBe(77);
+        expect(result.stderr).toBe(
+          `error: The config folder ${folder} belongs to uid 4321, not to root: that user could change where b2bctl sends your password. Make it yours (sudo chown root ${folder} && chmod 700 ${folder}), or point B2BCTL_CONFIG_DIR at a folder of your own.\n`,
+        );
+      } finally {
+        process.env.HOME = home;
+      }
     },
   );
 

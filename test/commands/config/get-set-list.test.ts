@@ -1,4 +1,4 @@
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -434,5 +434,215 @@ describe('a profile holding a base URL without its scheme (saved by an older log
     expect(result.stderr).toBe(
       'error: Setting "baseUrl" must be an absolute URL such as https://store.example.com, not "127.0.0.1:7550" (from profile "default"; change it with b2bctl config set baseUrl VALUE). It has no scheme: did you mean http://127.0.0.1:7550?\n',
     );
+  });
+});
+
+// A gateway's user and password put in the base URL, as curl takes them (a user test): refused by every command,
+// and config list shows the refused value to find it, its password masked as the refusal line masks it.
+describe('config list masks the password of a base URL it lists', () => {
+  const password = 'GatewayPassw0rd';
+
+  it.each(['json', 'ndjson', 'csv', 'table'])('from the environment, in -o %s, exit 2', async (format) => {
+    const result = await runCommandLine(['config', 'list', '-o', format], {
+      configDir: freshConfigDir(),
+      env: { B2BCTL_BASE_URL: `http://gw:${password}@127.0.0.1:9251` },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).not.toContain(password);
+    expect(result.stdout).toContain('http://***@127.0.0.1:9251/');
+    expect(result.stderr).not.toContain(password);
+  });
+
+  it('from the flag and from the profile, in the table', async () => {
+    const fromFlag = await runCommandLine(
+      ['config', 'list', '-o', 'table', '--base-url', `http://gw:${password}@127.0.0.1:9251`],
+      { configDir: freshConfigDir() },
+    );
+    const configDir = join(temporaryFolder('b2bctl-config-list-'), 'config');
+    mkdirSync(configDir, { mode: 0o700 });
+    const profile = { baseUrl: `http://gw:${password}@127.0.0.1:9251` };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+    const fromProfile = await runCommandLine(['config', 'list', '-o', 'table'], { configDir });
+    for (const [result, source] of [
+      [fromFlag, 'flag'],
+      [fromProfile, 'profile'],
+    ] as const) {
+      expect(result.code).toBe(2);
+      expect(result.stdout).not.toContain(password);
+      const rows = result.stdout.split('\n').map((line) => line.split(/ {2,}/));
+      expect(rows.find(([key]) => key === 'baseUrl')).toEqual([
+        'baseUrl',
+        'http://***@127.0.0.1:9251/',
+        `${source} (invalid)`,
+      ]);
+    }
+  });
+});
+
+// Keys typed by hand into config.json that are no setting (a user test): every command ignored them without a word.
+describe('a profile key that is no setting', () => {
+  const profile = {
+    baseUrl: 'http://127.0.0.1:9252',
+    'http.timout': '60s',
+    'paths.sellers ': '/x',
+    'stock.autothreshold': '10',
+  };
+  const warnings = [
+    'warning: profile "a" holds "http.timout", which is no setting (did you mean "http.timeout"?): it is ignored. Remove it with b2bctl config unset http.timout --profile a.',
+    `warning: profile "a" holds "paths.sellers ", which is no setting (did you mean "paths.sellers"?): it is ignored. Remove it with b2bctl config unset 'paths.sellers ' --profile a.`,
+    'warning: profile "a" holds "stock.autothreshold", which is no setting (did you mean "stock.autoThreshold"?): it is ignored. Remove it with b2bctl config unset stock.autothreshold --profile a.',
+  ];
+
+  function folderWithTypos(): string {
+    const configDir = join(temporaryFolder('b2bctl-config-typo-'), 'config');
+    mkdirSync(configDir, { mode: 0o700 });
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { a: profile } }), { mode: 0o600 });
+    return configDir;
+  }
+
+  it('is warned of once by a command reading the profile, naming the setting it is nearest to', async () => {
+    const result = await runCommandLine(['--profile', 'a', 'config', 'get', 'http.timeout'], {
+      configDir: folderWithTypos(),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('30000\n');
+    expect(result.stderr).toBe(`${warnings.join('\n')}\n`);
+  });
+
+  it('is listed by config list as unknown, after the settings, exit 0', async () => {
+    const result = await runCommandLine(['--profile', 'a', 'config', 'list', '-o', 'json'], {
+      configDir: folderWithTypos(),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`${warnings.join('\n')}\n`);
+    const rows = JSON.parse(result.stdout) as SettingRow[];
+    expect(rows.slice(-3)).toEqual([
+      {
+        key: 'http.timout',
+        value: '60s',
+        source: 'profile (unknown)',
+        description: 'No setting: ignored (did you mean "http.timeout"?). Remove it with b2bctl config unset.',
+      },
+      {
+        key: 'paths.sellers ',
+        value: '/x',
+        source: 'profile (unknown)',
+        description: 'No setting: ignored (did you mean "paths.sellers"?). Remove it with b2bctl config unset.',
+      },
+      {
+        key: 'stock.autothreshold',
+        value: '10',
+        source: 'profile (unknown)',
+        description: 'No setting: ignored (did you mean "stock.autoThreshold"?). Remove it with b2bctl config unset.',
+      },
+    ]);
+  });
+
+  it('is removed by config unset, the others kept; a key the profile does not hold is still refused', async () => {
+    const configDir = folderWithTypos();
+    const removed = await runCommandLine(['--profile', 'a', 'config', 'unset', 'http.timout'], { configDir });
+    expect(removed.code).toBe(0);
+    expect(removed.stderr).toBe(
+      `${warnings.slice(1).join('\n')}\nRemoved "http.timout" (no setting) from profile "a".\n`,
+    );
+    expect((readConfig(configDir) as { profiles: Record<string, unknown> }).profiles.a).toEqual({
+      baseUrl: 'http://127.0.0.1:9252',
+      'paths.sellers ': '/x',
+      'stock.autothreshold': '10',
+    });
+    const again = await runCommandLine(['--profile', 'a', 'config', 'unset', 'http.timout'], { configDir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(
+      'error: unknown setting "http.timout" (did you mean "http.timeout"?); run b2bctl config list to see them all\n',
+    );
+  });
+});
+
+// A 230-character profile was saved by login, then each push and poll failed on ENAMETOOLONG, advised to make room
+// on the disk (a user test): its jobs name files after it. Bounded where the name is first given.
+describe('a profile name too long for the files of its jobs', () => {
+  const long = 'M'.repeat(65);
+  const refusal = `error: Profile name "${'M'.repeat(24)}…" is too long (65 characters): at most 64, as the files of its jobs are named after it.\n`;
+
+  it('is refused by login before anything is sent, and by config set, exit 2, nothing written', async () => {
+    const configDir = freshConfigDir();
+    const loggedIn = await runCommandLine(
+      ['login', '--profile', long, '--base-url', sandbox.url, '--username', sandboxUser, '--password-stdin'],
+      { configDir, stdin: 'Senha#2001\n' },
+    );
+    const set = await runCommandLine(['config', 'set', 'baseUrl', sandbox.url, '--profile', long], { configDir });
+    for (const result of [loggedIn, set]) {
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(refusal);
+    }
+    expect(await requestCounts(sandbox)).toEqual({});
+    expect(existsSync(configFile(configDir))).toBe(false);
+  });
+
+  it('of 64 characters is taken', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCommandLine(['config', 'set', 'baseUrl', sandbox.url, '--profile', 'M'.repeat(64)], {
+      configDir,
+    });
+    expect(result.code).toBe(0);
+    expect(Object.keys(readConfig(configDir).profiles)).toEqual(['M'.repeat(64)]);
+  });
+});
+
+// Root with HOME=/nonexistent, the "no home" of system users: config set made /nonexistent/.config (a user test).
+describe('a config folder in a home that is not there', () => {
+  it('is not made by config set, nor the home: exit 2 naming what to set', async () => {
+    const home = join(temporaryFolder('b2bctl-config-home-'), 'nonexistent');
+    const configDir = join(home, '.config', 'b2bctl');
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const result = await runCommandLine(['config', 'set', 'http.timeout', '20s'], { configDir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `error: Cannot use the config folder ${configDir} (ENOENT). Set B2BCTL_CONFIG_DIR (or XDG_CONFIG_HOME) to a folder this user can write.\n`,
+      );
+      expect(existsSync(home)).toBe(false);
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
+});
+
+// `config set outputDir rep` kept `rep`, another folder for each folder a job started from, and none in cron's
+// (a user test): a relative path is resolved against the folder it was typed in, and the confirmation says so.
+describe('config set of a relative path', () => {
+  it.each([
+    ['outputDir', 'rep', 'rep'],
+    ['webhook.clientSecretFile', './wsec.txt', 'wsec.txt'],
+    ['tax.shape', 'shapes/tax.json', 'shapes/tax.json'],
+    ['stock.schema', 'schema.json', 'schema.json'],
+    ['orders.routes', '../routes.json', '../routes.json'],
+  ])('%s %s is stored absolute, from the current folder', async (key, typed, relative) => {
+    const configDir = freshConfigDir();
+    const cwd = join(temporaryFolder('b2bctl-config-cwd-'), 'work');
+    mkdirSync(cwd);
+    const result = await runCommandLine(['config', 'set', key, typed], { configDir, cwd });
+    const absolute = join(cwd, relative);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      `Set ${key} for profile "default" to ${absolute} (${typed}, from the current folder).\n`,
+    );
+    expect(readConfig(configDir).profiles.default?.[key]).toBe(absolute);
+  });
+
+  it.each([
+    ['outputDir', '/srv/reports'],
+    ['stock.schema', '{"sku":"codigo"}'],
+    ['orders.routes', ' {"ready":{"method":"POST","path":"/v1/orders/:id/ready"}}'],
+    ['username', 'erp@loja.example.com.br'],
+  ])('%s %s, no relative path, is stored as typed', async (key, typed) => {
+    const configDir = freshConfigDir();
+    const result = await runCommandLine(['config', 'set', key, typed], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Set ${key} for profile "default".\n`);
+    expect(readConfig(configDir).profiles.default?.[key]).toBe(typed);
   });
 });

@@ -20,6 +20,15 @@ const serve = (args: string[], env: Record<string, string> = {}) =>
     env,
   });
 
+/** A config folder whose profile holds `tok/secret` as its tax.clientSecretFile, written by hand. */
+function profileWithRelativeSecretFile(profile: string): string {
+  const configDir = freshConfigDir();
+  mkdirSync(configDir, { recursive: true, mode: 0o700 });
+  const profiles = { [profile]: { 'tax.clientSecretFile': 'tok/secret' } };
+  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  return configDir;
+}
+
 describe('tax serve at start', () => {
   it.each([
     [
@@ -135,8 +144,8 @@ describe('tax serve at start', () => {
   // A service's folder (systemd's is /) is not the one `config set` ran in: the message said neither where the
   // path came from nor where it was looked for.
   it('a relative tax.clientSecretFile that is not there: exit 66 naming the setting, its profile and the folder', async () => {
-    const configDir = freshConfigDir();
-    expect((await runCommandLine(['config', 'set', 'tax.clientSecretFile', 'tok/secret'], { configDir })).code).toBe(0);
+    // As a profile edited by hand keeps it (config set stores a relative path absolute).
+    const configDir = profileWithRelativeSecretFile('default');
     const result = await runCommandLine(
       ['tax', 'serve', '--rules', 'impostos.csv', '--port', '0', '--auth', 'token', '--client-id', 'plataforma'],
       { configDir },
@@ -185,11 +194,7 @@ describe('tax serve at start', () => {
 
   // The suggested command had no --profile: pasted as is, it set the default profile and the server failed the same.
   it('a relative tax.clientSecretFile of another profile: the suggested config set names that profile', async () => {
-    const configDir = freshConfigDir();
-    const set = await runCommandLine(['config', 'set', 'tax.clientSecretFile', 'tok/secret', '--profile', 'tx'], {
-      configDir,
-    });
-    expect(set.code).toBe(0);
+    const configDir = profileWithRelativeSecretFile('tx');
     const result = await runCommandLine(
       [
         'tax',

@@ -1,0 +1,23 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configDirectory } from '../../../src/config/location.js';
+
+describe('the config folder', () => {
+  it('is B2BCTL_CONFIG_DIR, else $XDG_CONFIG_HOME/b2bctl, else ~/.config/b2bctl', () => {
+    expect(configDirectory({ B2BCTL_CONFIG_DIR: '/srv/erp/b2bctl', XDG_CONFIG_HOME: '/x' })).toBe('/srv/erp/b2bctl');
+    expect(configDirectory({ XDG_CONFIG_HOME: '/home/erp/.cfg' })).toBe('/home/erp/.cfg/b2bctl');
+    expect(configDirectory({})).toBe(join(homedir(), '.config', 'b2bctl'));
+  });
+
+  // The XDG spec: a relative path there is invalid and is to be ignored. Taken as it was, each folder a job was
+  // started from had profiles of its own (a user test).
+  it('ignores a relative XDG_CONFIG_HOME', () => {
+    expect(configDirectory({ XDG_CONFIG_HOME: 'relative/xdg' })).toBe(join(homedir(), '.config', 'b2bctl'));
+  });
+
+  it('takes a relative B2BCTL_CONFIG_DIR against the current folder, and names it absolute', () => {
+    expect(configDirectory({ B2BCTL_CONFIG_DIR: 'relcfg' })).toBe(resolve('relcfg'));
+    expect(configDirectory({ B2BCTL_CONFIG_DIR: 'relcfg' }).startsWith('/')).toBe(true);
+  });
+});
