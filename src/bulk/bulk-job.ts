@@ -215,11 +215,10 @@ async function openAndCheckInput<T, Sent>(
     (await openCommandInput(context, readPath, job.flags, job.catalogue, { displayName: shownName })).close();
     throw error;
   }
-  const resumed = job.flags.resume ? readMeta(job.flags.resume) : undefined;
+  let resumed = job.flags.resume ? readMeta(job.flags.resume) : undefined;
   let resume: CheckedInput['resume'];
   if (job.flags.resume && resumed) {
-    const recordedBaseUrl = resumed.baseUrl;
-    const restored = checkResume({
+    const { restored, record } = checkResume({
       reportPath: job.flags.resume,
       meta: resumed,
       command: job.name,
@@ -230,8 +229,10 @@ async function openAndCheckInput<T, Sent>(
       flags: { ...job.flags },
       configDir: session.store.directory,
     });
-    // A resume to where the platform moved: its record names the new base URL, for this run's resume line and the next.
-    if (resumed.baseUrl !== recordedBaseUrl) writeMeta(job.flags.resume, resumed);
+    // A resume to where the platform moved, or with other pacing: its record says so, for this run's resume line and
+    // the next bare --resume alike.
+    if (JSON.stringify(record) !== JSON.stringify(resumed)) writeMeta(job.flags.resume, record);
+    resumed = record;
     // A run record of an earlier b2bctl holds no hash of the whole input: a change past its first 64 KiB that keeps
     // the size cannot be seen, so the resume says what it compared.
     if (resumed.input.content === undefined)

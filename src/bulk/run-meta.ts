@@ -203,7 +203,16 @@ export function readMeta(reportPath: string): RunMeta {
       `Cannot resume from ${printable(reportPath)}: its run record ${printable(path)} is unreadable (${code}), so where its records went is unknown; nothing was sent.`,
     );
   }
-  if (meta?.version !== 1 || typeof meta.command !== 'string' || typeof meta.input !== 'object')
+  if (
+    meta?.version !== 1 ||
+    typeof meta.command !== 'string' ||
+    typeof meta.profile !== 'string' ||
+    typeof meta.baseUrl !== 'string' ||
+    typeof meta.input !== 'object' ||
+    meta.input === null ||
+    typeof meta.flags !== 'object' ||
+    meta.flags === null
+  )
     throw new UsageError(
       `Cannot resume from ${printable(reportPath)}: ${printable(path)} is not a b2bctl run record; nothing was sent.`,
     );
@@ -219,8 +228,10 @@ function linkedResumeFile(reportPath: string, which: string): UsageError {
 
 /**
  * Refuses (exit 2, naming the difference) a resume of another command, profile, base URL or input, and a
- * shaping flag given with another value; returns the interrupted run's values of the shaping flags this run did
- * not give, to be restored.
+ * shaping flag given with another value. Returns the interrupted run's values of the shaping flags this run did
+ * not give, to be restored, and the run record as this resume carries it on: the base URL the platform moved to,
+ * and the pacing flags given again (`--rate 5`), so that a later bare `--resume` paces as the resume line it prints
+ * says. `meta` itself is left as read; the caller writes the record when it changed.
  */
 export function checkResume(options: {
   reportPath: string;
@@ -233,8 +244,9 @@ export function checkResume(options: {
   flags: Readonly<Record<string, unknown>>;
   /** This run's config folder, to name the one the interrupted run used when they differ. */
   configDir?: string;
-}): Record<string, ShapingValue> {
-  const { meta, reportPath } = options;
+}): { restored: Record<string, ShapingValue>; record: RunMeta } {
+  const { reportPath } = options;
+  const meta: RunMeta = { ...options.meta, flags: { ...options.meta.flags } };
   const refuse = (difference: string) =>
     new UsageError(`Cannot resume from ${printable(reportPath)}: ${difference}; nothing was sent.`);
   if (meta.command !== options.command)
@@ -277,7 +289,7 @@ export function checkResume(options: {
         `it was written with ${recorded === undefined ? `no ${flag}` : `${flag} ${String(recorded)}`}, this run gives ${flag} ${String(given)}`,
       );
   }
-  return restored;
+  return { restored, record: meta };
 }
 
 /** Whether the run stopped at a redirect to the origin of `baseUrl` (the platform moved there). */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CustomerCreateOptions, run as create } from '../../../src/commands/customer/create.js';
 import { ExitCode } from '../../../src/base/errors.js';
+import { readMeta } from '../../../src/bulk/run-meta.js';
 import { createHeader, createRoute, storedCustomers } from '../../support/customers.js';
 import { onlyReport, readReport } from '../../support/run-files.js';
 import { requestCounts, resetCounts, useSandbox } from '../../support/sandbox.js';
@@ -180,6 +181,22 @@ describe('customer create when an answer is lost', () => {
     expect(readReport(report)).toMatchObject([
       { line: '2', outcome: 'created', status: '200', id: String(stored[0]?.id), message: '' },
     ]);
+  });
+
+  // A maintainer's review: a resume given --concurrency 3 printed it in its resume line, but kept the interrupted
+  // run's value in the record, so a bare --resume after it went back to the old pacing.
+  it('a resume given another pacing flag keeps it in the run record, as its resume line says, for the next bare resume', async () => {
+    const { test, proxy } = await throughProxy((request) => (isCreate(request) ? { reset: 'before' } : undefined));
+    const { folder, file } = peopleFile();
+    expect(await test.run(create, options(file))).toBe(ExitCode.someRecordsFailed);
+    const report = join(folder, onlyReport(folder, 'people'));
+    expect(readMeta(report).flags.concurrency).toBe(1);
+    const resumed = fixture().context({ configDir: test.configDir, globals: { baseUrl: proxy.url } });
+    expect(await resumed.run(create, options(file, { resume: report, concurrency: 3 }))).toBe(
+      ExitCode.someRecordsFailed,
+    );
+    expect(resumed.stderr()).toContain('--concurrency 3 --resume');
+    expect(readMeta(report).flags.concurrency).toBe(3);
   });
 
   it('a create slower than --timeout, its customer not there yet when asked: unknown, never sent twice; the resume finds it created', async () => {

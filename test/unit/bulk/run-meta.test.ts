@@ -16,6 +16,9 @@ import { recordedFlags } from '../../../src/bulk/run-meta.js';
 import { UsageError } from '../../../src/base/errors.js';
 import { temporaryFolder } from '../../support/temporary.js';
 
+/** What a resume restores of the interrupted run's flags (checkResume's first answer). */
+const restoredOf = (options: Parameters<typeof checkResume>[0]) => checkResume(options).restored;
+
 function meta(overrides: Partial<RunMeta> = {}): RunMeta {
   return {
     version: 1,
@@ -30,7 +33,7 @@ function meta(overrides: Partial<RunMeta> = {}): RunMeta {
 }
 
 function check(flags: Record<string, unknown>, changes: Partial<Parameters<typeof checkResume>[0]> = {}) {
-  return checkResume({
+  return restoredOf({
     reportPath: 'stock.report-1.csv',
     meta: meta(),
     command: 'stock push',
@@ -125,7 +128,7 @@ describe('resumeCommand', () => {
 
   it('a refusal for another target names the config folder of the interrupted run when this run has another', () => {
     expect(() =>
-      checkResume({
+      restoredOf({
         reportPath: 'stock.report-1.csv',
         meta: meta({ configDir: '/srv/b2bctl' }),
         command: 'stock push',
@@ -156,7 +159,7 @@ describe('a repeatable shaping flag (--ignore-column)', () => {
     expect(recorded).toEqual({ ignoreColumns: '["Data de cadastro","descrição"]' });
     expect(recordedFlags(withList, { ignoreColumns: [] })).toEqual({});
     const interrupted = meta({ flags: recorded });
-    const restored = checkResume({
+    const restored = restoredOf({
       reportPath: 'c.report-1.csv',
       meta: interrupted,
       command: 'stock push',
@@ -175,7 +178,7 @@ describe('a repeatable shaping flag (--ignore-column)', () => {
   it('refuses a resume that leaves out other columns than the interrupted run did', () => {
     const interrupted = meta({ flags: { ignoreColumns: '["descrição"]' } });
     expect(() =>
-      checkResume({
+      restoredOf({
         reportPath: 'c.report-1.csv',
         meta: interrupted,
         command: 'stock push',
