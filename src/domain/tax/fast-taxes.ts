@@ -140,10 +140,9 @@ export function centavoTaxes(
 
 /** The item's taxes in safe integers, or undefined for the fractions' path. */
 export function fastItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes | undefined {
-  const freight = scaledOf(item.freight ?? '0');
-  // A freight share in fractions of a centavo leaves the operation between centavos: the fractions handle it.
-  if (freight.scale > 2) return undefined;
-  const taxes = centavoTaxes(preparedRule(rule), merchandiseOf(item), centavosOf(freight), sale);
+  // The freight share rounded to centavos (vFrete) before any base, as terms.ts's freightShare rounds it.
+  const freight = centavosOf(scaledOf(item.freight ?? '0'));
+  const taxes = centavoTaxes(preparedRule(rule), merchandiseOf(item), freight, sale);
   if (taxes === undefined) return undefined;
   const ipi = { base: moneyText(taxes.operation), rate: rule.ipiRate, value: moneyText(taxes.ipi) };
   const icms = { base: moneyText(taxes.icmsBase), rate: rule.icmsRate, value: moneyText(taxes.icms) };

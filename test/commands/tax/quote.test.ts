@@ -68,6 +68,19 @@ describe('tax quote', () => {
     expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample6]);
   });
 
+  // A user test: the IPI and the ST base were taken on 10.005 while the answer showed, and the ICMS used, 10.00.
+  it('rounds a freight share of 0.005 to centavos (vFrete) before every base: IPI, ICMS and ICMS-ST on 10.00', async () => {
+    const result = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1,10,0,0.005'));
+    expect(result.code).toBe(0);
+    const [item] = (JSON.parse(result.stdout) as { items: Record<string, unknown>[] }).items;
+    // 10.00 × 6.5% = 0.65; (10.00 + 0.65) × 1.54 = 16.401 → 16.40 (10.005 would give 16.41); 16.40 × 20% − 1.20.
+    expect(item).toMatchObject({
+      ipi: { base: '10.00', rate: '6.5', value: '0.65' },
+      icms: { base: '10.00', rate: '12', value: '1.20' },
+      icmsSt: { base: '16.40', rate: '20', value: '2.08', mva: '54' },
+    });
+  });
+
   it('computes example 2 (ICMS-ST with the adjusted MVA) and the NCM prefix rule of example 5', async () => {
     const result = await quote([
       ...saleFlags('SP', 'rj', 'taxpayer', '--item', '39269090,10,45.90,0,12', '--item', '84713019,1,100'),

@@ -518,6 +518,40 @@ async function forwardToErpAnswering(erpBody: string, withRules: boolean) {
   return { cart, health, code, erpCalls: erp.received.length, stderr: memory.stderr(), erpUrl: erp.url };
 }
 
+/** `tax serve` (no --forward-to) from the LibreOffice fixture table, in process: the answer to one `cart`. */
+async function serveAnswering(cart: unknown) {
+  const table = ['--rules', join(fixtures, 'impostos-libreoffice.csv'), '--map', join(fixtures, 'impostos.map.json')];
+  const options = await serveOptions([...table, '--auth', 'none', '--port', '0']);
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+  const running = run(options, memory.context);
+  const url = (await memory.firstLine()).trim();
+  const answer = await fetch(`${url}/tax`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(cart),
+  });
+  const body = (await answer.json()) as { items: Record<string, unknown>[] };
+  memory.interrupt();
+  return { status: answer.status, body, code: await running };
+}
+
+// A user test: a freight share of 0.005 gave an IPI and an ST base on 10.005 while the ICMS was on 10.00.
+describe('tax serve: a freight share in fractions of a centavo', () => {
+  it('is rounded to centavos before every base, as a number or as text, alone or beside an item the one pass answers', async () => {
+    const odd = { sku: 'B', ncm: '39269090', quantity: 1, unitPrice: 10 };
+    for (const freight of [0.005, '0.0050']) {
+      const cart = { ...oneItemCart, items: [...oneItemCart.items, { ...odd, freight }] };
+      const { status, body } = await serveAnswering(cart);
+      expect(status).toBe(200);
+      expect(body.items[1]).toMatchObject({
+        ipi: { base: '10.00', value: '0.65' },
+        icms: { base: '10.00', value: '1.20' },
+        icmsSt: { base: '16.40', value: '2.08' },
+      });
+    }
+  });
+});
+
 // A user test: b2bctl reads this very body as a failure everywhere else; passed on, a real order closed untaxed, with no
 // log line and /healthz counting it answered.
 describe('tax serve --forward-to: a 2xx that is no tax answer is a fallback', () => {
