@@ -624,6 +624,67 @@ describe("an NF-e style table's pMVAST (the MVA applied, already adjusted betwee
   });
 });
 
+/** `tax quote` of a SP → RJ taxpayer sale from a pt-BR table whose MVA column is headed `header`. */
+function quoteLabelled(header: string, extra: readonly string[]) {
+  const tableFolder = temporaryFolder();
+  writeFileSync(
+    join(tableFolder, 'mvast.csv'),
+    `NCM;UF origem;UF destino;Contribuinte;Alíquota ICMS;Alíquota IPI;${header};Alíquota interna destino\n3926.90.90;SP;RJ;Sim;12;6,5;54;20\n`,
+  );
+  const sale = saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1,1000');
+  return runCommandLine(['tax', 'quote', '--rules', 'mvast.csv', ...extra, ...sale, '-o', 'json'], {
+    configDir: freshConfigDir(),
+    cwd: tableFolder,
+  });
+}
+
+// A user test: `MVA-ST` was read as the original MVA, and the 54% already adjusted for 12% was adjusted again (69.4).
+describe('a table whose MVA column is labelled MVA-ST, MVA ST or % MVA (as ERPs label the MVA applied)', () => {
+  const note =
+    "Note: a column labelled MVA-ST, MVA ST or % MVA is, as ERPs, DANFE screens and the states' tables of MVA-ST ajustada label it, most often the MVA applied (an NF-e's pMVAST), already adjusted between states, where mva takes the original MVA (b2bctl adjusts it itself, so read as mva an adjusted MVA is adjusted twice): map it to mva only if it holds the original MVA of the agreement, else map the table's original MVA (MVA original) to mva; with no mva column, no row computes ICMS-ST.";
+
+  it.each(['MVA-ST', 'MVA ST', '% MVA'])('%s is not read as mva: the first run says what it holds', async (header) => {
+    const result = await quoteLabelled(header, []);
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `warning: mvast.csv:1: column "${header}" matches no field but holds data ("54"): map it, or leave it out with --ignore-column. ${note}\n`,
+    );
+    expect(result.stderr).not.toContain(`column "${header}" reads as mva`);
+  });
+
+  it.each(['MVA-ST', 'MVA ST', '% MVA'])('%s stops --write-map naming the column, nothing computed', async (header) => {
+    const result = await quoteLabelled(header, ['--write-map', 'mvast.map.json']);
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`error: mvast.csv:2: column 7 (G) "${header}" holds "54" but no field reads it`);
+    expect(result.stderr).toContain(note);
+  });
+
+  it('mapped to mva by the operator (it holds the original MVA), it is adjusted as the original', async () => {
+    const tableFolder = temporaryFolder();
+    const map = { 'UF origem': 'from', 'UF destino': 'to', Contribuinte: 'buyer', 'Alíquota ICMS': 'icmsRate' };
+    const fields = {
+      ...map,
+      'Alíquota IPI': 'ipiRate',
+      'MVA-ST': 'mva',
+      'Alíquota interna destino': 'destinationRate',
+    };
+    writeFileSync(join(tableFolder, 'mvast.map.json'), JSON.stringify(fields));
+    writeFileSync(
+      join(tableFolder, 'mvast.csv'),
+      'NCM;UF origem;UF destino;Contribuinte;Alíquota ICMS;Alíquota IPI;MVA-ST;Alíquota interna destino\n3926.90.90;SP;RJ;Sim;12;6,5;40;20\n',
+    );
+    const result = await quoteSale(
+      'mvast.csv',
+      tableFolder,
+      saleFlags('SP', 'RJ', 'taxpayer', '--map', 'mvast.map.json', '--item', '39269090,10,45.90,0,12', '-o', 'json'),
+    );
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+  });
+});
+
 describe('a table that states an FCP rate on a row where b2bctl applies none', () => {
   const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
 
