@@ -12,6 +12,7 @@ import {
   freightShare,
   grossValue,
   type ItemTaxes,
+  owesDifal,
   percent,
   rateText,
   type TaxItem,
@@ -57,7 +58,9 @@ export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): Ite
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
     // Double base: the value without the origin's ICMS, grossed up by the destination's internal rate.
     const destinationBase = centavos(icmsBase.minus(icmsValue).div(one.minus(destinationRate)));
-    const difalValue = Exact.max(0, centavos(destinationBase.times(destinationRate)).minus(icmsValue));
+    const difalValue = owesDifal(rule)
+      ? Exact.max(0, centavos(destinationBase.times(destinationRate)).minus(icmsValue))
+      : Exact.of(0);
     const fcpValue = centavos(destinationBase.times(percent(rule.fcpRate)));
     taxes.difal = { base: money(destinationBase), rate: rule.destinationRate, value: money(difalValue) };
     taxes.fcp = { base: money(destinationBase), rate: rule.fcpRate, value: money(fcpValue) };

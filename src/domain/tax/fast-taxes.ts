@@ -6,7 +6,7 @@
  */
 import { Exact } from './exact.js';
 import type { TaxRule } from './rules.js';
-import { appliedMva, type ItemTaxes, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
+import { appliedMva, type ItemTaxes, owesDifal, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
 import { applied, centavosOf, moneyText, product, type Ratio, rescaled, scaledOf, sum } from './scaled.js';
 
 /** What a row fixes for every item; undefined parts are not computable in safe integers (or at all). */
@@ -23,6 +23,8 @@ export interface PreparedRule {
   stBetween?: { factor?: Ratio; mva: string };
   /** 1 / (1 − destination rate): the double base's gross-up. */
   grossUp?: Ratio;
+  /** The destination's internal rate is above the interstate one: else no DIFAL (terms.ts's owesDifal). */
+  owesDifal: boolean;
 }
 
 const one = Exact.of(1);
@@ -55,6 +57,7 @@ function prepare(rule: TaxRule): PreparedRule {
     stInside: st(false),
     stBetween: st(true),
     grossUp: attempt(() => one.div(one.minus(percent(rule.destinationRate))).ratio()),
+    owesDifal: owesDifal(rule),
   };
 }
 
@@ -127,7 +130,7 @@ export function centavoTaxes(
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
     if (row.grossUp === undefined) return undefined;
     const destinationBase = applied(sum(icmsBase, -icmsValue), row.grossUp);
-    const difalValue = Math.max(0, sum(applied(destinationBase, destination), -icmsValue));
+    const difalValue = row.owesDifal ? Math.max(0, sum(applied(destinationBase, destination), -icmsValue)) : 0;
     const fcpValue = applied(destinationBase, fcp);
     checked += destinationBase + difalValue + fcpValue;
     taxes.destinationBase = destinationBase;

@@ -96,3 +96,13 @@ export function grossValue(quantity: number, unitPrice: string | number): Exact 
 export function freightShare(freight: string | undefined): Exact {
   return Exact.of(freight ?? '0').centavos();
 }
+
+/**
+ * Whether the destination owes a DIFAL at all: only where its internal rate is above the interstate one. With equal
+ * rates there is no difference of rates to owe (Constituição Federal, art. 155, §2º, VII and VIII), but the double
+ * base, grossed up from an own ICMS already rounded, can exceed the operation by a centavo and answer a DIFAL of
+ * R$ 0.01 (a user test): the formula is not let to invent it.
+ */
+export function owesDifal(rule: Pick<TaxRule, 'icmsRate' | 'destinationRate'>): boolean {
+  return percent(rule.destinationRate).gt(percent(rule.icmsRate));
+}

@@ -638,6 +638,32 @@ function quoteLabelled(header: string, extra: readonly string[]) {
   });
 }
 
+// A user test: a DIFAL of R$ 0.01 where the destination's internal rate equals the interstate rate.
+describe('a sale to a non-taxpayer in another state whose internal rate equals the interstate rate', () => {
+  it('owes no DIFAL: the double base may be a centavo above the operation, the value is 0.00', async () => {
+    const tableFolder = temporaryFolder();
+    writeFileSync(
+      join(tableFolder, 'eq.csv'),
+      'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n22021000,SP,PR,non-taxpayer,12,,0,,12,\n',
+    );
+    const items = ['--item', '22021000,1,2.04', '--item', '22021000,1,3.37', '--item', '22021000,1,100'];
+    const result = await quoteSale(
+      'eq.csv',
+      tableFolder,
+      saleFlags('SP', 'PR', 'non-taxpayer', ...items, '-o', 'json'),
+    );
+    expect(result.code).toBe(0);
+    const quoted = JSON.parse(result.stdout) as { items: Record<string, unknown>[]; totals: Record<string, string> };
+    expect(quoted.items.map((item) => item.difal)).toEqual([
+      { base: '2.05', rate: '12', value: '0.00' },
+      { base: '3.38', rate: '12', value: '0.00' },
+      { base: '100.00', rate: '12', value: '0.00' },
+    ]);
+    expect(quoted.items.map((item) => (item.icms as { value: string }).value)).toEqual(['0.24', '0.40', '12.00']);
+    expect(quoted.totals.difal).toBe('0.00');
+  });
+});
+
 // A user test: `MVA-ST` was read as the original MVA, and the 54% already adjusted for 12% was adjusted again (69.4).
 describe('a table whose MVA column is labelled MVA-ST, MVA ST or % MVA (as ERPs label the MVA applied)', () => {
   const note =

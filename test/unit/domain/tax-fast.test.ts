@@ -61,7 +61,9 @@ function referenceTaxes(item: TaxItem, rule: TaxRule, buyer: BuyerKind, intersta
   }
   if (buyer === 'non-taxpayer' && interstate) {
     const base = cents(icmsBase.minus(icms).div(new Reference(1).minus(destination)));
-    const difal = Reference.max(0, cents(base.times(destination)).minus(icms));
+    // Equal rates (or the destination's lower) owe no DIFAL, whatever centavo the double base gives (a user test).
+    const owed = destination.gt(share(rule.icmsRate));
+    const difal = owed ? Reference.max(0, cents(base.times(destination)).minus(icms)) : new Reference(0);
     const fcp = cents(base.times(share(rule.fcpRate)));
     taxes.difal = { base: money(base), rate: rule.destinationRate, value: money(difal) };
     taxes.fcp = { base: money(base), rate: rule.fcpRate, value: money(fcp) };

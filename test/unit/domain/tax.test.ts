@@ -135,6 +135,15 @@ describe('the arithmetic at its edges', () => {
     expect(difal.difal?.value).toBe('0.00');
   });
 
+  // A user test: 12% to 12% answered a DIFAL of 0.01 from a double base a centavo above the operation.
+  it('gives no DIFAL where the destination rate equals the interstate one, on both paths', () => {
+    const row = rule({ to: 'PR', buyer: 'non-taxpayer', icmsRate: '12', destinationRate: '12' });
+    const sale = { buyer: 'non-taxpayer', interstate: true } as const;
+    const item: TaxItem = { ncm: '22021000', quantity: 1, unitPrice: '2.04' };
+    for (const taxes of [computeItemTaxes(item, row, sale), exactItemTaxes(item, row, sale)])
+      expect(taxes.difal).toEqual({ base: '2.05', rate: '12', value: '0.00' });
+  });
+
   it('adds up a cart per tax', () => {
     const row = rule({ icmsRate: '18', ipiRate: '10' });
     const sale = { buyer: 'taxpayer', interstate: false } as const;
