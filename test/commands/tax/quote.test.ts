@@ -116,21 +116,21 @@ describe('tax quote', () => {
   // with no word; a 6-digit row is said at load unless written with its dot or its zero.
   it('warns of a bare 6-digit NCM row that may be a 7-digit item of chapters 01-09 without its zero', async () => {
     const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
-    writeFileSync(join(folder, 'z.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402101,SP,RJ,taxpayer,7,,0,,20,\n`);
+    writeFileSync(join(folder, 'z.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402101,SP,RJ,taxpayer,4,,0,,20,\n`);
     const lost = await quoteFrom('z.csv', '04021010,1,100', 'RJ');
     expect(lost.code).toBe(0);
     expect(lost.stderr).toContain(
       "warning: z.csv:3: ncm 402101 has 6 digits, not written as a subheading: if it is the item 0402.10.1 of chapter 04 whose leading zero a spreadsheet lost, its products are answered from a shorter prefix's row: store the column as text; if it is the subheading 4021.01, write it so.",
     );
     // As a pt-BR LibreOffice CSV shows the number 402101: dots where an NCM has none, refused.
-    writeFileSync(join(folder, 'z3.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402.101,SP,RJ,taxpayer,7,,0,,20,\n`);
+    writeFileSync(join(folder, 'z3.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402.101,SP,RJ,taxpayer,4,,0,,20,\n`);
     const grouped = await quoteFrom('z3.csv', '04021010,1,100', 'RJ');
     expect(grouped.code).toBe(65);
     expect(grouped.stderr).toContain('z3.csv:3: ncm "402.101" has its dots where an NCM has none');
     for (const written of ['0402101', '4021.01']) {
       writeFileSync(
         join(folder, 'z2.csv'),
-        `${header}04,SP,RJ,taxpayer,12,,0,,20,\n${written},SP,RJ,taxpayer,7,,0,,20,\n`,
+        `${header}04,SP,RJ,taxpayer,12,,0,,20,\n${written},SP,RJ,taxpayer,4,,0,,20,\n`,
       );
       const kept = await quoteFrom('z2.csv', '04021010,1,100', 'RJ');
       expect(kept.code).toBe(0);
@@ -708,6 +708,41 @@ describe('a table whose MVA column is labelled MVA-ST, MVA ST or % MVA (as ERPs 
     );
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+  });
+});
+
+/** The load warning of an interstate row of inter.csv whose icmsRate is not the pair's. */
+const warning = (line: number, rate: string, to: string, expected: number) =>
+  `warning: inter.csv:${line}: icmsRate "${rate}" is not the interstate rate from SP to ${to}, which is ${expected} (4 for imported goods; Resoluções do Senado Federal 22/1989 and 13/2012): taken as written, as a special rule may set it, but if it is the destination's internal rate it belongs in destinationRate`;
+
+// A user test: 18% and 20% (internal rates typed in the interstate column) and 7% SP → MG loaded without a word.
+describe('a row between two states whose icmsRate is not the interstate rate of the pair', () => {
+  const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+
+  function quoteInter(rows: string, buyer = 'non-taxpayer') {
+    const tableFolder = temporaryFolder();
+    writeFileSync(join(tableFolder, 'inter.csv'), `${header}${rows}`);
+    const sale = saleFlags('SP', 'RJ', buyer, '--item', '84713012,1,100', '-o', 'json');
+    return quoteSale('inter.csv', tableFolder, sale);
+  }
+
+  it('warns at load with file:line (18% SP → RJ), counts the other rows, and computes as written', async () => {
+    const result = await quoteInter(
+      '84713012,SP,RJ,taxpayer,18,,0,,20,\n84713012,SP,RJ,non-taxpayer,20,,0,,20,2\n84713012,SP,MG,taxpayer,7,,0,,18,\n',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`${warning(2, '18', 'RJ', 12)} (and 2 more rows between states at another rate).\n`);
+    expect(JSON.parse(result.stdout)).toHaveProperty('items.0.icms.value', '20.00');
+  });
+
+  it('names 7% from SP to MG (12 there), and says nothing of 12% to RJ, 7% to BA, 4% anywhere or a row inside SP', async () => {
+    const alone = await quoteInter('84713012,SP,RJ,non-taxpayer,12,,0,,20,\n84713012,SP,MG,taxpayer,7,,0,,18,\n');
+    expect(alone.stderr).toBe(`${warning(3, '7', 'MG', 12)}.\n`);
+    const right = await quoteInter(
+      '84713012,SP,RJ,non-taxpayer,12,,0,,20,\n84713012,SP,BA,taxpayer,7,,0,,20.5,\n84713012,SP,MG,taxpayer,4,,0,,18,\n84713012,SP,SP,taxpayer,18,,0,,18,\n',
+    );
+    expect(right.code).toBe(0);
+    expect(right.stderr).toBe('');
   });
 });
 

@@ -67,9 +67,9 @@ describe('the worked examples of docs/tax.md', () => {
   it('5. the longest NCM prefix wins; an NCM without a row finds none', () => {
     const table = new TaxTable();
     table.add(rule({ ncm: '8471', to: 'RJ', icmsRate: '12' }));
-    table.add(rule({ ncm: '8471.30.12', to: 'RJ', icmsRate: '7' }));
+    table.add(rule({ ncm: '8471.30.12', to: 'RJ', icmsRate: '4' }));
     const key = { from: 'SP', to: 'RJ', buyer: 'taxpayer' } as const;
-    expect(table.find({ ...key, ncm: '8471.30.12' })?.icmsRate).toBe('7');
+    expect(table.find({ ...key, ncm: '8471.30.12' })?.icmsRate).toBe('4');
     expect(table.find({ ...key, ncm: '84713019' })?.icmsRate).toBe('12');
     expect(table.find({ ...key, ncm: '85176255' })).toBeUndefined();
     expect(table.find({ ...key, buyer: 'non-taxpayer', ncm: '84713012' })).toBeUndefined();
