@@ -10,7 +10,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { parseWithGroup } from '../../support/parse-group.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
-import { standInErp } from '../../support/stand-in-erp.js';
+import { type ErpAnswer, standInErp } from '../../support/stand-in-erp.js';
 import { saleFlags } from '../../support/tax-sale.js';
 import { testContext } from '../../support/test-context.js';
 
@@ -490,8 +490,10 @@ const oneItemCart = {
 };
 
 /** `tax serve --forward-to` a stand-in ERP answering `erpBody` with 200, in process: the cart's answer, /healthz, the log. */
-async function forwardToErpAnswering(erpBody: string, withRules: boolean) {
-  const erp = await standInErp(() => ({ status: 200, body: erpBody, type: 'application/json' }));
+async function forwardToErpAnswering(erpBody: string | ErpAnswer, withRules: boolean) {
+  const erp = await standInErp(() =>
+    typeof erpBody === 'string' ? { status: 200, body: erpBody, type: 'application/json' } : erpBody,
+  );
   const table = ['--rules', join(fixtures, 'impostos-libreoffice.csv'), '--map', join(fixtures, 'impostos.map.json')];
   const options = await serveOptions([
     ...(withRules ? table : []),
@@ -510,13 +512,46 @@ async function forwardToErpAnswering(erpBody: string, withRules: boolean) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(oneItemCart),
   });
+  const type = answer.headers.get('content-type');
   const cart = { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   const health = (await (await fetch(`${url}/healthz`)).json()) as Record<string, unknown>;
   memory.interrupt();
   const code = await running;
   await erp.close();
-  return { cart, health, code, erpCalls: erp.received.length, stderr: memory.stderr(), erpUrl: erp.url };
+  return { cart, type, health, code, erpCalls: erp.received.length, stderr: memory.stderr(), erpUrl: erp.url };
 }
+
+// A user test: an ERP answering in Latin-1 had its accents passed on as U+FFFD, the SKU it echoed included.
+describe('tax serve --forward-to: an ERP answer in another charset', () => {
+  const latin1 = {
+    status: 200,
+    type: 'application/json; charset=iso-8859-1',
+    body: Buffer.from('{"items":[{"sku":"A-1","obs":"Tributação São Paulo"}],"totals":{}}', 'latin1'),
+  };
+
+  it('is decoded by the charset it declares and passed on in UTF-8, no fallback', async () => {
+    const { cart, type, health, stderr } = await forwardToErpAnswering(latin1, true);
+    expect(cart.status).toBe(200);
+    expect(type).toBe('application/json; charset=utf-8');
+    expect(cart.body).toEqual({ items: [{ sku: 'A-1', obs: 'Tributação São Paulo' }], totals: {} });
+    expect(health).toMatchObject({ answered: 1, fallbacks: 0 });
+    expect(stderr).not.toContain('tax callback');
+  });
+
+  it('a charset no decoder knows is a fallback naming it; a gzip body not asked for, one naming the encoding', async () => {
+    const unknown = await forwardToErpAnswering({ ...latin1, type: 'application/json; charset=x-erp-1' }, true);
+    expect(unknown.cart.body.totals).toMatchObject({ added: '125.32' });
+    expect(unknown.health).toMatchObject({ fallbacks: 1 });
+    expect(unknown.stderr).toContain(
+      `tax callback: the ERP at ${unknown.erpUrl} answered in charset "x-erp-1", which b2bctl cannot decode; answered from the tax table.\n`,
+    );
+    const gzip = await forwardToErpAnswering({ ...latin1, headers: { 'content-encoding': 'gzip' } }, true);
+    expect(gzip.cart.body.totals).toMatchObject({ added: '125.32' });
+    expect(gzip.stderr).toContain(
+      `tax callback: the ERP at ${gzip.erpUrl} answered a body encoded "gzip" (Content-Encoding), not asked for; answered from the tax table.\n`,
+    );
+  });
+});
 
 /** `tax serve` (no --forward-to) from the LibreOffice fixture table, in process: the answer to one `cart`. */
 async function serveAnswering(cart: unknown) {
