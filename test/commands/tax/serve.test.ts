@@ -490,7 +490,11 @@ const oneItemCart = {
 };
 
 /** `tax serve --forward-to` a stand-in ERP answering `erpBody` with 200, in process: the cart's answer, /healthz, the log. */
-async function forwardToErpAnswering(erpBody: string | ErpAnswer, withRules: boolean) {
+async function forwardToErpAnswering(
+  erpBody: string | ErpAnswer,
+  withRules: boolean,
+  env: Record<string, string> = {},
+) {
   const erp = await standInErp(() =>
     typeof erpBody === 'string' ? { status: 200, body: erpBody, type: 'application/json' } : erpBody,
   );
@@ -504,7 +508,7 @@ async function forwardToErpAnswering(erpBody: string | ErpAnswer, withRules: boo
     '--forward-to',
     erp.url,
   ]);
-  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder(), ...env } });
   const running = run(options, memory.context);
   const url = (await memory.firstLine()).trim();
   const answer = await fetch(`${url}/tax`, {
@@ -616,6 +620,18 @@ describe('tax serve --forward-to: a 2xx that is no tax answer is a fallback', ()
     });
     expect(health).toMatchObject({ answered: 0, fallbacks: 1 });
     expect(stderr).toContain(`: ${failed}; answered 503 (no --rules to fall back on).\n`);
+  });
+
+  // A user test: the whole token was logged `Bearer [redacted]`, its first 16 characters as they came.
+  it("the log masks the ERP's token quoted cut (its first 16 characters) as it masks it whole", async () => {
+    const token = 'erp-forward-token-0123456789abcdef';
+    const cut = `{"success":false,"message":"token ${token.slice(0, 16)}... invalid"}`;
+    const { cart, stderr, erpUrl } = await forwardToErpAnswering(cut, true, { B2BCTL_TAX_FORWARD_TOKEN: token });
+    expect(cart.status).toBe(200);
+    expect(stderr).toContain(
+      `tax callback: the ERP at ${erpUrl} answered that it failed, which cannot be a tax answer: {"success":false,"message":"token [redacted]... invalid"}; answered from the tax table.\n`,
+    );
+    expect(stderr).not.toContain(token.slice(0, 8));
   });
 
   it('an ERP answering {"items":[],"totals":{}} for a cart of one item: the table answers, logged and counted', async () => {
