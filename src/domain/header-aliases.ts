@@ -150,10 +150,10 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   ipi: ['ipiRate'],
   pipi: ['ipiRate'],
   mvaoriginal: ['mva'],
-  mvast: ['mva'],
-  // Not `pMVAST`: in an NF-e it is the MVA applied, the adjusted one between states; read as the original, an
-  // interstate sale's would be adjusted twice. Such a column is asked about, not taken, with what it is
-  // (headerCaution).
+  // Not `pMVAST`, nor `MVA-ST`, `MVA ST` or `% MVA` (the labels ERPs and DANFE screens give that same pMVAST, and
+  // states give their tables of "MVA-ST ajustada"): the MVA applied, the adjusted one between states; read as the
+  // original, an interstate sale's would be adjusted twice. Such a column is asked about, not taken, with what it
+  // is (headerCaution), as a user test found `MVA-ST` read as the original.
   aliquotainternadestino: ['destinationRate'],
   aliquotainternadodestino: ['destinationRate'],
   aliquotainterna: ['destinationRate'],
@@ -180,6 +180,12 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
  * Headers that look like a field's but hold something else, by headerKey(): the field they would be mistaken for,
  * and what they hold, said wherever b2bctl asks or tells which field such a column is.
  */
+const appliedMvaLabel: Lookalike = {
+  field: 'mva',
+  unlike: 'the original MVA, if this column holds it, not the adjusted one',
+  holds:
+    "a column labelled MVA-ST, MVA ST or % MVA is, as ERPs, DANFE screens and the states' tables of MVA-ST ajustada label it, most often the MVA applied (an NF-e's pMVAST), already adjusted between states, where mva takes the original MVA (b2bctl adjusts it itself, so read as mva an adjusted MVA is adjusted twice): map it to mva only if it holds the original MVA of the agreement, else map the table's original MVA (MVA original) to mva; with no mva column, no row computes ICMS-ST",
+};
 const lookalikes: Readonly<Record<string, Lookalike>> = {
   // [NF-e] `pMVAST`: the MVA the note applied, adjusted between states (Convênio ICMS 142/2018, cláusula nona, §1º).
   pmvast: {
@@ -188,6 +194,13 @@ const lookalikes: Readonly<Record<string, Lookalike>> = {
     holds:
       "an NF-e's pMVAST is the MVA applied, already adjusted between states, not the original MVA that mva takes (b2bctl adjusts it itself, so read as mva an interstate row's MVA is adjusted twice): map the table's original MVA (MVA original) to mva; with no mva column, no row computes ICMS-ST",
   },
+  // [pt-BR] The labels ERPs and DANFE screens give pMVAST (`MVA-ST`, `MVA ST`, `% MVA`, `MVA ST %`): `%` is kept as
+  // `pct` in these keys, so `% MVA` is told from the field's own name `mva`.
+  mvast: appliedMvaLabel,
+  pctmva: appliedMvaLabel,
+  mvapct: appliedMvaLabel,
+  pctmvast: appliedMvaLabel,
+  mvastpct: appliedMvaLabel,
 };
 
 interface Lookalike {
@@ -201,7 +214,7 @@ interface Lookalike {
 
 /** What a column holds when its header looks like `field`'s but is not (`pMVAST` for `mva`), if it is such a one. */
 export function headerCaution(header: string, knownPaths: readonly string[]): Lookalike | undefined {
-  const lookalike = lookalikes[headerKey(header)];
+  const lookalike = lookalikes[headerKey(header.replaceAll('%', 'pct'))];
   return lookalike !== undefined && knownPaths.includes(lookalike.field) ? lookalike : undefined;
 }
 
@@ -230,6 +243,8 @@ const pathsByKey = new WeakMap<readonly string[], Map<string, string>>();
  * for `paysIcms`), if any: that is the field, not a guess, so it is read without a map.
  */
 export function fieldSpelledAs(header: string, knownPaths: readonly string[]): string | undefined {
+  // `% MVA` spells `mva` but for its `%`, and is a lookalike: asked about, not taken as the field.
+  if (header.includes('%') && headerCaution(header, knownPaths) !== undefined) return undefined;
   let byKey = pathsByKey.get(knownPaths);
   if (!byKey) {
     byKey = new Map(knownPaths.map((path) => [headerKey(path), path]));

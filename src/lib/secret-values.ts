@@ -51,6 +51,68 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
   return masked(text, stretches);
 }
 
+/** A run of a secret this long is masked too where an answer quotes the secret cut, changed in case, or in base64. */
+const shortestMaskedFragment = 8;
+
+/**
+ * redactSecrets, and then every run of 8 characters or more of a secret of at least that length, case aside, as
+ * written or decoded (decoded-view.ts), and of the secret's base64: for a text shown to whoever asks, such as the
+ * sandbox's 502 or the log line quoting an ERP's refusal, where an auth layer or a token endpoint quotes the
+ * credential it got cut (`invalid client secret Sé+cr/et=with&odd ch...`, the token's first 12 characters),
+ * upper-cased, or base64-encoded (a user test). Eight characters of a random secret are not found by chance in an
+ * answer's words; shorter runs are, and are left. A secret that spells a word (`MyClientSecret1`) masks that word
+ * where the answer holds it too: hiding a word is the lesser harm.
+ */
+export function redactSecretsAndFragments(text: string, secrets: readonly (string | undefined)[]): string {
+  const whole = redactSecrets(text, secrets);
+  const long = [...new Set(secrets)].filter(
+    (secret): secret is string => secret !== undefined && [...secret].length >= shortestMaskedFragment,
+  );
+  if (long.length === 0 || whole === '') return whole;
+  const views: (Partial<DecodedView> & { text: string })[] = [
+    { text: whole },
+    ...decodedViews(whole).filter((view) => view.text !== whole),
+  ];
+  const stretches: [number, number][] = [];
+  for (const secret of long)
+    for (const spelling of fragmentSpellings(secret))
+      for (const view of views) stretches.push(...fragmentStretches(spelling, view));
+  return masked(whole, stretches);
+}
+
+/** A secret's spellings in lower case whose runs are looked for: both normal forms, and its base64 (both alphabets). */
+function fragmentSpellings(secret: string): string[] {
+  const base64 = Buffer.from(secret, 'utf8').toString('base64');
+  const spellings = [
+    secret.normalize('NFC'),
+    secret.normalize('NFD'),
+    base64,
+    base64.replaceAll('+', '-').replaceAll('/', '_'),
+  ];
+  return [...new Set(spellings.map((spelling) => spelling.toLowerCase()))];
+}
+
+/**
+ * Where any run of shortestMaskedFragment characters of `spelling` (in lower case) occurs in a view of the text, case
+ * aside, as stretches of the text as written; overlapping runs join into one mask (masked).
+ */
+function fragmentStretches(spelling: string, view: Partial<DecodedView> & { text: string }): [number, number][] {
+  const lower = view.text.toLowerCase();
+  // A character whose lower case is longer (`İ`) would shift every position after it: the case is kept then.
+  const searched = lower.length === view.text.length ? lower : view.text;
+  const found: [number, number][] = [];
+  const runs = new Set<string>();
+  for (let start = 0; start + shortestMaskedFragment <= spelling.length; start++)
+    runs.add(spelling.slice(start, start + shortestMaskedFragment));
+  for (const run of runs) {
+    for (let at = searched.indexOf(run); at >= 0; at = searched.indexOf(run, at + 1)) {
+      const last = at + run.length - 1;
+      found.push([view.from?.[at] ?? at, view.to?.[last] ?? last + 1]);
+    }
+  }
+  return found;
+}
+
 /**
  * The text read without what splits no word (withoutWhitespace): once decoded, and decoded all the way when that
  * took more rounds (a JSON text in a JSON string, wrapped).

@@ -3,7 +3,7 @@
  * from the request's arrival; past it, or on an error, the tax table's answer (or 503 without one).
  */
 import type { Dispatcher } from 'undici';
-import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
+import { redactSecretsAndFragments, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
 import { urlShownSafely } from '../lib/shown-target.js';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { errorCodeOf, isConnectionBreak } from '../net/network-error.js';
@@ -113,12 +113,15 @@ export class TaxErp {
         headersTimeout: overrunLimitMs,
         bodyTimeout: overrunLimitMs,
       });
-      const text = await answer.body.text();
+      const text = await answerText(answer);
       if (answer.statusCode < 200 || answer.statusCode > 299) return `answered HTTP ${answer.statusCode}`;
+      if (typeof text !== 'string') return text.miss;
       const notAnAnswer = noTaxAnswerIn(JSON.parse(text), cartItems, this.shape);
       if (notAnAnswer === undefined) return { json: text };
-      // The answer is quoted in the log only: an ERP's error may echo the credential it was sent, masked there.
-      const shown = notAnAnswer.shown === undefined ? undefined : redactSecrets(notAnAnswer.shown, this.secrets);
+      // The answer is quoted in the log only: an ERP's error may echo the credential it was sent, whole or cut
+      // (`token erp-forward-toke... invalid`, a user test), masked there.
+      const shown =
+        notAnAnswer.shown === undefined ? undefined : redactSecretsAndFragments(notAnAnswer.shown, this.secrets);
       return { why: notAnAnswer.why, ...(shown === undefined ? {} : { shown }) };
     } catch (error) {
       if (error instanceof SyntaxError) return 'answered a body that is not JSON';
@@ -128,6 +131,37 @@ export class TaxErp {
       return `failed (${code ?? (error as Error).message})`;
     }
   }
+}
+
+/**
+ * The answer's text, decoded by the charset its `Content-Type` declares: a Brazilian ERP often answers
+ * `charset=iso-8859-1`, whose accents read as UTF-8 became U+FFFD, SKUs it echoes included (a user test). The
+ * text is passed on re-encoded as UTF-8, which the answer to the platform declares. No charset, or UTF-8, is the
+ * fast path it was. A charset no decoder knows, or a `Content-Encoding` b2bctl did not ask for (it sends no
+ * `Accept-Encoding`), is said as such rather than as a body that is not JSON.
+ */
+async function answerText(answer: Dispatcher.ResponseData): Promise<string | { miss: string }> {
+  const encoding = headerText(answer.headers['content-encoding']);
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    await answer.body.dump();
+    return { miss: `answered a body encoded ${JSON.stringify(encoding.trim())} (Content-Encoding), not asked for` };
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(headerText(answer.headers['content-type']) ?? '')?.[1];
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return await answer.body.text();
+  let decoder: InstanceType<typeof TextDecoder>;
+  try {
+    // WHATWG labels: iso-8859-1 and latin1 read as windows-1252, as browsers read them.
+    decoder = new TextDecoder(charset);
+  } catch {
+    await answer.body.dump();
+    return { miss: `answered in charset ${JSON.stringify(charset)}, which b2bctl cannot decode` };
+  }
+  return decoder.decode(await answer.body.arrayBuffer());
+}
+
+/** A header's value as text (the first of a repeated one). */
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   unusedFcpRate,
 } from '../domain/tax/rules.js';
 import { Exact } from '../domain/tax/exact.js';
+import { unexpectedInterstateRate } from '../domain/tax/interstate-rate.js';
 import { grossValue, type TaxItem } from '../domain/tax/terms.js';
 import { amountFields, jsonAmountProblem, jsonSkuProblem } from './json-amounts.js';
 import { digitsANumberHolds, numberTextReason, type TextKind } from '../domain/spreadsheet-numbers.js';
@@ -61,8 +62,7 @@ export async function readTaxTable(
   const table = new TaxTable();
   const problems: string[] = [];
   const firstLine = new Map<unknown, number>();
-  const unusedFcp: string[] = [];
-  const bareSixDigits: string[] = [];
+  const warnings = new LoadWarnings();
   try {
     for await (const record of input.records) {
       const place = `${printable(input.file)}:${recordPlace(record)}`;
@@ -84,10 +84,9 @@ export async function readTaxTable(
         problems.push(`${place}: ${fraction.field} ${quoted(record.values[fraction.field])}${fraction.message}`);
         continue;
       }
-      const unused = unusedFcpRate(checked.rule);
-      if (unused !== undefined) unusedFcp.push(`${place}: ${unused}`);
-      const sixDigits = sixDigitNcmWarning(String(read.ncm ?? ''));
-      if (sixDigits !== undefined) bareSixDigits.push(`${place}: ${sixDigits}`);
+      warnings.add('with an FCP rate that is not applied', place, unusedFcpRate(checked.rule));
+      warnings.add('of 6 digits without dots', place, sixDigitNcmWarning(String(read.ncm ?? '')));
+      warnings.add('between states at another rate', place, unexpectedInterstateRate(checked.rule));
       const earlier = table.add(checked.rule, place);
       if (earlier === undefined) firstLine.set(checked.rule, record.line);
       else
@@ -101,16 +100,32 @@ export async function readTaxTable(
   if (problems.length > 0) throw new InputError(tableProblems(input.file, problems), { file: input.file });
   if (table.size === 0)
     throw new InputError(`${printable(input.file)}: the tax table has no rows.`, { file: input.file });
-  // One line for the table, not one per row: an ERP writing the destination's FCP on every row has many.
-  if (unusedFcp.length > 0)
-    context.log.warn(
-      `warning: ${unusedFcp[0]}${unusedFcp.length > 1 ? ` (and ${countOf(unusedFcp.length - 1, 'more rows')} with an FCP rate that is not applied)` : ''}.`,
-    );
-  if (bareSixDigits.length > 0)
-    context.log.warn(
-      `warning: ${bareSixDigits[0]}${bareSixDigits.length > 1 ? ` (and ${countOf(bareSixDigits.length - 1, 'more rows')} of 6 digits without dots)` : ''}.`,
-    );
+  warnings.write(context);
   return table;
+}
+
+/**
+ * What a table's rows load with but may not mean, one line per kind for the table, not one per row: an ERP writing
+ * the destination's FCP (or its internal rate in the interstate column) on every row has many.
+ */
+class LoadWarnings {
+  private readonly byKind = new Map<string, string[]>();
+
+  /** A row's warning (if any) at `place`, counted under `kind` (`with an FCP rate that is not applied`). */
+  add(kind: string, place: string, warning: string | undefined): void {
+    if (warning === undefined) return;
+    const rows = this.byKind.get(kind) ?? [];
+    rows.push(`${place}: ${warning}`);
+    this.byKind.set(kind, rows);
+  }
+
+  /** The first row of each kind, and how many more there are. */
+  write(context: Context): void {
+    for (const [kind, rows] of this.byKind)
+      context.log.warn(
+        `warning: ${rows[0]}${rows.length > 1 ? ` (and ${countOf(rows.length - 1, 'more rows')} ${kind})` : ''}.`,
+      );
+  }
 }
 
 /** The items of a cart file, checked: ncm, a positive quantity, and money as decimals. */

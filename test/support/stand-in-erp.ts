@@ -14,8 +14,11 @@ export interface ErpRequest {
 /** How the ERP answers a request: a status, and a body of the given content type (none unless given). */
 export interface ErpAnswer {
   status: number;
-  body?: string;
+  /** Text is sent as UTF-8; bytes as they are (an answer in another charset). */
+  body?: string | Buffer;
   type?: string;
+  /** Other headers of the answer (`content-encoding`). */
+  headers?: Record<string, string>;
 }
 
 export interface StandInErp {
@@ -37,8 +40,10 @@ export async function standInErp(answer: (request: ErpRequest) => ErpAnswer = ()
     request.on('end', () => {
       const taken = { url: request.url ?? '', authorization: request.headers.authorization, body };
       received.push(taken);
-      const { status, body: answerBody, type } = answer(taken);
-      response.writeHead(status, type === undefined ? {} : { 'content-type': type }).end(answerBody);
+      const { status, body: answerBody, type, headers } = answer(taken);
+      response
+        .writeHead(status, { ...headers, ...(type === undefined ? {} : { 'content-type': type }) })
+        .end(answerBody);
     });
   });
   await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));

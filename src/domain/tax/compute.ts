@@ -7,7 +7,17 @@
 import { Exact } from './exact.js';
 import { fastItemTaxes } from './fast-taxes.js';
 import type { TaxRule } from './rules.js';
-import { appliedMva, grossValue, type ItemTaxes, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
+import {
+  appliedMva,
+  freightShare,
+  grossValue,
+  type ItemTaxes,
+  owesDifal,
+  percent,
+  rateText,
+  type TaxItem,
+  type TaxSale,
+} from './terms.js';
 import { centavosOf, moneyText, scaledOf, sum as safeSum } from './scaled.js';
 
 const one = Exact.of(1);
@@ -22,7 +32,7 @@ export function computeItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): I
 /** The same taxes in BigInt fractions only: the path for amounts or rates too large for safe integers. */
 export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes {
   const merchandise = centavos(grossValue(item.quantity, item.unitPrice).minus(item.discount ?? '0'));
-  const operation = merchandise.plus(item.freight ?? '0');
+  const operation = merchandise.plus(freightShare(item.freight));
   const reduction = one.minus(percent(rule.icmsBaseReduction));
   const ipiValue = centavos(operation.times(percent(rule.ipiRate)));
   // IPI is part of the ICMS base unless the buyer resells or industrialises (a taxpayer here).
@@ -48,7 +58,9 @@ export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): Ite
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
     // Double base: the value without the origin's ICMS, grossed up by the destination's internal rate.
     const destinationBase = centavos(icmsBase.minus(icmsValue).div(one.minus(destinationRate)));
-    const difalValue = Exact.max(0, centavos(destinationBase.times(destinationRate)).minus(icmsValue));
+    const difalValue = owesDifal(rule)
+      ? Exact.max(0, centavos(destinationBase.times(destinationRate)).minus(icmsValue))
+      : Exact.of(0);
     const fcpValue = centavos(destinationBase.times(percent(rule.fcpRate)));
     taxes.difal = { base: money(destinationBase), rate: rule.destinationRate, value: money(difalValue) };
     taxes.fcp = { base: money(destinationBase), rate: rule.fcpRate, value: money(fcpValue) };

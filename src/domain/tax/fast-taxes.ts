@@ -6,7 +6,7 @@
  */
 import { Exact } from './exact.js';
 import type { TaxRule } from './rules.js';
-import { appliedMva, type ItemTaxes, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
+import { appliedMva, type ItemTaxes, owesDifal, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
 import { applied, centavosOf, moneyText, product, type Ratio, rescaled, scaledOf, sum } from './scaled.js';
 
 /** What a row fixes for every item; undefined parts are not computable in safe integers (or at all). */
@@ -23,6 +23,8 @@ export interface PreparedRule {
   stBetween?: { factor?: Ratio; mva: string };
   /** 1 / (1 − destination rate): the double base's gross-up. */
   grossUp?: Ratio;
+  /** The destination's internal rate is above the interstate one: else no DIFAL (terms.ts's owesDifal). */
+  owesDifal: boolean;
 }
 
 const one = Exact.of(1);
@@ -55,6 +57,7 @@ function prepare(rule: TaxRule): PreparedRule {
     stInside: st(false),
     stBetween: st(true),
     grossUp: attempt(() => one.div(one.minus(percent(rule.destinationRate))).ratio()),
+    owesDifal: owesDifal(rule),
   };
 }
 
@@ -127,7 +130,7 @@ export function centavoTaxes(
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
     if (row.grossUp === undefined) return undefined;
     const destinationBase = applied(sum(icmsBase, -icmsValue), row.grossUp);
-    const difalValue = Math.max(0, sum(applied(destinationBase, destination), -icmsValue));
+    const difalValue = row.owesDifal ? Math.max(0, sum(applied(destinationBase, destination), -icmsValue)) : 0;
     const fcpValue = applied(destinationBase, fcp);
     checked += destinationBase + difalValue + fcpValue;
     taxes.destinationBase = destinationBase;
@@ -140,10 +143,9 @@ export function centavoTaxes(
 
 /** The item's taxes in safe integers, or undefined for the fractions' path. */
 export function fastItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): ItemTaxes | undefined {
-  const freight = scaledOf(item.freight ?? '0');
-  // A freight share in fractions of a centavo leaves the operation between centavos: the fractions handle it.
-  if (freight.scale > 2) return undefined;
-  const taxes = centavoTaxes(preparedRule(rule), merchandiseOf(item), centavosOf(freight), sale);
+  // The freight share rounded to centavos (vFrete) before any base, as terms.ts's freightShare rounds it.
+  const freight = centavosOf(scaledOf(item.freight ?? '0'));
+  const taxes = centavoTaxes(preparedRule(rule), merchandiseOf(item), freight, sale);
   if (taxes === undefined) return undefined;
   const ipi = { base: moneyText(taxes.operation), rate: rule.ipiRate, value: moneyText(taxes.ipi) };
   const icms = { base: moneyText(taxes.icmsBase), rate: rule.icmsRate, value: moneyText(taxes.icms) };

@@ -86,3 +86,23 @@ export function appliedMva(rule: Pick<TaxRule, 'mva' | 'icmsRate' | 'destination
 export function grossValue(quantity: number, unitPrice: string | number): Exact {
   return Exact.of(unitPrice).times(quantity).centavos();
 }
+
+/**
+ * The item's freight share as the NF-e writes it (vFrete, two decimals): rounded to centavos, half to even, before
+ * any base is built, so IPI, ICMS, ICMS-ST and DIFAL all start from the operation the answer shows and the NF-e's
+ * own fields give (a share of 0.005 taken whole would put the IPI a centavo off its own base × rate). The fast path
+ * (fast-taxes.ts, answer-bytes.ts) rounds the same way with scaled.ts's centavosOf.
+ */
+export function freightShare(freight: string | undefined): Exact {
+  return Exact.of(freight ?? '0').centavos();
+}
+
+/**
+ * Whether the destination owes a DIFAL at all: only where its internal rate is above the interstate one. With equal
+ * rates there is no difference of rates to owe (Constituição Federal, art. 155, §2º, VII and VIII), but the double
+ * base, grossed up from an own ICMS already rounded, can exceed the operation by a centavo and answer a DIFAL of
+ * R$ 0.01 (a user test): the formula is not let to invent it.
+ */
+export function owesDifal(rule: Pick<TaxRule, 'icmsRate' | 'destinationRate'>): boolean {
+  return percent(rule.destinationRate).gt(percent(rule.icmsRate));
+}

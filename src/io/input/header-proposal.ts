@@ -1,4 +1,4 @@
-import { type HeaderMapProposal, proposeHeaderMap, rivalNote } from '../../domain/header-aliases.js';
+import { headerCaution, type HeaderMapProposal, proposeHeaderMap, rivalNote } from '../../domain/header-aliases.js';
 import { InputError } from '../../base/errors.js';
 import { nothingSent } from './nothing-sent.js';
 import {
@@ -62,9 +62,11 @@ export async function planWithProposal(
   for (const header of proposal.unmapped) {
     const sample = options.sampleOf?.(header);
     const rival = rivalNote(header, proposal);
+    // A lookalike (`MVA-ST` for mva) is named for what it holds on the first run already, before it is mapped.
+    const caution = headerCaution(header, options.catalogue.knownPaths);
     options.warn(
       rival === undefined
-        ? `warning: ${file}:${at}: column "${header}" matches no field${sample === undefined ? '' : ` but holds data ("${sample}"): map it, or leave it out with --ignore-column`}`
+        ? `warning: ${file}:${at}: column "${header}" matches no field${sample === undefined ? '' : ` but holds data ("${sample}"): map it, or leave it out with --ignore-column`}${caution === undefined ? '' : `. Note: ${caution.holds}.`}`
         : `warning: ${file}:${at}: column "${header}" ${rival}; the map below leaves "${header}" out (null): to read it instead, swap the two in the map`,
     );
   }

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run, type SandboxCommandOptions } from '../../../src/commands/sandbox/run.js';
 import { ExitCode, type B2bctlError } from '../../../src/base/errors.js';
 import { seedDirectory } from '../../support/sandbox.js';
-import { standInErp } from '../../support/stand-in-erp.js';
+import { type ErpAnswer, type ErpRequest, standInErp } from '../../support/stand-in-erp.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 import { testContext } from '../../support/test-context.js';
 
@@ -26,13 +26,27 @@ describe('sandbox --tax-* flags', () => {
   });
 });
 
+/** Echoes each request whole: a token endpoint its Authorization and body, the callback its Authorization. */
+const echoWhole = (request: ErpRequest): ErpAnswer =>
+  request.url.startsWith('/oauth/token')
+    ? { status: 400, body: JSON.stringify({ message: `bad client ${request.authorization} body ${request.body}` }) }
+    : { status: 401, body: JSON.stringify({ message: `bad credential ${request.authorization}` }) };
+
+/** The client secret a token request carried, in its body (JSON or a form). */
+const sentSecret = (request: ErpRequest) =>
+  request.body.includes('clientSecret')
+    ? (JSON.parse(request.body) as { clientSecret: string }).clientSecret
+    : (new URLSearchParams(request.body).get('client_secret') ?? '');
+
 /**
  * A user test: an auth layer echoing what it was sent (`bad credential Bearer …`, a token endpoint quoting the request),
  * relayed whole in the 502 to whoever posts /_sandbox/orders, which needs no credential.
  */
 describe('sandbox --tax-callback: what the callback echoes of its secrets is masked in the 502', () => {
   const taxToken = 'sbTaxTokenSECRET0123456789abcdefXYZ';
-  const clientSecret = 'SbClientSecret0123456789abcdef0123456789ab';
+  // Random-looking, as a real one is: a run of 8 characters of a secret is masked wherever it stands, so a secret
+  // spelling `ClientSecret` would mask the key `clientSecret` of the body it is quoted in too.
+  const clientSecret = 'Sb7qXm2Rv9Tk0123456789abcdef0123456789ab';
   const basic = Buffer.from(`plat:${clientSecret}`).toString('base64');
   const cart = {
     customer: { document: '12.345.678/0001-95', paysIcms: true },
@@ -40,13 +54,13 @@ describe('sandbox --tax-callback: what the callback echoes of its secrets is mas
     items: [{ sku: 'A', ncm: '84713012', quantity: 1, unitPrice: 10 }],
   };
 
-  /** The sandbox with `flags` and `env` in process, its callback a stand-in echoing each request: one cart posted. */
-  async function postedCart(flags: Partial<SandboxCommandOptions>, env: Record<string, string>) {
-    const erp = await standInErp((request) =>
-      request.url.startsWith('/oauth/token')
-        ? { status: 400, body: JSON.stringify({ message: `bad client ${request.authorization} body ${request.body}` }) }
-        : { status: 401, body: JSON.stringify({ message: `bad credential ${request.authorization}` }) },
-    );
+  /** The sandbox with `flags` and `env` in process, its callback a stand-in answering as `erpAnswer` says: one cart posted. */
+  async function postedCart(
+    flags: Partial<SandboxCommandOptions>,
+    env: Record<string, string>,
+    erpAnswer: (request: ErpRequest) => ErpAnswer = echoWhole,
+  ) {
+    const erp = await standInErp(erpAnswer);
     const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder(), ...env } });
     const running = run({ port: 0, seed: seedDirectory, taxCallback: `${erp.url}/tax`, ...flags }, memory.context);
     const url = (await memory.firstLine()).trim();
@@ -91,4 +105,53 @@ describe('sandbox --tax-callback: what the callback echoes of its secrets is mas
       expect(body).not.toContain(basic);
     },
   );
+
+  // A user test: a secret quoted cut, upper-cased or in base64 was shown; only a whole one was masked.
+  const oddSecret = 'Sé+cr/et=with&odd chars:0123456789abcdef';
+  it.each([
+    ['cut to 20 characters', (secret: string) => `invalid client secret ${secret.slice(0, 20)}...`],
+    ['upper-cased and cut', (secret: string) => `bad secret ${secret.toUpperCase().slice(0, 34)}…`],
+    ['in base64, cut', (secret: string) => `bad secret ${Buffer.from(secret).toString('base64').slice(0, 28)}…`],
+  ])('the client secret a token endpoint quotes %s', async (_case, quote) => {
+    const { status, body } = await postedCart(
+      { taxClientId: 'plat', taxStyle: 'body' },
+      { B2BCTL_TAX_CLIENT_SECRET: oddSecret },
+      (request) => ({ status: 401, body: JSON.stringify({ error_description: quote(sentSecret(request)) }) }),
+    );
+    expect(status).toBe(502);
+    const message = (JSON.parse(body) as { message: string }).message;
+    expect(message).toContain('[redacted]');
+    const shown = JSON.parse(message.slice(message.indexOf('{'))) as { error_description: string };
+    for (const piece of [oddSecret, oddSecret.toUpperCase(), Buffer.from(oddSecret).toString('base64')])
+      for (let start = 0; start + 8 <= piece.length; start++)
+        expect(shown.error_description).not.toContain(piece.slice(start, start + 8));
+  });
+
+  it('the first 12 characters of the token it issued, which the callback quotes', async () => {
+    const issued = 'tok-SECRET-ISSUED-0123456789abcdef';
+    const { status, body } = await postedCart(
+      { taxClientId: 'plat', taxStyle: 'body' },
+      { B2BCTL_TAX_CLIENT_SECRET: clientSecret },
+      (request) =>
+        request.url.startsWith('/oauth/token')
+          ? { status: 200, type: 'application/json', body: JSON.stringify({ access_token: issued, expires_in: 3600 }) }
+          : { status: 401, body: JSON.stringify({ message: `bad credential ${issued.slice(0, 12)}` }) },
+    );
+    expect(status).toBe(502);
+    expect(JSON.parse(body)).toMatchObject({
+      message: 'the tax callback answered HTTP 401: {"message":"bad credential [redacted]"}',
+    });
+  });
+
+  it('words of the answer that hold no run of 8 characters of a secret are left as they were', async () => {
+    const { body } = await postedCart(
+      { taxClientId: 'plat', taxStyle: 'body' },
+      { B2BCTL_TAX_CLIENT_SECRET: oddSecret },
+      () => ({
+        status: 401,
+        body: JSON.stringify({ error_description: 'invalid secret Sé+cr/e (0123456 chars)' }),
+      }),
+    );
+    expect(body).toContain('invalid secret Sé+cr/e (0123456 chars)');
+  });
 });

@@ -68,6 +68,19 @@ describe('tax quote', () => {
     expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample6]);
   });
 
+  // A user test: the IPI and the ST base were taken on 10.005 while the answer showed, and the ICMS used, 10.00.
+  it('rounds a freight share of 0.005 to centavos (vFrete) before every base: IPI, ICMS and ICMS-ST on 10.00', async () => {
+    const result = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1,10,0,0.005'));
+    expect(result.code).toBe(0);
+    const [item] = (JSON.parse(result.stdout) as { items: Record<string, unknown>[] }).items;
+    // 10.00 × 6.5% = 0.65; (10.00 + 0.65) × 1.54 = 16.401 → 16.40 (10.005 would give 16.41); 16.40 × 20% − 1.20.
+    expect(item).toMatchObject({
+      ipi: { base: '10.00', rate: '6.5', value: '0.65' },
+      icms: { base: '10.00', rate: '12', value: '1.20' },
+      icmsSt: { base: '16.40', rate: '20', value: '2.08', mva: '54' },
+    });
+  });
+
   it('computes example 2 (ICMS-ST with the adjusted MVA) and the NCM prefix rule of example 5', async () => {
     const result = await quote([
       ...saleFlags('SP', 'rj', 'taxpayer', '--item', '39269090,10,45.90,0,12', '--item', '84713019,1,100'),
@@ -103,21 +116,21 @@ describe('tax quote', () => {
   // with no word; a 6-digit row is said at load unless written with its dot or its zero.
   it('warns of a bare 6-digit NCM row that may be a 7-digit item of chapters 01-09 without its zero', async () => {
     const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
-    writeFileSync(join(folder, 'z.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402101,SP,RJ,taxpayer,7,,0,,20,\n`);
+    writeFileSync(join(folder, 'z.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402101,SP,RJ,taxpayer,4,,0,,20,\n`);
     const lost = await quoteFrom('z.csv', '04021010,1,100', 'RJ');
     expect(lost.code).toBe(0);
     expect(lost.stderr).toContain(
       "warning: z.csv:3: ncm 402101 has 6 digits, not written as a subheading: if it is the item 0402.10.1 of chapter 04 whose leading zero a spreadsheet lost, its products are answered from a shorter prefix's row: store the column as text; if it is the subheading 4021.01, write it so.",
     );
     // As a pt-BR LibreOffice CSV shows the number 402101: dots where an NCM has none, refused.
-    writeFileSync(join(folder, 'z3.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402.101,SP,RJ,taxpayer,7,,0,,20,\n`);
+    writeFileSync(join(folder, 'z3.csv'), `${header}04,SP,RJ,taxpayer,12,,0,,20,\n402.101,SP,RJ,taxpayer,4,,0,,20,\n`);
     const grouped = await quoteFrom('z3.csv', '04021010,1,100', 'RJ');
     expect(grouped.code).toBe(65);
     expect(grouped.stderr).toContain('z3.csv:3: ncm "402.101" has its dots where an NCM has none');
     for (const written of ['0402101', '4021.01']) {
       writeFileSync(
         join(folder, 'z2.csv'),
-        `${header}04,SP,RJ,taxpayer,12,,0,,20,\n${written},SP,RJ,taxpayer,7,,0,,20,\n`,
+        `${header}04,SP,RJ,taxpayer,12,,0,,20,\n${written},SP,RJ,taxpayer,4,,0,,20,\n`,
       );
       const kept = await quoteFrom('z2.csv', '04021010,1,100', 'RJ');
       expect(kept.code).toBe(0);
@@ -608,6 +621,128 @@ describe("an NF-e style table's pMVAST (the MVA applied, already adjusted betwee
     ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`nfe.csv:1: column "pMVAST" is left out (--ignore-column). ${note}\n`);
+  });
+});
+
+/** `tax quote` of a SP → RJ taxpayer sale from a pt-BR table whose MVA column is headed `header`. */
+function quoteLabelled(header: string, extra: readonly string[]) {
+  const tableFolder = temporaryFolder();
+  writeFileSync(
+    join(tableFolder, 'mvast.csv'),
+    `NCM;UF origem;UF destino;Contribuinte;Alíquota ICMS;Alíquota IPI;${header};Alíquota interna destino\n3926.90.90;SP;RJ;Sim;12;6,5;54;20\n`,
+  );
+  const sale = saleFlags('SP', 'RJ', 'taxpayer', '--item', '39269090,1,1000');
+  return runCommandLine(['tax', 'quote', '--rules', 'mvast.csv', ...extra, ...sale, '-o', 'json'], {
+    configDir: freshConfigDir(),
+    cwd: tableFolder,
+  });
+}
+
+// A user test: a DIFAL of R$ 0.01 where the destination's internal rate equals the interstate rate.
+describe('a sale to a non-taxpayer in another state whose internal rate equals the interstate rate', () => {
+  it('owes no DIFAL: the double base may be a centavo above the operation, the value is 0.00', async () => {
+    const tableFolder = temporaryFolder();
+    writeFileSync(
+      join(tableFolder, 'eq.csv'),
+      'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n22021000,SP,PR,non-taxpayer,12,,0,,12,\n',
+    );
+    const items = ['--item', '22021000,1,2.04', '--item', '22021000,1,3.37', '--item', '22021000,1,100'];
+    const result = await quoteSale(
+      'eq.csv',
+      tableFolder,
+      saleFlags('SP', 'PR', 'non-taxpayer', ...items, '-o', 'json'),
+    );
+    expect(result.code).toBe(0);
+    const quoted = JSON.parse(result.stdout) as { items: Record<string, unknown>[]; totals: Record<string, string> };
+    expect(quoted.items.map((item) => item.difal)).toEqual([
+      { base: '2.05', rate: '12', value: '0.00' },
+      { base: '3.38', rate: '12', value: '0.00' },
+      { base: '100.00', rate: '12', value: '0.00' },
+    ]);
+    expect(quoted.items.map((item) => (item.icms as { value: string }).value)).toEqual(['0.24', '0.40', '12.00']);
+    expect(quoted.totals.difal).toBe('0.00');
+  });
+});
+
+// A user test: `MVA-ST` was read as the original MVA, and the 54% already adjusted for 12% was adjusted again (69.4).
+describe('a table whose MVA column is labelled MVA-ST, MVA ST or % MVA (as ERPs label the MVA applied)', () => {
+  const note =
+    "Note: a column labelled MVA-ST, MVA ST or % MVA is, as ERPs, DANFE screens and the states' tables of MVA-ST ajustada label it, most often the MVA applied (an NF-e's pMVAST), already adjusted between states, where mva takes the original MVA (b2bctl adjusts it itself, so read as mva an adjusted MVA is adjusted twice): map it to mva only if it holds the original MVA of the agreement, else map the table's original MVA (MVA original) to mva; with no mva column, no row computes ICMS-ST.";
+
+  it.each(['MVA-ST', 'MVA ST', '% MVA'])('%s is not read as mva: the first run says what it holds', async (header) => {
+    const result = await quoteLabelled(header, []);
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `warning: mvast.csv:1: column "${header}" matches no field but holds data ("54"): map it, or leave it out with --ignore-column. ${note}\n`,
+    );
+    expect(result.stderr).not.toContain(`column "${header}" reads as mva`);
+  });
+
+  it.each(['MVA-ST', 'MVA ST', '% MVA'])('%s stops --write-map naming the column, nothing computed', async (header) => {
+    const result = await quoteLabelled(header, ['--write-map', 'mvast.map.json']);
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`error: mvast.csv:2: column 7 (G) "${header}" holds "54" but no field reads it`);
+    expect(result.stderr).toContain(note);
+  });
+
+  it('mapped to mva by the operator (it holds the original MVA), it is adjusted as the original', async () => {
+    const tableFolder = temporaryFolder();
+    const map = { 'UF origem': 'from', 'UF destino': 'to', Contribuinte: 'buyer', 'Alíquota ICMS': 'icmsRate' };
+    const fields = {
+      ...map,
+      'Alíquota IPI': 'ipiRate',
+      'MVA-ST': 'mva',
+      'Alíquota interna destino': 'destinationRate',
+    };
+    writeFileSync(join(tableFolder, 'mvast.map.json'), JSON.stringify(fields));
+    writeFileSync(
+      join(tableFolder, 'mvast.csv'),
+      'NCM;UF origem;UF destino;Contribuinte;Alíquota ICMS;Alíquota IPI;MVA-ST;Alíquota interna destino\n3926.90.90;SP;RJ;Sim;12;6,5;40;20\n',
+    );
+    const result = await quoteSale(
+      'mvast.csv',
+      tableFolder,
+      saleFlags('SP', 'RJ', 'taxpayer', '--map', 'mvast.map.json', '--item', '39269090,10,45.90,0,12', '-o', 'json'),
+    );
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { items: unknown[] }).items).toEqual([workedExample2]);
+  });
+});
+
+/** The load warning of an interstate row of inter.csv whose icmsRate is not the pair's. */
+const warning = (line: number, rate: string, to: string, expected: number) =>
+  `warning: inter.csv:${line}: icmsRate "${rate}" is not the interstate rate from SP to ${to}, which is ${expected} (4 for imported goods; Resoluções do Senado Federal 22/1989 and 13/2012): taken as written, as a special rule may set it, but if it is the destination's internal rate it belongs in destinationRate`;
+
+// A user test: 18% and 20% (internal rates typed in the interstate column) and 7% SP → MG loaded without a word.
+describe('a row between two states whose icmsRate is not the interstate rate of the pair', () => {
+  const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+
+  function quoteInter(rows: string, buyer = 'non-taxpayer') {
+    const tableFolder = temporaryFolder();
+    writeFileSync(join(tableFolder, 'inter.csv'), `${header}${rows}`);
+    const sale = saleFlags('SP', 'RJ', buyer, '--item', '84713012,1,100', '-o', 'json');
+    return quoteSale('inter.csv', tableFolder, sale);
+  }
+
+  it('warns at load with file:line (18% SP → RJ), counts the other rows, and computes as written', async () => {
+    const result = await quoteInter(
+      '84713012,SP,RJ,taxpayer,18,,0,,20,\n84713012,SP,RJ,non-taxpayer,20,,0,,20,2\n84713012,SP,MG,taxpayer,7,,0,,18,\n',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`${warning(2, '18', 'RJ', 12)} (and 2 more rows between states at another rate).\n`);
+    expect(JSON.parse(result.stdout)).toHaveProperty('items.0.icms.value', '20.00');
+  });
+
+  it('names 7% from SP to MG (12 there), and says nothing of 12% to RJ, 7% to BA, 4% anywhere or a row inside SP', async () => {
+    const alone = await quoteInter('84713012,SP,RJ,non-taxpayer,12,,0,,20,\n84713012,SP,MG,taxpayer,7,,0,,18,\n');
+    expect(alone.stderr).toBe(`${warning(3, '7', 'MG', 12)}.\n`);
+    const right = await quoteInter(
+      '84713012,SP,RJ,non-taxpayer,12,,0,,20,\n84713012,SP,BA,taxpayer,7,,0,,20.5,\n84713012,SP,MG,taxpayer,4,,0,,18,\n84713012,SP,SP,taxpayer,18,,0,,18,\n',
+    );
+    expect(right.code).toBe(0);
+    expect(right.stderr).toBe('');
   });
 });
 

@@ -10,7 +10,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { parseWithGroup } from '../../support/parse-group.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
-import { standInErp } from '../../support/stand-in-erp.js';
+import { type ErpAnswer, standInErp } from '../../support/stand-in-erp.js';
 import { saleFlags } from '../../support/tax-sale.js';
 import { testContext } from '../../support/test-context.js';
 
@@ -495,8 +495,14 @@ const oneItemCart = {
 };
 
 /** `tax serve --forward-to` a stand-in ERP answering `erpBody` with 200, in process: the cart's answer, /healthz, the log. */
-async function forwardToErpAnswering(erpBody: string, withRules: boolean) {
-  const erp = await standInErp(() => ({ status: 200, body: erpBody, type: 'application/json' }));
+async function forwardToErpAnswering(
+  erpBody: string | ErpAnswer,
+  withRules: boolean,
+  env: Record<string, string> = {},
+) {
+  const erp = await standInErp(() =>
+    typeof erpBody === 'string' ? { status: 200, body: erpBody, type: 'application/json' } : erpBody,
+  );
   const table = ['--rules', join(fixtures, 'impostos-libreoffice.csv'), '--map', join(fixtures, 'impostos.map.json')];
   const options = await serveOptions([
     ...(withRules ? table : []),
@@ -507,7 +513,7 @@ async function forwardToErpAnswering(erpBody: string, withRules: boolean) {
     '--forward-to',
     erp.url,
   ]);
-  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder(), ...env } });
   const running = run(options, memory.context);
   const url = (await memory.firstLine()).trim();
   const answer = await fetch(`${url}/tax`, {
@@ -515,13 +521,80 @@ async function forwardToErpAnswering(erpBody: string, withRules: boolean) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(oneItemCart),
   });
+  const type = answer.headers.get('content-type');
   const cart = { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   const health = (await (await fetch(`${url}/healthz`)).json()) as Record<string, unknown>;
   memory.interrupt();
   const code = await running;
   await erp.close();
-  return { cart, health, code, erpCalls: erp.received.length, stderr: memory.stderr(), erpUrl: erp.url };
+  return { cart, type, health, code, erpCalls: erp.received.length, stderr: memory.stderr(), erpUrl: erp.url };
 }
+
+// A user test: an ERP answering in Latin-1 had its accents passed on as U+FFFD, the SKU it echoed included.
+describe('tax serve --forward-to: an ERP answer in another charset', () => {
+  const latin1 = {
+    status: 200,
+    type: 'application/json; charset=iso-8859-1',
+    body: Buffer.from('{"items":[{"sku":"A-1","obs":"Tributação São Paulo"}],"totals":{}}', 'latin1'),
+  };
+
+  it('is decoded by the charset it declares and passed on in UTF-8, no fallback', async () => {
+    const { cart, type, health, stderr } = await forwardToErpAnswering(latin1, true);
+    expect(cart.status).toBe(200);
+    expect(type).toBe('application/json; charset=utf-8');
+    expect(cart.body).toEqual({ items: [{ sku: 'A-1', obs: 'Tributação São Paulo' }], totals: {} });
+    expect(health).toMatchObject({ answered: 1, fallbacks: 0 });
+    expect(stderr).not.toContain('tax callback');
+  });
+
+  it('a charset no decoder knows is a fallback naming it; a gzip body not asked for, one naming the encoding', async () => {
+    const unknown = await forwardToErpAnswering({ ...latin1, type: 'application/json; charset=x-erp-1' }, true);
+    expect(unknown.cart.body.totals).toMatchObject({ added: '125.32' });
+    expect(unknown.health).toMatchObject({ fallbacks: 1 });
+    expect(unknown.stderr).toContain(
+      `tax callback: the ERP at ${unknown.erpUrl} answered in charset "x-erp-1", which b2bctl cannot decode; answered from the tax table.\n`,
+    );
+    const gzip = await forwardToErpAnswering({ ...latin1, headers: { 'content-encoding': 'gzip' } }, true);
+    expect(gzip.cart.body.totals).toMatchObject({ added: '125.32' });
+    expect(gzip.stderr).toContain(
+      `tax callback: the ERP at ${gzip.erpUrl} answered a body encoded "gzip" (Content-Encoding), not asked for; answered from the tax table.\n`,
+    );
+  });
+});
+
+/** `tax serve` (no --forward-to) from the LibreOffice fixture table, in process: the answer to one `cart`. */
+async function serveAnswering(cart: unknown) {
+  const table = ['--rules', join(fixtures, 'impostos-libreoffice.csv'), '--map', join(fixtures, 'impostos.map.json')];
+  const options = await serveOptions([...table, '--auth', 'none', '--port', '0']);
+  const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+  const running = run(options, memory.context);
+  const url = (await memory.firstLine()).trim();
+  const answer = await fetch(`${url}/tax`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(cart),
+  });
+  const body = (await answer.json()) as { items: Record<string, unknown>[] };
+  memory.interrupt();
+  return { status: answer.status, body, code: await running };
+}
+
+// A user test: a freight share of 0.005 gave an IPI and an ST base on 10.005 while the ICMS was on 10.00.
+describe('tax serve: a freight share in fractions of a centavo', () => {
+  it('is rounded to centavos before every base, as a number or as text, alone or beside an item the one pass answers', async () => {
+    const odd = { sku: 'B', ncm: '39269090', quantity: 1, unitPrice: 10 };
+    for (const freight of [0.005, '0.0050']) {
+      const cart = { ...oneItemCart, items: [...oneItemCart.items, { ...odd, freight }] };
+      const { status, body } = await serveAnswering(cart);
+      expect(status).toBe(200);
+      expect(body.items[1]).toMatchObject({
+        ipi: { base: '10.00', value: '0.65' },
+        icms: { base: '10.00', value: '1.20' },
+        icmsSt: { base: '16.40', value: '2.08' },
+      });
+    }
+  });
+});
 
 // A user test: b2bctl reads this very body as a failure everywhere else; passed on, a real order closed untaxed, with no
 // log line and /healthz counting it answered.
@@ -552,6 +625,18 @@ describe('tax serve --forward-to: a 2xx that is no tax answer is a fallback', ()
     });
     expect(health).toMatchObject({ answered: 0, fallbacks: 1 });
     expect(stderr).toContain(`: ${failed}; answered 503 (no --rules to fall back on).\n`);
+  });
+
+  // A user test: the whole token was logged `Bearer [redacted]`, its first 16 characters as they came.
+  it("the log masks the ERP's token quoted cut (its first 16 characters) as it masks it whole", async () => {
+    const token = 'erp-forward-token-0123456789abcdef';
+    const cut = `{"success":false,"message":"token ${token.slice(0, 16)}... invalid"}`;
+    const { cart, stderr, erpUrl } = await forwardToErpAnswering(cut, true, { B2BCTL_TAX_FORWARD_TOKEN: token });
+    expect(cart.status).toBe(200);
+    expect(stderr).toContain(
+      `tax callback: the ERP at ${erpUrl} answered that it failed, which cannot be a tax answer: {"success":false,"message":"token [redacted]... invalid"}; answered from the tax table.\n`,
+    );
+    expect(stderr).not.toContain(token.slice(0, 8));
   });
 
   it('an ERP answering {"items":[],"totals":{}} for a cart of one item: the table answers, logged and counted', async () => {

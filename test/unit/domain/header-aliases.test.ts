@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldForHeader, fieldSpelledAs, proposeHeaderMap } from '../../../src/domain/header-aliases.js';
+import { fieldForHeader, fieldSpelledAs, headerCaution, proposeHeaderMap } from '../../../src/domain/header-aliases.js';
 import { customerFieldPaths } from '../../../src/domain/customer-fields.js';
 
 const customerPaths = ['document', 'username', 'phone', 'name', 'customerRegistrationAddress.zipcode'];
@@ -84,6 +84,22 @@ describe('the headers of a tax table and of a cart', () => {
 
   it("does not take an NF-e's pMVAST for the original MVA: it is the adjusted one between states", () => {
     expect(fieldForHeader('pMVAST', tableFields)).toBeUndefined();
+  });
+
+  // A user test: `MVA-ST` was read as the original MVA and adjusted a second time.
+  it.each(['MVA-ST', 'MVA ST', '% MVA', 'MVA ST %'])(
+    'does not take %s for the original MVA: ERPs label the MVA applied so',
+    (header) => {
+      expect(fieldForHeader(header, tableFields)).toBeUndefined();
+      expect(fieldSpelledAs(header, tableFields)).toBeUndefined();
+      expect(headerCaution(header, tableFields)?.field).toBe('mva');
+    },
+  );
+
+  it('still reads a column named mva (the field itself) and MVA original as mva', () => {
+    expect(fieldSpelledAs('mva', tableFields)).toBe('mva');
+    expect(fieldSpelledAs('MVA', tableFields)).toBe('mva');
+    expect(fieldForHeader('MVA original', tableFields)).toBe('mva');
   });
 
   it('keeps Contribuinte and Preço for a customer and a stock file', () => {

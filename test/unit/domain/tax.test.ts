@@ -67,9 +67,9 @@ describe('the worked examples of docs/tax.md', () => {
   it('5. the longest NCM prefix wins; an NCM without a row finds none', () => {
     const table = new TaxTable();
     table.add(rule({ ncm: '8471', to: 'RJ', icmsRate: '12' }));
-    table.add(rule({ ncm: '8471.30.12', to: 'RJ', icmsRate: '7' }));
+    table.add(rule({ ncm: '8471.30.12', to: 'RJ', icmsRate: '4' }));
     const key = { from: 'SP', to: 'RJ', buyer: 'taxpayer' } as const;
-    expect(table.find({ ...key, ncm: '8471.30.12' })?.icmsRate).toBe('7');
+    expect(table.find({ ...key, ncm: '8471.30.12' })?.icmsRate).toBe('4');
     expect(table.find({ ...key, ncm: '84713019' })?.icmsRate).toBe('12');
     expect(table.find({ ...key, ncm: '85176255' })).toBeUndefined();
     expect(table.find({ ...key, buyer: 'non-taxpayer', ncm: '84713012' })).toBeUndefined();
@@ -133,6 +133,15 @@ describe('the arithmetic at its edges', () => {
       { buyer: 'non-taxpayer', interstate: true },
     );
     expect(difal.difal?.value).toBe('0.00');
+  });
+
+  // A user test: 12% to 12% answered a DIFAL of 0.01 from a double base a centavo above the operation.
+  it('gives no DIFAL where the destination rate equals the interstate one, on both paths', () => {
+    const row = rule({ to: 'PR', buyer: 'non-taxpayer', icmsRate: '12', destinationRate: '12' });
+    const sale = { buyer: 'non-taxpayer', interstate: true } as const;
+    const item: TaxItem = { ncm: '22021000', quantity: 1, unitPrice: '2.04' };
+    for (const taxes of [computeItemTaxes(item, row, sale), exactItemTaxes(item, row, sale)])
+      expect(taxes.difal).toEqual({ base: '2.05', rate: '12', value: '0.00' });
   });
 
   it('adds up a cart per tax', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formsMaskedAnywhere,
   redactSecrets,
+  redactSecretsAndFragments,
   secretsOfAuthorization,
   secretsOfUrl,
   secretsOfVariables,
@@ -242,5 +243,29 @@ describe('formsMaskedAnywhere', () => {
     let masked = text;
     for (const form of formsMaskedAnywhere(secrets)) masked = masked.split(form).join('[redacted]');
     expect(masked).toBe(redactSecrets(text, secrets));
+  });
+});
+
+// A user test: an auth layer quoting a credential cut, upper-cased or in base64 had it shown.
+describe('redactSecretsAndFragments', () => {
+  const secret = 'Sé+cr/et=with&odd chars:0123456789abcdef';
+
+  it('masks every run of 8 characters or more of a secret, case aside, as written, JSON-escaped or in base64', () => {
+    expect(redactSecretsAndFragments(`bad secret ${secret.slice(0, 20)}...`, [secret])).toBe(
+      'bad secret [redacted]...',
+    );
+    expect(redactSecretsAndFragments('bad S\\u00c9+CR/ET=WITH&ODD", x', [secret])).toBe('bad [redacted]", x');
+    const base64 = Buffer.from(secret).toString('base64').slice(0, 24);
+    expect(redactSecretsAndFragments(`bad ${base64}…`, [secret])).toBe('bad [redacted]…');
+    expect(redactSecretsAndFragments(`whole ${secret} and cut ${secret.slice(9)}`, [secret])).toBe(
+      'whole [redacted] and cut [redacted]',
+    );
+  });
+
+  it('leaves runs shorter than 8 characters, and secrets shorter than 8 to redactSecrets alone', () => {
+    expect(redactSecretsAndFragments('invalid secret Sé+cr/e (0123456)', [secret])).toBe(
+      'invalid secret Sé+cr/e (0123456)',
+    );
+    expect(redactSecretsAndFragments('pw abc1234 and abc12', ['abc1234'])).toBe('pw [redacted] and abc12');
   });
 });
