@@ -160,6 +160,10 @@ async function serve(
 ): Promise<void> {
   const summary = new IntakeSummary(context.log.info);
   const logEvent = eventLogger(options, context);
+  // Before the port opens: a hand-off that cannot start (--fetch-orders with no base URL for the profile) stops the
+  // run with its own exit code. Found after it, it left a receiver listening on a closed inbox, answering every
+  // call 503 and deaf to SIGTERM (a user test).
+  const { handOffs, described } = await handOffsOf(options, context, store);
   let running: HandOff[] = [];
   const receiver = await startReceiver({
     ...settings,
@@ -188,15 +192,9 @@ async function serve(
     onRefused: (_kind, status) => summary.refused(status),
     log: context.log.warn,
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
-      throw new UsageError(
-        `Cannot listen on ${options.host}:${options.port} (${error.code}); choose another --port or --host.`,
-      );
-    }
-    throw error;
+    throw portRefusal(options, error);
   });
   await warnOfExposure(options, settings.tls !== undefined, context);
-  const { handOffs, described } = await handOffsOf(options, context, store);
   const retention = startRetention(store, {
     retainMs: options.retain,
     dedupWindowMs: options.dedupWindow,
@@ -227,6 +225,14 @@ async function serve(
       started: `Webhook receiver on ${receiver.url}: token ${settings.paths.token}, events ${settings.paths.customers} and ${settings.paths.orders}; store ${store.description}.${described}`,
       stopped: 'Webhook receiver stopped.',
     },
+  );
+}
+
+/** A port the receiver cannot take, as a usage error naming the flags that choose another; any other failure as is. */
+function portRefusal(options: ListenOptions, error: NodeJS.ErrnoException): Error {
+  if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES' && error.code !== 'EADDRNOTAVAIL') return error;
+  return new UsageError(
+    `Cannot listen on ${options.host}:${options.port} (${error.code}); choose another --port or --host.`,
   );
 }
 
