@@ -55,7 +55,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         .option('--client-secret-file <file>', secretFileHelp)
         .option(
           '--inbox <dir>',
-          'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
+          'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder; webhooks/inbox-PROFILE for a --profile other than default)',
         )
         .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
         .option('--store-env <name>', storeEnvHelp)
@@ -346,7 +346,10 @@ function timeLimitOption(flags: string, description: string, milliseconds: numbe
 /** `--inbox` or `--store`: where the events are. */
 function withStoreFlags(command: Command): Command {
   return command
-    .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
+    .option(
+      '--inbox <dir>',
+      'folder of the inbox (default: webhooks/inbox in the config folder; webhooks/inbox-PROFILE for a --profile other than default)',
+    )
     .option('--store <url>', 'the PostgreSQL store of webhook listen --store', postgresUrl)
     .option('--store-env <name>', storeEnvHelp);
 }

@@ -134,7 +134,7 @@ function flagsRunning(name: string, target: string): string {
  * swap the orders in it. Called before the receiver listens, so a refusal stops it before any event is taken.
  */
 export function fetchedOrdersFolder(context: Context, inbox: string | undefined): string {
-  const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
+  const folder = join(inbox ?? defaultInboxDirectory(context), 'orders');
   makePrivateFolder(folder);
   checkOrdersFolderSafety(folder, '--inbox');
   return folder;

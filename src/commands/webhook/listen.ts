@@ -280,7 +280,7 @@ const storeStopGraceMs = 5_000;
 function checkInboxFolder(options: ListenOptions, context: Context): void {
   const inDatabase = options.store !== undefined || options.storeEnv !== undefined;
   if (inDatabase && !options.fetchOrders) return;
-  const inbox = options.inbox ?? defaultInboxDirectory(context.env);
+  const inbox = options.inbox ?? defaultInboxDirectory(context);
   checkInboxFolderLink(inbox);
   const warning = inboxFolderWarning(inbox);
   if (warning !== undefined) context.log.warn(warning);
@@ -288,7 +288,7 @@ function checkInboxFolder(options: ListenOptions, context: Context): void {
 
 /** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
 async function openReceiverStore(options: ListenOptions, context: Context) {
-  const inbox = options.inbox ?? defaultInboxDirectory(context.env);
+  const inbox = options.inbox ?? defaultInboxDirectory(context);
   const url = storeUrlOf(options, context);
   const urlFlag = options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`;
   const statementLimitMs = url === undefined ? undefined : await storeTimeoutOf(context);
