@@ -1,6 +1,5 @@
 import { AuthError, UsageError } from '../base/errors.js';
 import { normalizeBaseUrl, sameBaseUrl } from '../net/base-url.js';
-import { chosenProfileName } from './profile-name.js';
 import type { ProfileStore } from './profile-store.js';
 import {
   everySetting,
@@ -153,7 +152,10 @@ export class Session {
   }
 }
 
-/** Picks the profile (chosenProfileName); an unknown named profile is an error. */
+/** Names an object's own workings, which a profile kept as a key of config.json's object must not be. */
+const reservedProfileNames = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Picks the profile: --profile, else B2BCTL_PROFILE, else "default"; an unknown named profile is an error. */
 export function openSession(options: {
   store: ProfileStore;
   profileFlag: string | undefined;
@@ -162,7 +164,17 @@ export function openSession(options: {
   allowNewProfile?: boolean;
 }): Session {
   const named = options.profileFlag || options.env.B2BCTL_PROFILE;
-  const profileName = chosenProfileName(options.profileFlag, options.env);
+  const profileName = named || 'default';
+  if (!/^[\w.-]+$/.test(profileName)) {
+    throw new UsageError(`Profile name "${profileName}" may hold only letters, digits, ".", "_" and "-".`);
+  }
+  // Profiles are keys of config.json's object: `__proto__` set the object's prototype instead of a key, so `login
+  // --profile __proto__` said it had logged in and kept nothing. The other names of an object's workings go with it.
+  if (reservedProfileNames.has(profileName)) {
+    throw new UsageError(
+      `Profile name "${profileName}" is reserved (it names a JavaScript object's workings, not a profile): choose another.`,
+    );
+  }
   const profile = options.store.read(profileName);
   if (!profile && named && profileName !== 'default' && !options.allowNewProfile) {
     const known = options.store.profileNames();

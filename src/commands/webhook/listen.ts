@@ -101,9 +101,10 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     orders: (await profileSetting(context, 'webhook.paths.orders')) ?? defaultReceiverPaths.orders,
   };
   // Before anything is made or opened in the inbox folder: a link there is refused before it is followed.
-  checkInboxFolder(options, context);
-  if (options.fetchOrders) fetchedOrdersFolder(context, options.inbox);
-  const opened = await openReceiverStore(options, context).catch((error: unknown) => {
+  const inbox = options.inbox ?? (await defaultInboxDirectory(context));
+  checkInboxFolder(inbox, options, context);
+  if (options.fetchOrders) fetchedOrdersFolder(inbox);
+  const opened = await openReceiverStore(inbox, options, context).catch((error: unknown) => {
     // Stopped while the database kept it waiting: nothing was served, and a server stopped so exits 0 (docs/output.md).
     if (!(error instanceof InterruptedError && context.interrupt.aborted)) throw error;
     context.log.info(error.message);
@@ -112,7 +113,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   const { store, release } = opened;
   try {
     await scrubKeptDeadLetters(store, options, forwardAuthorization, context);
-    await serve({ ...options, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
+    await serve({ ...options, inbox, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
     await withinDeadline(
       store.close().catch(() => undefined),
@@ -153,7 +154,7 @@ function eventLogger(options: ListenOptions, context: Context): ((event: Receive
 }
 
 async function serve(
-  options: ListenOptions,
+  options: ListenOptions & { inbox: string },
   context: Context,
   store: EventStore,
   settings: Pick<Parameters<typeof startReceiver>[0], 'clientId' | 'clientSecret' | 'tls' | 'paths'>,
@@ -163,7 +164,7 @@ async function serve(
   // Before the port opens: a hand-off that cannot start (--fetch-orders with no base URL for the profile) stops the
   // run with its own exit code. Found after it, it left a receiver listening on a closed inbox, answering every
   // call 503 and deaf to SIGTERM (a user test).
-  const { handOffs, described } = await handOffsOf(options, context, store);
+  const { handOffs, described } = await handOffsOf(options, context, store, options.inbox);
   let running: HandOff[] = [];
   const receiver = await startReceiver({
     ...settings,
@@ -277,18 +278,16 @@ const storeStopGraceMs = 5_000;
  * Refuses an inbox folder named through another user's link, and says when the inbox folder, which holds the events
  * or the fetched orders, is one other users may write.
  */
-function checkInboxFolder(options: ListenOptions, context: Context): void {
+function checkInboxFolder(inbox: string, options: ListenOptions, context: Context): void {
   const inDatabase = options.store !== undefined || options.storeEnv !== undefined;
   if (inDatabase && !options.fetchOrders) return;
-  const inbox = options.inbox ?? defaultInboxDirectory(context);
   checkInboxFolderLink(inbox);
   const warning = inboxFolderWarning(inbox);
   if (warning !== undefined) context.log.warn(warning);
 }
 
 /** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
-async function openReceiverStore(options: ListenOptions, context: Context) {
-  const inbox = options.inbox ?? defaultInboxDirectory(context);
+async function openReceiverStore(inbox: string, options: ListenOptions, context: Context) {
   const url = storeUrlOf(options, context);
   const urlFlag = options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`;
   const statementLimitMs = url === undefined ? undefined : await storeTimeoutOf(context);
