@@ -35,8 +35,13 @@ export async function clientSecretOf(context: Context, source: ClientSecretSourc
   if (fromEnvironment !== undefined) return fromEnvironment;
   const file = await profileSetting(context, source.setting);
   if (file === undefined) {
+    // The setting is the third way: named here, a user who set it under another profile sees which one is read.
+    const profileFlag = await context.session().then(
+      (session) => session.profileFlag(),
+      () => '',
+    );
     throw new UsageError(
-      `No ${source.name}: set ${source.environmentVariable} or pass --client-secret-file FILE (never the secret itself on the command line).`,
+      `No ${source.name}: set ${source.environmentVariable}, pass --client-secret-file FILE, or name the file in the profile's ${source.setting} setting (b2bctl config set ${source.setting} /path/to/secret${profileFlag}); never the secret itself on the command line.`,
     );
   }
   return secretInFile(file, context, await settingNamed(context, source.setting, file));

@@ -225,7 +225,10 @@ export const settingDefinitions = [
     defaultValue: '3',
     parser: wholeNumber(),
   },
-  { key: 'webhook.clientId', description: 'Client id the webhook receiver accepts (webhook listen)' },
+  {
+    key: 'webhook.clientId',
+    description: 'Client id the webhook receiver accepts (webhook listen), and webhook trigger sends',
+  },
   {
     key: 'webhook.storeTimeout',
     description:
@@ -236,7 +239,8 @@ export const settingDefinitions = [
   },
   {
     key: 'webhook.clientSecretFile',
-    description: 'File holding the client secret of the webhook receiver (env B2BCTL_WEBHOOK_CLIENT_SECRET wins)',
+    description:
+      'File holding the client secret of the webhook receiver, for webhook listen and trigger (env B2BCTL_WEBHOOK_CLIENT_SECRET wins)',
     parser: localPath,
   },
   {

@@ -197,9 +197,10 @@ export function makePrivateFolder(folder: string): void {
 
 /**
  * `mkdir -p`, one level at a time from the nearest folder that exists: node's recursive mkdir spins for ever on a
- * path under /proc (`b2bctl docs man /proc/x` never ended, deaf to Ctrl-C), where a plain mkdir says ENOENT.
+ * path under /proc (`b2bctl docs man /proc/x` never ended, deaf to Ctrl-C), where a plain mkdir says ENOENT. Returns
+ * the folders it made, outermost first (their mode is `mode` less the umask).
  */
-export function makeFolders(folder: string, mode: number): void {
+export function makeFolders(folder: string, mode: number): string[] {
   const missing: string[] = [];
   let nearest = resolve(folder);
   for (; !existsSync(nearest); nearest = dirname(nearest)) {
@@ -220,4 +221,5 @@ export function makeFolders(folder: string, mode: number): void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
+  return missing;
 }

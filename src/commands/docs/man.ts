@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fchmodSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeWholeSync } from '../../lib/whole-write.js';
 import { makeFolders } from '../../lib/private-file.js';
 import { join } from 'node:path';
@@ -22,7 +22,10 @@ export async function run(options: ManPagesOptions, context: Context): Promise<v
   const section = join(options.folder, 'man1');
   checkManFolderSafety(section);
   try {
-    makeFolders(section, 0o755);
+    // Set, not asked of mkdir: the umask takes bits off a mode asked, and under a hardened umask (077, 027) the pages
+    // were left to their writer alone, so `man` told every other user "No manual entry" (a user test).
+    for (const made of makeFolders(section, 0o755)) chmodSync(made, 0o755);
+    readableByAll(section);
   } catch (error) {
     throw new UsageError(`Cannot make ${section} (${codeOf(error)}); pass a folder you can write to.`);
   }
@@ -30,6 +33,15 @@ export async function run(options: ManPagesOptions, context: Context): Promise<v
   context.log.info(
     `Wrote ${pages.length} man pages to ${printable(section)}; read one with MANPATH=${printable(options.folder)} man b2bctl-stock-push.`,
   );
+}
+
+/**
+ * The section folder readable and searchable by all, whoever made it: an earlier b2bctl under umask 077 made it 0700.
+ * Only bits are added (its owner was checked by checkManFolderSafety); a folder already open to all is left alone.
+ */
+function readableByAll(folder: string): void {
+  const mode = statSync(folder).mode & 0o7777;
+  if ((mode & 0o555) !== 0o555) chmodSync(folder, mode | 0o555);
 }
 
 function codeOf(error: unknown): string {
@@ -41,14 +53,18 @@ function codeOf(error: unknown): string {
  * all, as man pages are: they hold nothing private.
  */
 function writePage(path: string, text: Buffer): void {
-  let descriptor: number;
+  let descriptor: number | undefined;
   try {
     descriptor = openSync(
       path,
       constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
       0o644,
     );
+    // The mode asked of open() loses the umask's bits and leaves an existing page's mode as it was (0600 from a run
+    // under umask 077): set as the page is written (refused for a page another user owns).
+    fchmodSync(descriptor, 0o644);
   } catch (error) {
+    if (descriptor !== undefined) closeSync(descriptor);
     throw new UsageError(
       `Cannot write ${printable(path)} (${codeOf(error)}); pass a folder you can write to, with no link in the place of a page.`,
     );

@@ -79,7 +79,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .command('get')
     .summary('print one order’s detail')
     .description(
-      "Fetches one order's detail from the platform and prints it as JSON, as the platform sent it. The order is named by its id, as orders poll and the orders webhook give it, or by its number (orderId), which one search of the listing turns into the id. It reads only.",
+      "Fetches one order's detail from the platform and prints it as JSON, as the platform sent it, on a terminal too (-o table for label: value lines, -o csv for a row). The order is named by its id, as orders poll and the orders webhook give it, or by its number (orderId), which one search of the listing turns into the id. It reads only.",
     )
     .argument('<order>', 'the order’s id (the `id` of orders poll and the webhook), or its number (orderId)')
     .action((id: string, _flags: unknown, command: Command) =>

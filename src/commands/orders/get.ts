@@ -18,6 +18,15 @@ export async function run(options: OrdersGetOptions, context: Context): Promise<
   if (found === undefined) throw new NotFoundError(noSuchOrder(options.id, lookup.searched(options.id)));
   const order = found.order;
   if (order && typeof order === 'object' && !Array.isArray(order))
-    await writeObject(context, order as Record<string, unknown>);
+    await writeObject(jsonOnTerminals(context), order as Record<string, unknown>);
   else context.io.stdout.write(`${JSON.stringify(order, null, 2)}\n`);
+}
+
+/**
+ * JSON on a terminal too, as the help says, unless -o asks for another format: an order nests its customer, items and
+ * totals, which `label: value` lines could show only as one-line JSON after each label, wrapped back at the edge
+ * (a user test). As `gh api` and `b2bctl api` print what the API sent; `-o table` still gives the labelled lines.
+ */
+function jsonOnTerminals(context: Context): Context {
+  return { ...context, outputFormat: () => context.globals.output ?? (context.globals.excel ? 'csv' : 'json') };
 }

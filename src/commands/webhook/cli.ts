@@ -14,7 +14,7 @@ import type { ReplayOptions } from './replay.js';
 import type { TriggerOptions } from './trigger.js';
 
 const secretFileHelp =
-  'file holding the client secret (or env B2BCTL_WEBHOOK_CLIENT_SECRET; never on the command line)';
+  'file holding the client secret (or env B2BCTL_WEBHOOK_CLIENT_SECRET, or the webhook.clientSecretFile setting; never on the command line)';
 
 const storeEnvHelp =
   'environment variable holding the --store URL (keeps its password out of the process list; or PGPASSWORD, ~/.pgpass)';
@@ -55,7 +55,7 @@ export function register(program: Command, dispatch: Dispatch): void {
         .option('--client-secret-file <file>', secretFileHelp)
         .option(
           '--inbox <dir>',
-          'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder)',
+          'folder of the SQLite inbox, held by one receiver (default: webhooks/inbox in the config folder; webhooks/inbox-PROFILE for a --profile other than default)',
         )
         .option('--store <url>', 'a PostgreSQL store shared by several receivers: postgres://user@host/db', postgresUrl)
         .option('--store-env <name>', storeEnvHelp)
@@ -157,7 +157,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .addOption(
       new Option('--style <style>', 'token request style').choices(['basic', 'body', 'headers']).default('basic'),
     )
-    .requiredOption('--client-id <id>', 'client id to authenticate with')
+    .option('--client-id <id>', 'client id to authenticate with (or the webhook.clientId setting)')
     .option('--client-secret-file <file>', secretFileHelp)
     .option('--data <file>', 'JSON file with the event to send (default: a realistic sample)')
     .option(
@@ -346,7 +346,10 @@ function timeLimitOption(flags: string, description: string, milliseconds: numbe
 /** `--inbox` or `--store`: where the events are. */
 function withStoreFlags(command: Command): Command {
   return command
-    .option('--inbox <dir>', 'folder of the inbox (default: webhooks/inbox in the config folder)')
+    .option(
+      '--inbox <dir>',
+      'folder of the inbox (default: webhooks/inbox in the config folder; webhooks/inbox-PROFILE for a --profile other than default)',
+    )
     .option('--store <url>', 'the PostgreSQL store of webhook listen --store', postgresUrl)
     .option('--store-env <name>', storeEnvHelp);
 }

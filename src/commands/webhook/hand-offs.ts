@@ -9,7 +9,6 @@ import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consum
 import { HandOff } from '../../webhook/hand-off.js';
 import { afterFetch } from '../../webhook/after-fetch.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
-import { defaultInboxDirectory } from './inbox-folder.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
@@ -36,7 +35,6 @@ export interface HandOffFlags {
   execTimeout: number;
   /** Variables passed on to `--exec` commands besides PATH, HOME, LANG, TZ and the event's own. */
   execEnv?: string[];
-  inbox?: string;
 }
 
 /** Opens the hand-offs the flags ask for; says, for each, whether it is new, kept, or moved to a new target. */
@@ -44,10 +42,11 @@ export async function handOffsOf(
   flags: HandOffFlags,
   context: Context,
   store: EventStore,
+  inbox: string,
 ): Promise<{ handOffs: HandOff[]; described: string }> {
   const named: [string, EventConsumer][] = [];
   if (flags.fetchOrders) {
-    const path = fetchedOrdersFolder(context, flags.inbox);
+    const path = fetchedOrdersFolder(inbox);
     // Checked again before each order is written: another user may open the folder while the receiver runs.
     const checkSafety = () => checkOrdersFolderSafety(path, '--inbox');
     named.push(['fetch-orders', await orderFetcher(context, { path, checkSafety })]);
@@ -65,7 +64,7 @@ export async function handOffsOf(
     ]);
   if (flags.exec) {
     const name = flags.handoff ?? 'exec';
-    const folder = flags.fetchOrders ? fetchedOrdersFolder(context, flags.inbox) : undefined;
+    const folder = flags.fetchOrders ? fetchedOrdersFolder(inbox) : undefined;
     const environment = {
       parent: context.env,
       names: flags.execEnv ?? [],
@@ -133,8 +132,8 @@ function flagsRunning(name: string, target: string): string {
  * The folder `--fetch-orders` writes the orders into, made when missing; refused (exit 77) when another user could
  * swap the orders in it. Called before the receiver listens, so a refusal stops it before any event is taken.
  */
-export function fetchedOrdersFolder(context: Context, inbox: string | undefined): string {
-  const folder = join(inbox ?? defaultInboxDirectory(context.env), 'orders');
+export function fetchedOrdersFolder(inbox: string): string {
+  const folder = join(inbox, 'orders');
   makePrivateFolder(folder);
   checkOrdersFolderSafety(folder, '--inbox');
   return folder;

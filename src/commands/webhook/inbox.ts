@@ -70,7 +70,7 @@ export async function storeLocation(
 ): Promise<StoreLocation> {
   const url = storeUrlOf(options, context);
   return {
-    inbox: options.inbox ?? defaultInboxDirectory(context.env),
+    inbox: options.inbox ?? (await defaultInboxDirectory(context)),
     url,
     urlFlag: options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`,
     statementLimitMs: url === undefined ? undefined : await storeTimeoutOf(context),

@@ -101,9 +101,10 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     orders: (await profileSetting(context, 'webhook.paths.orders')) ?? defaultReceiverPaths.orders,
   };
   // Before anything is made or opened in the inbox folder: a link there is refused before it is followed.
-  checkInboxFolder(options, context);
-  if (options.fetchOrders) fetchedOrdersFolder(context, options.inbox);
-  const opened = await openReceiverStore(options, context).catch((error: unknown) => {
+  const inbox = options.inbox ?? (await defaultInboxDirectory(context));
+  checkInboxFolder(inbox, options, context);
+  if (options.fetchOrders) fetchedOrdersFolder(inbox);
+  const opened = await openReceiverStore(inbox, options, context).catch((error: unknown) => {
     // Stopped while the database kept it waiting: nothing was served, and a server stopped so exits 0 (docs/output.md).
     if (!(error instanceof InterruptedError && context.interrupt.aborted)) throw error;
     context.log.info(error.message);
@@ -112,7 +113,7 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
   const { store, release } = opened;
   try {
     await scrubKeptDeadLetters(store, options, forwardAuthorization, context);
-    await serve({ ...options, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
+    await serve({ ...options, inbox, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
   } finally {
     await withinDeadline(
       store.close().catch(() => undefined),
@@ -153,13 +154,17 @@ function eventLogger(options: ListenOptions, context: Context): ((event: Receive
 }
 
 async function serve(
-  options: ListenOptions,
+  options: ListenOptions & { inbox: string },
   context: Context,
   store: EventStore,
   settings: Pick<Parameters<typeof startReceiver>[0], 'clientId' | 'clientSecret' | 'tls' | 'paths'>,
 ): Promise<void> {
   const summary = new IntakeSummary(context.log.info);
   const logEvent = eventLogger(options, context);
+  // Before the port opens: a hand-off that cannot start (--fetch-orders with no base URL for the profile) stops the
+  // run with its own exit code. Found after it, it left a receiver listening on a closed inbox, answering every
+  // call 503 and deaf to SIGTERM (a user test).
+  const { handOffs, described } = await handOffsOf(options, context, store, options.inbox);
   let running: HandOff[] = [];
   const receiver = await startReceiver({
     ...settings,
@@ -188,15 +193,9 @@ async function serve(
     onRefused: (_kind, status) => summary.refused(status),
     log: context.log.warn,
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
-      throw new UsageError(
-        `Cannot listen on ${options.host}:${options.port} (${error.code}); choose another --port or --host.`,
-      );
-    }
-    throw error;
+    throw portRefusal(options, error);
   });
   await warnOfExposure(options, settings.tls !== undefined, context);
-  const { handOffs, described } = await handOffsOf(options, context, store);
   const retention = startRetention(store, {
     retainMs: options.retain,
     dedupWindowMs: options.dedupWindow,
@@ -227,6 +226,14 @@ async function serve(
       started: `Webhook receiver on ${receiver.url}: token ${settings.paths.token}, events ${settings.paths.customers} and ${settings.paths.orders}; store ${store.description}.${described}`,
       stopped: 'Webhook receiver stopped.',
     },
+  );
+}
+
+/** A port the receiver cannot take, as a usage error naming the flags that choose another; any other failure as is. */
+function portRefusal(options: ListenOptions, error: NodeJS.ErrnoException): Error {
+  if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES' && error.code !== 'EADDRNOTAVAIL') return error;
+  return new UsageError(
+    `Cannot listen on ${options.host}:${options.port} (${error.code}); choose another --port or --host.`,
   );
 }
 
@@ -271,18 +278,16 @@ const storeStopGraceMs = 5_000;
  * Refuses an inbox folder named through another user's link, and says when the inbox folder, which holds the events
  * or the fetched orders, is one other users may write.
  */
-function checkInboxFolder(options: ListenOptions, context: Context): void {
+function checkInboxFolder(inbox: string, options: ListenOptions, context: Context): void {
   const inDatabase = options.store !== undefined || options.storeEnv !== undefined;
   if (inDatabase && !options.fetchOrders) return;
-  const inbox = options.inbox ?? defaultInboxDirectory(context.env);
   checkInboxFolderLink(inbox);
   const warning = inboxFolderWarning(inbox);
   if (warning !== undefined) context.log.warn(warning);
 }
 
 /** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
-async function openReceiverStore(options: ListenOptions, context: Context) {
-  const inbox = options.inbox ?? defaultInboxDirectory(context.env);
+async function openReceiverStore(inbox: string, options: ListenOptions, context: Context) {
   const url = storeUrlOf(options, context);
   const urlFlag = options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`;
   const statementLimitMs = url === undefined ? undefined : await storeTimeoutOf(context);

@@ -1,7 +1,7 @@
 import { type Context, stdoutStyle } from '../../context.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import type { WebhookKind } from '../../domain/webhook-events.js';
-import { AuthError, InputError, PartialFailureError, UnavailableError } from '../../base/errors.js';
+import { AuthError, InputError, PartialFailureError, UnavailableError, UsageError } from '../../base/errors.js';
 import { refusePlainHttp } from '../../net/plain-http.js';
 import { deliverWebhook, sampleEvent, type DeliveryStep } from '../../webhook/sender.js';
 import type { TokenStyle } from '../../http-server/tokens.js';
@@ -15,7 +15,8 @@ export interface TriggerOptions {
   kind: WebhookKind;
   url: string;
   style: TokenStyle;
-  clientId: string;
+  /** The flag; else the profile's webhook.clientId, as the secret is read from its webhook.clientSecretFile. */
+  clientId?: string;
   clientSecretFile?: string;
   /** A JSON file with the event to send instead of the sample. */
   data?: string;
@@ -28,6 +29,12 @@ export interface TriggerOptions {
 /** `b2bctl webhook trigger`: plays the platform against a receiver, token first, and reports each step. */
 export async function run(options: TriggerOptions, context: Context): Promise<void> {
   refusePlainHttp(new URL(options.url), 'the client secret', options.allowHttp === true, undefined, context.env);
+  // The receiver set up under a profile reads both from it (webhook listen): trigger reads both as well (a user test).
+  const clientId = options.clientId ?? (await profileSetting(context, 'webhook.clientId'));
+  if (!clientId)
+    throw new UsageError(
+      'Give the client id the receiver checks: --client-id ID (or the webhook.clientId setting of the profile).',
+    );
   const clientSecret = await webhookClientSecret(context, options.clientSecretFile);
   const payload =
     options.data === undefined
@@ -43,7 +50,7 @@ export async function run(options: TriggerOptions, context: Context): Promise<vo
     {
       url: options.url,
       style: options.style,
-      clientId: options.clientId,
+      clientId,
       clientSecret,
       tokenPath,
       customersPath: eventPath,

@@ -1,6 +1,8 @@
 import type { OutputFormat } from '../../base/output-format.js';
 import { createRecordWriter } from './record-writer.js';
 import { cellText, valueAtPath } from './csv-format.js';
+import { labelledLines } from './fitted-layouts.js';
+import { terminalColumns } from './table.js';
 
 /** What printing one object needs of a command's context. */
 export interface ObjectOutput {
@@ -17,12 +19,16 @@ export async function writeObject(context: ObjectOutput, object: Record<string, 
     return;
   }
   if (format === 'table') {
-    const width = Math.max(...Object.keys(object).map((key) => key.length)) + 2;
-    context.io.stdout.write(
-      Object.keys(object)
-        .map((key) => `${`${key}:`.padEnd(width)}${cellText(valueAtPath(object, key))}\n`)
-        .join(''),
-    );
+    const labelWidth = Math.max(...Object.keys(object).map((key) => key.length)) + 2;
+    const pairs = Object.keys(object).map((key) => [`${key}:`, cellText(valueAtPath(object, key))] as const);
+    const width = terminalColumns(context.io.stdout);
+    // On a terminal, a long value wraps under its own column, never back at the left edge (docs/output.md); piped,
+    // each stays on its line, whole, for a script's grep.
+    const lines =
+      width === undefined
+        ? pairs.map(([label, value]) => `${label.padEnd(labelWidth)}${value}`)
+        : labelledLines(pairs, width, labelWidth);
+    context.io.stdout.write(lines.map((line) => `${line}\n`).join(''));
     return;
   }
   const writer = createRecordWriter(

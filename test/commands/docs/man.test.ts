@@ -142,3 +142,44 @@ describe('b2bctl docs man', () => {
     expect(readdirSync(target)).toContain('b2bctl.1');
   });
 });
+
+/** `docs man FOLDER` run under UMASK, as a hardened server's root runs it (the umask restored after). */
+async function docsManUnder(umask: number, folder: string) {
+  const previous = process.umask(umask);
+  try {
+    return await docsMan(folder);
+  } finally {
+    process.umask(previous);
+  }
+}
+
+const modeOf = (path: string) => lstatSync(path).mode & 0o777;
+
+describe('b2bctl docs man under a hardened umask (a user test)', () => {
+  it('umask 077: the folders it makes are 0755 and the pages 0644, so every user can read them', async () => {
+    const base = temporaryFolder();
+    const folder = join(base, 'share', 'man');
+    expect((await docsManUnder(0o077, folder)).code).toBe(0);
+    for (const made of [join(base, 'share'), folder, join(folder, 'man1')]) expect(modeOf(made)).toBe(0o755);
+    for (const page of readdirSync(join(folder, 'man1'))) expect(modeOf(join(folder, 'man1', page))).toBe(0o644);
+  });
+
+  it('umask 027 in a 0755 folder of the user: man1 0755, the pages 0644; the folder given keeps its mode', async () => {
+    const folder = temporaryFolder();
+    chmodSync(folder, 0o755);
+    expect((await docsManUnder(0o027, folder)).code).toBe(0);
+    expect(modeOf(folder)).toBe(0o755);
+    expect(modeOf(join(folder, 'man1'))).toBe(0o755);
+    expect(modeOf(join(folder, 'man1', 'b2bctl-stock-push.1'))).toBe(0o644);
+  });
+
+  it('pages and a man1 an earlier run left private (0600 in 0700) are opened to all when written again', async () => {
+    const folder = temporaryFolder();
+    mkdirSync(join(folder, 'man1'), { mode: 0o700 });
+    chmodSync(join(folder, 'man1'), 0o700);
+    writeFileSync(join(folder, 'man1', 'b2bctl.1'), 'an older page\n', { mode: 0o600 });
+    expect((await docsManUnder(0o077, folder)).code).toBe(0);
+    expect(modeOf(join(folder, 'man1'))).toBe(0o755);
+    expect(modeOf(join(folder, 'man1', 'b2bctl.1'))).toBe(0o644);
+  });
+});

@@ -65,7 +65,7 @@ describe('tax serve at start', () => {
     [
       ['--auth', 'token', '--client-id', 'plataforma'],
       {},
-      'No client secret for tax serve --auth token: set B2BCTL_TAX_CLIENT_SECRET or pass --client-secret-file FILE (never the secret itself on the command line).',
+      "No client secret for tax serve --auth token: set B2BCTL_TAX_CLIENT_SECRET, pass --client-secret-file FILE, or name the file in the profile's tax.clientSecretFile setting (b2bctl config set tax.clientSecretFile /path/to/secret); never the secret itself on the command line.",
     ],
     [
       ['--auth', 'token', '--client-id', 'plataforma'],

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/commands/webhook/trigger.js';
 import { InputError } from '../../../src/base/errors.js';
+import { ProfileStore } from '../../../src/config/profile-store.js';
 import {
   clientId,
   clientSecret,
@@ -147,7 +148,74 @@ describe('webhook trigger (in process)', () => {
     );
     await new Promise((resolve) => target.server.close(resolve));
     expect((failure as Error).message).toBe(
-      'No webhook client secret: set B2BCTL_WEBHOOK_CLIENT_SECRET or pass --client-secret-file FILE (never the secret itself on the command line).',
+      "No webhook client secret: set B2BCTL_WEBHOOK_CLIENT_SECRET, pass --client-secret-file FILE, or name the file in the profile's webhook.clientSecretFile setting (b2bctl config set webhook.clientSecretFile /path/to/secret); never the secret itself on the command line.",
+    );
+    expect(target.count()).toBe(0);
+  });
+});
+
+/** A config folder whose profile lojaB holds the receiver's client id and secret file, as `config set` writes them. */
+function profileWithReceiverSettings(): string {
+  const folder = temporaryFolder();
+  const secretFile = join(folder, 'webhook-secret');
+  writeFileSync(secretFile, `${clientSecret}\n`, { mode: 0o600 });
+  const configDir = join(folder, 'config');
+  new ProfileStore(configDir).update('lojaB', {
+    'webhook.clientId': clientId,
+    'webhook.clientSecretFile': secretFile,
+  });
+  return configDir;
+}
+
+describe('webhook trigger reads the receiver settings of its profile (a user test)', () => {
+  it('no --client-id: the webhook.clientId setting, beside the webhook.clientSecretFile it already read', async () => {
+    const receiver = await startTestReceiver();
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: profileWithReceiverSettings() },
+      globals: { profile: 'lojaB' },
+    });
+    const code = await memory.run(run, { kind: 'orders', url: receiver.url, style: 'basic' });
+    await receiver.close();
+    expect(code).toBe(0);
+    expect(memory.stdout()).toMatch(/"step":"token".*"status":200/);
+    expect(receiver.onDisk()).toHaveLength(1);
+  });
+
+  it('--client-id wins over the setting: the receiver refuses another id, and no event is sent', async () => {
+    const receiver = await startTestReceiver();
+    const memory = testContext({
+      env: { B2BCTL_CONFIG_DIR: profileWithReceiverSettings() },
+      globals: { profile: 'lojaB' },
+    });
+    const code = await memory.run(run, { kind: 'orders', url: receiver.url, style: 'basic', clientId: 'other-id' });
+    await receiver.close();
+    expect(code).not.toBe(0);
+    expect(memory.stdout()).toMatch(/"step":"token".*"status":401/);
+    expect(receiver.onDisk()).toEqual([]);
+  });
+
+  it('no client id anywhere: exit 2, one line naming the flag and the setting, nothing sent', async () => {
+    const target = await countingServer();
+    const memory = testContext({ env: env() });
+    const code = await memory.run(run, { kind: 'orders', url: target.url, style: 'basic' });
+    await new Promise((resolve) => target.server.close(resolve));
+    expect(code).toBe(2);
+    expect(memory.stderr()).toBe(
+      'error: Give the client id the receiver checks: --client-id ID (or the webhook.clientId setting of the profile).\n',
+    );
+    expect(target.count()).toBe(0);
+  });
+
+  it('no secret under a named profile: the line names the setting and the profile to set it in', async () => {
+    const target = await countingServer();
+    const configDir = temporaryFolder();
+    new ProfileStore(configDir).update('lojaA', { 'webhook.clientId': clientId });
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: configDir }, globals: { profile: 'lojaA' } });
+    const code = await memory.run(run, { kind: 'orders', url: target.url, style: 'basic' });
+    await new Promise((resolve) => target.server.close(resolve));
+    expect(code).toBe(2);
+    expect(memory.stderr()).toContain(
+      'b2bctl config set webhook.clientSecretFile /path/to/secret --profile lojaA); never the secret itself',
     );
     expect(target.count()).toBe(0);
   });
