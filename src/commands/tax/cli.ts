@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../../base/errors.js';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import {
   inputFlags,
@@ -127,9 +128,7 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((_flags: unknown, command: Command) => {
       const flags = command.opts<QuoteFlags>();
       if (flags.item === undefined && flags.items === undefined)
-        command.error('error: give the cart: --item NCM,QUANTITY,UNIT_PRICE (repeatable) or --items FILE.', {
-          exitCode: 2,
-        });
+        throw new UsageError('give the cart: --item NCM,QUANTITY,UNIT_PRICE (repeatable) or --items FILE.');
       return dispatch<TaxQuoteOptions>(command, async () => (await import('./quote.js')).run, {
         rules: flags.rules,
         from: flags.from,
@@ -199,17 +198,13 @@ export function register(program: Command, dispatch: Dispatch): void {
     )
     .action((_flags: unknown, command: Command) => {
       const flags = command.opts<ServeFlags>();
-      if (!flags.path.startsWith('/')) command.error('error: --path must start with /, such as /tax.', { exitCode: 2 });
+      if (!flags.path.startsWith('/')) throw new UsageError('--path must start with /, such as /tax.');
       if (!flags.tokenPath.startsWith('/'))
-        command.error('error: --token-path must start with /, such as /oauth/token.', { exitCode: 2 });
+        throw new UsageError('--token-path must start with /, such as /oauth/token.');
       if (flags.tokenPath === flags.path)
-        command.error('error: --token-path and --path must differ: one route asks tokens, the other taxes.', {
-          exitCode: 2,
-        });
+        throw new UsageError('--token-path and --path must differ: one route asks tokens, the other taxes.');
       if (flags.rules === undefined && flags.forwardTo === undefined)
-        command.error('error: give the tax table (--rules FILE), the ERP (--forward-to URL), or both.', {
-          exitCode: 2,
-        });
+        throw new UsageError('give the tax table (--rules FILE), the ERP (--forward-to URL), or both.');
       return dispatch<TaxServeOptions>(command, async () => (await import('./serve.js')).run, {
         rules: flags.rules,
         forwardTo: flags.forwardTo,

@@ -1,3 +1,4 @@
+import { UsageError } from '../../base/errors.js';
 import { parseInstant } from '../../domain/instants.js';
 import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
@@ -229,13 +230,13 @@ export function register(program: Command, dispatch: Dispatch): void {
       // Each flag is named as its option (commander's camel case), so the parsed flags are the options.
       const options = command.opts<ReplayOptions>();
       if (options.forwardBatch !== undefined && options.to === undefined) {
-        command.error('error: --forward-batch says how --to POSTs events: give it with --to URL.', { exitCode: 2 });
+        throw new UsageError('--forward-batch says how --to POSTs events: give it with --to URL.');
       }
       if ((options.to === undefined) === (options.exec === undefined)) {
-        command.error('error: give exactly one of --to URL or --exec COMMAND.', { exitCode: 2 });
+        throw new UsageError('give exactly one of --to URL or --exec COMMAND.');
       }
       if (!options.id && !options.since && !options.dead) {
-        command.error('error: choose the events: --id ID..., --since TIME [--until TIME], or --dead.', { exitCode: 2 });
+        throw new UsageError('choose the events: --id ID..., --since TIME [--until TIME], or --dead.');
       }
       return dispatch<ReplayOptions>(command, async () => (await import('./replay.js')).run, options);
     });
@@ -269,19 +270,16 @@ export function register(program: Command, dispatch: Dispatch): void {
   )
     .option('--handoff <name>', 'only this hand-off')
     .action((action: DeadOptions['action'], ids: string[], _flags: unknown, command: Command) => {
-      if (action !== 'list' && ids.length === 0)
-        command.error(`error: name the events: webhook dead ${action} ID...`, { exitCode: 2 });
+      if (action !== 'list' && ids.length === 0) throw new UsageError(`name the events: webhook dead ${action} ID...`);
       // list shows every dead letter (--handoff narrows it): ids given to it would look like a filter that is not.
       if (action === 'list' && ids.length > 0)
-        command.error(
-          `error: webhook dead list takes no ids; it lists every dead letter (--handoff NAME for one hand-off's).`,
-          { exitCode: 2 },
+        throw new UsageError(
+          `webhook dead list takes no ids; it lists every dead letter (--handoff NAME for one hand-off's).`,
         );
       const bad = ids.find((id) => !/^\d+$/.test(id));
       if (bad !== undefined)
-        command.error(
-          `error: webhook dead ${action} ${bad}: expected an event id (a whole number, see webhook dead list).`,
-          { exitCode: 2 },
+        throw new UsageError(
+          `webhook dead ${action} ${bad}: expected an event id (a whole number, see webhook dead list).`,
         );
       const parsed = ids.map((id) => eventId(id)[0] as number);
       const flags = command.opts<{ inbox?: string; store?: string; handoff?: string }>();

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { Dispatch } from '../../../src/command-kit/command-group.js';
+import { UsageError } from '../../../src/base/errors.js';
 import { register } from '../../../src/commands/webhook/cli.js';
 
 /** Parses argv through the webhook group with the verb mocked: the options it would have been given, or the error. */
@@ -21,8 +22,9 @@ async function parse(argv: string[]): Promise<{ options?: unknown; error?: strin
   try {
     await program.parseAsync(['node', 'b2bctl', 'webhook', ...argv]);
     return { options: captured };
-  } catch {
-    return { error: errorText.trim() };
+  } catch (error) {
+    // Commander's own refusals are written; a refused combination of flags is a UsageError, as runProgram prints it.
+    return { error: error instanceof UsageError ? `error: ${error.message}` : errorText.trim() };
   }
 }
 

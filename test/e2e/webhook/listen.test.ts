@@ -204,7 +204,12 @@ describe('webhook listen (built binary)', () => {
     expect((await running.done).code).toBe(0);
   });
   it.each([
-    [[], {}, 2, /B2BCTL_WEBHOOK_CLIENT_SECRET or pass --client-secret-file/],
+    [
+      [],
+      {},
+      2,
+      /B2BCTL_WEBHOOK_CLIENT_SECRET, pass --client-secret-file FILE, or name the file in the profile's webhook.clientSecretFile/,
+    ],
     [
       ['--client-secret-file', '/nonexistent/secret'],
       {},
