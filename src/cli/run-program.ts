@@ -41,7 +41,11 @@ export async function runProgram(
   const program = await buildProgram(async (command, load, options) => {
     const parsed = globalsOf(command, env);
     await refuseUnknownLogFormat(parsed, env);
-    await refuseExcelWithOtherFormat(parsed);
+    // A bulk run's --excel is its report's: the one kind of command with a --report flag.
+    await refuseExcelWithOtherFormat(
+      parsed,
+      command.options.some((option) => option.long === '--report'),
+    );
     // The default is text: timestamped lines when stderr is not a terminal (cron), bare on one.
     globals = { ...parsed, logFormat: parsed.logFormat ?? 'text' };
     context = await contextFor(globals);
