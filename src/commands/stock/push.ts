@@ -110,7 +110,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       },
       sendingLesson() {
         const note = fitting?.summary();
-        return note && bodyLimitLine(note);
+        return note ? bodyLimitLine(note) : fitting?.wholeRefusalLine();
       },
       sendBatch: (client, batch, signal) =>
         (fitting as FittingBatches).send(
