@@ -1,4 +1,5 @@
 import { accessSync, constants } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { RecordVerdict } from '../domain/validation.js';
@@ -24,7 +25,7 @@ import { spoolStdin } from './spool.js';
 import { checkingProgress } from './checking-progress.js';
 import { changedWhileRead, fileIdentity } from './file-identity.js';
 import { type LateProblem, runValidationPass, type ValidationSummary } from './validation-pass.js';
-import { type JudgedRecord, type SpooledRecord, VerdictSpool } from './verdict-spool.js';
+import { type JudgedRecord, removeAbandonedSpools, type SpooledRecord, VerdictSpool } from './verdict-spool.js';
 import { printable } from '../lib/printable.js';
 
 export type { BulkJob, SendPlan } from './job.js';
@@ -70,6 +71,9 @@ async function lockedRun<T, Sent>(job: BulkJob<T, Sent>, context: Context, tally
   let spooled: { path: string; remove(): void } | undefined;
   // A dry run sends nothing, so it keeps no verdicts.
   const verdicts = job.flags.dryRun ? undefined : new VerdictSpool<Sent>();
+  // It still removes those of killed runs, and their copies of stdin, as a run that sends does (its spool's making):
+  // a nightly dry run before each push left every killed push's copy, 54 MB of it, in the temporary folder (a user test).
+  if (!verdicts) removeAbandonedSpools(tmpdir());
   try {
     // A FIFO or a process substitution (`<(cat f.csv)`) can be read once, like stdin: the send pass
     // would otherwise reopen it and hang, or find it empty and send nothing. Spooled before the lock

@@ -19,6 +19,8 @@ export interface BodyLimitNote {
 export class FittingBatches {
   private size: number;
   private readonly note: BodyLimitNote;
+  /** Requests answered (or refused) of more than one item, and the one answer refusing every such request whole. */
+  private readonly wholeRefusals = { requests: 0, refused: 0, answer: undefined as string | undefined, mixed: false };
 
   constructor(
     startSize: number,
@@ -39,13 +41,44 @@ export class FittingBatches {
       const part = items.slice(start, start + this.size);
       try {
         results.push(...(await sendRequest(part)));
+        if (part.length > 1) this.wholeRefusals.requests++;
         start += part.length;
       } catch (error) {
-        if (!(error instanceof PlatformError && error.status === 413) || part.length === 1) throw error;
+        if (!(error instanceof PlatformError && error.status === 413) || part.length === 1) {
+          if (part.length > 1) this.refusedWhole(error);
+          throw error;
+        }
         this.shrink(part.length, bytesOf(part));
       }
     }
     return results;
+  }
+
+  /**
+   * A request of several items refused whole: by a 4xx other than 401, 403, 408 and 429 (the credentials, a time-out,
+   * the pace), counted with its answer, so that a run whose every request got the same one can be told.
+   */
+  private refusedWhole(error: unknown): void {
+    this.wholeRefusals.requests++;
+    const status = error instanceof PlatformError ? error.status : 0;
+    if (status < 400 || status > 499 || [401, 403, 408, 429].includes(status)) return;
+    this.wholeRefusals.refused++;
+    const answer = (error as PlatformError).message;
+    if (this.wholeRefusals.answer !== undefined && this.wholeRefusals.answer !== answer)
+      this.wholeRefusals.mixed = true;
+    this.wholeRefusals.answer ??= answer;
+  }
+
+  /**
+   * The line of a run whose every request (two at least) of several items was refused whole with the same 4xx: a
+   * platform that takes fewer items per request than were sent answers so (`422 batch must hold 1 to 100 items`), and
+   * the records had nothing to fix, so feeding the errors file back at the same size fails again (a user test). The
+   * platform's words are quoted, never read: b2bctl cannot know the size it takes.
+   */
+  wholeRefusalLine(): string | undefined {
+    const { requests, refused, answer, mixed } = this.wholeRefusals;
+    if (refused < 2 || refused !== requests || mixed || answer === undefined) return undefined;
+    return `warning: every request of the run (${requests}, of up to ${countOf(this.size, 'items')}) was refused whole with the same answer: ${answer}. If the platform takes fewer items per request than that, the records may have nothing to fix: add --batch-size N (what it takes) to the command that feeds the errors file back.`;
   }
 
   /** What happened, when a 413 changed the size; undefined when every request fit. */

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import type { Context } from '../context.js';
 import { InputError, InterruptedError } from '../base/errors.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
@@ -11,6 +12,7 @@ import { advisoryLogger, problemOutput, type ProblemOutput } from './problem-out
 import { runValidationPass, type RecordChecker } from './validation-pass.js';
 import { type ThreadedValidation, validateOnThread, type ValidationPlace, validationPlace } from './validate-thread.js';
 import { inputName } from '../io/input/byte-source.js';
+import { removeAbandonedSpools } from './verdict-spool.js';
 
 export interface ValidateCommand<T> {
   file: string;
@@ -32,6 +34,9 @@ export interface ValidateCommand<T> {
  */
 export async function runValidateCommand<T>(command: ValidateCommand<T>, context: Context): Promise<void> {
   const { thread } = command;
+  // What killed bulk runs left in the temporary folder (their verdicts, their copies of stdin) goes, as a bulk run
+  // removes it: a nightly validate before each push kept every killed push's copy (a user test).
+  removeAbandonedSpools(tmpdir());
   const place: ValidationPlace = thread ? await validationPlace(command.file, context) : { here: {} };
   if (thread && 'thread' in place) {
     const { size, stdinCopy } = place.thread;

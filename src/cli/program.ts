@@ -144,10 +144,12 @@ export async function refuseUnknownLogFormat(
 
 /**
  * A usage error for `--excel` beside `-o json`, `ndjson` or `table`: --excel is a CSV for Excel, so the two ask for
- * different outputs, and taking either silently writes what the other did not ask for.
+ * different outputs, and taking either silently writes what the other did not ask for. Not for a bulk run
+ * (`writesReport`): there --excel is the report's (a file) and -o its summary, as the report.excel setting beside
+ * -o json always did; refused, the advice `-o csv --excel` was refused in turn (a user test).
  */
-export async function refuseExcelWithOtherFormat(globals: GlobalOptions): Promise<void> {
-  if (!globals.excel || globals.output === undefined || globals.output === 'csv') return;
+export async function refuseExcelWithOtherFormat(globals: GlobalOptions, writesReport = false): Promise<void> {
+  if (!globals.excel || globals.output === undefined || globals.output === 'csv' || writesReport) return;
   const { UsageError } = await import('../base/errors.js');
   throw new UsageError(
     `--excel writes a CSV for a pt-BR Excel; it does not go with -o ${globals.output}. Give -o csv --excel (or --excel alone), or -o ${globals.output} alone.`,

@@ -41,7 +41,7 @@ export async function runProgram(
   const program = await buildProgram(async (command, load, options) => {
     const parsed = globalsOf(command, env);
     await refuseUnknownLogFormat(parsed, env);
-    await refuseExcelWithOtherFormat(parsed);
+    await refuseExcelWithOtherFormat(parsed, writesReport(command));
     // The default is text: timestamped lines when stderr is not a terminal (cron), bare on one.
     globals = { ...parsed, logFormat: parsed.logFormat ?? 'text' };
     context = await contextFor(globals);
@@ -146,4 +146,9 @@ export function helpOfCommandPath(argv: readonly string[]): readonly string[] {
   const words = argv.slice(2);
   if (words[0] !== 'help' || words.length < 2 || words.slice(1).some((word) => word.startsWith('-'))) return argv;
   return [...argv.slice(0, 2), ...words.slice(1), '--help'];
+}
+
+/** Whether the command is a bulk run, whose `--excel` is its report's: the one kind with a `--report` flag. */
+function writesReport(command: { options: readonly { long?: string }[] }): boolean {
+  return command.options.some((option) => option.long === '--report');
 }

@@ -211,7 +211,11 @@ export class Pacer {
    * it, which would otherwise bunch up into the platform's window.
    */
   private windowOpensAt(): number {
-    const limit = Math.max(1, Math.floor(this.learnedLimit));
+    // `--rate N` holds any second to N starts too: spaced at 1/N alone, the N+1st started exactly a second after the
+    // first, and reached the platform a little sooner, so N+1 came within a second (a user test). A fractional rate
+    // spaced evenly already holds a second to its next whole number.
+    const requested = this.targetRate === undefined ? Number.POSITIVE_INFINITY : Math.ceil(this.targetRate);
+    const limit = Math.max(1, Math.min(Math.floor(this.learnedLimit), requested));
     if (limit > maxRememberedStarts) return 0;
     const earlier = this.starts[this.starts.length - limit];
     return earlier === undefined ? 0 : earlier + this.heldSpanMs;
@@ -221,6 +225,12 @@ export class Pacer {
   succeeded(startedAt?: number): void {
     const now = this.elapsed();
     const started = startedAt ?? now;
+    // The run's first request reaches the platform later than it starts (its connection and HTTP parser are set up on
+    // it: 100 ms on a loaded machine), and the next ones came that much closer to it than they started: N+1 within a
+    // second at --rate N (a user test). Its answer, the latest it can have arrived, stands for its start in the
+    // seconds held (windowOpensAt); a second's wait once a run at most.
+    if (startedAt !== undefined && startedAt === this.firstStartedAt && this.starts[0] === startedAt)
+      this.starts[0] = now;
     this.refusingSince = undefined;
     this.refusedInARow = 0;
     this.recentSuccesses.push(started);
@@ -288,6 +298,11 @@ export class Pacer {
     this.quietBeforeProbingMs = quietBeforeProbingLimitMs;
     // A count whose second reaches back before the run's first request is only a floor (see checkFloor).
     this.checkingFloor = this.firstStartedAt !== undefined && since < this.firstStartedAt;
+    const gap = this.sinceLastAccepted(refusedStartedAt);
+    if (!this.checkingFloor && counted <= 1 && retryAfterMs > heldSpanMs && gap !== undefined) {
+      this.wave = undefined;
+      return this.learnSpacing(gap, retryAfterMs, probedFrom, quietBeforeProbingMs);
+    }
     // An unpaced run (no --rate, the default) sends its first requests all at once: the 429 can come back before
     // any accepted answer, and then the allowance is only known from the answers that follow. They lift the pace
     // as they come, up to the count (see acceptedLate); without them it stayed at 0.5/s for minutes (review).
@@ -312,6 +327,45 @@ export class Pacer {
     this.report(
       `pace: ${this.rate.toFixed(2)} requests/s after a 429 (${counted} accepted in the ${refusedStartedAt - since} ms before it${floor === undefined ? '' : `, the limit checked was ${floor}`}; pausing ${retryAfterMs} ms)`,
     );
+  }
+
+  /**
+   * A 429 with at most one request accepted in the second before it, asking to wait longer than a second: the
+   * platform allows fewer than a request a second (1 per 2 s, 1 per 3 s), which no count of a second can tell, and
+   * the pace stayed near a request a second, half the allowance, a 429 for each request accepted (a user test). The
+   * spacing can tell: the platform refused a request `gap` after the last one it accepted and asked for Retry-After
+   * more, so one every gap + Retry-After is taken (exactly the platform's window when its Retry-After is the time
+   * left in it). A probe refused sooner after the last accepted request than the spacing it started from confirms it.
+   */
+  private learnSpacing(
+    gap: number,
+    retryAfterMs: number,
+    probedFrom: number | undefined,
+    quietBeforeProbingMs: number,
+  ): void {
+    // A request refused sooner after the last accepted one than the spacing learned (a turn given at the pace before,
+    // or a probe) says nothing new: the spacing stands, and a probe refused so waits longer before the next.
+    const learned = probedFrom ?? this.learnedLimit;
+    if (learned < 1 && 1000 / learned > gap) {
+      this.learnedLimit = learned;
+      if (probedFrom !== undefined)
+        this.quietBeforeProbingMs = Math.min(longestQuietBeforeProbingMs, 2 * quietBeforeProbingMs);
+    } else this.learnCount(Math.min(1, 1000 / (gap + retryAfterMs)));
+    this.rate = Math.min(this.rate ?? Number.POSITIVE_INFINITY, this.paceFor(this.learnedLimit));
+    this.report(
+      `pace: ${this.rate.toFixed(3)} requests/s after a 429 (the platform refused a request ${Math.round(gap)} ms after the last it accepted and asked to wait ${retryAfterMs} ms: fewer than one a second)`,
+    );
+  }
+
+  /**
+   * How long before a refused request the last accepted one started, when that was within the slowest pace's turn
+   * (2 s, and the margin), or a spacing is already learned (a probe of it): a refusal further from any accepted
+   * request says nothing of the spacing the platform takes.
+   */
+  private sinceLastAccepted(refusedStartedAt: number): number | undefined {
+    const lastAccepted = this.recentSuccesses.filter((started) => started < refusedStartedAt).at(-1);
+    const gap = lastAccepted === undefined ? undefined : refusedStartedAt - lastAccepted;
+    return gap !== undefined && (gap <= 2 * heldSpanMs || this.learnedLimit < 1) ? gap : undefined;
   }
 
   /**

@@ -71,6 +71,7 @@ export function itemisedRefusal(
     'misplacedResults',
     'unreadResult',
     'shortCount',
+    'unknownBatchStatus',
   ]);
   const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), (note) => {
     if (!failedAnyway.has(note.kind)) noted?.(note);

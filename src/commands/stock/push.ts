@@ -110,7 +110,7 @@ export async function run(options: StockPushOptions, context: Context): Promise<
       },
       sendingLesson() {
         const note = fitting?.summary();
-        return note && bodyLimitLine(note);
+        return note ? bodyLimitLine(note) : fitting?.wholeRefusalLine();
       },
       sendBatch: (client, batch, signal) =>
         (fitting as FittingBatches).send(
@@ -283,6 +283,8 @@ function matchWarning(note: MatchNote): string {
       return `warning: the stock batch route answered a result for SKU "${note.sku}" that says nothing b2bctl reads as applied, refused or pending: ${note.result}; b2bctl reports such an item "unknown" (the errors file holds it to send again; stock values are absolute, so sending it again is harmless). If the results hold their status under another field, set answers.stockBatch.status to it.`;
     case 'shortCount':
       return `warning: the stock batch route counted fewer items applied than it was sent and not refused (${note.result} in a batch of ${countOf(note.batchSize, 'items')}) without saying which; b2bctl reports each item the answer does not itemise "unknown" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
+    case 'unknownBatchStatus':
+      return `warning: the stock batch route answered a batch with ${note.said}, and no per-item result: ${note.result}; b2bctl reports the items of such a batch "unknown", never "queued" or "accepted" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless). b2bctl --verbose stock push shows the answer. No setting teaches b2bctl a status word; on the batch route, if that field is not the batch's outcome, set answers.stockBatch.status to the field that is.`;
     case 'untrustedIndex':
       return untrustedIndexWarning(note);
     case 'unshownIndexBase':

@@ -223,6 +223,17 @@ export function readFormulaGuard(path: string, text: string, errorsFile: boolean
   };
 }
 
+/**
+ * The text Excel shows for a CSV cell holding its text formula `="000123"`: the idiom ERPs write so that Excel keeps
+ * a code's leading zeros (a `""` inside is one `"`). Read as Excel and Calc show it, `000123`: sent as it was written,
+ * the platform took the SKU `="000123"` (a user test). Undefined for any other text, which is read as written.
+ */
+export function excelTextFormula(text: string): string | undefined {
+  if (text.charCodeAt(0) !== 61) return undefined;
+  const found = /^="((?:[^"]|"")*)"\s*$/.exec(text);
+  return found === null ? undefined : (found[1] as string).replaceAll('""', '"');
+}
+
 /** True when a cell's text is a spreadsheet's formula error rather than a value (spreadsheetError). */
 export function isSpreadsheetError(text: string): boolean {
   // Nearly every cell starts with neither `#` nor `E`: the pattern runs only on the few that do.

@@ -1,6 +1,7 @@
 import {
   ambiguousNumber,
   type DecimalSeparator,
+  excelTextFormula,
   isRetypeCell,
   isSpreadsheetError,
   readFormulaGuard,
@@ -223,7 +224,7 @@ function csvRecordShaper(
         continue;
       }
       // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
-      const guard = readFormulaGuards(row.cells, written.columns, errorsFile);
+      const guard = readFormulaGuards(readTextFormulas(row.cells), written.columns, errorsFile);
       const cells = guard.cells;
       let problems: (string | ReaderProblem)[] | undefined = guard.problems;
       const long = longRowProblem(row.cells, header) ?? spareColumnShiftProblem(row.cells, header);
@@ -381,6 +382,19 @@ function readFormulaGuards(
     }
   }
   return { cells: read, problems };
+}
+
+/**
+ * The cells with Excel's text formula (`="000123"`) read as Excel shows it (excelTextFormula); the same array when no
+ * cell starts with `=` (nearly every row).
+ */
+function readTextFormulas(cells: string[]): string[] {
+  let read: string[] | undefined;
+  for (let index = 0; index < cells.length; index++) {
+    const shown = excelTextFormula(cells[index] as string);
+    if (shown !== undefined) (read ??= [...cells])[index] = shown;
+  }
+  return read ?? cells;
 }
 
 /** Whether any cell holds a `'`: a loop, not some(), as it runs on each of a million rows. */

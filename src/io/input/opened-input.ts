@@ -88,6 +88,11 @@ export interface InputRecord {
   /** CSV: how the cells became fields, shared by every record, to quote a value back as it was written. */
   cells?: WrittenCells;
   /**
+   * A workbook: the indexes of the columns whose cell in this row is a number cell, not text, which --decimal does
+   * not read (a problem about one advises what does); absent when none.
+   */
+  numberCells?: readonly number[];
+  /**
    * JSON: the fields whose key the record holds with null or "", left out of `values` as an empty cell is; absent when
    * none. A CSV's or workbook's columns are in `cells`, whatever a row's cells hold.
    */

@@ -366,6 +366,7 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
     }
     const values: Record<string, unknown> = {};
     let problems: (string | ReaderProblem)[] | undefined;
+    let numberCells: number[] | undefined;
     for (const column of written.columns) {
       const sheetCell = row.cells[column.index];
       if (sheetCell === undefined) continue;
@@ -384,6 +385,7 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
         continue;
       }
       if (cell !== sheetCell) original[column.index] = cellText(cell);
+      if (cell.kind === 'number') (numberCells ??= []).push(column.index);
       const read = cellValue(cell, column, written.decimal, written.decimalSettled);
       if (read.problem) {
         // In the errors file, marked: fed back unchanged, the text left of a lost value would pass as a value (a
@@ -404,7 +406,9 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
     const invisible = invisibleProblems(values);
     if (invisible.length > 0) (problems ??= []).push(...invisible);
     // Nearly every row has no problem: one shared empty list rather than an array per row.
-    return { line: row.row, values, original, problems: problems ?? noProblems, cells: written };
+    const record: InputRecord = { line: row.row, values, original, problems: problems ?? noProblems, cells: written };
+    if (numberCells !== undefined) record.numberCells = numberCells;
+    return record;
   };
 }
 

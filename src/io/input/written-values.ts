@@ -23,10 +23,17 @@ export function problemsAsWritten(record: InputRecord, problems: readonly FieldP
       message = message.replace(`with value [${problem.value}]`, `with value [${written}]`);
     // The rules give their example in the platform's notation; in a decimal-comma file that example is itself refused.
     if (cells.decimal === ',') message = message.replace('such as 1234.56', 'such as 1234,56');
-    const hint =
+    const textHint =
       currencyHint(written, cells.decimal) ??
       decimalCommaHint(written, cells.decimal, column.type) ??
       decimalPointHint(written, cells.decimal, column.type);
+    // --decimal reads text cells: a number cell is told what does change it, never a flag that leaves it as it is; one
+    // of 3 decimals, whatever the flag, as it may be a thousands number read in another language.
+    const numberCell = record.numberCells?.includes(column.index) === true;
+    const hint =
+      numberCell && (textHint?.includes('--decimal') === true || /\.\d{3}$/.test(written))
+        ? numberCellHint(written)
+        : textHint;
     // A problem that names --decimal already says how the file reads.
     if (hint && !message.includes('--decimal'))
       message = message.endsWith(')') ? `${message.slice(0, -1)}; ${hint})` : `${message} (${hint})`;
@@ -74,6 +81,24 @@ function textAsWritten(problem: FieldProblem, written: string): FieldProblem {
     value: written,
     message: `Property [${problem.field}] with value [${written}]${problem.message.slice(quoted.length)}`,
   };
+}
+
+/**
+ * A workbook's number cell with a fraction refused (`80.359` for a whole quantity, `1.234` for a price of 2 decimals):
+ * the sheet holds the number, so --decimal, which reads text cells, changes nothing, and advising it sent the
+ * operator from `--decimal ,` to `--decimal .` and back (a user test). What does: rounding it in the sheet, or, for
+ * 3 decimals (a pt-BR export's `80.359` for 80359, read as 80,359 by a sheet in another language), importing the CSV
+ * again as Portuguese (Brazil) or typing the value again.
+ */
+export function numberCellHint(written: string): string | undefined {
+  const fraction = /^[+-]?\d+\.(\d+)$/.exec(written)?.[1];
+  if (fraction === undefined) return undefined;
+  const shown = written.replace('.', ',');
+  const thousands =
+    fraction.length === 3
+      ? `; if it was ${written.replace('.', '')} (a pt-BR export opened with another language's settings), import the CSV again as Portuguese (Brazil), or type the value again`
+      : '';
+  return `the cell is the number ${written} (${shown} on a pt-BR screen), which --decimal does not change, as it reads text cells: round it in the sheet${thousands}`;
 }
 
 /**

@@ -41,7 +41,8 @@ export function appliedWords(): readonly string[] {
 // `ignored`) ended the night `accepted`, exit 0 (a fresh user test).
 function pendingWords(): readonly string[] {
   const english = ['pending', 'queued', 'enqueued', 'processing', 'in_progress', 'received', 'accepted'];
-  return [...english, 'pendente', 'em_processamento', 'recebido', 'aceito'];
+  // `EM_FILA` and `enfileirado` (in the queue): a queue's own word for taking the batch (a user test).
+  return [...english, 'pendente', 'em_processamento', 'recebido', 'aceito', 'em_fila', 'enfileirado'];
 }
 
 export function rejectedWords(): readonly string[] {

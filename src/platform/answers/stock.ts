@@ -10,6 +10,7 @@ import {
   type ItemVerdict,
   recognisedStatusFields,
   rejectedWords,
+  withoutMarks,
   wordVerdict,
 } from './status-words.js';
 
@@ -85,7 +86,8 @@ export type MatchNote =
   | { kind: 'misplacedResults'; placeSku: string; quoted: string; result: string; by: 'place' | 'index' }
   | { kind: 'unreadResult'; sku: string; result: string }
   | { kind: 'unknownStatus'; sku: string; result: string }
-  | { kind: 'shortCount'; result: string; count: number; batchSize: number };
+  | { kind: 'shortCount'; result: string; count: number; batchSize: number }
+  | { kind: 'unknownBatchStatus'; said: string; result: string };
 
 /**
  * One verdict per sent item (in the order sent) when the answer itemises them; undefined when no
@@ -137,7 +139,8 @@ function readAnswer(
   const unexplained = beside === undefined || explained ? [] : [beside];
   const refusals = [...(itemised?.refusals ?? []), ...unexplained];
   if (refusals.length === 0) {
-    if (itemised === undefined && lists.length === 0 && applied.length === 0) return undefined;
+    if (itemised === undefined && lists.length === 0 && applied.length === 0)
+      return unknownBatchAnswer(body, skus, settings.status, noted, { queue: !rules.silentMayBeDropped });
     if (rules.silentMayBeDropped) {
       unknownWhenUnread(verdicts, itemised?.shown ?? [], skus, noted);
       unknownWhenCountedShort(verdicts, applied, skus, noted);
@@ -164,6 +167,68 @@ function readAnswer(
   noted({ kind: 'unmatchedRefusal', result: refusals[0] as string });
   unknownUnlessShown(verdicts, refusals);
   return verdicts;
+}
+
+// The fields a batch's own status is read in when the answer itemises nothing (`{"status": "REFUSED"}`), named as read
+// (case, accents, `_` and `-` aside).
+function batchStatusFields(): readonly string[] {
+  return ['status', 'state', 'situacao', 'result', 'resultado', 'outcome', 'retorno'];
+}
+
+// The counts a queue's answer says it took the batch's items into the queue by (`"queued": 0`).
+function queuedCountFields(): readonly string[] {
+  return ['queued', 'enqueued', 'accepted', 'received', 'enfileirados', 'enfileirado', 'aceitos', 'recebidos'];
+}
+
+/**
+ * An answer that itemises nothing and shows no refusal b2bctl lists, read for what it says of the whole batch: a status
+ * word b2bctl knows as neither applied, refused nor pending (`REFUSED`, `DISCARDED`, `NEGADO`), or, on the queue route,
+ * a count of 0 items queued. Either makes every item `unknown`, quoting the answer, as an item's own unknown word does:
+ * a platform saying in its own words that it discarded the batch was reported `queued` (or `accepted`), exit 0, with
+ * nothing stored (a user test). An answer with no status at all stays undefined (`accepted`/`queued`, as documented).
+ */
+function unknownBatchAnswer(
+  body: unknown,
+  skus: readonly string[],
+  statusField: string | undefined,
+  noted: (note: MatchNote) => void,
+  route: { queue: boolean },
+): ItemVerdict[] | undefined {
+  const word = unknownBatchWord(body, statusField);
+  const none = route.queue && skus.length > 0 ? queuedNone(body) : undefined;
+  if (word === undefined && none === undefined) return undefined;
+  const result = quotedJson(JSON.stringify(body) ?? '', 300);
+  const said =
+    word === undefined
+      ? `${none as string} for a batch of ${skus.length}`
+      : `the status "${word}", which b2bctl knows as neither applied, refused nor pending`;
+  noted({ kind: 'unknownBatchStatus', said, result });
+  return skus.map(() => ({ verdict: 'unknown', message: `the platform answered the batch with ${said}: ${result}` }));
+}
+
+/** The first status word beside no result (under answers.stockBatch.status when set) that wordVerdict finds unknown. */
+function unknownBatchWord(body: unknown, statusField: string | undefined): string | undefined {
+  const named = (field: string) =>
+    statusField === undefined ? batchStatusFields().includes(nameAsListed(field)) : field === statusField;
+  for (const place of placesBeside(body, undefined))
+    for (const [field, value] of Object.entries(place))
+      if (named(field) && typeof value === 'string' && value.trim() !== '' && wordVerdict(value).verdict === 'unknown')
+        return value.trim();
+  return undefined;
+}
+
+/** A count of the items taken into the queue that is 0 (`"queued": 0`, `"accepted": "0"`), as the answer wrote it. */
+function queuedNone(body: unknown): string | undefined {
+  for (const place of placesBeside(body, undefined))
+    for (const [field, value] of Object.entries(place))
+      if (queuedCountFields().includes(nameAsListed(field)) && countAsWritten(value) === 0) return `"${field}": 0`;
+  return undefined;
+}
+
+function nameAsListed(field: string): string {
+  return withoutMarks(field)
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 }
 
 /** What the per-item results say, read at the place they were found. */

@@ -83,3 +83,25 @@ describe('stock push --excel', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 });
+
+describe('stock push --excel beside -o json or -o ndjson (a user test: refused, the advice -o csv --excel refused too)', () => {
+  it.each(['json', 'ndjson'])(
+    '-o %s --excel: the report for Excel and the summary on stdout, exit 0',
+    async (format) => {
+      const dir = freshWorkDir();
+      writeFileSync(join(dir, 'stock.csv'), 'sku;quantity;price\r\nPAR-SXT-M10X50-ZN;13;17,35\r\n');
+      const env = { B2BCTL_BASE_URL: sandbox.url, B2BCTL_TOKEN: token };
+      const args = ['stock', 'push', 'stock.csv', '--route', 'batch', '--excel', '-o', format];
+      const result = await runCommandLine(args, { configDir: freshConfigDir(), cwd: dir, env });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout.trim())).toMatchObject({
+        command: 'stock push',
+        outcomes: { applied: 1 },
+        exitCode: 0,
+      });
+      const reportPath = join(dir, onlyReport(dir, 'stock'));
+      expect(readFileSync(reportPath, 'utf8').startsWith('\uFEFFline;key;outcome;')).toBe(true);
+      expect(result.stderr).not.toContain('error:');
+    },
+  );
+});

@@ -25,7 +25,8 @@ function succeedOver(pacer: Pacer, clock: FakeClock, count: number, spanMs: numb
 describe('Pacer spacing', () => {
   it.each<[number, number[]]>([
     [10, [0, 100, 200, 300, 400]],
-    [4, [0, 250, 500, 750, 1000]],
+    // The fifth held to a second (and the margin) after the first: never 5 starts within a second at --rate 4.
+    [4, [0, 250, 500, 750, 1000 / 0.98]],
     [0.5, [0, 2000, 4000, 6000, 8000]],
     [1000, [0, 1, 2, 3, 4]],
   ])('at %s requests per second, starts are %j', async (rate, expected) => {
@@ -814,5 +815,98 @@ describe('Pacer: 429s of requests sent before the cut', () => {
     expect(pacer.throttles).toBe(2);
     await pacer.take();
     expect(clock.now()).toBe(13_500);
+  });
+});
+
+/**
+ * One caller after another against a platform that takes `limit` requests in any `windowMs` (a sliding window) and
+ * answers the others 429 with `retryAfterMs`, for `forMs` of the fake clock: the starts it accepted and its 429s.
+ */
+async function againstSlidingWindow(
+  pacer: Pacer,
+  clock: FakeClock,
+  platform: { limit: number; windowMs: number; retryAfterMs: number },
+  forMs: number,
+): Promise<{ accepted: number[]; refused: number }> {
+  const accepted: number[] = [];
+  let refused = 0;
+  while (clock.now() < forMs) {
+    const started = await pacer.take();
+    const inWindow = accepted.filter((time) => time > clock.now() - platform.windowMs).length;
+    if (inWindow < platform.limit) {
+      accepted.push(clock.now());
+      clock.advance(50);
+      pacer.succeeded(started);
+    } else {
+      refused++;
+      clock.advance(50);
+      pacer.throttled(platform.retryAfterMs, started);
+    }
+  }
+  return { accepted, refused };
+}
+
+/** The most starts any stretch of a second (from one start, its end included) holds. */
+function mostInASecond(starts: readonly number[]): number {
+  return Math.max(...starts.map((from) => starts.filter((time) => time >= from && time <= from + 1000).length));
+}
+
+describe('Pacer: --rate N holds every second to N starts (a user test: N+1 reached the platform within a second)', () => {
+  it.each([5, 3, 1, 20])('at --rate %s, 60 starts in a row: no second holds more than the rate', async (rate) => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, rate);
+    const starts = await startTimes(pacer, clock, 60);
+    expect(mostInASecond(starts)).toBe(rate);
+    // Still the rate to within the margin.
+    expect((59 * 1000) / (starts.at(-1) as number)).toBeGreaterThan(rate * 0.97);
+  });
+
+  it('a fractional --rate is spaced evenly as before: 2.5 a second is 400 ms apart', async () => {
+    const clock = new FakeClock();
+    expect(await startTimes(new Pacer(clock, 2.5), clock, 4)).toEqual([0, 400, 800, 1200]);
+  });
+});
+
+describe('Pacer: a platform allowing fewer than one request a second (a user test: half its allowance, a 429 each)', () => {
+  it.each([
+    [3000, 3000],
+    [2000, 2000],
+    [3000, 2000], // a Retry-After of the time left in the window
+  ])(
+    'one per %s ms, Retry-After %s ms: a few 429s in 5 minutes, and at least 2/3 of the allowance',
+    async (windowMs, retryAfterMs) => {
+      const clock = new FakeClock();
+      const pacer = new Pacer(clock, undefined, undefined, undefined, longestRefusalMs);
+      const { accepted, refused } = await againstSlidingWindow(
+        pacer,
+        clock,
+        { limit: 1, windowMs, retryAfterMs },
+        300_000,
+      );
+      const allowance = 300_000 / windowMs;
+      expect(accepted.length).toBeGreaterThanOrEqual((2 / 3) * allowance);
+      expect(refused).toBeLessThan(accepted.length / 5);
+    },
+  );
+
+  it('a platform taking one a second is still paced near it', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, undefined, undefined, undefined, longestRefusalMs);
+    const platform = { limit: 1, windowMs: 1000, retryAfterMs: 1000 };
+    const { accepted } = await againstSlidingWindow(pacer, clock, platform, 120_000);
+    expect(accepted.length).toBeGreaterThan(100);
+  });
+});
+
+describe("Pacer: the run's first request, which reaches the platform later than it starts", () => {
+  it('its answer stands for its start in the second held: at --rate 5, answered at 120 ms, the sixth starts 1,020 ms after it', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer(clock, 5);
+    const first = await pacer.take();
+    clock.advance(120);
+    pacer.succeeded(first);
+    const starts = await startTimes(pacer, clock, 5);
+    expect(starts.slice(0, 4)).toEqual([200, 400, 600, 800]);
+    expect(starts[4]).toBeCloseTo(120 + 1000 / 0.98, 6);
   });
 });
