@@ -67,10 +67,13 @@ export const rateText = (rate: Exact): string => rate.times(100).toDecimalPlaces
 /**
  * The MVA applied: the original inside a state; between states the adjusted one, which keeps the burden of a
  * product bought in another state equal to one bought inside: (1 + MVA) × (1 − interstate) / (1 − internal) − 1.
+ * Adjusted only where the destination's internal rate is above the interstate rate: below it the adjustment would
+ * lower the margin, and the agreements that carry the formula apply the original MVA then (docs/tax.md, formula 4;
+ * a user test).
  */
 export function appliedMva(rule: Pick<TaxRule, 'mva' | 'icmsRate' | 'destinationRate'>, interstate: boolean): Exact {
   const original = percent(rule.mva);
-  if (!interstate) return original;
+  if (!interstate || !percent(rule.destinationRate).gt(percent(rule.icmsRate))) return original;
   return original
     .plus(1)
     .times(one.minus(percent(rule.icmsRate)))

@@ -112,6 +112,25 @@ describe('tax quote', () => {
     expect(result.items).toEqual([workedExample2]);
   });
 
+  // A user test: between states the MVA was always adjusted, also to a destination whose internal rate is below the
+  // interstate one, where the adjustment lowers the margin and the agreements apply the original MVA (docs/tax.md,
+  // formula 4, its worked case by hand: ST 34.00, not 25.72).
+  it('applies the original MVA between states where the destination rate is below the interstate one', async () => {
+    const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+    writeFileSync(
+      join(folder, 'mva.csv'),
+      `${header}22030000,SP,PR,taxpayer,12,,10,100,7,\n22030000,SP,RJ,taxpayer,12,,10,100,20,\n`,
+    );
+    const below = await quoteFrom('mva.csv', '22030000,1,1000', 'PR', ['-o', 'json']);
+    expect(below.code).toBe(0);
+    const lower = JSON.parse(below.stdout) as { items: { icmsSt: unknown }[] };
+    expect(lower.items[0]?.icmsSt).toMatchObject({ base: '2200.00', rate: '7', value: '34.00', mva: '100' });
+    // Above it, the adjusted MVA: 2 × 0.88 / 0.80 − 1 = 120%; base 1,100.00 × 2.2 = 2,420.00; 484.00 − 120.00.
+    const above = await quoteFrom('mva.csv', '22030000,1,1000', 'RJ', ['-o', 'json']);
+    const higher = JSON.parse(above.stdout) as { items: { icmsSt: unknown }[] };
+    expect(higher.items[0]?.icmsSt).toMatchObject({ base: '2420.00', rate: '20', value: '364.00', mva: '120' });
+  });
+
   // A user test: `0402101` saved by a spreadsheet as 402101 loaded as a subheading, and 0402.10.10 took the chapter's 12%
   // with no word; a 6-digit row is said at load unless written with its dot or its zero.
   it('warns of a bare 6-digit NCM row that may be a 7-digit item of chapters 01-09 without its zero', async () => {

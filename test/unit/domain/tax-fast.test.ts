@@ -38,14 +38,16 @@ function referenceTaxes(item: TaxItem, rule: TaxRule, buyer: BuyerKind, intersta
   };
   let added = ipi;
   if (buyer === 'taxpayer' && share(rule.mva).gt(0)) {
-    const factor = interstate
+    // Adjusted only where the destination's internal rate is above the interstate one (docs/tax.md, formula 4).
+    const adjusted = interstate && destination.gt(share(rule.icmsRate));
+    const factor = adjusted
       ? share(rule.mva)
           .plus(1)
           .times(new Reference(1).minus(share(rule.icmsRate)))
           .div(new Reference(1).minus(destination))
       : share(rule.mva).plus(1);
     const stBase = cents(
-      interstate
+      adjusted
         ? operation
             .plus(ipi)
             .times(share(rule.mva).plus(1))
