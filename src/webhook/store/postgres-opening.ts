@@ -73,8 +73,7 @@ function stopsOf(
   session.socket.once('connect', () => (connected = true));
   let cancel: (() => void) | undefined;
   const stopped = new Promise<never>((_resolve, reject) => {
-    const timer =
-      limitMs === undefined ? undefined : setTimeout(() => reject(unanswered(limitMs, connected)), limitMs);
+    const timer = limitMs === undefined ? undefined : setTimeout(() => reject(unanswered(limitMs, connected)), limitMs);
     const onInterrupt = () => reject(stoppedWhileOpening(session, interrupt as AbortSignal));
     interrupt?.addEventListener('abort', onInterrupt, { once: true });
     cancel = () => {
