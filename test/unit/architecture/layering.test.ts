@@ -84,10 +84,45 @@ function cyclesIn(graph: ReadonlyMap<string, readonly string[]>): string[] {
   return cycles;
 }
 
+/**
+ * The "may import" table of src/README.md, read from the map itself, so the map a newcomer trusts is the rule the
+ * test holds: each row's room and the rooms it may import (`everything below`: every room listed after it;
+ * `nothing`: none). A file at src/'s root (`context.ts`) is a room of its own.
+ */
+function mayImportFromMap(): Map<string, Set<string>> {
+  const rows = readFileSync(join(sourceRoot, 'README.md'), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => line.split('|').map((cell) => cell.trim()));
+  const roomOf = (cell: string) => (/^`([^`/]+)/.exec(cell)?.[1] ?? '').replace(/\/$/, '');
+  const rooms = rows.map((cells) => roomOf(cells[1] ?? ''));
+  const allowed = new Map<string, Set<string>>();
+  for (const [index, cells] of rows.entries()) {
+    const may = cells[3] ?? '';
+    const named = may.startsWith('everything below')
+      ? rooms.slice(index + 1)
+      : [...may.matchAll(/`([^`]+)`/g)].map((match) => (match[1] ?? '').replace(/\/$/, ''));
+    allowed.set(rooms[index] ?? '', new Set(named));
+  }
+  return allowed;
+}
+
 describe('source layering', () => {
   it('reads the imports it checks (the walker is not blind)', () => {
     expect(edges.length).toBeGreaterThan(100);
     expect(edges).toContainEqual({ from: 'bulk/send-stage.ts', to: 'platform/pacer.ts', typeOnly: false });
+  });
+
+  it('every import between rooms is one the map in src/README.md allows', () => {
+    const allowed = mayImportFromMap();
+    expect(allowed.get('bulk')).toContain('platform');
+    expect(allowed.get('cli')).toContain('base');
+    expect(
+      violations((edge) => {
+        const [from, to] = [room(edge.from), room(edge.to)];
+        return from !== to && allowed.get(from)?.has(to) !== true;
+      }),
+    ).toEqual([]);
   });
 
   it('domain/ is pure: it imports nothing from cli, platform, io, commands, sandbox or config', () => {
