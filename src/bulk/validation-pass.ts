@@ -21,6 +21,12 @@ export interface UniqueValue {
    * corrected one appended at the bottom) is the operator's choice, not the file's order.
    */
   everyRepeatInvalid?: boolean;
+  /**
+   * The value as the platform may take it (a SKU the same but for case and leading zeros): a record whose value is
+   * new but whose loose form is not gets a warning naming the first (takeWarnings), not a problem. The file may mean
+   * two products; a platform that takes them for one sets it twice, whichever request lands last winning.
+   */
+  loose?: string;
 }
 
 /**
@@ -31,6 +37,9 @@ export interface LateProblem {
   place: Pick<InputRecord, 'line' | 'row' | 'element'>;
   problem: FieldProblem;
 }
+
+/** The warnings of nearly every record: one shared empty list. */
+const noWarnings: readonly { message: string }[] = [];
 
 /** A problem with the given secret values masked in its message, and its value masked when it is one. */
 function maskedProblem(problem: FieldProblem, secrets: readonly string[]): FieldProblem {
@@ -185,6 +194,32 @@ export class RecordChecker<T> {
   }
 
   /**
+   * The warnings of the record judged last (UniqueValue.loose), taken once: a command's advisories read them as each
+   * record is judged.
+   */
+  takeWarnings(): readonly { message: string }[] {
+    if (this.warnings.length === 0) return noWarnings;
+    const taken = this.warnings;
+    this.warnings = [];
+    return taken;
+  }
+
+  private warnings: { message: string }[] = [];
+
+  /**
+   * Notes a warning when a value seen for the first time has a loose form seen before. The loose forms share the
+   * duplicate index (another kind of key beside the exact values): a hash and a line per record, no string kept.
+   */
+  private noteLooseRepeat(unique: UniqueValue, place: number): void {
+    if (unique.loose === undefined) return;
+    const first = this.duplicates.firstPlaceOf(`${unique.label}, loose`, unique.loose, place);
+    if (first === undefined) return;
+    this.warnings.push({
+      message: `${unique.label} "${unique.value}" is the same but for case or leading zeros as the ${unique.label} ${this.duplicatePlaceText(first)} of this file: a platform that takes them for one product gets two values for it, and whichever request lands last wins. If they are one product, keep one line; if two, nothing is wrong.`,
+    });
+  }
+
+  /**
    * Adds the repeats among `values` to `problems` (an array is made for the first one when none is given) and
    * returns it.
    */
@@ -197,6 +232,7 @@ export class RecordChecker<T> {
     for (const unique of values) {
       if (unique.value === undefined) continue;
       const first = this.duplicates.firstPlaceOf(unique.label, unique.value, place);
+      if (first === undefined) this.noteLooseRepeat(unique, place);
       if (first === undefined) {
         // Its cell is gone when a repeat comes: how it wrote the value is kept (composed values are no cell).
         if (unique.everyRepeatInvalid && !unique.composed)

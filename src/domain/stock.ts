@@ -233,6 +233,18 @@ export function stockRowCodes(row: Record<string, unknown>): { sku: string; ware
   return typeof warehouse === 'string' && warehouse !== '' ? { sku, warehouse } : { sku };
 }
 
+/**
+ * A SKU as a platform that stores codes as numbers or in capitals may take it: the same but for case and leading
+ * zeros (`123` for `00123`, `AB-7` for `ab-7`). b2bctl matches a platform's answers to the items sent so
+ * (platform.md), and names two rows of one file that are the same so (stock-input.ts). Pure.
+ */
+export function looseSku(sku: string): string {
+  return sku
+    .trim()
+    .toUpperCase()
+    .replace(/^0+(?=.)/, '');
+}
+
 /** The identity of a stock line: one SKU in one warehouse; the same key twice in a file is a duplicate. */
 export function stockKey(item: { sku: string; warehouse?: string }): string {
   return `${item.sku}\u0000${item.warehouse ?? ''}`;

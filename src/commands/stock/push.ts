@@ -18,6 +18,7 @@ import { UsageError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { itemisedRefusal, type MatchNote, putStockBatch, queueStockBatch } from '../../platform/stock.js';
 import { newStockChecker, stockCatalogue } from './stock-input.js';
+import type { RecordChecker } from '../../bulk/validation-pass.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 
 export type StockRoute = 'auto' | 'batch' | 'queue';
@@ -62,6 +63,8 @@ export async function run(options: StockPushOptions, context: Context): Promise<
   const warn = answerWarnings(context);
   // Made by plan(), once the batch size is known; a 413 makes the rest of the run's requests smaller.
   let fitting: FittingBatches | undefined;
+  // The pass's checker, made by newChecker: its warnings are the run's advisories.
+  let checker: RecordChecker<StockItem> | undefined;
   await runBulkJob<StockItem, WireItem>(
     {
       name: 'stock push',
@@ -76,7 +79,9 @@ export async function run(options: StockPushOptions, context: Context): Promise<
         // Known before the validation pass, which spools each valid item as the JSON the request carries.
         if (!options.resume) schema = loadSchema();
       },
-      newChecker: () => newStockChecker({ allowZeroPrice: options.allowZeroPrice }),
+      newChecker: () => (checker = newStockChecker({ allowZeroPrice: options.allowZeroPrice })),
+      // SKUs the same but for case or leading zeros, as the checker found them judging the record.
+      advisories: () => checker?.takeWarnings() ?? [],
       keyOf: (record) => String(record.values.sku ?? ''),
       // Read once the pass ends: a resumed run's --allow-zero-price is restored by then, and judges as it did.
       get listedBy() {

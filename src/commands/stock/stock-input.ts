@@ -3,6 +3,7 @@ import {
   stockFieldTypes,
   stockTextKinds,
   type StockItem,
+  looseSku,
   stockRowCodes,
   validateStockRow,
 } from '../../domain/stock.js';
@@ -127,6 +128,8 @@ export function stockUniqueValues(item: { sku: string; warehouse?: string }): Un
       value: item.warehouse ? `${item.sku} @ ${item.warehouse}` : item.sku,
       composed: item.warehouse !== undefined,
       everyRepeatInvalid: true,
+      // A warehouse code the same but for case is as likely one warehouse to the platform (a user test).
+      loose: item.warehouse ? `${looseSku(item.sku)} @ ${item.warehouse.trim().toUpperCase()}` : looseSku(item.sku),
     },
   ];
 }

@@ -11,12 +11,15 @@ export interface StockValidateOptions extends InputFlags {
 
 /** Checks every row of a stock file locally and prints every problem; sends nothing. */
 export async function run(options: StockValidateOptions, context: Context): Promise<void> {
+  const checker = newStockChecker({ allowZeroPrice: options.allowZeroPrice });
   await runValidateCommand(
     {
       file: options.file,
       flags: options,
       catalogue: stockCatalogue,
-      checker: newStockChecker({ allowZeroPrice: options.allowZeroPrice }),
+      checker,
+      // SKUs the same but for case or leading zeros, as the checker found them judging the record.
+      advisories: () => checker.takeWarnings(),
       sentBy: 'stock push',
       thread: { verb: 'stock validate', options },
     },

@@ -230,14 +230,15 @@ function csvRecordShaper(
       const long = longRowProblem(row.cells, header) ?? spareColumnShiftProblem(row.cells, header);
       if (long) problems = [long];
       const short = checkRow(row);
+      // A last line cut short is said so whatever its cell count: cut before the last column (`A2;15` of
+      // `A2;1500;10,00`, a user test), its last value is as partial as when cut inside that column.
+      if (row.unterminated) problems = [...(problems ?? []), cutShortProblem(row, written.columns)];
       if (short) problems = [...(problems ?? []), shortRowProblemOf(short, row.cells.length, written.columns)];
       let original = cells;
-      // In the errors file, marked: fed back unchanged, the row would pass with its cell missing or partial.
-      if (short) original = [...cells, retypeMarker];
-      else if (row.unterminated) {
-        problems = [...(problems ?? []), cutShortProblem(row, written.columns)];
-        original = [...cells.slice(0, -1), `${retypeMarker} ${cells.at(-1) ?? ''}`.trimEnd()];
-      }
+      // In the errors file, marked: fed back unchanged, the row would pass with its cell missing or partial. A cut
+      // row short of cells gets both marks: filling only its missing cell must not send the partial value.
+      if (row.unterminated) original = [...cells.slice(0, -1), `${retypeMarker} ${cells.at(-1) ?? ''}`.trimEnd()];
+      if (short) original = [...original, retypeMarker];
       // In the errors file, marked: fed back unchanged, either reading of the `'` could send a wrong value.
       if (guard.problems) original = markRefused(original, guard.problems, written.columns);
       const failed = formulaErrors(cells, written.columns);
@@ -279,7 +280,8 @@ function shortRowProblemOf(message: string, cellCount: number, columns: readonly
  * The problem of a file's last row when it has no line end though the lines before it do (CsvRow.unterminated): an
  * export cut short leaves its last value partial (`GEN-0000002;15` of a `150`) and every cell before it whole, so a
  * record that looks valid would send a wrong quantity or price. Refused rather than said, as a cron job's run has
- * nobody to read a warning (decision 0029); a row cut before its last column is refused as too short already.
+ * nobody to read a warning (decision 0029). A row cut before its last column gets this as well as its short-row
+ * problem: its last present value is as partial, and "a cell is missing" alone would have it retyped around.
  */
 function cutShortProblem(row: CsvRow, columns: readonly ColumnPlan[]): string | ReaderProblem {
   const last = row.cells.length - 1;

@@ -1,3 +1,4 @@
+import { looseSku } from '../../domain/stock.js';
 import { quotedJson } from '../../base/quoted-answer.js';
 import { messageOfBody } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
@@ -859,13 +860,6 @@ function namesSentSku(sku: string | undefined, skus: readonly string[]): boolean
 /** The same SKU but for case and leading zeros, as a platform that stores codes as numbers or in capitals answers it. */
 function sameLooseSku(sent: string, named: string): boolean {
   return looseSku(sent) === looseSku(named);
-}
-
-function looseSku(sku: string): string {
-  return sku
-    .trim()
-    .toUpperCase()
-    .replace(/^0+(?=.)/, '');
 }
 
 /**

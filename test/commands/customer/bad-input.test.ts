@@ -782,6 +782,42 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
   });
 });
 
+/** The refusal of a last line cut short, quoting its last value. */
+const cutShort = (value: string) =>
+  `the file's last line has no line end, while the lines before it have one: an export cut short (or still being written) leaves its last value partial ("${value}" may be the start of a longer one). Export the file again; if the line is whole, end it with a line break.`;
+
+describe('an export cut short inside its last line, before its last column (a user test)', () => {
+  const header = `${createHeader},customerRegistrationAddress.complement`;
+  const bia = 'cpf,111.444.777-35,Bia,bia@example.com,11987654322,Senha#1,01310-100,1200,casa';
+  /** Bia's row cut inside its address number (`12` of `1200`), its complement not reached, with no line end. */
+  const cutFile = `${header}\n${customerRow('529.982.247-25', 'apto 1')}\n${bia.slice(0, bia.indexOf(',1200') + 3)}`;
+
+  it('is refused as cut short, naming the partial number, not only as a missing cell; nothing sent', async () => {
+    const folder = folderWith('c.csv', cutFile);
+    const run = await createRun(folder, 'c.csv');
+    expect(run.code).toBe(65);
+    expect(run.stderr).toContain(`c.csv:3: ${cutShort('12')}\n`);
+    expect(run.requests).toEqual({});
+    expect(run.filesAdded).toEqual([]);
+  });
+
+  it('--skip-invalid: the errors file marks the number and the missing cell; filling the complement alone is refused', async () => {
+    const folder = folderWith('c.csv', cutFile);
+    expect((await cli(['customer', 'create', 'c.csv', '--skip-invalid'], folder)).code).toBe(1);
+    const errorsFile = readdirSync(folder).find((name) => name.startsWith('c.errors-')) as string;
+    const written = readFileSync(join(folder, errorsFile), 'utf8');
+    expect(written).toContain(',01310-100,#RETYPE! 12,#RETYPE!,3,');
+    // The operator types the complement into the marked missing cell only, and feeds the file back as told.
+    writeFileSync(join(folder, errorsFile), written.replace(',#RETYPE!,3,', ',casa,3,'));
+    const fedBack = await cli(['customer', 'create', errorsFile], folder);
+    expect(fedBack.code).toBe(65);
+    expect(fedBack.stderr).toMatch(
+      /:2: field "customerRegistrationAddress\.number" holds #RETYPE! .*: the run that wrote this errors file could not trust that value/,
+    );
+    expect((await storedCustomers(sandbox)).map((customer) => customer.name)).toEqual(['Ana']);
+  });
+});
+
 describe('an addressType in another case', () => {
   it.each(['business', 'Business', 'residential'])(
     '%s is no warning: the platform reads RESIDENTIAL and BUSINESS in any case',

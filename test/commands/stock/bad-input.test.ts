@@ -749,6 +749,63 @@ describe('mistakes a user test sent with exit 0, now refused', () => {
     expect((await stockEntries(sandbox)).map(({ sku }) => sku)).toEqual(['GEN-0000001']);
   });
 
+  it('a last line cut before its last column (15 of 1500, its price not reached) is refused as cut short; nothing is sent', async () => {
+    // An export cut by a full disk inside its last record, before the last column (a user test).
+    const { dir, run } = workspace({ 'cut.csv': 'sku;quantity;price\r\nGEN-0000001;1500;10,00\r\nGEN-0000002;15' });
+    const pushed = await run(['stock', 'push', 'cut.csv', '--route', 'batch']);
+    expect(pushed.code).toBe(65);
+    expect(pushed.stderr).toContain(`cut.csv:3: ${cutShort('15')}\n`);
+    await expectNothingSent(dir, ['cut.csv']);
+    const validated = await run(['stock', 'validate', 'cut.csv', '-o', 'ndjson']);
+    expect(validated.code).toBe(65);
+    expect(ndjsonOf(validated.stdout)).toEqual([
+      { file: 'cut.csv', line: 3, field: 'quantity', value: '15', message: cutShort('15') },
+      {
+        file: 'cut.csv',
+        line: 3,
+        field: 'price',
+        value: '',
+        message: 'the row has 2 cells but the header has 3 columns: a cell is missing, or a delimiter or quote is off',
+      },
+    ]);
+  });
+
+  it('--skip-invalid: the errors file marks the cut value and the missing cell; filling the missing cell alone is refused fed back', async () => {
+    const { dir, run } = workspace({ 'cut.csv': 'sku;quantity;price\r\nGEN-0000001;1500;10,00\r\nGEN-0000002;15' });
+    expect((await run(['stock', 'push', 'cut.csv', '--skip-invalid', '--route', 'batch'])).code).toBe(1);
+    const errorsFile = onlyFile(dir, 'cut.errors-');
+    const [row] = readErrorsCsv(errorsFile, ';').rows;
+    expect(row?.slice(0, 4)).toEqual(['GEN-0000002', '#RETYPE! 15', '#RETYPE!', '3']);
+    expect(row?.[4]).toContain(cutShort('15'));
+    // The operator types the price into the marked missing cell only, and feeds the file back as told.
+    writeFileSync(errorsFile, readFileSync(errorsFile, 'utf8').replace(';#RETYPE!;', ';10,00;'));
+    const fedBack = await run(['stock', 'push', errorsFile, '--route', 'batch']);
+    expect(fedBack.code).toBe(65);
+    expect(fedBack.stderr).toContain(
+      `:2: field "quantity" holds #RETYPE! 15: the run that wrote this errors file could not trust that value (the error column says why); type the value in its place, then feed the file back\n`,
+    );
+    expect((await stockEntries(sandbox)).map(({ sku, quantity }) => [sku, quantity])).toEqual([['GEN-0000001', 1500]]);
+    writeFileSync(errorsFile, readFileSync(errorsFile, 'utf8').replace('#RETYPE! 15', '1500'));
+    expect((await run(['stock', 'push', errorsFile, '--route', 'batch'])).code).toBe(0);
+    expect((await stockEntries(sandbox)).map(({ sku, quantity, price }) => [sku, quantity, price])).toEqual([
+      ['GEN-0000001', 1500, 10],
+      ['GEN-0000002', 1500, 10],
+    ]);
+  });
+
+  it('a last line cut inside its first cell (a SKU of 1 cell of 3) is refused as cut short too, naming the SKU', async () => {
+    const { run } = workspace({ 'cut.csv': 'sku;quantity;price\nGEN-0000001;1500;10,00\nGEN-' });
+    const validated = await run(['stock', 'validate', 'cut.csv', '-o', 'ndjson']);
+    expect(validated.code).toBe(65);
+    expect(ndjsonOf(validated.stdout)[0]).toEqual({
+      file: 'cut.csv',
+      line: 3,
+      field: 'sku',
+      value: 'GEN-',
+      message: cutShort('GEN-'),
+    });
+  });
+
   it('stock validate -o csv --excel writes the problems for a pt-BR Excel: BOM and ";"', async () => {
     const { run } = workspace({ 'v.csv': excelCsv('sku;quantity', 'GEN-0000001;-1') });
     const validated = await run(['stock', 'validate', 'v.csv', '-o', 'csv', '--excel']);

@@ -1,0 +1,82 @@
+/**
+ * Two lines of one stock file whose SKUs are the same but for case or leading zeros (`ABC-1`/`abc-1`, `00777`/`777`),
+ * a user test: b2bctl matches a platform's answers as if the platform took them for one product, so it names them in
+ * a warning (the file may mean two products: they are still sent), as it refuses SKUs the same to the letter.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { excelCsv, sandboxWorkspace, useSandboxPerFile } from '../../support/cli.js';
+import { maskClock, onlyFile, readReport } from '../../support/run-files.js';
+import { stockEntries } from '../../support/stock.js';
+
+let sandbox: RunningSandbox;
+let token: string;
+
+useSandboxPerFile({ login: false }, (ready) => ({ sandbox, token } = ready));
+
+function workspace(files: Record<string, string | Buffer>) {
+  return sandboxWorkspace(sandbox, token, files);
+}
+
+/** The warning of a line whose SKU (label) repeats the one on `firstLine` but for case or leading zeros. */
+const looseRepeat = (file: string, line: number, label: string, value: string, firstLine: number) =>
+  `warning: ${file}:${line}: ${label} "${value}" is the same but for case or leading zeros as the ${label} on line ${firstLine} of this file: a platform that takes them for one product gets two values for it, and whichever request lands last wins. If they are one product, keep one line; if two, nothing is wrong.`;
+
+describe('SKUs the same but for case or leading zeros in one file', () => {
+  it('validate names each later line and the first, as a warning: exit 0, every line valid', async () => {
+    const { run } = workspace({
+      'casedup.csv': excelCsv(
+        'sku;quantity;price',
+        'ABC-1;5;10,00',
+        'XYZ-9;1;1,00',
+        'abc-1;500;99,00',
+        '00777;1;1,00',
+        '777;9;9,00',
+      ),
+    });
+    const validated = await run(['stock', 'validate', 'casedup.csv']);
+    expect(validated.code).toBe(0);
+    expect(maskClock(validated.stderr).split('\n')).toEqual([
+      looseRepeat('casedup.csv', 4, 'SKU', 'abc-1', 2),
+      looseRepeat('casedup.csv', 6, 'SKU', '777', 5),
+      'casedup.csv: 5 records, 5 valid, 0 invalid (0 problems, 2 warnings) in T s.',
+      '',
+    ]);
+  });
+
+  it('a warehouse code the same but for case is named too; a SKU the same to the letter stays refused, without the warning', async () => {
+    const { run } = workspace({
+      'wh.csv': excelCsv('sku;quantity;warehouse', 'W1;1;CD-SP', 'W1;2;cd-sp', 'W2;3;CD-SP', 'W2;4;CD-SP'),
+    });
+    const validated = await run(['stock', 'validate', 'wh.csv']);
+    expect(validated.code).toBe(65);
+    expect(validated.stderr).toContain(`${looseRepeat('wh.csv', 3, 'SKU in this warehouse', 'W1 @ cd-sp', 2)}\n`);
+    expect(validated.stderr.match(/is the same but for case/g)).toHaveLength(1);
+    // Problems are validate's data (stdout); the warning is the log's.
+    expect(validated.stdout).toContain('(the same SKU in this warehouse is also on line 5 of this file)');
+  });
+
+  it('push says it before sending, counts it in the summary, and sends both lines', async () => {
+    const { dir, run } = workspace({
+      'p.csv': excelCsv('sku;quantity', 'GEN-0000001;5', 'GEN-0000002;7', 'gen-0000001;6'),
+    });
+    const pushed = await run(['stock', 'push', 'p.csv', '--route', 'batch']);
+    const lines = maskClock(pushed.stderr).split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'stock push: validating p.csv',
+      looseRepeat('p.csv', 4, 'SKU', 'gen-0000001', 2),
+      'stock push: 3 records, 3 valid, 0 invalid, 1 warning (T s)',
+    ]);
+    // Both reached the platform: the sandbox knows the capital one only, and rejects the other by name.
+    expect((await stockEntries(sandbox)).map(({ sku, quantity }) => [sku, quantity])).toEqual([
+      ['GEN-0000001', 5],
+      ['GEN-0000002', 7],
+    ]);
+    const report = readReport(onlyFile(dir, 'p.report-'));
+    expect(report.map((row) => [row.key, row.outcome])).toEqual([
+      ['GEN-0000001', 'applied'],
+      ['GEN-0000002', 'applied'],
+      ['gen-0000001', 'rejected'],
+    ]);
+  });
+});
