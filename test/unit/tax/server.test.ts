@@ -432,6 +432,18 @@ describe('tax serve', () => {
       `item 1: ncm "3926" must be the item's 8-digit NCM`,
     );
     expect((await post({ origin: {} })).body.message).toBe('the request has no list of items at "items"');
+    // A user test: a cart without its destination state blamed the valid origin too and quoted "" for it.
+    for (const destination of [undefined, {}, { state: null }, { state: '' }])
+      expect(await post({ ...example2, destination })).toEqual({
+        status: 400,
+        body: { error: 'bad-request', message: 'destination.state is missing: the state (UF) such as SP' },
+      });
+    expect((await post({ ...example2, origin: { state: 'XX' } })).body.message).toBe(
+      'origin.state must be a state (UF) such as SP, not "XX"',
+    );
+    expect((await post({ ...example2, origin: { state: 'XX' }, destination: {} })).body.message).toBe(
+      'origin.state must be a state (UF) such as SP, not "XX"; destination.state is missing: the state (UF) such as SP',
+    );
     // More discount than the line is worth: refused, never negative taxes.
     const overDiscounted = await post({
       ...example2,
