@@ -6,7 +6,7 @@ import { type OutputFormat, outputFormats } from '../base/output-format.js';
 import type { CommandGroupModule, Dispatch } from '../command-kit/command-group.js';
 import { addExamples } from './examples.js';
 import { helpLayout } from './help-layout.js';
-import { nonEmpty } from '../command-kit/parse.js';
+import { givenOnce, nonEmpty } from '../command-kit/parse.js';
 
 /** The global options (docs/output.md, "Conventions") as commander parses them. */
 interface GlobalFlags {
@@ -39,12 +39,12 @@ export async function buildProgram(dispatch: Dispatch, argv: readonly string[] =
     .option(
       '--profile <name>',
       'profile to use (env B2BCTL_PROFILE, default "default")',
-      nonEmpty('a profile name', '--profile', 'B2BCTL_PROFILE or "default"'),
+      givenOnce(nonEmpty('a profile name', '--profile', 'B2BCTL_PROFILE or "default"'), '--profile'),
     )
     .option(
       '--base-url <url>',
       'platform API base URL (env B2BCTL_BASE_URL)',
-      nonEmpty('a URL', '--base-url', "B2BCTL_BASE_URL or the profile's"),
+      givenOnce(nonEmpty('a URL', '--base-url', "B2BCTL_BASE_URL or the profile's"), '--base-url'),
     )
     // Hidden: a secret in argv is against our own rule (B2BCTL_TOKEN is documented instead); still parsed, with a warning.
     .addOption(

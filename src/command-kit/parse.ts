@@ -127,6 +127,25 @@ export function filterText(value: string): string {
 }
 
 /**
+ * A flag that names what a command acts on (--profile, --base-url), given once: two different values on one command
+ * line (a wrapper script adding its own, `--profile a whoami --profile b`) acted on the last without a word (a user
+ * test), which is the risk an empty --profile is refused for. The same value twice is one value.
+ */
+export function givenOnce(
+  parse: (value: string) => string,
+  flag: string,
+): (value: string, previous: string | undefined) => string {
+  return (value, previous) => {
+    const parsed = parse(value);
+    if (previous !== undefined && previous !== parsed)
+      throw new InvalidArgumentError(
+        `${flag} is given twice, as ${JSON.stringify(previous)} and ${JSON.stringify(parsed)}: one command line acts on one, so give ${flag} once.`,
+      );
+    return parsed;
+  };
+}
+
+/**
  * A flag value that may not be empty: `--profile "$STORE"` with the variable unset would otherwise fall through to the
  * default, and a script meant for one store would act on another.
  */

@@ -180,7 +180,9 @@ export function openSession(options: {
   const named = options.profileFlag || options.env.B2BCTL_PROFILE;
   const profileName = named || 'default';
   if (!/^[\w.-]+$/.test(profileName)) {
-    throw new UsageError(`Profile name "${profileName}" may hold only letters, digits, ".", "_" and "-".`);
+    throw new UsageError(
+      `Profile name "${profileName}" may hold only the letters a-z and A-Z, the digits 0-9, ".", "_" and "-".`,
+    );
   }
   // Its jobs name files after it (`locks/NAME.stock-push.lock`, `cursors/NAME.orders-poll.json` and their temporary
   // names beside them): a 230-character name was saved by login, then every push and poll failed on ENAMETOOLONG (a

@@ -382,7 +382,11 @@ export function problemWithSetting(key: string, value?: string): string | undefi
     const suggestion = closestKey(key);
     return `unknown setting "${key}"${didYouMean(suggestion)}; run b2bctl config list to see them all`;
   }
-  if (definition.secret || definition.managed) return `"${key}" is written by b2bctl login, not by config set`;
+  // A removal (config unset, config set KEY '') names the command that does remove it (a user test).
+  if (definition.secret || definition.managed)
+    return value === undefined
+      ? `"${key}" is written by b2bctl login and removed by b2bctl logout, not by config unset`
+      : `"${key}" is written by b2bctl login, not by config set`;
   const parsed = value === undefined ? undefined : definition.parser?.parse(value);
   return parsed && !parsed.ok
     ? `"${key}" ${parsed.problem}, not "${urlsShownSafely(value ?? '')}"${parsed.hint ? `. ${parsed.hint}` : ''}`

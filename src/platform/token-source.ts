@@ -35,6 +35,8 @@ export class TokenSource {
     private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly clock: Clock,
     private readonly log: (message: string) => void,
+    /** Always shown, even with --quiet: a token sent where the profile's own would have gone. */
+    private readonly warn: (message: string) => void = log,
   ) {}
 
   async current(http: HttpClient): Promise<string> {
@@ -46,6 +48,18 @@ export class TokenSource {
       this.sentSafely = true;
     }
     return token;
+  }
+
+  /**
+   * B2BCTL_TOKEN outranks the profile's token (docs/settings.md), so one exported for a one-off went to whichever store
+   * --profile named next, without a word (a user test). The precedence is kept, as gh keeps GH_TOKEN's, and said in
+   * one line when the profile has a token of its own for this base URL: the one case where the variable set it aside.
+   */
+  private warnIfProfileTokenSetAside(): void {
+    if (!this.session.profile.token || !this.session.profileTokenFitsBaseUrl()) return;
+    this.warn(
+      `warning: B2BCTL_TOKEN is set and is sent to ${this.session.requireBaseUrl()} instead of the token cached in profile "${this.session.profileName}" for that store; unset B2BCTL_TOKEN to use the profile's.`,
+    );
   }
 
   /** Refuses (exit 2) to send `credential` to the base URL in clear past this machine, unless http.allowPlain. */
@@ -65,6 +79,7 @@ export class TokenSource {
     const setting = this.session.setting('token');
     if (setting.value && setting.source !== 'profile') {
       this.token = givenToken(setting.value, setting.source === 'env' ? 'B2BCTL_TOKEN' : '--token');
+      if (setting.source === 'env') this.warnIfProfileTokenSetAside();
       return this.token;
     }
     if (setting.value && this.session.profileTokenFitsBaseUrl()) {

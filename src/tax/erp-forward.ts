@@ -199,8 +199,23 @@ export async function answerThroughErp(
     report.warn(`tax callback: the ERP at ${erp.shownUrl} ${logged}; answered 503 (no --rules to fall back on).`);
     return { status: 503, body: { error: 'tax-unavailable', message: `The ERP's tax service ${why}.` } };
   }
-  report.warn(`tax callback: the ERP at ${erp.shownUrl} ${logged}; answered from the tax table.`);
-  return await fallback;
+  // Said once the table has answered: a cart it has no row for is refused (422), which the line said was "answered
+  // from the tax table" (a user test).
+  const said = (tableOutcome: string) =>
+    report.warn(`tax callback: the ERP at ${erp.shownUrl} ${logged}; ${tableOutcome}.`);
+  let answer: Answer;
+  try {
+    answer = await fallback;
+  } catch (error) {
+    said('the tax table was asked instead, and failed');
+    throw error;
+  }
+  said(
+    'status' in answer
+      ? `the tax table, asked instead, answered ${answer.status}${typeof answer.body.error === 'string' ? ` (${answer.body.error})` : ''}`
+      : 'answered from the tax table',
+  );
+  return answer;
 }
 
 /** The cart's items as the shape reads them, or undefined when it has no list there (the ERP is asked all the same). */

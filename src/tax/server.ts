@@ -294,7 +294,11 @@ function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
   const from = request.from.toUpperCase();
   const to = request.to.toUpperCase();
   if (!isFederativeUnit(from) || !isFederativeUnit(to))
-    return refuse(`origin "${request.from}" and destination "${request.to}" must be states (UF) such as SP`);
+    return refuse(
+      [stateProblem(request.from, options.shape.request.from), stateProblem(request.to, options.shape.request.to)]
+        .filter((problem) => problem !== undefined)
+        .join('; '),
+    );
   const buyer = buyerOf(request.paysIcms);
   if (buyer === undefined) return refuse(buyerProblem(request.paysIcms, options.shape.request.buyerPaysIcms));
   if (options.table === undefined) throw new Error('answered from a table that was not given');
@@ -322,6 +326,16 @@ function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
   return {
     json: JSON.stringify({ [options.shape.answer.items]: answered, [options.shape.answer.totals]: taxTotals(quoted) }),
   };
+}
+
+/**
+ * What is wrong with a state of the cart, named by its path as the buyer's flag is: the refusal blamed a valid origin
+ * too and quoted `""` for a destination that was not sent (a user test). Undefined when it is a state.
+ */
+function stateProblem(written: string, path: string): string | undefined {
+  if (isFederativeUnit(written.toUpperCase())) return undefined;
+  if (written === '') return `${path} is missing: the state (UF) such as SP`;
+  return `${path} must be a state (UF) such as SP, not ${quotedJson(JSON.stringify(written), 41)}`;
 }
 
 /**

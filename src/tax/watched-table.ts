@@ -18,6 +18,13 @@ export interface TableStatus {
 const refusedInWords =
   'the new table was refused; the log line at that time says why, and the previous table is in use';
 
+/**
+ * What /healthz says of the last refused reload once a later one was taken: kept with its time, so a monitor polling
+ * every minute still sees that the ERP's export wrote a table that could not be read (a user test).
+ */
+const refusedBeforeInWords =
+  'a new table was refused at that time (the log line then says why); a later one was taken (loadedAt)';
+
 /** How long the table's file must stay unchanged before it is read again. */
 const quietMs = 300;
 
@@ -319,7 +326,12 @@ export class WatchedTaxTable {
     clearTimeout(this.held?.timer);
     this.held = undefined;
     this.table = table;
-    this.status = { rows: table.size, loadedAt: this.isoNow() };
+    const refused = this.status?.refused;
+    this.status = {
+      rows: table.size,
+      loadedAt: this.isoNow(),
+      ...(refused === undefined ? {} : { refused: { at: refused.at, problem: refusedBeforeInWords } }),
+    };
   }
 
   private isoNow(): string {

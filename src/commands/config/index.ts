@@ -13,6 +13,8 @@ import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { printable } from '../../lib/printable.js';
 import { urlsShownSafely } from '../../lib/shown-target.js';
+import type { Session } from '../../config/session.js';
+import type { SettingKey } from '../../config/settings.js';
 
 export interface ConfigGetOptions {
   key: string;
@@ -111,6 +113,25 @@ export async function runSet(options: ConfigSetOptions, context: Context): Promi
     context.log.info(
       `The token cached for ${String(profile.baseUrl)} is forgotten: it was issued there. Run b2bctl login for the new base URL.`,
     );
+  if (options.value !== '') warnIfOutranked(options.key, session, context);
+}
+
+/**
+ * A value just saved that the environment or a flag of this very command line outranks (flag > env > profile): the
+ * saved line alone read as if it were now in effect (a user test), so one line says what commands here use instead.
+ */
+function warnIfOutranked(key: string, session: Session, context: Context): void {
+  const resolved = session.setting(key as SettingKey);
+  if (resolved.source !== 'env' && resolved.source !== 'flag') return;
+  const variable = settingDefinition(key)?.env;
+  const outranking =
+    resolved.source === 'env' && variable !== undefined
+      ? `${variable}=${urlsShownSafely(resolved.value ?? '')} is set in this environment`
+      : `a flag of this command line gives ${urlsShownSafely(resolved.value ?? '')}`;
+  const until = resolved.source === 'env' && variable !== undefined ? `, until ${variable} is unset` : '';
+  context.log.warn(
+    `warning: ${outranking} and outranks the profile: commands run with it use that value, not the ${key} just saved${until}.`,
+  );
 }
 
 /**
@@ -130,14 +151,14 @@ async function removeUnknownKey(key: string, context: Context): Promise<void> {
 export async function runList(_options: ConfigListOptions, context: Context): Promise<void> {
   const session = await context.session();
   const format = context.outputFormat('json');
-  // A person reading the table should know whose settings these are and which file they came from;
-  // piped JSON stays the bare data it always was.
-  if (context.io.isStdoutTTY) {
-    const store = await context.profiles();
-    context.log.info(
-      `Profile "${session.profileName}", read from ${printable(store.file)}${existsSync(store.file) ? '' : ' (not created yet: every value is a default or from the environment)'}.`,
-    );
-  }
+  // Whose settings these are, which file they came from, and whether B2BCTL_PROFILE chose the profile: on stderr,
+  // piped or not, so a redirected list pasted into a ticket says it too (a user test) while stdout stays the bare
+  // data a `-o json` consumer reads.
+  const store = await context.profiles();
+  const chosenBy = context.globals.profile ? '' : context.env.B2BCTL_PROFILE ? ' (from B2BCTL_PROFILE)' : '';
+  context.log.info(
+    `Profile "${session.profileName}"${chosenBy}, read from ${printable(store.file)}${existsSync(store.file) ? '' : ' (not created yet: every value is a default or from the environment)'}.`,
+  );
   // Listed as they are, for whoever is finding the bad one, and marked in the table (the refusals come after a
   // screen of rows); then refused as every other command would refuse them.
   const refused = session.refusedSettings();

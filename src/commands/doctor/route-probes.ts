@@ -201,7 +201,18 @@ function cachedToken(session: Session, nowMs: number): Finding {
       detail: `the token holds ${unsendable}, which no HTTP header can carry, so it cannot be sent: run b2bctl login --profile ${session.profileName}${session.setting('token').source === 'profile' ? '' : ', or give the token alone with --token or B2BCTL_TOKEN'}`,
       exitCode: ExitCode.authFailed,
     };
-  if (!expiresAt) return { check, result: 'ok', detail: 'a token given with --token or B2BCTL_TOKEN (expiry unknown)' };
+  // A token from the environment or a flag is what the probes send: the profile's cached times describe another
+  // token, which was not used (a user test), so its line names where it came from, as whoami's tokenSource does.
+  const given = { env: 'the token in B2BCTL_TOKEN', flag: 'the token given with --token' }[
+    session.setting('token').source as string
+  ];
+  if (given !== undefined)
+    return {
+      check,
+      result: 'ok',
+      detail: `${given} (expiry unknown)${profile.token ? `; the token cached in profile "${session.profileName}" is not used` : ''}`,
+    };
+  if (!expiresAt) return { check, result: 'ok', detail: `cached in profile "${session.profileName}" (expiry unknown)` };
   const expired = tokenNeedsRenewal(
     { obtainedAtMs: Date.parse(profile.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(expiresAt) },
     nowMs,

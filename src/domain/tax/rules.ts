@@ -124,6 +124,12 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
     problems.push({ field: 'buyer', message: 'must be taxpayer or non-taxpayer (contribuinte: sim or não)' });
   const rates: Record<string, string> = {};
   for (const field of rateFields) {
+    // A JSON table's `true`, `{}` or `[]` is a value, not an empty one: it was refused as "is empty" (a user test).
+    const value = values[field];
+    if (value !== undefined && value !== null && typeof value !== 'number' && typeof value !== 'string') {
+      problems.push({ field, message: 'must be a number, such as 18 or 4.5' });
+      continue;
+    }
     // `12%` as a percentage cell shows it and its CSV export writes it.
     const written = text(field).replace(/\s*%$/, '');
     // The MVA is read before the destination rate (rateFields' order), which needs it when empty.

@@ -3,6 +3,7 @@ import { dispatcherFor } from '../../net/dispatcher.js';
 import { redactSecretsAndFragments, secretsOfAuthorization } from '../../lib/secret-values.js';
 import { basicAuthorizationOf, requestAccessToken, type TokenClient } from '../../webhook/sender.js';
 import { quotedAnswer } from '../../base/quoted-answer.js';
+import { describeNetworkProblem, networkProblemSentence } from '../../net/network-error.js';
 
 /** Where the sandbox asks for an order's taxes before closing it, as a store with the callback activated does. */
 export interface TaxCallback {
@@ -77,7 +78,12 @@ export class TaxCallbackCaller {
     } catch (error) {
       if (signal.aborted)
         return { ok: false, status: 504, message: `the tax callback did not answer in ${this.callback.timeoutMs} ms` };
-      return { ok: false, status: 502, message: `the tax callback failed: ${(error as Error).message}` };
+      // In words, as every command says a failed connection: undici's own text (`other side closed`) told a
+      // person posting a cart nothing (a user test).
+      const problem = describeNetworkProblem(error, new URL(this.callback.url), { kind: 'direct' }, undefined, {
+        url: '--tax-callback',
+      });
+      return { ok: false, status: 502, message: `the tax callback failed: ${networkProblemSentence(problem)}` };
     }
   }
 
@@ -137,6 +143,22 @@ export class TaxCallbackCaller {
           message: `the tax callback answered HTTP ${answer.statusCode}: ${quotedAnswer(text, 500)}`,
         },
       };
-    return { statusCode: answer.statusCode, taxes: { ok: true, taxes: JSON.parse(text) as unknown } };
+    return { statusCode: answer.statusCode, taxes: parsedTaxes(answer.statusCode, text) };
+  }
+}
+
+/**
+ * A 2xx's body as the taxes, or a 502 saying it is no JSON, quoting it: JavaScript's parser's words (`Unexpected
+ * token 'o', "not json" is not valid JSON`) were the message (a user test).
+ */
+function parsedTaxes(status: number, text: string): TaxAnswer {
+  try {
+    return { ok: true, taxes: JSON.parse(text) as unknown };
+  } catch {
+    return {
+      ok: false,
+      status: 502,
+      message: `the tax callback answered HTTP ${status} with a body that is not JSON: ${text.trim() === '' ? '(empty)' : quotedAnswer(text, 500)}`,
+    };
   }
 }

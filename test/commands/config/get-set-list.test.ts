@@ -54,13 +54,17 @@ function withChanges(changes: Record<string, [string | null, string | null]>): T
   );
 }
 
+/** stderr without the line config list starts with, naming the profile and its config.json (its own tests below). */
+const withoutListedFrom = (stderr: string) =>
+  stderr.replace(/^Profile "[^"]*"( \(from B2BCTL_PROFILE\))?, read from .*\n/m, '');
+
 async function listRows(
   configDir: string,
   args: readonly string[] = [],
   env: Record<string, string> = {},
 ): Promise<SettingRow[]> {
   const result = await runCommandLine(['config', 'list', '-o', 'json', ...args], { configDir, env });
-  expect(result.stderr).toBe(args.includes('--token') ? tokenFlagWarning : '');
+  expect(withoutListedFrom(result.stderr)).toBe(args.includes('--token') ? tokenFlagWarning : '');
   expect(result.code).toBe(0);
   const rows = JSON.parse(result.stdout) as SettingRow[];
   // The bytes are those of JSON.stringify(rows, null, 2).
@@ -85,7 +89,7 @@ describe('config get, set and list', () => {
     const configDir = freshConfigDir();
     const result = await runCommandLine(['config', 'list', '-o', 'table'], { configDir });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
+    expect(withoutListedFrom(result.stderr)).toBe('');
     const lines = result.stdout.split('\n');
     expect(lines.at(-1)).toBe('');
     const [header = '', ...rows] = lines.slice(0, -1);
@@ -372,6 +376,16 @@ describe('config mistakes (exit 2)', () => {
       'error: "token" is written by b2bctl login, not by config set\n',
     ],
     [
+      'removing the token by hand (a user test)',
+      ['config', 'unset', 'token'],
+      'error: "token" is written by b2bctl login and removed by b2bctl logout, not by config unset\n',
+    ],
+    [
+      'removing its expiry by hand',
+      ['config', 'unset', 'tokenExpiresAt'],
+      'error: "tokenExpiresAt" is written by b2bctl login and removed by b2bctl logout, not by config unset\n',
+    ],
+    [
       'getting the token',
       ['config', 'get', 'token'],
       'error: "token" is a secret and is never printed; b2bctl whoami shows its status.\n',
@@ -415,7 +429,7 @@ describe('a setting from the environment that every command refuses', () => {
     expect(result.code).toBe(2);
     const rows = JSON.parse(result.stdout) as { key: string; value: unknown; source: unknown }[];
     expect(rows.find((row) => row.key === 'http.timeout')).toMatchObject({ value: 'abc', source: 'env' });
-    expect(result.stderr).toBe(refusal);
+    expect(withoutListedFrom(result.stderr)).toBe(refusal);
   });
 });
 
@@ -431,7 +445,7 @@ describe('a profile holding a base URL without its scheme (saved by an older log
     expect(rows.find(([key]) => key === 'baseUrl')).toEqual(['baseUrl', '127.0.0.1:7550', 'profile (invalid)']);
     expect(rows.find(([key]) => key === 'username')).toEqual(['username', sandboxUser, 'profile']);
     expect(rows.filter((row) => row.at(-1)?.endsWith('(invalid)'))).toHaveLength(1);
-    expect(result.stderr).toBe(
+    expect(withoutListedFrom(result.stderr)).toBe(
       'error: Setting "baseUrl" must be an absolute URL such as https://store.example.com, not "127.0.0.1:7550" (from profile "default"; change it with b2bctl config set baseUrl VALUE). It has no scheme: did you mean http://127.0.0.1:7550?\n',
     );
   });
@@ -514,7 +528,7 @@ describe('a profile key that is no setting', () => {
       configDir: folderWithTypos(),
     });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`${warnings.join('\n')}\n`);
+    expect(withoutListedFrom(result.stderr)).toBe(`${warnings.join('\n')}\n`);
     const rows = JSON.parse(result.stdout) as SettingRow[];
     expect(rows.slice(-3)).toEqual([
       {
@@ -644,5 +658,58 @@ describe('config set of a relative path', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`Set ${key} for profile "default".\n`);
     expect(readConfig(configDir).profiles.default?.[key]).toBe(typed);
+  });
+});
+
+// Piped or redirected, config list said nothing of which profile and config.json its values are from (a user test):
+// that line is on stderr whatever stdout is, so stdout stays the rows a -o json consumer reads.
+describe('config list names its profile and config.json off a terminal too', () => {
+  it.each(['json', 'csv', 'table'])('-o %s piped: the line on stderr, stdout the rows alone', async (format) => {
+    const configDir = freshConfigDir();
+    await runCommandLine(['--profile', 'lojaA', 'config', 'set', 'http.timeout', '25s'], { configDir });
+    const result = await runCommandLine(['--profile', 'lojaA', 'config', 'list', '-o', format], { configDir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Profile "lojaA", read from ${join(configDir, 'config.json')}.\n`);
+    expect(result.stdout).not.toContain('read from');
+    expect(result.stdout).toContain('http.timeout');
+  });
+
+  it('says when B2BCTL_PROFILE chose the profile', async () => {
+    const configDir = freshConfigDir();
+    await runCommandLine(['--profile', 'lojaA', 'config', 'set', 'http.timeout', '25s'], { configDir });
+    const result = await runCommandLine(['config', 'list', '-o', 'json'], {
+      configDir,
+      env: { B2BCTL_PROFILE: 'lojaA' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Profile "lojaA" (from B2BCTL_PROFILE), read from ${join(configDir, 'config.json')}.\n`);
+  });
+});
+
+// `config set http.timeout 25s` under B2BCTL_TIMEOUT=15s said only "Set …", as if 25s now applied (a user test).
+describe('config set of a value the environment outranks', () => {
+  it('is saved, and one warning names the variable that commands run here use instead', async () => {
+    const configDir = freshConfigDir();
+    const result = await runCommandLine(['--profile', 'lojaA', 'config', 'set', 'http.timeout', '25s'], {
+      configDir,
+      env: { B2BCTL_TIMEOUT: '15s' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'Set http.timeout for profile "lojaA".\n' +
+        'warning: B2BCTL_TIMEOUT=15s is set in this environment and outranks the profile: commands run with it use that value, not the http.timeout just saved, until B2BCTL_TIMEOUT is unset.\n',
+    );
+    expect(readConfig(configDir).profiles.lojaA?.['http.timeout']).toBe('25s');
+  });
+
+  it('without the variable, or when removing the setting, no warning', async () => {
+    const configDir = freshConfigDir();
+    const set = await runCommandLine(['config', 'set', 'http.timeout', '25s'], { configDir });
+    expect(set.stderr).toBe('Set http.timeout for profile "default".\n');
+    const unset = await runCommandLine(['config', 'unset', 'http.timeout'], {
+      configDir,
+      env: { B2BCTL_TIMEOUT: '15s' },
+    });
+    expect(unset.stderr).toBe('Removed http.timeout from profile "default".\n');
   });
 });

@@ -51,7 +51,46 @@ describe('unknown profile', () => {
   it('a profile name with a slash is refused', async () => {
     const result = await runCommandLine(['whoami', '--profile', '../x'], { configDir: freshConfigDir() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: Profile name "../x" may hold only letters, digits, ".", "_" and "-".\n');
+    expect(result.stderr).toBe(
+      'error: Profile name "../x" may hold only the letters a-z and A-Z, the digits 0-9, ".", "_" and "-".\n',
+    );
+  });
+
+  // Two different --profile values (a wrapper script adding its own) acted on the last one without a word (a user
+  // test): one command line acts on one profile and one store, so both are refused before anything is sent.
+  it.each([
+    ['--profile before and after the verb', ['--profile', 'default', 'sellers', 'list', '--profile', 'other']],
+    ['--profile twice before the verb', ['--profile', 'default', '--profile', 'other', 'sellers', 'list']],
+  ])('%s, two different values: exit 2 naming both, nothing sent', async (_what, args) => {
+    const configDir = await loggedIn();
+    const result = await runCommandLine(args, { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: option '--profile <name>' argument 'other' is invalid. --profile is given twice, as "default" and "other": one command line acts on one, so give --profile once.`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('--base-url twice with two stores: exit 2, nothing sent to either', async () => {
+    const configDir = await loggedIn();
+    const result = await runCommandLine(
+      ['--base-url', sandbox.url, 'sellers', 'list', '--base-url', 'http://127.0.0.1:9591'],
+      { configDir },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: option '--base-url <url>' argument 'http://127.0.0.1:9591' is invalid. --base-url is given twice, as "${sandbox.url}" and "http://127.0.0.1:9591": one command line acts on one, so give --base-url once.`,
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('the same --profile twice is one profile: the command runs', async () => {
+    const configDir = await loggedIn();
+    const result = await runCommandLine(['--profile', 'default', 'sellers', 'list', '--profile', 'default'], {
+      configDir,
+    });
+    expect(result.code).toBe(0);
   });
 
   // Said "Set baseUrl for profile "__proto__"", exit 0, and kept nothing (a user test).

@@ -240,6 +240,26 @@ describe('tax quote', () => {
     expect(result.stderr).toContain('vazio.csv:3: destinationRate is empty, and the row needs it');
   });
 
+  // `"ipiRate": true` was refused as "is empty" (a user test): it is a value, of the wrong kind.
+  it('refuses a JSON table’s rate that is true, an object or a list as no number, not as empty', async () => {
+    writeFileSync(
+      join(folder, 'tipos.json'),
+      JSON.stringify([
+        { ncm: '84713012', from: 'SP', to: 'RJ', buyer: 'taxpayer', icmsRate: 7, ipiRate: true, destinationRate: 20 },
+        { ncm: '39269090', from: 'SP', to: 'RJ', buyer: 'taxpayer', icmsRate: {}, ipiRate: [6.5], destinationRate: 20 },
+      ]),
+    );
+    const result = await quoteFrom('tipos.json', '84713012,1,100', 'RJ');
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain('tipos.json:1:2 (element 0): ipiRate true must be a number, such as 18 or 4.5');
+    expect(result.stderr).toMatch(
+      /tipos\.json:1:\d+ \(element 1\): icmsRate \{\} must be a number, such as 18 or 4\.5/,
+    );
+    expect(result.stderr).toMatch(/\(element 1\): ipiRate \[6\.5\] must be a number, such as 18 or 4\.5/);
+    expect(result.stderr).not.toContain('is empty');
+    expect(result.stdout).toBe('');
+  });
+
   it('refuses a discount above the item’s value and a price written 1.500 on the command line', async () => {
     const over = await quote(saleFlags('SP', 'RJ', 'taxpayer', '--item', '84713012,1,100,150'));
     expect(over.code).toBe(2);

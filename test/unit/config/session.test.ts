@@ -105,11 +105,12 @@ describe('openSession: which profile', () => {
     expect(session.profile).toEqual({ baseUrl: 'http://prod.example.com' });
   });
 
-  it.each(['../etc', 'a b', 'prod/x', 'ção'])('rejects the profile name %j', (name) => {
+  // 'lojá': an accented letter is a letter to a user, so the message says which letters (a user test).
+  it.each(['../etc', 'a b', 'prod/x', 'ção', 'lojá'])('rejects the profile name %j', (name) => {
     const error = thrownBy(() => openSession({ store, profileFlag: name, flags: {}, env: {}, allowNewProfile: true }));
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toBe(
-      `Profile name "${name}" may hold only letters, digits, ".", "_" and "-".`,
+      `Profile name "${name}" may hold only the letters a-z and A-Z, the digits 0-9, ".", "_" and "-".`,
     );
   });
 

@@ -87,7 +87,10 @@ describe('readSetting: every value through the parser of the settings table', ()
     );
     // Removing a setting checks only the key.
     expect(problemWithSetting('orders.lag')).toBeUndefined();
-    expect(problemWithSetting('token')).toBe('"token" is written by b2bctl login, not by config set');
+    // Removing it is logout's work, which the words name (a user test).
+    expect(problemWithSetting('token')).toBe(
+      '"token" is written by b2bctl login and removed by b2bctl logout, not by config unset',
+    );
   });
 
   it('session.get is typed by the table: a number, a word of the enum, a key typo refused by tsc', () => {

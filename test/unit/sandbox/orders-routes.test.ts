@@ -99,6 +99,21 @@ describe('the sandbox order listing', () => {
       'Field [items[0].sku] with value [{"a":1}] must be text or a number',
     ],
     [{ items: [] }, 'The cart has no items: send at least one, or leave "items" out for a random cart'],
+    // A user test: sent on to the tax callback, whose refusal came back as a 502; a checkout refuses it itself.
+    [
+      { items: [{ sku: 'A', quantity: 1, unitPrice: 10 }], discount: 50 },
+      "Field [discount] with value [50] must be at most the items' value (10.00)",
+    ],
+    [
+      {
+        items: [
+          { sku: 'A', quantity: 3, unitPrice: 0.1 },
+          { sku: 'B', quantity: 1, unitPrice: 1 },
+        ],
+        discount: 1.31,
+      },
+      "Field [discount] with value [1.31] must be at most the items' value (1.30)",
+    ],
   ])('refuses the cart %j 400 naming what is wrong, no order created', async (cart, message) => {
     const before = sandbox.state.orders.orders.size;
     const response = await fetch(`${sandbox.url}/_sandbox/orders`, {
@@ -109,6 +124,15 @@ describe('the sandbox order listing', () => {
     expect(response.status).toBe(400);
     expect(JSON.stringify(await response.json())).toContain(JSON.stringify(message).slice(1, -1));
     expect(sandbox.state.orders.orders.size).toBe(before);
+  });
+
+  it('takes a discount of exactly the items’ value', async () => {
+    const response = await fetch(`${sandbox.url}/_sandbox/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ sku: 'A', quantity: 3, unitPrice: 0.1 }], discount: 0.3 }),
+    });
+    expect(response.status).toBe(200);
   });
 
   it('has a clock a test can set, which stamps the orders', async () => {

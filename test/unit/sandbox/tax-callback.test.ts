@@ -123,6 +123,34 @@ describe('the sandbox asking a tax callback that takes tokens', () => {
     );
   });
 
+  // A user test: these were JavaScript's and undici's own words (`Unexpected token 'o', "not json" is not valid
+  // JSON`, `other side closed`).
+  it('says in words that a 2xx callback answer is not JSON, quoting it', async () => {
+    server = createServer((_request, response) => response.writeHead(200).end('not json'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tax`;
+    expect(await new TaxCallbackCaller({ url, timeoutMs: 10_000 }).ask(cart)).toEqual({
+      ok: false,
+      status: 502,
+      message: 'the tax callback answered HTTP 200 with a body that is not JSON: not json',
+    });
+  });
+
+  it('says in words that the callback closed the connection without answering', async () => {
+    server = createServer((request) => request.socket.destroy());
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const answer = await new TaxCallbackCaller({ url: `http://${host}/tax`, timeoutMs: 10_000 }).ask(cart);
+    expect(answer).toEqual({
+      ok: false,
+      status: 502,
+      message: `the tax callback failed: the connection to ${host} was cut (UND_ERR_SOCKET); a firewall or proxy may be closing it; check the network`,
+    });
+    expect((answer as { message: string }).message).not.toContain('other side closed');
+  });
+
   it('counts the token request in the cart’s time: past it the cart is refused with 504', async () => {
     const erp = await fakeErp();
     erp.delayMs = 60_000;

@@ -432,6 +432,18 @@ describe('tax serve', () => {
       `item 1: ncm "3926" must be the item's 8-digit NCM`,
     );
     expect((await post({ origin: {} })).body.message).toBe('the request has no list of items at "items"');
+    // A user test: a cart without its destination state blamed the valid origin too and quoted "" for it.
+    for (const destination of [undefined, {}, { state: null }, { state: '' }])
+      expect(await post({ ...example2, destination })).toEqual({
+        status: 400,
+        body: { error: 'bad-request', message: 'destination.state is missing: the state (UF) such as SP' },
+      });
+    expect((await post({ ...example2, origin: { state: 'XX' } })).body.message).toBe(
+      'origin.state must be a state (UF) such as SP, not "XX"',
+    );
+    expect((await post({ ...example2, origin: { state: 'XX' }, destination: {} })).body.message).toBe(
+      'origin.state must be a state (UF) such as SP, not "XX"; destination.state is missing: the state (UF) such as SP',
+    );
     // More discount than the line is worth: refused, never negative taxes.
     const overDiscounted = await post({
       ...example2,
@@ -511,6 +523,13 @@ describe('tax serve', () => {
     writeFileSync(map, original);
     await logged(/reloaded: 6 rows/, 2);
     expect((await post(example2)).body).toMatchObject({ totals: { icmsSt: '97.98' } });
+    // The refusal stays on /healthz, with its time, after the later reload (a user test): a monitor polling every
+    // minute would otherwise never see it.
+    const page = (await health()) as { table: { loadedAt: string; refused: { at: string; problem: string } } };
+    expect(page.table.refused.problem).toBe(
+      'a new table was refused at that time (the log line then says why); a later one was taken (loadedAt)',
+    );
+    expect(Date.parse(page.table.refused.at)).toBeLessThanOrEqual(Date.parse(page.table.loadedAt));
     // Refused once, not again at each look until it changed.
     expect(lines.filter((line) => line.includes('is not valid JSON'))).toEqual([
       `${refusal} (the previous table, 6 rows, is still in use)`,
@@ -878,12 +897,25 @@ describe('tax serve --forward-to', () => {
     const { post, warnings, counts } = await serveForwarding(erp.url, true);
     const answer = await post(unknownCart);
     expect(answer).toMatchObject({ status: 422, body: { error: 'no-tax-row', missing: ['NCM 85176255 (Z)'] } });
+    // A user test: the first line said "answered from the tax table" where the platform got a 422.
     expect(warnings).toEqual([
-      `tax callback: the ERP at ${erp.url} answered HTTP 500; answered from the tax table.`,
+      `tax callback: the ERP at ${erp.url} answered HTTP 500; the tax table, asked instead, answered 422 (no-tax-row).`,
       expect.stringMatching(
         /^tax callback refused a cart from 127\.0\.0\.1: The tax table has no row for NCM 85176255 \(Z\)/,
       ),
     ]);
+    expect(counts).toMatchObject({ noRow: 1, fallbacks: 1 });
+  });
+
+  it('a slow ERP and a cart without a row: the line says the table answered 422, not that it answered the cart', async () => {
+    const erp = await scriptedErp(() => ({ status: 200, body: '{"impostos":[{"icms":1}]}', delayMs: 5_000 }));
+    const { post, warnings, counts } = await serveForwarding(erp.url, true, 200);
+    const answer = await post(unknownCart);
+    expect(answer).toMatchObject({ status: 422, body: { error: 'no-tax-row' } });
+    expect(warnings[0]).toBe(
+      `tax callback: the ERP at ${erp.url} did not answer in 200 ms; the tax table, asked instead, answered 422 (no-tax-row).`,
+    );
+    expect(warnings.some((line) => line.includes('answered from the tax table'))).toBe(false);
     expect(counts).toMatchObject({ noRow: 1, fallbacks: 1 });
   });
 
