@@ -3,7 +3,9 @@ import { InterruptedError, NotFoundError, PartialFailureError } from '../../base
 import { Backoff } from '../../webhook/backoff.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
-import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';
+import type { InboxOptions } from './inbox.js';
+import { selectionOf, withStore } from '../../webhook/inbox-access.js';
+import { storeLocation } from './store-url.js';
 import { handOffAuthorization } from './hand-off-authorization.js';
 
 export interface ReplayOptions extends InboxOptions {
