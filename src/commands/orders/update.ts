@@ -12,7 +12,7 @@ import { recordPlace } from '../../io/input/open-input.js';
 import { inputName } from '../../io/input/byte-source.js';
 import { moveCatalogue, type PreparedMove } from './move-input.js';
 import { newMoveChecker } from './move-checker.js';
-import { orderRoutesOf, routesOriginOf } from './move.js';
+import { orderRoutesOf, routesOriginOf } from '../../io/order-routes-file.js';
 import { type MoveResult, MoveSender } from './move-sender.js';
 import { sendingConcurrency } from '../../bulk/send-pacing.js';
 
