@@ -13,8 +13,8 @@ import {
 import { orderRoutesOf, routesOriginOf } from '../../io/order-routes-file.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { RedirectAnswerError } from '../../platform/redirect.js';
-import { checkMove } from './move-input.js';
-import { type MoveResult, MoveSender } from './move-sender.js';
+import { checkMove } from '../../orders/moves/move-input.js';
+import { type MoveResult, MoveSender } from '../../orders/moves/sender.js';
 
 /** `orders ready|invoice|ship|cancel ORDER …`: one move of one order, its fields named as in an update file. */
 export interface OrdersMoveOptions extends Partial<OrderMove> {

@@ -31,7 +31,7 @@ import {
   sendOrderMove,
 } from '../../platform/order-moves.js';
 import { howToGive, type MoveFieldsGivenAs, type PreparedMove } from './move-input.js';
-import { noSuchOrderReason, OrderLookup } from './order-lookup.js';
+import { noSuchOrderReason, OrderLookup } from '../order-lookup.js';
 import { asClause } from '../../lib/clause.js';
 
 /** How one move went: the report's outcome, the HTTP status, a message, and the order's id when a number named it. */
