@@ -1,20 +1,13 @@
-import { quotedJson } from '../../base/quoted-answer.js';
-import { once } from '../../lib/once.js';
-import { countOf } from '../../lib/plural.js';
-import { spokenDuration } from '../../domain/duration.js';
-import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
-import { wordWrap } from '../../lib/word-wrap.js';
+import { quotedJson } from '../base/quoted-answer.js';
+import { once } from '../lib/once.js';
+import { countOf } from '../lib/plural.js';
+import { hiddenColumnsNote, terminalColumns } from '../io/output/table.js';
+import { wordWrap } from '../lib/word-wrap.js';
 import pLimit from 'p-limit';
 import { existsSync } from 'node:fs';
-import { specialFileKind } from '../../lib/file-owners.js';
-import { statOrUndefined } from '../../lib/file-status.js';
-import { makePrivateFolder } from '../../lib/private-file.js';
-import { devNull } from 'node:os';
-import { Pacer } from '../../platform/pacer.js';
-import { checkCursorFileSafety, checkOrdersFolderSafety } from '../../config/folder-safety.js';
-import { acquireProfileLock } from '../../config/lock.js';
-import type { Context } from '../../context.js';
-import { stampMayLieIn } from '../../domain/coarse-stamps.js';
+import { checkOrdersFolderSafety } from '../config/folder-safety.js';
+import type { Context } from '../context.js';
+import { stampMayLieIn } from '../domain/coarse-stamps.js';
 import {
   cursorAheadOfClock,
   newVersions,
@@ -26,7 +19,7 @@ import {
   type TimeWindow,
   versionKey,
   windowUpTo,
-} from '../../domain/orders-window.js';
+} from '../domain/orders-window.js';
 import {
   type OrderAnswerSettings,
   olderDetailInstant,
@@ -36,21 +29,17 @@ import {
   unplacedDetailWarning,
   unreadableUpdateStamp,
   updateStampPaths,
-} from '../../platform/answers/orders.js';
-import { isIdLike, isRecord } from '../../platform/answers/shapes.js';
+} from '../platform/answers/orders.js';
+import { isIdLike, isRecord } from '../platform/answers/shapes.js';
 import {
-  AuthError,
   B2bctlError,
   ExitCode,
   InterruptedError,
   OutputClosedError,
   PlatformError,
   UsageError,
-} from '../../base/errors.js';
-import type { PlatformClient } from '../../platform/client.js';
-import { RedirectAnswerError } from '../../platform/redirect.js';
-import { NotAListingPage } from '../../platform/answers/listing.js';
-import { isRetryableStatus } from '../../platform/retry-policy.js';
+} from '../base/errors.js';
+import type { PlatformClient } from '../platform/client.js';
 import {
   getOrder,
   UnreadableOrderDetail,
@@ -58,30 +47,15 @@ import {
   orderAnswers,
   orderListingPageSize,
   type ListedOrder,
-} from '../../platform/orders.js';
-import {
-  clearCutShort,
-  type CutShortRun,
-  cursorLockName,
-  defaultCursorPath,
-  readCursor,
-  refuseUnwritableCursorFolder,
-  readCutShort,
-  writeCutShort,
-} from '../../orders/cursor-file.js';
-import { deviceKeepingNothing } from '../../io/output/device-keeping-nothing.js';
-import { createOrderSink, type OrderSink } from '../../orders/order-output.js';
-import { PollProgress, type ZonelessInstantsSeen } from '../../orders/poll-progress.js';
-import { StatusFilter } from '../../orders/status-filter.js';
-import { statusAsAsked } from '../../domain/order-stages.js';
-import {
-  coarseListingNote,
-  ListingIgnoresWindowError,
-  UnfilteredListingCheck,
-} from '../../orders/unfiltered-listing.js';
-import { type FetchPage, scanWindow } from '../../orders/window-scan.js';
-import { printable } from '../../lib/printable.js';
-import { sameBaseUrl } from '../../net/base-url.js';
+} from '../platform/orders.js';
+import { clearCutShort, type CutShortRun, readCursor, readCutShort, writeCutShort } from './cursor-file.js';
+import { createOrderSink, type OrderSink } from './order-output.js';
+import { PollProgress, type ZonelessInstantsSeen } from './poll-progress.js';
+import { StatusFilter } from './status-filter.js';
+import { coarseListingNote, UnfilteredListingCheck } from './unfiltered-listing.js';
+import { type FetchPage, scanWindow } from './window-scan.js';
+import { printable } from '../lib/printable.js';
+import { sameBaseUrl } from '../net/base-url.js';
 
 export interface OrdersPollOptions {
   since?: string;
@@ -97,105 +71,8 @@ export interface OrdersPollOptions {
   rate?: number;
 }
 
-/** The longest wait between two --watch cycles after repeated failures. */
-const maximumBackoffMs = 10 * 60_000;
-
-/** The wait before the next --watch cycle: the interval, doubled for each cycle failed in a row, up to 10 minutes. */
-function pauseAfter(options: OrdersPollOptions, failures: number): number {
-  const intervalMs = options.intervalSeconds * 1000;
-  return failures === 0 ? intervalMs : Math.min(maximumBackoffMs, intervalMs * 2 ** (failures - 1));
-}
-
-/**
- * `orders poll`: emits each order version `(id, lastUpdated)` once across normal runs, continuing from the
- * profile's cursor (docs/orders-poll.md). One poller per profile (a lock); the cursor moves only over what was written and
- * flushed; Ctrl-C stops after the window being written and exits 75.
- */
-export async function run(given: OrdersPollOptions, context: Context): Promise<void> {
-  // One spelling of each status from here on: the listing's filter, the cursor's name, the check and the messages.
-  const options = { ...given, statuses: given.statuses.map(statusAsAsked) };
-  const session = await context.session();
-  session.requireBaseUrl();
-  const store = await context.profiles();
-  const profileCursor = defaultCursorPath(store.directory, session.profileName);
-  const cursorPath = options.cursor ?? defaultCursorPath(store.directory, session.profileName, options.statuses);
-  const lockName = cursorLockName(cursorPath, profileCursor);
-  const settings: PollSettings = {
-    lookbackMs: session.get('orders.lookback'),
-    lagMs: session.get('orders.lag'),
-    ...(options.watch ? { cursorAheadHeld: cursorAheadWarning(context) } : {}),
-  };
-  // Bad flags and a bad cursor stop the run before the lock is taken or anything is sent.
-  checkCursorFileSafety(cursorPath);
-  refuseUnwritableCursorFolder(cursorPath, options.cursor !== undefined);
-  const owner = { profile: session.profileName, baseUrl: session.requireBaseUrl() };
-  const saved = readOwnCursor(cursorPath, owner);
-  const takeLock = () =>
-    acquireProfileLock(
-      store.directory,
-      session.profileName,
-      lockName,
-      `b2bctl orders poll (profile ${session.profileName}${lockName === 'orders-poll' ? '' : `, cursor ${printable(cursorPath)}`})`,
-      context.log.warn,
-    );
-  const startedAt = context.clock.now();
-  try {
-    const cutShort = readCutShort(cursorPath);
-    if (cutShort && !saved && options.since === undefined)
-      throw new UsageError(
-        `orders poll: the last run (${cutShort.at}) was cut short: its output closed after ${orderCount(cutShort.written)}, before a cursor was saved. Run again with --since ${cutShort.since} to start where it started.`,
-      );
-    planWindow(options, startedAt, { saved, path: cursorPath }, settings);
-  } catch (error) {
-    // No cursor yet may mean a first run still catching up: a cron line started meanwhile meets its lock (exit 75),
-    // not a refusal that reads as a broken set-up.
-    if (saved === undefined) takeLock()();
-    throw error;
-  }
-  refuseWatchedDocument(options, context);
-  refuseNullOutput(options, context);
-  refuseOutDirThatIsNoFolder(options.outDir);
-  checkOutDirSafety(options.outDir);
-  const release = takeLock();
-  try {
-    const pacer = new Pacer(
-      context.clock,
-      options.rate,
-      (message) => context.log.debug(`orders poll: ${message}`),
-      (message) => context.log.info(`orders poll: ${message}`),
-    );
-    const client = await context.platform({ connections: options.concurrency, pace: pacer });
-    let current = { ...options, since: sinceFixedAt(options.since, startedAt) };
-    const poll = async () => {
-      try {
-        return await pollOnce(current, context, client, cursorPath, owner, settings);
-      } finally {
-        // Once a cursor exists, later --watch cycles continue from it without repeating the note about --since.
-        if (existsSync(cursorPath)) current = { ...options, since: undefined };
-      }
-    };
-    if (!options.watch) {
-      await poll();
-      return;
-    }
-    await watch(options, context, poll);
-  } finally {
-    release();
-  }
-}
-
-/**
- * --since as the one instant it names when the command starts (`7d`: seven days before this run began). Every
- * `--watch` cycle until a cursor exists starts there: counted again at each cycle, a first cycle that fails (an
- * outage) would move the start forward with the clock, past orders updated meanwhile, which no run would emit.
- */
-function sinceFixedAt(since: string | undefined, startedAt: number): string | undefined {
-  if (since === undefined) return undefined;
-  const instant = parseInstantOrDuration(since, startedAt);
-  return typeof instant === 'number' ? new Date(instant).toISOString() : since;
-}
-
-interface PollSettings {
+/** What a cycle reads from the profile's settings, and what a watch is told of its cursor. */
+export interface PollSettings {
   lookbackMs: number;
   lagMs: number;
   /**
@@ -206,21 +83,10 @@ interface PollSettings {
 }
 
 /**
- * What a watch says of its cursor ahead of this clock: once until the clock has caught up (a later step back is
- * said again), naming the clock step as the likely cause, since the watch wrote the cursor itself.
+ * The window a run reads: from --since on a first run (checked always), else from the saved cursor, less the look-back
+ * and up to the lag; refused (exit 2) when it cannot be read.
  */
-function cursorAheadWarning(context: Context): (aheadMessage: string | undefined) => void {
-  let said = false;
-  return (aheadMessage) => {
-    if (aheadMessage === undefined) said = false;
-    else if (!said) {
-      said = true;
-      context.log.warn(aheadMessage);
-    }
-  };
-}
-
-function planWindow(
+export function planWindow(
   options: OrdersPollOptions,
   nowMs: number,
   cursor: { saved: { cursor: string; floor?: string } | undefined; path: string },
@@ -261,7 +127,7 @@ function planWindow(
 }
 
 /** Whose cursor a run reads and writes: its profile's, for the store it polls (the base URL, normalised). */
-interface CursorOwner {
+export interface CursorOwner {
   profile: string;
   baseUrl: string;
 }
@@ -271,7 +137,7 @@ interface CursorOwner {
  * against another store (--base-url, B2BCTL_BASE_URL, a login that re-pointed it) read it and moved it on, and the
  * profile's own store lost every order updated in between (a user test). A cursor of an older b2bctl names no store.
  */
-function readOwnCursor(path: string, owner: CursorOwner) {
+export function readOwnCursor(path: string, owner: CursorOwner) {
   const saved = readCursor(path, owner.profile);
   if (saved?.baseUrl === undefined || sameBaseUrl(saved.baseUrl, owner.baseUrl)) return saved;
   throw new UsageError(
@@ -289,7 +155,7 @@ function withFilter(problem: string, statuses: readonly string[]): string {
 }
 
 /** One run: scan the window, write the new versions window by window, move the cursor over what is flushed. */
-async function pollOnce(
+export async function pollOnce(
   options: OrdersPollOptions,
   context: Context,
   client: PlatformClient,
@@ -601,7 +467,7 @@ function outputClosed(
   );
 }
 
-function orderCount(count: number): string {
+export function orderCount(count: number): string {
   return `${count} ${count === 1 ? 'order' : 'orders'}`;
 }
 
@@ -786,110 +652,4 @@ function noteHiddenColumns(hidden: readonly string[], context: Context): void {
 function missingDetail(error: unknown): string | undefined {
   if (error instanceof UnreadableOrderDetail) return `answered ${error.status} with ${error.instead}`;
   return error instanceof PlatformError && error.status === 404 ? 'answered 404' : undefined;
-}
-
-/**
- * `--watch` writes each cycle's orders as they come: `-o json` would be an array a cycle (no JSON reader takes the
- * file) and `-o csv` a header a cycle. NDJSON, the table and `--out-dir` are written order by order.
- */
-function refuseWatchedDocument(options: OrdersPollOptions, context: Context): void {
-  if (!options.watch || options.outDir !== undefined) return;
-  const format = context.outputFormat('ndjson');
-  if (format !== 'json' && format !== 'csv') return;
-  throw new UsageError(
-    `orders poll --watch -o ${format}: each cycle would write ${format === 'json' ? 'an array of its own, and the output would be no one JSON document' : 'its own header line'}. Use -o ndjson (one order a line), or --out-dir DIR (one file an order).`,
-  );
-}
-
-/** An --out-dir that is a file or a device: refused before anything is fetched, as every unusable output path is. */
-function refuseOutDirThatIsNoFolder(outDir: string | undefined): void {
-  const stats = outDir === undefined ? undefined : statOrUndefined(outDir);
-  if (stats === undefined || stats.isDirectory()) return;
-  const kind = stats.isFile() ? 'a file' : specialFileKind(stats);
-  throw new UsageError(
-    `--out-dir ${printable(outDir!)}: it is ${kind}, not a folder. Give a folder (it is made if it is missing).`,
-  );
-}
-
-/**
- * The folder the ERP imports the orders from, made when missing (0700): one another user owns, reached through their
- * link, or one its group or others may write would let them swap an order for a forged one between two runs. Refused
- * at start as `webhook listen --fetch-orders` refuses its orders folder (exit 77, docs/security.md).
- */
-function checkOutDirSafety(outDir: string | undefined): void {
-  if (outDir === undefined) return;
-  makePrivateFolder(outDir);
-  checkOrdersFolderSafety(outDir, '--out-dir');
-}
-
-/**
- * A stdout on a device that keeps nothing (`> /dev/null`, closed with `>&-`, `> /dev/zero`) takes every order and
- * keeps none: the cursor would move past orders no one read. Refused before anything is fetched.
- */
-function refuseNullOutput(options: OrdersPollOptions, context: Context): void {
-  if (options.outDir !== undefined) return;
-  const device = deviceKeepingNothing(context.io.stdout);
-  if (device === undefined) return;
-  throw new UsageError(
-    `orders poll: stdout is ${device} (or was closed, which reaches b2bctl as ${devNull}), which keeps nothing: the orders would go nowhere while the cursor moved past them; nothing was fetched. Send them to a file (> orders.ndjson), to a program (| reader), or to --out-dir DIR.`,
-  );
-}
-
-/**
- * A failure every later cycle would meet again, so `--watch` ends with it as a single run does (its line, its exit
- * code) instead of retrying it for ever: bad flags, settings or cursor (a UsageError); refused credentials (a 401
- * with no password to log in again, a 403); a redirect (b2bctl never follows one: the platform moved, or something
- * answers in its place); a 4xx that retrying will not change (a listing route that is not there, a query the
- * platform refuses); an output its reader closed (`| head`, an importer that died: no later cycle could write, and a
- * supervisor restarts the pair only once this one ends, exit 141, the cursor unmoved); a listing that does not
- * filter by update date. Network errors, 5xx, 429 and a window the listing changed faster than it could be read
- * are waited out.
- */
-function waitingCannotCure(error: unknown): boolean {
-  if (error instanceof UsageError || error instanceof AuthError) return true;
-  // An error the platform answered with 200 is its passing failure, as a 503 is: a later cycle may read the page.
-  if (error instanceof NotAListingPage) return false;
-  // A listing that ignores updatedFrom/updatedTo is a set-up to fix (a gateway, answers.orders.lastUpdated), which
-  // no cycle reads past; a window outrun by a busy store (ListingOutrunError) may pass, and is tried again.
-  if (error instanceof ListingIgnoresWindowError) return true;
-  if (error instanceof RedirectAnswerError || error instanceof OutputClosedError) return true;
-  // 408 and 425 are a server's own "try again later", whatever a single run does with them.
-  return (
-    error instanceof PlatformError &&
-    error.status < 500 &&
-    !isRetryableStatus(error.status) &&
-    error.status !== 408 &&
-    error.status !== 425
-  );
-}
-
-/**
- * `--watch`: a run every interval until SIGINT/SIGTERM; platform outages are waited out with growing pauses, each
- * failed cycle said in a line naming when the next comes.
- */
-async function watch(options: OrdersPollOptions, context: Context, poll: () => Promise<number>): Promise<void> {
-  let failures = 0;
-  while (!context.interrupt.aborted) {
-    try {
-      await poll();
-      failures = 0;
-    } catch (error) {
-      if (error instanceof InterruptedError || context.interrupt.aborted) throw error;
-      if (waitingCannotCure(error)) throw error;
-      failures++;
-      const message = error instanceof B2bctlError ? error.message : String((error as Error)?.message ?? error);
-      // The cursor covers what the cycle wrote before it failed (a window outrun after others were written).
-      context.log.warn(
-        `orders poll: cycle failed (${message}); trying again in ${spokenDuration(pauseAfter(options, failures))}, from the cursor.`,
-      );
-    }
-    const pauseMs = pauseAfter(options, failures);
-    try {
-      await context.clock.sleep(pauseMs, context.interrupt);
-    } catch {
-      // Between two runs nothing is in flight: a stop (Ctrl-C, systemd's SIGTERM) is a clean end, said in one line.
-      context.log.info('orders poll: stopped between two runs; the next one continues from the cursor.');
-      return;
-    }
-  }
 }
