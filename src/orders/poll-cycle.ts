@@ -6,31 +6,28 @@ import { wordWrap } from '../lib/word-wrap.js';
 import { existsSync } from 'node:fs';
 import { checkOrdersFolderSafety } from '../config/folder-safety.js';
 import type { Context } from '../context.js';
-import { stampMayLieIn } from '../domain/coarse-stamps.js';
 import {
   cursorAheadOfClock,
   newVersions,
   rememberedKeys,
-  outsideListedWindow,
   parseInstantOrDuration,
-  platformReadBound,
   runWindow,
   type TimeWindow,
   versionKey,
-  windowUpTo,
 } from '../domain/orders-window.js';
-import { type OrderAnswerSettings, readOrderStatus } from '../platform/answers/orders.js';
+import { readOrderStatus } from '../platform/answers/orders.js';
 import { isIdLike } from '../platform/answers/shapes.js';
 import { B2bctlError, ExitCode, InterruptedError, OutputClosedError, UsageError } from '../base/errors.js';
 import type { PlatformClient } from '../platform/client.js';
-import { listOrderPage, orderAnswers, orderListingPageSize, type ListedOrder } from '../platform/orders.js';
+import { orderAnswers, orderListingPageSize } from '../platform/orders.js';
 import { clearCutShort, type CutShortRun, readCursor, readCutShort, writeCutShort } from './cursor-file.js';
 import { createOrderSink, type OrderSink } from './order-output.js';
-import { PollProgress, type ZonelessInstantsSeen } from './poll-progress.js';
+import { PollProgress } from './poll-progress.js';
 import { StatusFilter } from './status-filter.js';
-import { coarseListingNote, UnfilteredListingCheck } from './unfiltered-listing.js';
-import { type FetchPage, scanWindow } from './window-scan.js';
+import { coarseListingNote } from './unfiltered-listing.js';
+import { scanWindow } from './window-scan.js';
 import { fetchDetails, versionShown } from './order-details.js';
+import { listingPages, type PolledOrder } from './listing-pages.js';
 import { printable } from '../lib/printable.js';
 import { sameBaseUrl } from '../net/base-url.js';
 
@@ -268,90 +265,6 @@ async function writeWindows(
 }
 
 /**
- * The scan's pages of the listing: each piece asked no further than the platform's clock less the lag, once an
- * answer has told it (boundReadAt); an answer asked before that, past it, is asked again up to it (once a run), and a
- * piece wholly past it is empty, the next run's. Every answer is checked for a listing that ignores the window.
- */
-function listingPages(
-  { options, context, client, answers }: ListingReader,
-  progress: PollProgress,
-  settings: PollSettings,
-): FetchPage<PolledOrder> {
-  // Days as the platform counts them: in UTC, and in this machine's zone, which TZ sets to the platform's (as for --since).
-  const windowCheck = new UnfilteredListingCheck([0, -new Date(context.clock.now()).getTimezoneOffset()]);
-  return async (part, offset, signal) => {
-    for (;;) {
-      const piece = windowUpTo(part, progress.readTo());
-      if (piece === undefined) return { orders: [], listed: 0 };
-      // Asked a millisecond wider at each end: a platform that stamps microseconds (57.5 ms) or compares its bounds
-      // exclusively would leave an order between two pieces that meet at whole milliseconds. Each order is kept in
-      // the one piece its millisecond falls in, so the pieces still tile.
-      const page = await listOrderPage(
-        client,
-        {
-          window: { from: piece.from - 1, to: piece.to + 1 },
-          offset,
-          limit: orderListingPageSize,
-          statuses: options.statuses,
-          signal,
-        },
-        answers,
-      );
-      if (page.platformNow !== undefined) {
-        progress.boundReadAt(platformReadBound(page.platformNow, settings.lagMs));
-        holdForPlatformClock(progress, page.platformNow, context.clock.now(), settings);
-      }
-      progress.unreadableDate ??= page.unreadableDate;
-      if (progress.readTo() < piece.to) continue;
-      progress.noteUnreadable(piece, page.untrackable, page.unrecognised, page.unreadableStamps);
-      progress.readableListed += page.orders.length;
-      windowCheck.note(piece, page.orders, offset);
-      progress.coarseListing ??= windowCheck.coarse;
-      // A full page is judged on what the platform sent; only orders inside the piece are kept, so pieces tile.
-      // The ids of every order listed, kept or not: pages of a listing filtered by day share them (FetchPage).
-      const ids = page.orders.map((order) => String(order.id));
-      const kept = keptInPiece(page.orders, piece, progress.zoneless);
-      return { orders: kept, listed: page.listed, ids, statedTotal: page.statedTotal };
-    }
-  };
-}
-
-/** What reading the listing needs of the run. */
-interface ListingReader {
-  options: OrdersPollOptions;
-  context: Context;
-  client: PlatformClient;
-  answers: OrderAnswerSettings;
-}
-
-/** A listed order, with the window the platform listed it in when its instant has no zone (PollProgress.noteListed). */
-type PolledOrder = ListedOrder & { listedUpTo?: number };
-
-/**
- * The orders of a page of `part` that belong to it: those whose instant falls in it, so that windows tile. An
- * instant without a zone is this machine's guess at the platform's, which may be hours off: the platform's own
- * window is trusted for it (a piece that lists it again is no second version), never a guess that drops it, and
- * kept with it, for the run to remember the version while the platform may list it again.
- */
-function keptInPiece(orders: readonly ListedOrder[], part: TimeWindow, zoneless: ZonelessInstantsSeen): PolledOrder[] {
-  const kept: PolledOrder[] = [];
-  for (const order of orders) {
-    const instant = Date.parse(order.lastUpdated);
-    if (order.zonelessInstant === undefined) {
-      // Under a coarse stamp, kept where any instant of its span lies in the piece: a listing filtering by the true
-      // instant lists it only in the piece that holds it, which may start after its stamp (a user test).
-      if (stampMayLieIn(instant, order.stampSpanMs ?? 1, part)) kept.push(order);
-      continue;
-    }
-    zoneless.example ??= order.zonelessInstant;
-    if (zoneless.elsewhere === undefined && outsideListedWindow(instant, part))
-      zoneless.elsewhere = { written: order.zonelessInstant, window: part };
-    kept.push({ ...order, listedUpTo: part.to });
-  }
-  return kept;
-}
-
-/**
  * Instants written without a zone, said once a run, with what they change: nothing of what is emitted (each version
  * once, kept by its listing), only the instant in --out-dir's file names, which is read in this machine's zone. TZ
  * names the platform's zone when it is another, as for --since.
@@ -374,18 +287,6 @@ function warnZoneless(progress: PollProgress, context: Context): void {
   context.log.warn(
     `warning: the platform writes update instants without a time zone, and in a zone other than this machine's (${zone}): it listed "${elsewhere.written}" among the orders updated ${new Date(from).toISOString()} … ${new Date(to).toISOString()}. Each version is still emitted once: ${kept}. ${fileNames}; ${tz} to have it read in the platform's.`,
   );
-}
-
-/**
- * The platform stamps updates by its own clock: one behind ours by more than half the look-back holds the cursor at
- * the platform's now less the lag (PollProgress.holdAt). Within that, the look-back covers the difference.
- */
-function holdForPlatformClock(progress: PollProgress, platformNow: number, now: number, settings: PollSettings): void {
-  const behindMs = now - platformNow;
-  if (behindMs > settings.lookbackMs / 2) progress.holdAt(platformNow - settings.lagMs, behindMs);
-  // Ahead, nothing is missed, but an update shows up only once this machine's clock has caught up with its stamp.
-  if (-behindMs > Math.max(settings.lagMs, 10_000))
-    progress.platformAheadMs = Math.max(progress.platformAheadMs ?? 0, -behindMs);
 }
 
 /**
