@@ -50,7 +50,7 @@ const modules = [
   // back, and the dialect tests (the other orders tests change folder and are left out).
   [
     'move-sender',
-    'src/commands/orders/move-sender.ts',
+    'src/orders/moves/sender.ts',
     [],
     'test/commands/orders/update-unanswered.test.ts,test/commands/orders/update-lost-answers.test.ts,test/commands/orders/dialects.test.ts',
   ],

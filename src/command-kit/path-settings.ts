@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import type { Session } from '../config/session.js';
 import { B2bctlError, ExitCode, UsageError } from '../base/errors.js';
 import { printable } from '../lib/printable.js';
-import { readShapeFile } from '../tax/shape-file.js';
+import { loadTaxShape } from '../tax/shape-file.js';
 
 /** One setting that names a place on this machine, as the job reading it would meet it. */
 export interface PathSettingCheck {
@@ -47,13 +47,14 @@ function outputFolderRefusal(session: Session, folder: string): B2bctlError | un
   );
 }
 
-/** The tax.shape file, read as `tax serve` reads it: 66 for a file that cannot be read, 2 for one that is no shape. */
+/** The tax.shape setting (a file or inline JSON), read as `tax serve` reads it: 66 for a file that cannot be read, 2 for one that is no shape. */
 async function taxShapeRefusal(session: Session, file: string): Promise<B2bctlError | undefined> {
   try {
-    await readShapeFile(file);
+    loadTaxShape(file, { kind: 'setting', described: session.origin('tax.shape') });
     return undefined;
   } catch (error) {
-    const message = `${session.origin('tax.shape')}: ${(error as Error).message.replace(/\.$/, '')}; tax serve would not start.`;
+    // The message names the setting and where it was set (as tax serve's does): said once, not again in front.
+    const message = `${(error as Error).message.replace(/\.$/, '')}; tax serve would not start.`;
     return new B2bctlError(message, error instanceof B2bctlError ? error.exitCode : ExitCode.usage, { cause: error });
   }
 }

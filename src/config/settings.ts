@@ -129,9 +129,8 @@ export const settingDefinitions = [
   {
     key: 'tax.shape',
     description:
-      'Where the tax callback carries items, states and buyer, and its answer’s names: a shape file (tax serve --shape)',
+      'Where the tax callback carries items, states and buyer, and its answer’s names (tax serve --shape): a JSON file path or inline JSON',
     env: 'B2BCTL_TAX_SHAPE',
-    parser: localPath,
   },
   { key: 'tax.clientId', description: 'Client id the token endpoint of tax serve accepts (tax serve --auth token)' },
   {
@@ -413,7 +412,7 @@ export function didYouMean(suggestion: string | undefined): string {
 }
 
 /** Settings that are a file path or inline JSON (text starting with `{`, io/json-setting.ts). */
-const fileOrInlineJson = new Set<string>(['stock.schema', 'orders.routes']);
+const fileOrInlineJson = new Set<string>(['stock.schema', 'orders.routes', 'tax.shape']);
 
 /**
  * The absolute path `config set` stores for a relative path typed into a setting that names a file or folder on this

@@ -14,3 +14,29 @@ export function loadOrderRoutes(source: string | undefined, origin: JsonSettingO
     ruleError: OrderRoutesError,
   });
 }
+
+/**
+ * The orders.routes setting as a profile's session reads it: its value and where that was set. Structural, so io/
+ * need not import config/; a `Session` is one.
+ */
+export interface RoutesSetting {
+  get(key: 'orders.routes'): string | undefined;
+  origin(key: 'orders.routes'): string;
+}
+
+/**
+ * Where the routes in force came from, as a 404 to a move names it: `--routes FILE`, the orders.routes setting (and
+ * where that was set), or the sandbox's, when neither names a file.
+ */
+export function routesOriginOf(flag: string | undefined, session: RoutesSetting): string {
+  if (flag) return `--routes ${flag}`;
+  if (session.get('orders.routes')) return `${session.origin('orders.routes')}`;
+  return "the sandbox's routes (neither --routes nor the orders.routes setting names a routes file)";
+}
+
+/** The routes in force: `--routes`, else the orders.routes setting, else the sandbox's. */
+export function orderRoutesOf(flag: string | undefined, session: RoutesSetting): OrderRoutes {
+  return flag
+    ? loadOrderRoutes(flag, { kind: 'flag', flag: '--routes', value: flag })
+    : loadOrderRoutes(session.get('orders.routes'), { kind: 'setting', described: session.origin('orders.routes') });
+}

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { NotFoundError } from '../../base/errors.js';
 import { writeObject } from '../../io/output/write-object.js';
-import { noSuchOrder, OrderLookup } from './order-lookup.js';
+import { noSuchOrder, OrderLookup } from '../../orders/order-lookup.js';
 
 export interface OrdersGetOptions {
   /** The order's id, or its number. */

@@ -2,7 +2,7 @@ import { checkerPlace, RecordChecker } from '../../bulk/validation-pass.js';
 import { MoveSequence, type OrderMove } from '../../domain/order-stages.js';
 import { fieldProblem, type RecordVerdict } from '../../domain/validation.js';
 import type { InputRecord } from '../../io/input/open-input.js';
-import { checkMove, type MoveCheckSetting, moveFields, type PreparedMove } from './move-input.js';
+import { checkMove, type MoveCheckSetting, moveFields, type PreparedMove } from '../../orders/moves/move-input.js';
 
 /** What judging a file of moves needs: checkMove's setting, with the line a warning is about. */
 export interface MoveFileSetting extends Omit<MoveCheckSetting, 'warn'> {

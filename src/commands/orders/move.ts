@@ -10,13 +10,11 @@ import {
   PartialFailureError,
   UnavailableError,
 } from '../../base/errors.js';
-import { loadOrderRoutes } from '../../io/order-routes-file.js';
+import { orderRoutesOf, routesOriginOf } from '../../io/order-routes-file.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { RedirectAnswerError } from '../../platform/redirect.js';
-import type { OrderRoutes } from '../../domain/order-routes.js';
-import type { Session } from '../../config/session.js';
-import { checkMove } from './move-input.js';
-import { type MoveResult, MoveSender } from './move-sender.js';
+import { checkMove } from '../../orders/moves/move-input.js';
+import { type MoveResult, MoveSender } from '../../orders/moves/sender.js';
 
 /** `orders ready|invoice|ship|cancel ORDER …`: one move of one order, its fields named as in an update file. */
 export interface OrdersMoveOptions extends Partial<OrderMove> {
@@ -143,21 +141,4 @@ async function interruptedMove(
       message: stopped.message,
     });
   return stopped;
-}
-
-/**
- * Where the routes in force came from, as a 404 to a move names it: `--routes FILE`, the orders.routes setting (and
- * where that was set), or the sandbox's, when neither names a file.
- */
-export function routesOriginOf(flag: string | undefined, session: Session): string {
-  if (flag) return `--routes ${flag}`;
-  if (session.get('orders.routes')) return `${session.origin('orders.routes')}`;
-  return "the sandbox's routes (neither --routes nor the orders.routes setting names a routes file)";
-}
-
-/** The routes in force: `--routes`, else the orders.routes setting, else the sandbox's. */
-export function orderRoutesOf(flag: string | undefined, session: Session): OrderRoutes {
-  return flag
-    ? loadOrderRoutes(flag, { kind: 'flag', flag: '--routes', value: flag })
-    : loadOrderRoutes(session.get('orders.routes'), { kind: 'setting', described: session.origin('orders.routes') });
 }

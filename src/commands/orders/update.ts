@@ -10,10 +10,10 @@ import type { PlatformClient } from '../../platform/client.js';
 import type { PlaceSet } from '../../bulk/resume.js';
 import { recordPlace } from '../../io/input/open-input.js';
 import { inputName } from '../../io/input/byte-source.js';
-import { moveCatalogue, type PreparedMove } from './move-input.js';
+import { moveCatalogue, type PreparedMove } from '../../orders/moves/move-input.js';
 import { newMoveChecker } from './move-checker.js';
-import { orderRoutesOf, routesOriginOf } from './move.js';
-import { type MoveResult, MoveSender } from './move-sender.js';
+import { orderRoutesOf, routesOriginOf } from '../../io/order-routes-file.js';
+import { type MoveResult, MoveSender } from '../../orders/moves/sender.js';
 import { sendingConcurrency } from '../../bulk/send-pacing.js';
 
 export interface OrdersUpdateOptions extends InputFlags, SendFlags {

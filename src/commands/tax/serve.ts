@@ -17,8 +17,8 @@ import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.
 import { listensOnThisMachineOnly, reachableListenerWarning } from '../../net/plain-http.js';
 import type { TaxAuth } from '../../tax/callback-auth.js';
 import { startTaxServer } from '../../tax/server.js';
-import { sandboxTaxShape } from '../../tax/shape.js';
-import { readShapeFile } from '../../tax/shape-file.js';
+import { sandboxTaxShape, type TaxShape } from '../../tax/shape.js';
+import { loadTaxShape } from '../../tax/shape-file.js';
 import { readTaxTable } from '../../tax/table-file.js';
 import { WatchedTaxTable } from '../../tax/watched-table.js';
 
@@ -63,8 +63,7 @@ export async function run(options: TaxServeOptions, context: Context): Promise<v
       `--auth none answers anyone who reaches ${options.host}: use it on 127.0.0.1 only (a local test), or give --auth bearer or basic.`,
     );
   const auth = options.auth === 'token' ? await tokenAuth(options, context) : authFromEnvironment(options, context.env);
-  const shapeFile = options.shape ?? (await context.session()).get('tax.shape');
-  const shape = shapeFile === undefined ? sandboxTaxShape : await readShapeFile(shapeFile);
+  const shape = await shapeOf(options.shape, context);
   const forward = forwardOf(options, context);
   const table = options.rules === undefined ? undefined : watchedTable(options.rules, options, context);
   await table?.start();
@@ -204,4 +203,14 @@ function authFromEnvironment(
       // Where it listens is checked in run(), through the resolver: `localhost` may name another machine's address.
       return { kind: 'none' };
   }
+}
+
+/** The shape in force: `--shape`, else the tax.shape setting (named in its errors), else the sandbox's. */
+async function shapeOf(flag: string | undefined, context: Context): Promise<TaxShape> {
+  if (flag !== undefined) return loadTaxShape(flag, { kind: 'flag', flag: '--shape', value: flag });
+  const session = await context.session();
+  const setting = session.get('tax.shape');
+  return setting === undefined
+    ? sandboxTaxShape
+    : loadTaxShape(setting, { kind: 'setting', described: session.origin('tax.shape') });
 }

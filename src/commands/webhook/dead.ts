@@ -7,7 +7,8 @@ import { wordWrap } from '../../lib/word-wrap.js';
 import type { DeadLetter, EventStore } from '../../webhook/store/types.js';
 import { redactSecrets, secretsOfUrl } from '../../lib/secret-values.js';
 import { forwardCredentialOfEnvironment, scrubbedLine, scrubDeadLetters } from '../../webhook/dead-letter-scrub.js';
-import { storeLocation, withStore } from './inbox.js';
+import { withStore } from '../../webhook/inbox-access.js';
+import { storeLocation } from './store-url.js';
 
 export interface DeadOptions {
   action: 'list' | 'retry' | 'drop';

@@ -1,14 +1,12 @@
 import { countOf } from '../../lib/plural.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { type Context, stdoutStyle } from '../../context.js';
-import type { WebhookKind } from '../../domain/webhook-events.js';
 import { createRecordWriter, type RecordLayout, type RecordWriter } from '../../io/output/record-writer.js';
 import { importNdjsonInbox, oldInboxFileName } from '../../webhook/store/ndjson-import.js';
-import { openStore, type StoreLocation, type StoreUser } from '../../webhook/store/open.js';
+import { openStore, type StoreLocation } from '../../webhook/store/open.js';
 import { sqliteFileName } from '../../webhook/store/sqlite-store.js';
-import type { EventSelection, EventStore, StoredEvent } from '../../webhook/store/types.js';
+import type { StoredEvent } from '../../webhook/store/types.js';
 import { checkImportedInboxLink } from '../../config/folder-safety.js';
-import { defaultInboxDirectory } from './inbox-folder.js';
 import { eventSubjectId, inboxTable, subjectOf } from './inbox-table.js';
 import { hiddenColumnsNote, terminalColumns } from '../../io/output/table.js';
 import { join } from 'node:path';
@@ -19,19 +17,13 @@ import { specialFileKind } from '../../lib/file-owners.js';
 import { rename } from 'node:fs/promises';
 import { InputError, PartialFailureError, UsageError } from '../../base/errors.js';
 import { spokenBytes } from '../../webhook/retention.js';
-import { storeTimeoutOf, storeUrlOf, type StoreUrlFlags } from './store-url.js';
+import { storeLocation } from './store-url.js';
+import { type EventSelectionFlags, selectionOf } from '../../webhook/inbox-access.js';
 import { printable } from '../../lib/printable.js';
 
-export interface InboxOptions {
+export interface InboxOptions extends EventSelectionFlags {
   inbox?: string;
   store?: string;
-  kind?: WebhookKind;
-  /** ISO-8601: only events received at or after it. */
-  since?: string;
-  /** ISO-8601: only events received before it. */
-  until?: string;
-  pending?: boolean;
-  dead?: boolean;
   /** An old NDJSON inbox folder (or file) to take into the store. */
   import?: string;
   /** Rewrite the SQLite file to give back free space (and switch it to incremental vacuum). */
@@ -63,20 +55,6 @@ const inboxLayout: RecordLayout<StoredEvent> = {
   ],
 };
 
-/** The store named by `--inbox`/`--store`, for reading beside a running receiver. */
-export async function storeLocation(
-  options: { inbox?: string } & StoreUrlFlags,
-  context: Context,
-): Promise<StoreLocation> {
-  const url = storeUrlOf(options, context);
-  return {
-    inbox: options.inbox ?? (await defaultInboxDirectory(context)),
-    url,
-    urlFlag: options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`,
-    statementLimitMs: url === undefined ? undefined : await storeTimeoutOf(context),
-  };
-}
-
 /**
  * --import, --compact and --drop-handoff each do one thing to the whole store: a selection flag beside one, or two of
  * them, would look honoured (`--import old --kind orders` imported every kind).
@@ -100,26 +78,6 @@ function refuseMixedActions(options: InboxOptions): void {
     throw new UsageError(
       `${actions[0]} works on the whole store, alone: ${extra.join(', ')} would not apply. Run it without ${extra.length === 1 ? 'that flag' : 'those flags'}.`,
     );
-}
-
-/** The events selected by the common flags. */
-export function selectionOf(options: InboxOptions): EventSelection {
-  // Swapped, they choose nothing, and "0 events" would read as an empty inbox.
-  if (
-    options.since !== undefined &&
-    options.until !== undefined &&
-    !(Date.parse(options.since) < Date.parse(options.until))
-  )
-    throw new UsageError(
-      `--since ${options.since} is not before --until ${options.until}: no event could be chosen; swap them.`,
-    );
-  return {
-    kind: options.kind,
-    since: options.since === undefined ? undefined : Date.parse(options.since),
-    until: options.until === undefined ? undefined : Date.parse(options.until),
-    pending: options.pending,
-    dead: options.dead,
-  };
 }
 
 /** `b2bctl webhook inbox`: streams stored events (ndjson when piped), or imports an old NDJSON inbox. */
@@ -330,20 +288,5 @@ async function dropHandOff(name: string, location: StoreLocation, context: Conte
   } finally {
     await store.close();
     release();
-  }
-}
-
-/** Opens the store beside the receiver for `work`, then closes it; `interrupt` stops a PostgreSQL store's opening. */
-export async function withStore<T>(
-  location: StoreLocation,
-  user: StoreUser & { interrupt: AbortSignal },
-  work: (store: EventStore) => Promise<T>,
-): Promise<T> {
-  const { interrupt, ...beside } = user;
-  const { store } = await openStore(location, { mustExist: true, beside }, { interrupt });
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
   }
 }

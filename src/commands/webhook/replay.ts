@@ -3,10 +3,13 @@ import { InterruptedError, NotFoundError, PartialFailureError } from '../../base
 import { Backoff } from '../../webhook/backoff.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
-import { type InboxOptions, selectionOf, storeLocation, withStore } from './inbox.js';
+import { type EventSelectionFlags, selectionOf, withStore } from '../../webhook/inbox-access.js';
+import { storeLocation, type StoreUrlFlags } from './store-url.js';
 import { handOffAuthorization } from './hand-off-authorization.js';
 
-export interface ReplayOptions extends InboxOptions {
+/** The events to replay are chosen as `webhook inbox` chooses them, from the store it reads. */
+export interface ReplayOptions extends EventSelectionFlags, StoreUrlFlags {
+  inbox?: string;
   to?: string;
   /** `--forward-batch`: the URL takes JSON arrays of events (each event goes as an array of one). */
   forwardBatch?: number;

@@ -2,7 +2,8 @@ import { type Context, stdoutStyle } from '../../context.js';
 import { UnavailableError } from '../../base/errors.js';
 import { createRecordWriter, type RecordLayout } from '../../io/output/record-writer.js';
 import { backlogHealth, type HandOffHealth } from '../../webhook/backlog.js';
-import { storeLocation, withStore } from './inbox.js';
+import { withStore } from '../../webhook/inbox-access.js';
+import { storeLocation } from './store-url.js';
 
 export interface StatusOptions {
   inbox?: string;

@@ -1,4 +1,6 @@
 import type { Context } from '../../context.js';
+import type { StoreLocation } from '../../webhook/store/open.js';
+import { defaultInboxDirectory } from './inbox-folder.js';
 import { UsageError } from '../../base/errors.js';
 import { profileSetting } from '../../command-kit/client-secret.js';
 import { readSetting } from '../../config/settings.js';
@@ -51,4 +53,18 @@ export async function storeTimeoutOf(context: Context): Promise<number> {
     (await profileSetting(context, 'webhook.storeTimeout')) ??
     readSetting('webhook.storeTimeout', { flags: {}, env: context.env, profile: {} })
   );
+}
+
+/** The store named by `--inbox`/`--store`, for reading beside a running receiver. */
+export async function storeLocation(
+  options: { inbox?: string } & StoreUrlFlags,
+  context: Context,
+): Promise<StoreLocation> {
+  const url = storeUrlOf(options, context);
+  return {
+    inbox: options.inbox ?? (await defaultInboxDirectory(context)),
+    url,
+    urlFlag: options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`,
+    statementLimitMs: url === undefined ? undefined : await storeTimeoutOf(context),
+  };
 }

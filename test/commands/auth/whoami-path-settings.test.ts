@@ -27,7 +27,7 @@ it('B2BCTL_TAX_SHAPE naming a file that is not there: exit 66, one line naming t
   const test = testContext({ env: { ...given, B2BCTL_TAX_SHAPE: missing } });
   expect(await test.run(run, {})).toBe(66);
   expect(test.stderr()).toBe(
-    `error: the tax.shape setting (from B2BCTL_TAX_SHAPE): ${missing}: cannot read the shape file (ENOENT); tax serve would not start.\n`,
+    `error: ${missing}: cannot read the shape file, named by the tax.shape setting (from B2BCTL_TAX_SHAPE) (ENOENT); tax serve would not start.\n`,
   );
 });
 

@@ -69,7 +69,7 @@ it('B2BCTL_TAX_SHAPE naming a file that is not there: the tax shape check fails,
   expect(findings.find((finding) => finding.check === 'tax shape')).toEqual({
     check: 'tax shape',
     result: 'fail',
-    detail: `the tax.shape setting (from B2BCTL_TAX_SHAPE): ${missing}: cannot read the shape file (ENOENT); tax serve would not start`,
+    detail: `${missing}: cannot read the shape file, named by the tax.shape setting (from B2BCTL_TAX_SHAPE) (ENOENT); tax serve would not start`,
     setting: 'tax.shape',
   });
 });
@@ -80,7 +80,9 @@ it('B2BCTL_TAX_SHAPE naming a file that is not JSON: the tax shape check fails, 
   const test = doctorWith({ B2BCTL_TAX_SHAPE: file });
   expect(await test.run(run, {})).toBe(2);
   const findings = JSON.parse(test.stdout()) as Finding[];
-  expect(findings.find((finding) => finding.check === 'tax shape')?.detail).toContain('the shape file is not JSON');
+  expect(findings.find((finding) => finding.check === 'tax shape')?.detail).toContain(
+    'The tax shape from the tax.shape setting (from B2BCTL_TAX_SHAPE) is not usable: ',
+  );
 });
 
 it('neither setting given: no line for either', async () => {

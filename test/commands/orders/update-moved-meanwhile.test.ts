@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Clock, systemClock } from '../../../src/base/clock.js';
-import { statusFreshForMs } from '../../../src/commands/orders/move-sender.js';
+import { statusFreshForMs } from '../../../src/orders/moves/sender.js';
 import { applyMove } from '../../../src/sandbox/orders/moves.js';
 import type { OrderDetail } from '../../../src/sandbox/orders/store.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';

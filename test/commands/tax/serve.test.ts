@@ -244,7 +244,7 @@ describe('tax serve at start', () => {
 // parts of the answer was taken, and every answer then lost its items' taxes.
 describe('tax serve with a bad shape file', () => {
   it.each([
-    ['JSON cut short', '{"request":{"ncm":"produto.ncm"', 'the shape file is not JSON ('],
+    ['JSON cut short', '{"request":{"ncm":"produto.ncm"', 'is not usable: '],
     [
       'one name for both parts of the answer',
       '{"answer":{"items":"x","totals":"x"}}',
@@ -272,6 +272,31 @@ describe('tax serve with a bad shape file', () => {
     removeTemporaryFolders();
     expect(result.code).toBe(66);
     expect(result.stderr).toContain('cannot read the shape file (ENOENT)');
+  });
+
+  // A user test: inline JSON in B2BCTL_TAX_SHAPE, as stock.schema and orders.routes take it, was taken for a file name
+  // (exit 66), and a file the variable named was not said to come from it.
+  it('reads inline JSON in the tax.shape setting as the shape, and names the setting when it is refused', async () => {
+    const result = await serve(['--auth', 'none'], { B2BCTL_TAX_SHAPE: '{"answer":{"items":"a b"}}' });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      'The tax shape from the tax.shape setting (from B2BCTL_TAX_SHAPE) is not usable: answer.items must be a dot path such as cart.items',
+    );
+    expect(result.stderr).not.toContain('cannot read');
+    expect(result.stderr).not.toContain('answering POST');
+  });
+
+  it('refuses a tax.shape file that is not there with exit 66, naming the setting and its variable', async () => {
+    const folder = temporaryFolder('b2bctl-tax-shape-setting-none-');
+    const missing = join(folder, 'shape.json');
+    const result = await serve(['--auth', 'none'], { B2BCTL_TAX_SHAPE: missing });
+    removeTemporaryFolders();
+    expect(result.code).toBe(66);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `${missing}: cannot read the shape file, named by the tax.shape setting (from B2BCTL_TAX_SHAPE) (ENOENT).`,
+    );
   });
 });
 

@@ -84,6 +84,9 @@ function cyclesIn(graph: ReadonlyMap<string, readonly string[]>): string[] {
   return cycles;
 }
 
+/** A map row's room: `commands/<group>/` → `commands`, `context.ts` → `context.ts`. */
+const roomOfRow = (cell: string): string => (/^`([^`/]+)/.exec(cell)?.[1] ?? '').replace(/\/$/, '');
+
 /**
  * The "may import" table of src/README.md, read from the map itself, so the map a newcomer trusts is the rule the
  * test holds: each row's room and the rooms it may import (`everything below`: every room listed after it;
@@ -94,8 +97,7 @@ function mayImportFromMap(): Map<string, Set<string>> {
     .split('\n')
     .filter((line) => line.startsWith('| `'))
     .map((line) => line.split('|').map((cell) => cell.trim()));
-  const roomOf = (cell: string) => (/^`([^`/]+)/.exec(cell)?.[1] ?? '').replace(/\/$/, '');
-  const rooms = rows.map((cells) => roomOf(cells[1] ?? ''));
+  const rooms = rows.map((cells) => roomOfRow(cells[1] ?? ''));
   const allowed = new Map<string, Set<string>>();
   for (const [index, cells] of rows.entries()) {
     const may = cells[3] ?? '';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { customerCatalogue } from '../../../../src/commands/customer/customer-input.js';
 import { statusCatalogue } from '../../../../src/commands/customer/status.js';
-import { moveCatalogue } from '../../../../src/commands/orders/move-input.js';
+import { moveCatalogue } from '../../../../src/orders/moves/move-input.js';
 import { stockCatalogue } from '../../../../src/commands/stock/stock-input.js';
 import type { FieldCatalogue } from '../../../../src/io/input/record-shape.js';
 import { itemCatalogue, ruleCatalogue } from '../../../../src/tax/table-file.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { customerCatalogue } from '../../../../src/commands/customer/customer-input.js';
-import { moveCatalogue } from '../../../../src/commands/orders/move-input.js';
+import { moveCatalogue } from '../../../../src/orders/moves/move-input.js';
 import { stockCatalogue } from '../../../../src/commands/stock/stock-input.js';
 import { InputError, UsageError } from '../../../../src/base/errors.js';
 import type { InputOptions, InputRecord } from '../../../../src/io/input/open-input.js';

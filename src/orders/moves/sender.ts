@@ -17,10 +17,8 @@ import {
   statusAfter,
   statusShowsMove,
 } from '../../domain/order-stages.js';
-import { recipientMismatch, sameTotalToTheCentavo } from '../../domain/nfe-document.js';
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { Outcome } from '../../bulk/report.js';
-import { sameOrderKey } from '../../domain/order-keys.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { orderAnswers } from '../../platform/orders.js';
 import {
@@ -31,7 +29,8 @@ import {
   sendOrderMove,
 } from '../../platform/order-moves.js';
 import { howToGive, type MoveFieldsGivenAs, type PreparedMove } from './move-input.js';
-import { noSuchOrderReason, OrderLookup } from './order-lookup.js';
+import { numbered, numberRefusal, recipientRefusal, totalMismatch } from './order-checks.js';
+import { noSuchOrderReason, OrderLookup } from '../order-lookup.js';
 import { asClause } from '../../lib/clause.js';
 
 /** How one move went: the report's outcome, the HTTP status, a message, and the order's id when a number named it. */
@@ -646,72 +645,6 @@ function replaceLacks(route: OrderRoute, field: MoveConflict['field'], values: M
   const used = placeholdersOf(route.body);
   if (names.some((name) => used.includes(name) && values[name] !== undefined)) return undefined;
   return names.map((name) => `{${name}}`).join(' or ');
-}
-
-/**
- * An invoice whose NF-e is made out to someone other than the order's buyer, as its detail names the buyer: not
- * sent, since it would hand another customer's invoice to this one. Undefined when either side is unknown (a key
- * alone names no recipient; a detail may name no buyer), or they agree.
- */
-function recipientRefusal(move: PreparedMove, before: OrderState | undefined, id: string | undefined) {
-  if (move.action !== 'invoice' || move.recipient === undefined || before?.buyer === undefined) return undefined;
-  const mismatch = recipientMismatch(move.recipient, before.buyer);
-  if (mismatch === undefined) return undefined;
-  const result: MoveResult = {
-    outcome: 'invalid',
-    id,
-    message: `not sent: ${mismatch}. Check that this is the order's NF-e; if it is, --no-status-check sends it without reading the order`,
-  };
-  return result;
-}
-
-/**
- * An invoice whose NF-e total (vNF) is not the order's total as its detail shows it: a warning, never a refusal
- * (freight billed apart, ICMS-ST or a partial invoice make them differ), since an ERP that swapped the NF-e files of
- * one buyer's two orders passes every other check. Undefined for other moves, a key alone (no vNF), a detail that
- * shows no total, or totals equal to the centavo (sameTotalToTheCentavo).
- */
-function totalMismatch(
-  move: PreparedMove,
-  before: OrderState | undefined,
-  place: string | undefined,
-): string | undefined {
-  if (move.action !== 'invoice' || move.invoiceTotal === undefined || before?.total === undefined) return undefined;
-  if (sameTotalToTheCentavo(move.invoiceTotal, before.total)) return undefined;
-  return `warning: ${place === undefined ? '' : `${place}: `}order ${move.order}: the NF-e's total (vNF) is ${move.invoiceTotal} and the order's total is ${before.total}; sent all the same (freight, ICMS-ST or a partial invoice may explain it): check that this is the order's NF-e`;
-}
-
-/**
- * A move whose order number (the orderId column, --order-id) is not the number of the order its id names: a row
- * whose two columns disagree, as a sorted or shifted column makes them. Not sent: with `{orderId}` in the route it
- * would move another order than the one checked, and with `{id}` it names two orders. Undefined when the detail
- * shows no number, the move gives none, or they agree.
- */
-function numberRefusal(
-  move: PreparedMove,
-  before: OrderState | undefined,
-  id: string | undefined,
-  givenAs: MoveFieldsGivenAs = 'columns',
-) {
-  const given = move.values.orderId?.trim();
-  if (given === undefined || given === '' || before?.number === undefined) return undefined;
-  if (sameOrderKey(given, before.number)) return undefined;
-  const check = givenAs === 'flags' ? 'ORDER and --order-id name' : 'the order and orderId columns name';
-  const result: MoveResult = {
-    outcome: 'invalid',
-    id,
-    message: `not sent: ${givenAs === 'flags' ? '--order-id' : 'orderId'} ${given} is not this order's number (${before.number}); check ${check} the same order`,
-  };
-  return result;
-}
-
-/**
- * The move with the number its order's detail shows as `{orderId}`, when the move gives none: the order is named
- * by its id or its number, and the route may want the other (docs/orders.md: every order command takes either).
- */
-function numbered(move: PreparedMove, before: OrderState | undefined): PreparedMove {
-  if (move.values.orderId || before?.number === undefined) return move;
-  return { ...move, values: { ...move.values, orderId: before.number } };
 }
 
 /** A failure that may come after the platform applied the move, said as what came: a 5xx, or no answer at all. */

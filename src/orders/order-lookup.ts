@@ -1,7 +1,7 @@
-import { PlatformError } from '../../base/errors.js';
-import type { PlatformClient } from '../../platform/client.js';
-import { OrderNumberIndex } from '../../platform/order-numbers.js';
-import { getOrder } from '../../platform/orders.js';
+import { PlatformError } from '../base/errors.js';
+import type { PlatformClient } from '../platform/client.js';
+import { OrderNumberIndex } from '../platform/order-numbers.js';
+import { getOrder } from '../platform/orders.js';
 
 /** An order found by what the user gave: its id, and its detail as the platform sends it. */
 export interface FoundOrder {
