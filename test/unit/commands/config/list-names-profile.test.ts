@@ -27,10 +27,12 @@ describe('config list on a terminal', () => {
     );
   });
 
-  it('adds nothing to stderr when the list is piped (scripts read the JSON)', async () => {
+  // A user test: piped into a ticket or a script, nothing said which profile or folder the values were from. The line
+  // goes to stderr, so the JSON on stdout is what scripts read, as before.
+  it('names the profile on stderr when the list is piped too, the JSON on stdout unchanged', async () => {
     const memory = testContext();
     await runList({}, memory.context);
-    expect(memory.stderr()).toBe('');
+    expect(memory.stderr()).toMatch(/^Profile "default", read from .*config\.json/);
     expect(JSON.parse(memory.stdout())).toBeInstanceOf(Array);
   });
 });
