@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import { inboxWithOneEvent } from '../../support/one-event-inbox.js';
 import { standInErp } from '../../support/stand-in-erp.js';
 import { until } from '../../support/until.js';
 import {
@@ -116,18 +117,12 @@ describe('under a stamp to the minute or second, a change of the order is a new 
   });
 
   it('an inbox holding the key an earlier b2bctl stored (id and stamp alone): a resend of that event is a duplicate', async () => {
-    const inbox = temporaryFolder();
-    const store = await SqliteStore.open(inbox);
-    await store.append({
+    const inbox = await inboxWithOneEvent({
       receivedAt: Date.parse('2026-12-01T00:40:01Z'),
-      kind: 'orders',
       deliveryId: 'before',
       key: 'orders:2:2026-12-01T00:40Z',
-      flags: [],
-      clientAddress: '127.0.0.1',
       raw: '{}',
     });
-    await store.close();
     const { answers } = await sent([event(2, 'AWAITING_PAYMENT', '2026-12-01T00:40Z')], inbox);
     expect(answers).toEqual(['duplicate']);
   });
