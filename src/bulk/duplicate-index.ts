@@ -4,6 +4,8 @@ import { CompactKeySet } from '../lib/compact-key-set.js';
 export interface DuplicateIndex {
   /** Notes `value` of kind `label` at `place`; returns the place it was first seen at when it was seen before. */
   firstPlaceOf(label: string, value: string, place: number): number | undefined;
+  /** The place `value` of kind `label` was first seen at, noting nothing; undefined when it was not seen. */
+  placeOf(label: string, value: string): number | undefined;
   /** About how many values of each kind will come (an estimate, before the first): room made once. */
   expect(values: number): void;
 }
@@ -25,5 +27,9 @@ export class CompactDuplicateIndex implements DuplicateIndex {
       this.sets.set(label, set);
     }
     return set.addOrGetLine(value, place);
+  }
+
+  placeOf(label: string, value: string): number | undefined {
+    return this.sets.get(label)?.lineOf(value);
   }
 }

@@ -66,6 +66,19 @@ export class CompactKeySet {
     return (this.shards[Math.floor(hash / shardDivisor)] as KeyTable).addOrGetLine(hash, line);
   }
 
+  /**
+   * The line `key` was first seen on, adding nothing; undefined when it was not seen. A run in order cannot be searched
+   * for a key below its last: its tables are made then, as a key out of order would make them.
+   */
+  lineOf(key: string): number | undefined {
+    if (this.ascending) {
+      if (this.lastKey === undefined || key > this.lastKey) return undefined;
+      this.endRun();
+    }
+    const hash = cyrb53(key);
+    return (this.shards[Math.floor(hash / shardDivisor)] as KeyTable).lineOf(hash);
+  }
+
   private note(hash: number, line: number): void {
     const at = this.runLength++ % runBlock;
     if (at === 0) {
@@ -133,6 +146,16 @@ class KeyTable {
     // Memory is what this class is for: see maxLoad.
     if (this.count > this.hashes.length * maxLoad) this.grow();
     return undefined;
+  }
+
+  lineOf(keyHash: number): number | undefined {
+    const hash = keyHash + 1;
+    const capacity = this.hashes.length;
+    for (let slot = home(hash, capacity); ; slot = slot + 1 === capacity ? 0 : slot + 1) {
+      const stored = this.hashes[slot];
+      if (stored === 0) return undefined;
+      if (stored === hash) return this.lines[slot];
+    }
   }
 
   private grow(): void {

@@ -44,6 +44,21 @@ describe('SKUs the same but for case or leading zeros in one file', () => {
     ]);
   });
 
+  it('names the first line of a loose form whichever came first: the one in capitals, or one that is not', async () => {
+    const { run } = workspace({
+      'order.csv': excelCsv('sku;quantity', 'm-5;1', 'M-5;2', '0m-5;3', 'K-1;1', '0K-1;2', 'k-1;3', 'K-1;4'),
+    });
+    const validated = await run(['stock', 'validate', 'order.csv']);
+    expect(maskClock(validated.stderr).split('\n').slice(0, 4)).toEqual([
+      looseRepeat('order.csv', 3, 'SKU', 'M-5', 2),
+      looseRepeat('order.csv', 4, 'SKU', '0m-5', 2),
+      looseRepeat('order.csv', 6, 'SKU', '0K-1', 5),
+      looseRepeat('order.csv', 7, 'SKU', 'k-1', 5),
+    ]);
+    // K-1 twice to the letter is the refused repeat, not a warning.
+    expect(validated.stdout).toContain('(the same SKU is also on line 5 of this file)');
+  });
+
   it('a warehouse code the same but for case is named too; a SKU the same to the letter stays refused, without the warning', async () => {
     const { run } = workspace({
       'wh.csv': excelCsv('sku;quantity;warehouse', 'W1;1;CD-SP', 'W1;2;cd-sp', 'W2;3;CD-SP', 'W2;4;CD-SP'),

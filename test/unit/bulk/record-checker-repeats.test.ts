@@ -133,6 +133,10 @@ describe('RecordChecker and its duplicate index', () => {
         asked.push(`${label}=${value}@${place}`);
         return value === 'B' ? 2 : undefined;
       },
+      placeOf(label, value) {
+        asked.push(`${label}=${value}?`);
+        return undefined;
+      },
       expect(values) {
         asked.push(`expect ${values}`);
       },
@@ -141,15 +145,34 @@ describe('RecordChecker and its duplicate index', () => {
     const path = fileWith('sku;quantity;warehouse\nA;1;\nB;1;W1\nB;2;\n');
     expect(repeats(await validate(path, checker))).toEqual(['4: also on line 2', '2: also on line 4']);
     // A file of four lines, all in its first 64 KB: the estimate is its line count, told before the first value.
-    // A value new to the file is asked again in its loose form (case and leading zeros aside), as its own kind.
+    // A value new to the file and already in its loose form (case and leading zeros aside) is only looked up among
+    // the loose forms of the others, which it does not join: a file of such values keeps no second index.
     expect(asked).toEqual([
       'expect 4',
       'SKU=A@2',
-      'SKU, loose=A@2',
+      'SKU, loose=A?',
       'SKU in this warehouse=B @ W1@3',
-      'SKU in this warehouse, loose=B @ W1@3',
+      'SKU in this warehouse, loose=B @ W1?',
       'SKU=B@4',
     ]);
+  });
+
+  it('looks a value not in its loose form up among the exact values, and notes its loose form', async () => {
+    const asked: string[] = [];
+    const index: DuplicateIndex = {
+      firstPlaceOf(label, value, place) {
+        asked.push(`${label}=${value}@${place}`);
+        return undefined;
+      },
+      placeOf(label, value) {
+        asked.push(`${label}=${value}?`);
+        return undefined;
+      },
+      expect() {},
+    };
+    const checker = new RecordChecker(checkStockRecord, stockUniqueValues, () => [], index);
+    await validate(fileWith('sku;quantity\n00a-1;1\n'), checker);
+    expect(asked).toEqual(['SKU=00a-1@2', 'SKU=A-1?', 'SKU, loose=A-1@2']);
   });
 });
 

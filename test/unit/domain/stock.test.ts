@@ -4,6 +4,7 @@ import {
   defaultStockSchema,
   fromWireItem,
   hasAtMostTwoDecimals,
+  looseSku,
   parseStockSchema,
   queueRouteMaxItems,
   stockFields,
@@ -359,6 +360,41 @@ describe('hasAtMostTwoDecimals', () => {
     [-12.34, true],
   ])('%d -> %s', (value, expected) => {
     expect(hasAtMostTwoDecimals(value)).toBe(expected);
+  });
+});
+
+describe('looseSku', () => {
+  it.each([
+    ['ABC-1', 'ABC-1'],
+    ['abc-1', 'ABC-1'],
+    ['00777', '777'],
+    ['0', '0'],
+    ['000', '0'],
+    [' 0A ', 'A'],
+    ['\tX', 'X'],
+    ['ção', 'ÇÃO'],
+    ['', ''],
+  ])('%j is %j', (sku, loose) => {
+    expect(looseSku(sku)).toBe(loose);
+  });
+
+  it('gives back what trimming, capitals and leading zeros give, for any SKU (its shortcut for SKUs already so)', () => {
+    const characters = ['0', '0', '1', 'a', 'Z', '-', ' ', '\t', 'ç', 'ß', '~', '\u007f'];
+    let state = 11;
+    for (let round = 0; round < 5000; round++) {
+      let sku = '';
+      for (let length = round % 7; length > 0; length--) {
+        state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+        sku += characters[Math.floor((state / 2_147_483_648) * characters.length)];
+      }
+      expect({ sku, loose: looseSku(sku) }).toEqual({
+        sku,
+        loose: sku
+          .trim()
+          .toUpperCase()
+          .replace(/^0+(?=.)/, ''),
+      });
+    }
   });
 });
 

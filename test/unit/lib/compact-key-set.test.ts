@@ -128,6 +128,22 @@ describe('CompactKeySet', () => {
     expect(set.byteLength / 250_000).toBeLessThanOrEqual(18);
   });
 
+  it('lineOf looks a key up without adding it, in an ascending run and in the tables it breaks into', () => {
+    const set = new CompactKeySet();
+    for (let index = 1; index <= 1_000; index++) set.addOrGetLine(keyOf(index * 2), index + 1);
+    // Above the run's last key: not there, and the run stays (12 bytes a key).
+    expect(set.lineOf(keyOf(5_000))).toBeUndefined();
+    expect(set.byteLength).toBe(65_536 * 12);
+    // Below it: the tables are made to answer.
+    expect(set.lineOf(keyOf(2))).toBe(2);
+    expect(set.lineOf(keyOf(3))).toBeUndefined();
+    expect(set.lineOf(keyOf(2_000))).toBe(1_001);
+    expect(set.size).toBe(1_000);
+    expect(set.addOrGetLine(keyOf(3), 7)).toBeUndefined();
+    expect(set.lineOf(keyOf(3))).toBe(7);
+    expect(new CompactKeySet().lineOf('none')).toBeUndefined();
+  });
+
   it('keeps line numbers past 65,535 (a million-row file)', () => {
     const set = new CompactKeySet();
     set.addOrGetLine('late', 1_000_001);
