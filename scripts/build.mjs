@@ -2,7 +2,9 @@
 // and verb keeps start-up to the few modules a command needs (bench/startup.mjs measures it).
 import { build } from 'esbuild';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { buildDefines, packageJson, versionLine } from './build-info.mjs';
+import { bundledLicenses } from './bundled-licenses.mjs';
 
 const line = versionLine();
 
@@ -12,7 +14,7 @@ const dist = new URL('../dist', import.meta.url);
 const next = new URL(`../dist-next-${process.pid}`, import.meta.url);
 const old = new URL(`../dist-old-${process.pid}`, import.meta.url);
 rmSync(next, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   // The validation thread of a large workbook is a module of its own (src/bulk/validate-thread.ts), and so is the
   // end of a run whose stdout failed, which the launcher loads after a failed `--version` (src/cli/failed-stdout.ts).
   entryPoints: {
@@ -31,14 +33,21 @@ await build({
   minifyWhitespace: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: buildDefines(line),
-  // pg (whose native binding is optional) loads from node_modules, as installed; node:sqlite is Node's own.
-  external: ['pg'],
+  // Every dependency is bundled, pg too (loaded only with a PostgreSQL store): the package installs none. pg's native
+  // binding is optional and never installed (pg runs in JavaScript without it); node:sqlite is Node's own.
+  external: ['pg-native'],
+  metafile: true,
   // Bundled CommonJS dependencies (commander, iconv-lite) call require(); ES modules have none, so give them one.
   banner: {
     js: "import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
 });
+// The licences of what the bundle holds, shipped beside it (the package installs nothing else).
+writeFileSync(
+  new URL('licenses.md', `${next.href}/`),
+  bundledLicenses(metafile, fileURLToPath(new URL('..', import.meta.url))),
+);
 // The launcher answers `--version` alone from this file, without loading the bundle.
 writeFileSync(new URL('version.json', `${next.href}/`), `${JSON.stringify({ version: packageJson.version, line })}\n`);
 // The single executable (npm run build:binary) is built from the sources, not from this bundle: it stays.

@@ -103,6 +103,25 @@ describe('the npm package', () => {
       join(folder, tarball),
     ]);
     expect(existsSync(join(prefix, 'bin', 'b2bctl'))).toBe(true);
+    // Everything b2bctl runs is in its dist/: the install adds no package beside it, and the bundled packages'
+    // licences come with it, each at the version the lockfile installed here.
+    const installed = join(prefix, 'lib', 'node_modules');
+    expect(readdirSync(installed)).toEqual(['b2bctl']);
+    expect(existsSync(join(installed, 'b2bctl', 'node_modules'))).toBe(false);
+    const notices = readFileSync(join(installed, 'b2bctl', 'dist', 'licenses.md'), 'utf8');
+    const bundled = [...notices.matchAll(/^## (\S+) (\S+) \(/gm)].map(([, name, version]) => `${name}@${version}`);
+    for (const dependency of ['commander', 'undici', 'fastify', 'pg', 'zod', 'csv-parse', 'chalk'])
+      expect(bundled).toContainEqual(expect.stringMatching(new RegExp(`^${dependency}@`)));
+    const lockedVersions = new Set(
+      Object.entries(
+        (
+          JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
+            packages: Record<string, { version?: string }>;
+          }
+        ).packages,
+      ).map(([path, { version }]) => `${path.replace(/^.*node_modules\//, '')}@${version}`),
+    );
+    expect(bundled.filter((release) => !lockedVersions.has(release))).toEqual([]);
     cli = {
       command: join(prefix, 'bin', 'b2bctl'),
       env: {
