@@ -1,3 +1,5 @@
+import { collapsedOneLine } from '../lib/one-line.js';
+
 /**
  * An answer's body (an ERP's, the platform's, a proxy's) as a log line or an error may quote it: on one line and
  * bounded. A log line is one event to journald or a log shipper; a line break in it leaves the rest as orphan lines,
@@ -5,7 +7,7 @@
  * server's or a gateway's error page) is named by its title and shown as its text, not as its markup.
  */
 export function quotedAnswer(text: string, longest = 200): string {
-  const shown = looksLikeHtml(text) ? htmlPageText(text) : oneLineText(text);
+  const shown = looksLikeHtml(text) ? htmlPageText(text) : collapsedOneLine(text);
   return shown.length > longest ? `${shown.slice(0, longest)}…` : shown;
 }
 
@@ -18,17 +20,6 @@ export function quotedJson(json: string, longest: number): string {
   return json.length > longest ? `${json.slice(0, longest - 1)}…` : json;
 }
 
-/**
- * A text on one line: line breaks, tabs and other control characters (a progress bar's \r, colours) and the
- * Unicode line and paragraph separators become single spaces.
- */
-export function oneLineText(text: string): string {
-  return text
-    .replace(/[\p{Cc}\u2028\u2029]/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 /** A body that starts as an HTML page does, whatever its label said. */
 function looksLikeHtml(text: string): boolean {
   return /^\s*(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text.slice(0, 200));
@@ -36,8 +27,8 @@ function looksLikeHtml(text: string): boolean {
 
 /** `an HTML page ("Error response"): Error code: 501 Message: …`: its title, then the words a reader would see. */
 function htmlPageText(html: string): string {
-  const title = oneLineText(decodeEntities(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '')).slice(0, 80);
-  const words = oneLineText(
+  const title = collapsedOneLine(decodeEntities(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '')).slice(0, 80);
+  const words = collapsedOneLine(
     decodeEntities(
       html
         .replace(/<head[\s>][\s\S]*?<\/head>/gi, ' ')

@@ -6,7 +6,7 @@ import type { FieldCatalogue, HeaderMap } from '../io/input/record-shape.js';
 import { type InputOptions, parseHeaderMap, type OpenedInput } from '../io/input/open-input.js';
 import { openAnyInput } from '../io/input/workbook-or-text.js';
 import type { InputFlags } from './flags.js';
-import { adoptHeaderMap, offerHeaderMap } from './header-map-file.js';
+import { adoptHeaderMap, offerHeaderMap } from './header-map-offer.js';
 import { printable } from '../lib/printable.js';
 import { utf16Text } from '../lib/json-file-text.js';
 

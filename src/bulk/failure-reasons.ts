@@ -1,4 +1,5 @@
 import { recordPlace } from '../io/input/opened-input.js';
+import { lineBreaksAsSpaces } from '../lib/one-line.js';
 import { countOf } from '../lib/plural.js';
 import type { RecordPlace, ReportRow } from './report.js';
 
@@ -79,8 +80,8 @@ export class FailureReasons {
 }
 
 function shortMessage(message: string, longest: number): string {
-  const oneLine = message.replace(/\s*[\r\n]+\s*/g, ' ');
-  return oneLine.length > longest ? `${oneLine.slice(0, longest)}…` : oneLine;
+  const line = lineBreaksAsSpaces(message);
+  return line.length > longest ? `${line.slice(0, longest)}…` : line;
 }
 
 /** Whether a record comes earlier in the input: by line, then column (elements of a JSON array on one line). */

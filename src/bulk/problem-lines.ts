@@ -1,12 +1,13 @@
 import type { Context } from '../context.js';
 import type { FieldProblem } from '../domain/validation.js';
 import type { InputRecord } from '../io/input/open-input.js';
+import { printable } from '../lib/printable.js';
 import { shellWord } from '../lib/shell-word.js';
 import { countOf } from '../lib/plural.js';
 import { FailureReasons } from './failure-reasons.js';
 import type { InputFlags } from './flags.js';
 import type { FieldCatalogue } from '../io/input/record-shape.js';
-import { oneLine, problemLogger, shownProblem } from './problem-output.js';
+import { problemLogger, shownProblem } from './problem-output.js';
 
 type Place = Pick<InputRecord, 'line' | 'row' | 'column' | 'element'>;
 
@@ -79,7 +80,7 @@ export class ProblemLines {
       this.lastShown = {
         raw: problem.message,
         field: problem.field,
-        message: oneLine(shownProblem(problem, this.catalogue).message),
+        message: printable(shownProblem(problem, this.catalogue).message),
       };
     return this.lastShown.message;
   }

@@ -63,7 +63,7 @@ function problemWriter(context: Context, file: string, inputFormat: InputFormat)
     const batch = batchedWriter(context.io.stdout);
     return {
       write: async (line, problem, place) =>
-        batch.write(`${printable(file)}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}\n`),
+        batch.write(`${printable(file)}:${place ? recordPlace(place) : line}: ${printable(problem.message)}\n`),
       end: () => batch.flush(),
     };
   }
@@ -139,7 +139,7 @@ export function problemLogger(
 ): (line: number, problem: FieldProblem, place?: Place) => void {
   return (line, found, place) => {
     const problem = shownProblem(found, catalogue);
-    context.log.warn(`${printable(file)}:${place ? recordPlace(place) : line}: ${oneLine(problem.message)}`, {
+    context.log.warn(`${printable(file)}:${place ? recordPlace(place) : line}: ${printable(problem.message)}`, {
       file,
       line,
       ...(place?.row !== undefined ? { row: place.row } : {}),
@@ -158,9 +158,4 @@ export function problemLogger(
 export function shownProblem(problem: FieldProblem, catalogue?: Pick<FieldCatalogue, 'isSecret'>): FieldProblem {
   if (problem.value === '' || !catalogue?.isSecret?.(problem.field)) return problem;
   return { ...problem, value: redacted, message: redactSecrets(problem.message, [problem.value]) };
-}
-
-/** A message on one line: a value that holds a line break (a quoted CSV cell) shows it as \n. */
-export function oneLine(text: string): string {
-  return printable(text);
 }

@@ -19,7 +19,7 @@ import type { RunLedger } from './run-ledger.js';
 import type { BulkJob } from './job.js';
 import { type ClosingCounts, sendingCounts } from './closing-line.js';
 import { isSystemPath } from './report.js';
-import { pruneOldRuns, removeAbandonedCopiesOfRuns } from './retention.js';
+import { pruneOldRuns, removeAbandonedCopiesOfRuns } from './old-runs.js';
 import { recordRunState, type RunState } from './run-meta.js';
 import { RedirectAnswerError } from '../platform/redirect.js';
 import { LoginUnansweredError } from '../platform/token-source.js';

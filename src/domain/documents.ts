@@ -214,6 +214,15 @@ export function documentTypeOfKind(kind: DocumentKind): 'pf' | 'pj' {
   return kind === 'cpf' ? 'pf' : 'pj';
 }
 
+/**
+ * A word typed where a CPF or CNPJ or a file name may stand that is meant as a document, valid or not: digits with
+ * the punctuation `.` `/` `-`, or once that punctuation is out an alphanumeric CNPJ's shape (12 digits or upper-case
+ * letters, then its 2 check digits). A file name has a letter, a space or another mark the CNPJ's shape refuses.
+ */
+export function looksLikeDocument(text: string): boolean {
+  return /^[\d./-]*\d[\d./-]*$/.test(text) || /^[0-9A-Z]{12}\d{2}$/.test(text.replace(/[./-]/g, ''));
+}
+
 /** A document without its punctuation, valid or not: the key to look a customer up by. */
 export function documentLookupKey(raw: string): string {
   return raw.replace(punctuation, '');

@@ -60,7 +60,7 @@ export function eventText(event: StoredEvent): string {
     const text = JSON.stringify({ ...stored, event: rawEventMark });
     // The last: `event` is the last field, and the fields before it (a key made of the payload's id) may hold anything.
     const at = text.lastIndexOf(quotedRawEventMark);
-    return `${text.slice(0, at)}${oneLine(eventJson)}${text.slice(at + quotedRawEventMark.length)}`;
+    return `${text.slice(0, at)}${jsonOnOneLine(eventJson)}${text.slice(at + quotedRawEventMark.length)}`;
   } catch (error) {
     throw new PermanentRefusal(`the event cannot be written out as JSON (${(error as Error).message})`);
   }
@@ -69,9 +69,10 @@ export function eventText(event: StoredEvent): string {
 /**
  * The event's text on one line, each record of `webhook inbox` and of a batch one NDJSON line: JSON has a line break
  * only as whitespace between its values (a string escapes its own), so taking them out changes no value. A
- * pretty-printed event, or one ending in the newline `echo` and `curl -d @file` send, is otherwise as it came.
+ * pretty-printed event, or one ending in the newline `echo` and `curl -d @file` send, is otherwise as it came: unlike
+ * lib/one-line.ts's folds, no white space around a break is taken and nothing is escaped, as the event is data.
  */
-function oneLine(text: string): string {
+function jsonOnOneLine(text: string): string {
   return text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]+/g, ' ').trim() : text;
 }
 

@@ -1,4 +1,5 @@
 import type { Command, Option } from 'commander';
+import { collapsedOneLine } from '../../lib/one-line.js';
 
 /** What completes the word under the cursor, read from the live command tree. */
 export interface CompletionQuery {
@@ -80,7 +81,7 @@ export function describedCandidates(query: CompletionQuery): DescribedCandidate[
       .filter((subcommand) => !hiddenCommands.has(subcommand.name()))
       .map((subcommand) => ({
         value: subcommand.name(),
-        description: oneLine(subcommand.summary() || subcommand.description()),
+        description: shortDescription(subcommand.summary() || subcommand.description()),
       })),
   );
 }
@@ -91,8 +92,8 @@ function plain(values: readonly string[]): DescribedCandidate[] {
 }
 
 /** A description as a shell shows it beside a candidate: one line, at most 70 characters. */
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+function shortDescription(text: string): string {
+  const line = collapsedOneLine(text);
   return line.length > 70 ? `${line.slice(0, 69)}…` : line;
 }
 
@@ -119,7 +120,7 @@ function describedOptions(command: Command): DescribedCandidate[] {
     const name = option.long ?? option.short ?? '';
     if (option.hidden || name === '' || seen.has(name)) continue;
     seen.add(name);
-    options.push({ value: name, description: oneLine(option.description) });
+    options.push({ value: name, description: shortDescription(option.description) });
   }
   if (!seen.has('--help')) options.push({ value: '--help', description: 'display help for command' });
   return options;

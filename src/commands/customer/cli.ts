@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import { UsageError } from '../../base/errors.js';
-import { shellWord } from '../../lib/shell-word.js';
 import {
   bulkFlags,
   fileOnlyFlagsGiven,
@@ -11,7 +10,8 @@ import {
 } from '../../command-kit/shared-flags.js';
 import type { CustomerAddressesOptions } from './addresses.js';
 import type { CustomerCreateOptions } from './create.js';
-import type { CustomerStatusOptions, CustomerStatusTarget } from './status.js';
+import type { CustomerStatusOptions } from './status.js';
+import { refuseFileOnlyFlags } from './one-customer-flags.js';
 import type { FieldType } from '../../domain/customer-fields.js';
 import type { CustomerUpdateOptions, CustomerUpdateTarget } from './update.js';
 import type { CustomerValidateOptions } from './validate.js';
@@ -104,7 +104,8 @@ export function register(program: Command, dispatch: Dispatch): void {
     .action((file: string | undefined, _flags: unknown, command: Command) => {
       const flags = command.opts<UpdateFlags>();
       const target = updateTarget(file, flags);
-      if (target.file === undefined) refuseFileFlags(command, 'b2bctl customer update changes.csv');
+      if (target.file === undefined)
+        refuseFileOnlyFlags(fileOnlyFlagsGiven(command), 'b2bctl customer update changes.csv');
       return dispatch<CustomerUpdateOptions>(command, async () => (await import('./update.js')).run, {
         ...target,
         ...bulkFlags.read(flags),
@@ -121,15 +122,15 @@ export function register(program: Command, dispatch: Dispatch): void {
         .argument('<doc-or-file>', 'a CPF/CNPJ, or a file')
         .argument('[state]', 'active or inactive (with a document)'),
     )
-    .action(async (target: string, state: string | undefined, _flags: unknown, command: Command) => {
-      const flags = command.opts<StatusFlags>();
-      const statusOf = await statusTarget(target, state);
-      if (!('file' in statusOf)) refuseFileFlags(command, 'b2bctl customer status states.csv');
-      return dispatch<CustomerStatusOptions>(command, async () => (await import('./status.js')).run, {
-        ...statusOf,
-        ...bulkFlags.read(flags),
-      });
-    });
+    .action((target: string, state: string | undefined, _flags: unknown, command: Command) =>
+      // Whether TARGET is one customer or a file is the verb's to decide: it refuses a FILE's flags for one customer.
+      dispatch<CustomerStatusOptions>(command, async () => (await import('./status.js')).run, {
+        target,
+        state,
+        fileOnlyFlags: fileOnlyFlagsGiven(command),
+        ...bulkFlags.read(command.opts<StatusFlags>()),
+      }),
+    );
   customer
     .command('addresses')
     .summary("list a customer's addresses")
@@ -177,79 +178,6 @@ function updateTarget(file: string | undefined, flags: UpdateFlags): CustomerUpd
   if (flags.document === undefined || flags.set.length === 0)
     throw new UsageError('Give a FILE of updates, or --document DOC with at least one --set FIELD=VALUE.');
   return { document: flags.document, set: flags.set };
-}
-
-/**
- * One customer on the command line is one request: the flags that read, pace or report a FILE are refused, where
- * ignored they would look honoured (a `--report` never written, a `--min-records` never checked).
- */
-function refuseFileFlags(command: Command, fileExample: string): void {
-  const given = fileOnlyFlagsGiven(command);
-  if (given.length === 0) return;
-  const one = given.length === 1;
-  throw new UsageError(
-    `${given.join(', ')} ${one ? 'applies' : 'apply'} to a FILE of customers; one customer on the command line is one request, with no file to read, pace or report. Remove ${one ? 'it' : 'them'}, or give a file: ${fileExample}.`,
-  );
-}
-
-/**
- * `customer status` takes `DOC active|inactive`, or a FILE of document,active rows. A bare document is a
- * forgotten state, not a file to open: say what is missing and what to type instead of "file not found". A file
- * with a state is not opened here (stdin cannot be read twice): the line says what to do whether or not it has the
- * active column.
- */
-async function statusTarget(target: string, state: string | undefined): Promise<CustomerStatusTarget> {
-  if (state !== undefined && !looksLikeDocument(target) && (await looksLikeFile(target))) {
-    // A word the run would refuse on every row is refused here, before a command line is offered with it.
-    await stateWord(state);
-    throw new UsageError(
-      `customer status ${target} ${state}: a file gives each customer's state in its active column, not on the command line. If ${target} has that column, drop "${state}": b2bctl customer status ${target}; if not, add it (${state} on each row) and do the same${plainListLine(target, state)}. For one customer, give the document: b2bctl customer status 529.982.247-25 ${state}.`,
-    );
-  }
-  if (state !== undefined) return { document: target, active: await stateWord(state) };
-  if (looksLikeDocument(target))
-    throw new UsageError(
-      `customer status ${target}: the state is missing; type b2bctl customer status ${target} active (or inactive).`,
-    );
-  return { file: target };
-}
-
-/**
- * The one line that gives a text file of documents alone (one column, as pasted from an e-mail) its active column,
- * the same state on each row, and sends it: a list of customers to block is the usual case. A workbook has no such
- * line: its column is added in the spreadsheet.
- */
-function plainListLine(target: string, state: string): string {
-  // Blank lines (a paste's last one) would be rows without a document; a last line without its line end, refused
-  // by every CSV reader of b2bctl (decision 0029), gets one: GNU sed keeps it missing otherwise.
-  const addColumn = `sed -e 's/\\r$//' -e '/^$/d' -e '1s/$/,active/' -e '2,$s/$/,${state}/' -e '$a\\'`;
-  if (target === '-')
-    return `; for a list of documents alone, one a line: ... | ${addColumn} | b2bctl customer status -`;
-  if (!/\.(csv|txt)$/i.test(target)) return '';
-  const withState = target.replace(/\.(csv|txt)$/i, `-${state}.csv`);
-  return `; for a list of documents alone, one a line: ${addColumn} ${shellWord(target)} > ${shellWord(withState)} && b2bctl customer status ${shellWord(withState)}`;
-}
-
-/** stdin, a name with an extension (`clientes.csv`), or a path that exists: a file rather than a mistyped document. */
-async function looksLikeFile(text: string): Promise<boolean> {
-  if (text === '-' || /\.[A-Za-z][A-Za-z0-9]{0,4}$/.test(text)) return true;
-  // Imported here: node:fs at the top would load on every customer command's --help.
-  const { existsSync } = await import('node:fs');
-  return existsSync(text);
-}
-
-/** A CPF or CNPJ as typed (digits with . / - punctuation, or an alphanumeric CNPJ), never a file name. */
-function looksLikeDocument(text: string): boolean {
-  return /^[\d./-]*\d[\d./-]*$/.test(text) || /^[0-9A-Z]{12}\d{2}$/.test(text.replace(/[./-]/g, ''));
-}
-
-/** The state word of `customer status DOC STATE`: active/inactive, their Portuguese words, or any boolean cell word. */
-async function stateWord(word: string): Promise<boolean> {
-  // Imported here, not at the top: every customer command's --help (and the root's) would load it.
-  const { activeStateWords, parseActiveState } = await import('../../io/input/cell-values.js');
-  const flag = parseActiveState(word);
-  if (flag === undefined) throw new UsageError(`The state must be ${activeStateWords}; not "${word}".`);
-  return flag;
 }
 
 const fieldTypeWords: Readonly<Record<FieldType, string>> = {

@@ -20,11 +20,18 @@ import type { FieldCatalogue } from '../../io/input/record-shape.js';
 import { isUnknownDocument, setCustomerStatus } from '../../platform/customers.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { customerDocumentValue, customerRecordKey } from './customer-input.js';
+import { refuseFileOnlyFlags } from './one-customer-flags.js';
+import { statusTarget } from './status-target.js';
 
-/** One customer by document, or every row of a FILE with document and active columns. */
-export type CustomerStatusTarget = { document: string; active: boolean } | { file: string };
-
-export type CustomerStatusOptions = CustomerStatusTarget & InputFlags & SendFlags;
+/** `customer status TARGET [STATE]` as typed: statusTarget() says whether it names one customer or a FILE. */
+export interface CustomerStatusOptions extends InputFlags, SendFlags {
+  /** A CPF or CNPJ, or a file (`-` for stdin). */
+  target: string;
+  /** active, inactive or another state word, with a document. */
+  state?: string;
+  /** The flags given on the command line that only a FILE's run reads: refused with one customer. */
+  fileOnlyFlags: readonly string[];
+}
 
 interface StatusChange {
   document: string;
@@ -42,8 +49,18 @@ export const statusCatalogue: FieldCatalogue = {
 
 /** Activates or deactivates one customer (`DOC active|inactive`) or every customer of a FILE (`document,active`). */
 export async function run(options: CustomerStatusOptions, context: Context): Promise<void> {
-  if ('file' in options) return statusFromFile(options, context);
-  const { document, active } = options;
+  const target = statusTarget(options.target, options.state);
+  if ('file' in target) return statusFromFile({ ...options, file: target.file }, context);
+  refuseFileOnlyFlags(options.fileOnlyFlags, 'b2bctl customer status states.csv');
+  return statusOfOne(target, options, context);
+}
+
+/** `customer status DOC STATE`: one request. */
+async function statusOfOne(
+  { document, active }: { document: string; active: boolean },
+  options: SendFlags,
+  context: Context,
+): Promise<void> {
   const verdict = checkStatus({ line: 1, values: { document, active }, original: [], problems: [] });
   if (!verdict.ok) {
     throw new InputError(`${verdict.problems.map((problem) => problem.message).join('; ')}; nothing was sent.`, {

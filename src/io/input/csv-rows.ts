@@ -2,7 +2,7 @@ import { forbiddenCharacter } from '../../domain/invisible-characters.js';
 import { InputError, InterruptedError } from '../../base/errors.js';
 import { splitPlainRecords } from './csv/plain-split.js';
 import { asInputError, parseCounted, type StretchReading, stretchReading } from './csv-stretch.js';
-import { PendingRecords, type RecordStretch } from './csv/pending-records.js';
+import { RecordStretches, type RecordStretch } from './csv/record-stretches.js';
 import { checkRowWidth, ColumnCounter, type RowBounds } from './row-bounds.js';
 import { RowLengthGuard } from './row-length.js';
 import { type FollowedPiece, followRecords } from './text-decoding.js';
@@ -63,8 +63,8 @@ export async function* readCsvRowBatches(
   const { bounds, delimiter, file } = reading;
   const pairing = new RecordPairing(reading, options.file);
   // Text read but not yet made rows: from the last record boundary on, starting on `pendingLine`.
-  const pendingRecords = () => new PendingRecords(delimiter, reading.plainLineBound);
-  let pending = pendingRecords();
+  const newRecordStretches = () => new RecordStretches(delimiter, reading.plainLineBound);
+  let pending = newRecordStretches();
   let pendingLine = 1;
   let pendingColumns = new ColumnCounter(delimiter, bounds.maxColumns, pendingLine, file);
   const rowLength = new RowLengthGuard({
@@ -92,13 +92,13 @@ export async function* readCsvRowBatches(
         if (options.interrupt?.aborted) throw interruptedWhileReading(file, pendingLine);
         pendingColumns.feed(piece);
         // One record longer than a row may be: measured to its end from here, never parsed or kept.
-        if (rowLength.watch(pending)) pending = pendingRecords();
+        if (rowLength.watch(pending)) pending = newRecordStretches();
         continue;
       }
       const whole = followed.recordsEnd === piece.length;
       // The cleanness is said of the whole piece, so of its records and of the rest it leaves pending alike.
       const records = pending.end(whole ? piece : piece.slice(0, followed.recordsEnd), pieceClean);
-      pending = pendingRecords();
+      pending = newRecordStretches();
       if (!whole) pending.add(piece.slice(followed.recordsEnd), pieceClean);
       const firstLine = pendingLine;
       rowLength.checkRecords(records, firstLine);

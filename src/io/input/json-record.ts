@@ -1,4 +1,5 @@
 import { InputError } from '../../base/errors.js';
+import { lineBreaksAsSpaces } from '../../lib/one-line.js';
 
 /** One value of a JSON or NDJSON input with the line where it starts. */
 export interface JsonValue {
@@ -35,11 +36,12 @@ export function parseJsonAt(text: string, file: string, line: number, column: nu
     }
     // The position is the element's, already turned into the file's line:column; V8's quoted snippet of
     // the text may span lines, and an error is one line.
-    const reason = message
-      .replace(/^JSON\.parse: /, '')
-      .replace(/ (?:in JSON )?at position \d+.*$/s, '')
-      .replace(/ \(line \d+ column \d+\)$/, '')
-      .replace(/\s*[\r\n]+\s*/g, ' ');
+    const reason = lineBreaksAsSpaces(
+      message
+        .replace(/^JSON\.parse: /, '')
+        .replace(/ (?:in JSON )?at position \d+.*$/s, '')
+        .replace(/ \(line \d+ column \d+\)$/, ''),
+    );
     throw new InputError(`${file}:${errorLine}:${errorColumn}: invalid JSON: ${reason}${context}.`, {
       file,
       line: errorLine,

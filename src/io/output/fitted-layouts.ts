@@ -1,6 +1,6 @@
 import { wordWrap } from '../../lib/word-wrap.js';
 import { displayWidth, firstCharacter, leadingColumns } from './display-width.js';
-import { printable } from '../../lib/printable.js';
+import { printableOnOneLine } from '../../lib/one-line.js';
 
 /** A column of a table whose long cells wrap inside the column instead of across the terminal. */
 export interface WrappingColumn<T> {
@@ -24,7 +24,7 @@ export function renderWrappingTable<T>(
   rows: readonly T[],
   width: number,
 ): string | undefined {
-  const cells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
+  const cells = rows.map((row) => columns.map((column) => printableOnOneLine(column.value(row))));
   const natural = columns.map((column, index) =>
     Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[index] ?? ''))),
   );
@@ -58,13 +58,13 @@ export function renderStacked<T>(
   const lines: string[] = [];
   for (const record of records) {
     // A heading too long for the line goes on under its own text, past the indent, not at the edge (a user test).
-    const heading = oneLine(layout.heading(record)).normalize('NFC');
+    const heading = printableOnOneLine(layout.heading(record)).normalize('NFC');
     const first = wrapCell(heading, width)[0] ?? '';
     const rest = heading.slice(first.length).trimStart();
     const after = rest === '' ? [] : wrapCell(rest, width - indent.length).map((line) => indent + line.trimEnd());
     lines.push(first.trimEnd(), ...after);
     for (const field of layout.fields(record).filter((text) => text !== '')) {
-      lines.push(...wrapCell(oneLine(field), width - indent.length).map((line) => indent + line));
+      lines.push(...wrapCell(printableOnOneLine(field), width - indent.length).map((line) => indent + line));
     }
   }
   return `${lines.join('\n')}\n`;
@@ -85,7 +85,7 @@ export function labelledLines(
   const valueIndent = ' '.repeat(beside ? labelWidth : gap);
   const lines: string[] = [];
   for (const [label, value] of pairs) {
-    const valueLines = wrapCell(oneLine(value), width - valueIndent.length);
+    const valueLines = wrapCell(printableOnOneLine(value), width - valueIndent.length);
     if (beside) {
       const [first = '', ...rest] = valueLines;
       lines.push(`${label}${' '.repeat(Math.max(0, labelWidth - displayWidth(label)))}${first}`.trimEnd());
@@ -155,8 +155,4 @@ export function wrapCell(text: string, width: number): string[] {
     if (rest !== '' || lines.length === 0) lines.push(rest);
   }
   return lines;
-}
-
-function oneLine(text: string): string {
-  return printable(text.replace(/\s*[\r\n]+\s*/g, ' '));
 }

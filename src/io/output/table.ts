@@ -1,5 +1,5 @@
 import { displayWidth, leadingColumns } from './display-width.js';
-import { printable } from '../../lib/printable.js';
+import { printableOnOneLine } from '../../lib/one-line.js';
 import { namedList } from '../../lib/plural.js';
 import { labelledLines } from './fitted-layouts.js';
 
@@ -62,7 +62,7 @@ export async function renderTable<T>(
   rows: readonly T[],
   options: TableOptions,
 ): Promise<string> {
-  const fullCells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
+  const fullCells = rows.map((row) => columns.map((column) => printableOnOneLine(column.value(row))));
   const fullWidths = columns.map((column, index) =>
     Math.max(column.header.length, ...fullCells.map((row) => displayWidth(row[index] ?? ''))),
   );
@@ -251,8 +251,4 @@ function shrink(widths: number[], floor: readonly number[], excess: number): num
 function cut(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   return `${leadingColumns(text, width - 1)}…`;
-}
-
-function oneLine(text: string): string {
-  return printable(text.replace(/\s*[\r\n]+\s*/g, ' '));
 }

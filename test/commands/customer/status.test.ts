@@ -22,7 +22,7 @@ const { write } = statusWrite;
 function fileOf(document: string): { folder: string; options: CustomerStatusOptions } {
   const folder = temporaryFolder();
   writeFileSync(join(folder, 'states.csv'), `document,active\n${document},false\n`);
-  return { folder, options: { file: join(folder, 'states.csv'), ...sending } };
+  return { folder, options: { target: join(folder, 'states.csv'), fileOnlyFlags: [], ...sending } };
 }
 
 describe('customer status DOC inactive: each platform answer', () => {
@@ -35,7 +35,7 @@ describe('customer status DOC inactive: each platform answer', () => {
   )('%s', async (fault, document, code, requests, lastLine) => {
     const { test, seen, fixture } = await bench(fault);
     expect({
-      code: await test.run(status, { document, active: false, ...sending }),
+      code: await test.run(status, { target: document, state: 'inactive', fileOnlyFlags: [], ...sending }),
       requests: seen(),
     }).toEqual({
       code,
@@ -64,7 +64,9 @@ describe('customer status FILE: each platform answer', () => {
 describe('customer status DOC inactive: the flags of its one request', () => {
   it('--dry-run says what would change and sends nothing', async () => {
     const { test, seen, fixture } = await bench('503');
-    expect(await test.run(status, { document: ana.document, active: false, ...sending, dryRun: true })).toBe(0);
+    expect(
+      await test.run(status, { target: ana.document, state: 'inactive', fileOnlyFlags: [], ...sending, dryRun: true }),
+    ).toBe(0);
     expect(seen()).toEqual([]);
     expect(test.stderr().trim()).toBe('Dry run: customer 529.982.247-25 would be made inactive; nothing was sent.');
     expect((await storedCustomer(fixture.sandbox, ana.document)).active).toBe(true);
@@ -72,7 +74,9 @@ describe('customer status DOC inactive: the flags of its one request', () => {
 
   it('--retries 0 is honoured: one attempt at a 503, not four', async () => {
     const { test, seen } = await bench('503');
-    expect(await test.run(status, { document: ana.document, active: false, ...sending, retries: 0 })).toBe(69);
+    expect(
+      await test.run(status, { target: ana.document, state: 'inactive', fileOnlyFlags: [], ...sending, retries: 0 }),
+    ).toBe(69);
     expect(seen()).toEqual([write(ana.document)]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneLineText, quotedAnswer, quotedJson } from '../../../src/base/quoted-answer.js';
+import { quotedAnswer, quotedJson } from '../../../src/base/quoted-answer.js';
 
 describe('quotedAnswer', () => {
   it.each([
@@ -21,8 +21,8 @@ describe('quotedAnswer', () => {
     expect(quotedAnswer(`${'y'.repeat(30)}\n${'z'.repeat(30)}`, 40)).toBe(`${'y'.repeat(30)} ${'z'.repeat(9)}…`);
   });
 
-  it('oneLineText leaves a line without breaks as it is', () => {
-    expect(oneLineText('HTTP 422: ok')).toBe('HTTP 422: ok');
+  it('leaves a line without breaks as it is', () => {
+    expect(quotedAnswer('HTTP 422: ok')).toBe('HTTP 422: ok');
   });
 });
 

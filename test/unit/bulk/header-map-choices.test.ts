@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldChoices } from '../../../src/bulk/header-map-file.js';
+import { fieldChoices } from '../../../src/bulk/header-map-offer.js';
 
 const fields = ['name', 'tradingName', 'phone', 'customerRegistrationAddress.street', 'notes'];
 

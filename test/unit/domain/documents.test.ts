@@ -5,6 +5,7 @@ import {
   documentKindOfType,
   documentLookupKey,
   documentTypeOfKind,
+  looksLikeDocument,
 } from '../../../src/domain/documents.js';
 
 describe('checkDocument: the vectors of docs/brazil.md', () => {
@@ -153,6 +154,28 @@ describe('documentLookupKey', () => {
     { raw: '100\u202F007\u2007919-89', key: '10000791989' },
   ])('$raw -> $key', ({ raw, key }) => {
     expect(documentLookupKey(raw)).toBe(key);
+  });
+});
+
+describe('looksLikeDocument: a word meant as a CPF or CNPJ rather than a file name', () => {
+  it.each([
+    ['529.982.247-25', true],
+    ['52998224725', true],
+    ['12345678909', true],
+    ['10.314.187/0001-51', true],
+    ['12.ABC.345/01DE-35', true],
+    ['12ABC34501DE35', true],
+    // Invalid, but typed as a document: its own check says what is wrong.
+    ['123', true],
+    ['12.ABC.345/01DE-3X', false],
+    ['12abc34501de35', false],
+    ['clientes.csv', false],
+    ['2024-status', false],
+    ['-', false],
+    ['./-', false],
+    ['', false],
+  ])('%s: %s', (text, meant) => {
+    expect(looksLikeDocument(text)).toBe(meant);
   });
 });
 

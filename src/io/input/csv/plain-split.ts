@@ -17,7 +17,7 @@ const quoteCode = 0x22;
 const newlineCode = 0x0a;
 /**
  * The longest stretch of records split here in one go (16 Mi characters): a record that long arrives in pieces and is
- * split as they come (csv/pending-records.ts). A text handed over whole that is longer goes to csv-parse, fed in
+ * split as they come (csv/record-stretches.ts). A text handed over whole that is longer goes to csv-parse, fed in
  * slices: cut here in one go, its copies made the collector hold a Ctrl-C for over a second on a loaded machine.
  */
 export const longestStretch = 1 << 24;

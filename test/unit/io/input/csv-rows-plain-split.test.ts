@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { cutAnywhere, seededRandom } from '../../../support/seeded-text.js';
 import { InputError } from '../../../../src/base/errors.js';
 import { type CsvRow, readCsvRows } from '../../../../src/io/input/csv-rows.js';
-import { PendingRecords } from '../../../../src/io/input/csv/pending-records.js';
+import { RecordStretches } from '../../../../src/io/input/csv/record-stretches.js';
 import { PieceSplitter } from '../../../../src/io/input/csv/piece-split.js';
 import { splitPlainRecords } from '../../../../src/io/input/csv/plain-split.js';
 import { defaultRowBounds } from '../../../../src/io/input/row-bounds.js';
@@ -245,20 +245,20 @@ describe('CSV records split piece by piece as they come', () => {
 
   it('split a record past a megabyte as it comes, and keep its text for csv-parse when they cannot', () => {
     const cell = longQuotedCell(1_500_000, ';');
-    const split = new PendingRecords(';', 50_000);
+    const split = new RecordStretches(';', 50_000);
     for (const chunk of cutAnywhere(`A;${cell}`, seededRandom(7), 65_536)) split.add(chunk, true);
     const records = split.end(';5\nB;6\n', true);
     expect(records.rows).toEqual(csvParseRows(`A;${cell};5\nB;6\n`, ';'));
     expect(records.length).toBe(`A;${cell};5\nB;6\n`.length);
 
-    const refused = new PendingRecords(';', 50_000);
+    const refused = new RecordStretches(';', 50_000);
     for (const chunk of cutAnywhere(`A;${cell}`, seededRandom(8), 65_536)) refused.add(chunk, true);
     const after = refused.end('x;5\n', true);
     expect(after.rows).toBeUndefined();
     expect(after.text()).toBe(`A;${cell}x;5\n`);
 
     // A lone surrogate: csv-parse reads it (as U+FFFD), not the splitter.
-    const lone = new PendingRecords(';', 50_000);
+    const lone = new RecordStretches(';', 50_000);
     lone.add(`A;${cell.slice(0, -1)}`, true);
     lone.add('\uD800"', false);
     expect(lone.end(';5\n', true).rows).toBeUndefined();

@@ -1,7 +1,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pruneOldRuns, removeAbandonedCopiesOfRuns, type RunOwner } from '../../../src/bulk/retention.js';
+import { pruneOldRuns, removeAbandonedCopiesOfRuns, type RunOwner } from '../../../src/bulk/old-runs.js';
 import type { RunState } from '../../../src/bulk/run-meta.js';
 import { temporaryFolder } from '../../support/temporary.js';
 

@@ -19,10 +19,10 @@ export interface RecordStretch extends MeasurableText {
 }
 
 /**
- * The text of the CSV reader from the last record boundary on: kept as one text while short; once a record runs
- * past `splitAsItComes`, kept in pieces and split as they come.
+ * The text of the CSV reader from the last record boundary on, handed out as a record stretch at the next one: kept
+ * as one text while short; once a record runs past `splitAsItComes`, kept in pieces and split as they come.
  */
-export class PendingRecords implements MeasurableText {
+export class RecordStretches implements MeasurableText {
   length = 0;
   /** No piece added held a forbidden character (nor so a lone surrogate). */
   clean = true;
