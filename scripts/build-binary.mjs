@@ -126,6 +126,13 @@ await build({
   outfile: thread,
   plugins: [noNetworkOnTheThread],
 });
+// The inbox's writer thread (src/webhook/store/sqlite-writer.ts), an asset started the same way.
+const writerThread = join(work, 'sqlite-writer.mjs');
+await build({
+  ...bundleOf('process.execPath'),
+  entryPoints: [join(root, 'src', 'webhook', 'store', 'sqlite-writer-main.ts')],
+  outfile: writerThread,
+});
 const config = join(work, 'sea-config.json');
 writeFileSync(
   config,
@@ -137,7 +144,7 @@ writeFileSync(
       disableExperimentalSEAWarning: true,
       // V8's compiled code of the bundle, made at build time: the start-up compiles nothing of it.
       useCodeCache: true,
-      assets: { ...shippedAssets(), 'validate-thread.mjs': thread },
+      assets: { ...shippedAssets(), 'validate-thread.mjs': thread, 'sqlite-writer.mjs': writerThread },
     },
     null,
     2,
