@@ -126,8 +126,12 @@ export async function forwardedThroughThreads(cli: InstalledCli): Promise<Forwar
       if (/failed|trying again/.test(told)) reject(new Error(`the receiver told a failure: ${told}`));
     }),
   );
+  // Told while an event is still being posted: the race below takes it up then.
+  failureTold.catch(() => undefined);
   try {
-    const url = await firstLine(receiver.stdout!);
+    const url = await firstLine(receiver.stdout!).catch((error: Error) => {
+      throw new Error(`${error.message}; the receiver said: ${told}`);
+    });
     const token = await fetch(`${url}/oauth/token`, {
       method: 'POST',
       headers: { authorization: `Basic ${Buffer.from(`erp-client:${secret}`).toString('base64')}` },
