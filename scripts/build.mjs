@@ -13,13 +13,13 @@ const next = new URL(`../dist-next-${process.pid}`, import.meta.url);
 const old = new URL(`../dist-old-${process.pid}`, import.meta.url);
 rmSync(next, { recursive: true, force: true });
 await build({
-  // Each thread's code is a module of its own, started from dist/<name>.js (src/base/thread-module.ts): the
-  // validation thread of a large workbook (src/bulk/validate-thread.ts), the inbox's writer thread
-  // (src/webhook/store/sqlite-writer.ts) and a --forward-to hand-off's thread (src/webhook/forward-thread.ts). So is the end of a run whose stdout failed, which the launcher loads after a
-  // failed `--version` (src/cli/failed-stdout.ts).
+  // The validation thread of a large workbook is a module of its own (src/bulk/validate-thread.ts), and so is the
+  // end of a run whose stdout failed, which the launcher loads after a failed `--version` (src/cli/failed-stdout.ts).
   entryPoints: {
     cli: 'src/cli/main.ts',
     'validate-thread': 'src/cli/validate-thread-entry.ts',
+    // So are the inbox's writer thread (src/webhook/store/sqlite-writer.ts) and a --forward-to hand-off's thread
+    // (src/webhook/forward-thread.ts); src/base/thread-module.ts starts each thread from its dist/<name>.js.
     'sqlite-writer': 'src/webhook/store/sqlite-writer-main.ts',
     'forward-thread': 'src/webhook/forward-thread-main.ts',
     'failed-stdout': 'src/cli/failed-stdout.ts',
