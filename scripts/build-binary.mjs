@@ -126,6 +126,14 @@ await build({
   outfile: thread,
   plugins: [noNetworkOnTheThread],
 });
+// The inbox's writer thread (src/webhook/store/sqlite-writer.ts) and a --forward-to hand-off's thread
+// (src/webhook/forward-thread.ts), assets started the same way (src/base/thread-module.ts).
+const webhookThreads = {
+  'sqlite-writer.mjs': join(root, 'src', 'webhook', 'store', 'sqlite-writer-main.ts'),
+  'forward-thread.mjs': join(root, 'src', 'webhook', 'forward-thread-main.ts'),
+};
+for (const [asset, entry] of Object.entries(webhookThreads))
+  await build({ ...bundleOf('process.execPath'), entryPoints: [entry], outfile: join(work, asset) });
 const config = join(work, 'sea-config.json');
 writeFileSync(
   config,
@@ -137,7 +145,11 @@ writeFileSync(
       disableExperimentalSEAWarning: true,
       // V8's compiled code of the bundle, made at build time: the start-up compiles nothing of it.
       useCodeCache: true,
-      assets: { ...shippedAssets(), 'validate-thread.mjs': thread },
+      assets: {
+        ...shippedAssets(),
+        'validate-thread.mjs': thread,
+        ...Object.fromEntries(Object.keys(webhookThreads).map((asset) => [asset, join(work, asset)])),
+      },
     },
     null,
     2,

@@ -20,6 +20,10 @@ const { metafile } = await build({
   entryPoints: {
     cli: 'src/cli/main.ts',
     'validate-thread': 'src/cli/validate-thread-entry.ts',
+    // So are the inbox's writer thread (src/webhook/store/sqlite-writer.ts) and a --forward-to hand-off's thread
+    // (src/webhook/forward-thread.ts); src/base/thread-module.ts starts each thread from its dist/<name>.js.
+    'sqlite-writer': 'src/webhook/store/sqlite-writer-main.ts',
+    'forward-thread': 'src/webhook/forward-thread-main.ts',
     'failed-stdout': 'src/cli/failed-stdout.ts',
   },
   outdir: `dist-next-${process.pid}`,

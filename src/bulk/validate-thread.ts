@@ -5,10 +5,8 @@
  * in a context whose streams, prompter and Ctrl-C are the main thread's, relayed by messages: what it prints, asks
  * and ends with is what the main thread would have printed, asked and ended with.
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import * as sea from 'node:sea';
 import { isMainThread, Worker } from 'node:worker_threads';
 import type { Context, GlobalOptions, Prompter } from '../context.js';
 import {
@@ -21,7 +19,7 @@ import {
   SignalledError,
   UsageError,
 } from '../base/errors.js';
-import { packageRoot } from '../base/package-root.js';
+import { builtThreadModule } from '../base/thread-module.js';
 import { signalEndingWith } from '../base/stop-signals.js';
 import { workbookFormat } from '../io/input/binary-kinds.js';
 import { inputName, openBytes, peekBytes } from '../io/input/byte-source.js';
@@ -75,27 +73,11 @@ export type ToThread =
 /** The young generation of the thread: small, so what a long read leaves behind is collected as it goes. */
 const youngGenerationMb = 4;
 
-/** The single file's asset holding the thread's module. */
-const threadAsset = 'validate-thread.mjs';
-let threadModule: { entry: string | URL | undefined } | undefined;
-
 /**
- * The thread's module: built beside the CLI (scripts/build.mjs), or in the single file an asset started from a
- * data: URL (scripts/build-binary.mjs); undefined in sources not built.
+ * The thread's module: built beside the CLI, or in the single file an asset (base/thread-module.ts); undefined in
+ * sources not built, where every workbook is validated on the main thread.
  */
-function threadEntry(): string | URL | undefined {
-  threadModule ??= { entry: findThreadEntry() };
-  return threadModule.entry;
-}
-
-function findThreadEntry(): string | URL | undefined {
-  if (sea.isSea())
-    return sea.getAssetKeys().includes(threadAsset)
-      ? new URL(`data:text/javascript;base64,${Buffer.from(sea.getAsset(threadAsset)).toString('base64')}`)
-      : undefined;
-  const entry = join(packageRoot(), 'dist', 'validate-thread.js');
-  return existsSync(entry) ? entry : undefined;
-}
+const threadEntry = () => builtThreadModule('validate-thread');
 
 /** Where a validation runs: on its thread, or here, with stdin's bytes when they were already looked at. */
 export type ValidationPlace =

@@ -1,6 +1,6 @@
-import { lookup as systemLookup, type LookupOptions } from 'node:dns';
-import { Worker } from 'node:worker_threads';
-import { timerDelay } from '../lib/timer-delay.js';
+import { type LookupAddress, lookup as systemLookup, type LookupOptions } from 'node:dns';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../base/thread-module.js';
 import type { ConnectionRules } from '../net/dispatcher.js';
 
 /**
@@ -9,7 +9,8 @@ import type { ConnectionRules } from '../net/dispatcher.js';
  * requests as the platform has connections open: the in-order hand-off then moved one event per turn, a third of
  * intake's rate. Here the thread is given the next events in order and sends each only after the one before was
  * answered 2xx, at its own pace, and answers once: how many the ERP took, and the first failure. Retries, dead
- * letters and the records stay with the hand-off (docs/decisions/0024-forward-thread.md).
+ * letters and the records stay with the hand-off (docs/decisions/0024-forward-thread.md). The thread's code is
+ * forward-thread-main.ts, built as a module of its own (base/thread-module.ts says where each form of b2bctl finds it).
  */
 
 /** One event as the thread POSTs it: its headers and its JSON, made on the receiver's thread. */
@@ -27,149 +28,34 @@ export interface ForwardOutcome {
   failure?: ForwardFailure;
 }
 
-type Request =
+/** To the thread (forward-thread-main.ts): a run of events, shutdown's stop, the resolver's answer it asked for. */
+export type ToForwardThread =
   | { id: number; url: string; timeoutMs: number; events: ForwardRequest[] }
   | { abort: true }
-  | { resolved: { id: number; error?: { code?: string; message: string }; address?: unknown; family?: number } };
-type Reply =
+  | {
+      resolved: {
+        id: number;
+        error?: { code?: string; message: string };
+        address?: string | LookupAddress[];
+        family?: number;
+      };
+    };
+
+/** From the thread: a run's outcome, its progress in a long run, a question for the rules' resolver. */
+export type FromForwardThread =
   | ({ id: number } & ForwardOutcome)
   | { id: number; progress: number }
   | { lookup: { id: number; hostname: string; options: LookupOptions } };
 
-/** What the thread is started with: the connection rules of net/ (connectionRules) that it cannot import. */
-interface ThreadRules {
+/** What the thread is started with: the connection rules of net/ (connectionRules) that are data. */
+export interface ForwardThreadStart {
   connectTimeoutMs: number;
-  /** Each connection's resolver answer is asked of the receiver's thread, which applies `ConnectionRules.lookup`. */
+  /**
+   * Each connection's resolver answer is asked of the receiver's thread, which applies `ConnectionRules.lookup`: a
+   * function, which cannot cross to the thread, and may be one the caller made (a test's resolver).
+   */
   lookupOnReceiverThread: boolean;
 }
-
-/**
- * The thread's code, run as a script (eval) so that it needs no file beside the bundle or the single executable,
- * as the inbox's writer thread does. node:http with a kept-alive connection: the hand-off sends one request at a
- * time, so one connection is all it uses.
- * A script cannot import net/, so the connection rules every other client follows (net/dispatcher.ts's
- * connectionRules) come as data: the connect timeout, and whether the resolver's answer is asked of the receiver's
- * thread, which runs the same code as undici's connections do (thisMachineOnly: plain-HTTP `localhost` resolves to
- * this machine only, else nothing is sent). `--forward-timeout` means what undici's headersTimeout and bodyTimeout
- * mean on the receiver's thread: the time to the answer's headers once connected, then between its chunks; each
- * timeout fails with undici's code, so both paths tell it in the same words.
- */
-const forwardSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-const https = require('node:https');
-const { connectTimeoutMs, lookupOnReceiverThread } = workerData;
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 1 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 1 }),
-};
-const stopped = () => Object.assign(new Error('stopped by shutdown'), { code: 'ABORT_ERR' });
-const lookups = new Map();
-let nextLookup = 1;
-const lookup = lookupOnReceiverThread
-  ? (hostname, options, callback) => {
-      const id = nextLookup++;
-      lookups.set(id, callback);
-      parentPort.postMessage({ lookup: { id, hostname, options } });
-    }
-  : undefined;
-let inFlight;
-let aborted = false;
-parentPort.on('message', (message) => {
-  if (message.resolved) {
-    const { id, error, address, family } = message.resolved;
-    const callback = lookups.get(id);
-    lookups.delete(id);
-    if (error) callback?.(Object.assign(new Error(error.message), { code: error.code }));
-    else callback?.(null, address, family);
-    return;
-  }
-  if (message.abort) {
-    aborted = true;
-    inFlight?.destroy(stopped());
-    return;
-  }
-  aborted = false;
-  deliverInOrder(message).then((outcome) => parentPort.postMessage({ id: message.id, ...outcome }));
-});
-async function deliverInOrder({ id, url, timeoutMs, events }) {
-  const target = new URL(url);
-  let toldAt = Date.now();
-  for (let index = 0; index < events.length; index++) {
-    // A run of slow answers is still progress: told at most once a second, so /healthz does not call it stuck.
-    if (index > 0 && Date.now() - toldAt >= 1000) {
-      toldAt = Date.now();
-      parentPort.postMessage({ id, progress: index });
-    }
-    if (aborted) return { taken: index, failure: { code: 'ABORT_ERR', message: stopped().message } };
-    let answer;
-    try {
-      answer = await post(target, events[index], timeoutMs);
-    } catch (error) {
-      return { taken: index, failure: { code: error.code, message: String(error.message) } };
-    }
-    if (answer.status < 200 || answer.status > 299) return { taken: index, failure: answer };
-  }
-  return { taken: events.length };
-}
-function post(target, event, timeoutMs) {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    let timer;
-    const settle = (outcome, error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error) reject(error);
-      else resolve(outcome);
-    };
-    const fail = (error) => settle(undefined, error);
-    // One timer at a time, as undici's: to connect, then to the answer's headers, then between its chunks.
-    const arm = (ms, code, message) => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const timedOut = Object.assign(new Error(message), { code });
-        fail(timedOut);
-        request.destroy(timedOut);
-      }, ms);
-    };
-    const awaitHeaders = () => arm(timeoutMs, 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error');
-    const awaitBody = () => arm(timeoutMs, 'UND_ERR_BODY_TIMEOUT', 'Body Timeout Error');
-    const client = target.protocol === 'https:' ? https : http;
-    const request = client.request(
-      target,
-      { method: 'POST', agent: agents[target.protocol], headers: event.headers, ...(lookup ? { lookup } : {}) },
-      (response) => {
-        awaitBody();
-        const chunks = [];
-        let size = 0;
-        response.on('data', (chunk) => {
-          awaitBody();
-          if (size < 4096) chunks.push(chunk);
-          size += chunk.length;
-        });
-        response.on('error', fail);
-        response.on('end', () =>
-          settle({ status: response.statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, 1000) }),
-        );
-        // A connection cut in the middle of the answer, or the timeout's cut, ends it as a failure.
-        response.on('close', () =>
-          fail(Object.assign(new Error('the connection closed in the middle of the answer'), { code: 'ECONNRESET' })),
-        );
-      },
-    );
-    request.on('socket', (socket) => {
-      const ready = target.protocol === 'https:' ? 'secureConnect' : 'connect';
-      if (request.reusedSocket || (ready === 'connect' && !socket.connecting)) return awaitHeaders();
-      arm(connectTimeoutMs, 'UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error');
-      socket.once(ready, awaitHeaders);
-    });
-    request.on('error', fail);
-    inFlight = request;
-    request.end(event.body);
-  });
-}
-`;
 
 /** The thread of one hand-off's ERP; started on first use, referenced only while the ERP is being asked. */
 export class ForwardThread {
@@ -202,8 +88,7 @@ export class ForwardThread {
           resolve(reply);
         },
       });
-      // The thread's timer is armed with this, and its eval'd code imports nothing: the guard is applied here.
-      this.send({ id, url: this.url, timeoutMs: timerDelay(this.timeoutMs), events });
+      this.send({ id, url: this.url, timeoutMs: this.timeoutMs, events });
       if (signal.aborted) onAbort();
     });
   }
@@ -217,12 +102,12 @@ export class ForwardThread {
 
   private started(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const workerData: ThreadRules = {
+    const workerData: ForwardThreadStart = {
       connectTimeoutMs: this.rules.timeout,
       lookupOnReceiverThread: this.rules.lookup !== undefined,
     };
-    const worker = new Worker(forwardSource, { eval: true, workerData });
-    worker.on('message', (reply: Reply) => this.answer(reply));
+    const worker = startThread('forward-thread', new URL('./forward-thread-main.ts', import.meta.url), { workerData });
+    worker.on('message', (reply: FromForwardThread) => this.answer(reply));
     // A thread that fails or ends answers what it was asked as a failure: the hand-off retries on a new one.
     const lost = (message: string) => {
       if (this.worker === worker) this.worker = undefined;
@@ -235,12 +120,12 @@ export class ForwardThread {
     return worker;
   }
 
-  private send(request: Request): void {
+  private send(request: ToForwardThread): void {
     // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
     this.worker?.postMessage(request);
   }
 
-  private answer(reply: Reply): void {
+  private answer(reply: FromForwardThread): void {
     if ('lookup' in reply) return this.resolve(reply.lookup);
     const asked = this.pending.get(reply.id);
     if (asked === undefined) return;

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { collect, firstLine, type RunResult } from './cli.js';
@@ -74,3 +75,86 @@ export const validatedOnThreadResult = {
     /validated on a thread of its own[\s\S]*3000 records, 3000 valid, 0 invalid \(0 problems\)/,
   ),
 };
+
+/** What forwardedThroughThreads saw: the ids of the events the ERP took, in order, the receiver's exit code and the failures it told. */
+export interface ForwardedRun {
+  delivered: number[];
+  code: number | null;
+  failuresTold: string[];
+}
+
+/**
+ * `webhook listen --forward-to` an ERP on loopback with the installed command: two orders events posted, then the
+ * receiver stopped (SIGTERM) once the ERP has taken both. Its inbox's commits and the ERP's round trips run on
+ * threads of their own, started from the modules the install carries (src/base/thread-module.ts).
+ */
+export async function forwardedThroughThreads(cli: InstalledCli): Promise<ForwardedRun> {
+  const delivered: number[] = [];
+  let bothTaken: (() => void) | undefined;
+  const taken = new Promise<void>((resolve) => (bothTaken = resolve));
+  const erp = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    request.on('end', () => {
+      delivered.push((JSON.parse(text) as { event: { id: number } }).event.id);
+      response.end('ok');
+      if (delivered.length === 2) bothTaken?.();
+    });
+  });
+  await new Promise<void>((resolve) => erp.listen(0, '127.0.0.1', resolve));
+  const secret = 'installed-s3cret-0123456789abcdef';
+  const receiver = spawn(
+    cli.command,
+    [
+      'webhook',
+      'listen',
+      '--port',
+      '0',
+      '--client-id',
+      'erp-client',
+      '--inbox',
+      temporaryFolder('b2bctl-inbox-'),
+    ].concat(['--forward-to', `http://127.0.0.1:${(erp.address() as { port: number }).port}/hook`]),
+    { env: { ...cli.env, B2BCTL_WEBHOOK_CLIENT_SECRET: secret }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const stopped = collect(receiver);
+  // A failure the receiver tells (a thread that would not start) ends the wait at once, with what it said.
+  let told = '';
+  const failureTold = new Promise<never>((_resolve, reject) =>
+    receiver.stderr!.on('data', (chunk: Buffer) => {
+      told += chunk.toString('utf8');
+      if (/failed|trying again/.test(told)) reject(new Error(`the receiver told a failure: ${told}`));
+    }),
+  );
+  // Told while an event is still being posted: the race below takes it up then.
+  failureTold.catch(() => undefined);
+  try {
+    const url = await firstLine(receiver.stdout!).catch((error: Error) => {
+      throw new Error(`${error.message}; the receiver said: ${told}`);
+    });
+    const token = await fetch(`${url}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`erp-client:${secret}`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    }).then(async (answer) => ((await answer.json()) as { access_token: string }).access_token);
+    for (const id of [41, 42]) {
+      const stored = await fetch(`${url}/webhooks/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id, status: 'PAID' }),
+      });
+      if (stored.status !== 200) throw new Error(`event ${id}: HTTP ${stored.status}: ${await stored.text()}`);
+    }
+    await Promise.race([taken, failureTold]);
+    receiver.kill('SIGTERM');
+    const { code, stderr } = await stopped;
+    return { delivered, code, failuresTold: stderr.split('\n').filter((line) => /failed|trying again/.test(line)) };
+  } finally {
+    receiver.kill('SIGKILL');
+    erp.closeAllConnections();
+    await new Promise((resolve) => erp.close(resolve));
+  }
+}
+
+/** What forwardedThroughThreads' run ends with: both events taken in order, no failure told, exit 0. */
+export const forwardedThroughThreadsResult: ForwardedRun = { delivered: [41, 42], code: 0, failuresTold: [] };

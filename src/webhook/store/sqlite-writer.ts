@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../base/thread-module.js';
 import type { NewEvent } from './types.js';
 
 /**
@@ -7,11 +8,15 @@ import type { NewEvent } from './types.js';
  * commit's fsync held the receiver's one thread, so a hand-off waiting for its ERP's answer moved about one event
  * per commit while intake ran (docs/decisions/0006, 0016 and 0022); a write left on the receiver's connection met
  * this thread's lock in SQLite's busy handler, which sleeps the event loop. A commit still returns only once it is
- * on disk (WAL, synchronous=FULL); only the waiting moved off the thread.
+ * on disk (WAL, synchronous=FULL); only the waiting moved off the thread. The thread's code is
+ * sqlite-writer-main.ts, built as a module of its own (base/thread-module.ts says where each form of b2bctl finds it).
  */
 
+/** A value bound to a statement's placeholder. */
+export type SqlValue = string | number | null;
+
 /** One statement and its values, as the writer runs it within a transaction. */
-export type WriteStatement = readonly [sql: string, values: readonly (string | number | null)[]];
+export type WriteStatement = readonly [sql: string, values: readonly SqlValue[]];
 
 /** An event as the writer thread inserts it: the columns of `events` in order, flags already JSON. */
 type EventColumns = [number, string, string, string, string, string, string];
@@ -19,99 +24,28 @@ type EventColumns = [number, string, string, string, string, string, string];
 /** An event to append: its columns, and the key an earlier b2bctl gave it (null where the same). */
 type EventAppend = { columns: EventColumns; formerKey: string | null };
 
-type Request =
+/** What the thread is started with: the inbox file, whose tables exist already. */
+export interface WriterStart {
+  file: string;
+}
+
+/** To the thread (sqlite-writer-main.ts): a transaction to commit, a pragma to run outside one, the end. */
+export type ToWriter =
   | { id: number; append: EventAppend[] }
   | { id: number; run: WriteStatement[]; durable: boolean }
   | { id: number; pragma: string; durable: boolean }
   | { close: true };
-type Reply =
+
+/** From the thread: each request's answer once committed (or its error), and the end once the file is closed. */
+export type FromWriter =
   | { id: number; stored: boolean[] }
   | { id: number; changes: number[] }
   | { id: number; rows: Record<string, unknown>[] }
   | { id: number; error: { message: string; code?: string; errcode?: number; errstr?: string } }
   | { closed: true };
 
-/**
- * The thread's code, run as a script (eval) so that it needs no file beside the bundle or the single executable.
- * It keeps Node 22's and 26's notice that node:sqlite is experimental off stderr, as the launcher does for the main
- * thread (docs/decisions/0017-node-sqlite.md).
- */
-const writerSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const isSqliteNotice = (warning) =>
-  warning?.name === 'ExperimentalWarning' && String(warning.message).startsWith('SQLite is an experimental');
-for (const printer of process.listeners('warning')) {
-  process.off('warning', printer);
-  process.on('warning', (warning) => { if (!isSqliteNotice(warning)) printer(warning); });
-}
-const { DatabaseSync } = require('node:sqlite');
-const database = new DatabaseSync(workerData.file);
-database.exec('PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
-const insertKey = database.prepare('INSERT OR IGNORE INTO dedup (key, received_at) VALUES (?, ?)');
-const keyKept = database.prepare('SELECT 1 AS kept FROM dedup WHERE key = ?');
-const insertEvent = database.prepare(
-  'INSERT INTO events (received_at, kind, delivery_id, key, flags, client_address, event) VALUES (?, ?, ?, ?, ?, ?, ?)');
-const statements = new Map();
-const statementOf = (sql) => {
-  let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = database.prepare(sql)));
-  return statement;
-};
-// Work that may be lost to a power cut and done again (retention, vacuum) commits without its own fsync: the next
-// durable commit's fsync of the log carries it to disk too.
-function withDurability(durable, work) {
-  if (!durable) database.exec('PRAGMA synchronous = NORMAL');
-  try {
-    return work();
-  } finally {
-    if (!durable) database.exec('PRAGMA synchronous = FULL');
-  }
-}
-function inTransaction(work) {
-  database.exec('BEGIN IMMEDIATE');
-  try {
-    const result = work();
-    database.exec('COMMIT');
-    return result;
-  } catch (error) {
-    try { database.exec('ROLLBACK'); } catch {}
-    throw error;
-  }
-}
-parentPort.on('message', (request) => {
-  if (request.close) {
-    database.close();
-    parentPort.postMessage({ closed: true });
-    parentPort.close();
-    return;
-  }
-  try {
-    if (request.append) {
-      const stored = inTransaction(() => request.append.map(({ columns, formerKey }) => {
-        if (formerKey !== null && keyKept.get(formerKey) !== undefined) return false;
-        if (Number(insertKey.run(columns[3], columns[0]).changes) === 0) return false;
-        insertEvent.run(...columns);
-        return true;
-      }));
-      parentPort.postMessage({ id: request.id, stored });
-    } else if (request.pragma) {
-      // Outside a transaction: a checkpoint cannot run inside one, and each vacuum slice commits on its own.
-      const rows = withDurability(request.durable, () => database.prepare('PRAGMA ' + request.pragma).all());
-      parentPort.postMessage({ id: request.id, rows });
-    } else {
-      const changes = withDurability(request.durable, () =>
-        inTransaction(() => request.run.map(([sql, values]) => Number(statementOf(sql).run(...values).changes))));
-      parentPort.postMessage({ id: request.id, changes });
-    }
-  } catch (error) {
-    const { message, code, errcode, errstr } = error;
-    parentPort.postMessage({ id: request.id, error: { message: String(message), code, errcode, errstr } });
-  }
-});
-`;
-
 interface Pending {
-  resolve: (reply: Reply) => void;
+  resolve: (reply: FromWriter) => void;
   reject: (error: Error) => void;
 }
 
@@ -123,7 +57,7 @@ export class SqliteWriter {
   private closing: Promise<void> | undefined;
 
   private constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: Reply) => this.answer(reply));
+    worker.on('message', (reply: FromWriter) => this.answer(reply));
     worker.on('error', (error) => this.fail(error));
     worker.on('exit', (code) => this.fail(new Error(`the inbox's writer thread ended (exit code ${code})`)));
     // Referenced only while a commit is awaited: an idle writer does not keep a finished command's process alive.
@@ -132,7 +66,10 @@ export class SqliteWriter {
 
   /** Starts the writer on `file`, whose tables exist already. */
   static start(file: string): SqliteWriter {
-    return new SqliteWriter(new Worker(writerSource, { eval: true, workerData: { file } }));
+    const start: WriterStart = { file };
+    return new SqliteWriter(
+      startThread('sqlite-writer', new URL('./sqlite-writer-main.ts', import.meta.url), { workerData: start }),
+    );
   }
 
   /** Inserts the events whose key is new, in one transaction; for each, whether it was stored. */
@@ -179,7 +116,7 @@ export class SqliteWriter {
         // The thread takes messages in order: the commits asked for before this one are answered first.
         this.worker.ref();
         const closed = new Promise<void>((resolve) =>
-          this.worker.on('message', (reply: Reply) => 'closed' in reply && resolve()),
+          this.worker.on('message', (reply: FromWriter) => 'closed' in reply && resolve()),
         );
         this.send({ close: true });
         await Promise.race([closed, new Promise((resolve) => this.worker.once('exit', resolve))]);
@@ -190,22 +127,22 @@ export class SqliteWriter {
     return this.closing;
   }
 
-  private request(message: (id: number) => Request): Promise<Reply> {
+  private request(message: (id: number) => ToWriter): Promise<FromWriter> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     if (this.pending.size === 0) this.worker.ref();
-    return new Promise<Reply>((resolve, reject) => {
+    return new Promise<FromWriter>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.send(message(id));
     });
   }
 
-  private send(request: Request): void {
+  private send(request: ToWriter): void {
     // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a thread's port, not a window: no origin
     this.worker.postMessage(request);
   }
 
-  private answer(reply: Reply): void {
+  private answer(reply: FromWriter): void {
     if (!('id' in reply)) return;
     const waiting = this.pending.get(reply.id);
     if (!waiting) return;

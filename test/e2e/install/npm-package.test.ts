@@ -14,6 +14,8 @@ import {
   type InstalledCli,
   runInstalled,
   sandboxLoginAndPush,
+  forwardedThroughThreads,
+  forwardedThroughThreadsResult,
   validatedOnThread,
   validatedOnThreadResult,
 } from '../../support/installed-cli.js';
@@ -74,6 +76,10 @@ describe('the npm package', () => {
       ]),
     );
     expect(paths).toContain('dist/cli.js');
+    // Each thread's module, started from beside the bundle (src/base/thread-module.ts).
+    expect(paths).toEqual(
+      expect.arrayContaining(['dist/validate-thread.js', 'dist/sqlite-writer.js', 'dist/forward-thread.js']),
+    );
     expect(paths).toContain('docs/man/b2bctl-stock-push.1');
     // The files the docs' examples read (docs/tax.md's cart among them).
     expect(paths).toEqual(
@@ -149,6 +155,10 @@ describe('the npm package', () => {
 
   it('validates a workbook on its thread, from the files the package ships', async () => {
     expect(await validatedOnThread(cli)).toMatchObject(validatedOnThreadResult);
+  });
+
+  it('receives and forwards webhooks on its threads, from the files the package ships', async () => {
+    expect(await forwardedThroughThreads(cli)).toMatchObject(forwardedThroughThreadsResult);
   });
 
   it('gives a completion script that bash loads', async () => {

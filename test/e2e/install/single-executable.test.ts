@@ -14,6 +14,8 @@ import {
   type InstalledCli,
   runInstalled,
   sandboxLoginAndPush,
+  forwardedThroughThreads,
+  forwardedThroughThreadsResult,
   validatedOnThread,
   validatedOnThreadResult,
 } from '../../support/installed-cli.js';
@@ -72,6 +74,10 @@ describe.skipIf(buildable.missing)(`the single executable${buildable.note}`, () 
 
   it('validates a workbook on its thread, started from the module the file carries', async () => {
     expect(await validatedOnThread(cli)).toMatchObject(validatedOnThreadResult);
+  });
+
+  it('receives and forwards webhooks on its threads, started from the modules the file carries', async () => {
+    expect(await forwardedThroughThreads(cli)).toMatchObject(forwardedThroughThreadsResult);
   });
 
   it('starts the sandbox, logs in, passes doctor and pushes stock with an empty environment', async () => {
