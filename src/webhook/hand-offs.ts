@@ -1,14 +1,14 @@
 import { join } from 'node:path';
-import { checkOrdersFolderSafety } from '../../config/folder-safety.js';
-import type { Context } from '../../context.js';
-import { makePrivateFolder } from '../../lib/private-file.js';
-import { commandShownSafely, targetShownSafely, urlShownSafely } from '../../lib/shown-target.js';
-import { orderFetcher, orderFileWrittenFor } from '../../orders/fetched-orders.js';
-import { commandRuns } from '../../webhook/command-runs.js';
-import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
-import { HandOff } from '../../webhook/hand-off.js';
-import { afterFetch } from '../../webhook/after-fetch.js';
-import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
+import { checkOrdersFolderSafety } from '../config/folder-safety.js';
+import type { Context } from '../context.js';
+import { makePrivateFolder } from '../lib/private-file.js';
+import { commandShownSafely, targetShownSafely, urlShownSafely } from '../lib/shown-target.js';
+import { orderFetcher, orderFileWrittenFor } from '../orders/fetched-orders.js';
+import { commandRuns } from './command-runs.js';
+import { type EventConsumer, execCommand, forwardTo } from './consumers.js';
+import { HandOff } from './hand-off.js';
+import { afterFetch } from './after-fetch.js';
+import type { EventStore, StoredEvent } from './store/types.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
 export interface HandOffFlags {
