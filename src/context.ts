@@ -4,7 +4,7 @@ import type { Session } from './config/session.js';
 import type { LogFormat } from './io/output/log-formats.js';
 import { createLogger, type Logger } from './io/output/logger.js';
 import type { HttpClient, RequestPace } from './platform/http-client.js';
-import type { BackoffSettings } from './platform/retry-policy.js';
+import type { BackoffSettings } from './lib/backoff.js';
 import type { PlatformClient } from './platform/client.js';
 import type { TokenSource } from './platform/token-source.js';
 

@@ -23,7 +23,7 @@ import { LoginUnansweredError } from '../platform/token-source.js';
 import { bulkRunBackoff } from '../platform/retry-policy.js';
 import type { BulkJob, SendPlan } from './job.js';
 import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
-import { runPool } from './pool.js';
+import { runPool } from '../lib/pool.js';
 import {
   type ClosingCounts,
   closingFields,

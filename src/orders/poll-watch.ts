@@ -8,6 +8,7 @@ import {
 } from '../base/errors.js';
 import type { Context } from '../context.js';
 import { spokenDuration } from '../domain/duration.js';
+import { backoffStep } from '../lib/backoff.js';
 import { NotAListingPage } from '../platform/answers/listing.js';
 import { RedirectAnswerError } from '../platform/redirect.js';
 import { isRetryableStatus } from '../platform/retry-policy.js';
@@ -17,10 +18,15 @@ import { ListingIgnoresWindowError } from './unfiltered-listing.js';
 /** The longest wait between two --watch cycles after repeated failures. */
 const maximumBackoffMs = 10 * 60_000;
 
-/** The wait before the next --watch cycle: the interval, doubled for each cycle failed in a row, up to 10 minutes. */
+/**
+ * The wait before the next --watch cycle: the interval, doubled for each cycle failed in a row, up to 10 minutes.
+ * The back-off's step without its jitter: one watch runs per cursor, with no others to spread out from, and its line
+ * names the wait exactly.
+ */
 function pauseAfter(options: Pick<OrdersPollOptions, 'intervalSeconds'>, failures: number): number {
   const intervalMs = options.intervalSeconds * 1000;
-  return failures === 0 ? intervalMs : Math.min(maximumBackoffMs, intervalMs * 2 ** (failures - 1));
+  if (failures === 0) return intervalMs;
+  return backoffStep(failures, { baseMs: intervalMs, maxMs: maximumBackoffMs });
 }
 
 /**

@@ -22,14 +22,8 @@ import {
 } from '../net/network-error.js';
 import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/proxy-route.js';
 import { intermediaryAnswer } from './intermediary.js';
-import {
-  type BackoffSettings,
-  decideRetry,
-  defaultBackoff,
-  isRetryableStatus,
-  maxRetryAfterMs,
-  mayHaveBeenApplied,
-} from './retry-policy.js';
+import type { BackoffSettings } from '../lib/backoff.js';
+import { decideRetry, defaultBackoff, isRetryableStatus, maxRetryAfterMs, mayHaveBeenApplied } from './retry-policy.js';
 import { redactBody, redactHeaders, redactSecrets, shownUrl } from './redact.js';
 import {
   type UnreadableBody,

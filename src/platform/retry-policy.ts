@@ -1,5 +1,6 @@
 /** When to retry a request and how long to wait first. Pure: the caller supplies the clock and the dice. */
 import { errorCodeOf, isCutShortAnswer, UnansweredRequestError } from '../net/network-error.js';
+import { backoffDelay, type BackoffSettings } from '../lib/backoff.js';
 import { httpDate } from '../lib/http-text.js';
 
 const retryableStatuses = new Set([429, 502, 503, 504]);
@@ -58,11 +59,10 @@ export function parseRetryAfter(header: string | undefined, nowMs: number, answe
   return Math.max(0, date - (platformNow ?? nowMs));
 }
 
-export interface BackoffSettings {
-  baseMs: number;
-  maxMs: number;
-}
-
+/**
+ * Every command's back-off but a bulk run's: 250 ms doubling to at most 15 s, each wait between half the step and the
+ * step (equal jitter, lib/backoff.ts), as a person waits at the terminal.
+ */
 export const defaultBackoff: BackoffSettings = { baseMs: 250, maxMs: 15_000 };
 
 /**
@@ -72,15 +72,6 @@ export const defaultBackoff: BackoffSettings = { baseMs: 250, maxMs: 15_000 };
  * (a fresh user test). A 429 keeps the default's: the pacer, not the back-off, waits a rate limit out.
  */
 export const bulkRunBackoff: BackoffSettings = { baseMs: 2000, maxMs: 20_000 };
-
-/**
- * Exponential back-off with "equal jitter": half the step is fixed, half random, so retries of
- * many clients spread out without any of them retrying at once. `attempt` counts from 1.
- */
-export function backoffDelay(attempt: number, settings: BackoffSettings, random: () => number): number {
-  const step = Math.min(settings.maxMs, settings.baseMs * 2 ** (attempt - 1));
-  return Math.round(step / 2 + random() * (step / 2));
-}
 
 /** The longest Retry-After we honour before giving up on a request. */
 export const maxRetryAfterMs = 5 * 60_000;

@@ -1,6 +1,6 @@
 import type { Clock } from '../base/clock.js';
 import { spokenDuration } from '../domain/duration.js';
-import { Backoff } from './backoff.js';
+import { Backoff, type BackoffSettings } from '../lib/backoff.js';
 import { type EventConsumer, PermanentRefusal } from './consumers.js';
 import type { EventStore, FailingEvent, StoredEvent } from './store/types.js';
 
@@ -9,9 +9,11 @@ export interface HandOffOptions {
   log: (message: string) => void;
   /** How long one event's transient failures (5xx, timeouts, refused connections) are retried before it is dead. */
   giveUpAfterMs: number;
-  /** First wait after a failure; doubles up to `maxBackoffMs`. */
+  /** First wait after a failure; doubles up to `maxBackoffMs` (`handOffBackoff`'s figures by default). */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
+  /** The back-off's dice, a number in [0, 1) as Math.random gives: a test passes its own to pin the waits. */
+  random?: () => number;
   /** How often to look for work another process added (a second receiver, `webhook dead retry`). */
   pollMs?: number;
   /** The position is committed after this many deliveries, or this long after the first unrecorded one. */
@@ -35,6 +37,12 @@ export interface HandOffState {
 
 type Outcome =
   { delivered: true } | { delivered: false; error: string; attempts: number; failedMs: number } | 'stopped';
+
+/**
+ * The waits after an ERP's or a store's failure: half a second, doubling up to 30 s, each drawn between half its step
+ * and the step (lib/backoff.ts). `webhook replay` waits the same between its tries.
+ */
+export const handOffBackoff: BackoffSettings = { baseMs: 500, maxMs: 30_000 };
 
 /** Events read ahead from the store at once (each may be up to the body limit, so a few). */
 const readAhead = 32;
@@ -238,10 +246,19 @@ export class HandOff {
     return true;
   }
 
+  private newBackoff(): Backoff {
+    const { initialBackoffMs, maxBackoffMs, random } = this.options;
+    const settings = {
+      baseMs: initialBackoffMs ?? handOffBackoff.baseMs,
+      maxMs: maxBackoffMs ?? handOffBackoff.maxMs,
+    };
+    return new Backoff(settings, random);
+  }
+
   /** Tries `work` until the store takes it (backing off), sending nothing meanwhile; false when stopped first. */
   private async untilStored(what: string, work: () => Promise<void>): Promise<boolean> {
     const { clock, log } = this.options;
-    const backoff = new Backoff(this.options.initialBackoffMs, this.options.maxBackoffMs);
+    const backoff = this.newBackoff();
     for (;;) {
       try {
         await work();
@@ -347,7 +364,7 @@ export class HandOff {
   private async retryUntilGivenUp(event: StoredEvent, firstTry: number, firstFailure?: Error): Promise<Outcome> {
     const { clock, giveUpAfterMs } = this.options;
     const signal = this.stopping.signal;
-    const backoff = new Backoff(this.options.initialBackoffMs, this.options.maxBackoffMs);
+    const backoff = this.newBackoff();
     let lastLogged = Number.NEGATIVE_INFINITY;
     // Tries that failed before a restart count: the log and the dead letter tell the whole count.
     const firstAttempt = (this.failingRecordOf(event)?.attempts ?? 0) + 1;

@@ -18,7 +18,8 @@ import { profileSetting, checkSecretFile } from '../../command-kit/client-secret
 import { requireLongWebhookSecret, webhookClientSecret } from './client-secret.js';
 import { handOffAuthorization } from './hand-off-authorization.js';
 import { eventSummary } from './event-line.js';
-import { fetchedOrdersFolder, handOffsOf, type HandOffFlags } from './hand-offs.js';
+import { fetchedOrdersFolder } from '../../webhook/hand-offs.js';
+import { handOffsOf, type HandOffFlags } from './hand-off-flags.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { IntakeSummary } from './intake-summary.js';
 import { storeTimeoutOf, storeUrlOf, type StoreUrlFlags } from './store-url.js';

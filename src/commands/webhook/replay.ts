@@ -1,7 +1,8 @@
 import type { Context } from '../../context.js';
 import { InterruptedError, NotFoundError, PartialFailureError } from '../../base/errors.js';
-import { Backoff } from '../../webhook/backoff.js';
+import { Backoff } from '../../lib/backoff.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
+import { handOffBackoff } from '../../webhook/hand-off.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 import { type EventSelectionFlags, selectionOf, withStore } from '../../webhook/inbox-access.js';
 import { storeLocation, type StoreUrlFlags } from './store-url.js';
@@ -105,7 +106,7 @@ function interrupted(
 
 /**
  * Each event tried up to `attempts` times, waiting between tries as the receiver's hand-off does (doubling from
- * 0.5 s, at most 30 s, each wait drawn within ±20%); an interrupt ends the tries at once.
+ * 0.5 s, at most 30 s, each wait drawn between half its step and the step); an interrupt ends the tries at once.
  */
 async function deliverWithAttempts(
   consumer: EventConsumer,
@@ -114,7 +115,7 @@ async function deliverWithAttempts(
   context: Context,
 ): Promise<Error | undefined> {
   let lastError: Error | undefined;
-  const backoff = new Backoff();
+  const backoff = new Backoff(handOffBackoff);
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
       await consumer.deliver(event, context.interrupt);

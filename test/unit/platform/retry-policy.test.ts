@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { backoffDelay } from '../../../src/lib/backoff.js';
 import {
-  backoffDelay,
   decideRetry,
+  bulkRunBackoff,
   defaultBackoff,
   type FailedAttempt,
   isRetryableNetworkError,
@@ -102,32 +103,31 @@ describe('parseRetryAfter', () => {
   });
 });
 
-describe('backoffDelay', () => {
-  const settings = { baseMs: 250, maxMs: 15_000 };
-  it.each([
-    { attempt: 1, random: lowDice, expected: 125 },
-    { attempt: 1, random: highDice, expected: 250 },
-    { attempt: 2, random: lowDice, expected: 250 },
-    { attempt: 2, random: highDice, expected: 500 },
-    { attempt: 3, random: () => 0.5, expected: 750 },
-    { attempt: 7, random: highDice, expected: 15_000 },
-    { attempt: 7, random: lowDice, expected: 7_500 },
-    { attempt: 30, random: highDice, expected: 15_000 },
-  ])('attempt $attempt, random()=$random.name -> $expected ms', ({ attempt, random, expected }) => {
-    expect(backoffDelay(attempt, settings, random)).toBe(expected);
+/** The shortest and the longest wait of each of the first `count` retries. */
+function rangesOf(settings: typeof defaultBackoff, count: number): number[][] {
+  return Array.from({ length: count }, (_, index) => [
+    backoffDelay(index + 1, settings, lowDice),
+    backoffDelay(index + 1, settings, highDice),
+  ]);
+}
+
+describe('the back-offs docs/bulk-runs.md states', () => {
+  it('other commands: 0.125-0.25 s, doubling, up to 15 s', () => {
+    expect(rangesOf(defaultBackoff, 2)).toEqual([
+      [125, 250],
+      [250, 500],
+    ]);
+    expect(backoffDelay(12, defaultBackoff, highDice)).toBe(15_000);
   });
 
-  it('never exceeds maxMs nor falls below half the step, whatever the dice', () => {
-    for (let attempt = 1; attempt <= 20; attempt++) {
-      const step = Math.min(settings.maxMs, settings.baseMs * 2 ** (attempt - 1));
-      expect(backoffDelay(attempt, settings, lowDice)).toBe(step / 2);
-      expect(backoffDelay(attempt, settings, highDice)).toBe(step);
-      expect(backoffDelay(attempt, settings, highDice)).toBeLessThanOrEqual(settings.maxMs);
-    }
-  });
-
-  it('uses the default settings when given them', () => {
-    expect(backoffDelay(1, defaultBackoff, highDice)).toBe(defaultBackoff.baseMs);
+  it('a bulk run: 1-2 s, 2-4 s, 4-8 s, ... up to 20 s (7 to 14 s over the default 3 retries)', () => {
+    expect(rangesOf(bulkRunBackoff, 5)).toEqual([
+      [1000, 2000],
+      [2000, 4000],
+      [4000, 8000],
+      [8000, 16_000],
+      [10_000, 20_000],
+    ]);
   });
 });
 

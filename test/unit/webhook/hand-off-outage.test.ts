@@ -87,11 +87,11 @@ describe('HandOff through an ERP outage', () => {
     await until(() => target.taken.length === 5, 'the five deliveries');
     expect(target.taken).toEqual([1, 2, 3, 4, 5]);
     expect(await store.deadLetters()).toEqual([]);
-    // Only the first event met the outage: tried until it ended, with waits that grew to 30 s and stayed there.
+    // Only the first event met the outage: tried until it ended, with steps that grew to 30 s and stayed there (each wait 15-30 s).
     expect(target.attempts.get(1)).toBeGreaterThan(60);
     expect([...target.attempts.values()].slice(1)).toEqual([1, 1, 1, 1]);
-    expect(Math.max(...clock.waits)).toBeLessThanOrEqual(36_000);
-    expect(clock.waits.slice(-10).every((wait) => wait >= 24_000)).toBe(true);
+    expect(Math.max(...clock.waits)).toBeLessThanOrEqual(30_000);
+    expect(clock.waits.slice(-10).every((wait) => wait >= 15_000)).toBe(true);
     // Logged while the waits grew, then once in five minutes: not a line per attempt.
     expect(log.length).toBeLessThan(20);
     // Meanwhile /healthz saw a stuck hand-off naming its last failure.

@@ -309,12 +309,11 @@ function recordingClock(sleeps: number[]): Clock {
 }
 
 describe('HandOff retries, dead letters and waiting', () => {
-  it('backs off doubling from the first wait up to the longest, with ±20% jitter, and says so', async () => {
+  it('backs off doubling from the first wait up to the longest, and says so', async () => {
     const store = await openStore();
     await store.openHandOff('memory', 'memory', false);
     const memory = memoryConsumer((id) => (id === 1 ? new Error('HTTP 503') : undefined));
     const log: string[] = [];
-    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
     const clock = new FakeClock(0);
     const started = new HandOff(store, 'memory', memory.consumer, {
       clock,
@@ -323,12 +322,11 @@ describe('HandOff retries, dead letters and waiting', () => {
       initialBackoffMs: 100,
       maxBackoffMs: 300,
       pollMs: 20,
+      // The dice's highest throw: each wait is its whole step.
+      random: () => 1,
     });
     started.start();
-    closers.push(async () => {
-      await started.stop();
-      random.mockRestore();
-    });
+    closers.push(() => started.stop());
     await store.append(event(1));
     await until(() => log.some((line) => line.includes('is dead')), 'the dead letter');
     expect(clock.waits).toEqual([100, 200, 300, 300]);
@@ -342,7 +340,18 @@ describe('HandOff retries, dead letters and waiting', () => {
     expect(await store.deadLetters()).toMatchObject([{ eventId: 1, attempts: 5, error: 'HTTP 503' }]);
   });
 
-  it('waits between 80% and 120% of the backoff, 500 ms doubling up to 30 s unless told otherwise', async () => {
+  it("waits half of each step on the dice's lowest throw: 250 ms, doubling, up to 15 s", async () => {
+    const store = await openStore();
+    await store.openHandOff('memory', 'memory', false);
+    const memory = memoryConsumer((_id, attempt) => (attempt < 9 ? new Error('HTTP 502') : undefined));
+    const sleeps: number[] = [];
+    handOffWith(store, memory.consumer, { clock: recordingClock(sleeps), random: () => 0 });
+    await store.append(event(1));
+    await until(() => memory.taken.length === 1, 'the delivery');
+    expect(sleeps).toEqual([250, 500, 1000, 2000, 4000, 8000, 15_000, 15_000]);
+  });
+
+  it('waits between half of the backoff and all of it, 500 ms doubling up to 30 s unless told otherwise', async () => {
     const store = await openStore();
     await store.openHandOff('memory', 'memory', false);
     const memory = memoryConsumer((_id, attempt) => (attempt < 9 ? new Error('HTTP 502') : undefined));
@@ -353,8 +362,8 @@ describe('HandOff retries, dead letters and waiting', () => {
     const backoffs = [500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000];
     expect(sleeps).toHaveLength(backoffs.length);
     sleeps.forEach((slept, index) => {
-      expect(slept).toBeGreaterThanOrEqual(0.8 * (backoffs[index] as number));
-      expect(slept).toBeLessThanOrEqual(1.2 * (backoffs[index] as number));
+      expect(slept).toBeGreaterThanOrEqual(0.5 * (backoffs[index] as number));
+      expect(slept).toBeLessThanOrEqual(backoffs[index] as number);
     });
     expect(await store.deadLetters()).toEqual([]);
   });
@@ -484,6 +493,7 @@ describe('HandOff polling and shutdown', () => {
     const started = handOffWith(store, memory.consumer, {
       clock: systemClock,
       initialBackoffMs: 600_000,
+      maxBackoffMs: 600_000,
       log: (line) => log.push(line),
     });
     await store.append(event(1));

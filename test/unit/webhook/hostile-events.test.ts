@@ -177,6 +177,7 @@ describe('events of a hostile shape', () => {
         log: () => {},
         giveUpAfterMs: 72 * 3_600_000,
         initialBackoffMs: 60_000,
+        maxBackoffMs: 60_000,
         pollMs: 50,
       });
       handOff.start();

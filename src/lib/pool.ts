@@ -3,6 +3,12 @@
  * frees, so a million-row input never sits in memory. An abort stops the pulling and waits for the
  * work in flight; an error thrown by a worker (a fatal one, such as a refused login) does the same
  * and is rethrown.
+ *
+ * Kept beside p-limit (the orders engine's limiter) for what p-limit does not do: it takes tasks already made,
+ * so a stream would be read to its end into its queue (a closure per record), and its queued tasks still start
+ * after one throws or an interrupt (`Promise.all` only rejects) unless each caller clears the queue, where a
+ * refused login or Ctrl-C must stop new requests at once. For work already in hand as a list, p-limit is the one
+ * to use (src/README.md).
  */
 export async function runPool<T>(
   items: AsyncIterable<T>,

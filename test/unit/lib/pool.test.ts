@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPool } from '../../../src/bulk/pool.js';
+import { runPool } from '../../../src/lib/pool.js';
 
 interface Deferred {
   promise: Promise<void>;
