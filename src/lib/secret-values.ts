@@ -58,8 +58,9 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
  * A run of a secret this long (in UTF-16 code units) is masked too, wherever an answer quotes the secret cut (an auth
  * layer's `invalid client secret Sé+cr/et=with&odd ch...`, a token's first 12 characters, a token a line's length
  * limit cut, a server echoing half of it), changed in case, or in base64 (a user test). Eight characters of a random
- * secret are not found by chance in an answer's words; shorter runs are, and are left. A secret that spells a word
- * (`MyClientSecret1`) masks that word where the answer holds it too: hiding a word is the lesser harm.
+ * secret are not found by chance in an answer's words; shorter runs are, and are left, and so is a run that reads as
+ * one word (readsAsOneWord). A secret that spells words otherwise (`MyClientSecret1`) masks them where the answer
+ * holds them too (`ClientSecret`): hiding a word is the lesser harm.
  */
 const shortestMaskedFragment = 8;
 
