@@ -126,13 +126,8 @@ export class PlatformClient {
         throw this.branchRefusal(branch, request, response, [token, ...(request.secrets ?? [])]);
     }
     if (response.status >= 400) {
-      // An error body may echo the Authorization header it was sent, and the secrets of its body.
-      // And what the HTTP client knows the request carried besides (a proxy's credentials: secretsOfProxy).
-      const secrets = [token, ...(request.secrets ?? []), ...(response.requestSecrets ?? [])];
-      const text = redactSecrets(response.text, secrets);
-      const body = parseJson(text);
-      // The URL too: the profile's token in a query or a path (`?t=<token>`) is masked as the trace masks it.
-      const info = { method: request.method, url: redactSecrets(shownUrl(response), secrets) };
+      const { text, body, url } = maskedAnswer(response, [token, ...(request.secrets ?? [])]);
+      const info = { method: request.method, url };
       const contentType = response.headers['content-type'];
       const answer = { status: response.status, text, body, contentType: [contentType].flat()[0] };
       throw (
@@ -188,9 +183,8 @@ export class PlatformClient {
     response: HttpResponse,
     secrets: readonly string[],
   ): Error {
-    const known = [...secrets, ...(response.requestSecrets ?? [])];
-    const words = messageOfBody(parseJson(redactSecrets(response.text, known)));
-    return branchNotLinked(branch, request.method, redactSecrets(shownUrl(response), known), words);
+    const { body, url } = maskedAnswer(response, secrets);
+    return branchNotLinked(branch, request.method, url, messageOfBody(body));
   }
 
   /**
@@ -279,4 +273,16 @@ export function pathSegment(value: string, where: string): string {
       `"${value}" cannot fill ${where}: as a path segment it would send the request to another route than it names.`,
     );
   return encodeURIComponent(value);
+}
+
+/**
+ * A refusal as a message may quote it: its text, its body parsed and its URL, with every secret the request carried
+ * masked. An error body may echo the Authorization header it was sent and the secrets of its body (`sent`: the
+ * token, a customer's password), and what the HTTP client knows the request carried besides (a proxy's credentials:
+ * secretsOfProxy); the URL too, as the trace masks it (the profile's token in a query or a path, `?t=<token>`).
+ */
+function maskedAnswer(response: HttpResponse, sent: readonly string[]): { text: string; body: unknown; url: string } {
+  const secrets = [...sent, ...(response.requestSecrets ?? [])];
+  const text = redactSecrets(response.text, secrets);
+  return { text, body: parseJson(text), url: redactSecrets(shownUrl(response), secrets) };
 }

@@ -3,7 +3,7 @@
  * from the request's arrival; past it, or on an error, the tax table's answer (or 503 without one).
  */
 import type { Dispatcher } from 'undici';
-import { redactSecretsAndFragments, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
+import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
 import { urlShownSafely } from '../lib/shown-target.js';
 import { dispatcherFor } from '../net/dispatcher.js';
 import { errorCodeOf, isConnectionBreak } from '../net/network-error.js';
@@ -120,8 +120,7 @@ export class TaxErp {
       if (notAnAnswer === undefined) return { json: text };
       // The answer is quoted in the log only: an ERP's error may echo the credential it was sent, whole or cut
       // (`token erp-forward-toke... invalid`, a user test), masked there.
-      const shown =
-        notAnAnswer.shown === undefined ? undefined : redactSecretsAndFragments(notAnAnswer.shown, this.secrets);
+      const shown = notAnAnswer.shown === undefined ? undefined : redactSecrets(notAnAnswer.shown, this.secrets);
       return { why: notAnAnswer.why, ...(shown === undefined ? {} : { shown }) };
     } catch (error) {
       if (error instanceof SyntaxError) return 'answered a body that is not JSON';

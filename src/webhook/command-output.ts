@@ -10,7 +10,8 @@ const linesInFailure = 3;
 /**
  * What a command run printed (stdout and stderr, in the order they came), kept as its last lines, so that the
  * receiver logs it in its own format, tied to the event, instead of the raw bytes breaking `--log-format json`.
- * The `secrets` the command was given are masked in each line (secret-values.ts), before it is cut to length.
+ * The `secrets` the command was given are masked in the lines together (secret-values.ts), before each is cut to
+ * length: a secret the output wrapped over two lines is one mask, and no piece of one is left at a cut.
  */
 export class CommandOutput {
   private lines: string[] = [];
@@ -25,21 +26,25 @@ export class CommandOutput {
     for (const piece of pieces) this.keep(piece);
   }
 
-  /** The kept lines, the last unfinished one included; `dropped` earlier ones were not kept. */
+  /** The kept lines, masked and cut to length, the last unfinished one included; `dropped` earlier ones were not kept. */
   finish(): { lines: string[]; dropped: number } {
     if (this.partial !== '') this.keep(this.partial);
     this.partial = '';
-    // Masked again across the line breaks: a secret the command's output wrapped over two lines (a folded log, a
-    // body printed at a width) is whole in neither, and the failure's message joins them (a user test).
-    const lines = redactSecrets(this.lines.join('\n'), this.secrets).split('\n');
+    // Masked across the line breaks: a secret the command's output wrapped over two lines (a folded log, a body
+    // printed at a width) is whole in neither, and the failure's message joins them (a user test). Masked line by
+    // line first, each half would be a mask of its own (a run of 8 characters of a secret is masked too).
+    const lines = redactSecrets(this.lines.join('\n'), this.secrets)
+      .split('\n')
+      .map((shown) => (shown.length > lineLength ? `${shown.slice(0, lineLength)}…` : shown));
     return { lines, dropped: this.dropped };
   }
 
   private keep(line: string): void {
     // Control characters (a progress bar's \r, colours) would break the receiver's one line.
-    const shown = redactSecrets(line.replace(/\p{Cc}/gu, ' ').trimEnd(), this.secrets);
-    if (shown === '') return;
-    this.lines.push(shown.length > lineLength ? `${shown.slice(0, lineLength)}…` : shown);
+    const printed = line.replace(/\p{Cc}/gu, ' ').trimEnd();
+    if (printed === '') return;
+    // As printed, up to as much as an unfinished line keeps: masked and cut to lineLength when finished.
+    this.lines.push(printed.slice(0, lineLength * 4));
     if (this.lines.length > keptLines) {
       this.lines.shift();
       this.dropped++;

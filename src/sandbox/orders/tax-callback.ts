@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { dispatcherFor } from '../../net/dispatcher.js';
-import { redactSecretsAndFragments, secretsOfAuthorization } from '../../lib/secret-values.js';
+import { redactSecrets, secretsOfAuthorization } from '../../lib/secret-values.js';
 import { basicAuthorizationOf, requestAccessToken, type TokenClient } from '../../webhook/sender.js';
 import { quotedAnswer } from '../../base/quoted-answer.js';
 import { describeNetworkProblem, networkProblemSentence } from '../../net/network-error.js';
@@ -46,12 +46,12 @@ export class TaxCallbackCaller {
   /**
    * The cart's taxes, or why not, for whoever posted `/_sandbox/orders` (no credential needed there): what the
    * callback or its token endpoint quotes back of the secrets sent to it (an auth layer's `bad credential Bearer …`,
-   * a token endpoint echoing the request's body) is masked, as every message of b2bctl masks it, and so is a run of
-   * 8 characters or more of them, which such a layer quotes cut or upper-cased (a user test).
+   * a token endpoint echoing the request's body) is masked, as every message of b2bctl masks it: whole, or cut or upper-cased as such a layer
+   * quotes it (redactSecrets).
    */
   async ask(cart: TaxCart): Promise<TaxAnswer> {
     const answer = await this.answerOf(cart);
-    return answer.ok ? answer : { ...answer, message: redactSecretsAndFragments(answer.message, this.secretsSent()) };
+    return answer.ok ? answer : { ...answer, message: redactSecrets(answer.message, this.secretsSent()) };
   }
 
   /** The secrets this caller sends: the tax token, the client's secret (and its Basic header), the token issued. */

@@ -37,7 +37,8 @@ async function loggedIn(): Promise<string> {
 
 describe('--verbose masks secrets by the words of their names and by their shape', () => {
   const headerSecrets = {
-    'Ocp-Apim-Subscription-Key': 'HDR-ocp-apim-111',
+    // Not `HDR-ocp-apim-111`: a run of 8 characters of a secret is masked (`ocp-apim` of the header's name too).
+    'Ocp-Apim-Subscription-Key': 'HDR-0c9a1f-111',
     'Subscription-Key': 'HDR-subscription-222',
     'X-Gateway-Key': 'HDR-gateway-333',
     'X-Tenant-Key': 'HDR-tenant-444',

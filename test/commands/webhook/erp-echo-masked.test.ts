@@ -90,6 +90,24 @@ describe("the ERP's echo of its forward credential", () => {
       expect(`${dead.log}${dead.csv}`).not.toContain(spelling);
   });
 
+  it("half of B2BCTL_WEBHOOK_FORWARD_TOKEN quoted back, or the token cut at the ERP's line limit (a user test): masked in the log and the dead letter", async () => {
+    // The ERP quotes the first 14 characters of the token, and its own log line of the header, cut at 40.
+    const erp = await echoingErp(
+      (_url, authorization) =>
+        `token ${erpToken.slice(0, 14)}... not valid; ${`header Authorization: ${authorization}`.slice(0, 40)}`,
+    );
+    const dead = await oneDeadLetter(
+      { forwardTo: `http://127.0.0.1:${erp.port}/hooks` },
+      { B2BCTL_WEBHOOK_FORWARD_TOKEN: erpToken },
+    );
+    await erp.close();
+    expect(erp.received.map((request) => request.authorization)).toEqual([`Bearer ${erpToken}`]);
+    const said = 'HTTP 422: {"message":"token [redacted]... not valid; header Authorization: Bearer [redacted]"}';
+    expect(dead.errors).toEqual([said]);
+    expect(dead.log).toContain(`(${said}); delivery goes on.`);
+    for (const text of [dead.log, dead.csv]) expect(text).not.toContain('FWDTOK-S');
+  });
+
   it('B2BCTL_WEBHOOK_FORWARD_BASIC quoted back as sent, decoded, or its password alone: each masked, the user kept', async () => {
     const erp = await echoingErp(() => `basic ${basicEncoded} = ${basicPair}; user usr pass FWDPW-SECRET`);
     const dead = await oneDeadLetter(

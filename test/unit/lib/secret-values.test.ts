@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   formsMaskedAnywhere,
   redactSecrets,
-  redactSecretsAndFragments,
   secretsOfAuthorization,
   secretsOfUrl,
   secretsOfVariables,
@@ -247,25 +246,32 @@ describe('formsMaskedAnywhere', () => {
 });
 
 // A user test: an auth layer quoting a credential cut, upper-cased or in base64 had it shown.
-describe('redactSecretsAndFragments', () => {
+describe('redactSecrets: a run of a secret', () => {
   const secret = 'Sé+cr/et=with&odd chars:0123456789abcdef';
 
   it('masks every run of 8 characters or more of a secret, case aside, as written, JSON-escaped or in base64', () => {
-    expect(redactSecretsAndFragments(`bad secret ${secret.slice(0, 20)}...`, [secret])).toBe(
-      'bad secret [redacted]...',
-    );
-    expect(redactSecretsAndFragments('bad S\\u00c9+CR/ET=WITH&ODD", x', [secret])).toBe('bad [redacted]", x');
+    expect(redactSecrets(`bad secret ${secret.slice(0, 20)}...`, [secret])).toBe('bad secret [redacted]...');
+    expect(redactSecrets('bad S\\u00c9+CR/ET=WITH&ODD", x', [secret])).toBe('bad [redacted]", x');
     const base64 = Buffer.from(secret).toString('base64').slice(0, 24);
-    expect(redactSecretsAndFragments(`bad ${base64}…`, [secret])).toBe('bad [redacted]…');
-    expect(redactSecretsAndFragments(`whole ${secret} and cut ${secret.slice(9)}`, [secret])).toBe(
+    expect(redactSecrets(`bad ${base64}…`, [secret])).toBe('bad [redacted]…');
+    expect(redactSecrets(`whole ${secret} and cut ${secret.slice(9)}`, [secret])).toBe(
       'whole [redacted] and cut [redacted]',
     );
   });
 
-  it('leaves runs shorter than 8 characters, and secrets shorter than 8 to redactSecrets alone', () => {
-    expect(redactSecretsAndFragments('invalid secret Sé+cr/e (0123456)', [secret])).toBe(
-      'invalid secret Sé+cr/e (0123456)',
+  it('leaves runs shorter than 8 characters, and secrets shorter than 8 masked only whole', () => {
+    expect(redactSecrets('invalid secret Sé+cr/e (0123456)', [secret])).toBe('invalid secret Sé+cr/e (0123456)');
+    expect(redactSecrets('pw abc1234 and abc12', ['abc1234'])).toBe('pw [redacted] and abc12');
+  });
+
+  it('leaves a run that reads as one word, masks one holding a digit, a sign inside or mixed case', () => {
+    const words = 'check the username and the password piped to --password-stdin; PASSWORD, Password';
+    expect(redactSecrets(words, ['wrong-password'])).toBe(words);
+    expect(redactSecrets('bad wrong-passw… and WRONG-PASSWORD', ['wrong-password'])).toBe(
+      'bad [redacted]… and [redacted]',
     );
-    expect(redactSecretsAndFragments('pw abc1234 and abc12', ['abc1234'])).toBe('pw [redacted] and abc12');
+    expect(
+      redactSecrets('token AbCdEfGhIj… and abcdefgh1 and fwdtok-secr', ['AbCdEfGhIjKl', 'abcdefgh12', 'FWDTOK-SECRET']),
+    ).toBe('token [redacted]… and [redacted] and [redacted]');
   });
 });
