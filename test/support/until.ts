@@ -26,3 +26,10 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/** `until` at one pace and deadline, for a file whose many waits share them (a slow store, a spawned process). */
+export function untilWith(
+  options: UntilOptions,
+): (condition: () => boolean | Promise<boolean>, what?: string) => Promise<void> {
+  return (condition, what) => until(condition, what, options);
+}

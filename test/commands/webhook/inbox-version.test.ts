@@ -17,11 +17,7 @@ import { requireThat } from '../../support/external-tools.js';
 import { createDatabase, postgresBin, startPostgres } from '../../support/postgres.js';
 import { testContext } from '../../support/test-context.js';
 import { clientSecret, listenOptions, removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
-import { until as untilState } from '../../support/until.js';
-
-/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
-const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
-  untilState(condition, what, { deadlineMs: 30_000 });
+import { until } from '../../support/until.js';
 
 // The receiver and the inbox reader on an inbox of b2bctl 0.1.0 (test/fixtures/inbox/README.md), and on one
 // written by a b2bctl newer than this one.
@@ -73,7 +69,7 @@ describe('an inbox of b2bctl 0.1.0', () => {
       const memory = context();
       const running = memory.run(listen, listenOptions(inbox, { forwardTo: erp.url, handoff: 'erp' }));
       await memory.firstLine();
-      await until(() => erp.taken.length >= 2);
+      await until(() => erp.taken.length >= 2, 'two deliveries', { deadlineMs: 30_000 });
       memory.interrupt();
       await running;
       expect(erp.taken).toEqual([6, 7]);

@@ -5,6 +5,7 @@ import { run as dead } from '../../../src/commands/webhook/dead.js';
 import { run as listen } from '../../../src/commands/webhook/listen.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import {
   listenOptions,
   postWithToken,
@@ -42,10 +43,7 @@ describe('webhook listen gives its clock to the store', () => {
       const url = await memory.firstLine();
       expect((await postWithToken(url, 'customers', { id: 41 })).status).toBe(200);
       // Recorded once /healthz counts it (the ERP's answer alone comes before the store's commit).
-      for (let waited = 0; !(await deadLetterCounted(url)); waited += 10) {
-        if (waited > 30_000) throw new Error('waited 30 s for the dead letter');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await until(() => deadLetterCounted(url), 'the dead letter', { deadlineMs: 30_000 });
       memory.interrupt();
       expect(await running).toBe(ExitCode.ok);
     } finally {

@@ -4,11 +4,12 @@
  * Each ends with every customer in the sandbox exactly once.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sandboxDefaults, type SandboxOptions } from '../../../src/sandbox/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { collect, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
+import { collect, freshConfigDir, freshWorkDir, runCli, spawnCli } from '../../support/cli.js';
 import { createRoute, generateCustomers, storedCustomers } from '../../support/customers.js';
 import {
   expectLines,
@@ -28,6 +29,7 @@ import {
   startTestSandbox,
 } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { until } from '../../support/until.js';
 
 const sandboxes: RunningSandbox[] = [];
 
@@ -53,23 +55,45 @@ function rowsSoFar(path: string): number {
 
 /** Waits until the one report in `folder` beside `base` has at least `rows` rows; returns its name. */
 async function waitForReportRows(folder: string, base: string, rows: number): Promise<string> {
-  for (let attempt = 0; attempt < 3000; attempt++) {
-    const [report] = runFiles(folder, base).reports;
-    if (report && rowsSoFar(join(folder, report)) >= rows) return report;
-    await sleep(10);
-  }
-  throw new Error(`the report beside ${base} never reached ${rows} rows`);
+  let found = '';
+  const reached = () => {
+    found = runFiles(folder, base).reports[0] ?? '';
+    return found !== '' && rowsSoFar(join(folder, found)) >= rows;
+  };
+  await until(reached, `the report beside ${base} to reach ${rows} rows`, { deadlineMs: 60_000 });
+  return found;
 }
 
-/** Waits until the store stops growing: requests a killed client left behind are still being answered. */
-async function settledCustomerCount(sandbox: RunningSandbox): Promise<number> {
-  let previous = -1;
-  for (;;) {
-    const count = (await storedCustomers(sandbox)).length;
-    if (count === previous) return count;
-    previous = count;
-    await sleep(150);
-  }
+/** The connections a sandbox accepts from a moment on, as they close. */
+interface RunConnections {
+  /** Every connection accepted since has closed. */
+  allClosed(): boolean;
+  stopCounting(): void;
+}
+
+/**
+ * Counts the connections the sandbox accepts from now on: a run spawned after this sends its requests on them (the
+ * test itself sends none meanwhile), so once they are all closed the sandbox has read every request the run sent.
+ */
+function connectionsFromNow(sandbox: RunningSandbox): RunConnections {
+  let open = 0;
+  const counted = (socket: Socket) => {
+    open++;
+    socket.once('close', () => open--);
+  };
+  sandbox.app.server.on('connection', counted);
+  return { allClosed: () => open === 0, stopCounting: () => sandbox.app.server.off('connection', counted) };
+}
+
+/**
+ * The customers stored once the run's connections are closed: requests a killed client left behind are still
+ * applied as the sandbox reads them (its create is applied before its slow answer, in the same turn), so none is
+ * added after that.
+ */
+async function settledCustomerCount(sandbox: RunningSandbox, run: RunConnections): Promise<number> {
+  await until(run.allClosed, "the run's connections to close", { deadlineMs: 60_000 });
+  run.stopCounting();
+  return (await storedCustomers(sandbox)).length;
 }
 
 /** Each line of the input (2 … records + 1) exactly once in the report, with a done outcome. */
@@ -163,6 +187,7 @@ describe('interrupted runs', () => {
       writeFileSync(join(folder, 'customers.csv'), csv);
       const configDir = freshConfigDir();
       const env = credentialsEnv(sandbox);
+      const connections = connectionsFromNow(sandbox);
       const child = spawnCli(['customer', 'create', 'customers.csv', '--concurrency', '16'], configDir, env, folder);
       child.stdin?.end();
       const exited = collect(child);
@@ -175,7 +200,7 @@ describe('interrupted runs', () => {
       expect(reportedBefore.length).toBeGreaterThanOrEqual(1_000);
       expect(reportedBefore.length).toBeLessThan(records);
       // Requests in flight at the kill were still applied by the platform, without anyone to record the answer.
-      const storedAfterKill = await settledCustomerCount(sandbox);
+      const storedAfterKill = await settledCustomerCount(sandbox, connections);
       // Usually a few requests were in flight at the kill; none is possible too. The deterministic test
       // of a lost answer is the next one; this one checks that, either way, every customer exists once.
       const lostAnswers = storedAfterKill - reportedBefore.length;
@@ -280,6 +305,7 @@ describe('interrupted runs', () => {
       writeFileSync(join(folder, 'customers.csv'), csv);
       const configDir = freshConfigDir();
       const env = credentialsEnv(sandbox);
+      const connections = connectionsFromNow(sandbox);
       const child = spawnCli(['customer', 'create', 'customers.csv', '--concurrency', '16'], configDir, env, folder);
       child.stdin?.end();
       const exited = collect(child);
@@ -304,7 +330,7 @@ describe('interrupted runs', () => {
         ),
       );
       expect(rowsBefore.every((row) => row.outcome === 'created' && row.message === '')).toBe(true);
-      expect(await settledCustomerCount(sandbox)).toBe(rowsBefore.length);
+      expect(await settledCustomerCount(sandbox, connections)).toBe(rowsBefore.length);
 
       answerPromptly();
       const resumed = await runCli(['customer', 'create', 'customers.csv', '--resume', report, '--concurrency', '16'], {

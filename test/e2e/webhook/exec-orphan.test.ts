@@ -10,11 +10,9 @@ import {
   spawnReceiver,
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
-import { until as untilState } from '../../support/until.js';
+import { untilWith } from '../../support/until.js';
 
-/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
-const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
-  untilState(condition, what, { everyMs: 20, deadlineMs: 60_000 });
+const until = untilWith({ everyMs: 20, deadlineMs: 60_000 });
 
 afterAll(() => {
   removeTemporaryFolders();

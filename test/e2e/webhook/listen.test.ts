@@ -17,11 +17,7 @@ import {
   temporaryFolder,
 } from '../../support/webhook-receiver.js';
 import { ndjsonOf } from '../../support/ndjson.js';
-import { until as untilState } from '../../support/until.js';
-
-/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
-const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
-  untilState(condition, what, { everyMs: 5 });
+import { until } from '../../support/until.js';
 
 afterAll(() => {
   removeTemporaryFolders();
@@ -152,7 +148,7 @@ describe('webhook listen (built binary)', () => {
     const running = await listen(inbox, ['--log-events']);
     const token = await receiverToken(running.url);
     const traffic = load(running.url, token, 8);
-    await until(() => traffic.count() >= 50);
+    await until(() => traffic.count() >= 50, '50 events acknowledged', { everyMs: 5 });
     running.child.kill('SIGTERM');
     const result = await running.done;
     traffic.stop();

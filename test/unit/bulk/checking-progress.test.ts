@@ -1,12 +1,32 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { checkingProgress, checkingProgressAfterMs } from '../../../src/bulk/checking-progress.js';
+import { restoreTerminal } from '../../../src/io/output/restore-terminal.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { renderedScreen } from '../../support/rendered-screen.js';
 import { testContext, type TestContextOptions } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 
-/** Past cli-progress's next redraw: it is loaded on first use, then redraws on a timer of its own every 100 ms. */
-const loaded = () => new Promise((resolve) => setTimeout(resolve, 150));
+/**
+ * Until the terminal's last line shows `records` (cli-progress is loaded on first use, then redraws on a timer of its
+ * own): the frame of that update, however late a busy machine draws it.
+ */
+async function untilShown(stderr: () => string, records: number): Promise<string[]> {
+  let screen: string[] = [];
+  const shown = async () => {
+    screen = await renderedScreen(stderr(), 80);
+    return screen.at(-1)?.startsWith(`${records} `) ?? false;
+  };
+  await until(shown, `the frame of ${records} records`, { deadlineMs: 20_000 });
+  return screen;
+}
+
+/**
+ * A bar that should never be drawn has no event to wait for: a bar wrongly begun would have loaded and written
+ * (drawn, or at least given the cursor back on its stop) well within this, so a test that expects nothing looks
+ * once after it. A bounded wait only for an absence: every frame that is expected is waited for (untilShown).
+ */
+const nothingDrawnWithin = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 /** A test context whose stderr, when it is a terminal, is one 80 columns wide as cli-progress sees it. */
 function terminalContext(options: TestContextOptions) {
@@ -15,8 +35,18 @@ function terminalContext(options: TestContextOptions) {
   return memory;
 }
 
-/** A pass of `batches` batches of 1,000 records, `msPerBatch` apart on the fake clock, one invalid every 3 batches. */
-async function pass(options: { stderr: boolean; quiet?: boolean; batches: number; msPerBatch: number }) {
+/**
+ * A pass of `batches` batches of 1,000 records, `msPerBatch` apart on the fake clock, one invalid every 3 batches.
+ * On a terminal, each batch from `shownFrom` on is waited for until its frame is drawn; the ones before it (and every
+ * one without `shownFrom`) are looked at as they are, nothing having been begun for them.
+ */
+async function pass(options: {
+  stderr: boolean;
+  quiet?: boolean;
+  batches: number;
+  msPerBatch: number;
+  shownFrom?: number;
+}) {
   const clock = new FakeClock(5_000);
   const memory = terminalContext({
     tty: { stderr: options.stderr },
@@ -28,19 +58,20 @@ async function pass(options: { stderr: boolean; quiet?: boolean; batches: number
   for (let batch = 1; batch <= options.batches; batch++) {
     clock.advance(options.msPerBatch);
     progress.update({ records: batch * 1_000, invalid: Math.floor(batch / 3) });
-    if (options.stderr) {
-      await loaded();
-      screens.push(await renderedScreen(memory.stderr(), 80));
-    } else await nextTurn();
+    if (!options.stderr) await nextTurn();
+    else if (options.shownFrom !== undefined && batch >= options.shownFrom)
+      screens.push(await untilShown(memory.stderr, batch * 1_000));
+    else screens.push(await renderedScreen(memory.stderr(), 80));
   }
   progress.stop();
+  if (options.shownFrom === undefined) await nothingDrawnWithin();
   return { memory, screens, after: options.stderr ? await renderedScreen(memory.stderr(), 80) : [] };
 }
 
 describe('checkingProgress', () => {
   it('on a terminal: nothing for the first second, then the count in place, gone at the end', async () => {
     expect(checkingProgressAfterMs).toBe(1_000);
-    const { screens, after, memory } = await pass({ stderr: true, batches: 6, msPerBatch: 250 });
+    const { screens, after, memory } = await pass({ stderr: true, batches: 6, msPerBatch: 250, shownFrom: 4 });
     // 250 ms, 500, 750: nothing; from 1 s on, one line with the count, the rate since the start and the invalid.
     expect(screens.slice(0, 3)).toEqual([[], [], []]);
     expect(screens.slice(3).map((screen) => screen.at(-1))).toEqual([
@@ -80,9 +111,10 @@ describe('checkingProgress', () => {
     clock.advance(2_000);
     progress.update({ records: 10, invalid: 0 });
     progress.stop();
-    await loaded();
+    // Once loaded, the bar stopped meanwhile is stopped at once, which gives the cursor back: that is the event.
+    await until(() => memory.stderr().endsWith(restoreTerminal), 'the late bar stopped', { deadlineMs: 20_000 });
     progress.update({ records: 20, invalid: 0 });
-    await loaded();
+    await nextTurn();
     expect(await renderedScreen(memory.stderr(), 80)).toEqual([]);
   });
 });

@@ -5,11 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/base/clock.js';
 import { InterruptedError, NothingSentError, UnavailableError } from '../../../src/base/errors.js';
 import { HttpClient } from '../../../src/platform/http-client.js';
-import { until as untilState } from '../../support/until.js';
-
-/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
-const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
-  untilState(condition, what, { everyMs: 1 });
+import { until } from '../../support/until.js';
 
 // Each attempt's signal is built by hand instead of AbortSignal.any([signal, AbortSignal.timeout(ms)]) (issue 14):
 // it must still time out when the caller brings a signal, stop on the caller's abort, and leave nothing behind on
@@ -145,7 +141,7 @@ describe('HttpClient stopStarting (a bulk run interrupted)', () => {
     });
     cleanups.push(() => client.close());
     const going = client.request({ method: 'GET', path: '/a' });
-    await until(() => held.waits.length === 1);
+    await until(() => held.waits.length === 1, 'the request to wait for its turn', { everyMs: 1 });
     held.give();
     expect((await going).status).toBe(200);
     expect(paths).toEqual(['/base/a']);

@@ -6,11 +6,7 @@ import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 import { requireTools } from '../../support/external-tools.js';
-import { until as untilState } from '../../support/until.js';
-
-/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
-const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
-  untilState(condition, what, { deadlineMs: 20_000 });
+import { until } from '../../support/until.js';
 
 afterAll(removeReceiverFolders);
 
@@ -23,7 +19,7 @@ describe.skipIf(shell.missing)(`command runs left by a killed receiver${shell.no
     const store = await SqliteStore.open(temporaryFolder());
     const orphan = spawn('sleep 300 & wait', { shell: true, detached: true, stdio: 'ignore' });
     const group = orphan.pid as number;
-    await until(() => groupRunning(group), 'the group');
+    await until(() => groupRunning(group), 'the group', { deadlineMs: 20_000 });
     await store.recordRun({ handOff: 'exec', host: hostname(), processGroup: group, eventId: 7, startedAt: start });
     const log: string[] = [];
     const clock = new FakeClock(start + 50_000);

@@ -12,11 +12,9 @@ import { fastHandOff } from '../../support/fast-hand-off.js';
 import { inboxEvent } from '../../support/inbox-events.js';
 import { textServer } from '../../support/text-server.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
-import { until as untilState } from '../../support/until.js';
+import { untilWith } from '../../support/until.js';
 
-/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
-const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
-  untilState(condition, what, { deadlineMs: 20_000 });
+const until = untilWith({ deadlineMs: 20_000 });
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

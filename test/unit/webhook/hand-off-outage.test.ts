@@ -6,11 +6,9 @@ import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
-import { until as untilState } from '../../support/until.js';
+import { untilWith } from '../../support/until.js';
 
-/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
-const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
-  untilState(condition, what, { everyMs: 5, deadlineMs: 30_000 });
+const until = untilWith({ everyMs: 5, deadlineMs: 30_000 });
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -5,11 +5,9 @@ import { HandOff, type HandOffOptions } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import { temporaryFolder, useTestReceivers } from '../../support/webhook-receiver.js';
 import { inboxEvent } from '../../support/inbox-events.js';
-import { until as untilState } from '../../support/until.js';
+import { untilWith } from '../../support/until.js';
 
-/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
-const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
-  untilState(condition, what, { deadlineMs: 20_000 });
+const until = untilWith({ deadlineMs: 20_000 });
 
 // A receiver restarted while its ERP is down (a deploy, systemd's Restart=) goes on with the clocks of the event it
 // fails on: /healthz calls it stuck and it goes dead as if no restart had happened.

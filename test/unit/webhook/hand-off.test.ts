@@ -10,11 +10,9 @@ import type { NewEvent, StoredEvent } from '../../../src/webhook/store/types.js'
 import { fastHandOff } from '../../support/fast-hand-off.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
-import { until as untilState } from '../../support/until.js';
+import { untilWith } from '../../support/until.js';
 
-/** The shared wait for state only a look can tell (test/support/until.ts), at this file’s pace and deadline. */
-const until = (condition: () => boolean | Promise<boolean>, what?: string) =>
-  untilState(condition, what, { deadlineMs: 20_000 });
+const until = untilWith({ deadlineMs: 20_000 });
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -156,15 +154,14 @@ describe('HandOff', () => {
     ]);
     expect(log.filter((line) => line.includes('is dead'))).toHaveLength(2);
     // The ERP took event 5 a moment before its position was committed.
-    while ((await store.backlog())[0]?.pending !== 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(async () => (await store.backlog())[0]?.pending === 0, 'the position past event 5');
     expect(await store.backlog()).toMatchObject([{ name: 'forward', pending: 0, dead: 2 }]);
 
     refuse = false;
     expect(await store.retryDead([2])).toBe(1);
     await until(() => target.taken.length === 4);
     expect(target.taken).toEqual([1, 3, 5, 2]);
-    for (let letters = await store.deadLetters(); letters.length > 1; letters = await store.deadLetters())
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(async () => (await store.deadLetters()).length === 1, 'event 2 out of the dead letters');
     expect((await store.deadLetters()).map((letter) => letter.eventId)).toEqual([4]);
     expect(await store.dropDead([4])).toBe(1);
     expect(await store.deadLetters()).toEqual([]);
@@ -253,13 +250,8 @@ describe('exec timeout and shutdown', () => {
     await until(() => hanging.grandchild() !== undefined, 'the grandchild');
     const grandchild = hanging.grandchild() as number;
     await until(() => !alive(grandchild), 'the grandchild to be killed');
-    const dead = await (async () => {
-      for (;;) {
-        const letters = await store.deadLetters();
-        if (letters.length > 0) return letters;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
+    await until(async () => (await store.deadLetters()).length > 0, 'the dead letter');
+    const dead = await store.deadLetters();
     expect(dead[0]?.error).toMatch(/timed out after 0.3 s; its process group was killed/);
   });
 
@@ -410,12 +402,21 @@ describe('HandOff retries, dead letters and waiting', () => {
     const store = await openStore();
     await store.openHandOff('memory', 'memory', false);
     const memory = memoryConsumer();
-    const started = handOffWith(store, memory.consumer, { pollMs: 600_000 });
-    // Let it fall into its (ten-minute) wait first.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await store.append(event(1));
-    await until(() => memory.taken.length === 1, 'the delivery');
-    await started.stop();
+    // The hand-off waits on a timer of its own (real time, whatever its clock): the test sees each ten-minute wait
+    // begin, so the commit comes while it sleeps, and only a wake-up can deliver within the test.
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const tenMinuteWaits = () => timers.mock.calls.filter(([, ms]) => ms === 600_000).length;
+    try {
+      const started = handOffWith(store, memory.consumer, { pollMs: 600_000 });
+      await until(() => tenMinuteWaits() >= 1, 'the hand-off to wait');
+      await store.append(event(1));
+      await until(() => memory.taken.length === 1, 'the delivery');
+      // Delivered and recorded, it waits again; stop() ends that wait (a stop that did not would time the test out).
+      await until(() => tenMinuteWaits() >= 2, 'the hand-off to wait again');
+      await started.stop();
+    } finally {
+      timers.mockRestore();
+    }
     expect(memory.taken).toEqual([1]);
   });
 

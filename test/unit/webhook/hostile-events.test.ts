@@ -10,6 +10,7 @@ import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import type { NewEvent } from '../../../src/webhook/store/types.js';
 import { testContext } from '../../support/test-context.js';
 import { textServer } from '../../support/text-server.js';
+import { until } from '../../support/until.js';
 import {
   postEvent,
   receiverToken,
@@ -183,7 +184,7 @@ describe('events of a hostile shape', () => {
       handOff.start();
       closers.push(() => handOff.stop());
       const delivered = () => (kind === 'exec' ? written().split('\n').filter(Boolean).length : received.length);
-      while (delivered() < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+      await until(() => delivered() >= 3, 'the three events', { deadlineMs: 30_000 });
       // The stored text goes out whole: the deep event is the 500,000-level text it was, between the other two.
       const texts = kind === 'exec' ? written().split('\n').filter(Boolean) : received;
       expect(texts[1]).toContain(nested(500_000));

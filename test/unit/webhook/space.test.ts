@@ -7,6 +7,7 @@ import { startRetention } from '../../../src/webhook/retention.js';
 import { sqliteFileName, SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
 import { inboxEvent } from '../../support/inbox-events.js';
 import { testContext } from '../../support/test-context.js';
+import { until } from '../../support/until.js';
 import { removeReceiverFolders, temporaryFolder } from '../../support/webhook-receiver.js';
 
 afterAll(removeReceiverFolders);
@@ -50,8 +51,7 @@ describe('space after retention', () => {
       now: () => start + 365 * day,
       log: (line) => log.push(line),
     });
-    const deadline = Date.now() + 30_000;
-    while (log.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => log.length >= 2, 'the two retention lines', { everyMs: 20, deadlineMs: 30_000 });
     await stop();
     await store.close();
     expect(log[0]).toBe(`Retention: removed ${count} delivered events and ${count} de-duplication keys.`);
