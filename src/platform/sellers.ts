@@ -3,16 +3,20 @@ import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
 import {
   NotAListingPage,
   notAListingPage,
+  notAPageValue,
   readListingPage,
   recognisedListPaths,
   recordsOfListing,
 } from './answers/listing.js';
 import {
+  againAtTwoOffsetsLine,
   lastPageAgainLine,
+  noBodyEndLine,
   notPagingByOffsetLine,
   outrunLine,
   watchForRepeatedPages,
 } from './answers/repeated-pages.js';
+import { isIdLike } from './answers/shapes.js';
 import type { PlatformClient } from './client.js';
 
 export interface SellerPageQuery {
@@ -30,6 +34,8 @@ export interface SellerPage {
   notReps: number;
   /** The page as listed, those entries too: what a page answered again is compared by. */
   entries: readonly unknown[];
+  /** The status of an answer with no body (a 204, an empty 200): an empty page, but not the documented end (`[]`). */
+  noBodyStatus?: number;
 }
 
 /** One page of `GET /sellerModule/listSellers`. */
@@ -45,6 +51,10 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
   // Text where JSON belongs (`OK`, a gateway's words): no answers.* setting can find a list in it, so none is named,
   // and it is no page, exit 69, as a 2xx HTML page is (a user test).
   if (typeof body === 'string') throw new NotAListingPage(status, url, body, 'it is text, not JSON', 'sales reps');
+  // `null` (or `false`, a number) is no page either, nor the end of --all's listing: read as `[]`, a `null` in
+  // mid-listing ended it with exit 0, the reps after it lost (a user test). No answers.* setting finds a list in it.
+  const value = notAPageValue(body);
+  if (value !== undefined) throw new NotAListingPage(status, url, body, `it is ${value}, not a list`, 'sales reps');
   // An error answered with 200 is not "no reps", nor the end of `--all`'s listing.
   const notAPage = notAListingPage(body, recognisedListPaths, setting);
   if (notAPage !== undefined) throw new NotAListingPage(status, url, body, notAPage, 'sales reps');
@@ -57,16 +67,24 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
       'the answer holds no array of sales reps b2bctl recognises; set answers.sellers.items to the field that holds it (b2bctl doctor shows the answer)',
     );
   const { records, notRecords } = recordsOfListing<SalesRep>(page);
-  return { reps: records, listed: page.length, notReps: notRecords, entries: page };
+  return {
+    reps: records,
+    listed: page.length,
+    notReps: notRecords,
+    entries: page,
+    noBodyStatus: body === undefined ? status : undefined,
+  };
 }
 
 /**
- * Every sales rep from `offset` on, each page as it came (the reader remembers ids by page), until the platform answers `[]` (a short page ends nothing: a store
- * may cap its pages below the limit asked). A route that ignores the offset would be read for ever: the same page
- * answered again stops the read (a page of one rep, five times in a row; once, an added rep moved it down one); on a
- * route that has paged by offset, it says the listing grows as fast as it is read instead of blaming the route. A
- * page of reps answered again whole at the next offset there ends the listing with `warn`'s line: the route answers
- * its last page past the end (a user test).
+ * Every sales rep from `offset` on, each page as it came (the reader remembers ids by page), until the platform
+ * answers `[]` (a short page ends nothing: a store may cap its pages below the limit asked); an answer with no body
+ * ends it too, with `warn`'s line when reps came before it (noBodyEndLine). A route that ignores the offset would be
+ * read for ever: the same page answered again stops the read (a page of one rep, five times in a row; once, an added
+ * rep moved it down one); on a route that has paged by offset, it says the listing grows as fast as it is read
+ * instead of blaming the route. A page of reps answered again whole at the next offset there ends the listing with
+ * `warn`'s line: the route answers its last page past the end (a user test); when its reps do not each have an id,
+ * they may be equal reps in a row, so it is held and the next offset asked (againAtTwoOffsetsLine).
  */
 export async function* listAllSellers(
   client: PlatformClient,
@@ -75,18 +93,44 @@ export async function* listAllSellers(
 ): AsyncGenerator<SellerPage> {
   let offset = query.offset ?? 0;
   const repeatOf = watchForRepeatedPages(1, true);
+  let held: { page: SellerPage; offset: number } | undefined;
   for (;;) {
     const page = await listSellers(client, { email: query.email, limit: query.pageSize, offset });
-    if (page.listed === 0) return;
-    const repeat = repeatOf(page.reps, offset, page.entries);
+    const repeat = page.listed === 0 ? undefined : repeatOf(page.reps, offset, page.entries);
+    const asked = { limit: query.pageSize, offset, email: query.email };
+    const pageAsked = { url: client.http.urlFor(client.route('paths.sellers'), asked) };
+    if (held) {
+      if (repeat !== undefined && repeat.kind !== 'new') {
+        const line = againAtTwoOffsetsLine(
+          pageAsked,
+          repeat.firstOffset,
+          held.offset,
+          page.reps.length,
+          'sales reps',
+          'sales rep',
+        );
+        throw new B2bctlError(line, ExitCode.someRecordsFailed);
+      }
+      // Another page, or the end: the page held was the listing's own, equal to the one before it.
+      yield held.page;
+      held = undefined;
+    }
+    if (repeat === undefined) {
+      if (page.noBodyStatus !== undefined && offset > (query.offset ?? 0))
+        warn(noBodyEndLine(pageAsked, page.noBodyStatus, offset, 'sales reps'));
+      return;
+    }
     if (repeat.kind === 'new' || repeat.kind === 'again') {
       // Answered again, its reps are counted as seen twice by the listing's reader (each written once).
       yield page;
       offset += page.listed;
       continue;
     }
-    const asked = { limit: query.pageSize, offset, email: query.email };
-    const pageAsked = { url: client.http.urlFor(client.route('paths.sellers'), asked) };
+    if (repeat.kind === 'lastPageAgain' && !page.reps.every((rep) => isIdLike(rep.id))) {
+      held = { page, offset };
+      offset += page.listed;
+      continue;
+    }
     if (repeat.kind === 'lastPageAgain') {
       warn(lastPageAgainLine(pageAsked, repeat.firstOffset, page.reps.length, 'sales reps'));
       return;

@@ -4,9 +4,16 @@ import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { countOf } from '../../lib/plural.js';
 import { forgottenRecordsLine, WrittenRecordKeys } from '../../lib/written-record-keys.js';
 import { JsonNestedTooDeep, parseJsonKeepingDigits, WrittenNumber } from '../../lib/written-json.js';
-import { fieldsBesideList, readListingPageStrictly, statedListingTotal } from '../../platform/answers/listing.js';
 import {
+  fieldsBesideList,
+  notAPageValue,
+  readListingPageStrictly,
+  statedListingTotal,
+} from '../../platform/answers/listing.js';
+import {
+  againAtTwoOffsetsLine,
   lastPageAgainLine,
+  noBodyEndLine,
   notPagingByOffsetLine,
   outrunLine,
   watchForRepeatedPages,
@@ -62,21 +69,28 @@ interface ListingChanges {
   statedTotal: number | undefined;
 }
 
-/** One answer of a listing: its items, and the listing's whole count when its envelope states one. */
+/**
+ * One answer of a listing: its items, the listing's whole count when its envelope states one, and whether it had no
+ * body at all (a 204, an empty 200: an end, but not the one the platform document gives).
+ */
 interface ListingPage {
   items: unknown[];
   statedTotal: number | undefined;
+  noBody?: boolean;
 }
 
 /**
  * The listing's pages in order, each fetched once it is needed (memory holds one page and a key of every item
- * written, WrittenRecordKeys). A page is the last when it is empty (`[]`, `{}`, an empty body) or the documented 400 `no record found`
- * of the cashback balance listing; a short page is read on from where it ended, since a store may cap its pages
- * below the limit asked (the platform document ends a listing with an empty page only). An item already written
- * from an earlier page (its `id` and its whole record, however far back) is skipped, and the read ends
- * with a warning that the listing changed. A page equal to the one before stops with an error instead of looping (a
- * page of one item, answered again five times in a row), or, answered again whole at the next offset on a route that
- * paged by offset until then, ends the listing with a warning (the route answers its last page past the end).
+ * written, WrittenRecordKeys). A page is the last when it is empty (`[]`, `{}`, an empty body, with a warning when
+ * pages came before it: noBodyEndLine) or the documented 400 `no record found` of the cashback balance listing; a
+ * short page is read on from where it ended, since a store may cap its pages below the limit asked (the platform
+ * document ends a listing with an empty page only), and `null` is no page at all (pageItems). An item already
+ * written from an earlier page (its `id` and its whole record, however far back) is skipped, and the read ends with a
+ * warning that the listing changed. A page equal to the one before stops with an error instead of looping (a page of
+ * one item, answered again five times in a row), or, answered again whole at the next offset on a route that paged by
+ * offset until then, ends the listing with a warning (the route answers its last page past the end) when each of its
+ * items has an id; without ids it may be equal items in a row, so it is held and the next offset asked: another page
+ * or the end shows it was the listing's, the same page again stops the read (againAtTwoOffsetsLine).
  */
 export async function* listingPages(
   client: PlatformClient,
@@ -94,17 +108,36 @@ export async function* listingPages(
     itemsWritten: 0,
     statedTotal: undefined,
   };
+  const unwrittenOf = (items: unknown[], at: number) => unwrittenItems(items, at, written, changes);
+  let held: { items: unknown[]; offset: number } | undefined;
   for (;;) {
     const query: Record<string, string[]> = { ...request.query, offset: [String(offset)] };
     if (paging.pageSize !== undefined) query.limit = [String(paging.pageSize)];
     const response = await client.exchange({ ...request, query });
-    const { items, statedTotal } = await itemsOf(response, request, paging, refuse);
+    const { items, statedTotal, noBody } = await itemsOf(response, request, paging, refuse);
     changes.statedTotal = statedTotal ?? changes.statedTotal;
-    if (items.length === 0) {
+    const repeat = items.length === 0 ? undefined : repeatOf(items, offset);
+    if (held) {
+      if (repeat !== undefined && repeat.kind !== 'new')
+        throw new B2bctlError(
+          againAtTwoOffsetsLine(response, repeat.firstOffset, held.offset, items.length, 'items', 'item'),
+          ExitCode.someRecordsFailed,
+        );
+      // Another page, or the end: the page held was the listing's own, equal to the one before it.
+      const unwritten = unwrittenOf(held.items, held.offset);
+      if (unwritten.length > 0) yield unwritten;
+      held = undefined;
+    }
+    if (repeat === undefined) {
       warnEnd(changes, written, warn, paging.startOffset);
+      if (noBody && offset > paging.startOffset) warn(noBodyEndLine(response, response.status, offset, 'items'));
       return;
     }
-    const repeat = repeatOf(items, offset);
+    if (repeat.kind === 'lastPageAgain' && items.some((item) => idOf(item) === undefined)) {
+      held = { items, offset };
+      offset += items.length;
+      continue;
+    }
     if (repeat.kind === 'lastPageAgain') {
       warnEnd(changes, written, warn, paging.startOffset);
       warn(lastPageAgainLine(response, repeat.firstOffset, items.length, 'items'));
@@ -117,15 +150,26 @@ export async function* listingPages(
         outrunLine(response, repeat.firstOffset, repeat.repeats, 'items'),
         ExitCode.someRecordsFailed,
       );
-    const unwritten = written.unwritten(items, idOf);
-    if (unwritten.length < items.length) {
-      changes.itemsAnsweredAgain += items.length - unwritten.length;
-      changes.firstAt ??= offset;
-    }
-    changes.itemsWritten += unwritten.length;
+    const unwritten = unwrittenOf(items, offset);
     if (unwritten.length > 0) yield unwritten;
     offset += items.length;
   }
+}
+
+/** The items of a page at `offset` not written yet (WrittenRecordKeys), counted in `changes`. */
+function unwrittenItems(
+  items: unknown[],
+  offset: number,
+  written: WrittenRecordKeys,
+  changes: ListingChanges,
+): unknown[] {
+  const unwritten = written.unwritten(items, idOf);
+  if (unwritten.length < items.length) {
+    changes.itemsAnsweredAgain += items.length - unwritten.length;
+    changes.firstAt ??= offset;
+  }
+  changes.itemsWritten += unwritten.length;
+  return unwritten;
 }
 
 /**
@@ -188,7 +232,7 @@ function namedFew(names: readonly string[]): string {
 
 /** The items of a page: a bare array or a recognised envelope; an empty body or `{}` is an empty page. */
 function pageItems(response: HttpResponse): ListingPage {
-  if (response.text.trim() === '') return { items: [], statedTotal: undefined };
+  if (response.text.trim() === '') return { items: [], statedTotal: undefined, noBody: true };
   let body: unknown;
   try {
     body = parseJsonKeepingDigits(response.text);
@@ -204,6 +248,14 @@ function pageItems(response: HttpResponse): ListingPage {
       ExitCode.someRecordsFailed,
     );
   }
+  // `null` (or `false`, a number) is no page, nor the end of the listing: read as `[]`, it ended a listing in its
+  // middle with exit 0 (a user test).
+  const value = notAPageValue(body);
+  if (value !== undefined)
+    throw new B2bctlError(
+      `GET ${shownUrl(response)} answered HTTP ${response.status} with ${value}, which is no page of a listing (a bare array, or an object with one under data, items, content, results…) nor its end (an empty page); run without --paginate to see it.`,
+      ExitCode.someRecordsFailed,
+    );
   const items = readListingPageStrictly(body);
   if (items) return { items, statedTotal: statedListingTotal(body) };
   const beside = fieldsBesideList(body);

@@ -142,12 +142,13 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   }
   const count = await writer.end();
   warnSkipped(skipped, context, client.route('paths.sellers'));
-  // A full page says nothing of the store's total: "20 sales reps" read as "the store has 20".
-  // More than asked is a store ignoring the limit: that page too may not be the last.
-  const fullPage = onePage !== undefined && onePage.listed >= pageSize;
-  for (const line of filter.warnings({ pagesLeft: fullPage })) context.log.warn(line);
-  // Reps left out of a full page: the warning said --all already, and "First 2 sales reps" of 20 listed misleads.
-  const notes = { count, fullPage: fullPage && filter.otherEmail === 0, hiddenColumns };
+  // One page says nothing of the store's total: "20 sales reps" read as "the store has 20". A page shorter than the
+  // limit sent may be a store's cap (10 of 45 told as "10 sales reps.": a user test), and one longer a store ignoring
+  // the limit: only an empty page ends the listing (docs/api.md), so any page of reps may not be the last.
+  const pagesMayFollow = onePage !== undefined && onePage.listed > 0;
+  for (const line of filter.warnings({ pagesLeft: pagesMayFollow })) context.log.warn(line);
+  // Reps left out of a page: the warning said --all already, and "First 2 sales reps" of 20 listed misleads.
+  const notes = { count, pagesMayFollow: pagesMayFollow && filter.otherEmail === 0, hiddenColumns };
   sayCount(options, context, format, notes);
 }
 
@@ -180,19 +181,24 @@ function sayCount(
   options: ListSellersOptions,
   context: Context,
   format: OutputFormat,
-  { count, fullPage, hiddenColumns }: { count: number; fullPage: boolean; hiddenColumns: readonly string[] },
+  {
+    count,
+    pagesMayFollow,
+    hiddenColumns,
+  }: { count: number; pagesMayFollow: boolean; hiddenColumns: readonly string[] },
 ): void {
   const firstOnes = `${options.offset ? `${countOf(count, 'sales reps')} from offset ${options.offset}` : `First ${countOf(count, 'sales reps')}`}; --all for every page.`;
   if (format !== 'table' || !context.io.isStdoutTTY) {
-    // Piped to jq, a full page of the platform's default size passes for the whole store: said on stderr, so stdout
-    // stays the data. A --limit is the reader's own paging, which needs no note.
-    if (fullPage && options.limit === undefined) context.log.info(firstOnes);
+    // Piped to jq, a page of the platform's passes for the whole store: said on stderr, so stdout stays the data. A
+    // --limit is the reader's own paging, which needs no note.
+    if (pagesMayFollow && count > 0 && options.limit === undefined) context.log.info(firstOnes);
     else if (count === 0 && format === 'table') context.log.info(noneFound(options));
     return;
   }
   if (count === 0) context.log.info(noneFound(options));
   else {
-    const counted = fullPage ? firstOnes : `${countOf(count, 'sales reps')}.`;
+    // A count with no "First" is the listing's own: --all read it to its end.
+    const counted = pagesMayFollow ? firstOnes : `${countOf(count, 'sales reps')}.`;
     // Notes are prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
     const width = terminalColumns(context.io.stderr);
     const legend = `PERMISSIONS: ${permissionCodes.map(([, code, meaning]) => `${code} ${meaning}`).join(', ')}.`;

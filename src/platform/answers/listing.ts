@@ -1,5 +1,6 @@
 import { quotedJson } from '../../base/quoted-answer.js';
 import { ExitCode, PlatformError } from '../../base/errors.js';
+import { WrittenNumber } from '../../lib/written-json.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { candidatePaths, firstAt, isArray, isRecord } from './shapes.js';
 
@@ -36,6 +37,18 @@ export function readListingPage(body: unknown, setting?: string): unknown[] | un
   const holdsRecords =
     isRecord(body) && Object.values(body).some((value) => value !== null && typeof value === 'object');
   return isRecord(body) && !holdsRecords ? [] : undefined;
+}
+
+/**
+ * How an answer that is JSON but neither an array nor an object is named (`null`, `false`, `a number`, `a JSON
+ * string`); undefined for an array, an object or no body at all. No such answer is a page of a listing, nor its end
+ * (the end is an empty page): a `null` answered with 200 in mid-listing, a backend's failed query serialised as
+ * nothing, was read as the end, and the rest of the listing lost with exit 0 (a user test).
+ */
+export function notAPageValue(body: unknown): string | undefined {
+  if (body === null || typeof body === 'boolean') return String(body);
+  if (typeof body === 'number' || body instanceof WrittenNumber) return 'a number';
+  return typeof body === 'string' ? 'a JSON string' : undefined;
 }
 
 /** A listing page's entries split into the records b2bctl can read and a count of the others. */

@@ -38,7 +38,8 @@ export type PageRepeat =
  * the route answers its last page again past the end (it clamps the offset) instead of an empty page. Every item was
  * read; the listing ended (a user test). The listing moving could give it only if exactly a page of items were added at its
  * head between two requests, which a later request would not repeat anyway: read on, it was five requests more and
- * an error blaming a busy store that a quieter one answers the same.
+ * an error blaming a busy store that a quieter one answers the same. Only items that each have an id are the same
+ * items: a reader holds a page of items without one answered so and asks the next offset (againAtTwoOffsetsLine).
  */
 export function watchForRepeatedPages(
   largerPageRepeatsToStop = 1,
@@ -107,4 +108,34 @@ export function lastPageAgainLine(
   read = `every one of the ${itemsWord} answered was written once`,
 ): string {
   return `warning: GET ${shownUrl(asked)} answered the page of offset ${firstOffset} again (the same ${count} ${itemsWord}, in the same order), as a route that answers its last page past the end of the listing does instead of an empty page: read as the end (${read}).`;
+}
+
+/**
+ * The line that stops a read whose route answered the page of `firstOffset` again, whole, at the next two offsets
+ * (the last at `asked`, shown masked), its items not each with an id. A route answering its last page past the end
+ * answers so, and so does a listing holding equal items in a row (two ledger lines of one amount on one day, twice,
+ * in pages of two: a user test): without ids, no answer tells the two apart. Read as the end, the second would lose
+ * the items after the equal ones with exit 0, so the run fails instead; the pages answered again are not written
+ * (either reading would write them otherwise), every item before them was.
+ */
+export function againAtTwoOffsetsLine(
+  asked: AskedUrl,
+  firstOffset: number,
+  heldOffset: number,
+  count: number,
+  itemsWord: string,
+  itemWord: string,
+): string {
+  return `GET ${shownUrl(asked)} answered the page of offset ${firstOffset} again at the next two offsets (the same ${count} ${itemsWord}, in the same order, not each with an id): a route answering its last page past the end of the listing and equal ${itemsWord} in a row that b2bctl cannot tell apart give the same answers, so it cannot tell whether the listing goes on; stopped (every ${itemWord} before offset ${heldOffset} was written once, the pages answered again were not).`;
+}
+
+/**
+ * The warning of a read that ended on an answer with no body (a 204, an empty 200) after entries were listed (the
+ * last at `asked`, shown masked, from `offset` on). Documented as an end and kept one, exit 0 (a route may end its
+ * listings so, and `gh api --paginate` ends where the pages stop too); but the platform document ends a listing with
+ * `[]` only, and a backend whose query failed may answer nothing with a 2xx, so the reader is told that what follows
+ * may be missing (a user test). The first page so answered is an empty listing and says nothing.
+ */
+export function noBodyEndLine(asked: AskedUrl, status: number, offset: number, itemsWord: string): string {
+  return `warning: GET ${shownUrl(asked)} answered HTTP ${status} with no body, read as the end of the listing as an empty page is; the platform document ends a listing with [] only, so if this route does too, this answer may be a failure that left out the ${itemsWord} from offset ${offset} on: run it again, or compare the count with the store's.`;
 }

@@ -589,7 +589,8 @@ describe('sellers list --email on a platform that ignores the filter', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(asJson([anonymous, silva]));
       expect(result.stderr.split('\n')).toEqual([
-        'warning: the platform listed 1 sales rep whose e-mail does not contain "silva" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself.',
+        // A page shorter than the limit sent may be a store's cap: reps may follow it.
+        'warning: the platform listed 1 sales rep whose e-mail does not contain "silva" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself. Reps whose e-mail contains it may be on the pages after this one: --all reads every page.',
         'warning: 1 listed sales rep showed no e-mail, so --email could not be checked on it: it was written as the platform listed it for the e-mail asked.',
         '',
       ]);
@@ -768,13 +769,15 @@ describe('sellers list: stdout a terminal or not', () => {
   });
 
   it.each(['json', 'ndjson', 'csv', 'table'])(
-    'piped -o %s: a full page of the default size has the note on stderr, the last page and --all none',
+    'piped -o %s: a page of reps has the note on stderr (a short one too: a store may cap its pages), --all none',
     async (format) => {
       await loggedIn();
       const full = await list('-o', format);
       expect(full.code).toBe(0);
       expect(full.stderr).toBe('First 20 sales reps; --all for every page.\n');
-      expect(await list('-o', format, '--offset', '60')).toMatchObject({ code: 0, stderr: '' });
+      expect((await list('-o', format, '--offset', '60')).stderr).toBe(
+        '4 sales reps from offset 60; --all for every page.\n',
+      );
       expect(await list('-o', format, '--all')).toMatchObject({ code: 0, stderr: '' });
       expect((await list('-o', format, '--offset', '20')).stderr).toBe(
         '20 sales reps from offset 20; --all for every page.\n',
