@@ -75,6 +75,17 @@ export interface PlatformResponse<T> {
    * and the caller says so once rather than take it for a clock far off.
    */
   unreadableDate?: string;
+  /**
+   * The body as a message or a report may quote it: read from the answer's text with every secret the request carried
+   * masked (maskedAnswer), when asked. A 2xx that is no page, or holds no per-item result, is quoted rather than read,
+   * and its quote masks them as an error's does (a user test: `{"message":"… session <token>"}` in a warning).
+   */
+  quotedBody?: () => unknown;
+}
+
+/** What a message or a report quotes of a 2xx answer (PlatformResponse.quotedBody): its body, secrets masked. */
+export function quotedBodyOf(response: PlatformResponse<unknown>): unknown {
+  return response.quotedBody === undefined ? response.body : response.quotedBody();
 }
 
 /** The platform's API as commands see it: Bearer auth, one re-login on 401, JSON in and out, typed errors. */
@@ -152,11 +163,10 @@ export class PlatformClient {
     // answer does, its secrets masked. A gateway's debug text echoing the token reached a cron log and a report in
     // clear, while the same text answered 400 was masked (a user test).
     const body = typeof parsed === 'string' ? maskedText({ ...response, text: parsed }, sent) : parsed;
+    const answer = { status: response.status, body: body as T, quotedBody: () => maskedAnswer(response, sent).body };
     const date = httpDateOf(response.headers.date);
-    if (date === undefined) return { status: response.status, body: body as T };
-    return 'ms' in date
-      ? { status: response.status, body: body as T, date: date.ms }
-      : { status: response.status, body: body as T, unreadableDate: date.unreadable };
+    if (date === undefined) return answer;
+    return 'ms' in date ? { ...answer, date: date.ms } : { ...answer, unreadableDate: date.unreadable };
   }
 
   /**

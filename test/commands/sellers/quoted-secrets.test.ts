@@ -38,6 +38,18 @@ describe('sellers list: an answer quoting a secret of the request', () => {
     expect(result.stderr).not.toContain(token);
   });
 
+  it('a 200 in JSON that is no page, quoting the token: masked in the error line; exit 69', async () => {
+    routes['GET /sellerModule/listSellers'] = (_request, _body, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ message: `Sessao expirada ${token}` }));
+    const result = await runCommandLine(['sellers', 'list'], { configDir: freshConfigDir(), env: env() });
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('{"message":"Sessao expirada [redacted]"}');
+    expect(result.stderr).not.toContain(token);
+  });
+
   it('a key in the paths.sellers setting, quoted by a 400 in its words: masked as in the URL; exit 1', async () => {
     const configDir = freshConfigDir();
     const route = '/sellerModule/listSellers?subscription-key=SUBSEKRET77';

@@ -18,14 +18,23 @@ afterAll(removeTemporaryFolders);
 
 const token = 'a-pre-issued-token-0123456789';
 
-describe('stock push: a 2xx in text quoting the token', () => {
-  it('the warning and each report row quote it masked; the items accepted, exit 0', async () => {
-    platform.routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
-      response.writeHead(200, { 'content-type': 'text/plain' }).end(`OK processed with session ${token}`);
-    const folder = freshWorkDir();
-    writeFileSync(join(folder, 's.csv'), 'sku;quantity;price\nA1;5;10.00\nB2;7;11.50\n');
-    const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: token };
-    const result = await runCommandLine(['stock', 'push', 's.csv'], { configDir: freshConfigDir(), env, cwd: folder });
+/** `stock push s.csv` (two items, the batch route) against a batch route answering 200 with `body` as `contentType`. */
+async function pushAnswered(contentType: string, body: string) {
+  platform.routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
+    response.writeHead(200, { 'content-type': contentType }).end(body);
+  const folder = freshWorkDir();
+  writeFileSync(join(folder, 's.csv'), 'sku;quantity;price\nA1;5;10.00\nB2;7;11.50\n');
+  const env = { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: token };
+  const result = await runCommandLine(['stock', 'push', 's.csv'], { configDir: freshConfigDir(), env, cwd: folder });
+  return { result, folder };
+}
+
+describe('stock push: a 2xx quoting the token', () => {
+  it.each([
+    ['text/plain', `OK processed with session ${token}`],
+    ['application/json', JSON.stringify({ message: `OK processed with session ${token}` })],
+  ])('%s: the warning and each report row quote it masked; the items accepted, exit 0', async (type, body) => {
+    const { result, folder } = await pushAnswered(type, body);
     expect(result.code).toBe(0);
     expect(platform.received).toEqual(['PUT /v1/stock/batch']);
     expect(warningLines(result.stderr)).toEqual([
@@ -37,6 +46,21 @@ describe('stock push: a 2xx in text quoting the token', () => {
     expect(readReport(join(folder, onlyReport(folder, 's')))).toEqual([
       expect.objectContaining({ key: 'A1', outcome: 'accepted', status: '200', message }),
       expect.objectContaining({ key: 'B2', outcome: 'accepted', status: '200', message }),
+    ]);
+    expect(result.stderr).not.toContain(token);
+  });
+
+  it('per-item results whose messages quote it: each report row masked', async () => {
+    const results = ['A1', 'B2'].map((sku) => ({
+      sku,
+      status: 'ERROR',
+      message: `session ${token} may not write ${sku}`,
+    }));
+    const { result, folder } = await pushAnswered('application/json', JSON.stringify({ results }));
+    expect(result.code).toBe(1);
+    expect(readReport(join(folder, onlyReport(folder, 's')))).toEqual([
+      expect.objectContaining({ key: 'A1', outcome: 'rejected', message: 'session [redacted] may not write A1' }),
+      expect.objectContaining({ key: 'B2', outcome: 'rejected', message: 'session [redacted] may not write B2' }),
     ]);
     expect(result.stderr).not.toContain(token);
   });
