@@ -75,6 +75,17 @@ export interface PlatformResponse<T> {
    * and the caller says so once rather than take it for a clock far off.
    */
   unreadableDate?: string;
+  /**
+   * The body as a message or a report may quote it: read from the answer's text with every secret the request carried
+   * masked (maskedAnswer), when asked. A 2xx that is no page, or holds no per-item result, is quoted rather than read,
+   * and its quote masks them as an error's does (a user test: `{"message":"… session <token>"}` in a warning).
+   */
+  quotedBody?: () => unknown;
+}
+
+/** What a message or a report quotes of a 2xx answer (PlatformResponse.quotedBody): its body, secrets masked. */
+export function quotedBodyOf(response: PlatformResponse<unknown>): unknown {
+  return response.quotedBody === undefined ? response.body : response.quotedBody();
 }
 
 /** The platform's API as commands see it: Bearer auth, one re-login on 401, JSON in and out, typed errors. */
@@ -120,13 +131,13 @@ export class PlatformClient {
   /** send() without the rule for writes answered 5xx. */
   private async answerOf<T>(request: PlatformRequest): Promise<PlatformResponse<T>> {
     const { response, token } = await this.withToken(request, (bearer) => this.sendWithToken(request, bearer));
+    const sent = [token, ...(request.secrets ?? [])];
     if (response.status === 403) {
       const branch = request.branch ?? this.branchOfRoute(request.path);
-      if (branch !== undefined)
-        throw this.branchRefusal(branch, request, response, [token, ...(request.secrets ?? [])]);
+      if (branch !== undefined) throw this.branchRefusal(branch, request, response, sent);
     }
     if (response.status >= 400) {
-      const { text, body, url } = maskedAnswer(response, [token, ...(request.secrets ?? [])]);
+      const { text, body, url } = maskedAnswer(response, sent);
       const info = { method: request.method, url };
       const contentType = response.headers['content-type'];
       const answer = { status: response.status, text, body, contentType: [contentType].flat()[0] };
@@ -137,21 +148,25 @@ export class PlatformClient {
     }
     // Not followed (the token would go where it points), and no success: what it hides cannot be told (redirect.ts).
     if (isRedirect(response.status)) throw new RedirectAnswerError(request, response);
-    const proxyPage = proxyPageOf(request, response);
-    if (proxyPage) throw proxyPage;
-    const body = parseJson(response.text, request.numbersAsWritten);
+    // Its title quoted masked, as every quote of an answer is; masked only for such a page, not every answer read.
+    if (proxyPageOf(request, response)) throw proxyPageOf(request, { ...response, text: maskedText(response, sent) });
+    const parsed = parseJson(response.text, request.numbersAsWritten);
     // Read as text, a body nested too deep would be told as an answer that is no JSON: it is JSON, too deep to use.
     // Looked for only in a body that did not parse (parseJson gives it back as it came), not in every answer.
-    if (body === response.text && isNestedTooDeep(response.text))
+    if (parsed === response.text && isNestedTooDeep(response.text))
       throw new B2bctlError(
         `${request.method} ${shownUrl(response)} answered HTTP ${response.status} with a body ${new JsonNestedTooDeep().message}; no platform record is (b2bctl api ${request.path} prints it as sent).`,
         ExitCode.unavailable,
       );
+    // A 2xx that is text (no JSON, or a JSON string) holds no record: a command only quotes it (a listing that is no
+    // page, a batch's words beside no per-item result, a report's message), so it comes back as every quote of an
+    // answer does, its secrets masked. A gateway's debug text echoing the token reached a cron log and a report in
+    // clear, while the same text answered 400 was masked (a user test).
+    const body = typeof parsed === 'string' ? maskedText({ ...response, text: parsed }, sent) : parsed;
+    const answer = { status: response.status, body: body as T, quotedBody: () => maskedAnswer(response, sent).body };
     const date = httpDateOf(response.headers.date);
-    if (date === undefined) return { status: response.status, body: body as T };
-    return 'ms' in date
-      ? { status: response.status, body: body as T, date: date.ms }
-      : { status: response.status, body: body as T, unreadableDate: date.unreadable };
+    if (date === undefined) return answer;
+    return 'ms' in date ? { ...answer, date: date.ms } : { ...answer, unreadableDate: date.unreadable };
   }
 
   /**
@@ -282,7 +297,15 @@ export function pathSegment(value: string, where: string): string {
  * secretsOfProxy); the URL too, as the trace masks it (the profile's token in a query or a path, `?t=<token>`).
  */
 function maskedAnswer(response: HttpResponse, sent: readonly string[]): { text: string; body: unknown; url: string } {
-  const secrets = [...sent, ...(response.requestSecrets ?? [])];
-  const text = redactSecrets(response.text, secrets);
-  return { text, body: parseJson(text), url: redactSecrets(shownUrl(response), secrets) };
+  const text = maskedText(response, sent);
+  return {
+    text,
+    body: parseJson(text),
+    url: redactSecrets(shownUrl(response), [...sent, ...(response.requestSecrets ?? [])]),
+  };
+}
+
+/** An answer's text as a message may quote it, every secret the request carried masked (maskedAnswer). */
+function maskedText(response: Pick<HttpResponse, 'text' | 'requestSecrets'>, sent: readonly string[]): string {
+  return redactSecrets(response.text, [...sent, ...(response.requestSecrets ?? [])]);
 }

@@ -11,7 +11,7 @@ import {
 } from './answers/listing.js';
 import { otherCustomersDocument, readCustomerRecord } from './answers/customers.js';
 import { refusalSignOf } from './answers/refusal-signs.js';
-import type { PlatformClient, PlatformResponse } from './client.js';
+import { type PlatformClient, type PlatformResponse, quotedBodyOf } from './client.js';
 import { EncodedSlashRefusedError } from './encoded-slash.js';
 import { redactSecrets } from '../lib/secret-values.js';
 
@@ -139,7 +139,8 @@ export async function customerAddresses(
 ): Promise<ListingRecords<AddressOut>> {
   const { document: inPath, slashAdvice } = documentRoute(client, document);
   const path = client.route('paths.customerAddresses', { document: inPath });
-  const { status, body } = await client.send<unknown>({ method: 'GET', path, signal, slashAdvice });
+  const answer = await client.send<unknown>({ method: 'GET', path, signal, slashAdvice });
+  const { status, body } = answer;
   const setting = client.session.get('answers.addresses.items');
   const wrapped =
     setting === undefined
@@ -151,7 +152,7 @@ export async function customerAddresses(
     ? undefined
     : notAListingPage(body, [...recognisedListPaths, 'address', 'addresses'], setting);
   if (notAPage !== undefined)
-    throw new NotAListingPage(status, client.http.urlFor(path).toString(), body, notAPage, 'addresses');
+    throw new NotAListingPage(status, client.http.urlFor(path).toString(), quotedBodyOf(answer), notAPage, 'addresses');
   const addresses = Array.isArray(wrapped) ? wrapped : readListingPage(body, setting);
   // Addresses held where b2bctl does not look are not "no addresses": say which setting points at them.
   if (addresses === undefined)

@@ -24,7 +24,7 @@ import { describeRoute, type ProxyEnvironment, type ProxyRoute } from '../net/pr
 import { intermediaryAnswer } from './intermediary.js';
 import type { BackoffSettings } from '../lib/backoff.js';
 import { decideRetry, defaultBackoff, isRetryableStatus, maxRetryAfterMs, mayHaveBeenApplied } from './retry-policy.js';
-import { redactBody, redactHeaders, redactSecrets, shownUrl } from './redact.js';
+import { isSecretHeader, redactBody, redactHeaders, redactSecrets, shownUrl } from './redact.js';
 import {
   type UnreadableBody,
   acceptedEncodings,
@@ -34,7 +34,7 @@ import {
 } from './answer-body.js';
 import { formDecode, headerText } from '../lib/http-text.js';
 import { timerDelay } from '../lib/timer-delay.js';
-import { isSecretName, secretsOfAuthorization } from '../lib/secret-values.js';
+import { isCredentialParameter, isSecretName, secretsOfAuthorization } from '../lib/secret-values.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -381,7 +381,8 @@ export class HttpClient {
     // Whatever the answer echoes, the credentials this request carried never reach the trace, nor a message. Found
     // when first asked (a trace, a message quoting the answer), not on every request of a bulk run.
     let secrets: string[] | undefined;
-    const secretsOfRequest = () => (secrets ??= [...secretsOf(headers, request.body), ...secretsOfProxy(this.route)]);
+    const secretsOfRequest = () =>
+      (secrets ??= [...secretsOf(headers, request.body, url.search), ...secretsOfProxy(this.route)]);
     const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secretsOfRequest())) : undefined;
     if (trace) {
       trace(`> ${request.method} ${shownUrl({ url })}`);
@@ -696,23 +697,46 @@ interface SpentAttempts {
 
 /**
  * The credentials a request carries, whatever an answer or a message quoting it does with them: the `Authorization`
- * credential (and a Basic one's password), the value of every header and body field whose name says it is a secret
- * (isSecretName: `X-Gateway-Key`, `privateKey`, `password`), in a JSON body or a form. redactSecrets masks each in
- * every form a quote may take (secretForms).
+ * credential (and a Basic one's password), the value of every header the trace masks (isSecretHeader: `X-Gateway-Key`,
+ * a `Cookie` and each of its values), of every body field whose name says it is a secret (isSecretName: `privateKey`,
+ * `password`) in a JSON body, and of every query or form parameter that carries a credential (isCredentialParameter:
+ * `api_key=`, `senha=`, `sig=`, a `-f` field sent in the query, a key in a `paths.*` setting). A printed URL masks
+ * these parameters; an answer echoing the request (a validation error quoting its path) showed them in clear on the
+ * same line (a user test). redactSecrets masks each in every form a quote may take (secretForms).
  */
-function secretsOf(headers: Readonly<Record<string, string>>, body: string | undefined): string[] {
+function secretsOf(headers: Readonly<Record<string, string>>, body: string | undefined, search: string): string[] {
   const secrets: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (/^(proxy-)?authorization$/i.test(name)) secrets.push(...secretsOfAuthorization(value));
-    else if (isSecretName(name)) secrets.push(value);
+    else if (isSecretHeader(name)) secrets.push(value, ...cookieValuesOf(name, value));
   }
+  secrets.push(...credentialValuesOf(search.replace(/^\?/, '')));
   if (body) {
     for (const match of body.matchAll(/"((?:[^"\\]|\\.)*)"\s*:\s*"((?:[^"\\]|\\.)*)"/g))
       if (match[2] && isSecretName(match[1] ?? '')) secrets.push(match[2], jsonStringText(match[2]));
-    for (const match of body.matchAll(/(?:^|&)([^&=]+)=([^&]*)/g))
-      if (match[2] && isSecretName(formDecode(match[1] ?? ''))) secrets.push(match[2], formDecode(match[2]));
+    secrets.push(...credentialValuesOf(body));
   }
   return secrets.filter((secret) => !nfeAccessKey.test(secret));
+}
+
+/**
+ * The values of a query's or a form's parameters that carry a credential (isCredentialParameter, the rule a printed URL
+ * and the plain-HTTP guard follow), as written and decoded.
+ */
+function credentialValuesOf(pairs: string): string[] {
+  const values: string[] = [];
+  for (const match of pairs.matchAll(/(?:^|&)([^&=]+)=([^&]*)/g))
+    if (match[2] && isCredentialParameter(match[1] ?? '', match[2])) values.push(match[2], formDecode(match[2]));
+  return values;
+}
+
+/** Each value of a `Cookie` header (`sid=…; theme=…`): an answer may quote one alone. None for another header. */
+function cookieValuesOf(name: string, value: string): string[] {
+  if (!/^cookie$/i.test(name)) return [];
+  return value
+    .split(';')
+    .map((pair) => pair.slice(pair.indexOf('=') + 1).trim())
+    .filter((cookie) => cookie !== '');
 }
 
 /**

@@ -8,7 +8,7 @@ import {
 } from './answers/orders.js';
 import { NotAListingPage } from './answers/listing.js';
 import { lastPageAgainLine, watchForRepeatedPages } from './answers/repeated-pages.js';
-import type { PlatformClient } from './client.js';
+import { type PlatformClient, quotedBodyOf } from './client.js';
 
 /** What a search by number found: the order's id, or (when no order has the number) what the search saw. */
 export type NumberSearch = { id: string; searched?: undefined } | { id?: undefined; searched: string };
@@ -233,17 +233,18 @@ export class OrderNumberIndex {
       throw notPagingByOffset(`the order listing holds orders past offset ${counted(furthestSearchedOffset)}`, pass);
     const path = this.client.route('paths.orders');
     const query = { limit: orderListingPageSize, offset };
-    const { status, body } = await this.client.send<unknown>({
-      method: 'GET',
-      path,
-      query,
-      safeToRepeat: true,
-      signal,
-    });
+    const answer = await this.client.send<unknown>({ method: 'GET', path, query, safeToRepeat: true, signal });
+    const { status, body } = answer;
     // An error answered with 200 is no end of the listing: read as one, the order would be "no such number".
     const notAPage = orderListingNotAPage(body, this.settings);
     if (notAPage !== undefined)
-      throw new NotAListingPage(status, this.client.http.urlFor(path, query).toString(), body, notAPage, 'orders');
+      throw new NotAListingPage(
+        status,
+        this.client.http.urlFor(path, query).toString(),
+        quotedBodyOf(answer),
+        notAPage,
+        'orders',
+      );
     const entries = readOrderListingPage(body, this.settings) ?? [];
     const repeat = entries.length === 0 ? undefined : pass.repeatOf(entries, offset);
     if (repeat?.kind === 'lastPageAgain') {

@@ -15,7 +15,7 @@ import {
 } from './answers/orders.js';
 import { ExitCode, PlatformError } from '../base/errors.js';
 import { NotAListingPage, statedListingTotal } from './answers/listing.js';
-import type { PlatformClient } from './client.js';
+import { type PlatformClient, quotedBodyOf } from './client.js';
 import { heldSlashAdvice } from './encoded-slash.js';
 
 export type { ListedOrder } from './answers/orders.js';
@@ -84,7 +84,7 @@ export async function listOrderPage(
     offset: request.offset,
     ...(request.statuses.length > 0 ? { status: [...request.statuses] } : {}),
   };
-  const { status, body, date, unreadableDate } = await client
+  const answer = await client
     .send<unknown>({
       method: 'GET',
       path,
@@ -97,11 +97,18 @@ export async function listOrderPage(
         ? new OrderListingRefused(error)
         : error;
     });
+  const { status, body, date, unreadableDate } = answer;
   // An error answered with 200 (`{"success":false,…}`, `{"totalElements":"40"}`) stops the run: read as an empty
   // page, it would end the listing and move the cursor past every order not read.
   const notAPage = orderListingNotAPage(body, settings);
   if (notAPage !== undefined)
-    throw new NotAListingPage(status, client.http.urlFor(path, query).toString(), body, notAPage, 'orders');
+    throw new NotAListingPage(
+      status,
+      client.http.urlFor(path, query).toString(),
+      quotedBodyOf(answer),
+      notAPage,
+      'orders',
+    );
   const clock = {
     ...(date === undefined ? {} : { platformNow: date }),
     ...(unreadableDate === undefined ? {} : { unreadableDate }),

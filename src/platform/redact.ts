@@ -15,7 +15,7 @@ export function redactHeaders(
     if (/^(authorization|proxy-authorization)$/i.test(name)) {
       const scheme = /^(\S+)\s/.exec(text)?.[1];
       safe[name] = scheme ? `${scheme} ${redacted}` : redacted;
-    } else if (isSecretName(name) || /^(cookie|set-cookie)$/i.test(name)) {
+    } else if (isSecretHeader(name)) {
       safe[name] = redacted;
     } else {
       // Under any name: a `Location` to `https://user:password@…/?token=…`, a JWT in a header of the platform's own.
@@ -23,6 +23,17 @@ export function redactHeaders(
     }
   }
   return safe;
+}
+
+/**
+ * Whether a header's value is a secret whole (`Authorization` aside, whose scheme is shown): a name that says it
+ * holds one (isSecretName: `X-Api-Key`, `Ocp-Apim-Subscription-Key`), or a cookie, which opens a session as a token
+ * does. One rule for what the trace masks (redactHeaders) and what a request's known secrets are (http-client.ts's
+ * secretsOf), so that an answer echoing the header is masked wherever it is quoted: a 400 echoing the request's
+ * headers showed the `Cookie` the trace masked (a user test).
+ */
+export function isSecretHeader(name: string): boolean {
+  return isSecretName(name) || /^(cookie|set-cookie)$/i.test(name);
 }
 
 /** Names whose value is a secret whole, whatever its shape. */

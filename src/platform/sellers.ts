@@ -17,7 +17,7 @@ import {
   watchForRepeatedPages,
 } from './answers/repeated-pages.js';
 import { isIdLike } from './answers/shapes.js';
-import type { PlatformClient } from './client.js';
+import { type PlatformClient, quotedBodyOf } from './client.js';
 
 export interface SellerPageQuery {
   email?: string;
@@ -44,7 +44,8 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
   const asked = { limit: query.limit, offset: query.offset, email: query.email };
   // Numbers as the platform wrote them: `-o json` promises its objects unchanged (a BigDecimal commission of more
   // digits than a double holds, 1e400 that JSON.stringify writes as null), as `b2bctl api` prints them.
-  const { status, body } = await client.send<unknown>({ method: 'GET', path, query: asked, numbersAsWritten: true });
+  const answer = await client.send<unknown>({ method: 'GET', path, query: asked, numbersAsWritten: true });
+  const { status, body } = answer;
   const setting = client.session.get('answers.sellers.items');
   // The page's own URL, its offset and limit with it: the failing page of --all is known (a user test).
   const url = client.http.urlFor(path, asked).toString();
@@ -57,7 +58,7 @@ export async function listSellers(client: PlatformClient, query: SellerPageQuery
   if (value !== undefined) throw new NotAListingPage(status, url, body, `it is ${value}, not a list`, 'sales reps');
   // An error answered with 200 is not "no reps", nor the end of `--all`'s listing.
   const notAPage = notAListingPage(body, recognisedListPaths, setting);
-  if (notAPage !== undefined) throw new NotAListingPage(status, url, body, notAPage, 'sales reps');
+  if (notAPage !== undefined) throw new NotAListingPage(status, url, quotedBodyOf(answer), notAPage, 'sales reps');
   const page = readListingPage(body, setting);
   // Nothing to list from an answer we cannot read: say which setting points at the array.
   if (!page)

@@ -1,4 +1,4 @@
-import type { PlatformClient } from './client.js';
+import { type PlatformClient, type PlatformResponse, quotedBodyOf } from './client.js';
 import {
   readBatchAnswer,
   readQueueAnswer,
@@ -28,16 +28,19 @@ export async function putStockBatch(
   signal?: AbortSignal,
   noted?: (note: MatchNote) => void,
 ): Promise<{ status: number; verdicts: (ItemVerdict | undefined)[] | undefined; said: string | undefined }> {
-  const { status, body } = await sendStockBatch(client, {
+  const answer = await sendStockBatch(client, {
     method: 'PUT',
     path: client.route('paths.stockBatch'),
     jsonBody: itemsBody(itemsJson),
     safeToRepeat: true,
     signal,
   });
-  const verdicts = readBatchAnswer(body, skus, batchAnswerSettings(client), noted);
+  // Read from the body as quoted, its secrets masked: what it says of each item, or of none, goes into the report
+  // rows and the warnings (a user test: a 2xx's words echoing the session's token), and a SKU is no secret.
+  const quoted = quotedBodyOf(answer);
+  const verdicts = readBatchAnswer(quoted, skus, batchAnswerSettings(client), noted);
   // A 2xx is the platform taking the batch; what it said beside no per-item result is passed on, not judged.
-  return { status, verdicts, said: verdicts === undefined ? messageOfBody(body) : undefined };
+  return { status: answer.status, verdicts, said: verdicts === undefined ? messageOfBody(quoted) : undefined };
 }
 
 function batchAnswerSettings(client: PlatformClient) {
@@ -124,7 +127,7 @@ export async function queueStockBatch(
   signal?: AbortSignal,
   noted?: (note: MatchNote) => void,
 ): Promise<{ status: number; batchId: string | undefined; refused: (ItemVerdict | undefined)[] | undefined }> {
-  const { status, body } = await sendStockBatch(client, {
+  const answer = await sendStockBatch(client, {
     method: 'POST',
     path: client.route('paths.stockQueue'),
     jsonBody: itemsBody(itemsJson),
@@ -132,9 +135,10 @@ export async function queueStockBatch(
     signal,
   });
   return {
-    status,
-    batchId: readQueueAnswer(body, client.session.get('answers.stockQueue.id')),
-    refused: readQueueRefusal(body, skus, noted),
+    status: answer.status,
+    batchId: readQueueAnswer(answer.body, client.session.get('answers.stockQueue.id')),
+    // Its words go into the report rows: quoted, secrets masked, as putStockBatch reads them.
+    refused: readQueueRefusal(quotedBodyOf(answer), skus, noted),
   };
 }
 
@@ -148,6 +152,6 @@ export async function queueStockBatch(
 async function sendStockBatch(
   client: PlatformClient,
   request: Parameters<PlatformClient['send']>[0],
-): Promise<{ status: number; body: unknown }> {
+): Promise<PlatformResponse<unknown>> {
   return await client.send<unknown>({ ...request, effect: 'applied the batch', unknownWhenKeptFailing: true });
 }

@@ -49,9 +49,7 @@ export async function refuseAnswer(
   mayHaveBeenApplied = false,
   branch?: string,
 ): Promise<never> {
-  // On stderr the body is b2bctl's message, not the user's data: an answer quoting the request (`invalid header
-  // Bearer …`) shows its token and secrets masked, as every other command's error does.
-  const response = { ...answer, text: redactSecrets(answer.text, answer.requestSecrets ?? []) };
+  const response = maskedResponse(answer);
   writeBodyToStderr(response, method, context);
   const slashRefusal = branch?.includes('/') ? branchSlashRefusal(response, method, branch) : undefined;
   if (slashRefusal) throw slashRefusal;
@@ -83,6 +81,16 @@ function branchSlashRefusal(response: HttpResponse, method: string, branch: stri
   return encodedSlashRefusal(answer, { method, url, path: new URL(response.url).pathname }, advice);
 }
 
+/**
+ * The answer as stderr quotes it, whatever its status: on stderr the body is b2bctl's message, not the user's data,
+ * and an answer quoting the request (`invalid header Bearer …`, a path's `?api_key=`, a 200 text `your token … is
+ * fine`) shows its token and secrets masked, as every other command's quote does. A 2xx that is not JSON, quoted
+ * for `-o json`, was in clear (a user test). Stdout keeps the body as sent: there it is the data asked for.
+ */
+function maskedResponse(answer: HttpResponse): HttpResponse {
+  return { ...answer, text: redactSecrets(answer.text, answer.requestSecrets ?? []) };
+}
+
 /** How much of an answer's body the line on stderr quotes: a refusal's words, not a whole page of HTML. */
 const longestBodyQuoted = 2000;
 
@@ -91,7 +99,8 @@ const longestBodyQuoted = 2000;
  * answer is (a user test), or one log object. Written raw, a body's control sequences reached the terminal (an answer
  * cleared the screen and printed a green "synced OK" above the error) and a cron log got its lines unbounded and
  * without the time stamp. On one line, its control characters made spaces (`\u{…}` for an invisible or bidi one),
- * an HTML page shown as its title and text, cut at longestBodyQuoted characters; empty, it says so.
+ * an HTML page shown as its title and text, cut at longestBodyQuoted characters; empty, it says so. `response` comes
+ * masked (maskedResponse).
  */
 function writeBodyToStderr(response: HttpResponse, method: string, context: Context): void {
   const answered = `${method} ${shownUrl(response)} answered with this body`;
@@ -185,7 +194,7 @@ async function refuseNonJson(
   method: string,
   context: Context,
 ): Promise<never> {
-  writeBodyToStderr(response, method, context);
+  writeBodyToStderr(maskedResponse(response), method, context);
   const done = method === 'GET' || method === 'HEAD' ? '' : ' (the request was done: do not send it again)';
   throw new B2bctlError(
     `${method} ${shownUrl(response)} answered HTTP ${response.status}${done} with a body that is not JSON, quoted above on stderr: -o ${format} formats JSON answers only (run without -o to have such a body on stdout as sent).`,

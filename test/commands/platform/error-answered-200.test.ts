@@ -250,3 +250,21 @@ describe('sellers list and customer addresses: a page answered 200 with an error
 function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+// A 200 that is no page is quoted, not read: its quote masks the token it echoes, as a 4xx's does (a user test).
+describe('a listing answered 200 that is no page and quotes the token', () => {
+  const body = '{"success":false,"message":"session a-pre-issued-token-0123456789 expired"}';
+  const quoted = '{"success":false,"message":"session [redacted] expired"}';
+
+  it.each([
+    ['orders poll', ['orders', 'poll', '--since', '1h', '-o', 'ndjson']],
+    ['orders get NUMBER', ['orders', 'get', '100230', '-o', 'json']],
+  ])('%s: the error line quotes it masked; exit 69, nothing on stdout', async (_name, args) => {
+    routes['GET /v1/orders'] = answer(body);
+    const result = await run(args);
+    expect(result.code).toBe(69);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`the answer is no page of orders (it says it failed): ${quoted}`);
+    expect(result.stderr).not.toContain('a-pre-issued-token-0123456789');
+  });
+});
