@@ -341,10 +341,16 @@ export class HttpClient {
     }
     const intermediary = intermediaryAnswer(response, this.route);
     // Its page's title may quote what the proxy refused (`Proxy-Authorization: Basic …`): masked as a body is.
-    if (intermediary)
-      throw new UnavailableError(
-        `${request.method} ${shownUrl(response)} ${redactSecrets(intermediary, response.requestSecrets ?? [])}`,
-      );
+    if (intermediary) {
+      const said = `${request.method} ${shownUrl(response)} ${redactSecrets(intermediary, response.requestSecrets ?? [])}`;
+      // A proxy's 5xx may come after it passed a write on (its answer lost on the way back): never "not sent".
+      if (isWrite(request) && response.status >= 500)
+        throw new AmbiguousRequestError(
+          `${said} The request may have reached the platform: check whether it was applied before sending it again.`,
+          { status: response.status },
+        );
+      throw new UnavailableError(said);
+    }
     if (!decision.retry && decision.retryAfterMs !== undefined) {
       // Said as what happened: one answer asked for longer than b2bctl waits, not a request that "kept failing".
       const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();
