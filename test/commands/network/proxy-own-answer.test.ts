@@ -77,6 +77,24 @@ describe.skipIf(tinyproxyTool.missing)(`a platform that is down, through tinypro
     expect(result.code).toBe(69);
   });
 
+  it('an https platform that is down: the proxy answers its CONNECT 500, said as the proxy not reaching it, exit 69', async () => {
+    const https = `https://localhost:${new URL(down).port}`;
+    const env = { HTTPS_PROXY: tinyproxy.url, B2BCTL_TOKEN: 'platform-token' };
+    const connect = `the proxy ${tinyproxy.url} could not connect to localhost:${new URL(down).port} (HTTP 500 to CONNECT)`;
+    const list = await runCommandLine(['--base-url', https, 'sellers', 'list'], { configDir: freshConfigDir(), env });
+    expect(list.stderr).toContain(connect);
+    expect(list.code).toBe(69);
+    const doctor = await runCommandLine(['--base-url', https, 'doctor', '-o', 'json'], {
+      configDir: freshConfigDir(),
+      env,
+    });
+    const findings = JSON.parse(doctor.stdout) as { check: string; result: string; detail: string }[];
+    expect(findings.find((finding) => finding.check === 'proxy')).toMatchObject({ result: 'fail' });
+    expect(findings.find((finding) => finding.check === 'proxy')?.detail).toContain(connect);
+    expect(doctor.code).toBe(69);
+    expect(tinyproxy.log()).toContain(`CONNECT localhost:${new URL(down).port}`);
+  });
+
   it("a 500 page the platform answers, relayed by the proxy, stays the platform's: exit 1", async () => {
     platform.routes['GET /v1/orders'] = (_request, _body, response) => {
       response

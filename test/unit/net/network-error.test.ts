@@ -43,6 +43,13 @@ describe('one wording for network failures', () => {
       'the proxy http://bob:[redacted]@proxy.corp:3128 refused to connect to store.example:8443 (HTTP 403 to CONNECT)',
       'NO_PROXY',
     ],
+    // tinyproxy's 500 "Unable to connect" to a CONNECT when the platform is down: the proxy could not reach it.
+    [
+      new Error('Proxy response (500) !== 200 when HTTP Tunneling'),
+      proxied,
+      'the proxy http://bob:[redacted]@proxy.corp:3128 could not connect to store.example:8443 (HTTP 500 to CONNECT)',
+      'the platform may be down or unreachable from the proxy: try again later',
+    ],
   ])('%s', (error, route, what, fix) => {
     const problem = describeNetworkProblem(error, store, route);
     expect(problem.what).toContain(what);
