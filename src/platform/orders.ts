@@ -98,20 +98,11 @@ export async function listOrderPage(
         : error;
     });
   const { status, body, date, unreadableDate } = answer;
-  // Text where JSON belongs (a gateway's "maintenance" page answered 200): no answers.orders.items can find a list in
-  // it, so none is named, and it is no page, exit 69, as for sellers list; it was read as an empty page, the run
-  // green every minute of the outage, its advice pointing at a setting (a user test).
-  if (typeof body === 'string')
-    throw new NotAListingPage(
-      status,
-      client.http.urlFor(path, query).toString(),
-      quotedBodyOf(answer),
-      'it is text, not JSON',
-      'orders',
-    );
   // An error answered with 200 (`{"success":false,…}`, `{"totalElements":"40"}`) stops the run: read as an empty
-  // page, it would end the listing and move the cursor past every order not read.
-  const notAPage = orderListingNotAPage(body, settings);
+  // page, it would end the listing and move the cursor past every order not read. So does text where JSON belongs (a
+  // gateway's "maintenance" page), which no answers.orders.items can find a list in, as for sellers list: it was read
+  // as an empty page, the run green every minute of the outage, its advice pointing at a setting (a user test).
+  const notAPage = typeof body === 'string' ? 'it is text, not JSON' : orderListingNotAPage(body, settings);
   if (notAPage !== undefined)
     throw new NotAListingPage(
       status,
