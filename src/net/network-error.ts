@@ -171,7 +171,7 @@ export function describeNetworkProblem(
     return {
       code,
       what: `the proxy ${proxy} could not connect to ${host} (HTTP ${proxyStatus} to CONNECT)`,
-      fix: `the platform may be down or unreachable from the proxy: try again later; if it persists, check the base URL and ask the proxy's operator, or add ${host} to NO_PROXY if this machine reaches it directly`,
+      fix: `the platform may be down or unreachable from the proxy: check the base URL and ask the proxy's operator, or add ${host} to NO_PROXY if this machine reaches it directly`,
     };
   if (proxyStatus !== undefined)
     return {

@@ -48,7 +48,7 @@ describe('one wording for network failures', () => {
       new Error('Proxy response (500) !== 200 when HTTP Tunneling'),
       proxied,
       'the proxy http://bob:[redacted]@proxy.corp:3128 could not connect to store.example:8443 (HTTP 500 to CONNECT)',
-      'the platform may be down or unreachable from the proxy: try again later',
+      'the platform may be down or unreachable from the proxy: check the base URL',
     ],
   ])('%s', (error, route, what, fix) => {
     const problem = describeNetworkProblem(error, store, route);
