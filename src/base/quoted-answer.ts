@@ -20,9 +20,12 @@ export function quotedJson(json: string, longest: number): string {
   return json.length > longest ? `${json.slice(0, longest - 1)}…` : json;
 }
 
-/** A body that starts as an HTML page does, whatever its label said. */
-function looksLikeHtml(text: string): boolean {
-  return /^\s*(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text.slice(0, 200));
+/**
+ * A body that starts as an HTML page does, whatever its label said: an XHTML page too, behind its XML declaration
+ * (`<?xml version="1.0" ?> <!DOCTYPE html …>`, tinyproxy's error pages), which was quoted as raw markup (a user test).
+ */
+export function looksLikeHtml(text: string): boolean {
+  return /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text.slice(0, 300));
 }
 
 /** `an HTML page ("Error response"): Error code: 501 Message: …`: its title, then the words a reader would see. */

@@ -165,6 +165,14 @@ export function describeNetworkProblem(
       what: `the proxy ${proxy} ${route.kind === 'proxy' && route.proxy.username ? 'refused the credentials given' : 'wants credentials'} (HTTP ${proxyStatus === 407 ? '407 Proxy Authentication Required' : '401'})`,
       fix: `give ${route.kind === 'proxy' && route.proxy.username ? 'the right ones' : 'them'} in the proxy URL, ${route.kind === 'proxy' ? route.variable : 'HTTPS_PROXY'}=http://user:password@host:port (percent-encode @ : / in them)`,
     };
+  // A 5xx to CONNECT is the proxy failing to reach the host (tinyproxy's 500 "Unable to connect" when the platform is
+  // down), not a refusal: said as such, by the status class alone (a user test).
+  if (proxyStatus !== undefined && proxyStatus >= 500)
+    return {
+      code,
+      what: `the proxy ${proxy} could not connect to ${host} (HTTP ${proxyStatus} to CONNECT)`,
+      fix: `the platform may be down or unreachable from the proxy: check the base URL and ask the proxy's operator, or add ${host} to NO_PROXY if this machine reaches it directly`,
+    };
   if (proxyStatus !== undefined)
     return {
       code,

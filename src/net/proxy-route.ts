@@ -6,8 +6,11 @@ import { UsageError } from '../base/errors.js';
 export type ProxyEnvironment = Readonly<Record<string, string | undefined>>;
 
 export type ProxyRoute =
-  /** `unused`: the https variable that is set, for an http:// URL it does not apply to (doctor says so). */
-  | { kind: 'direct'; unused?: string }
+  /**
+   * `unused`: the https variable that is set, for an http:// URL it does not apply to; `unread`: ALL_PROXY or
+   * all_proxy, set, which b2bctl does not read (doctor says both).
+   */
+  | { kind: 'direct'; unused?: string; unread?: string }
   /** NO_PROXY names this host: `entry` is the NO_PROXY entry that matched. */
   | { kind: 'bypassed'; entry: string; proxy: URL }
   | { kind: 'proxy'; proxy: URL; variable: string };
@@ -27,10 +30,15 @@ export function proxyRouteFor(url: URL, env: ProxyEnvironment): ProxyRoute {
   const http = pick('http_proxy', 'HTTP_PROXY');
   const https = pick('https_proxy', 'HTTPS_PROXY');
   const chosen = url.protocol === 'https:' && https.value ? https : http;
-  if (!chosen.value?.trim())
+  if (!chosen.value?.trim()) {
+    // curl falls back to ALL_PROXY; b2bctl does not, as npm and undici do not: it is where a SOCKS proxy for every
+    // other tool is commonly set, which b2bctl would refuse (parseProxyUrl) and so fail every command that went direct.
+    const all = pick('all_proxy', 'ALL_PROXY');
+    const unread = all.value?.trim() ? { unread: all.name } : {};
     return url.protocol === 'http:' && https.value?.trim()
-      ? { kind: 'direct', unused: https.name }
-      : { kind: 'direct' };
+      ? { kind: 'direct', unused: https.name, ...unread }
+      : { kind: 'direct', ...unread };
+  }
   const variable = chosen.name;
   const proxy = parseProxyUrl(chosen.value, variable);
   const entry = noProxyMatch(url, noProxyVariableOf(env).value ?? '');
@@ -47,7 +55,7 @@ export function noProxyVariableOf(env: ProxyEnvironment): { name: 'no_proxy' | '
     : { name: 'no_proxy', value: env.no_proxy };
 }
 
-/** A proxy variable's value as a URL; `proxy:3128` without a scheme means http://, as curl reads it. */
+/** A proxy variable's value as a URL; `proxy:3128` without a scheme means http://, as curl reads it; http:// only. */
 export function parseProxyUrl(value: string, variable: string): URL {
   const text = value.trim();
   const refused = () =>
@@ -60,6 +68,13 @@ export function parseProxyUrl(value: string, variable: string): URL {
   } catch {
     throw refused();
   }
+  // undici takes https:// (TLS to the proxy) and socks5:// (its own "experimental", warning on stderr), and fails every
+  // request of another scheme with "Invalid URL protocol", naming no variable (a user test). b2bctl speaks plain HTTP
+  // to its proxy, as doctor's probes do; the platform's https:// traffic is TLS end to end in the CONNECT tunnel.
+  if (proxy.protocol !== 'http:')
+    throw new ProxySettingError(
+      `${variable} is not an http:// proxy address (${maskUserInfo(text)}): b2bctl reaches a proxy by http:// only, not ${proxy.protocol}//; write it as http://host:port (the proxy's plain-HTTP port), or unset it.`,
+    );
   // `http://user:12/3@proxy` parses as the host `user`, port 12 and the path `/3@proxy`: a password split by a `/`.
   // Any other path, query or fragment is no part of a proxy's address either: undici refuses it ("invalid url").
   if (!['', '/'].includes(proxy.pathname) || proxy.search !== '' || proxy.hash !== '') throw refused();
@@ -159,10 +174,15 @@ export function redactProxyText(text: string): string {
 
 /** One line for doctor and --verbose: where requests to `url` go. */
 export function describeRoute(route: ProxyRoute): string {
-  if (route.kind === 'direct')
+  if (route.kind === 'direct') {
+    const unread =
+      route.unread === undefined
+        ? ''
+        : `; ${route.unread} is set, and b2bctl does not read it (curl does): set HTTPS_PROXY or HTTP_PROXY to go through a proxy`;
     return route.unused === undefined
-      ? 'direct (no HTTPS_PROXY or HTTP_PROXY set)'
-      : `direct: ${route.unused} is set, but it is for https:// addresses; an http:// one goes through HTTP_PROXY, which is not set`;
+      ? `direct (no HTTPS_PROXY or HTTP_PROXY set)${unread}`
+      : `direct: ${route.unused} is set, but it is for https:// addresses; an http:// one goes through HTTP_PROXY, which is not set${unread}`;
+  }
   if (route.kind === 'bypassed')
     return `direct: NO_PROXY entry "${route.entry}" bypasses the proxy ${redactProxyUrl(route.proxy)}`;
   return `through the proxy ${redactProxyUrl(route.proxy)} (${route.variable})`;

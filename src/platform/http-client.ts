@@ -341,10 +341,16 @@ export class HttpClient {
     }
     const intermediary = intermediaryAnswer(response, this.route);
     // Its page's title may quote what the proxy refused (`Proxy-Authorization: Basic …`): masked as a body is.
-    if (intermediary)
-      throw new UnavailableError(
-        `${request.method} ${shownUrl(response)} ${redactSecrets(intermediary, response.requestSecrets ?? [])}`,
-      );
+    if (intermediary) {
+      const said = `${request.method} ${shownUrl(response)} ${redactSecrets(intermediary, response.requestSecrets ?? [])}`;
+      // A proxy's 5xx may come after it passed a write on (its answer lost on the way back): never "not sent".
+      if (isWrite(request) && response.status >= 500)
+        throw new AmbiguousRequestError(
+          `${said} The request may have reached the platform: check whether it was applied before sending it again.`,
+          { status: response.status },
+        );
+      throw new UnavailableError(said);
+    }
     if (!decision.retry && decision.retryAfterMs !== undefined) {
       // Said as what happened: one answer asked for longer than b2bctl waits, not a request that "kept failing".
       const until = new Date(this.options.clock.now() + decision.retryAfterMs).toISOString();
@@ -553,10 +559,26 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
       : body.notUtf8 === true
         ? "if the platform writes another charset, name it (b2bctl config set answers.charset windows-1252), or ask the platform's operator to declare the charset it writes in the Content-Type"
         : "ask the platform's operator to answer in UTF-8 without a content coding, or with one b2bctl decodes";
-  const message = `${request.method} ${shownUrl({ url })} answered HTTP ${status} with ${body.unreadable}; ${remedy}.`;
+  const target = `${request.method} ${shownUrl({ url })}`;
+  const why = `with ${body.unreadable}; ${remedy}`;
   return status < 400 && isWrite(request)
-    ? new AmbiguousRequestError(message, { status })
-    : new UnavailableError(message);
+    ? new UnreadableWriteAnswerError(target, status, why)
+    : new UnavailableError(`${target} answered HTTP ${status} ${why}.`);
+}
+
+/**
+ * A write answered below 400 with a body b2bctl cannot decode (a broken gzip): ambiguous to every command that reads
+ * the answer for its result (a bulk run's `unknown`); `b2bctl api`, which reads none, says the status was answered and
+ * the request done (docs/api.md), from `target` (the method and URL) and `why` (what could not be read, and the fix).
+ */
+export class UnreadableWriteAnswerError extends AmbiguousRequestError {
+  constructor(
+    readonly target: string,
+    status: number,
+    readonly why: string,
+  ) {
+    super(`${target} answered HTTP ${status} ${why}.`, { status });
+  }
 }
 
 /** Whether the request asks the platform to change something: any method but a read's, or a POST that asks only. */

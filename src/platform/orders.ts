@@ -99,8 +99,10 @@ export async function listOrderPage(
     });
   const { status, body, date, unreadableDate } = answer;
   // An error answered with 200 (`{"success":false,…}`, `{"totalElements":"40"}`) stops the run: read as an empty
-  // page, it would end the listing and move the cursor past every order not read.
-  const notAPage = orderListingNotAPage(body, settings);
+  // page, it would end the listing and move the cursor past every order not read. So does text where JSON belongs (a
+  // gateway's "maintenance" page), which no answers.orders.items can find a list in, as for sellers list: it was read
+  // as an empty page, the run green every minute of the outage, its advice pointing at a setting (a user test).
+  const notAPage = typeof body === 'string' ? 'it is text, not JSON' : orderListingNotAPage(body, settings);
   if (notAPage !== undefined)
     throw new NotAListingPage(
       status,

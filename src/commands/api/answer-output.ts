@@ -38,8 +38,8 @@ export function bodyText(text: string, forTerminal: boolean): string {
 }
 
 /**
- * A 4xx or 5xx: its body on stderr, and exit 1 with one line. `mayHaveBeenApplied` for a write answered 502, 503 or 504,
- * which was not repeated: the line says to check before sending it again. `branch` is the --branch (or setting) that
+ * A 4xx or 5xx: its body on stderr, and exit 1 with one line. `mayHaveBeenApplied` for a write answered any 5xx (a
+ * 502, 503 or 504 not repeated, a 500, a 507) or a redirect: the line says to check before sending it again. `branch` is the --branch (or setting) that
  * filled {branch}: a server in front of the platform refusing the "/" it held, encoded, is said so, with what to do.
  */
 export async function refuseAnswer(

@@ -38,7 +38,13 @@ export async function checkDns(url: URL, route: ProxyRoute): Promise<Finding> {
 
 /** Which proxy the base URL goes through (or that NO_PROXY bypasses it), and whether the proxy tunnels to it. */
 export async function checkProxy(url: URL, route: ProxyRoute, timeoutMs: number): Promise<Finding> {
-  if (route.kind !== 'proxy') return { check: 'proxy', result: 'ok', detail: describeRoute(route) };
+  // ALL_PROXY set and not read: a warning, as the operator may believe the requests go through it (a user test).
+  if (route.kind !== 'proxy')
+    return {
+      check: 'proxy',
+      result: route.kind === 'direct' && route.unread !== undefined ? 'warn' : 'ok',
+      detail: describeRoute(route),
+    };
   try {
     // Plain http is asked of the proxy by URL, without CONNECT: the check is that the proxy answers at all.
     if (url.protocol !== 'https:') {

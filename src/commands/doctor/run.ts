@@ -3,6 +3,7 @@ import type { Session } from '../../config/session.js';
 import { type HttpClient, secretsOfProxy } from '../../platform/http-client.js';
 import { redactSecrets } from '../../platform/redact.js';
 import { B2bctlError, ExitCode, UsageError } from '../../base/errors.js';
+import { ProxySettingError } from '../../net/proxy-route.js';
 import { readSecretFromStdin } from '../../io/read-stdin.js';
 import { createRecordWriter } from '../../io/output/record-writer.js';
 import { renderStacked, renderWrappingTable } from '../../io/output/fitted-layouts.js';
@@ -57,25 +58,63 @@ export async function run(options: DoctorOptions, context: Context): Promise<voi
   // The profile's time-out and proxy, as every command's requests have them: with a fixed 10 s, doctor was green on a
   // profile whose every job timed out (a user test). No retries: doctor answers in seconds.
   const timeoutMs = requestTimeoutOf(session);
-  const http = await context.httpClient(baseUrl, { retries: 0, timeoutMs });
-  findings.push(await checkDns(url, http.route));
-  if (findings.at(-1)?.result !== 'fail') findings.push(await checkProxy(url, http.route, timeoutMs));
-  if (findings.at(-1)?.result !== 'fail') findings.push(await checkTls(url, http.route, timeoutMs));
-  const network =
-    findings.at(-1)?.result === 'fail' ? undefined : await checkReachable(http, () => context.clock.now());
-  if (network) findings.push(network.reachable, ...(network.clock ? [network.clock] : []));
   // What doctor quotes (a route's or the proxy's answer) is masked as every other command masks it: the token it
   // sent, the password it logged in with, the proxy's credentials (a user test: an answer echoing them was printed).
-  const secrets = [session.get('token'), loginPassword?.value, ...secretsOfProxy(http.route)];
+  const secrets = [session.get('token'), loginPassword?.value];
+  let http: HttpClient;
+  try {
+    http = await context.httpClient(baseUrl, { retries: 0, timeoutMs });
+  } catch (error) {
+    // A proxy variable that cannot be read is a check that failed, as a setting that does not read is (a user test:
+    // doctor printed no finding at all); every command refuses it, exit 2, before sending anything.
+    if (!(error instanceof ProxySettingError)) throw error;
+    findings.push(
+      { check: 'proxy', result: 'fail', detail: error.message, exitCode: ExitCode.usage },
+      { check: 'token and routes', result: 'skip', detail: 'nothing was sent: no command goes out with that proxy' },
+    );
+    return await endDoctor(findings, secrets, session, context);
+  }
+  secrets.push(...secretsOfProxy(http.route));
+  const connection = await connectionFindings(http, url, timeoutMs, context);
+  findings.push(...connection.findings);
   if (tokenElsewhere) {
     findings.push(tokenElsewhere, { check: 'routes', result: 'skip', detail: 'no token to ask the routes with' });
-  } else if (network?.reachable.result === 'ok') {
+  } else if (connection.reachable) {
     const probed = await probeTokenAndRoutes(http, session, loginPassword, options, context);
     secrets.push(probed.token);
     findings.push(...probed.findings);
   } else {
     findings.push({ check: 'token and routes', result: 'skip', detail: 'the base URL cannot be reached' });
   }
+  await endDoctor(findings, secrets, session, context);
+}
+
+/**
+ * The network's checks in turn, each run only when the one before did not fail: DNS, proxy, TLS, reachability (with
+ * the platform's clock); `reachable` when the base URL answered.
+ */
+async function connectionFindings(
+  http: HttpClient,
+  url: URL,
+  timeoutMs: number,
+  context: Context,
+): Promise<{ findings: Finding[]; reachable: boolean }> {
+  const findings: Finding[] = [await checkDns(url, http.route)];
+  if (findings.at(-1)?.result !== 'fail') findings.push(await checkProxy(url, http.route, timeoutMs));
+  if (findings.at(-1)?.result !== 'fail') findings.push(await checkTls(url, http.route, timeoutMs));
+  if (findings.at(-1)?.result === 'fail') return { findings, reachable: false };
+  const network = await checkReachable(http, () => context.clock.now());
+  findings.push(network.reachable, ...(network.clock ? [network.clock] : []));
+  return { findings, reachable: network.reachable.result === 'ok' };
+}
+
+/** The findings that need no request, then every finding printed, and the exit code the most telling failure gives. */
+async function endDoctor(
+  findings: Finding[],
+  secrets: (string | undefined)[],
+  session: Session,
+  context: Context,
+): Promise<void> {
   findings.push({
     check: 'stock routes',
     result: 'skip',

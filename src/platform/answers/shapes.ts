@@ -1,4 +1,5 @@
 import { B2bctlError, ExitCode } from '../../base/errors.js';
+import { looksLikeHtml } from '../../base/quoted-answer.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { readInstantMs } from '../../domain/update-instants.js';
 import { shownUrl } from '../redact.js';
@@ -85,7 +86,7 @@ export function candidatePaths(setting: string | undefined, recognised: readonly
  * JSON `text/html`), and a page that starts as HTML is one whatever its label.
  */
 export function isHtmlAnswer(contentType: string | undefined, text: string): boolean {
-  if (/^\s*(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text.slice(0, 200))) return true;
+  if (looksLikeHtml(text)) return true;
   return contentType !== undefined && /\btext\/html\b/i.test(contentType) && !isJson(text);
 }
 

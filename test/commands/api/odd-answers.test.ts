@@ -76,6 +76,17 @@ beforeAll(async () => {
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(`[{"id":"a","username":"a@x","x":${'['.repeat(5000)}${']'.repeat(5000)}}]`);
+    else if (path?.startsWith('/status/'))
+      response
+        .writeHead(Number(path.slice('/status/'.length)), { 'content-type': 'application/json' })
+        .end('{"message":"failed"}');
+    else if (path === '/broken-gzip')
+      response
+        .writeHead(request.method === 'GET' ? 200 : 201, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+        })
+        .end('not gzip at all');
     else response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"nf"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -189,6 +200,56 @@ describe('b2bctl api and odd answers', () => {
     expect(result.stderr).toContain(
       `error: POST ${baseUrl}/upstream-failed answered HTTP 502, which may come after the platform applied the request: check whether it did before sending it again.`,
     );
+  });
+
+  // A user test: "answered HTTP 500." alone read as a refusal, and the write was sent again.
+  it.each([
+    ['POST', 500],
+    ['PUT', 507],
+    ['PATCH', 501],
+    ['DELETE', 500],
+  ])('a %s answered %i: sent once, exit 1, the line says it may have been applied', async (method, status) => {
+    seen.length = 0;
+    const result = await api(['-X', method, `/status/${status}`, '-f', 'qty=5']);
+    expect(seen).toEqual([`${method} /status/${status}`]);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      `${method} ${baseUrl}/status/${status} answered with this body: {"message":"failed"}`,
+    );
+    expect(result.stderr).toContain(
+      `error: ${method} ${baseUrl}/status/${status} answered HTTP ${status}, which may come after the platform applied the request: check whether it did before sending it again.`,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('a GET answered 500, and a POST answered 400, are said as their status alone', async () => {
+    const read = await api(['/status/500']);
+    expect(read.stderr).toContain(`error: GET ${baseUrl}/status/500 answered HTTP 500.`);
+    expect(read.code).toBe(1);
+    const refused = await api(['-X', 'POST', '/status/400', '-f', 'qty=5']);
+    expect(refused.stderr).toContain(`error: POST ${baseUrl}/status/400 answered HTTP 400.`);
+    expect(refused.code).toBe(1);
+  });
+
+  // A user test: exit 69 ("unavailable"), which a cron wrapper retries on, and no word that the write was done.
+  it.each(['POST', 'PUT'])('a %s answered 201 in a broken gzip: sent once, exit 1, said done', async (method) => {
+    seen.length = 0;
+    const result = await api(['-X', method, '/broken-gzip', '-F', 'qty=1']);
+    expect(seen).toEqual([`${method} /broken-gzip`]);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: ${method} ${baseUrl.replaceAll('.', '\\.')}/broken-gzip answered HTTP 201 \\(the request was done: do not send it again\\) with a body labelled Content-Encoding: gzip that does not decode as gzip`,
+        'm',
+      ),
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('a GET answered 200 in a broken gzip is still the platform being unusable, exit 69', async () => {
+    const result = await api(['/broken-gzip']);
+    expect(result.stderr).toContain(`error: GET ${baseUrl}/broken-gzip answered HTTP 200 with a body labelled`);
+    expect(result.code).toBe(69);
   });
 
   it('-o json of a flat object prints it as sent, not [] (a queued batch keeps its id), with no note: it is JSON', async () => {

@@ -4,7 +4,7 @@
  * no empty page, and an order detail that says it failed or is an empty envelope is no order. Neither may end a
  * listing, move a cursor or be written as an order.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
@@ -93,6 +93,37 @@ describe('orders poll: a listing answered 200 with an error or a total and no li
     expect(new Set(ndjsonOf<{ id: number }>(healthy.stdout).map((order) => order.id))).toEqual(
       new Set(orders.map((order) => order.id)),
     );
+  });
+
+  // A user test: a gateway's text page answered 200 was read as an empty listing, exit 0 every minute of the outage,
+  // with advice to set answers.orders.items, which no setting could help.
+  it.each([
+    [
+      'text/plain',
+      'Sistema em manutencao',
+      'failed with HTTP 200: the answer is no page of orders (it is text, not JSON): "Sistema em manutencao"',
+    ],
+    [
+      'text/html',
+      '<p>Sistema em manutencao</p>',
+      "answered HTTP 200 with an HTML page instead of the platform's JSON: a proxy, firewall or captive portal",
+    ],
+  ])('a %s page answered 200 is no page: exit 69, nothing emitted, the cursor kept', async (type, text, said) => {
+    const configDir = freshConfigDir();
+    routes['GET /v1/orders'] = paged(orders);
+    const cursor = join(configDir, 'cursors', 'default.orders-poll.json');
+    expect((await run(['orders', 'poll', '--since', '1h', '-o', 'ndjson'], { configDir })).code).toBe(0);
+    const saved = readFileSync(cursor, 'utf8');
+    received.length = 0;
+    routes['GET /v1/orders'] = (_request, _body, response) =>
+      response.writeHead(200, { 'content-type': type }).end(text);
+    const result = await run(['orders', 'poll', '-o', 'ndjson'], { configDir });
+    expect(received[0]).toBe('GET /v1/orders');
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(new RegExp(`^error: GET ${escaped(platform.url)}/v1/orders\\?\\S+ ${escaped(said)}`));
+    expect(result.stderr.split('\n').filter((line) => line !== '')).toHaveLength(1);
+    expect(result.code).toBe(69);
+    expect(readFileSync(cursor, 'utf8')).toBe(saved);
   });
 
   // An empty first page beside a total above 0 contradicts itself: read again, and refused if it stays so

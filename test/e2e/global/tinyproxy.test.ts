@@ -3,53 +3,26 @@
  * reaches the sandbox and the webhook receiver through it, as its own log shows, and its password is never printed.
  * An https store is reached through a CONNECT tunnel, which doctor reports.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { startTlsFront, type TlsFront } from '../../support/certificates.js';
-import { freshConfigDir, freshWorkDir, runCli, untilAnsweringHttp } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir, runCli } from '../../support/cli.js';
 import { repoRoot, sandboxPassword, sandboxUser, seedDirectory, startTestSandbox } from '../../support/sandbox.js';
 import { requireTools } from '../../support/external-tools.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { startTinyproxy, type Tinyproxy } from '../../support/tinyproxy.js';
 import { clientId, clientSecret, startTestReceiver, type TestReceiver } from '../../support/webhook-receiver.js';
 
 const tinyproxyTool = requireTools('tinyproxy');
 
 const proxyPassword = 'tiny-Pr0xy-pass-5521';
 
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** tinyproxy in the foreground on a free loopback port, logging every request to a file. */
-async function startTinyproxy(dir: string): Promise<{ url: string; log: () => string; child: ChildProcess }> {
-  const port = await freePort();
-  const logFile = join(dir, 'tinyproxy.log');
-  writeFileSync(
-    join(dir, 'tinyproxy.conf'),
-    `Port ${port}\nListen 127.0.0.1\nTimeout 30\nLogFile "${logFile}"\nLogLevel Connect\nMaxClients 50\nAllow 127.0.0.1\nBasicAuth ci ${proxyPassword}\n`,
-  );
-  writeFileSync(logFile, '');
-  const child = spawn('tinyproxy', ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
-  await untilAnsweringHttp('127.0.0.1', port, {
-    method: 'OPTIONS',
-    ready: () => readFileSync(logFile, 'utf8').includes('listening on fd'),
-  });
-  return { url: `http://ci:${proxyPassword}@127.0.0.1:${port}`, log: () => readFileSync(logFile, 'utf8'), child };
-}
-
 describe.skipIf(tinyproxyTool.missing)(`through tinyproxy${tinyproxyTool.note}`, () => {
   let sandbox: RunningSandbox;
   let receiver: TestReceiver;
-  let tinyproxy: Awaited<ReturnType<typeof startTinyproxy>>;
+  let tinyproxy: Tinyproxy;
   let front: TlsFront;
   let httpsBase: string;
   const outputs: string[] = [];
@@ -57,7 +30,7 @@ describe.skipIf(tinyproxyTool.missing)(`through tinyproxy${tinyproxyTool.note}`,
   beforeAll(async () => {
     sandbox = await startTestSandbox();
     receiver = await startTestReceiver();
-    tinyproxy = await startTinyproxy(freshWorkDir());
+    tinyproxy = await startTinyproxy(freshWorkDir(), { user: 'ci', password: proxyPassword });
     const tls = join(repoRoot, 'test', 'fixtures', 'tls');
     front = await startTlsFront(sandbox.url, {
       cert: readFileSync(join(tls, 'localhost.cert.pem')),
@@ -67,9 +40,7 @@ describe.skipIf(tinyproxyTool.missing)(`through tinyproxy${tinyproxyTool.note}`,
   });
   afterAll(async () => {
     // Waited for: stopping, it still writes its log into the folder removed below.
-    const exited = once(tinyproxy.child, 'exit');
-    tinyproxy.child.kill('SIGTERM');
-    await exited;
+    await tinyproxy.stop();
     await front.close();
     await sandbox.close();
     await receiver.close();

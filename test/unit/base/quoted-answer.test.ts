@@ -13,6 +13,11 @@ describe('quotedAnswer', () => {
       shown: 'an HTML page ("Bad Gateway"): 502 nginx & co.',
     },
     { name: 'an HTML page with no title', text: '<html><body>down</body></html>', shown: 'an HTML page: down' },
+    {
+      name: "an XHTML page behind its XML declaration (tinyproxy's, a user test)",
+      text: '<?xml version="1.0" encoding="UTF-8" ?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">\n<html>\n<head><title>502 Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1><p>Unable to connect.</p></body></html>',
+      shown: 'an HTML page ("502 Bad Gateway"): Bad Gateway Unable to connect.',
+    },
   ])('$name', ({ text, shown }) => {
     expect(quotedAnswer(text)).toBe(shown);
   });

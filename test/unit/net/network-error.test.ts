@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeNetworkProblem } from '../../../src/net/network-error.js';
 import { ProxyConnectError } from '../../../src/net/tls-probe.js';
 import { proxyRouteFor } from '../../../src/net/proxy-route.js';
-import { intermediaryAnswer } from '../../../src/platform/intermediary.js';
+import { intermediaryAnswer, proxyOwnAnswerMark } from '../../../src/platform/intermediary.js';
 
 const store = new URL('https://store.example:8443/api');
 const direct = proxyRouteFor(store, {});
@@ -42,6 +42,13 @@ describe('one wording for network failures', () => {
       proxied,
       'the proxy http://bob:[redacted]@proxy.corp:3128 refused to connect to store.example:8443 (HTTP 403 to CONNECT)',
       'NO_PROXY',
+    ],
+    // tinyproxy's 500 "Unable to connect" to a CONNECT when the platform is down: the proxy could not reach it.
+    [
+      new Error('Proxy response (500) !== 200 when HTTP Tunneling'),
+      proxied,
+      'the proxy http://bob:[redacted]@proxy.corp:3128 could not connect to store.example:8443 (HTTP 500 to CONNECT)',
+      'the platform may be down or unreachable from the proxy: check the base URL',
     ],
   ])('%s', (error, route, what, fix) => {
     const problem = describeNetworkProblem(error, store, route);
@@ -93,6 +100,7 @@ describe('one wording for network failures', () => {
 
 describe('answers from a proxy or gateway', () => {
   const html = { 'content-type': 'text/html' };
+  const answeredUrl = `${store.href}/x`;
   it.each([
     [
       502,
@@ -117,16 +125,20 @@ describe('answers from a proxy or gateway', () => {
       /HTTP 407 \(Proxy Authentication Required\) by the proxy .*: it refused the credentials given\. Check them in the proxy URL, HTTPS_PROXY=/,
     ],
   ])('%i %j', (status, headers, text, route, expected) => {
-    expect(intermediaryAnswer({ status, headers, text }, route)).toMatch(expected);
+    expect(intermediaryAnswer({ status, headers, text, url: answeredUrl }, route)).toMatch(expected);
   });
 
   it('a 401 HTML page through a proxy (tinyproxy refusing wrong credentials) names the proxy', () => {
-    expect(intermediaryAnswer({ status: 401, headers: html, text: page('401 Unauthorized') }, proxied)).toMatch(
+    expect(
+      intermediaryAnswer({ status: 401, headers: html, text: page('401 Unauthorized'), url: answeredUrl }, proxied),
+    ).toMatch(
       /^was answered HTTP 401 with an HTML page \("401 Unauthorized"\) by the proxy http:\/\/bob:\[redacted\]@proxy\.corp:3128: it refused the credentials given/,
     );
-    expect(intermediaryAnswer({ status: 401, headers: html, text: page('401 Unauthorized') }, direct)).toBeUndefined();
     expect(
-      intermediaryAnswer({ status: 401, headers: {}, text: '{"error":"invalid_token"}' }, proxied),
+      intermediaryAnswer({ status: 401, headers: html, text: page('401 Unauthorized'), url: answeredUrl }, direct),
+    ).toBeUndefined();
+    expect(
+      intermediaryAnswer({ status: 401, headers: {}, text: '{"error":"invalid_token"}', url: answeredUrl }, proxied),
     ).toBeUndefined();
   });
 
@@ -135,6 +147,43 @@ describe('answers from a proxy or gateway', () => {
     [500, { 'content-type': 'text/html' }, page('Error')],
     [404, { 'content-type': 'text/html' }, page('Not found')],
   ])('%i from the platform itself is not blamed on a proxy', (status, headers, text) => {
-    expect(intermediaryAnswer({ status, headers, text }, direct)).toBeUndefined();
+    expect(intermediaryAnswer({ status, headers, text, url: answeredUrl }, direct)).toBeUndefined();
+  });
+});
+
+describe("a plain-http proxy's own error page, told by where it came from", () => {
+  const plain = new URL('http://erp.example:9749');
+  const byUrl = proxyRouteFor(plain, { HTTP_PROXY: 'http://127.0.0.1:3128' });
+  const xhtml = `<?xml version="1.0" encoding="UTF-8" ?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "x.dtd">\n${page('500 Unable to connect')}`;
+  const answer = (status: number, headers: Record<string, string>, url = `${plain.href}x`) => ({
+    status,
+    headers: { 'content-type': 'text/html', ...headers },
+    text: xhtml,
+    url,
+  });
+
+  it.each([
+    [{ server: 'tinyproxy/1.11.1' }, 'Server: tinyproxy/1.11.1'],
+    [{ 'x-squid-error': 'ERR_CONNECT_FAIL 111', server: 'squid/6.1' }, 'X-Squid-Error: ERR_CONNECT_FAIL 111'],
+    [{ server: 'cache-fw/2.0', via: '1.1 edge (nginx), 1.1 cache (cache-fw/2.0)' }, 'Server: cache-fw/2.0'],
+    [{ server: 'nginx', via: '1.1 tinyproxy (tinyproxy/1.11.1)' }, undefined],
+    [{ server: 'Apache' }, undefined],
+    [{}, undefined],
+  ])('%j: %s', (headers, mark) => {
+    expect(proxyOwnAnswerMark(headers)).toBe(mark);
+  });
+
+  it('a 500 the proxy wrote names it, its mark and the host it could not reach; an XHTML page by its title', () => {
+    expect(intermediaryAnswer(answer(500, { server: 'tinyproxy/1.11.1' }), byUrl)).toBe(
+      'was answered HTTP 500 with an HTML page ("500 Unable to connect") by the proxy http://127.0.0.1:3128 (HTTP_PROXY) itself (Server: tinyproxy/1.11.1), not by the platform: the proxy could not get an answer from erp.example:9749. Try again later; if it persists, check the base URL and HTTP_PROXY (or add the host to NO_PROXY if this machine reaches it directly), and ask the proxy\'s operator.',
+    );
+    expect(intermediaryAnswer(answer(403, { server: 'tinyproxy/1.11.1' }), byUrl)).toMatch(
+      /itself \(Server: tinyproxy\/1\.11\.1\), not by the platform: the proxy refused to pass the request on to erp\.example:9749\./,
+    );
+  });
+
+  it("the same page is the platform's when no proxy is asked by URL: direct, or inside a CONNECT tunnel", () => {
+    expect(intermediaryAnswer(answer(500, { server: 'tinyproxy/1.11.1' }), proxyRouteFor(plain, {}))).toBeUndefined();
+    expect(intermediaryAnswer(answer(500, { server: 'tinyproxy/1.11.1' }, `${store.href}/x`), proxied)).toBeUndefined();
   });
 });
