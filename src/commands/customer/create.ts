@@ -4,7 +4,14 @@ import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { placeOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
-import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
+import {
+  AmbiguousRequestError,
+  CredentialsRefusedAfterWriteError,
+  ExitCode,
+  exitCodeOf,
+  PlatformError,
+  UnavailableError,
+} from '../../base/errors.js';
 import type { PlatformClient, PlatformResponse } from '../../platform/client.js';
 import { AmbiguousAnswerError } from '../../platform/http-client.js';
 import { MayHaveBeenAppliedError } from '../../platform/applied-write.js';
@@ -31,7 +38,7 @@ import { leavesAddressPartsOut, NoStoredAddress, updateKeepingAddress } from './
 import { doubtfulUpdate, refusalMessage, refusedWrite } from './customer-failures.js';
 import { type KeptChange, keptChangeWords, keptChanges, keptNote, sameEmail } from './upsert-kept.js';
 import { countOf } from '../../lib/plural.js';
-import { asClause } from '../../lib/clause.js';
+import { asClause, asSentence } from '../../lib/clause.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -161,7 +168,8 @@ export async function createOnce(
   // first, it would rely on the platform refusing a duplicate it may still be storing (a fresh user test).
   if (entry.reportedUnknown) {
     const earlier = resumedFind(entry.reportedStatus, document);
-    const stored = await storedAfterLostAnswer(client, document, earlier.lead, signal);
+    const stored = await storedAfterLostAnswer(client, document, earlier.lead, entry.reportedStatus, signal);
+    if (stored instanceof QuestionRefused) return report('unknown', { status: entry.reportedStatus, ...stored.row });
     if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, earlier, stored, report, signal);
   }
   try {
@@ -169,7 +177,8 @@ export async function createOnce(
   } catch (error) {
     const lost = lostAnswerOf(error);
     if (lost !== undefined) {
-      const stored = await storedAfterLostAnswer(client, document, lost.error.message, signal);
+      const stored = await storedAfterLostAnswer(client, document, lost.error.message, lost.status, signal);
+      if (stored instanceof QuestionRefused) return report('unknown', { status: lost.status, ...stored.row });
       if (stored !== undefined) {
         const found = { ...lost, created: `${lost.what}; the customer exists, so it was not sent again` };
         return existingAfterLostAnswer(client, entry, upsert, found, stored, report, signal);
@@ -269,26 +278,60 @@ function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: str
 }
 
 /**
- * The stored record of a create whose answer was lost (`lead` says how) and the status of the question that read it,
- * or undefined when no customer has the document. When the platform cannot be asked either, the create's outcome
- * stays unknown: an error is thrown, saying so (the record is reported `unknown`, and a resume asks again).
+ * The platform's refusal of the question asked after a lost answer (a 400 or 405 to the empty update: a gateway that
+ * takes no update with nothing to update): it says nothing of the create, which stays `unknown` (a row quoting the
+ * question's answer, asked again by the resume), never `failed` in the question's words (a user test).
+ */
+class QuestionRefused {
+  constructor(readonly row: { message: string }) {}
+}
+
+/**
+ * The stored record of a create whose answer was lost (`lead` says how; `status`, what it was answered with, if
+ * anything) and the status of the question that read it, or undefined when no customer has the document, or the
+ * question's refusal (QuestionRefused). When the platform cannot be asked, the create's outcome stays unknown: an
+ * error is thrown, saying so (the record is reported `unknown`, and a resume asks again); when it refuses this
+ * user's credentials, the run stops (exit 77), the record `unknown` all the same (CredentialsRefusedAfterWriteError).
  */
 async function storedAfterLostAnswer(
   client: PlatformClient,
   document: string,
   lead: string,
+  status: number | undefined,
   signal: AbortSignal,
-): Promise<StoredCustomer | undefined> {
+): Promise<StoredCustomer | QuestionRefused | undefined> {
   try {
     return await registeredCustomer(client, document, signal);
   } catch (error) {
+    const notAsked = `${lead} Whether customer ${document} was created could not be asked`;
+    const askAgain = 'a resume asks again before sending it.';
     // A server in front of the platform that refused the question's encoded "/" said nothing of the customer either.
-    if (!(error instanceof UnavailableError) && !(error instanceof EncodedSlashRefusedError)) throw error;
-    throw new AmbiguousRequestError(
-      `${lead} Whether customer ${document} was created could not be asked either (${asClause(error.message)}); a resume asks again before sending it.`,
-      { cause: error },
-    );
+    if (error instanceof UnavailableError || error instanceof EncodedSlashRefusedError)
+      throw new AmbiguousRequestError(`${notAsked} either (${asClause(error.message)}); ${askAgain}`, {
+        cause: error,
+      });
+    if (exitCodeOf(error) === ExitCode.authFailed && error instanceof Error)
+      throw new CredentialsRefusedAfterWriteError(
+        questionRefusedToUser(error),
+        `${notAsked}: the platform refused this user's credentials for the question (${asClause(error.message)}); ${askAgain}`,
+        status,
+        { cause: error },
+      );
+    if (!(error instanceof PlatformError)) throw error;
+    return new QuestionRefused({
+      message: `${notAsked}: the platform refused the question (${asClause(error.message)}), which says nothing of the create; ${askAgain}`,
+    });
   }
+}
+
+/**
+ * The error line of a run stopped by refused credentials while asking whether a create went through: a 403 says this
+ * user may not use the update route the question is asked with (an integration user allowed to create customers and
+ * not to update them), in a sentence of its own; a login refused (401) keeps its own words, which say how to log in.
+ */
+function questionRefusedToUser(error: Error): string {
+  if (!(error instanceof PlatformError) || error.status !== 403) return asSentence(error.message);
+  return `${asSentence(error.message)} The update route (PUT /v1/customer/{document}), which b2bctl asks with whether a create whose answer was lost went through, is refused to this user: give it the right to update customers, or log in as a user that has it.`;
 }
 
 /**
@@ -441,7 +484,15 @@ async function afterRefusedCreate(
     const kept = keptChanges(entry.value, updated.record);
     return report('updated', { status: updated.status, id: idOf(updated.record), message: keptNote(kept) }, kept);
   }
-  const registered = await registeredCustomer(client, document, signal);
+  let registered: StoredCustomer | undefined;
+  try {
+    registered = await registeredCustomer(client, document, signal);
+  } catch (question) {
+    // A server in front that refused the encoded "/" has its own advice (the failed row names the setting).
+    const refused = question instanceof PlatformError && !(question instanceof EncodedSlashRefusedError);
+    if (!refused || question.exitCode === ExitCode.authFailed) throw question;
+    return questionRefusedAfterRefusal(entry, error, question, report);
+  }
   if (!registered) return notRegistered();
   const existing = registered.record;
   const storedEmail = storedEmailOf(existing);
@@ -467,6 +518,31 @@ async function afterRefusedCreate(
     });
   // The stored record read above completes an address the file gives in part.
   return updatedByUpsert(client, entry, registered, report, signal);
+}
+
+/**
+ * A create refused 400 or 409, and the question that would tell whether the document is registered refused too (a
+ * gateway that takes no update with nothing to update): the create's own refusal is the row's, never the question's,
+ * which says nothing of the customer (a user test). A resumed record without a row may have been created by the
+ * interrupted run, which its refusal does not rule out: `unknown`, asked again by the next resume.
+ */
+function questionRefusedAfterRefusal(
+  entry: PendingRecord<CustomerCreateBody>,
+  refusal: PlatformError,
+  question: PlatformError,
+  report: Reporter,
+): ReportEntry {
+  const document = String(entry.value.document);
+  const unasked = `whether document ${document} is registered could not be asked: the platform refused the question (${asClause(question.message)})`;
+  if (entry.unanswered)
+    return report('unknown', {
+      status: refusal.status,
+      message: `the interrupted run sent customer ${document} and could not tell whether it was created; sent again, the create was refused (${asClause(refusal.message)}), and ${unasked}; a resume asks again before sending it.`,
+    });
+  return report('failed', {
+    status: refusal.status,
+    message: `${refusal.platformMessage ?? refusal.message} (${unasked})`,
+  });
 }
 
 /**
