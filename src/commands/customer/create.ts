@@ -25,6 +25,7 @@ import {
 } from '../../platform/customers.js';
 import {
   linksShownEmpty,
+  nameStoredOtherwise,
   noCustomerShown,
   readCustomerRecord,
   sentValuesShownOtherwise,
@@ -388,7 +389,11 @@ async function existingAfterLostAnswer(
     const otherwise = sentValuesShownOtherwise(entry.value, stored.record);
     const fileEmail = sameEmail(entry.value.username, email);
     if (fileEmail && otherwise.length === 0)
-      return report('created', { status: stored.status, id: idOf(stored.record), message: created });
+      return report('created', {
+        status: stored.status,
+        id: idOf(stored.record),
+        message: withNote(created, nameStoredOtherwise(entry.value, stored.record)),
+      });
     if (email === undefined && otherwise.length === 0)
       return report('unknown', {
         status,
@@ -504,7 +509,10 @@ async function afterRefusedCreate(
   if (entry.unanswered && fileEmail && otherwise.length === 0 && !upsert) {
     return report('created', {
       id: idOf(existing),
-      message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+      message: withNote(
+        'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+        nameStoredOtherwise(entry.value, existing),
+      ),
     });
   }
   // The platform's own words when it gave any; what we established when it did not.
@@ -564,6 +572,11 @@ export function updateBodyOf(body: CustomerCreateBody): Record<string, unknown> 
   return Object.fromEntries(
     Object.entries(body).filter(([field]) => field !== 'document' && updatableFields.has(field)),
   );
+}
+
+/** A row's message and the note that follows it, if any. */
+function withNote(message: string, note: string | undefined): string {
+  return note === undefined ? message : `${message}; ${note}`;
 }
 
 /** The record id of an answer, when it shows one: a 2xx without it is still a success. */

@@ -54,25 +54,69 @@ export function storedEmailOf(record: unknown): string | undefined {
 
 /**
  * The fields a create sent that the stored record shows with another value, as `name "shown" (the file: "sent")`:
- * the name (spacing, case and accents aside) and the phone (its digits, without the country's 55). A create that made the
- * record stored what it sent, so a customer found after a lost answer that shows other values was there before,
- * though its e-mail is the file's: a corrected name and phone were reported created and never applied (a user test).
- * A field either side does not give tells nothing.
+ * the name (sameStoredName) and the phone (its digits, without the country's 55). A create that made the record
+ * stored what it sent, so a customer found after a lost answer that shows other values was there before, though its
+ * e-mail is the file's: a corrected name and phone were reported created and never applied (a user test). A field
+ * either side does not give tells nothing.
  */
 export function sentValuesShownOtherwise(sent: { name?: unknown; phone?: unknown }, record: unknown): string[] {
   if (!isRecord(record)) return [];
   const differing: string[] = [];
   const compared = [
-    { field: 'name', key: (text: string) => withoutMarks(text).replace(/\s+/g, ' ').trim().toLowerCase() },
-    { field: 'phone', key: (text: string) => text.replace(/\D/g, '').replace(/^55(?=\d{10,11}$)/, '') },
+    { field: 'name', same: sameStoredName },
+    { field: 'phone', same: (file: string, shown: string) => phoneKey(file) === phoneKey(shown) },
   ] as const;
-  for (const { field, key } of compared) {
+  for (const { field, same } of compared) {
     const fileValue = sent[field];
     const shown = record[field];
-    if (!isNonEmptyText(fileValue) || !isNonEmptyText(shown) || key(fileValue) === key(shown)) continue;
+    if (!isNonEmptyText(fileValue) || !isNonEmptyText(shown) || same(fileValue, shown)) continue;
     differing.push(`${field} "${quotedAnswer(shown, 80)}" (the file: "${quotedAnswer(fileValue, 80)}")`);
   }
   return differing;
+}
+
+function phoneKey(text: string): string {
+  return text.replace(/\D/g, '').replace(/^55(?=\d{10,11}$)/, '');
+}
+
+/** A name as written, spacing, case and accents aside. */
+function writtenNameKey(text: string): string {
+  return withoutMarks(text).replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** A name's letters and digits alone, `&` as `e`: `S.A.` as `sa`, `Açúcar & Café` as `acucarecafe`. */
+function storedNameKey(text: string): string {
+  return withoutMarks(text)
+    .toLowerCase()
+    .replaceAll('&', 'e')
+    .replace(/[^a-z0-9]/g, '');
+}
+
+/** The length from which a name the record shows may be the file's cut to its column (a prefix of it). */
+const shortestCutName = 20;
+
+/**
+ * Whether a record's name is the file's as a platform may store it: spacing, case and accents aside, punctuation
+ * dropped (`Ltda.` as `LTDA`, `S.A.` as `SA`), `&` written `E`, or cut to its column's length (a prefix of the
+ * file's name, of at least 20 characters). A back-end that keeps names so turned every lost answer into a false
+ * "it was there before this create", `failed` (a user test); such a name tells nothing, as a field not given does.
+ */
+function sameStoredName(file: string, shown: string): boolean {
+  const fileKey = storedNameKey(file);
+  const shownKey = storedNameKey(shown);
+  if (fileKey === shownKey) return true;
+  return shown.trim().length >= shortestCutName && shownKey !== '' && fileKey.startsWith(shownKey);
+}
+
+/**
+ * The report's note of a customer reported created whose record shows the file's name otherwise than spacing, case
+ * and accents (sameStoredName): the platform stored it so, which the operator should know; undefined otherwise.
+ */
+export function nameStoredOtherwise(sent: { name?: unknown }, record: unknown): string | undefined {
+  const shown = isRecord(record) ? record.name : undefined;
+  if (!isNonEmptyText(sent.name) || !isNonEmptyText(shown)) return undefined;
+  if (writtenNameKey(sent.name) === writtenNameKey(shown)) return undefined;
+  return `the platform stored the name as "${quotedAnswer(shown, 80)}" (the file: "${quotedAnswer(sent.name, 80)}")`;
 }
 
 /**
