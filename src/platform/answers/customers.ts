@@ -2,6 +2,7 @@ import { documentLookupKey } from '../../domain/documents.js';
 import { quotedAnswer } from '../../base/quoted-answer.js';
 import { withoutMarks } from './status-words.js';
 import { firstAt, isIdLike, isRecord, isNonEmptyText } from './shapes.js';
+import { parseActiveState } from '../../domain/yes-no-words.js';
 
 /**
  * Reading the Customer a create or update answers. The document shows it at the answer's root; a gateway may wrap it
@@ -31,14 +32,25 @@ export function readCustomerRecord(body: unknown): Record<string, unknown> | und
  * Each was reported `created` with an empty id, exit 0, and nothing stored (a user test): the create is `unknown` instead.
  */
 export function noCustomerShown(body: unknown): string | undefined {
-  if (typeof body === 'string')
-    return body.trim() === '' ? undefined : `with text instead of the customer's record: ${quotedAnswer(body)}`;
+  const text = textInsteadOfRecord(body);
+  if (text !== undefined) return text;
   const record = readCustomerRecord(body);
   // Only an id given as none (`null`, empty text) says no customer was stored: an id of another shape
   // (`{"value": 77}`) is an id b2bctl does not read, of a record the platform did store.
   if (record === undefined || !Object.hasOwn(record, 'id') || (record.id !== null && record.id !== ''))
     return undefined;
   return `with no customer id (${quotedAnswer(JSON.stringify(record))})`;
+}
+
+/**
+ * How a write's 2xx answered with text (plain text, or a JSON string such as `"ERRO"`) in place of the customer's
+ * record is said, or undefined for any other answer (an empty text is no answer): words b2bctl never decides on, so
+ * a create, an update and a status change so answered are `unknown` alike. An update answered `"ERRO"` was reported
+ * `updated` where the same create was `unknown` (a user test).
+ */
+export function textInsteadOfRecord(body: unknown): string | undefined {
+  if (typeof body !== 'string' || body.trim() === '') return undefined;
+  return `with text instead of the customer's record: ${quotedAnswer(body)}`;
 }
 
 /**
@@ -137,13 +149,26 @@ export function otherCustomersDocument(record: unknown, sent: string): string | 
  * inactive", exit 0, and the blocked customer kept buying (a user test). A platform that names its fields in
  * Portuguese shows it as `ativo`; both are read. Only a boolean is read: any other value tells nothing.
  */
-export function activeShownOtherwise(record: unknown, sent: unknown): { name: string; shown: boolean } | undefined {
+export function activeShownOtherwise(
+  record: unknown,
+  sent: unknown,
+): { name: string; shown: boolean | string } | undefined {
   if (typeof sent !== 'boolean' || !isRecord(record)) return undefined;
   for (const name of ['active', 'ativo']) {
     const shown = record[name];
-    if (typeof shown === 'boolean' && shown !== sent) return { name, shown };
+    if (shownActive(shown) === !sent) return { name, shown: shown as boolean | string };
   }
   return undefined;
+}
+
+/**
+ * A record's `active` or `ativo` as a flag: a boolean, or text in the words an input file's cells take for a state
+ * (parseActiveState: `S`/`N`, `sim`/`não`, `Ativo`/`Inativo`), as a platform that names its fields in Portuguese
+ * writes it; `{"ativo": "S"}` after a deactivation was reported done (a user test). Anything else tells nothing.
+ */
+function shownActive(shown: unknown): boolean | undefined {
+  if (typeof shown === 'boolean') return shown;
+  return typeof shown === 'string' ? parseActiveState(shown) : undefined;
 }
 
 /** A document's digits (and a CNPJ's letters), whatever its punctuation or case. */
