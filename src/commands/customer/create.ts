@@ -27,11 +27,13 @@ import {
   linksShownEmpty,
   nameStoredOtherwise,
   noCustomerShown,
+  showsNoCustomer,
   readCustomerRecord,
   sentValuesShownOtherwise,
   storedEmailOf,
 } from '../../platform/answers/customers.js';
 import { redactSecrets } from '../../lib/secret-values.js';
+import { quotedAnswer } from '../../base/quoted-answer.js';
 import { EncodedSlashRefusedError } from '../../platform/encoded-slash.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
@@ -173,23 +175,13 @@ export async function createOnce(
     if (stored instanceof QuestionRefused) return report('unknown', { status: entry.reportedStatus, ...stored.row });
     if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, earlier, stored, report, signal);
   }
+  let created: PlatformResponse<Customer | undefined>;
   try {
-    return createdAnswer(entry.value, await createCustomer(client, entry.value, signal), report);
+    created = await createCustomer(client, entry.value, signal);
   } catch (error) {
     const lost = lostAnswerOf(error);
-    if (lost !== undefined) {
-      const stored = await storedAfterLostAnswer(client, document, lost.error.message, lost.status, signal);
-      if (stored instanceof QuestionRefused) return report('unknown', { status: lost.status, ...stored.row });
-      if (stored !== undefined) {
-        const found = { ...lost, created: `${lost.what}; the customer exists, so it was not sent again` };
-        return existingAfterLostAnswer(client, entry, upsert, found, stored, report, signal);
-      }
-      // The platform answered the look-up, so it is there: the create alone is unknown, not the platform unavailable.
-      return report('unknown', {
-        status: lost.status,
-        message: `${lost.error.message} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
-      });
-    }
+    if (lost !== undefined)
+      return afterUnseenCreate(client, entry, upsert, { lead: lost.error.message, ...lost }, report, signal);
     if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
     if (!asksWhetherRegistered(error.status))
       return report('failed', {
@@ -198,26 +190,93 @@ export async function createOnce(
       });
     return afterRefusedCreate(client, entry, upsert, error, report, signal);
   }
+  return answeredCreate(client, entry, upsert, created, report, signal);
 }
 
 /**
- * A create's 2xx: `created`, unless its body refuses it or holds another customer's record, which tell neither way:
- * `unknown`, never sent again blindly (the resume asks first). A record that shows the groups or price tags sent
- * empty is created all the same, and named (`unlinked`): the customer may be outside them.
+ * A create whose outcome was not seen (`lead` and `what` say how: a lost answer, a 2xx without the customer), asked
+ * about: found, as existingAfterLostAnswer decides; not found, `unknown` (the platform may still be creating it, so
+ * it is not sent again in this run: a resume asks again); a question refused, `unknown` too (QuestionRefused).
+ */
+async function afterUnseenCreate(
+  client: PlatformClient,
+  entry: PendingRecord<CustomerCreateBody>,
+  upsert: boolean,
+  unseen: { lead: string; what: string; status?: number },
+  report: Reporter,
+  signal: AbortSignal,
+): Promise<ReportEntry> {
+  const document = String(entry.value.document);
+  const { lead, what, status } = unseen;
+  const stored = await storedAfterLostAnswer(client, document, lead, status, signal);
+  if (stored instanceof QuestionRefused) return report('unknown', { status, ...stored.row });
+  if (stored !== undefined) {
+    const found = { what, status, created: `${what}; the customer exists, so it was not sent again` };
+    return existingAfterLostAnswer(client, entry, upsert, found, stored, report, signal);
+  }
+  // The platform answered the look-up, so it is there: the create alone is unknown, not the platform unavailable.
+  return report('unknown', {
+    status,
+    message: `${lead} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+  });
+}
+
+/**
+ * A create's 2xx, read as a lost answer's look-up is (docs/bulk-runs.md): a body that does not tell (createDoubt) is
+ * `unknown`; the record of a customer of this document with another e-mail is the customer registered before
+ * (`failed`, the --upsert advice; with --upsert, updated), never `created` with that customer's id; a body that shows
+ * no customer at all (`{}`, `{"message": "Cadastro recebido"}`) is asked about, as a lost answer is. Each was
+ * reported `created`, exit 0, with nothing of the file stored (a user test). A 202 keeps its queue's reading, and no
+ * body, `null` or `[]` stays created (createdAnswer).
+ */
+async function answeredCreate(
+  client: PlatformClient,
+  entry: PendingRecord<CustomerCreateBody>,
+  upsert: boolean,
+  created: PlatformResponse<Customer | undefined>,
+  report: Reporter,
+  signal: AbortSignal,
+): Promise<UpsertEntry> {
+  const document = String(entry.value.document);
+  const { status, body } = created;
+  const doubt = createDoubt(body, document, entry.value.password);
+  if (doubt !== undefined)
+    return report('unknown', {
+      status,
+      message: `the create was answered HTTP ${status} ${doubt}. Whether customer ${document} was created is not known, so it was not sent again; a resume asks the platform before sending it.`,
+    });
+  const record = readCustomerRecord(body);
+  const email = storedEmailOf(record);
+  if (record !== undefined && email !== undefined && !sameEmail(entry.value.username, email)) {
+    const what = `the create was answered HTTP ${status} with a customer's record showing another e-mail`;
+    return existingAfterLostAnswer(
+      client,
+      entry,
+      upsert,
+      { what, status, created: what },
+      { record, status },
+      report,
+      signal,
+    );
+  }
+  if (status !== 202 && showsNoCustomer(body)) {
+    const shown = quotedAnswer(redactSecrets(JSON.stringify(body), [entry.value.password]));
+    const what = `the create was answered HTTP ${status} without the customer's record`;
+    return afterUnseenCreate(client, entry, upsert, { lead: `${what} (${shown}).`, what, status }, report, signal);
+  }
+  return createdAnswer(entry.value, created, report);
+}
+
+/**
+ * A create's 2xx that shows the customer made (answeredCreate): `created`. A record that shows the groups or price
+ * tags sent empty is created all the same, and named (`unlinked`): the customer may be outside them.
  */
 function createdAnswer(
   body: CustomerCreateBody,
   created: PlatformResponse<Customer | undefined>,
   report: Reporter,
 ): UpsertEntry {
-  const document = String(body.document);
   const { status } = created;
-  const doubt = createDoubt(created.body, document, body.password);
-  if (doubt !== undefined)
-    return report('unknown', {
-      status,
-      message: `the create was answered HTTP ${status} ${doubt}. Whether customer ${document} was created is not known, so it was not sent again; a resume asks the platform before sending it.`,
-    });
   const record = readCustomerRecord(created.body);
   const unlinked = linksShownEmpty(body, record);
   const notes = [queuedNote(status), unlinkedNote(unlinked)].filter((note) => note !== undefined);

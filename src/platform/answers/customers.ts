@@ -43,6 +43,23 @@ export function noCustomerShown(body: unknown): string | undefined {
 }
 
 /**
+ * Whether a create's 2xx body is an object that shows no customer at all: no `id`, `document`, `email`, `username`
+ * or `name` at its root nor under a recognised envelope (`{}`, `{"message": "Cadastro recebido e será analisado"}`).
+ * Such an answer is no record of the customer made, so the create is asked about as after a lost answer; it was
+ * reported `created` with an empty id, nothing stored (a user test). No body, `null`, `[]` or `true` is no object.
+ */
+export function showsNoCustomer(body: unknown): boolean {
+  if (!isRecord(body)) return false;
+  const places = [body, ...recognisedCustomerEnvelopes.map((name) => body[name]).filter(isRecord)];
+  const fields = ['id', 'document', 'email', 'username', 'name'];
+  return !places.some((place) => fields.some((field) => isGiven(place[field])));
+}
+
+function isGiven(value: unknown): boolean {
+  return value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+}
+
+/**
  * How a write's 2xx answered with text (plain text, or a JSON string such as `"ERRO"`) in place of the customer's
  * record is said, or undefined for any other answer (an empty text is no answer): words b2bctl never decides on, so
  * a create, an update and a status change so answered are `unknown` alike. An update answered `"ERRO"` was reported
