@@ -69,6 +69,25 @@ export class AuthError extends B2bctlError {
   }
 }
 
+/**
+ * Refused credentials (a 401 without a login to renew, a 403) met after a write went out whose outcome the refused
+ * request was to tell: a customer create whose answer was lost, then the question "is it registered?" refused. The
+ * run stops as for any refused login (exit 77), but the record whose write went out is `unknown` with its row
+ * (unknownOutcome), never `not sent`: the platform may have applied it (a user test).
+ */
+export class CredentialsRefusedAfterWriteError extends AuthError {
+  constructor(
+    message: string,
+    /** The report row's message of the record whose write went out. */
+    readonly unknownOutcome: string,
+    /** The status the write itself was answered with, if any (a 500 after storing); none when its answer was lost. */
+    readonly status: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 /** The platform could not be reached, or kept failing after every retry. */
 export class UnavailableError extends B2bctlError {
   /**

@@ -26,6 +26,7 @@ import { LoginUnansweredError } from '../platform/token-source.js';
 import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 import { printable } from '../lib/printable.js';
+import { asSentence } from '../lib/clause.js';
 
 /** What decides how a bulk run that began sending ends. */
 export interface SendingFacts extends SendingResult {
@@ -113,11 +114,15 @@ export async function concludeRun<T, Sent>(
         `${end.error.message} ${stoppedBecause(end.error, job.unit)}; ${whenToResume(end.error)}: ${resumeAfter(end.error, sending)}`,
       );
     case 'stopped: credentials refused':
-      throw new AuthError(`${end.error.message} Then resume with: ${resumeHint}`, { cause: end.error });
+      throw new AuthError(`${asSentence(end.error.message)} Then resume with: ${resumeHint}`, { cause: end.error });
     case 'stopped: records left':
-      throw new B2bctlError(`${end.error.message} Stopped; once that is fixed, run: ${resumeHint}`, end.exitCode, {
-        cause: end.error,
-      });
+      throw new B2bctlError(
+        `${asSentence(end.error.message)} Stopped; once that is fixed, run: ${resumeHint}`,
+        end.exitCode,
+        {
+          cause: end.error,
+        },
+      );
     case 'stopped':
       throw end.error;
     case 'platform unavailable throughout':

@@ -5,6 +5,7 @@ import type { Session } from '../config/session.js';
 import {
   AmbiguousRequestError,
   AuthError,
+  CredentialsRefusedAfterWriteError,
   ExitCode,
   NothingSentError,
   PlatformError,
@@ -397,7 +398,8 @@ function stoppingStarts<Batch>(
  * An error that stops the run, once the batch it ended is reported when its request was sent: a write answered by an
  * HTML page or a redirect stops the run as any answer that is not the platform's does, but the answer came after the
  * request went out, and it may have been applied, so its records are `unknown` with their rows (each batch in flight
- * that gets such an answer too), never `not sent`. A read's (an order's status read first) sent nothing: no row.
+ * that gets such an answer too), never `not sent`. A read's (an order's status read first) sent nothing: no row. So
+ * for refused credentials met after a write went out (CredentialsRefusedAfterWriteError): the run stops, exit 77.
  */
 function reportedIfSent<Sent>(
   error: unknown,
@@ -405,7 +407,10 @@ function reportedIfSent<Sent>(
   ledger: RunLedger,
   result: SendingResult,
 ): unknown {
-  const sentThenStopped = error instanceof ProxyPageError || error instanceof RedirectAnswerError;
+  const sentThenStopped =
+    error instanceof ProxyPageError ||
+    error instanceof RedirectAnswerError ||
+    error instanceof CredentialsRefusedAfterWriteError;
   if (!sentThenStopped || error.unknownOutcome === undefined) return error;
   const answer = { status: error.status, message: error.unknownOutcome };
   ledger.record(

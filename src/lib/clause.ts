@@ -5,3 +5,11 @@
 export function asClause(sentence: string): string {
   return sentence.endsWith('.') && !sentence.endsWith('..') ? sentence.slice(0, -1) : sentence;
 }
+
+/**
+ * A message of ours followed by another sentence: its closing full stop added when it has none (a platform's words
+ * quoted last, `… failed with HTTP 403: Access Denied`), which otherwise read `Access Denied Then resume with: …`.
+ */
+export function asSentence(message: string): string {
+  return /[.!?]$/.test(message.trimEnd()) ? message.trimEnd() : `${message.trimEnd()}.`;
+}

@@ -4,7 +4,14 @@ import type { InputFlags, SendFlags } from '../../bulk/flags.js';
 import { placeOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { customerFieldPaths, type CustomerCreateBody } from '../../domain/customer.js';
-import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
+import {
+  AmbiguousRequestError,
+  CredentialsRefusedAfterWriteError,
+  ExitCode,
+  exitCodeOf,
+  PlatformError,
+  UnavailableError,
+} from '../../base/errors.js';
 import type { PlatformClient, PlatformResponse } from '../../platform/client.js';
 import { AmbiguousAnswerError } from '../../platform/http-client.js';
 import { MayHaveBeenAppliedError } from '../../platform/applied-write.js';
@@ -18,12 +25,15 @@ import {
 } from '../../platform/customers.js';
 import {
   linksShownEmpty,
+  nameStoredOtherwise,
   noCustomerShown,
+  showsNoCustomer,
   readCustomerRecord,
   sentValuesShownOtherwise,
   storedEmailOf,
 } from '../../platform/answers/customers.js';
 import { redactSecrets } from '../../lib/secret-values.js';
+import { quotedAnswer } from '../../base/quoted-answer.js';
 import { EncodedSlashRefusedError } from '../../platform/encoded-slash.js';
 import { customerCatalogue, customerRecordKey, newCustomerChecker } from './customer-input.js';
 import { WrittenNumber } from '../../lib/written-json.js';
@@ -31,7 +41,7 @@ import { leavesAddressPartsOut, NoStoredAddress, updateKeepingAddress } from './
 import { doubtfulUpdate, refusalMessage, refusedWrite } from './customer-failures.js';
 import { type KeptChange, keptChangeWords, keptChanges, keptNote, sameEmail } from './upsert-kept.js';
 import { countOf } from '../../lib/plural.js';
-import { asClause } from '../../lib/clause.js';
+import { asClause, asSentence } from '../../lib/clause.js';
 
 export interface CustomerCreateOptions extends InputFlags, SendFlags {
   file: string;
@@ -161,25 +171,17 @@ export async function createOnce(
   // first, it would rely on the platform refusing a duplicate it may still be storing (a fresh user test).
   if (entry.reportedUnknown) {
     const earlier = resumedFind(entry.reportedStatus, document);
-    const stored = await storedAfterLostAnswer(client, document, earlier.lead, signal);
+    const stored = await storedAfterLostAnswer(client, document, earlier.lead, entry.reportedStatus, signal);
+    if (stored instanceof QuestionRefused) return report('unknown', { status: entry.reportedStatus, ...stored.row });
     if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, earlier, stored, report, signal);
   }
+  let created: PlatformResponse<Customer | undefined>;
   try {
-    return createdAnswer(entry.value, await createCustomer(client, entry.value, signal), report);
+    created = await createCustomer(client, entry.value, signal);
   } catch (error) {
     const lost = lostAnswerOf(error);
-    if (lost !== undefined) {
-      const stored = await storedAfterLostAnswer(client, document, lost.error.message, signal);
-      if (stored !== undefined) {
-        const found = { ...lost, created: `${lost.what}; the customer exists, so it was not sent again` };
-        return existingAfterLostAnswer(client, entry, upsert, found, stored, report, signal);
-      }
-      // The platform answered the look-up, so it is there: the create alone is unknown, not the platform unavailable.
-      return report('unknown', {
-        status: lost.status,
-        message: `${lost.error.message} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
-      });
-    }
+    if (lost !== undefined)
+      return afterUnseenCreate(client, entry, upsert, { lead: lost.error.message, ...lost }, report, signal);
     if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed) throw error;
     if (!asksWhetherRegistered(error.status))
       return report('failed', {
@@ -188,26 +190,93 @@ export async function createOnce(
       });
     return afterRefusedCreate(client, entry, upsert, error, report, signal);
   }
+  return answeredCreate(client, entry, upsert, created, report, signal);
 }
 
 /**
- * A create's 2xx: `created`, unless its body refuses it or holds another customer's record, which tell neither way:
- * `unknown`, never sent again blindly (the resume asks first). A record that shows the groups or price tags sent
- * empty is created all the same, and named (`unlinked`): the customer may be outside them.
+ * A create whose outcome was not seen (`lead` and `what` say how: a lost answer, a 2xx without the customer), asked
+ * about: found, as existingAfterLostAnswer decides; not found, `unknown` (the platform may still be creating it, so
+ * it is not sent again in this run: a resume asks again); a question refused, `unknown` too (QuestionRefused).
+ */
+async function afterUnseenCreate(
+  client: PlatformClient,
+  entry: PendingRecord<CustomerCreateBody>,
+  upsert: boolean,
+  unseen: { lead: string; what: string; status?: number },
+  report: Reporter,
+  signal: AbortSignal,
+): Promise<ReportEntry> {
+  const document = String(entry.value.document);
+  const { lead, what, status } = unseen;
+  const stored = await storedAfterLostAnswer(client, document, lead, status, signal);
+  if (stored instanceof QuestionRefused) return report('unknown', { status, ...stored.row });
+  if (stored !== undefined) {
+    const found = { what, status, created: `${what}; the customer exists, so it was not sent again` };
+    return existingAfterLostAnswer(client, entry, upsert, found, stored, report, signal);
+  }
+  // The platform answered the look-up, so it is there: the create alone is unknown, not the platform unavailable.
+  return report('unknown', {
+    status,
+    message: `${lead} No customer had document ${document} when asked, but the platform may still be creating it, so it was not sent again; a resume asks again before sending it.`,
+  });
+}
+
+/**
+ * A create's 2xx, read as a lost answer's look-up is (docs/bulk-runs.md): a body that does not tell (createDoubt) is
+ * `unknown`; the record of a customer of this document with another e-mail is the customer registered before
+ * (`failed`, the --upsert advice; with --upsert, updated), never `created` with that customer's id; a body that shows
+ * no customer at all (`{}`, `{"message": "Cadastro recebido"}`) is asked about, as a lost answer is. Each was
+ * reported `created`, exit 0, with nothing of the file stored (a user test). A 202 keeps its queue's reading, and no
+ * body, `null` or `[]` stays created (createdAnswer).
+ */
+async function answeredCreate(
+  client: PlatformClient,
+  entry: PendingRecord<CustomerCreateBody>,
+  upsert: boolean,
+  created: PlatformResponse<Customer | undefined>,
+  report: Reporter,
+  signal: AbortSignal,
+): Promise<UpsertEntry> {
+  const document = String(entry.value.document);
+  const { status, body } = created;
+  const doubt = createDoubt(body, document, entry.value.password);
+  if (doubt !== undefined)
+    return report('unknown', {
+      status,
+      message: `the create was answered HTTP ${status} ${doubt}. Whether customer ${document} was created is not known, so it was not sent again; a resume asks the platform before sending it.`,
+    });
+  const record = readCustomerRecord(body);
+  const email = storedEmailOf(record);
+  if (record !== undefined && email !== undefined && !sameEmail(entry.value.username, email)) {
+    const what = `the create was answered HTTP ${status} with a customer's record showing another e-mail`;
+    return existingAfterLostAnswer(
+      client,
+      entry,
+      upsert,
+      { what, status, created: what },
+      { record, status },
+      report,
+      signal,
+    );
+  }
+  if (status !== 202 && showsNoCustomer(body)) {
+    const shown = quotedAnswer(redactSecrets(JSON.stringify(body), [entry.value.password]));
+    const what = `the create was answered HTTP ${status} without the customer's record`;
+    return afterUnseenCreate(client, entry, upsert, { lead: `${what} (${shown}).`, what, status }, report, signal);
+  }
+  return createdAnswer(entry.value, created, report);
+}
+
+/**
+ * A create's 2xx that shows the customer made (answeredCreate): `created`. A record that shows the groups or price
+ * tags sent empty is created all the same, and named (`unlinked`): the customer may be outside them.
  */
 function createdAnswer(
   body: CustomerCreateBody,
   created: PlatformResponse<Customer | undefined>,
   report: Reporter,
 ): UpsertEntry {
-  const document = String(body.document);
   const { status } = created;
-  const doubt = createDoubt(created.body, document, body.password);
-  if (doubt !== undefined)
-    return report('unknown', {
-      status,
-      message: `the create was answered HTTP ${status} ${doubt}. Whether customer ${document} was created is not known, so it was not sent again; a resume asks the platform before sending it.`,
-    });
   const record = readCustomerRecord(created.body);
   const unlinked = linksShownEmpty(body, record);
   const notes = [queuedNote(status), unlinkedNote(unlinked)].filter((note) => note !== undefined);
@@ -269,26 +338,60 @@ function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: str
 }
 
 /**
- * The stored record of a create whose answer was lost (`lead` says how) and the status of the question that read it,
- * or undefined when no customer has the document. When the platform cannot be asked either, the create's outcome
- * stays unknown: an error is thrown, saying so (the record is reported `unknown`, and a resume asks again).
+ * The platform's refusal of the question asked after a lost answer (a 400 or 405 to the empty update: a gateway that
+ * takes no update with nothing to update): it says nothing of the create, which stays `unknown` (a row quoting the
+ * question's answer, asked again by the resume), never `failed` in the question's words (a user test).
+ */
+class QuestionRefused {
+  constructor(readonly row: { message: string }) {}
+}
+
+/**
+ * The stored record of a create whose answer was lost (`lead` says how; `status`, what it was answered with, if
+ * anything) and the status of the question that read it, or undefined when no customer has the document, or the
+ * question's refusal (QuestionRefused). When the platform cannot be asked, the create's outcome stays unknown: an
+ * error is thrown, saying so (the record is reported `unknown`, and a resume asks again); when it refuses this
+ * user's credentials, the run stops (exit 77), the record `unknown` all the same (CredentialsRefusedAfterWriteError).
  */
 async function storedAfterLostAnswer(
   client: PlatformClient,
   document: string,
   lead: string,
+  status: number | undefined,
   signal: AbortSignal,
-): Promise<StoredCustomer | undefined> {
+): Promise<StoredCustomer | QuestionRefused | undefined> {
   try {
     return await registeredCustomer(client, document, signal);
   } catch (error) {
+    const notAsked = `${lead} Whether customer ${document} was created could not be asked`;
+    const askAgain = 'a resume asks again before sending it.';
     // A server in front of the platform that refused the question's encoded "/" said nothing of the customer either.
-    if (!(error instanceof UnavailableError) && !(error instanceof EncodedSlashRefusedError)) throw error;
-    throw new AmbiguousRequestError(
-      `${lead} Whether customer ${document} was created could not be asked either (${asClause(error.message)}); a resume asks again before sending it.`,
-      { cause: error },
-    );
+    if (error instanceof UnavailableError || error instanceof EncodedSlashRefusedError)
+      throw new AmbiguousRequestError(`${notAsked} either (${asClause(error.message)}); ${askAgain}`, {
+        cause: error,
+      });
+    if (exitCodeOf(error) === ExitCode.authFailed && error instanceof Error)
+      throw new CredentialsRefusedAfterWriteError(
+        questionRefusedToUser(error),
+        `${notAsked}: the platform refused this user's credentials for the question (${asClause(error.message)}); ${askAgain}`,
+        status,
+        { cause: error },
+      );
+    if (!(error instanceof PlatformError)) throw error;
+    return new QuestionRefused({
+      message: `${notAsked}: the platform refused the question (${asClause(error.message)}), which says nothing of the create; ${askAgain}`,
+    });
   }
+}
+
+/**
+ * The error line of a run stopped by refused credentials while asking whether a create went through: a 403 says this
+ * user may not use the update route the question is asked with (an integration user allowed to create customers and
+ * not to update them), in a sentence of its own; a login refused (401) keeps its own words, which say how to log in.
+ */
+function questionRefusedToUser(error: Error): string {
+  if (!(error instanceof PlatformError) || error.status !== 403) return asSentence(error.message);
+  return `${asSentence(error.message)} The update route (PUT /v1/customer/{document}), which b2bctl asks with whether a create whose answer was lost went through, is refused to this user: give it the right to update customers, or log in as a user that has it.`;
 }
 
 /**
@@ -345,7 +448,11 @@ async function existingAfterLostAnswer(
     const otherwise = sentValuesShownOtherwise(entry.value, stored.record);
     const fileEmail = sameEmail(entry.value.username, email);
     if (fileEmail && otherwise.length === 0)
-      return report('created', { status: stored.status, id: idOf(stored.record), message: created });
+      return report('created', {
+        status: stored.status,
+        id: idOf(stored.record),
+        message: withNote(created, nameStoredOtherwise(entry.value, stored.record)),
+      });
     if (email === undefined && otherwise.length === 0)
       return report('unknown', {
         status,
@@ -441,7 +548,15 @@ async function afterRefusedCreate(
     const kept = keptChanges(entry.value, updated.record);
     return report('updated', { status: updated.status, id: idOf(updated.record), message: keptNote(kept) }, kept);
   }
-  const registered = await registeredCustomer(client, document, signal);
+  let registered: StoredCustomer | undefined;
+  try {
+    registered = await registeredCustomer(client, document, signal);
+  } catch (question) {
+    // A server in front that refused the encoded "/" has its own advice (the failed row names the setting).
+    const refused = question instanceof PlatformError && !(question instanceof EncodedSlashRefusedError);
+    if (!refused || question.exitCode === ExitCode.authFailed) throw question;
+    return questionRefusedAfterRefusal(entry, error, question, report);
+  }
   if (!registered) return notRegistered();
   const existing = registered.record;
   const storedEmail = storedEmailOf(existing);
@@ -453,7 +568,10 @@ async function afterRefusedCreate(
   if (entry.unanswered && fileEmail && otherwise.length === 0 && !upsert) {
     return report('created', {
       id: idOf(existing),
-      message: 'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+      message: withNote(
+        'already registered with this e-mail: the interrupted run created it before its answer was recorded',
+        nameStoredOtherwise(entry.value, existing),
+      ),
     });
   }
   // The platform's own words when it gave any; what we established when it did not.
@@ -467,6 +585,31 @@ async function afterRefusedCreate(
     });
   // The stored record read above completes an address the file gives in part.
   return updatedByUpsert(client, entry, registered, report, signal);
+}
+
+/**
+ * A create refused 400 or 409, and the question that would tell whether the document is registered refused too (a
+ * gateway that takes no update with nothing to update): the create's own refusal is the row's, never the question's,
+ * which says nothing of the customer (a user test). A resumed record without a row may have been created by the
+ * interrupted run, which its refusal does not rule out: `unknown`, asked again by the next resume.
+ */
+function questionRefusedAfterRefusal(
+  entry: PendingRecord<CustomerCreateBody>,
+  refusal: PlatformError,
+  question: PlatformError,
+  report: Reporter,
+): ReportEntry {
+  const document = String(entry.value.document);
+  const unasked = `whether document ${document} is registered could not be asked: the platform refused the question (${asClause(question.message)})`;
+  if (entry.unanswered)
+    return report('unknown', {
+      status: refusal.status,
+      message: `the interrupted run sent customer ${document} and could not tell whether it was created; sent again, the create was refused (${asClause(refusal.message)}), and ${unasked}; a resume asks again before sending it.`,
+    });
+  return report('failed', {
+    status: refusal.status,
+    message: `${refusal.platformMessage ?? refusal.message} (${unasked})`,
+  });
 }
 
 /**
@@ -488,6 +631,11 @@ export function updateBodyOf(body: CustomerCreateBody): Record<string, unknown> 
   return Object.fromEntries(
     Object.entries(body).filter(([field]) => field !== 'document' && updatableFields.has(field)),
   );
+}
+
+/** A row's message and the note that follows it, if any. */
+function withNote(message: string, note: string | undefined): string {
+  return note === undefined ? message : `${message}; ${note}`;
 }
 
 /** The record id of an answer, when it shows one: a 2xx without it is still a success. */

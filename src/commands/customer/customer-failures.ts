@@ -4,7 +4,7 @@ import { asClause } from '../../lib/clause.js';
 import { type AddressInput, type AddressPartsInput } from '../../domain/customer.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { anotherCustomersRecord, isUnknownDocument, otherCustomerIn, refusalIn2xx } from '../../platform/customers.js';
-import { activeShownOtherwise, readCustomerRecord } from '../../platform/answers/customers.js';
+import { activeShownOtherwise, readCustomerRecord, textInsteadOfRecord } from '../../platform/answers/customers.js';
 import { isBlank } from '../../domain/customer-values.js';
 
 /**
@@ -177,8 +177,8 @@ export function refusedIn2xx(status: number, refusal: string): string {
 
 /**
  * Why a 2xx to an update (an upsert's too) or a status change does not show it done, or undefined when it may: a
- * body that refuses it, the record of another customer, or a record showing `active` the opposite of the `active`
- * the write sent (`sent`). Each is `unknown`, quoting the answer; sending it again is harmless.
+ * body that refuses it, text in place of a record, the record of another customer, or a record showing `active` the
+ * opposite of the `active` the write sent (`sent`). Each is `unknown`, quoting the answer; sending it again is harmless.
  */
 export function doubtfulUpdate(
   status: number,
@@ -189,11 +189,14 @@ export function doubtfulUpdate(
   const refusal = refusalIn2xx(body);
   if (refusal !== undefined) return refusedIn2xx(status, refusal);
   const notKnown = 'whether it was applied is not known (sending it again is harmless)';
+  // Text in place of a record: words b2bctl never decides on, as for a create (`"ERRO"` was reported updated).
+  const text = textInsteadOfRecord(body);
+  if (text !== undefined) return `the platform answered HTTP ${status} ${text}; ${notKnown}`;
   const other = otherCustomerIn(body, document);
   if (other !== undefined)
     return `the platform answered HTTP ${status} ${anotherCustomersRecord(other, document)}; ${notKnown}`;
   const active = activeShownOtherwise(readCustomerRecord(body), sent.active);
   return active === undefined
     ? undefined
-    : `the platform answered HTTP ${status} with the customer's record showing "${active.name}": ${active.shown}, though ${sent.active} was sent; ${notKnown}`;
+    : `the platform answered HTTP ${status} with the customer's record showing "${active.name}": ${JSON.stringify(active.shown)}, though ${sent.active} was sent; ${notKnown}`;
 }

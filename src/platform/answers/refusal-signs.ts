@@ -1,5 +1,6 @@
 import { quotedJson } from '../../base/quoted-answer.js';
 import { WrittenNumber } from '../../lib/written-json.js';
+import { parseBoolean } from '../../domain/yes-no-words.js';
 import { countAsWritten, isArray, isRecord, valueAtPath } from './shapes.js';
 import { fieldVerdict, isRefusingHttpStatus, recognisedStatusFields, withoutMarks } from './status-words.js';
 
@@ -63,6 +64,17 @@ function codeFields(): readonly string[] {
 // is no refusal. Their `false` still is.
 function countingFields(): readonly string[] {
   return ['success', 'sucesso', 'ok', 'applied', 'valid', 'accepted', 'aceito'];
+}
+
+/**
+ * A success flag (`sucesso`, `ok`, `success`, …) written in the words b2bctl reads as "no" in an input file's cells
+ * (parseBoolean: `não`, `nao`, `N`, `no`, `falso`): a refusal, as `false` is. `{"sucesso": "não"}` and `{"ok": "N"}`
+ * were reported created and updated, exit 0, nothing stored (a user test). Digits are a count (`"0"` items applied).
+ */
+function successFlagSaysNo(name: string, value: unknown): boolean {
+  if (!countingFields().includes(name) || typeof value !== 'string' || countAsWritten(value) !== undefined)
+    return false;
+  return parseBoolean(value) === false;
 }
 
 // The envelopes one write's answer may hold its outcome in: `{"data": {"success": false}}`, `{"result": {…}}`.
@@ -155,6 +167,7 @@ function refusingStatus(
   if (value === undefined || value === null) return false;
   if (typeof value === 'string' && value.trim() === '') return false;
   if (countingFields().includes(name) && (typeof value === 'number' || value instanceof WrittenNumber)) return false;
+  if (successFlagSaysNo(name, value)) return true;
   if (fieldVerdict(name, value)?.verdict === 'rejected') return true;
   return typeof value === 'string' && wordsOf(value).some((word) => refusalNames().includes(word));
 }

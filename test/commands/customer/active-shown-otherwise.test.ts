@@ -56,7 +56,8 @@ describe('customer status DOC, the record answered showing the opposite active',
   it.each([
     ['a record without active', { document: '10000791989', name: 'Maria' }],
     ['the active sent', { document: maria, active: false }],
-    ['active as text (not read)', { document: maria, active: 'true' }],
+    ['the active sent, as a flag letter', { document: maria, ativo: 'N' }],
+    ['active in other words (not read)', { document: maria, active: 'pendente' }],
     ['the ativo sent', { documento: maria, ativo: false }],
   ])('false answered with %s: done, exit 0', async (_name, body) => {
     platform.routes['PUT /v1/customer/updateStatus/*'] = answer(200, body);

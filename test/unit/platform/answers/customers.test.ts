@@ -54,7 +54,10 @@ describe('activeShownOtherwise', () => {
     ['Portuguese ativo, the value sent', { ativo: false }, false, undefined],
     ['active agreeing, ativo not', { active: false, ativo: true }, false, { name: 'ativo', shown: true }],
     ['no active', { document: '1' }, false, undefined],
-    ['active as text', { active: 'true' }, false, undefined],
+    ['active as text', { active: 'true' }, false, { name: 'active', shown: 'true' }],
+    ['ativo as a flag letter, S after false sent', { ativo: 'S' }, false, { name: 'ativo', shown: 'S' }],
+    ['ativo as a state word, the value sent', { ativo: 'Inativo' }, false, undefined],
+    ['active in other words', { active: 'pendente' }, false, undefined],
     ['nothing sent', { active: true }, undefined, undefined],
     ['no record', undefined, false, undefined],
   ])('%s', (_name, record, sent, expected) => {

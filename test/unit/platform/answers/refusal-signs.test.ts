@@ -28,6 +28,12 @@ describe('refusalSignOf: a 2xx answer to one write that refuses it', () => {
     // was reported created, exit 0 (a fresh user test).
     { sucesso: false, mensagem: 'CPF já cadastrado' },
     { sucesso: 'false' },
+    // A success flag in the words a file's cells take for "no" (a user test: reported created and updated, exit 0).
+    { sucesso: 'não', mensagem: 'Telefone inválido' },
+    { sucesso: 'nao' },
+    { sucesso: 'N' },
+    { ok: 'N', msg: 'cliente bloqueado' },
+    { success: 'nao' },
     { situacao: 'ERRO', mensagem: 'E-mail inválido' },
     { situação: 'ERRO' },
     { Situacao: 'REJEITADO' },
@@ -83,6 +89,9 @@ describe('refusalSignOf: a 2xx answer to one write that refuses it', () => {
     { found: ['X'] },
     true,
     { sucesso: true },
+    { sucesso: 'S' },
+    { ok: 'sim' },
+    { sucesso: '0' },
     { situacao: 'ATIVO' },
     { accepted: true, batchId: 'b1' },
     { status: 'OK', code: 'C-400' },
