@@ -170,7 +170,8 @@ async function validateThenSend<T, Sent>(
     }
     problems.sumUp({ errorsFile: sending.ledger.errors.path });
     try {
-      const judged = lateProblems.applied(verdicts.read());
+      // Read again from its start when a stopped run records the invalid records it did not reach.
+      const judged = () => lateProblems.applied(verdicts.read());
       const closing = {
         tally,
         toSend: validation.valid - (input.resume?.doneVerdicts.valid ?? 0),

@@ -111,31 +111,15 @@ export async function* pendingBatches<T>(
   resume: ResumedPlaces | undefined,
   batchSize: number,
   skippedInvalid?: (record: { key: string; line: number }) => void,
+  position?: { records: number },
 ): AsyncGenerator<PendingRecord<T>[]> {
   let batch: PendingRecord<T>[] = [];
   for await (const records of judged) {
     for (const record of records) {
+      if (position) position.records++;
       if (resume?.done.has(record)) continue;
       if (record.message !== undefined) {
-        if (resume?.reported.has(record)) {
-          // A resume: its report says so already.
-          ledger.recountInvalid({
-            original: record.original,
-            message: record.message,
-            row: record.row ?? record.line,
-            line: record.line,
-            element: record.element,
-          });
-          skippedInvalid?.(record);
-          continue;
-        }
-        ledger.record([
-          {
-            row: { ...placeOf(record), key: record.key, outcome: 'invalid', message: record.message },
-            original: record.original,
-          },
-        ]);
-        skippedInvalid?.(record);
+        recordInvalid(record, record.message, ledger, resume, skippedInvalid);
         continue;
       }
       // The spooled record itself goes on, not a copy: its value and cells stay unparsed unless needed.
@@ -154,4 +138,52 @@ export async function* pendingBatches<T>(
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/** An invalid record of a --skip-invalid run, written to the report and the errors file (a resume's: counted again). */
+function recordInvalid<T>(
+  record: SpooledRecord<T>,
+  message: string,
+  ledger: RunLedger,
+  resume: ResumedPlaces | undefined,
+  skippedInvalid?: (record: { key: string; line: number }) => void,
+): void {
+  if (resume?.reported.has(record)) {
+    // A resume: its report says so already.
+    ledger.recountInvalid({
+      original: record.original,
+      message,
+      row: record.row ?? record.line,
+      line: record.line,
+      element: record.element,
+    });
+  } else
+    ledger.record([
+      {
+        row: { ...placeOf(record), key: record.key, outcome: 'invalid', message },
+        original: record.original,
+      },
+    ]);
+  skippedInvalid?.(record);
+}
+
+/**
+ * The invalid records past the first `reached` of the verdicts, after a --skip-invalid run stopped before reaching
+ * them (Ctrl-C, an unavailable platform): they were found invalid before anything was sent, so the report and the
+ * errors file hold them as `invalid`, not "not sent", which a resume would send (a user test).
+ */
+export async function recordInvalidLeft<T>(
+  judged: AsyncIterable<SpooledRecord<T>[]>,
+  reached: number,
+  ledger: RunLedger,
+  resume: ResumedPlaces | undefined,
+  skippedInvalid?: (record: { key: string; line: number }) => void,
+): Promise<void> {
+  let seen = 0;
+  for await (const records of judged) {
+    for (const record of records) {
+      if (seen++ < reached || resume?.done.has(record) || record.message === undefined) continue;
+      recordInvalid(record, record.message, ledger, resume, skippedInvalid);
+    }
+  }
 }

@@ -22,6 +22,7 @@ import { isSystemPath } from './report.js';
 import { pruneOldRuns, removeAbandonedCopiesOfRuns } from './old-runs.js';
 import { recordRunState, type RunState } from './run-meta.js';
 import { RedirectAnswerError } from '../platform/redirect.js';
+import { EncodedSlashRefusedError } from '../platform/encoded-slash.js';
 import { LoginUnansweredError } from '../platform/token-source.js';
 import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
@@ -221,6 +222,10 @@ function unavailableThroughout(
   const why = first === undefined ? '' : `${first.message} `;
   const lost = unsentWords(ledger, job);
   const answered = answeredStatus(first);
+  // The question after a lost answer refused for its encoded "/": the platform answers, and a resume meets the same
+  // refusal until the setting quoted above changes (a user test), so "when it is back" would not help.
+  if (foundAlongCauses(first, (cause) => (cause instanceof EncodedSlashRefusedError ? cause : undefined)))
+    return `${why}No request of this run could be settled (${lost}): the question whether it went through was answered for a path holding an encoded "/" (%2F), quoted above; once customer.documentInPath is set as it says, run: ${resumeHint}`;
   if (answered !== undefined && answered < 300)
     return `${why}No request of this run was answered in words that tell (${lost}): the platform answered HTTP ${answered}, quoted above; once that is settled, run: ${resumeHint}`;
   const timedOutAfterMs = timedOutAfter(first);

@@ -1,5 +1,5 @@
-import { existsSync, lstatSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, lstatSync, rmSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { lstatOrUndefined } from '../lib/file-status.js';
 import { NotOwnPrivateFileError, pathTaken } from '../lib/private-file.js';
 import { metaPathOf } from './run-meta.js';
@@ -90,6 +90,7 @@ export class RunLedger {
     const startedAt = new Date(options.context.clock.now());
     const csv = options.input.csv;
     const errorsExtension = csv ? '.csv' : '.ndjson';
+    refuseOneFileTwice(options);
     if (options.resumeFrom === undefined) {
       refuseEarlierRun(options.reportPath, 'report', '--report');
       refuseEarlierRun(options.errorsPath, 'errors file', '--errors');
@@ -362,6 +363,46 @@ function errorsFileHolds(
 function folderOfReport(reportPath: string | undefined): string | undefined {
   if (reportPath === undefined || isSystemPath(reportPath)) return undefined;
   return dirname(reportPath);
+}
+
+/**
+ * The report, the errors file and the input must be three files (a user test): a report and errors file written into
+ * one file mix the errors rows, passwords included, into the report (which never holds one) and leave the errors
+ * rows without their header, so they cannot be fed back; an output written over the input destroys what a resume or
+ * a feed-back reads. Refused before anything is sent, naming both. A path under /dev (`/dev/null` for both) is a
+ * device, no file of the run's; the same file is the same path, or the same device and inode (a link, another
+ * spelling of the path).
+ */
+function refuseOneFileTwice(options: LedgerOptions): void {
+  const report = options.reportPath ?? options.resumeFrom;
+  const reportFlag = options.reportPath === undefined ? '--resume' : '--report';
+  const input = options.inputPath === '-' ? undefined : options.inputPath;
+  const named: [flag: string, path: string | undefined][] = [
+    [reportFlag, report],
+    ['--errors', options.errorsPath],
+  ];
+  for (const [flag, path] of named) {
+    if (path === undefined || input === undefined || !sameFile(path, input)) continue;
+    throw new UsageError(
+      `${flag} ${printable(path)} names the input file ${printable(input)}; nothing was sent. Give the ${flag === '--errors' ? 'errors file' : 'report'} a path of its own (or leave ${flag} out for NAME.${flag === '--errors' ? 'errors' : 'report'}-TIMESTAMP beside the input).`,
+    );
+  }
+  if (report !== undefined && options.errorsPath !== undefined && sameFile(report, options.errorsPath))
+    throw new UsageError(
+      `${reportFlag} ${printable(report)} and --errors ${printable(options.errorsPath)} name one file; nothing was sent. The report never holds a password and the errors file is fed back with its header: give each a path of its own (or leave --errors out for NAME.errors-TIMESTAMP beside the report).`,
+    );
+}
+
+/** Whether two paths name one file (see refuseOneFileTwice); never for a device under /dev. */
+function sameFile(first: string, second: string): boolean {
+  if (isSystemPath(first) || isSystemPath(second)) return false;
+  if (resolve(first) === resolve(second)) return true;
+  try {
+    const [one, other] = [statSync(first), statSync(second)];
+    return one.dev === other.dev && one.ino === other.ino;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   CredentialsRefusedAfterWriteError,
   ExitCode,
   NothingSentError,
+  OutputError,
   PlatformError,
   ThrottledTooLongError,
   UnavailableError,
@@ -23,7 +24,7 @@ import { RedirectAnswerError } from '../platform/redirect.js';
 import { LoginUnansweredError } from '../platform/token-source.js';
 import { bulkRunBackoff } from '../platform/retry-policy.js';
 import type { BulkJob, SendPlan } from './job.js';
-import { pendingBatches, type PendingRecord, type ResumedPlaces } from './pending-records.js';
+import { pendingBatches, type PendingRecord, recordInvalidLeft, type ResumedPlaces } from './pending-records.js';
 import { runPool } from '../lib/pool.js';
 import {
   type ClosingCounts,
@@ -237,7 +238,7 @@ function newRunRecord<T, Sent>(
 export async function sendValidRecords<T, Sent>(
   job: BulkJob<T, Sent>,
   { client, stopStarting, ledger, plan, resumeHint }: Sending,
-  spooled: AsyncIterable<SpooledRecord<Sent>[]>,
+  spooled: () => AsyncIterable<SpooledRecord<Sent>[]>,
   resume: ResumedPlaces | undefined,
   context: Context,
   closing: ClosingCounts,
@@ -290,8 +291,10 @@ export async function sendValidRecords<T, Sent>(
       batchesInFlight.delete(sending);
     }
   };
+  const skippedInvalid = (record: { key: string; line: number }) => job.skippedInvalid?.(record);
+  const reached = { records: 0 };
   try {
-    const batches = pendingBatches(spooled, ledger, resume, plan.batchSize, (record) => job.skippedInvalid?.(record));
+    const batches = pendingBatches(spooled(), ledger, resume, plan.batchSize, skippedInvalid, reached);
     ({ interrupted: result.interrupted } = await runPool(batches, stoppingStarts(sendBatch, stopStarting), {
       concurrency: sendingConcurrency(job.flags),
       signal: context.interrupt,
@@ -301,9 +304,30 @@ export async function sendValidRecords<T, Sent>(
   } finally {
     context.interrupt.removeEventListener('abort', onInterrupt);
     stopListening();
+  }
+  await closeLedgerAfterStop(result, ledger, () =>
+    recordInvalidLeft(spooled(), reached.records, ledger, resume, skippedInvalid),
+  );
+  return result;
+}
+
+/**
+ * Closes the run's books; first, for a pass stopped before the end, records the invalid records it did not reach
+ * (`recordLeft`): still invalid, not "not sent" (pending-records.ts). Not when the report itself could not be written.
+ */
+async function closeLedgerAfterStop(
+  result: SendingResult,
+  ledger: RunLedger,
+  recordLeft: () => Promise<void>,
+): Promise<void> {
+  try {
+    if ((result.interrupted || result.stoppedBy !== undefined) && !(result.stoppedBy instanceof OutputError))
+      await recordLeft();
+  } catch (error) {
+    result.stoppedBy ??= error;
+  } finally {
     ledger.close();
   }
-  return result;
 }
 
 /** A batch begun and not yet answered: its records, and whether a write of it went out (notingSentWrites). */

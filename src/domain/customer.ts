@@ -11,7 +11,7 @@
  * them as warnings. A JSON number is accepted where text is expected and "true"/"false" where a
  * boolean is, as the platform's JSON reader converts them.
  */
-import { checkCnae, checkStateRegistration, isFederativeUnit } from './brazil-codes.js';
+import { checkCnae, checkStateRegistration, isFederativeUnit, stateAdvice } from './brazil-codes.js';
 import { normalizeCep } from './cep.js';
 import {
   addressFieldTypes,
@@ -155,8 +155,7 @@ export function customerAdvisories(record: unknown): FieldProblem[] {
   const checkState = (address: unknown, path: () => string) => {
     if (!isObject(address)) return;
     const state = textOf(address.state);
-    if (state !== undefined && !isFederativeUnit(state))
-      warn(`${path()}.state`, state, 'not one of the 27 UFs, such as SP');
+    if (state !== undefined && !isFederativeUnit(state)) warn(`${path()}.state`, state, stateAdvice(state));
     const type = textOf(address.addressType);
     // The platform takes any other value and stores RESIDENTIAL: a "Comercial" address would become a home. It reads
     // the two in any case (the platform takes "RESIDENTIAL or BUSINESS, case-insensitive"), so `business` is BUSINESS.

@@ -1,4 +1,4 @@
-import { PlatformError, type PlatformRequestInfo } from '../base/errors.js';
+import { messageOfBody, PlatformError, type PlatformRequestInfo } from '../base/errors.js';
 import { htmlTitle, isHtmlAnswer } from './answers/shapes.js';
 
 /**
@@ -19,7 +19,7 @@ export function heldSlashAdvice(what: string): string {
 }
 
 /**
- * The refusal of an encoded "/" in `path`, when the answer reads as one; undefined otherwise (a JSON body is the
+ * The refusal of an encoded "/" in `path`, when the answer reads as one; undefined otherwise (a JSON 400 is the
  * answer of whoever wrote it, and says so in its own words). `advice` names what sends the value without its "/".
  */
 export function encodedSlashRefusal(
@@ -29,7 +29,8 @@ export function encodedSlashRefusal(
 ): EncodedSlashRefusedError | undefined {
   if (answer.status !== 400 && answer.status !== 404) return undefined;
   if (!/%2F/i.test(request.path)) return undefined;
-  if (answer.body !== null && typeof answer.body === 'object') return undefined;
+  if (answer.body !== null && typeof answer.body === 'object')
+    return answer.status === 404 ? decodedSlashNotFound(answer, request, advice) : undefined;
   const title = isHtmlAnswer(answer.contentType, answer.text) ? htmlTitle(answer.text) : undefined;
   const what = isHtmlAnswer(answer.contentType, answer.text)
     ? `an HTML page${title ? ` ("${title}")` : ''}`
@@ -43,4 +44,48 @@ export function encodedSlashRefusal(
     answer.body,
     explanation,
   );
+}
+
+/**
+ * A JSON 404 to a path holding an encoded "/" whose words quote that path with the "/" decoded
+ * (`rota desconhecida /v1/customer/11.222.333/0001-81`, Spring's `"path": "/v1/customer/11.222.333/0001-81"`): a
+ * server in front of the platform decoded the `%2F` (nginx's `proxy_pass` with a URI part does, a user test), so the
+ * platform saw another path and matched no route. It says nothing of the record, whatever its wording: the words are
+ * kept, followed by why and the setting that sends the value without its "/". Undefined for any other JSON 404,
+ * the platform's own "no such record" (a platform that got the `%2F` quotes it encoded, or not at all).
+ */
+function decodedSlashNotFound(
+  answer: { status: number; text: string; body: unknown },
+  request: PlatformRequestInfo & { path: string },
+  advice: string | undefined,
+): EncodedSlashRefusedError | undefined {
+  const quoted = decodedPathQuoted(request.path, answer.text);
+  if (quoted === undefined) return undefined;
+  const said = messageOfBody(answer.body);
+  const reason = `the answer quotes the path with its encoded "/" (%2F) decoded ("${quoted}"): a server in front of the platform decoded it (as nginx's proxy_pass with a path does), so the platform saw another path, and this 404 says nothing of the record`;
+  return new EncodedSlashRefusedError(
+    answer.status,
+    { method: request.method, url: request.url },
+    answer.body,
+    `${said === undefined ? '' : `${said}; `}${reason}${advice ? `; ${advice}` : ''}`,
+  );
+}
+
+/**
+ * The part of `path` around a segment holding `%2F` (the segment before it and the segment, decoded:
+ * `customer/11.222.333/0001-81`) when `text` quotes it so, JSON's escaped `\/` read as `/`; else undefined.
+ */
+function decodedPathQuoted(path: string, text: string): string | undefined {
+  const segments = path.split('/');
+  const plain = text.replaceAll('\\/', '/');
+  for (const [index, segment] of segments.entries()) {
+    if (index === 0 || !/%2F/i.test(segment)) continue;
+    try {
+      const quoted = `${decodeURIComponent(segments[index - 1] as string)}/${decodeURIComponent(segment)}`;
+      if (plain.includes(quoted)) return quoted;
+    } catch {
+      // A segment that is not percent-encoding b2bctl wrote (a path the user gave): nothing to compare.
+    }
+  }
+  return undefined;
 }

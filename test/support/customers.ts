@@ -130,7 +130,10 @@ export async function createdWithFullAddress(
   return folder;
 }
 
-/** `customer update --document DOCUMENT` setting the registration address's CEP and number alone, as argv. */
+/**
+ * `customer update --document DOCUMENT` setting the registration address's CEP and number alone, as argv: the ones
+ * createdWithFullAddress stored (the same place, whose complement is kept).
+ */
 export function zipcodeAndNumberUpdate(document: string): string[] {
   return [
     'customer',
@@ -140,6 +143,6 @@ export function zipcodeAndNumberUpdate(document: string): string[] {
     '--set',
     'customerRegistrationAddress.zipcode=01310-100',
     '--set',
-    'customerRegistrationAddress.number=200',
+    'customerRegistrationAddress.number=100',
   ];
 }

@@ -17,6 +17,17 @@ function noCustomerWith(document: string, error: PlatformError | undefined): str
 }
 
 /**
+ * A file's row answered 404 on a route a setting names (`paths.customerStatus`): also what a store answers on a path
+ * it does not have, so every row of a run on the wrong route said "no customer has the document" and to fix the
+ * rows (a user test). Says the route and the setting as the single form does, ahead of the platform's words, so the
+ * closing `why` line, which cuts a long message on a terminal, says it once for all of them.
+ */
+function noCustomerOrRoute(document: string, error: PlatformError, routeSetting: string): string {
+  const said = error.platformMessage;
+  return `no customer has the document ${document} in this store, or this store's route is not ${error.request.method} ${error.request.url}: if the customer is registered, set ${routeSetting} (HTTP 404${said === undefined ? '' : `: ${said}`})`;
+}
+
+/**
  * The error of a single-customer command (`update --set`, `status`, `addresses`) when the document is unknown.
  * With the route's setting: a 404 is also what a store answers on a path it does not have, so the line names the
  * path asked and the setting that changes it.
@@ -50,10 +61,13 @@ export function customerFailureMessage(
   error: unknown,
   document: string,
   refused?: RefusedWrite,
+  routeSetting?: string,
 ): { status: number; message: string } {
   if (!(error instanceof PlatformError) || error.exitCode === ExitCode.authFailed || error.status >= 500) throw error;
   const message = isUnknownDocument(error)
-    ? noCustomerWith(document, error)
+    ? routeSetting === undefined
+      ? noCustomerWith(document, error)
+      : noCustomerOrRoute(document, error, routeSetting)
     : refused === undefined
       ? (error.platformMessage ?? error.message)
       : refusalMessage(error, refused);

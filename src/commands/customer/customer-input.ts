@@ -74,11 +74,32 @@ export function newCustomerChecker<T extends { document?: unknown; username?: un
     return unique;
   };
   const catalogue = customerCatalogue(mode);
+  const judged = (record: InputRecord) =>
+    withProblems(validate(record.values) as RecordVerdict<T>, mangledCodes(record.values));
   return new RecordChecker<T>(
-    (record) => withProblems(validate(record.values) as RecordVerdict<T>, mangledCodes(record.values)),
+    (record) => (mode === 'update' ? withClearedComplement(judged(record), record) : judged(record)),
     uniqueValues,
     (record) => uniqueValues(record.values),
   ).maskingCells((record) => secretCellsOf(record, catalogue));
+}
+
+/**
+ * An update's JSON record holding `"complement": ""` or `null` in its registration address says "no complement" (a
+ * user test: there was no way to say so): the body carries `"complement": ""`, so the stored one is neither kept by
+ * b2bctl (kept-address.ts) nor left in place by a platform that merges the address. A CSV's or workbook's empty cell
+ * is a field left out, as everywhere in an update.
+ */
+function withClearedComplement<T>(verdict: RecordVerdict<T>, record: InputRecord): RecordVerdict<T> {
+  if (!verdict.ok || record.cells !== undefined || !clearsComplement(record)) return verdict;
+  const value = verdict.value as Record<string, unknown>;
+  const address = isObject(value.customerRegistrationAddress) ? value.customerRegistrationAddress : {};
+  return { ...verdict, value: { ...value, customerRegistrationAddress: { ...address, complement: '' } } as T };
+}
+
+function clearsComplement(record: InputRecord): boolean {
+  if (record.emptyFields?.includes('customerRegistrationAddress.complement') === true) return true;
+  const address = record.values.customerRegistrationAddress;
+  return isObject(address) && Object.hasOwn(address, 'complement') && (address.complement ?? '') === '';
 }
 
 /** A customer's document, once per file: two rows for one customer leave both out (UniqueValue.everyRepeatInvalid). */

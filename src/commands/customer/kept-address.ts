@@ -106,7 +106,12 @@ async function readStoredRecord(
 /** Whether an update body's registration address leaves out a part the stored address may hold. */
 export function leavesAddressPartsOut(body: Record<string, unknown>): boolean {
   const address = body.customerRegistrationAddress;
-  return isObject(address) && [...cepAndNumber, ...ownParts].some((part) => isBlank(address[part]));
+  return isObject(address) && [...cepAndNumber, ...ownParts].some((part) => leftEmpty(address[part]));
+}
+
+/** A part the body leaves out; `""` is a part given empty on purpose (a JSON `"complement": ""`), which is sent. */
+function leftEmpty(value: unknown): boolean {
+  return value !== '' && isBlank(value);
 }
 
 /**
@@ -126,23 +131,43 @@ export function withStoredAddressParts<Body extends Record<string, unknown>>(
   if (keepsPlace && !(isObject(storedAddress) && cepAndNumber.every((part) => !isBlank(storedAddress[part]))))
     throw new NoStoredAddress(read, [...cepAndNumber], true);
   if (!isObject(storedAddress)) {
-    const left = ownParts.filter((part) => isBlank(address[part]));
+    const left = ownParts.filter((part) => leftEmpty(address[part]));
     if (storedAddress === null || left.length === 0) return { body, note: undefined };
     throw new NoStoredAddress(read, left, false);
   }
   const sameCep = keepsPlace || sameZipcode(address.zipcode, storedAddress.zipcode);
+  // The complement (apartment, suite, block) belongs to the place: at a new CEP or number it is the old place's.
+  const moved = !keepsPlace && movedFrom(address, storedAddress);
   const completed: Record<string, unknown> = { ...address };
   const kept: string[] = [];
   for (const part of [...(keepsPlace ? cepAndNumber : []), ...ownParts, ...(sameCep ? placeParts : [])]) {
-    if (!isBlank(address[part]) || isBlank(storedAddress[part])) continue;
+    if (!leftEmpty(address[part]) || isBlank(storedAddress[part]) || (moved && part === 'complement')) continue;
     completed[part] = storedAddress[part];
     kept.push(part);
   }
-  if (kept.length === 0) return { body, note: undefined };
-  return {
-    body: { ...body, customerRegistrationAddress: completed },
-    note: `the registration address kept its stored ${kept.join(', ')}, which the file left empty`,
-  };
+  const notes =
+    kept.length === 0 ? [] : [`the registration address kept its stored ${kept.join(', ')}, which the file left empty`];
+  // Sent empty, so that a platform that merges the address does not keep it either.
+  if (moved && leftEmpty(address.complement) && !isBlank(storedAddress.complement)) {
+    completed.complement = '';
+    notes.push(
+      'the stored complement of the registration address was cleared, not kept: the file gives another CEP or number, and the complement belongs to the old place (give customerRegistrationAddress.complement if the new place has one)',
+    );
+  }
+  if (notes.length === 0) return { body, note: undefined };
+  return { body: { ...body, customerRegistrationAddress: completed }, note: notes.join('; ') };
+}
+
+/** Whether an address gives a CEP or number other than the stored address's: the customer moved. */
+function movedFrom(address: Record<string, unknown>, stored: Record<string, unknown>): boolean {
+  const newCep = !isBlank(address.zipcode) && !sameZipcode(address.zipcode, stored.zipcode);
+  const newNumber = !isBlank(address.number) && spelledNumber(address.number) !== spelledNumber(stored.number);
+  return newCep || newNumber;
+}
+
+/** A house number as compared: `"45"`, `45` and `" 45 "` are one number, `45a` and `45A` too. */
+function spelledNumber(number: unknown): string | undefined {
+  return typeof number === 'string' || typeof number === 'number' ? String(number).trim().toLowerCase() : undefined;
 }
 
 function sameZipcode(given: unknown, stored: unknown): boolean {

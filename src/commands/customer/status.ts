@@ -153,7 +153,12 @@ async function statusFromFile(options: { file: string } & InputFlags & SendFlags
                 const message = asClause(error.message);
                 return { row: { ...row, outcome: 'unknown', status: error.status, message }, original: entry.original };
               }
-              const { status, message } = customerFailureMessage(error, entry.value.document);
+              const { status, message } = customerFailureMessage(
+                error,
+                entry.value.document,
+                undefined,
+                'paths.customerStatus',
+              );
               return { row: { ...row, outcome: 'failed', status, message }, original: entry.original };
             }
           }),

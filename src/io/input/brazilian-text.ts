@@ -105,7 +105,7 @@ function readsAsBrazilian(text: string): boolean {
 
 /**
  * A word as Brazilian Portuguese writes its accents: only Portuguese accented letters, an upper-case one only at the
- * start or in a word in capitals, and `ç` before a vowel (`Conceição`, `SÃO`, `Ávila`; not `EuroÇ`, `Xü`).
+ * start or in a word in capitals, and `ç` where Portuguese has it (`Conceição`, `SÃO`, `Ávila`; not `EuroÇ`, `Xü`).
  */
 function brazilianWord(word: string): boolean {
   const capitals = word === word.toUpperCase();
@@ -118,9 +118,31 @@ function brazilianWord(word: string): boolean {
     if (character === 'ü' || character === 'Ü') {
       if (!/[gq]/i.test(word[index - 1] ?? '')) return false;
     }
-    if ((character === 'ç' || character === 'Ç') && !/[aouãõáóú]/i.test(word[index + 1] ?? '')) return false;
+    if ((character === 'ç' || character === 'Ç') && !cedillaWherePortugueseHasIt(word, index)) return false;
   }
   return true;
+}
+
+const vowels = /[aeiouáàâãéêíóôõúü]/i;
+
+/**
+ * Whether word[at], a `ç`, sits where Portuguese writes one: before a/o/u, after a vowel (`Açúcar`, `Poço`), after n,
+ * r or l (`França`, `Força`, `Calça`), after a vowel's s (`Desça`, `Nasço`), or after a vowel's c or p in `-ção`,
+ * `-ções` (`Ficção`, `Opção`, `Confecções`). CP850's `Ã` is Windows-1252's `Ç`, so an export in capitals whose only
+ * accent is `Ã` reads `SÇO PAULO`, `FALCÇO`, `IRMÇOS`, `JOÇO` (a user test): no Portuguese word begins with `ç` or
+ * `joç`, or has one after a word's first s or any other consonant. `Pça` is the common abbreviation of `Praça`.
+ */
+function cedillaWherePortugueseHasIt(word: string, at: number): boolean {
+  if (!/[aouãõáóú]/i.test(word[at + 1] ?? '')) return false;
+  if (/^pça$/i.test(word)) return true;
+  const before = (word[at - 1] ?? '').toLowerCase();
+  const twoBefore = word[at - 2] ?? '';
+  if (before === '') return false;
+  if (vowels.test(before)) return !/^joç/i.test(word);
+  if ('nrl'.includes(before)) return true;
+  if (before === 's') return vowels.test(twoBefore);
+  if (before === 'c' || before === 'p') return vowels.test(twoBefore) && /[ãõ]/i.test(word[at + 1] ?? '');
+  return false;
 }
 
 /**

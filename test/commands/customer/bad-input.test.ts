@@ -769,6 +769,22 @@ describe('mistakes a user test sent with exit 0, now refused or said', () => {
     expect(await requestCounts(sandbox)).toEqual({});
   });
 
+  it('a state in lower case or by its name is warned with its UF, not as "not one of the 27 UFs" (a user test)', async () => {
+    const folder = folderWith(
+      'uf.csv',
+      'document,customerRegistrationAddress.zipcode,customerRegistrationAddress.number,customerRegistrationAddress.state\n111.444.777-35,01310-100,1,sp\n529.982.247-25,01310-100,2,Sao Paulo\n',
+    );
+    const result = await cli(['customer', 'validate', 'uf.csv', '--update'], folder);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'warning: uf.csv:2: Property [customerRegistrationAddress.state] with value [sp] may be wrong (write it in capitals (SP)); the platform does not check it',
+    );
+    expect(result.stderr).toContain(
+      'warning: uf.csv:3: Property [customerRegistrationAddress.state] with value [Sao Paulo] may be wrong (the UF of São Paulo is SP); the platform does not check it',
+    );
+    expect(await requestCounts(sandbox)).toEqual({});
+  });
+
   it('an addressType the platform does not know is a warning: it would store RESIDENTIAL', async () => {
     const folder = folderWith(
       'at.csv',

@@ -48,8 +48,10 @@ function behindSlashRefusingServer(status: number, page: string) {
   platform.routes['PUT /v1/customer/*'] = refuseOrAnswer('{"id":7,"email":"a@x.com"}');
 }
 
+const digitsAdvice =
+  'to send the document as its digits and letters only, set customer.documentInPath to digits (b2bctl config set customer.documentInPath digits)';
 const refusal = (what: string) =>
-  `${what}, not the platform's answer, to a path holding an encoded "/" (%2F): servers that refuse an encoded slash in a path (Tomcat, Spring Security, Apache) answer so before the platform sees the request; to send the document as its digits and letters only, set customer.documentInPath to digits (b2bctl config set customer.documentInPath digits)`;
+  `${what}, not the platform's answer, to a path holding an encoded "/" (%2F): servers that refuse an encoded slash in a path (Tomcat, Spring Security, Apache) answer so before the platform sees the request; ${digitsAdvice}`;
 const tomcatRefusal = refusal('an HTML page ("HTTP Status 400 – Bad Request")');
 
 describe('a server that refuses an encoded "/" in a path, customer.documentInPath as-written (the default)', () => {
@@ -248,5 +250,98 @@ describe('doctor --document asks the update route as the customer commands send 
       setting: 'customer.documentInPath',
     });
     expect(result.code).not.toBe(0);
+  });
+});
+
+/** How b2bctl says a 404 quoting the path with its "/" decoded, `quoted` the part it found. */
+const decodedRefusal = (quoted = 'customer/11.222.333/0001-81') =>
+  `the answer quotes the path with its encoded "/" (%2F) decoded ("${quoted}"): a server in front of the platform decoded it (as nginx's proxy_pass with a path does), so the platform saw another path, and this 404 says nothing of the record; ${digitsAdvice}`;
+
+/** The path an application behind a server that decodes `%2F` sees. */
+const decodedRoute = (request: IncomingMessage) => decodeURIComponent(request.url ?? '');
+
+/** Every path holding %2F answered as the application answers the decoded path it sees: a route-miss 404. */
+function behindDecodingProxy(notFound: (path: string) => unknown) {
+  const routeMiss = (request: IncomingMessage, _body: string, response: ServerResponse) =>
+    response
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify(notFound(decodedRoute(request))));
+  platform.routes['PUT /v1/customer/*'] = routeMiss;
+  platform.routes['PUT /v1/customer/updateStatus/*'] = routeMiss;
+}
+
+/**
+ * Behind an nginx whose `proxy_pass` has a URI part, `%2F` reaches the platform decoded (`/v1/customer/11.222.333/
+ * 0001-81`), which matches no route: the application answers its framework's JSON 404, quoting the path it saw (a
+ * user test). Such a 404 says nothing of the customer, whatever its words: the lost create stays unknown, and the
+ * update and status name customer.documentInPath, never "no customer has the document".
+ */
+describe('a JSON 404 to a path holding %2F, from a platform behind a server that decoded the "/"', () => {
+  const header =
+    'documentType,document,name,username,phone,password,customerRegistrationAddress.zipcode,customerRegistrationAddress.number';
+  const cnpjRow = 'cnpj,11.222.333/0001-81,Loja A,a@x.com,11987654321,Senha#1001,01310-100,11';
+
+  it('a create whose answer was lost stays unknown, and its resume asks again, sends nothing and never fails it', async () => {
+    behindDecodingProxy((path) => ({ erro: `rota desconhecida ${path}` }));
+    platform.routes['POST /v1/customer'] = (_request, _body, response) =>
+      response.writeHead(502, { 'content-type': 'text/plain' }).end('Bad Gateway');
+    writeFileSync(join(workspace.folder, 'ng.csv'), `${header}\n${cnpjRow}\n`);
+    const first = await run('customer', 'create', 'ng.csv');
+    expect(first.code).not.toBe(0);
+    expect(platform.received).toEqual(['POST /v1/customer', 'PUT /v1/customer/11.222.333%2F0001-81']);
+    const report = onlyReport(workspace.folder, 'ng');
+    const lost = readReport(join(workspace.folder, report));
+    expect(lost.map((row) => row.outcome)).toEqual(['unknown']);
+    expect(lost[0]?.message).toContain(`rota desconhecida /v1/customer/11.222.333/0001-81; ${decodedRefusal()}`);
+
+    platform.received.length = 0;
+    const resumed = await run('customer', 'create', 'ng.csv', '--resume', report);
+    expect(resumed.code).not.toBe(0);
+    expect(platform.received).toEqual(['PUT /v1/customer/11.222.333%2F0001-81']);
+    const rows = readReport(join(workspace.folder, report));
+    expect(rows.map((row) => row.outcome)).toEqual(['unknown']);
+    expect(rows[0]?.message).toContain(decodedRefusal());
+    expect(resumed.stderr).toContain('customer create: 1 unknown;');
+    expect(resumed.stderr).toContain('once customer.documentInPath is set as it says, run: ');
+    expect(resumed.stderr).not.toContain('unavailable');
+    expect(resumed.stderr).not.toContain('customer create: 1 failed');
+  });
+
+  it('customer update FILE: the CNPJ row fails naming the setting, not "no customer has the document"', async () => {
+    behindDecodingProxy((path) => ({ status: 404, error: 'Not Found', path }));
+    writeFileSync(join(workspace.folder, 'up.csv'), 'document,phone\n11.222.333/0001-81,11987654321\n');
+    const result = await run('customer', 'update', 'up.csv');
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual(['PUT /v1/customer/11.222.333%2F0001-81']);
+    const rows = readReport(join(workspace.folder, onlyReport(workspace.folder, 'up')));
+    expect(rows.map((row) => [row.outcome, row.status, row.message])).toEqual([
+      ['failed', '404', `Not Found; ${decodedRefusal()}`],
+    ]);
+    expect(result.stderr).not.toContain('no customer has the document');
+  });
+
+  it('customer status DOCUMENT: the error names customer.documentInPath, not paths.customerStatus', async () => {
+    behindDecodingProxy((path) => ({ erro: `rota desconhecida ${path}` }));
+    const result = await run('customer', 'status', '11.222.333/0001-81', 'inactive');
+    expect([result.code, result.stderr]).toEqual([
+      1,
+      `error: PUT ${platform.url}/v1/customer/updateStatus/11.222.333%2F0001-81/false failed with HTTP 404: rota desconhecida /v1/customer/updateStatus/11.222.333/0001-81/false; ${decodedRefusal('updateStatus/11.222.333/0001-81')}\n`,
+    ]);
+    expect(platform.received).toEqual(['PUT /v1/customer/updateStatus/11.222.333%2F0001-81/false']);
+  });
+
+  it('create --upsert of a registered CNPJ: failed naming the setting, nothing created again', async () => {
+    behindDecodingProxy((path) => ({ erro: `rota desconhecida ${path}` }));
+    platform.routes['POST /v1/customer'] = (_request, _body, response) =>
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end('{"message":"CPF/CNPJ ja cadastrado na loja"}');
+    writeFileSync(join(workspace.folder, 'ng.csv'), `${header}\n${cnpjRow}\n`);
+    const result = await run('customer', 'create', 'ng.csv', '--upsert');
+    expect(result.code).toBe(1);
+    expect(platform.received).toEqual(['POST /v1/customer', 'PUT /v1/customer/11.222.333%2F0001-81']);
+    const rows = readReport(join(workspace.folder, onlyReport(workspace.folder, 'ng')));
+    expect(rows.map((row) => [row.outcome, row.status])).toEqual([['failed', '404']]);
+    expect(rows[0]?.message).toContain(decodedRefusal());
   });
 });

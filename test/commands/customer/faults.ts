@@ -162,7 +162,7 @@ export function oneCustomerAnswers(
  */
 export function fileAnswers(
   { write, what }: CustomerWrite,
-  file: { command: string; base: string; done: Record<string, unknown> },
+  file: { command: string; base: string; done: Record<string, unknown>; notFound?: RegExp },
 ): AnswerCase<Record<string, unknown> | RegExp>[] {
   return [
     [
@@ -174,7 +174,7 @@ export function fileAnswers(
         outcome: 'failed',
         status: '404',
         message: expect.stringMatching(
-          /^no customer has the document 111\.444\.777-35 in this store \(HTTP 404(: [^)]*)?\)$/,
+          file.notFound ?? /^no customer has the document 111\.444\.777-35 in this store \(HTTP 404(: [^)]*)?\)$/,
         ),
       },
     ],

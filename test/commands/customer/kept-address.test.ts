@@ -42,7 +42,7 @@ describe('an update whose registration address leaves parts empty', () => {
     const before = await storedCustomer(sandbox, document);
     writeFileSync(
       join(folder, 'endereco.csv'),
-      `document;phone;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};(11) 4444-0000;01310100;120\r\n`,
+      `document;phone;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};(11) 4444-0000;01310100;100\r\n`,
     );
     const result = await cli(['customer', 'update', 'endereco.csv', '--no-input'], folder);
     expect(result.code).toBe(0);
@@ -50,7 +50,7 @@ describe('an update whose registration address leaves parts empty', () => {
     expect(after.phone).toBe('(11) 4444-0000');
     expect(after.customerRegistrationAddress).toMatchObject({
       ...before.customerRegistrationAddress,
-      number: '120',
+      number: '100',
       complement: 'Galpão 3',
       addressType: 'BUSINESS',
       name: 'Matriz',
@@ -63,25 +63,6 @@ describe('an update whose registration address leaves parts empty', () => {
     expect(row?.message).toBe(
       'the registration address kept its stored complement, name, addressType, street, quarter, city, state, which the file left empty',
     );
-  });
-
-  it('a new CEP keeps the complement, name and type, and takes its street from the CEP', async () => {
-    const document = '11.222.333/0001-81';
-    const folder = await created(document, 'kept2@empresa.com.br');
-    writeFileSync(
-      join(folder, 'mudou.csv'),
-      `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};40140-650;7\r\n`,
-    );
-    expect((await cli(['customer', 'update', 'mudou.csv', '--no-input'], folder)).code).toBe(0);
-    expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
-      zipcode: '40140-650',
-      street: 'Largo do Farol da Barra',
-      city: 'Salvador',
-      number: '7',
-      complement: 'Galpão 3',
-      addressType: 'BUSINESS',
-      name: 'Matriz',
-    });
   });
 
   it('create --upsert of a file without the address parts keeps them too', async () => {
@@ -114,7 +95,7 @@ describe('an update whose registration address leaves parts empty', () => {
       `Customer ${document}: the registration address kept its stored complement, name, addressType, street, quarter, city, state, which the file left empty.`,
     );
     expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
-      number: '200',
+      number: '100',
       complement: 'Galpão 3',
       addressType: 'BUSINESS',
       name: 'Matriz',
@@ -232,5 +213,112 @@ describe('an update whose registration address gives neither CEP nor number', ()
       `error: Customer ${document}: the registration address gives no CEP and number, and the customer's stored record was read (PUT {}, HTTP 200), but it shows no registration address (customerRegistrationAddress, looked for at the answer's root and under data, customer, cliente, content, result) to take them from: give customerRegistrationAddress.zipcode and customerRegistrationAddress.number. Nothing was sent.`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
+  });
+});
+
+/**
+ * A customer who moved (a user test): the complement (apartment, suite, block) belongs to the old place as much as
+ * its street does, so at a new CEP or number it is not carried over; it is sent empty, so that a platform that merges
+ * the address does not keep it either. A JSON `"complement": ""` or `null` clears it on purpose.
+ */
+describe('an update whose registration address gives a new CEP or number', () => {
+  let proxy: ScriptedProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+  });
+
+  /** A config folder logged in through a proxy that records every request on its way to the sandbox. */
+  async function throughRecordingProxy(): Promise<string> {
+    proxy = await startScriptedProxy(sandbox.url, () => undefined);
+    return loggedInThroughProxy(sandbox, proxy);
+  }
+  const updateBodies = () =>
+    (proxy?.requests ?? [])
+      .filter((request) => request.method === 'PUT' && pathOf(request).startsWith('/v1/customer/'))
+      .map((request) => JSON.parse(request.body) as Record<string, unknown>);
+  const cleared =
+    'the stored complement of the registration address was cleared, not kept: the file gives another CEP or number, and the complement belongs to the old place (give customerRegistrationAddress.complement if the new place has one)';
+
+  it.each([
+    ['a new CEP and number', '40140-650', '7'],
+    ['a new number at the same CEP', '01310-100', '45'],
+  ])('%s: the stored complement is sent empty, name and type kept, and the report says so', async (_, cep, number) => {
+    const document = '11.222.333/0001-81';
+    const folder = await created(document, 'moved1@empresa.com.br');
+    const proxied = await throughRecordingProxy();
+    writeFileSync(
+      join(folder, 'mudou.csv'),
+      `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};${cep};${number}\r\n`,
+    );
+    const result = await runCommandLine(['customer', 'update', 'mudou.csv', '--no-input'], {
+      configDir: proxied,
+      cwd: folder,
+    });
+    expect(result.code).toBe(0);
+    const sent = updateBodies();
+    expect(sent[0]).toEqual({});
+    expect(sent[1]?.customerRegistrationAddress).toMatchObject({
+      zipcode: cep,
+      number,
+      complement: '',
+      name: 'Matriz',
+    });
+    const stored = (await storedCustomer(sandbox, document)).customerRegistrationAddress;
+    expect(stored).toMatchObject({ number, addressType: 'BUSINESS', name: 'Matriz' });
+    expect(stored.complement ?? '').toBe('');
+    const [row] = readReport(join(folder, onlyReport(folder, 'mudou')));
+    expect(row?.outcome).toBe('updated');
+    expect(row?.message).toContain(cleared);
+  });
+
+  it('create --upsert of the weekly export at a new place: the complement is not carried over either', async () => {
+    const document = '60.701.190/0001-04';
+    const folder = await created(document, 'moved2@empresa.com.br');
+    const proxied = await throughRecordingProxy();
+    writeFileSync(
+      join(folder, 'semanal.csv'),
+      `${header.split(';').slice(0, 8).join(';')}\r\ncnpj;${document};Empresa Ltda;moved2@empresa.com.br;(11) 3333-0000;Senha#1;40140-650;45\r\n`,
+    );
+    const result = await runCommandLine(['customer', 'create', 'semanal.csv', '--upsert', '--no-input'], {
+      configDir: proxied,
+      cwd: folder,
+    });
+    expect(result.code).toBe(0);
+    expect(updateBodies().at(-1)?.customerRegistrationAddress).toMatchObject({
+      zipcode: '40140-650',
+      number: '45',
+      complement: '',
+    });
+    const [row] = readReport(join(folder, onlyReport(folder, 'semanal')));
+    expect([row?.outcome, row?.message?.includes(cleared)]).toEqual(['updated', true]);
+  });
+
+  it.each([
+    ['""', '""'],
+    ['null', 'null'],
+  ])('a JSON "complement": %s at the same place clears it, the rest of the place kept', async (_, written) => {
+    const document = '33.000.167/0001-01';
+    const folder = await created(document, 'moved3@empresa.com.br');
+    const proxied = await throughRecordingProxy();
+    writeFileSync(
+      join(folder, 'limpa.json'),
+      `[{"document":"${document}","customerRegistrationAddress":{"zipcode":"01310-100","number":"100","complement":${written}}}]`,
+    );
+    const result = await runCommandLine(['customer', 'update', 'limpa.json', '--no-input'], {
+      configDir: proxied,
+      cwd: folder,
+    });
+    expect(result.code).toBe(0);
+    expect(updateBodies().at(-1)?.customerRegistrationAddress).toMatchObject({
+      zipcode: '01310-100',
+      number: '100',
+      complement: '',
+      name: 'Matriz',
+      addressType: 'BUSINESS',
+    });
+    const stored = (await storedCustomer(sandbox, document)).customerRegistrationAddress;
+    expect(stored.complement ?? '').toBe('');
+    expect(stored).toMatchObject({ name: 'Matriz', addressType: 'BUSINESS' });
   });
 });

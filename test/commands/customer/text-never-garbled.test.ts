@@ -179,6 +179,41 @@ describe('a CP850 or MacRoman export whose every accent Windows-1252 also define
     },
   );
 
+  // An ERP export in capitals whose only accent is `Ã` (a user test): CP850's `Ã` is byte 0xC7, Windows-1252's `Ç`.
+  it.each([
+    ['JOÃO DA SILVA', 'JOÇO'],
+    ['PADARIA SÃO PAULO', 'SÇO'],
+    ['FALCÃO', 'FALCÇO'],
+    ['IRMÃOS LTDA', 'IRMÇOS'],
+    ['CAPÃO REDONDO', 'CAPÇO'],
+  ])(
+    '%s in CP850 (read %s as Windows-1252): refused naming CP850, nothing sent; with --encoding cp850 it is created right',
+    async (name, asWindows) => {
+      const bytes = oneCustomer(name, 'cp850');
+      expect(bytes.includes(0xc7)).toBe(true);
+      const run = workspace({ 'clientes.csv': bytes });
+      const result = await run(['customer', 'create', 'clientes.csv']);
+      expect(result.code).toBe(65);
+      const asOffice = name.split(' ')[name.startsWith('PADARIA') ? 1 : 0] as string;
+      expect(lastLine(result.stderr)).toBe(
+        `error: clientes.csv:2: "${asWindows}" as windows-1252 is "${asOffice}" as CP850 (Excel's "CSV (MS-DOS)"), and b2bctl cannot tell which encoding the file is; nothing was sent. Pass --encoding cp850 if it reads "${asOffice}" (or --encoding windows-1252 if "${asWindows}" is right), or re-export the file as "CSV UTF-8".`,
+      );
+      await expectNothingSent();
+      const created = await run(['customer', 'create', 'clientes.csv', '--encoding', 'cp850']);
+      expect(created.code).toBe(0);
+      expect((await storedCustomers(sandbox)).map((customer) => customer.name)).toEqual([name]);
+    },
+  );
+
+  it('a Windows-1252 export in capitals with a real Ç (AÇÚCAR, FRANÇA, OPÇÃO, PÇA) is created as it reads', async () => {
+    const name = 'AÇÚCAR FRANÇA CONCEIÇÃO AÇO OPÇÃO CONFECÇÕES FICÇÃO DESÇA CALÇA FORÇA JAÇANÃ PÇA DA SÉ';
+    const run = workspace({ 'clientes.csv': oneCustomer(name, 'win1252') });
+    const result = await run(['customer', 'create', 'clientes.csv']);
+    expect(result.stderr).not.toContain('encoding');
+    expect(result.code).toBe(0);
+    expect((await storedCustomers(sandbox)).map((customer) => customer.name)).toEqual([name]);
+  });
+
   it('a Windows-1252 export with ordinals, degrees and a foreign name is read as it is, no question asked', async () => {
     const name = 'Nº 2º andar - 1ª Travessa Km 2° § 3 Müller D’Ávila à Loja';
     const run = workspace({

@@ -55,7 +55,8 @@ async function throughProxyAnsweringRead(action: ProxyAction): Promise<string> {
 async function updateNumberOnly(folder: string, document: string, proxied: string) {
   writeFileSync(
     join(folder, 'endereco.csv'),
-    `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};01310-100;120\r\n`,
+    // The stored CEP and number: the same place, whose complement is kept (at another number it would be cleared).
+    `document;customerRegistrationAddress.zipcode;customerRegistrationAddress.number\r\n${document};01310-100;100\r\n`,
   );
   return runCommandLine(['customer', 'update', 'endereco.csv', '--no-input'], { configDir: proxied, cwd: folder });
 }
@@ -94,7 +95,7 @@ describe('an address update whose read of the stored record answers no record', 
     const result = await updateNumberOnly(folder, document, proxied);
     expect(result.code).toBe(0);
     expect((await storedCustomer(sandbox, document)).customerRegistrationAddress).toMatchObject({
-      number: '120',
+      number: '100',
       complement: 'Galpão 3',
       addressType: 'BUSINESS',
       name: 'Matriz',

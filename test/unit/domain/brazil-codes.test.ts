@@ -4,6 +4,7 @@ import {
   checkStateRegistration,
   federativeUnits,
   isFederativeUnit,
+  stateAdvice,
 } from '../../../src/domain/brazil-codes.js';
 
 describe('federative units', () => {
@@ -21,6 +22,21 @@ describe('federative units', () => {
     { value: 'XX', expected: false },
   ])('$value -> $expected', ({ value, expected }) => {
     expect(isFederativeUnit(value)).toBe(expected);
+  });
+});
+
+describe('stateAdvice: what a state that is no UF should be (a user test)', () => {
+  it.each([
+    ['sp', 'write it in capitals (SP)'],
+    [' rj ', 'write it in capitals (RJ)'],
+    ['Sao Paulo', 'the UF of São Paulo is SP'],
+    ['são  paulo', 'the UF of São Paulo is SP'],
+    ['DISTRITO FEDERAL', 'the UF of Distrito Federal is DF'],
+    ['Mato Grosso', 'the UF of Mato Grosso is MT'],
+    ['XX', 'not one of the 27 UFs, such as SP'],
+    ['Paulista', 'not one of the 27 UFs, such as SP'],
+  ])('%s -> %s', (state, advice) => {
+    expect(stateAdvice(state)).toBe(advice);
   });
 });
 

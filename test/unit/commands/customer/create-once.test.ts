@@ -371,7 +371,8 @@ describe('createOnce: a create answered 400, with --upsert', () => {
   });
 
   it('an address given in part: the stored record is read first, and the parts the file leaves empty go as stored', async () => {
-    const partial = { ...body, customerRegistrationAddress: { zipcode: '01310-100', number: '12' } };
+    // The stored CEP and number: the same place, whose complement is kept.
+    const partial = { ...body, customerRegistrationAddress: { zipcode: '01310-100', number: '10' } };
     const stored = {
       id: 5,
       email: 'ana@example.com',
@@ -388,7 +389,7 @@ describe('createOnce: a create answered 400, with --upsert', () => {
       {},
       {
         ...updateBodyOf(partial),
-        customerRegistrationAddress: { zipcode: '01310-100', number: '12', complement: 'Apto 1', name: 'Casa' },
+        customerRegistrationAddress: { zipcode: '01310-100', number: '10', complement: 'Apto 1', name: 'Casa' },
       },
     ]);
   });
