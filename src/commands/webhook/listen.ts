@@ -22,6 +22,7 @@ import { fetchedOrdersFolder } from '../../webhook/hand-offs.js';
 import { handOffsOf, type HandOffFlags } from './hand-off-flags.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { IntakeSummary } from './intake-summary.js';
+import { lockCheckEveryMs, watchInboxLock } from './lock-watch.js';
 import { storeTimeoutOf, storeUrlOf, type StoreUrlFlags } from './store-url.js';
 import { printable } from '../../lib/printable.js';
 
@@ -53,6 +54,8 @@ export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
   logEvents: boolean;
   /** Milliseconds between summary lines (tests shorten it). */
   summaryEveryMs?: number;
+  /** Milliseconds between two looks at the inbox lock (lock-watch.ts; tests shorten it). */
+  lockCheckEveryMs?: number;
 }
 
 /** `b2bctl webhook listen`: the receiver of the platform's webhooks, until SIGINT/SIGTERM. */
@@ -111,11 +114,20 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     context.log.info(error.message);
   });
   if (opened === undefined) return;
-  const { store, release } = opened;
+  const { store, release, lock } = opened;
+  const lockWatch = watchInboxLock(lock, options.lockCheckEveryMs ?? lockCheckEveryMs, context.log);
   try {
     await scrubKeptDeadLetters(store, options, forwardAuthorization, context);
-    await serve({ ...options, inbox, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
+    const stop = AbortSignal.any([context.interrupt, lockWatch.signal]);
+    await serve(
+      { ...options, inbox, forwardAuthorization },
+      context,
+      store,
+      { clientId, clientSecret, tls, paths },
+      stop,
+    );
   } finally {
+    lockWatch.stop();
     await withinDeadline(
       store.close().catch(() => undefined),
       stopDeadlineMs,
@@ -123,6 +135,9 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     );
     release();
   }
+  // Stopped because another run holds the inbox now: exit 75, as a second receiver refused at start does.
+  const lost = lockWatch.lostError();
+  if (lost !== undefined) throw lost;
 }
 
 /**
@@ -159,6 +174,8 @@ async function serve(
   context: Context,
   store: EventStore,
   settings: Pick<Parameters<typeof startReceiver>[0], 'clientId' | 'clientSecret' | 'tls' | 'paths'>,
+  /** SIGINT/SIGTERM, or the inbox lock lost to another run. */
+  stop: AbortSignal,
 ): Promise<void> {
   const summary = new IntakeSummary(context.log.info);
   const logEvent = eventLogger(options, context);
@@ -222,7 +239,7 @@ async function serve(
           },
         ).finally(() => summary.stop()),
     },
-    context,
+    { io: context.io, log: context.log, interrupt: stop },
     {
       started: `Webhook receiver on ${receiver.url}: token ${settings.paths.token}, events ${settings.paths.customers} and ${settings.paths.orders}; store ${store.description}.${described}`,
       stopped: 'Webhook receiver stopped.',
