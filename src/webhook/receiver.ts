@@ -342,7 +342,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const now = options.now ?? Date.now;
   const signingKey = await tokenSigningKey(options.store, options.clientSecret, options.log);
   const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now, signingKey);
-  const app = createApp(options);
+  const stopping = { now: false };
+  const app = createApp(options, stopping);
   const writes: WriteHealth = {};
   app.get('/healthz', async (_request, reply) => {
     // What the store's statements cost, apart from the time the request waited for its turn and the receiver's
@@ -381,7 +382,37 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     options.host,
     listeningPort(app.server.address(), options.port),
   );
-  return { url, tokens, close: () => app.close(), dropConnections: () => app.server.closeAllConnections() };
+  const close = () => {
+    stopping.now = true;
+    return app.close();
+  };
+  return { url, tokens, close, dropConnections: () => app.server.closeAllConnections() };
+}
+
+/**
+ * A restart of the receiver takes about a second (it reads no history): a platform told to send again after this long
+ * finds the next one listening, rather than retrying at once into a closed port.
+ */
+const stoppingRetryAfterSeconds = 5;
+
+/**
+ * A request that reaches the receiver once it is stopping (on a kept-alive connection, or pipelined behind one in
+ * flight): answered 503 in the receiver's one shape with a Retry-After, and its connection closed, before any route
+ * reads it. Fastify's own answer while it closes was `{"error":"Service Unavailable","message":…,"statusCode":503}`
+ * with no Retry-After (a user test): a platform reading `error_description` got nothing, and its retry policy no hint.
+ */
+function answerStopping(response: ServerResponse): void {
+  const body = JSON.stringify({
+    error: 'temporarily_unavailable',
+    error_description: 'The receiver is stopping; the event was not stored: send it again in a moment',
+  });
+  response.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'retry-after': String(stoppingRetryAfterSeconds),
+    connection: 'close',
+  });
+  response.end(body);
 }
 
 /** The receiver's refusal shape, `{"error":"…","error_description":…}`, for what node refuses before any route. */
@@ -395,7 +426,7 @@ const earlyRefusalShape: RefusalShape = ({ code, message }) => ({
  * buffering 3 MB), answers 415 for unknown content types and reads the body with backpressure; the node server
  * under it (built here, so its timeouts can be set) answers 408 to a client that trickles its request.
  */
-function createApp(options: ReceiverOptions): FastifyInstance {
+function createApp(options: ReceiverOptions, stopping: { now: boolean }): FastifyInstance {
   const serverOptions = serverTimeouts(options.requestTimeoutMs);
   const app = Fastify({
     logger: false,
@@ -406,7 +437,9 @@ function createApp(options: ReceiverOptions): FastifyInstance {
     // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
     serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) => {
-      const serve = forwardedAware(handler, options.trustProxy, options.proxyHeader);
+      const forwarded = forwardedAware(handler, options.trustProxy, options.proxyHeader);
+      const serve = (request: IncomingMessage, response: ServerResponse) =>
+        stopping.now ? answerStopping(response) : forwarded(request, response);
       return options.tls
         ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, serve)
         : createHttpServer(serverOptions, serve);
