@@ -90,9 +90,18 @@ function unwritableFolder(error: unknown): boolean {
 
 /** The lock at `path`, when a process that is still running holds it, stops this run as any held lock does. */
 function refuseLiveHolder(path: string): void {
+  const other = liveLockHolder(path);
+  if (other) throw heldBy(other, path);
+}
+
+/**
+ * Who holds the lock at `path`, when a process that is still running does (by the same test a takeover makes: its
+ * PID runs and started when the lock says); undefined when none does: no lock, or a stale one.
+ */
+export function liveLockHolder(path: string): LockHolder | undefined {
   const current = readLock(path);
   const other = current === 'gone' ? undefined : current.holder;
-  if (other && isProcessAlive(other.pid, other.processStart)) throw heldBy(other, path);
+  return other && isProcessAlive(other.pid, other.processStart) ? other : undefined;
 }
 
 function heldBy(other: LockHolder, path: string): B2bctlError {
