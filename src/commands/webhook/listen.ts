@@ -9,6 +9,7 @@ import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.
 import { HandOff } from '../../webhook/hand-off.js';
 import { defaultReceiverPaths, type ReceivedEvent, startReceiver } from '../../webhook/receiver.js';
 import { startRetention } from '../../webhook/retention.js';
+import { withRecording } from '../../webhook/run-recording.js';
 import { openStore } from '../../webhook/store/open.js';
 import { credentialsSent } from '../../webhook/consumers.js';
 import { forwardCredentialOfEnvironment, scrubbedLine, scrubDeadLetters } from '../../webhook/dead-letter-scrub.js';
@@ -182,7 +183,7 @@ async function serve(
   // Before the port opens: a hand-off that cannot start (--fetch-orders with no base URL for the profile) stops the
   // run with its own exit code. Found after it, it left a receiver listening on a closed inbox, answering every
   // call 503 and deaf to SIGTERM (a user test).
-  const { handOffs, described } = await handOffsOf(options, context, store, options.inbox);
+  const { handOffs, described, recordings } = await handOffsOf(options, context, store, options.inbox);
   let running: HandOff[] = [];
   const receiver = await startReceiver({
     ...settings,
@@ -198,7 +199,7 @@ async function serve(
     trustProxy: options.trustProxy,
     proxyHeader: options.proxyHeader,
     now: () => context.clock.now(),
-    handOffStates: () => running.map((handOff) => handOff.state()),
+    handOffStates: () => running.map((handOff) => withRecording(handOff.state(), recordings.get(handOff.name))),
     // Counted either way: with --log-events too, the summary's redeliveries and refusals sit beside what was stored.
     onStored: (event) => {
       summary.count(event.kind);
