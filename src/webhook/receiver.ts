@@ -237,7 +237,7 @@ const tokenRefusalWords: Record<TokenRefusal, { answer: string; hint: string }> 
   expired: { answer: 'Token expired', hint: 'the platform should ask a new one' },
   unknown: {
     answer: 'Token unknown',
-    hint: "a token this receiver did not issue (another receiver's, or one from before the client secret changed)",
+    hint: "a token this receiver did not issue: another receiver's, or one from before the client secret changed",
   },
 };
 

@@ -42,7 +42,7 @@ describe('webhook listen: events refused 401', () => {
       .filter((line) => line.includes('401') || line.startsWith('Stored'));
     expect(lines).toEqual([
       `Refused an orders event from 127.0.0.1, not stored: answered HTTP 401 "Bearer token missing" (the platform sent no token: check its webhook's token settings).`,
-      `Refused a customers event from 127.0.0.1, not stored: answered HTTP 401 "Token unknown" (a token this receiver did not issue (another receiver's, or one from before the client secret changed)).`,
+      `Refused a customers event from 127.0.0.1, not stored: answered HTTP 401 "Token unknown" (a token this receiver did not issue: another receiver's, or one from before the client secret changed).`,
       // The minute's refusals past the first, said once the minute is over, by address.
       'Events refused 401 "Bearer token missing": 4 more in the last 60 s, not logged one by one (at most 10 such lines in 60 s): 4 from 127.0.0.1.',
       `Refused an orders event from 127.0.0.1, not stored: answered HTTP 401 "Bearer token missing" (the platform sent no token: check its webhook's token settings).`,
