@@ -90,9 +90,18 @@ function unwritableFolder(error: unknown): boolean {
 
 /** The lock at `path`, when a process that is still running holds it, stops this run as any held lock does. */
 function refuseLiveHolder(path: string): void {
+  const other = liveLockHolder(path);
+  if (other) throw heldBy(other, path);
+}
+
+/**
+ * Who holds the lock at `path`, when a process that is still running does (by the same test a takeover makes: its
+ * PID runs and started when the lock says); undefined when none does: no lock, or a stale one.
+ */
+export function liveLockHolder(path: string): LockHolder | undefined {
   const current = readLock(path);
   const other = current === 'gone' ? undefined : current.holder;
-  if (other && isProcessAlive(other.pid, other.processStart)) throw heldBy(other, path);
+  return other && isProcessAlive(other.pid, other.processStart) ? other : undefined;
 }
 
 function heldBy(other: LockHolder, path: string): B2bctlError {
@@ -114,6 +123,16 @@ export function acquireLock(
   warn: (message: string) => void,
   replaced: Partial<LockFileSystem> = {},
 ): () => void {
+  return takeLock(path, command, warn, replaced).release;
+}
+
+/** A lock taken and its text: what a holder compares the file with to know it still holds it (heldLockCheck). */
+function takeLock(
+  path: string,
+  command: string,
+  warn: (message: string) => void,
+  replaced: Partial<LockFileSystem> = {},
+): { release: () => void; text: string } {
   const fileSystem = { ...nodeLockFileSystem, ...replaced };
   try {
     makePrivateFolder(dirname(path));
@@ -129,10 +148,73 @@ export function acquireLock(
     } catch (error) {
       throw unwritableLock(path, error);
     }
-    if (outcome.release) return outcome.release;
+    if (outcome.release) return { release: outcome.release, text };
     if (outcome.liveHolder) throw heldBy(outcome.liveHolder, path);
   }
   throw new B2bctlError(`Could not take the lock ${printable(path)}; another run took it first.`, ExitCode.interrupted);
+}
+
+/**
+ * What a long-running holder finds when it looks at its lock again: still its own; `retaken` (the file was gone, a
+ * cleaner or an operator removed it, and nobody had taken the free path: made again, with the same text, so that a
+ * second run is refused again); or `lost`, with why (another run's lock in its place, or one that could not be made
+ * again): the holder must stop, as another run may be doing its work.
+ */
+export type LockCheck = { held: true; retaken?: boolean } | { held: false; why: string };
+
+/** A lock a long-running command holds, and looks at again now and then (a receiver: `webhook listen`). */
+export interface HeldLock {
+  path: string;
+  release: () => void;
+  check: () => LockCheck;
+}
+
+/**
+ * Takes the lock as acquireLock does, for a holder that runs for months: a lock file removed under it (systemd-tmpfiles
+ * or tmpreaper for a folder under /tmp, an operator told "If PID … is not b2bctl, remove …") let a second run in
+ * beside it (a user test: two receivers delivering every event of one inbox). `check` tells whether the file at
+ * the path is still the one this run made, the same file (device and inode) with the same text (its nonce), as
+ * PostgreSQL's postmaster looks at its postmaster.pid again every minute; see docs/decisions/0014-lock-takeover.md.
+ */
+export function acquireHeldLock(path: string, command: string, warn: (message: string) => void): HeldLock {
+  const { release, text } = takeLock(path, command, warn);
+  let identity = fileIdentity(path);
+  const check = (): LockCheck => {
+    const current = readLock(path);
+    if (current === 'gone') {
+      try {
+        if (!createLockFile(path, text, nodeLockFileSystem))
+          return { held: false, why: lostTo(readLock(path), 'was removed, and another run took the free path first') };
+      } catch (error) {
+        return {
+          held: false,
+          why: `was removed and could not be made again (${systemErrorCause(error) ?? (error as Error).message})`,
+        };
+      }
+      identity = fileIdentity(path);
+      return { held: true, retaken: true };
+    }
+    if (current.text === text && fileIdentity(path) === identity) return { held: true };
+    return { held: false, why: lostTo(current, 'was replaced') };
+  };
+  return { path, release, check };
+}
+
+/** The file at `path` as the system tells files apart: a copy put back in its place is another file. */
+function fileIdentity(path: string): string | undefined {
+  try {
+    const stats = statSync(path);
+    return `${stats.dev}:${stats.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a lock is no longer this run's, naming the run whose lock is there now, when the file says. */
+function lostTo(current: ReadLock | 'gone', what: string): string {
+  const other = current === 'gone' ? undefined : current.holder;
+  if (other === undefined) return what;
+  return `${what}: it is now PID ${other.pid}'s (${other.command}, since ${other.startedAt})`;
 }
 
 /** The text of a lock this process takes for `command`: who holds it, and a nonce that makes it this lock's alone. */

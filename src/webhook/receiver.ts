@@ -30,6 +30,7 @@ import {
   tooLargeDescription,
 } from '../http-server/token-endpoint.js';
 import { FailureLimiter, type FailureLimitOptions, FailureLog } from '../http-server/failure-limit.js';
+import { linesPerWindow, ThrottledLog } from '../http-server/throttled-log.js';
 import { tokenSigningKey } from './token-keys.js';
 import { TokenIssuer, tokenDigest } from '../http-server/tokens.js';
 
@@ -78,7 +79,7 @@ export interface ReceiverOptions {
   onStored?: (event: ReceivedEvent) => void;
   /** Called for a redelivery that was answered 2xx without storing it again. */
   onDuplicate?: (kind: WebhookKind, key: string) => void;
-  /** Called for an event refused before it was stored (400, 413, 415), after the log line (if any) for it. */
+  /** Called for an event refused before it was stored (400, 401, 413, 415), after the log line (if any) for it. */
   onRefused?: (kind: WebhookKind, status: number) => void;
   log?: (message: string) => void;
 }
@@ -228,6 +229,53 @@ function eventRefused(
   options.onRefused?.(refusal.kind, refusal.status);
 }
 
+/** Why an event's token was refused, as its 401 says it and as the log line adds what to look at. */
+type TokenRefusal = 'missing' | 'expired' | 'unknown';
+
+const tokenRefusalWords: Record<TokenRefusal, { answer: string; hint: string }> = {
+  missing: { answer: 'Bearer token missing', hint: "the platform sent no token: check its webhook's token settings" },
+  expired: { answer: 'Token expired', hint: 'the platform should ask a new one' },
+  unknown: {
+    answer: 'Token unknown',
+    hint: "a token this receiver did not issue: another receiver's, or one from before the client secret changed",
+  },
+};
+
+/**
+ * The log of events refused 401 (a user test: a platform posting with no token, or another receiver's, had every
+ * event refused with no line and no count anywhere): the first refusal of each client address in a minute gets its
+ * line, ten lines at most, the rest counted by address into the minute's last line, as the token endpoint's guesses
+ * are (throttled-log.ts). The token is never quoted, nor any header: the address and the route say whose it is.
+ */
+function unauthorizedEventLog(options: ReceiverOptions): Record<TokenRefusal, ThrottledLog> {
+  // One log per reason: a platform with no token and another with a stale one behind the same address are two news.
+  const logOf = (verdict: TokenRefusal) =>
+    new ThrottledLog({
+      log: options.log,
+      windowMs: 60_000,
+      now: options.now,
+      summary: ({ count, from, seconds }) =>
+        `Events refused 401 "${tokenRefusalWords[verdict].answer}": ${count} more in the last ${seconds} s, not logged one by one (at most ${linesPerWindow} such lines in ${seconds} s): ${from}.`,
+    });
+  return { missing: logOf('missing'), expired: logOf('expired'), unknown: logOf('unknown') };
+}
+
+/** An event refused 401: its line (throttled), and its count in the minute's summary. */
+function eventUnauthorized(
+  lines: Record<TokenRefusal, ThrottledLog>,
+  options: ReceiverOptions,
+  refusal: { kind: WebhookKind; verdict: TokenRefusal; ip: string },
+): void {
+  const { kind, verdict, ip } = refusal;
+  const words = tokenRefusalWords[verdict];
+  lines[verdict].event(
+    ip,
+    () =>
+      `Refused ${kind === 'orders' ? 'an' : 'a'} ${kind} event from ${ip}, not stored: answered HTTP 401 "${words.answer}" (${words.hint}).`,
+  );
+  options.onRefused?.(kind, 401);
+}
+
 /** What a sender of another media type is told: what to send (an empty body is answered so too). */
 const sendJson = 'Send the event as application/json';
 const emptyBody = "The body is empty; send the event's JSON";
@@ -294,7 +342,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const now = options.now ?? Date.now;
   const signingKey = await tokenSigningKey(options.store, options.clientSecret, options.log);
   const tokens = new TokenIssuer(options.clientId, options.clientSecret, options.tokenTtlSeconds, now, signingKey);
-  const app = createApp(options);
+  const stopping = { now: false };
+  const app = createApp(options, stopping);
   const writes: WriteHealth = {};
   app.get('/healthz', async (_request, reply) => {
     // What the store's statements cost, apart from the time the request waited for its turn and the receiver's
@@ -307,7 +356,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   });
   addTokenRoute(app, tokens, options, writes);
   const refusals: RefusalLines = { logged: 0, unlogged: 0 };
-  for (const kind of ['customers', 'orders'] as const) addEventRoute(app, kind, tokens, options, now, writes, refusals);
+  const unauthorized = unauthorizedEventLog(options);
+  for (const kind of ['customers', 'orders'] as const)
+    addEventRoute(app, kind, tokens, options, now, writes, { refusals, unauthorized });
   const eventRoutes = new Map<string, WebhookKind>([
     [options.paths.customers, 'customers'],
     [options.paths.orders, 'orders'],
@@ -331,7 +382,37 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     options.host,
     listeningPort(app.server.address(), options.port),
   );
-  return { url, tokens, close: () => app.close(), dropConnections: () => app.server.closeAllConnections() };
+  const close = () => {
+    stopping.now = true;
+    return app.close();
+  };
+  return { url, tokens, close, dropConnections: () => app.server.closeAllConnections() };
+}
+
+/**
+ * A restart of the receiver takes about a second (it reads no history): a platform told to send again after this long
+ * finds the next one listening, rather than retrying at once into a closed port.
+ */
+const stoppingRetryAfterSeconds = 5;
+
+/**
+ * A request that reaches the receiver once it is stopping (on a kept-alive connection, or pipelined behind one in
+ * flight): answered 503 in the receiver's one shape with a Retry-After, and its connection closed, before any route
+ * reads it. Fastify's own answer while it closes was `{"error":"Service Unavailable","message":…,"statusCode":503}`
+ * with no Retry-After (a user test): a platform reading `error_description` got nothing, and its retry policy no hint.
+ */
+function answerStopping(response: ServerResponse): void {
+  const body = JSON.stringify({
+    error: 'temporarily_unavailable',
+    error_description: 'The receiver is stopping; the event was not stored: send it again in a moment',
+  });
+  response.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'retry-after': String(stoppingRetryAfterSeconds),
+    connection: 'close',
+  });
+  response.end(body);
 }
 
 /** The receiver's refusal shape, `{"error":"…","error_description":…}`, for what node refuses before any route. */
@@ -345,7 +426,7 @@ const earlyRefusalShape: RefusalShape = ({ code, message }) => ({
  * buffering 3 MB), answers 415 for unknown content types and reads the body with backpressure; the node server
  * under it (built here, so its timeouts can be set) answers 408 to a client that trickles its request.
  */
-function createApp(options: ReceiverOptions): FastifyInstance {
+function createApp(options: ReceiverOptions, stopping: { now: boolean }): FastifyInstance {
   const serverOptions = serverTimeouts(options.requestTimeoutMs);
   const app = Fastify({
     logger: false,
@@ -356,7 +437,9 @@ function createApp(options: ReceiverOptions): FastifyInstance {
     // In-flight requests finish on close; idle keep-alive connections are closed so SIGTERM does not wait on them.
     forceCloseConnections: 'idle',
     serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) => {
-      const serve = forwardedAware(handler, options.trustProxy, options.proxyHeader);
+      const forwarded = forwardedAware(handler, options.trustProxy, options.proxyHeader);
+      const serve = (request: IncomingMessage, response: ServerResponse) =>
+        stopping.now ? answerStopping(response) : forwarded(request, response);
       return options.tls
         ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, serve)
         : createHttpServer(serverOptions, serve);
@@ -481,20 +564,19 @@ function addEventRoute(
   options: ReceiverOptions,
   now: () => number,
   writes: WriteHealth,
-  refusals: RefusalLines,
+  logs: { refusals: RefusalLines; unauthorized: Record<TokenRefusal, ThrottledLog> },
 ): void {
+  const { refusals } = logs;
   const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
     const verdict = match?.[1]
       ? await tokens.verify(match[1], (digest, at) => options.store.tokenExpiry(digest, at))
       : 'missing';
     if (verdict === 'valid') return;
-    const description = { missing: 'Bearer token missing', expired: 'Token expired', unknown: 'Token unknown' }[
-      verdict
-    ];
+    eventUnauthorized(logs.unauthorized, options, { kind, verdict, ip: request.ip });
     // Answered before the body is read: an unauthenticated sender never gets to fill memory or the disk.
     reply.header('www-authenticate', `Bearer error="invalid_token"`);
-    return reply.code(401).send({ error: 'invalid_token', error_description: description });
+    return reply.code(401).send({ error: 'invalid_token', error_description: tokenRefusalWords[verdict].answer });
   };
   app.post(options.paths[kind], { onRequest: requireToken }, async (request, reply) => {
     // Only the JSON parser gives a JsonBody, and fastify runs it for the JSON media types alone.

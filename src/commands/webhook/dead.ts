@@ -9,6 +9,10 @@ import { redactSecrets, secretsOfUrl } from '../../lib/secret-values.js';
 import { forwardCredentialOfEnvironment, scrubbedLine, scrubDeadLetters } from '../../webhook/dead-letter-scrub.js';
 import { withStore } from '../../webhook/inbox-access.js';
 import { storeLocation } from './store-url.js';
+import { join } from 'node:path';
+import { liveLockHolder } from '../../config/lock.js';
+import { printable } from '../../lib/printable.js';
+import { receiverLockName, type StoreLocation } from '../../webhook/store/open.js';
 
 export interface DeadOptions {
   action: 'list' | 'retry' | 'drop';
@@ -37,8 +41,9 @@ const deadLayout: RecordLayout<DeadLetter> = {
 
 /** `b2bctl webhook dead list|retry ID...|drop ID...`: the events hand-offs gave up on. */
 export async function run(options: DeadOptions, context: Context): Promise<void> {
+  const location = await storeLocation(options, context);
   await withStore(
-    await storeLocation(options, context),
+    location,
     { command: `webhook dead ${options.action}`, warn: context.log.warn, interrupt: context.interrupt },
     async (store) => {
       if (options.action === 'list') {
@@ -75,7 +80,7 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
           : await store.dropDead(known, options.handoff);
       context.log.info(
         options.action === 'retry'
-          ? `${countOf(changed, 'dead letters')} queued: the running receiver delivers ${changed === 1 ? 'it' : 'them'} before its next event.`
+          ? `${countOf(changed, 'dead letters')} queued: ${whoDelivers(location, changed === 1 ? 'it' : 'them')}.`
           : `${countOf(changed, 'dead letters')} dropped (the events stay in the inbox until retention removes them).`,
       );
       if (unknown.length > 0)
@@ -84,6 +89,21 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
         );
     },
   );
+}
+
+/**
+ * Who delivers a dead letter queued again, as far as this command can tell: an inbox folder's lock names its running
+ * receiver, and with none, the next one started delivers it (a user test: "the running receiver delivers it" with no
+ * receiver running, and the operator waited for a delivery nothing would make). Receivers of a PostgreSQL store run
+ * on other machines, which a lock here does not show: both cases are said.
+ */
+function whoDelivers(location: StoreLocation, them: string): string {
+  if (location.url !== undefined)
+    return `the receiver delivering its hand-off delivers ${them} before its next event (with none running, the next one started delivers ${them} first)`;
+  const holder = liveLockHolder(join(location.inbox, receiverLockName));
+  return holder === undefined
+    ? `no receiver runs on ${printable(location.inbox)}; the next one started on it delivers ${them} first`
+    : `the running receiver (PID ${holder.pid}) delivers ${them} before its next event`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { commandRuns } from '../../webhook/command-runs.js';
 import { type EventConsumer, execCommand, forwardTo } from '../../webhook/consumers.js';
 import type { HandOff } from '../../webhook/hand-off.js';
 import { fetchedOrdersFolder, openHandOffs } from '../../webhook/hand-offs.js';
+import { type RunRecording, watchedRecording } from '../../webhook/run-recording.js';
 import type { EventStore, StoredEvent } from '../../webhook/store/types.js';
 
 /** The flags of `webhook listen` that choose where stored events go next. */
@@ -40,8 +41,9 @@ export async function handOffsOf(
   context: Context,
   store: EventStore,
   inbox: string,
-): Promise<{ handOffs: HandOff[]; described: string }> {
+): Promise<{ handOffs: HandOff[]; described: string; recordings: Map<string, RunRecording> }> {
   const named: [string, EventConsumer][] = [];
+  const recordings = new Map<string, RunRecording>();
   if (flags.fetchOrders) {
     const path = fetchedOrdersFolder(inbox);
     // Checked again before each order is written: another user may open the folder while the receiver runs.
@@ -67,14 +69,16 @@ export async function handOffsOf(
       names: flags.execEnv ?? [],
       orderFile: folder === undefined ? undefined : (event: StoredEvent) => orderFileWrittenFor(folder, event),
     };
-    const runs = commandRuns(store, name, {
-      timeoutMs: flags.execTimeout,
-      clock: context.clock,
-      log: context.log.warn,
-    });
+    const recording: RunRecording = {};
+    recordings.set(name, recording);
+    const runs = watchedRecording(
+      commandRuns(store, name, { timeoutMs: flags.execTimeout, clock: context.clock, log: context.log.warn }),
+      recording,
+      () => context.clock.now(),
+    );
     named.push([name, execCommand(flags.exec, context.log.info, flags.execTimeout, environment, runs)]);
   }
-  return openHandOffs(named, {
+  const opened = await openHandOffs(named, {
     store,
     clock: context.clock,
     warn: context.log.warn,
@@ -83,4 +87,5 @@ export async function handOffsOf(
     // With --fetch-orders, the ERP's hand-off takes an orders event once its fetch is done (after-fetch.ts).
     afterFetchOf: flags.fetchOrders ? 'fetch-orders' : undefined,
   });
+  return { ...opened, recordings };
 }

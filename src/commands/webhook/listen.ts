@@ -9,6 +9,7 @@ import type { ProxyHeader, TrustedProxies } from '../../http-server/trust-proxy.
 import { HandOff } from '../../webhook/hand-off.js';
 import { defaultReceiverPaths, type ReceivedEvent, startReceiver } from '../../webhook/receiver.js';
 import { startRetention } from '../../webhook/retention.js';
+import { withRecording } from '../../webhook/run-recording.js';
 import { openStore } from '../../webhook/store/open.js';
 import { credentialsSent } from '../../webhook/consumers.js';
 import { forwardCredentialOfEnvironment, scrubbedLine, scrubDeadLetters } from '../../webhook/dead-letter-scrub.js';
@@ -22,6 +23,7 @@ import { fetchedOrdersFolder } from '../../webhook/hand-offs.js';
 import { handOffsOf, type HandOffFlags } from './hand-off-flags.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { IntakeSummary } from './intake-summary.js';
+import { lockCheckEveryMs, watchInboxLock } from './lock-watch.js';
 import { storeTimeoutOf, storeUrlOf, type StoreUrlFlags } from './store-url.js';
 import { printable } from '../../lib/printable.js';
 
@@ -53,6 +55,8 @@ export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
   logEvents: boolean;
   /** Milliseconds between summary lines (tests shorten it). */
   summaryEveryMs?: number;
+  /** Milliseconds between two looks at the inbox lock (lock-watch.ts; tests shorten it). */
+  lockCheckEveryMs?: number;
 }
 
 /** `b2bctl webhook listen`: the receiver of the platform's webhooks, until SIGINT/SIGTERM. */
@@ -111,11 +115,20 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     context.log.info(error.message);
   });
   if (opened === undefined) return;
-  const { store, release } = opened;
+  const { store, release, lock } = opened;
+  const lockWatch = watchInboxLock(lock, options.lockCheckEveryMs ?? lockCheckEveryMs, context.log);
   try {
     await scrubKeptDeadLetters(store, options, forwardAuthorization, context);
-    await serve({ ...options, inbox, forwardAuthorization }, context, store, { clientId, clientSecret, tls, paths });
+    const stop = AbortSignal.any([context.interrupt, lockWatch.signal]);
+    await serve(
+      { ...options, inbox, forwardAuthorization },
+      context,
+      store,
+      { clientId, clientSecret, tls, paths },
+      stop,
+    );
   } finally {
+    lockWatch.stop();
     await withinDeadline(
       store.close().catch(() => undefined),
       stopDeadlineMs,
@@ -123,6 +136,9 @@ export async function run(options: ListenOptions, context: Context): Promise<voi
     );
     release();
   }
+  // Stopped because another run holds the inbox now: exit 75, as a second receiver refused at start does.
+  const lost = lockWatch.lostError();
+  if (lost !== undefined) throw lost;
 }
 
 /**
@@ -159,13 +175,15 @@ async function serve(
   context: Context,
   store: EventStore,
   settings: Pick<Parameters<typeof startReceiver>[0], 'clientId' | 'clientSecret' | 'tls' | 'paths'>,
+  /** SIGINT/SIGTERM, or the inbox lock lost to another run. */
+  stop: AbortSignal,
 ): Promise<void> {
   const summary = new IntakeSummary(context.log.info);
   const logEvent = eventLogger(options, context);
   // Before the port opens: a hand-off that cannot start (--fetch-orders with no base URL for the profile) stops the
   // run with its own exit code. Found after it, it left a receiver listening on a closed inbox, answering every
   // call 503 and deaf to SIGTERM (a user test).
-  const { handOffs, described } = await handOffsOf(options, context, store, options.inbox);
+  const { handOffs, described, recordings } = await handOffsOf(options, context, store, options.inbox);
   let running: HandOff[] = [];
   const receiver = await startReceiver({
     ...settings,
@@ -181,7 +199,7 @@ async function serve(
     trustProxy: options.trustProxy,
     proxyHeader: options.proxyHeader,
     now: () => context.clock.now(),
-    handOffStates: () => running.map((handOff) => handOff.state()),
+    handOffStates: () => running.map((handOff) => withRecording(handOff.state(), recordings.get(handOff.name))),
     // Counted either way: with --log-events too, the summary's redeliveries and refusals sit beside what was stored.
     onStored: (event) => {
       summary.count(event.kind);
@@ -222,7 +240,7 @@ async function serve(
           },
         ).finally(() => summary.stop()),
     },
-    context,
+    { io: context.io, log: context.log, interrupt: stop },
     {
       started: `Webhook receiver on ${receiver.url}: token ${settings.paths.token}, events ${settings.paths.customers} and ${settings.paths.orders}; store ${store.description}.${described}`,
       stopped: 'Webhook receiver stopped.',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkInboxFolderLink } from '../../config/folder-safety.js';
-import { acquireLock } from '../../config/lock.js';
+import { acquireHeldLock, acquireLock, type HeldLock } from '../../config/lock.js';
 import { B2bctlError, ExitCode, InputError, UnavailableError } from '../../base/errors.js';
 import { StoreOpeningError, StoreUnansweredError } from './postgres-opening.js';
 import { sqliteFileName } from './sqlite-store.js';
@@ -36,7 +36,7 @@ export async function openStore(
   location: StoreLocation,
   mode: { exclusive?: StoreUser; beside?: StoreUser; mustExist?: boolean },
   options: StoreOptions = {},
-): Promise<{ store: EventStore; release: () => void }> {
+): Promise<{ store: EventStore; release: () => void; lock?: HeldLock }> {
   if (location.url) {
     const { PostgresStore } = await import('./postgres-store.js');
     try {
@@ -57,13 +57,15 @@ export async function openStore(
       { file: location.inbox, missing: true },
     );
   }
-  const release = mode.exclusive
-    ? acquireLock(join(location.inbox, receiverLockName), mode.exclusive.command, mode.exclusive.warn)
-    : () => undefined;
+  // The receiver looks at its lock again while it runs (`lock`): a lock file removed under it let a second one in.
+  const lock = mode.exclusive
+    ? acquireHeldLock(join(location.inbox, receiverLockName), mode.exclusive.command, mode.exclusive.warn)
+    : undefined;
+  const release = lock?.release ?? (() => undefined);
   try {
     const { SqliteStore } = await import('./sqlite-store.js');
     const upgradeLock = mode.beside === undefined ? undefined : upgradeBesideReceiver(location.inbox, mode.beside);
-    return { store: await SqliteStore.open(location.inbox, { ...options, upgradeLock }), release };
+    return { store: await SqliteStore.open(location.inbox, { ...options, upgradeLock }), release, lock };
   } catch (error) {
     release();
     throw error;
