@@ -67,6 +67,14 @@ export function eventText(event: StoredEvent): string {
 }
 
 /**
+ * The event as it came, on one line: its numbers as written (an id past 2^53, a 19-digit EAN), which `event` holds
+ * only as parsed doubles. The parsed event's JSON when the store gave no text.
+ */
+export function eventAsItCame(event: StoredEvent): string {
+  return event.eventJson === undefined ? JSON.stringify(event.event) : jsonOnOneLine(event.eventJson);
+}
+
+/**
  * The event's text on one line, each record of `webhook inbox` and of a batch one NDJSON line: JSON has a line break
  * only as whitespace between its values (a string escapes its own), so taking them out changes no value. A
  * pretty-printed event, or one ending in the newline `echo` and `curl -d @file` send, is otherwise as it came: unlike
