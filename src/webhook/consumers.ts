@@ -276,6 +276,12 @@ function killGroup(child: ChildProcess): void {
   if (child.pid !== undefined) killProcessGroup(child.pid);
 }
 
+/**
+ * How long after a command's exit what it printed is still read: output written before the exit is in the pipe by
+ * then, and a pipe a background child holds open would otherwise never end.
+ */
+const outputGraceMs = 250;
+
 /** The exit code by which a command refuses an event for good (sysexits' EX_DATAERR): a dead letter at once. */
 export const refusedForGoodExitCode = 65;
 
@@ -306,61 +312,96 @@ export function execCommand(
     target,
     prepare: runs ? (signal) => runs.settle(signal) : undefined,
     deliver: (event, signal) =>
-      new Promise<void>((resolve, reject) => {
-        const text = eventText(event);
-        // The command's own output is kept, not passed through: stdout carries the receiver's own lines
-        // (--log-events), and stderr its log, one line each in its format.
-        const output = new CommandOutput(secrets);
-        const child = spawn(command, {
-          shell: true,
-          detached: true,
-          stdio: ['pipe', 'pipe', 'pipe'],
-          env: commandEnvironment(environment, event),
-        });
-        if (child.pid !== undefined) runningGroups.add(child.pid);
-        const group = child.pid;
-        // The event goes on stdin once the group is on record: a command that reads first starts no work unrecorded.
-        const recorded =
-          runs && group !== undefined
-            ? runs.started(group, event).then(
-                () => true,
-                (error: Error) => {
-                  end(`its process group could not be recorded (${error.message}); it was killed`);
-                  return false;
-                },
-              )
-            : Promise.resolve(true);
-        let ending = '';
-        const end = (why: string) => {
-          ending = why;
-          killGroup(child);
-        };
-        const timer = setTimeout(
-          () => end(`timed out after ${timeoutMs / 1000} s; its process group was killed`),
-          timerDelay(timeoutMs),
-        );
-        const onAbort = () => end('stopped by shutdown');
-        signal.addEventListener('abort', onAbort, { once: true });
-        child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
-        child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
-        child.stdin.on('error', () => undefined); // a command that does not read its stdin is not a failure
-        child.on('error', reject);
-        child.on('close', (code, exitSignal) => {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          if (child.pid !== undefined) runningGroups.delete(child.pid);
-          // The shell ended: anything it left in its group goes too.
-          killGroup(child);
-          if (runs && group !== undefined) void recorded.then(() => runs.ended(group)).catch(() => undefined);
-          const failure = runOutcome({ code, exitSignal, ending }, output, (line) =>
-            say(`${target}: ${event.kind} event ${event.id} printed${line}`),
-          );
-          if (failure === undefined) resolve();
-          else reject(failure);
-        });
-        void recorded.then((ok) => ok && child.stdin.end(`${text}\n`));
+      runForEvent(command, event, signal, {
+        timeoutMs,
+        environment,
+        runs,
+        output: new CommandOutput(secrets),
+        said: (line) => say(`${target}: ${event.kind} event ${event.id} printed${line}`),
       }),
   };
+}
+
+/** What one run of an `--exec` command is given besides its command line and event. */
+interface RunSettings {
+  timeoutMs: number;
+  environment: ExecEnvironment;
+  runs: CommandRuns | undefined;
+  /** Keeps what it prints. */
+  output: CommandOutput;
+  /** Takes each line it printed, after a success. */
+  said: (line: string) => void;
+}
+
+/** One run of an `--exec` command for `event`: resolves when it took the event, rejects with its failure. */
+function runForEvent(command: string, event: StoredEvent, signal: AbortSignal, settings: RunSettings): Promise<void> {
+  const { timeoutMs, runs, output } = settings;
+  return new Promise<void>((resolve, reject) => {
+    const text = eventText(event);
+    // The command's own output is kept, not passed through: stdout carries the receiver's own lines
+    // (--log-events), and stderr its log, one line each in its format.
+    const child = spawn(command, {
+      shell: true,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: commandEnvironment(settings.environment, event),
+    });
+    const group = child.pid;
+    if (group !== undefined) runningGroups.add(group);
+    let ending = '';
+    const end = (why: string) => {
+      ending = why;
+      killGroup(child);
+    };
+    // The event goes on stdin once the group is on record: a command that reads first starts no work unrecorded.
+    const recorded =
+      runs && group !== undefined
+        ? runs.started(group, event).then(
+            () => true,
+            (error: Error) => {
+              end(`its process group could not be recorded (${error.message}); it was killed`);
+              return false;
+            },
+          )
+        : Promise.resolve(true);
+    const timer = setTimeout(
+      () => end(`timed out after ${timeoutMs / 1000} s; its process group was killed`),
+      timerDelay(timeoutMs),
+    );
+    const onAbort = () => end('stopped by shutdown');
+    signal.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
+    child.stdin.on('error', () => undefined); // a command that does not read its stdin is not a failure
+    child.on('error', reject);
+    let settled = false;
+    let grace: NodeJS.Timeout | undefined;
+    const settle = (code: number | null, exitSignal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(grace);
+      if (group !== undefined) runningGroups.delete(group);
+      // The command ended: anything it left in its group goes too, and with it the pipes it held.
+      killGroup(child);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      if (runs && group !== undefined) void recorded.then(() => runs.ended(group)).catch(() => undefined);
+      const failure = runOutcome({ code, exitSignal, ending }, output, settings.said);
+      if (failure === undefined) resolve();
+      else reject(failure);
+    };
+    // The command's exit is its answer, as systemd or a CI runner judge a step: a child it left in the background
+    // holding its stdout (`nohup ./notify.sh &`) kept 'close' from coming, and a command that exited 0 was timed
+    // out, killed and run again until it was a dead letter (a user test). What it printed before exiting is read
+    // for a short grace after the exit, or until its pipes close if that comes first.
+    child.on('exit', (code, exitSignal) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      grace = setTimeout(() => settle(code, exitSignal), outputGraceMs);
+      child.on('close', () => settle(code, exitSignal));
+    });
+    void recorded.then((ok) => ok && child.stdin.end(`${text}\n`));
+  });
 }
 
 /**

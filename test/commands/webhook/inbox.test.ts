@@ -283,6 +283,18 @@ describe('webhook replay', () => {
     );
   });
 
+  it('--exec: a command that exits 0 leaving a background child on its output is replayed once, exit 0', async () => {
+    const inbox = await inboxWith(events);
+    const runs = join(temporaryFolder(), 'runs');
+    // A user test: the helper kept the pipes open, and the command was timed out and run three times.
+    const exec = `cat > /dev/null; echo "$B2BCTL_EVENT_ID" >> ${runs}; sleep 300 & exit 0`;
+    const memory = context(instantClock());
+    await replay({ inbox, exec, id: [2], attempts: 3, execTimeout: 5_000 }, memory.context);
+    expect(readFileSync(runs, 'utf8')).toBe('2\n');
+    expect(memory.stderr()).not.toContain('timed out');
+    expect(memory.stderr()).toMatch(/Replayed 1 event/);
+  });
+
   it('names its own flag, --to, when the URL cannot be reached', async () => {
     const inbox = await inboxWith(events);
     const closed = await erpServer(() => false);

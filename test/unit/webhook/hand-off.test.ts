@@ -255,6 +255,25 @@ describe('exec timeout and shutdown', () => {
     expect(dead[0]?.error).toMatch(/timed out after 0.3 s; its process group was killed/);
   });
 
+  it('settles on the exit code of a command that leaves a background child holding its output, once', async () => {
+    // An importer that ends by starting a helper in the background (a user test): the helper holds the pipes, so
+    // waiting for them to close timed the command out, killed it and ran the event again.
+    const directory = temporaryFolder();
+    const runs = join(directory, 'runs');
+    const pidFile = join(directory, 'helper.pid');
+    const command = `cat > /dev/null; echo run >> ${runs}; echo imported; sleep 300 & echo $! > ${pidFile}; exit 0`;
+    const said: string[] = [];
+    const consumer = execCommand(command, (line) => said.push(line), 5_000);
+    const { raw, receivedAt, ...fields } = event(1);
+    const stored: StoredEvent = { ...fields, id: 1, receivedAt: new Date(receivedAt).toISOString(), event: {} };
+    stored.eventJson = raw;
+    await expect(consumer.deliver(stored, new AbortController().signal)).resolves.toBeUndefined();
+    expect(readFileSync(runs, 'utf8')).toBe('run\n');
+    expect(said).toEqual([expect.stringMatching(/: orders event 1 printed: imported$/)]);
+    // Its group is ended with it, as after any run: what it started is killed with it.
+    await until(() => !alive(Number(readFileSync(pidFile, 'utf8'))), 'the helper to be killed');
+  });
+
   it('stop() kills a running command and its children at once', async () => {
     const directory = temporaryFolder();
     const store = await openStore(directory);
