@@ -32,12 +32,13 @@ export interface EventConsumer {
   /**
    * Delivers `events` in order, each only after the one before was taken, and stops at the first failure: how many
    * were taken, and that failure as `deliver` would have thrown it. Where a consumer has it, the hand-off gives it
-   * the events it has read ahead. `progress` is called, at most once a second, while a long run goes on.
+   * the events it has read ahead. `progress` is told how many of them were taken so far, at most every 100 ms,
+   * while a run goes on: the hand-off records them in their group's time, not at the run's end.
    */
   deliverInOrder?(
     events: StoredEvent[],
     signal: AbortSignal,
-    progress?: () => void,
+    progress?: (taken: number) => void,
   ): Promise<{ taken: number; failure?: Error }>;
   /** Ends what it keeps open (a thread, connections): the hand-off has stopped. */
   close?(): Promise<void>;
@@ -162,11 +163,12 @@ export function forwardTo(
       if (answer.statusCode < 200 || answer.statusCode > 299) throw refusalOf(answer.statusCode, text, secrets);
     },
     async deliverInOrder(events, signal, progress) {
-      if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal);
+      if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal, progress);
       const { counts, requests } = readAheadRequests(events, batch, credential);
       if (requests.length === 0) return deliverEach(consumer, events.slice(0, 1), signal);
-      const outcome = await forwardThread().deliverInOrder(requests, signal, progress);
-      const taken = counts.slice(0, outcome.taken).reduce((sum, count) => sum + count, 0);
+      const told = progress && ((requestsTaken: number) => progress(eventsIn(counts, requestsTaken)));
+      const outcome = await forwardThread().deliverInOrder(requests, signal, told);
+      const taken = eventsIn(counts, outcome.taken);
       const { failure } = outcome;
       if (failure === undefined) return { taken };
       if (!('status' in failure)) {
@@ -177,12 +179,18 @@ export function forwardTo(
       const refused = counts[outcome.taken] ?? 1;
       if (!(refusal instanceof PermanentRefusal) || refused === 1) return { taken, failure: refusal };
       // A batch refused for good: some event in it is. Each is sent alone, in order, to find which.
-      const alone = await deliverEach(consumer, events.slice(taken, taken + refused), signal);
+      const more = progress && ((alone: number) => progress(taken + alone));
+      const alone = await deliverEach(consumer, events.slice(taken, taken + refused), signal, more);
       return { taken: taken + alone.taken, failure: alone.failure };
     },
     close: async () => thread?.close(),
   };
   return consumer;
+}
+
+/** How many events the first `requests` of a run carry, `counts` holding each request's. */
+function eventsIn(counts: readonly number[], requests: number): number {
+  return counts.slice(0, requests).reduce((sum, count) => sum + count, 0);
 }
 
 /**
@@ -252,11 +260,12 @@ function refusalOf(status: number, text: string, secrets: readonly string[]): Er
   return permanentStatuses.has(status) ? new PermanentRefusal(message) : new Error(message);
 }
 
-/** `deliverInOrder` by `deliver`, one event at a time on this thread. */
+/** `deliverInOrder` by `deliver`, one event at a time on this thread, telling `progress` of each one taken. */
 async function deliverEach(
   consumer: EventConsumer,
   events: StoredEvent[],
   signal: AbortSignal,
+  progress?: (taken: number) => void,
 ): Promise<{ taken: number; failure?: Error }> {
   for (const [index, event] of events.entries()) {
     try {
@@ -264,6 +273,7 @@ async function deliverEach(
     } catch (error) {
       return { taken: index, failure: error as Error };
     }
+    progress?.(index + 1);
   }
   return { taken: events.length };
 }

@@ -232,6 +232,42 @@ function alive(pid: number): boolean {
   }
 }
 
+describe('HandOff records what a slow ERP took as the run goes on', () => {
+  it('records the events taken while the ERP still holds the next one, not at the end of the run', async () => {
+    // An ERP taking its time (a user test): the run of events read ahead was recorded only once it ended, so a kill
+    // sent them all again and the backlog counted events the ERP had taken.
+    const held: (() => void)[] = [];
+    const taken: number[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        const id = ((JSON.parse(body) as StoredEvent).event as { id: number }).id;
+        const answer = () => {
+          taken.push(id);
+          response.writeHead(200).end('ok');
+        };
+        if (id === 4) held.push(answer);
+        else answer();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as { port: number };
+    const store = await openStore();
+    for (const id of [1, 2, 3, 4, 5, 6]) await store.append(event(id));
+    const consumer = forwardTo(`http://127.0.0.1:${port}/hook`);
+    await store.openHandOff('forward', consumer.target, true);
+    fastHandOff(store, 'forward', consumer, closers);
+    await until(() => held.length === 1, 'event 4 held by the ERP');
+    await until(async () => (await store.backlog())[0]?.pending === 3, 'events 1-3 recorded while 4 is held');
+    expect(taken).toEqual([1, 2, 3]);
+    for (const answer of held) answer();
+    await until(async () => (await store.backlog())[0]?.pending === 0, 'every event recorded');
+    expect(taken).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
 describe('exec timeout and shutdown', () => {
   it('kills a hanging command with its children at the timeout, and the event goes dead past --give-up-after', async () => {
     const directory = temporaryFolder();
