@@ -89,8 +89,12 @@ function jsonOnOneLine(text: string): string {
 const rawEventMark = '\u0000b2bctl-event\u0000';
 const quotedRawEventMark = JSON.stringify(rawEventMark);
 
-/** Statuses that say the ERP will never take this event as it is. */
-export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 422]);
+/**
+ * Statuses that say the ERP will never take this event as it is. 413 is the answer to this body (an ERP behind
+ * nginx's default `client_max_body_size 1m`, a full-payload order of thousands of lines): it comes again at every
+ * try, and tried for --give-up-after it held every later event for days (a user test).
+ */
+export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 413, 422]);
 
 const forwardTimeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 

@@ -137,6 +137,25 @@ describe('HandOff', () => {
     expect(everything.taken).toEqual([1, 2, 3]);
   });
 
+  it('makes an event the ERP answers 413 (too large) a dead letter at once, and delivers the events after it', async () => {
+    // An ERP behind nginx's 1 MB body limit and a full-payload order bigger than that (a user test): tried again for
+    // --give-up-after, it held every later event for days.
+    const store = await openStore();
+    const target = await erp((id) => (id === 2 ? 413 : 200));
+    await store.openHandOff('forward', target.url, false);
+    const log: string[] = [];
+    handOff(store, 'forward', forwardTo(target.url), log);
+    for (const id of [1, 2, 3]) await store.append(event(id));
+    await until(() => target.taken.length === 2);
+    expect(target.taken).toEqual([1, 3]);
+    expect(target.requests()).toBe(3);
+    const dead = await store.deadLetters();
+    expect(dead.map(({ eventId, attempts, error }) => ({ eventId, attempts, error }))).toEqual([
+      { eventId: 2, attempts: 1, error: 'HTTP 413: refused' },
+    ]);
+    expect(log.filter((line) => line.includes('failed (attempt'))).toEqual([]);
+  });
+
   it('moves a refused event (422) and one failing past --give-up-after to dead, delivers the rest, then retries on request', async () => {
     const store = await openStore();
     let refuse = true;
