@@ -14,6 +14,7 @@ import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secr
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
 import { killProcessGroup } from '../lib/process-alive.js';
 import { timerDelay } from '../lib/timer-delay.js';
+import { headerText, parseRetryAfter } from '../lib/http-text.js';
 import type { CommandRuns } from './command-runs.js';
 import { type ForwardRequest, ForwardThread } from './forward-thread.js';
 import { CommandOutput, failureWithOutput } from './command-output.js';
@@ -48,6 +49,19 @@ export interface EventConsumer {
 
 /** A refusal that no retry will change: the event goes to the dead letters at once. */
 export class PermanentRefusal extends Error {}
+
+/** A failure whose answer asked for a pause before the next try (`Retry-After`): `waitMs`, as the ERP asked. */
+export class AskedToWait extends Error {
+  constructor(
+    message: string,
+    readonly waitMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The statuses whose `Retry-After` is a pause asked for (RFC 9110 §10.2.3): too many requests, unavailable. */
+const waitingStatuses: ReadonlySet<number> = new Set([429, 503]);
 
 /**
  * The event as a consumer sends it. One stored before the receiver refused hostile shapes may be too deep to write
@@ -164,7 +178,11 @@ export function forwardTo(
         throw signal.aborted ? error : await networkFailure(error);
       });
       const text = await answer.body.text();
-      if (answer.statusCode < 200 || answer.statusCode > 299) throw refusalOf(answer.statusCode, text, secrets);
+      if (answer.statusCode < 200 || answer.statusCode > 299) {
+        const retryAfter = headerText(answer.headers['retry-after']);
+        const answeredAt = headerText(answer.headers.date);
+        throw refusalOf({ status: answer.statusCode, body: text, retryAfter, answeredAt }, secrets);
+      }
     },
     async deliverInOrder(events, signal, progress) {
       if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal, progress);
@@ -179,7 +197,7 @@ export function forwardTo(
         const error = Object.assign(new Error(failure.message), { code: failure.code });
         return { taken, failure: signal.aborted ? error : await networkFailure(error) };
       }
-      const refusal = refusalOf(failure.status, failure.body, secrets);
+      const refusal = refusalOf(failure, secrets);
       const refused = counts[outcome.taken] ?? 1;
       if (!(refusal instanceof PermanentRefusal) || refused === 1) return { taken, failure: refusal };
       // A batch refused for good: some event in it is. Each is sent alone, in order, to find which.
@@ -256,12 +274,22 @@ function forwardHeaders(event: StoredEvent): Record<string, string> {
  * The ERP's answer other than 2xx, as an error: for good when the status says it will never take the event. The
  * `secrets` it was sent are masked before the answer is cut to one bounded line, so no piece of one is left at the cut.
  */
-function refusalOf(status: number, text: string, secrets: readonly string[]): Error {
+function refusalOf(
+  answer: { status: number; body: string; retryAfter?: string | undefined; answeredAt?: string | undefined },
+  secrets: readonly string[],
+): Error {
+  const { status } = answer;
   // On one line: the refusal is logged, tied to its event, as one line of the receiver's log (an HTML error page
   // quoted as it came would leave a dozen orphan lines, each taken for an event of its own).
-  const quoted = quotedAnswer(redactSecrets(text, secrets));
+  const quoted = quotedAnswer(redactSecrets(answer.body, secrets));
   const message = `HTTP ${status}${quoted ? `: ${quoted}` : ''}`;
-  return permanentStatuses.has(status) ? new PermanentRefusal(message) : new Error(message);
+  if (permanentStatuses.has(status)) return new PermanentRefusal(message);
+  // A pause the ERP asks for (429, 503 with Retry-After) is waited out, as b2bctl waits the platform's: tried again
+  // after the back-off's 8 s, an ERP asking for 120 s was hammered (a user test).
+  const waitMs = waitingStatuses.has(status)
+    ? parseRetryAfter(answer.retryAfter, Date.now(), answer.answeredAt)
+    : undefined;
+  return waitMs === undefined ? new Error(message) : new AskedToWait(message, waitMs);
 }
 
 /** `deliverInOrder` by `deliver`, one event at a time on this thread, telling `progress` of each one taken. */

@@ -11,11 +11,13 @@
  */
 import type { LookupOptions } from 'node:dns';
 import * as http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import * as https from 'node:https';
 import { parentPort, workerData } from 'node:worker_threads';
 import { timerDelay } from '../lib/timer-delay.js';
 import type { LookupCallback } from '../net/dispatcher.js';
 import type {
+  ErpAnswer,
   ForwardOutcome,
   ForwardRequest,
   ForwardThreadStart,
@@ -78,7 +80,7 @@ async function deliverInOrder(run: Extract<ToForwardThread, { events: unknown }>
   try {
     for (const [index, event] of events.entries()) {
       if (aborted) return { taken: index, failure: { code: 'ABORT_ERR', message: stopped().message } };
-      let answer: { status: number; body: string };
+      let answer: ErpAnswer;
       try {
         answer = await post(target, event, timeoutMs);
       } catch (error) {
@@ -123,20 +125,26 @@ function takenTeller(id: number): { taken: (count: number) => void; end: () => v
   };
 }
 
+/** What an answer asks of the wait before the next try: its `Retry-After`, and its `Date` to measure a date from. */
+function waitAsked(headers: IncomingHttpHeaders): { retryAfter?: string; answeredAt?: string } {
+  const { 'retry-after': retryAfter, date: answeredAt } = headers;
+  return { ...(retryAfter === undefined ? {} : { retryAfter }), ...(answeredAt === undefined ? {} : { answeredAt }) };
+}
+
 /**
  * One POST of `event`, resolved with the answer's status and the start of its body, or rejected with a coded error:
  * a timeout of undici's kind, a connection cut, or shutdown's.
  */
-function post(target: URL, event: ForwardRequest, timeoutMs: number): Promise<{ status: number; body: string }> {
+function post(target: URL, event: ForwardRequest, timeoutMs: number): Promise<ErpAnswer> {
   return new Promise((resolve, reject) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
-    const settle = (outcome: { status: number; body: string } | undefined, error?: Error) => {
+    const settle = (outcome: ErpAnswer | undefined, error?: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (error) reject(error);
-      else resolve(outcome as { status: number; body: string });
+      else resolve(outcome as ErpAnswer);
     };
     const fail = (error: Error) => settle(undefined, error);
     // One timer at a time, as undici's: to connect, then to the answer's headers, then between its chunks.
@@ -165,7 +173,11 @@ function post(target: URL, event: ForwardRequest, timeoutMs: number): Promise<{ 
         });
         response.on('error', fail);
         response.on('end', () =>
-          settle({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, 1000) }),
+          settle({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8').slice(0, 1000),
+            ...waitAsked(response.headers),
+          }),
         );
         // A connection cut in the middle of the answer, or the timeout's cut, ends it as a failure.
         response.on('close', () => fail(coded('the connection closed in the middle of the answer', 'ECONNRESET')));

@@ -20,7 +20,18 @@ export interface ForwardRequest {
 }
 
 /** What stopped a run of events: an answer that is not 2xx (its status and the start of its body), or an error. */
-export type ForwardFailure = { status: number; body: string } | { code?: string; message: string };
+export type ForwardFailure = ErpAnswer | { code?: string; message: string };
+
+/**
+ * The ERP's answer other than 2xx: its status, the start of its body, and what it asked of the wait before the next
+ * try (`Retry-After`, with its `Date` to measure an HTTP date from).
+ */
+export interface ErpAnswer {
+  status: number;
+  body: string;
+  retryAfter?: string;
+  answeredAt?: string;
+}
 
 /** How many of the events given the ERP took, in order, and what stopped the rest. */
 export interface ForwardOutcome {

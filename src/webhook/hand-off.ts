@@ -1,7 +1,7 @@
 import type { Clock } from '../base/clock.js';
 import { spokenDuration } from '../domain/duration.js';
 import { Backoff, type BackoffSettings } from '../lib/backoff.js';
-import { type EventConsumer, PermanentRefusal } from './consumers.js';
+import { AskedToWait, type EventConsumer, PermanentRefusal } from './consumers.js';
 import type { EventStore, FailingEvent, StoredEvent } from './store/types.js';
 
 export interface HandOffOptions {
@@ -43,6 +43,12 @@ type Outcome =
  * and the step (lib/backoff.ts). `webhook replay` waits the same between its tries.
  */
 export const handOffBackoff: BackoffSettings = { baseMs: 500, maxMs: 30_000 };
+
+/**
+ * The longest pause an ERP's Retry-After is granted: one asking for a day is asked again well before, as the events
+ * behind it wait too.
+ */
+const longestAskedWaitMs = 600_000;
 
 /** Events read ahead from the store at once (each may be up to the body limit, so a few). */
 const readAhead = 32;
@@ -215,10 +221,10 @@ export class HandOff {
           flush = setTimeout(() => then(flushDue).catch(() => undefined), this.unrecordedWindowLeftMs());
         return outcome;
       });
+    // The timer is the window's end (a timer may fire a fraction of a millisecond before performance.now() says it
+    // ended, so the window is not asked again).
     const flushDue = async () =>
-      this.unrecorded.length > 0 && this.unrecordedWindowLeftMs() === 0 && !(await this.recordWhileDelivering())
-        ? 'stopped'
-        : undefined;
+      this.unrecorded.length > 0 && !(await this.recordWhileDelivering()) ? 'stopped' : undefined;
     return {
       progressed: (taken) => {
         // A run that goes on is not stuck: busySince moves with it, as one at a time.
@@ -429,15 +435,18 @@ export class HandOff {
         if (!(await this.recordDeliveries())) return 'stopped';
         await this.rememberFailing(event, firstTry, attempt);
         const { nominalMs, waitMs } = backoff.take();
+        // An ERP that asked for a pause (429 or 503 with Retry-After) gets it, up to 10 minutes, if it is longer.
+        const askedMs = error instanceof AskedToWait ? Math.min(error.waitMs, longestAskedWaitMs) : 0;
+        const asked = askedMs > nominalMs ? ' (the wait its Retry-After asked for)' : '';
         // Every failure while the waits grow, then one line in five minutes: a day's outage is not 3,000 lines.
         if (attempt <= 8 || clock.now() - lastLogged >= 300_000) {
           lastLogged = clock.now();
           this.options.log(
-            `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} failed (attempt ${attempt}, failing for ${spokenDuration(failedMs)} of --give-up-after ${spokenDuration(giveUpAfterMs)}: ${message}); trying again in ${spokenDuration(nominalMs)}.`,
+            `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} failed (attempt ${attempt}, failing for ${spokenDuration(failedMs)} of --give-up-after ${spokenDuration(giveUpAfterMs)}: ${message}); trying again in ${spokenDuration(Math.max(nominalMs, askedMs))}${asked}.`,
           );
         }
         if (
-          !(await clock.sleep(waitMs, signal).then(
+          !(await clock.sleep(Math.max(waitMs, askedMs), signal).then(
             () => true,
             () => false,
           ))

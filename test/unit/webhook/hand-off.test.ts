@@ -434,6 +434,45 @@ describe('HandOff retries, dead letters and waiting', () => {
     expect(await store.deadLetters()).toEqual([]);
   });
 
+  it("waits the pause an ERP's 429 or 503 asks for (Retry-After), up to 10 minutes, and says so", async () => {
+    // An ERP asking for 120 s was tried again after 8 s, 16 s… (a user test). A 500's Retry-After is no pause asked.
+    const answers: [number, Record<string, string>][] = [
+      [429, { 'retry-after': '120' }],
+      [503, { 'retry-after': '3' }],
+      [500, { 'retry-after': '120' }],
+      [429, { 'retry-after': '86400' }],
+      [200, {}],
+    ];
+    let requests = 0;
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        const [status, headers] = answers[requests++] ?? [200, {}];
+        response.writeHead(status, headers).end(status === 200 ? 'ok' : 'busy');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const store = await openStore();
+    await store.openHandOff('memory', url, false);
+    const sleeps: number[] = [];
+    const log: string[] = [];
+    handOffWith(store, forwardTo(url), {
+      clock: recordingClock(sleeps),
+      random: () => 0.999,
+      log: (line) => log.push(line),
+    });
+    await store.append(event(1));
+    await until(async () => (await store.backlog())[0]?.pending === 0, 'the delivery');
+    expect(requests).toBe(5);
+    expect(sleeps.slice(0, 4)).toEqual([120_000, 3000, expect.any(Number), 600_000]);
+    expect(sleeps[2]).toBeLessThanOrEqual(2000);
+    expect(log[0]).toMatch(/HTTP 429: busy\); trying again in 2 min \(the wait its Retry-After asked for\)\.$/);
+    expect(log[2]).toMatch(/HTTP 500: busy\); trying again in 2 s\.$/);
+    expect(log[3]).toMatch(/trying again in 10 min \(the wait its Retry-After asked for\)\.$/);
+  });
+
   it('sends a permanent refusal to the dead letters at the first attempt, then delivers the next event', async () => {
     const store = await openStore();
     await store.openHandOff('memory', 'memory', false);
