@@ -41,3 +41,20 @@ export function httpDateOf(header: string | string[] | undefined): HttpDateHeade
   const ms = httpDate(text);
   return ms === undefined ? { unreadable: text } : { ms };
 }
+
+/**
+ * Milliseconds a `Retry-After` header asks for: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
+ * Undefined when the header is absent or unreadable. A date is the platform's clock, so it is measured from the
+ * answer's own `Date` (`answeredAt`) when it has one: a platform 10 minutes ahead asking for 3 s asked for 3 s, not
+ * for 603 (records failed as "unavailable"); this machine's clock only when the answer gives no date.
+ */
+export function parseRetryAfter(header: string | undefined, nowMs: number, answeredAt?: string): number | undefined {
+  if (header === undefined) return undefined;
+  const text = header.trim();
+  if (text === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = httpDate(text);
+  if (date === undefined) return undefined;
+  const platformNow = answeredAt === undefined ? undefined : httpDate(answeredAt);
+  return Math.max(0, date - (platformNow ?? nowMs));
+}

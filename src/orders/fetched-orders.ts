@@ -25,7 +25,7 @@ import {
   showsIdOrNumber,
   unplacedDetailWarning,
 } from '../platform/answers/orders.js';
-import { type EventConsumer, PermanentRefusal } from '../webhook/consumers.js';
+import { eventAsItCame, type EventConsumer, PermanentRefusal } from '../webhook/consumers.js';
 import type { StoredEvent } from '../webhook/store/types.js';
 
 /*
@@ -256,7 +256,13 @@ export async function orderFetcher(context: Context, fetched: FetchedOrdersFolde
       // Again at each order, not only at start: another user may swap the folder while the receiver runs (a shared
       // inbox folder). Refused, the event waits in the store and is tried again once the folder is safe.
       fetched.checkSafety();
-      writeFileDurably(file, `${JSON.stringify({ deliveryId: event.deliveryId, order })}\n`, { swept: true });
+      // A whole order in the event is written from the event's text, not from `order` as parsed: a double would write
+      // an id past 2^53 as its neighbour's (the file orders/18014398509481985.json saying order …984) and a 19-digit
+      // EAN with other digits (a user test). A fetched detail's numbers are kept by the platform client's reading.
+      const orderText = whole !== undefined ? eventAsItCame(event) : JSON.stringify(order);
+      writeFileDurably(file, `{"deliveryId":${JSON.stringify(event.deliveryId)},"order":${orderText}}\n`, {
+        swept: true,
+      });
     },
   };
 }

@@ -1,7 +1,10 @@
 /** When to retry a request and how long to wait first. Pure: the caller supplies the clock and the dice. */
 import { errorCodeOf, isCutShortAnswer, UnansweredRequestError } from '../net/network-error.js';
 import { backoffDelay, type BackoffSettings } from '../lib/backoff.js';
-import { httpDate } from '../lib/http-text.js';
+import { parseRetryAfter } from '../lib/http-text.js';
+
+// Read here as from the receiver's hand-off (an ERP's 429), one reading of the header: lib/http-text.ts.
+export { parseRetryAfter };
 
 const retryableStatuses = new Set([429, 502, 503, 504]);
 
@@ -40,23 +43,6 @@ export function isRetryableNetworkError(error: unknown): boolean {
   if (isCutShortAnswer(error)) return true;
   const code = errorCodeOf(error);
   return code !== undefined && retryableNetworkCodes.has(code);
-}
-
-/**
- * Milliseconds a `Retry-After` header asks for: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
- * Undefined when the header is absent or unreadable. A date is the platform's clock, so it is measured from the
- * answer's own `Date` (`answeredAt`) when it has one: a platform 10 minutes ahead asking for 3 s asked for 3 s, not
- * for 603 (records failed as "unavailable"); this machine's clock only when the answer gives no date.
- */
-export function parseRetryAfter(header: string | undefined, nowMs: number, answeredAt?: string): number | undefined {
-  if (header === undefined) return undefined;
-  const text = header.trim();
-  if (text === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = httpDate(text);
-  if (date === undefined) return undefined;
-  const platformNow = answeredAt === undefined ? undefined : httpDate(answeredAt);
-  return Math.max(0, date - (platformNow ?? nowMs));
 }
 
 /**

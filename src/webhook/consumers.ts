@@ -14,6 +14,7 @@ import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secr
 import { commandShownSafely, urlShownSafely } from '../lib/shown-target.js';
 import { killProcessGroup } from '../lib/process-alive.js';
 import { timerDelay } from '../lib/timer-delay.js';
+import { headerText, parseRetryAfter } from '../lib/http-text.js';
 import type { CommandRuns } from './command-runs.js';
 import { type ForwardRequest, ForwardThread } from './forward-thread.js';
 import { CommandOutput, failureWithOutput } from './command-output.js';
@@ -32,12 +33,13 @@ export interface EventConsumer {
   /**
    * Delivers `events` in order, each only after the one before was taken, and stops at the first failure: how many
    * were taken, and that failure as `deliver` would have thrown it. Where a consumer has it, the hand-off gives it
-   * the events it has read ahead. `progress` is called, at most once a second, while a long run goes on.
+   * the events it has read ahead. `progress` is told how many of them were taken so far, at most every 100 ms,
+   * while a run goes on: the hand-off records them in their group's time, not at the run's end.
    */
   deliverInOrder?(
     events: StoredEvent[],
     signal: AbortSignal,
-    progress?: () => void,
+    progress?: (taken: number) => void,
   ): Promise<{ taken: number; failure?: Error }>;
   /** Ends what it keeps open (a thread, connections): the hand-off has stopped. */
   close?(): Promise<void>;
@@ -47,6 +49,19 @@ export interface EventConsumer {
 
 /** A refusal that no retry will change: the event goes to the dead letters at once. */
 export class PermanentRefusal extends Error {}
+
+/** A failure whose answer asked for a pause before the next try (`Retry-After`): `waitMs`, as the ERP asked. */
+export class AskedToWait extends Error {
+  constructor(
+    message: string,
+    readonly waitMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The statuses whose `Retry-After` is a pause asked for (RFC 9110 §10.2.3): too many requests, unavailable. */
+const waitingStatuses: ReadonlySet<number> = new Set([429, 503]);
 
 /**
  * The event as a consumer sends it. One stored before the receiver refused hostile shapes may be too deep to write
@@ -67,6 +82,14 @@ export function eventText(event: StoredEvent): string {
 }
 
 /**
+ * The event as it came, on one line: its numbers as written (an id past 2^53, a 19-digit EAN), which `event` holds
+ * only as parsed doubles. The parsed event's JSON when the store gave no text.
+ */
+export function eventAsItCame(event: StoredEvent): string {
+  return event.eventJson === undefined ? JSON.stringify(event.event) : jsonOnOneLine(event.eventJson);
+}
+
+/**
  * The event's text on one line, each record of `webhook inbox` and of a batch one NDJSON line: JSON has a line break
  * only as whitespace between its values (a string escapes its own), so taking them out changes no value. A
  * pretty-printed event, or one ending in the newline `echo` and `curl -d @file` send, is otherwise as it came: unlike
@@ -80,8 +103,12 @@ function jsonOnOneLine(text: string): string {
 const rawEventMark = '\u0000b2bctl-event\u0000';
 const quotedRawEventMark = JSON.stringify(rawEventMark);
 
-/** Statuses that say the ERP will never take this event as it is. */
-export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 422]);
+/**
+ * Statuses that say the ERP will never take this event as it is. 413 is the answer to this body (an ERP behind
+ * nginx's default `client_max_body_size 1m`, a full-payload order of thousands of lines): it comes again at every
+ * try, and tried for --give-up-after it held every later event for days (a user test).
+ */
+export const permanentStatuses: ReadonlySet<number> = new Set([400, 404, 409, 410, 413, 422]);
 
 const forwardTimeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -151,30 +178,41 @@ export function forwardTo(
         throw signal.aborted ? error : await networkFailure(error);
       });
       const text = await answer.body.text();
-      if (answer.statusCode < 200 || answer.statusCode > 299) throw refusalOf(answer.statusCode, text, secrets);
+      if (answer.statusCode < 200 || answer.statusCode > 299) {
+        const retryAfter = headerText(answer.headers['retry-after']);
+        const answeredAt = headerText(answer.headers.date);
+        throw refusalOf({ status: answer.statusCode, body: text, retryAfter, answeredAt }, secrets);
+      }
     },
     async deliverInOrder(events, signal, progress) {
-      if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal);
+      if (connection().route.kind === 'proxy') return deliverEach(consumer, events, signal, progress);
       const { counts, requests } = readAheadRequests(events, batch, credential);
       if (requests.length === 0) return deliverEach(consumer, events.slice(0, 1), signal);
-      const outcome = await forwardThread().deliverInOrder(requests, signal, progress);
-      const taken = counts.slice(0, outcome.taken).reduce((sum, count) => sum + count, 0);
+      const told = progress && ((requestsTaken: number) => progress(eventsIn(counts, requestsTaken)));
+      const outcome = await forwardThread().deliverInOrder(requests, signal, told);
+      const taken = eventsIn(counts, outcome.taken);
       const { failure } = outcome;
       if (failure === undefined) return { taken };
       if (!('status' in failure)) {
         const error = Object.assign(new Error(failure.message), { code: failure.code });
         return { taken, failure: signal.aborted ? error : await networkFailure(error) };
       }
-      const refusal = refusalOf(failure.status, failure.body, secrets);
+      const refusal = refusalOf(failure, secrets);
       const refused = counts[outcome.taken] ?? 1;
       if (!(refusal instanceof PermanentRefusal) || refused === 1) return { taken, failure: refusal };
       // A batch refused for good: some event in it is. Each is sent alone, in order, to find which.
-      const alone = await deliverEach(consumer, events.slice(taken, taken + refused), signal);
+      const more = progress && ((alone: number) => progress(taken + alone));
+      const alone = await deliverEach(consumer, events.slice(taken, taken + refused), signal, more);
       return { taken: taken + alone.taken, failure: alone.failure };
     },
     close: async () => thread?.close(),
   };
   return consumer;
+}
+
+/** How many events the first `requests` of a run carry, `counts` holding each request's. */
+function eventsIn(counts: readonly number[], requests: number): number {
+  return counts.slice(0, requests).reduce((sum, count) => sum + count, 0);
 }
 
 /**
@@ -236,19 +274,30 @@ function forwardHeaders(event: StoredEvent): Record<string, string> {
  * The ERP's answer other than 2xx, as an error: for good when the status says it will never take the event. The
  * `secrets` it was sent are masked before the answer is cut to one bounded line, so no piece of one is left at the cut.
  */
-function refusalOf(status: number, text: string, secrets: readonly string[]): Error {
+function refusalOf(
+  answer: { status: number; body: string; retryAfter?: string | undefined; answeredAt?: string | undefined },
+  secrets: readonly string[],
+): Error {
+  const { status } = answer;
   // On one line: the refusal is logged, tied to its event, as one line of the receiver's log (an HTML error page
   // quoted as it came would leave a dozen orphan lines, each taken for an event of its own).
-  const quoted = quotedAnswer(redactSecrets(text, secrets));
+  const quoted = quotedAnswer(redactSecrets(answer.body, secrets));
   const message = `HTTP ${status}${quoted ? `: ${quoted}` : ''}`;
-  return permanentStatuses.has(status) ? new PermanentRefusal(message) : new Error(message);
+  if (permanentStatuses.has(status)) return new PermanentRefusal(message);
+  // A pause the ERP asks for (429, 503 with Retry-After) is waited out, as b2bctl waits the platform's: tried again
+  // after the back-off's 8 s, an ERP asking for 120 s was hammered (a user test).
+  const waitMs = waitingStatuses.has(status)
+    ? parseRetryAfter(answer.retryAfter, Date.now(), answer.answeredAt)
+    : undefined;
+  return waitMs === undefined ? new Error(message) : new AskedToWait(message, waitMs);
 }
 
-/** `deliverInOrder` by `deliver`, one event at a time on this thread. */
+/** `deliverInOrder` by `deliver`, one event at a time on this thread, telling `progress` of each one taken. */
 async function deliverEach(
   consumer: EventConsumer,
   events: StoredEvent[],
   signal: AbortSignal,
+  progress?: (taken: number) => void,
 ): Promise<{ taken: number; failure?: Error }> {
   for (const [index, event] of events.entries()) {
     try {
@@ -256,6 +305,7 @@ async function deliverEach(
     } catch (error) {
       return { taken: index, failure: error as Error };
     }
+    progress?.(index + 1);
   }
   return { taken: events.length };
 }
@@ -267,6 +317,12 @@ let exitGuard = false;
 function killGroup(child: ChildProcess): void {
   if (child.pid !== undefined) killProcessGroup(child.pid);
 }
+
+/**
+ * How long after a command's exit what it printed is still read: output written before the exit is in the pipe by
+ * then, and a pipe a background child holds open would otherwise never end.
+ */
+const outputGraceMs = 250;
 
 /** The exit code by which a command refuses an event for good (sysexits' EX_DATAERR): a dead letter at once. */
 export const refusedForGoodExitCode = 65;
@@ -298,61 +354,96 @@ export function execCommand(
     target,
     prepare: runs ? (signal) => runs.settle(signal) : undefined,
     deliver: (event, signal) =>
-      new Promise<void>((resolve, reject) => {
-        const text = eventText(event);
-        // The command's own output is kept, not passed through: stdout carries the receiver's own lines
-        // (--log-events), and stderr its log, one line each in its format.
-        const output = new CommandOutput(secrets);
-        const child = spawn(command, {
-          shell: true,
-          detached: true,
-          stdio: ['pipe', 'pipe', 'pipe'],
-          env: commandEnvironment(environment, event),
-        });
-        if (child.pid !== undefined) runningGroups.add(child.pid);
-        const group = child.pid;
-        // The event goes on stdin once the group is on record: a command that reads first starts no work unrecorded.
-        const recorded =
-          runs && group !== undefined
-            ? runs.started(group, event).then(
-                () => true,
-                (error: Error) => {
-                  end(`its process group could not be recorded (${error.message}); it was killed`);
-                  return false;
-                },
-              )
-            : Promise.resolve(true);
-        let ending = '';
-        const end = (why: string) => {
-          ending = why;
-          killGroup(child);
-        };
-        const timer = setTimeout(
-          () => end(`timed out after ${timeoutMs / 1000} s; its process group was killed`),
-          timerDelay(timeoutMs),
-        );
-        const onAbort = () => end('stopped by shutdown');
-        signal.addEventListener('abort', onAbort, { once: true });
-        child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
-        child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
-        child.stdin.on('error', () => undefined); // a command that does not read its stdin is not a failure
-        child.on('error', reject);
-        child.on('close', (code, exitSignal) => {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          if (child.pid !== undefined) runningGroups.delete(child.pid);
-          // The shell ended: anything it left in its group goes too.
-          killGroup(child);
-          if (runs && group !== undefined) void recorded.then(() => runs.ended(group)).catch(() => undefined);
-          const failure = runOutcome({ code, exitSignal, ending }, output, (line) =>
-            say(`${target}: ${event.kind} event ${event.id} printed${line}`),
-          );
-          if (failure === undefined) resolve();
-          else reject(failure);
-        });
-        void recorded.then((ok) => ok && child.stdin.end(`${text}\n`));
+      runForEvent(command, event, signal, {
+        timeoutMs,
+        environment,
+        runs,
+        output: new CommandOutput(secrets),
+        said: (line) => say(`${target}: ${event.kind} event ${event.id} printed${line}`),
       }),
   };
+}
+
+/** What one run of an `--exec` command is given besides its command line and event. */
+interface RunSettings {
+  timeoutMs: number;
+  environment: ExecEnvironment;
+  runs: CommandRuns | undefined;
+  /** Keeps what it prints. */
+  output: CommandOutput;
+  /** Takes each line it printed, after a success. */
+  said: (line: string) => void;
+}
+
+/** One run of an `--exec` command for `event`: resolves when it took the event, rejects with its failure. */
+function runForEvent(command: string, event: StoredEvent, signal: AbortSignal, settings: RunSettings): Promise<void> {
+  const { timeoutMs, runs, output } = settings;
+  return new Promise<void>((resolve, reject) => {
+    const text = eventText(event);
+    // The command's own output is kept, not passed through: stdout carries the receiver's own lines
+    // (--log-events), and stderr its log, one line each in its format.
+    const child = spawn(command, {
+      shell: true,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: commandEnvironment(settings.environment, event),
+    });
+    const group = child.pid;
+    if (group !== undefined) runningGroups.add(group);
+    let ending = '';
+    const end = (why: string) => {
+      ending = why;
+      killGroup(child);
+    };
+    // The event goes on stdin once the group is on record: a command that reads first starts no work unrecorded.
+    const recorded =
+      runs && group !== undefined
+        ? runs.started(group, event).then(
+            () => true,
+            (error: Error) => {
+              end(`its process group could not be recorded (${error.message}); it was killed`);
+              return false;
+            },
+          )
+        : Promise.resolve(true);
+    const timer = setTimeout(
+      () => end(`timed out after ${timeoutMs / 1000} s; its process group was killed`),
+      timerDelay(timeoutMs),
+    );
+    const onAbort = () => end('stopped by shutdown');
+    signal.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
+    child.stdin.on('error', () => undefined); // a command that does not read its stdin is not a failure
+    child.on('error', reject);
+    let settled = false;
+    let grace: NodeJS.Timeout | undefined;
+    const settle = (code: number | null, exitSignal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(grace);
+      if (group !== undefined) runningGroups.delete(group);
+      // The command ended: anything it left in its group goes too, and with it the pipes it held.
+      killGroup(child);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      if (runs && group !== undefined) void recorded.then(() => runs.ended(group)).catch(() => undefined);
+      const failure = runOutcome({ code, exitSignal, ending }, output, settings.said);
+      if (failure === undefined) resolve();
+      else reject(failure);
+    };
+    // The command's exit is its answer, as systemd or a CI runner judge a step: a child it left in the background
+    // holding its stdout (`nohup ./notify.sh &`) kept 'close' from coming, and a command that exited 0 was timed
+    // out, killed and run again until it was a dead letter (a user test). What it printed before exiting is read
+    // for a short grace after the exit, or until its pipes close if that comes first.
+    child.on('exit', (code, exitSignal) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      grace = setTimeout(() => settle(code, exitSignal), outputGraceMs);
+      child.on('close', () => settle(code, exitSignal));
+    });
+    void recorded.then((ok) => ok && child.stdin.end(`${text}\n`));
+  });
 }
 
 /**

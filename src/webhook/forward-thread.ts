@@ -20,7 +20,18 @@ export interface ForwardRequest {
 }
 
 /** What stopped a run of events: an answer that is not 2xx (its status and the start of its body), or an error. */
-export type ForwardFailure = { status: number; body: string } | { code?: string; message: string };
+export type ForwardFailure = ErpAnswer | { code?: string; message: string };
+
+/**
+ * The ERP's answer other than 2xx: its status, the start of its body, and what it asked of the wait before the next
+ * try (`Retry-After`, with its `Date` to measure an HTTP date from).
+ */
+export interface ErpAnswer {
+  status: number;
+  body: string;
+  retryAfter?: string;
+  answeredAt?: string;
+}
 
 /** How many of the events given the ERP took, in order, and what stopped the rest. */
 export interface ForwardOutcome {
@@ -60,7 +71,10 @@ export interface ForwardThreadStart {
 /** The thread of one hand-off's ERP; started on first use, referenced only while the ERP is being asked. */
 export class ForwardThread {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, { progress?: () => void; done: (reply: ForwardOutcome) => void }>();
+  private readonly pending = new Map<
+    number,
+    { progress?: (taken: number) => void; done: (reply: ForwardOutcome) => void }
+  >();
   private nextId = 1;
 
   /** `rules`: connectionRules of the ERP's URL, as undici's connections to it follow them. */
@@ -72,9 +86,13 @@ export class ForwardThread {
 
   /**
    * Sends `events` in order, each after the one before was taken; cut by `signal` (shutdown) like a failure.
-   * `progress` is called, at most once a second, while a long run goes on.
+   * `progress` is told how many were taken so far, at most every 100 ms, while a run goes on.
    */
-  deliverInOrder(events: ForwardRequest[], signal: AbortSignal, progress?: () => void): Promise<ForwardOutcome> {
+  deliverInOrder(
+    events: ForwardRequest[],
+    signal: AbortSignal,
+    progress?: (taken: number) => void,
+  ): Promise<ForwardOutcome> {
     const worker = this.started();
     const id = this.nextId++;
     if (this.pending.size === 0) worker.ref();
@@ -129,7 +147,7 @@ export class ForwardThread {
     if ('lookup' in reply) return this.resolve(reply.lookup);
     const asked = this.pending.get(reply.id);
     if (asked === undefined) return;
-    if ('progress' in reply) return asked.progress?.();
+    if ('progress' in reply) return asked.progress?.(reply.progress);
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker?.unref();
     asked.done({ taken: reply.taken, ...(reply.failure === undefined ? {} : { failure: reply.failure }) });

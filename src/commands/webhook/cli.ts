@@ -204,7 +204,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       .command('replay')
       .summary('re-deliver stored events, in order, to a URL or a command')
       .description(
-        'Sends stored events again, in the order they arrived, to a URL (POST, with the delivery id header) or to a shell command with the event on stdin: the events chosen by id, by time or the dead letters. Use it after the ERP lost what it received, or to feed a new system the history. An event still failing after --attempts tries, or refused for good at once (HTTP 400, 404, 409, 410 or 422; an --exec exit 65), is named, and the run exits 1.',
+        'Sends stored events again, in the order they arrived, to a URL (POST, with the delivery id header) or to a shell command with the event on stdin: the events chosen by id, by time or the dead letters. Use it after the ERP lost what it received, or to feed a new system the history. An event still failing after --attempts tries, or refused for good at once (HTTP 400, 404, 409, 410, 413 or 422; an --exec exit 65), is named, and the run exits 1.',
       ),
   )
     .option('--id <id>', 'only this event (repeat for more)', eventId)
@@ -261,7 +261,7 @@ export function register(program: Command, dispatch: Dispatch): void {
       .command('dead')
       .summary('the events a hand-off gave up on: list them, retry some, or drop some')
       .description(
-        'Looks after dead letters, the events a hand-off gave up on (refused by the ERP with 400, 404, 409, 410 or 422, an --exec command that exited 65, or failing for longer than --give-up-after): list shows them with their hand-off, when they died, the tries and the last error; retry puts the events named back in line for their hand-off; drop takes them off the dead letters (the events stay in the inbox until retention removes them). It works on the SQLite inbox or the PostgreSQL store of a receiver, running or not.',
+        'Looks after dead letters, the events a hand-off gave up on (refused by the ERP with 400, 404, 409, 410, 413 or 422, an --exec command that exited 65, or failing for longer than --give-up-after): list shows them with their hand-off, when they died, the tries and the last error; retry puts the events named back in line for their hand-off; drop takes them off the dead letters (the events stay in the inbox until retention removes them). It works on the SQLite inbox or the PostgreSQL store of a receiver, running or not.',
       )
       .addArgument(
         new Argument('<action>', 'list, retry or drop').choices(['list', 'retry', 'drop']).argParser(deadAction),

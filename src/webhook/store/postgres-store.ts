@@ -379,8 +379,8 @@ export class PostgresStore implements EventStore {
   }
 
   async recordRun(run: CommandRun): Promise<void> {
-    const { handOff, host, processGroup, eventId, startedAt } = run;
-    await this.query(recordRunInsert, [handOff, host, processGroup, eventId, startedAt]);
+    const { handOff, host, processGroup, eventId, startedAt, processStart = null } = run;
+    await this.query(recordRunInsert, [handOff, host, processGroup, eventId, startedAt, processStart]);
   }
 
   async forgetRun(handOff: string, host: string, processGroup: number): Promise<void> {

@@ -115,13 +115,13 @@ export interface DeadRow {
   retry: number | boolean;
 }
 
-export const recordRunInsert = `INSERT INTO command_runs (handoff, host, process_group, event_id, started_at)
-  VALUES (?, ?, ?, ?, ?) ON CONFLICT (handoff, host, process_group) DO UPDATE SET event_id = excluded.event_id,
-  started_at = excluded.started_at`;
+export const recordRunInsert = `INSERT INTO command_runs (handoff, host, process_group, event_id, started_at,
+  process_start) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (handoff, host, process_group) DO UPDATE SET
+  event_id = excluded.event_id, started_at = excluded.started_at, process_start = excluded.process_start`;
 
 export const forgetRunDelete = 'DELETE FROM command_runs WHERE handoff = ? AND host = ? AND process_group = ?';
 
-export const recordedRunsQuery = `SELECT handoff, host, process_group, event_id, started_at FROM command_runs
+export const recordedRunsQuery = `SELECT handoff, host, process_group, event_id, started_at, process_start FROM command_runs
   WHERE handoff = ? AND host = ? ORDER BY started_at`;
 
 export interface CommandRunRow {
@@ -130,6 +130,7 @@ export interface CommandRunRow {
   process_group: number | string;
   event_id: number | string;
   started_at: number | string;
+  process_start: string | null;
 }
 
 /** A hand-off's dead letters, then the hand-off itself (`webhook inbox --drop-handoff`): name. */

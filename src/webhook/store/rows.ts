@@ -27,6 +27,7 @@ export function commandRunOf(row: CommandRunRow): CommandRun {
     processGroup: Number(row.process_group),
     eventId: Number(row.event_id),
     startedAt: Number(row.started_at),
+    ...(row.process_start === null ? {} : { processStart: row.process_start }),
   };
 }
 

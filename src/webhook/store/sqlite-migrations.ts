@@ -51,6 +51,13 @@ UPDATE handoffs SET failing_attempts = 1 WHERE failing_event IS NOT NULL;`,
 CREATE TABLE IF NOT EXISTS scrub_key (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS scrubbed_secrets (fingerprint TEXT PRIMARY KEY, scrubbed_at INTEGER NOT NULL) WITHOUT ROWID;`,
   },
+  {
+    // A command's group is told from another process that has its number since (a reboot, a restarted container's
+    // PID namespace) by its leader's start time, as the inbox lock tells a reused PID (lib/process-alive.ts).
+    name: 'the start time of the leader of each running command group',
+    sql: `
+ALTER TABLE command_runs ADD COLUMN process_start TEXT;`,
+  },
 ];
 
 function versionOf(database: SqliteDatabase): number {

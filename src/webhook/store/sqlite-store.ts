@@ -346,8 +346,8 @@ export class SqliteStore implements EventStore {
   }
 
   async recordRun(run: CommandRun): Promise<void> {
-    const { handOff, host, processGroup, eventId, startedAt } = run;
-    await this.writerOrFail().run([[recordRunInsert, [handOff, host, processGroup, eventId, startedAt]]]);
+    const { handOff, host, processGroup, eventId, startedAt, processStart = null } = run;
+    await this.writerOrFail().run([[recordRunInsert, [handOff, host, processGroup, eventId, startedAt, processStart]]]);
   }
 
   async forgetRun(handOff: string, host: string, processGroup: number): Promise<void> {

@@ -105,6 +105,12 @@ export interface CommandRun {
   eventId: number;
   /** Milliseconds since the epoch. */
   startedAt: number;
+  /**
+   * When the group's leader started as the kernel counts it (processStartTime): a process with the group's number
+   * that started at another time is another process. Absent where the system does not say, and in runs recorded by
+   * earlier builds.
+   */
+  processStart?: string;
 }
 
 /** What a store did with the space retention freed. */

@@ -132,3 +132,29 @@ describe('--fetch-orders checks its folder at every order, not only at start', (
     }
   });
 });
+
+describe('--fetch-orders writes a whole order with the numbers its event carried', () => {
+  it('an id past 2^53, a 19-digit EAN and 20-digit decimals are written as they came, not as doubles', async () => {
+    const inbox = temporaryFolder();
+    const sandbox = await startTestSandbox({ orderCount: 0 });
+    try {
+      const { stop, receiverUrl, token } = await fetchingReceiver(inbox, sandbox);
+      // As a platform on Java longs writes it (a user test): JSON.parse reads the id as order …984, the EAN rounded.
+      const order =
+        '{"id":18014398509481985,"orderId":777,"status":"PAID","lastUpdated":"2026-11-30T12:00:01.005Z",' +
+        '"items":[{"sku":"A","quantity":1.0,"ean":7891234567890123456,"price":10.50}],"total":0.10000000000000000001}';
+      expect((await postEvent(receiverUrl, 'orders', order, token)).status).toBe(200);
+      const file = join(inbox, 'orders', '18014398509481985.json');
+      await until(() => existsSync(file));
+      await stop();
+      const text = readFileSync(file, 'utf8');
+      expect(text).toMatch(/^\{"deliveryId":"[^"]+","order":(.*)\}\n$/);
+      expect(/"order":(.*)\}\n$/.exec(text)?.[1]).toBe(order);
+      expect(JSON.parse(text)).toMatchObject({ order: { orderId: 777, status: 'PAID' } });
+      const counts = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as Record<string, number>;
+      expect(Object.keys(counts).filter((route) => route.startsWith('GET /v1/orders/'))).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

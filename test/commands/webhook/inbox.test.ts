@@ -64,6 +64,31 @@ describe('webhook inbox', () => {
     expect((JSON.parse(lines[0] as string) as { event: unknown }).event).toEqual(JSON.parse(pretty));
   });
 
+  it('shows an id past 2^53 and a 19-digit EAN with their digits in -o json, -o csv and the table', async () => {
+    // As a platform on Java longs sends them (a user test): parsed as doubles, order …985 showed as …984.
+    const raw =
+      '{"id":18014398509481985,"status":"PAID","items":[{"ean":7891234567890123456,"price":10.50}],"total":0.10000000000000000001}';
+    const inbox = await inboxWith([{ ...event('orders', 7, '2026-11-23T06:00:00.000Z'), raw }]);
+    const shownAs = async (output: 'json' | 'csv' | 'table') => {
+      const memory = testContext({
+        env: { B2BCTL_CONFIG_DIR: temporaryFolder() },
+        globals: { output },
+        tty: { stdout: output === 'table' },
+      });
+      await listInbox({ inbox }, memory.context);
+      return memory.stdout();
+    };
+    const json = await shownAs('json');
+    expect(json).toContain('"id": 18014398509481985');
+    expect(json).toContain('"ean": 7891234567890123456');
+    expect(json).toContain('"total": 0.10000000000000000001');
+    expect(json).not.toContain('18014398509481984');
+    const csv = await shownAs('csv');
+    expect(csv).toContain(',18014398509481985,');
+    expect(csv).not.toContain('18014398509481984');
+    expect(await shownAs('table')).toMatch(/ 18014398509481985 /);
+  });
+
   it('lists with --kind, --since and --until, as a table on a terminal and ndjson when piped', async () => {
     const inbox = await inboxWith(events);
     const onTerminal = context(undefined, true);
@@ -256,6 +281,18 @@ describe('webhook replay', () => {
     expect(memory.stderr()).toContain(
       `orders event 3 (received 2026-11-23T06:20:00.000Z): ${erp.to} failed: HTTP 503.`,
     );
+  });
+
+  it('--exec: a command that exits 0 leaving a background child on its output is replayed once, exit 0', async () => {
+    const inbox = await inboxWith(events);
+    const runs = join(temporaryFolder(), 'runs');
+    // A user test: the helper kept the pipes open, and the command was timed out and run three times.
+    const exec = `cat > /dev/null; echo "$B2BCTL_EVENT_ID" >> ${runs}; sleep 300 & exit 0`;
+    const memory = context(instantClock());
+    await replay({ inbox, exec, id: [2], attempts: 3, execTimeout: 5_000 }, memory.context);
+    expect(readFileSync(runs, 'utf8')).toBe('2\n');
+    expect(memory.stderr()).not.toContain('timed out');
+    expect(memory.stderr()).toMatch(/Replayed 1 event/);
   });
 
   it('names its own flag, --to, when the URL cannot be reached', async () => {

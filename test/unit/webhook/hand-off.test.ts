@@ -137,6 +137,25 @@ describe('HandOff', () => {
     expect(everything.taken).toEqual([1, 2, 3]);
   });
 
+  it('makes an event the ERP answers 413 (too large) a dead letter at once, and delivers the events after it', async () => {
+    // An ERP behind nginx's 1 MB body limit and a full-payload order bigger than that (a user test): tried again for
+    // --give-up-after, it held every later event for days.
+    const store = await openStore();
+    const target = await erp((id) => (id === 2 ? 413 : 200));
+    await store.openHandOff('forward', target.url, false);
+    const log: string[] = [];
+    handOff(store, 'forward', forwardTo(target.url), log);
+    for (const id of [1, 2, 3]) await store.append(event(id));
+    await until(() => target.taken.length === 2);
+    expect(target.taken).toEqual([1, 3]);
+    expect(target.requests()).toBe(3);
+    const dead = await store.deadLetters();
+    expect(dead.map(({ eventId, attempts, error }) => ({ eventId, attempts, error }))).toEqual([
+      { eventId: 2, attempts: 1, error: 'HTTP 413: refused' },
+    ]);
+    expect(log.filter((line) => line.includes('failed (attempt'))).toEqual([]);
+  });
+
   it('moves a refused event (422) and one failing past --give-up-after to dead, delivers the rest, then retries on request', async () => {
     const store = await openStore();
     let refuse = true;
@@ -232,6 +251,42 @@ function alive(pid: number): boolean {
   }
 }
 
+describe('HandOff records what a slow ERP took as the run goes on', () => {
+  it('records the events taken while the ERP still holds the next one, not at the end of the run', async () => {
+    // An ERP taking its time (a user test): the run of events read ahead was recorded only once it ended, so a kill
+    // sent them all again and the backlog counted events the ERP had taken.
+    const held: (() => void)[] = [];
+    const taken: number[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        const id = ((JSON.parse(body) as StoredEvent).event as { id: number }).id;
+        const answer = () => {
+          taken.push(id);
+          response.writeHead(200).end('ok');
+        };
+        if (id === 4) held.push(answer);
+        else answer();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as { port: number };
+    const store = await openStore();
+    for (const id of [1, 2, 3, 4, 5, 6]) await store.append(event(id));
+    const consumer = forwardTo(`http://127.0.0.1:${port}/hook`);
+    await store.openHandOff('forward', consumer.target, true);
+    fastHandOff(store, 'forward', consumer, closers);
+    await until(() => held.length === 1, 'event 4 held by the ERP');
+    await until(async () => (await store.backlog())[0]?.pending === 3, 'events 1-3 recorded while 4 is held');
+    expect(taken).toEqual([1, 2, 3]);
+    for (const answer of held) answer();
+    await until(async () => (await store.backlog())[0]?.pending === 0, 'every event recorded');
+    expect(taken).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
 describe('exec timeout and shutdown', () => {
   it('kills a hanging command with its children at the timeout, and the event goes dead past --give-up-after', async () => {
     const directory = temporaryFolder();
@@ -253,6 +308,25 @@ describe('exec timeout and shutdown', () => {
     await until(async () => (await store.deadLetters()).length > 0, 'the dead letter');
     const dead = await store.deadLetters();
     expect(dead[0]?.error).toMatch(/timed out after 0.3 s; its process group was killed/);
+  });
+
+  it('settles on the exit code of a command that leaves a background child holding its output, once', async () => {
+    // An importer that ends by starting a helper in the background (a user test): the helper holds the pipes, so
+    // waiting for them to close timed the command out, killed it and ran the event again.
+    const directory = temporaryFolder();
+    const runs = join(directory, 'runs');
+    const pidFile = join(directory, 'helper.pid');
+    const command = `cat > /dev/null; echo run >> ${runs}; echo imported; sleep 300 & echo $! > ${pidFile}; exit 0`;
+    const said: string[] = [];
+    const consumer = execCommand(command, (line) => said.push(line), 5_000);
+    const { raw, receivedAt, ...fields } = event(1);
+    const stored: StoredEvent = { ...fields, id: 1, receivedAt: new Date(receivedAt).toISOString(), event: {} };
+    stored.eventJson = raw;
+    await expect(consumer.deliver(stored, new AbortController().signal)).resolves.toBeUndefined();
+    expect(readFileSync(runs, 'utf8')).toBe('run\n');
+    expect(said).toEqual([expect.stringMatching(/: orders event 1 printed: imported$/)]);
+    // Its group is ended with it, as after any run: what it started is killed with it.
+    await until(() => !alive(Number(readFileSync(pidFile, 'utf8'))), 'the helper to be killed');
   });
 
   it('stop() kills a running command and its children at once', async () => {
@@ -358,6 +432,45 @@ describe('HandOff retries, dead letters and waiting', () => {
       expect(slept).toBeLessThanOrEqual(backoffs[index] as number);
     });
     expect(await store.deadLetters()).toEqual([]);
+  });
+
+  it("waits the pause an ERP's 429 or 503 asks for (Retry-After), up to 10 minutes, and says so", async () => {
+    // An ERP asking for 120 s was tried again after 8 s, 16 s… (a user test). A 500's Retry-After is no pause asked.
+    const answers: [number, Record<string, string>][] = [
+      [429, { 'retry-after': '120' }],
+      [503, { 'retry-after': '3' }],
+      [500, { 'retry-after': '120' }],
+      [429, { 'retry-after': '86400' }],
+      [200, {}],
+    ];
+    let requests = 0;
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        const [status, headers] = answers[requests++] ?? [200, {}];
+        response.writeHead(status, headers).end(status === 200 ? 'ok' : 'busy');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const store = await openStore();
+    await store.openHandOff('memory', url, false);
+    const sleeps: number[] = [];
+    const log: string[] = [];
+    handOffWith(store, forwardTo(url), {
+      clock: recordingClock(sleeps),
+      random: () => 0.999,
+      log: (line) => log.push(line),
+    });
+    await store.append(event(1));
+    await until(async () => (await store.backlog())[0]?.pending === 0, 'the delivery');
+    expect(requests).toBe(5);
+    expect(sleeps.slice(0, 4)).toEqual([120_000, 3000, expect.any(Number), 600_000]);
+    expect(sleeps[2]).toBeLessThanOrEqual(2000);
+    expect(log[0]).toMatch(/HTTP 429: busy\); trying again in 2 min \(the wait its Retry-After asked for\)\.$/);
+    expect(log[2]).toMatch(/HTTP 500: busy\); trying again in 2 s\.$/);
+    expect(log[3]).toMatch(/trying again in 10 min \(the wait its Retry-After asked for\)\.$/);
   });
 
   it('sends a permanent refusal to the dead letters at the first attempt, then delivers the next event', async () => {
