@@ -140,17 +140,16 @@ export class ProxyPageError extends B2bctlError {
    */
   readonly unknownOutcome: string | undefined;
 
-  constructor(
-    request: { method: string; url: string; changesNothing?: boolean },
-    readonly status: number,
-    text: string,
-  ) {
+  readonly status: number;
+  constructor(request: { method: string; url: string; changesNothing?: boolean }, status: number, text: string) {
     const title = htmlTitle(text);
     const page = `${request.method} ${request.url} answered HTTP ${status} with an HTML page${title ? ` ("${title}")` : ''}`;
     super(
       `${page} instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.`,
       ExitCode.unavailable,
     );
+    this.status = status;
+
     this.unknownOutcome =
       request.method === 'GET' || request.method === 'HEAD' || request.changesNothing === true
         ? undefined
