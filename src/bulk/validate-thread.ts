@@ -7,7 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { isMainThread, Worker } from 'node:worker_threads';
+import { isMainThread } from 'node:worker_threads';
 import type { Context, GlobalOptions, Prompter } from '../context.js';
 import {
   B2bctlError,
@@ -19,7 +19,7 @@ import {
   SignalledError,
   UsageError,
 } from '../base/errors.js';
-import { builtThreadModule } from '../base/thread-module.js';
+import { startThread, threadAvailable } from '../base/thread-module.js';
 import { signalEndingWith } from '../base/stop-signals.js';
 import { workbookFormat } from '../io/input/binary-kinds.js';
 import { inputName, openBytes, peekBytes } from '../io/input/byte-source.js';
@@ -74,10 +74,11 @@ export type ToThread =
 const youngGenerationMb = 4;
 
 /**
- * The thread's module: built beside the CLI, or in the single file an asset (base/thread-module.ts); undefined in
- * sources not built, where every workbook is validated on the main thread.
+ * The thread's module, started as every thread is (base/thread-module.ts): from the sources its TypeScript module
+ * (cli/validate-thread-main.ts: it runs the verb in a context of its own, which only cli/ may build); else built
+ * beside the CLI, or in the single file an asset. Where it is not built, every workbook is validated here.
  */
-const threadEntry = () => builtThreadModule('validate-thread');
+const threadSource = new URL('../cli/validate-thread-main.ts', import.meta.url);
 
 /** Where a validation runs: on its thread, or here, with stdin's bytes when they were already looked at. */
 export type ValidationPlace =
@@ -96,12 +97,12 @@ export async function validationPlace(file: string, context: Context): Promise<V
   if (threshold === undefined) return here;
   if (file !== '-') {
     const size = await workbookFileSize(file, threshold);
-    return size === undefined || threadEntry() === undefined ? here : { thread: { size } };
+    return size === undefined || !threadAvailable('validate-thread') ? here : { thread: { size } };
   }
   const bytes = await openBytes('-', context.io.stdin, { interrupt: context.interrupt });
   const peeked = await peekBytes(bytes.stream, 256);
   const format = workbookFormat(peeked.head);
-  if (format === undefined || threadEntry() === undefined) return { here: { stdin: peeked.stream } };
+  if (format === undefined || !threadAvailable('validate-thread')) return { here: { stdin: peeked.stream } };
   const copy = await copyOfWorkbookStream(peeked.stream, inputName('-'), format, context.interrupt, false);
   const { size } = await stat(copy.path);
   if (size >= threshold * 1_000_000) return { thread: { size, stdinCopy: copy } };
@@ -140,8 +141,6 @@ export async function validateOnThread(
   context: Context,
   options: { oldGenerationMb?: number; stdinCopy?: string } = {},
 ): Promise<void> {
-  const entry = threadEntry();
-  if (entry === undefined) throw new Error('the validation thread is not built (npm run build)');
   const oldGenerationMb = options.oldGenerationMb ?? Math.max(128, Math.ceil((8 * sizeBytes) / 1_000_000));
   const start: ThreadStart = {
     ...validation,
@@ -158,7 +157,7 @@ export async function validateOnThread(
   context.log.debug(
     `${inputName(file)}: a workbook of ${(sizeBytes / 1_000_000).toFixed(1)} MB (input.workbookThreadMb or more), validated on a thread of its own with a heap of at most ${oldGenerationMb} MB`,
   );
-  const worker = new Worker(entry, {
+  const worker = startThread('validate-thread', threadSource, {
     workerData: start,
     resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb, maxOldGenerationSizeMb: oldGenerationMb },
   });
