@@ -122,7 +122,7 @@ await build({
 const thread = join(work, 'validate-thread.mjs');
 await build({
   ...bundleOf('process.execPath'),
-  entryPoints: [join(root, 'src', 'cli', 'validate-thread-entry.ts')],
+  entryPoints: [join(root, 'src', 'cli', 'validate-thread-main.ts')],
   outfile: thread,
   plugins: [noNetworkOnTheThread],
 });
