@@ -1,6 +1,7 @@
 import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { readInstantMs } from '../../domain/update-instants.js';
+import { valueAtPath } from '../../domain/validation.js';
 import { shownUrl } from '../redact.js';
 
 /**
@@ -8,16 +9,6 @@ import { shownUrl } from '../redact.js';
  * codes and on what the document shows, never on an undocumented message's wording, and never turn
  * a 2xx into a failure because its body is not the shape we guessed.
  */
-
-/** The value at a dot path such as `data.results` or `0.id`; undefined when any step is missing. */
-export function valueAtPath(body: unknown, path: string): unknown {
-  let value = body;
-  for (const step of path.split('.').filter((part) => part !== '')) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[step];
-  }
-  return value;
-}
 
 /**
  * Whether the body shows the place at `path` and shows it empty: the value, or a step on the way to it, present as
