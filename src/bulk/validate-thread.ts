@@ -73,13 +73,6 @@ export type ToThread =
 /** The young generation of the thread: small, so what a long read leaves behind is collected as it goes. */
 const youngGenerationMb = 4;
 
-/**
- * The thread's module, started as every thread is (base/thread-module.ts): from the sources its TypeScript module
- * (cli/validate-thread-main.ts: it runs the verb in a context of its own, which only cli/ may build); else built
- * beside the CLI, or in the single file an asset. Where it is not built, every workbook is validated here.
- */
-const threadSource = new URL('../cli/validate-thread-main.ts', import.meta.url);
-
 /** Where a validation runs: on its thread, or here, with stdin's bytes when they were already looked at. */
 export type ValidationPlace =
   | { thread: { size: number; stdinCopy?: PrivateTemporaryFile } }
@@ -157,7 +150,11 @@ export async function validateOnThread(
   context.log.debug(
     `${inputName(file)}: a workbook of ${(sizeBytes / 1_000_000).toFixed(1)} MB (input.workbookThreadMb or more), validated on a thread of its own with a heap of at most ${oldGenerationMb} MB`,
   );
-  const worker = startThread('validate-thread', threadSource, {
+  // Started as every thread is (base/thread-module.ts): from the sources its TypeScript module (in cli/: it builds a
+  // context, which only cli/ may), else built beside the CLI or, in the single file, an asset. The URL is made here,
+  // not when this module loads: the thread's own bundle holds this module too, and its import.meta.url is a data: URL,
+  // against which no path resolves.
+  const worker = startThread('validate-thread', new URL('../cli/validate-thread-main.ts', import.meta.url), {
     workerData: start,
     resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb, maxOldGenerationSizeMb: oldGenerationMb },
   });
