@@ -7,10 +7,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildDefines } from './build-info.mjs';
+import { bundledLicenses } from './bundled-licenses.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // The bundle and the configuration are inputs of one build only: a temporary folder, removed at the end.
@@ -75,7 +76,11 @@ const bundleOf = (requireFrom) => ({
     js: `import { createRequire as __b2bctlCreateRequire } from 'node:module'; const require = __b2bctlCreateRequire(${requireFrom});`,
   },
   logLevel: 'warning',
+  // What each bundle holds, for the licence notices that go beside the file (dist/bin/licenses.md).
+  metafile: true,
 });
+/** The inputs of the four bundles the file carries: the packages whose notices go beside it. */
+const metafiles = [];
 /**
  * The thread only reads a workbook: it never reaches the platform, but one file cannot leave the lazily imported
  * HTTP client out, and undici was a third of the thread's module (973 KB of 2.8 MB), ~100 ms of every thread's
@@ -97,7 +102,7 @@ const noNetworkOnTheThread = {
     }));
   },
 };
-await build({
+const launcher = await build({
   // The launcher, as the npm package starts: its Node check, its one V8 flag (set at run time, not at start, which
   // would cost Node its own code cache: docs/decisions/0018-single-executable.md), its warning filter. Its import of the bundle is
   // pointed at the sources, bundled into the same file.
@@ -119,21 +124,25 @@ await build({
 // The validation thread of a large workbook (src/bulk/validate-thread.ts) as an asset of its own, started from a
 // data: URL (the single file has no file beside it to start a thread from), whose import.meta.url is no path: its
 // require() is rooted at the executable, enough for the dependencies, which require only Node's modules.
+metafiles.push(launcher.metafile);
 const thread = join(work, 'validate-thread.mjs');
-await build({
+const validation = await build({
   ...bundleOf('process.execPath'),
-  entryPoints: [join(root, 'src', 'cli', 'validate-thread-entry.ts')],
+  entryPoints: [join(root, 'src', 'cli', 'validate-thread-main.ts')],
   outfile: thread,
   plugins: [noNetworkOnTheThread],
 });
+metafiles.push(validation.metafile);
 // The inbox's writer thread (src/webhook/store/sqlite-writer.ts) and a --forward-to hand-off's thread
 // (src/webhook/forward-thread.ts), assets started the same way (src/base/thread-module.ts).
 const webhookThreads = {
   'sqlite-writer.mjs': join(root, 'src', 'webhook', 'store', 'sqlite-writer-main.ts'),
   'forward-thread.mjs': join(root, 'src', 'webhook', 'forward-thread-main.ts'),
 };
-for (const [asset, entry] of Object.entries(webhookThreads))
-  await build({ ...bundleOf('process.execPath'), entryPoints: [entry], outfile: join(work, asset) });
+for (const [asset, entry] of Object.entries(webhookThreads)) {
+  const bundled = await build({ ...bundleOf('process.execPath'), entryPoints: [entry], outfile: join(work, asset) });
+  metafiles.push(bundled.metafile);
+}
 const config = join(work, 'sea-config.json');
 writeFileSync(
   config,
@@ -156,9 +165,21 @@ writeFileSync(
   )}\n`,
 );
 rmSync(output, { force: true });
+const node = seaNode();
 try {
-  execFileSync(seaNode(), ['--build-sea', config], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(node, ['--build-sea', config], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 } finally {
   if (!process.env.B2BCTL_SEA_KEEP) rmSync(work, { recursive: true, force: true });
 }
-console.log(`build:binary: ${relative(root, output)}, ${(statSync(output).size / 1e6).toFixed(1)} MB`);
+// The licences of the packages the file holds, and of the Node it is made of, to ship beside it (as the npm package
+// ships dist/licenses.md): the release attaches both files.
+writeFileSync(
+  join(dirname(output), 'licenses.md'),
+  bundledLicenses(metafiles, root, {
+    holder: `the single executable ${basename(output)}`,
+    node: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
+  }),
+);
+console.log(
+  `build:binary: ${relative(root, output)}, ${(statSync(output).size / 1e6).toFixed(1)} MB, and its notices ${relative(root, join(dirname(output), 'licenses.md'))}`,
+);

@@ -19,7 +19,7 @@ const { metafile } = await build({
   // end of a run whose stdout failed, which the launcher loads after a failed `--version` (src/cli/failed-stdout.ts).
   entryPoints: {
     cli: 'src/cli/main.ts',
-    'validate-thread': 'src/cli/validate-thread-entry.ts',
+    'validate-thread': 'src/cli/validate-thread-main.ts',
     // So are the inbox's writer thread (src/webhook/store/sqlite-writer.ts) and a --forward-to hand-off's thread
     // (src/webhook/forward-thread.ts); src/base/thread-module.ts starts each thread from its dist/<name>.js.
     'sqlite-writer': 'src/webhook/store/sqlite-writer-main.ts',

@@ -126,11 +126,10 @@ export class AmbiguousRequestError extends UnavailableError {
  * `status` is the last answer's, for a caller that tells a 5xx, which may come after the work was done, from a 429.
  */
 export class KeptFailingError extends UnavailableError {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
+  readonly status: number;
+  constructor(message: string, status: number) {
     super(message, { answeredStatus: status });
+    this.status = status;
   }
 }
 
@@ -154,11 +153,10 @@ export class InterruptedError extends B2bctlError {
  * again, which a command that knows better (an order move reads the order first) gives.
  */
 export class InterruptedAfterSendingError extends InterruptedError {
-  constructor(
-    readonly interrupted: string,
-    advice = 'check whether it did before sending it again',
-  ) {
+  readonly interrupted: string;
+  constructor(interrupted: string, advice = 'check whether it did before sending it again') {
     super(`${interrupted}: the platform may have applied it; ${advice}.`);
+    this.interrupted = interrupted;
   }
 }
 

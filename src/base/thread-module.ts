@@ -22,9 +22,11 @@ const builtModules = new Map<ThreadModuleName, string | URL | undefined>();
 
 /**
  * The built module of thread `name`: in the single file, its asset started from a data: URL (the file has no file
- * beside it to start a thread from); else dist/<name>.js beside the CLI; undefined where it is not built.
+ * beside it to start a thread from); else dist/<name>.js beside the CLI; undefined where it is not built. Not
+ * exported: from the sources, a dist/ left by an earlier build may be older than the sources under test, so a thread
+ * is started by startThread only, which never looks there then.
  */
-export function builtThreadModule(name: ThreadModuleName): string | URL | undefined {
+function builtThreadModule(name: ThreadModuleName): string | URL | undefined {
   if (!builtModules.has(name)) builtModules.set(name, findBuiltModule(name));
   return builtModules.get(name);
 }
@@ -38,6 +40,11 @@ function findBuiltModule(name: ThreadModuleName): string | URL | undefined {
   }
   const entry = join(packageRoot(), 'dist', `${name}.js`);
   return existsSync(entry) ? entry : undefined;
+}
+
+/** Whether thread `name` can be started: always from the sources (its TypeScript module), else when it is built. */
+export function threadAvailable(name: ThreadModuleName): boolean {
+  return runningFromSources || builtThreadModule(name) !== undefined;
 }
 
 /**

@@ -22,10 +22,10 @@ export class FittingBatches {
   /** Requests answered (or refused) of more than one item, and the one answer refusing every such request whole. */
   private readonly wholeRefusals = { requests: 0, refused: 0, answer: undefined as string | undefined, mixed: false };
 
-  constructor(
-    startSize: number,
-    private readonly warn: (message: string) => void,
-  ) {
+  private readonly warn: (message: string) => void;
+  constructor(startSize: number, warn: (message: string) => void) {
+    this.warn = warn;
+
     this.size = startSize;
     this.note = { from: startSize, to: startSize, refused: 0, largestRefusedBytes: 0 };
   }

@@ -44,11 +44,14 @@ export class ProblemLines {
   private lastShown: { raw: string; field: string; message: string } | undefined;
   private readonly print: (line: number, problem: FieldProblem, place?: Place) => void;
 
-  constructor(
-    private readonly context: Context,
-    private readonly shownName: string,
-    private readonly catalogue?: Pick<FieldCatalogue, 'isSecret'>,
-  ) {
+  private readonly context: Context;
+  private readonly shownName: string;
+  private readonly catalogue?: Pick<FieldCatalogue, 'isSecret'>;
+  constructor(context: Context, shownName: string, catalogue?: Pick<FieldCatalogue, 'isSecret'>) {
+    this.context = context;
+    this.shownName = shownName;
+    this.catalogue = catalogue;
+
     this.print = problemLogger(context, shownName, catalogue);
   }
 

@@ -9,10 +9,12 @@ export type ReportEntry = { row: ReportRow; original: unknown; unanswered?: bool
 
 /** A report entry that reads the record's original only when asked: the ledger asks for failures only. */
 class EntryOfRecord implements ReportEntry {
-  constructor(
-    readonly row: ReportRow,
-    private readonly record: { readonly original: unknown; readonly unanswered?: boolean },
-  ) {}
+  readonly row: ReportRow;
+  private readonly record: { readonly original: unknown; readonly unanswered?: boolean };
+  constructor(row: ReportRow, record: { readonly original: unknown; readonly unanswered?: boolean }) {
+    this.row = row;
+    this.record = record;
+  }
 
   get original(): unknown {
     return this.record.original;

@@ -188,10 +188,10 @@ export class ReportWriter {
   readonly delimiter: ',' | ';';
   rows = 0;
 
-  constructor(
-    readonly path: string,
-    options: { spreadsheetRows?: boolean; excel?: boolean } = {},
-  ) {
+  readonly path: string;
+  constructor(path: string, options: { spreadsheetRows?: boolean; excel?: boolean } = {}) {
+    this.path = path;
+
     this.descriptor = openForAppend(path);
     if (fstatSync(this.descriptor).size === 0) {
       this.withRows = options.spreadsheetRows === true;
@@ -277,9 +277,19 @@ export class ErrorsWriter {
   private order: { rows: ErrorsFileOrder; size: number } | undefined;
   rows = 0;
 
+  readonly path: string;
+  private readonly form:
+    | {
+        kind: 'csv';
+        headers: readonly string[];
+        delimiter: string;
+        /** The columns whose field is text (a SKU, a document): their digits are kept as text (guardDigitsText). */
+        textColumns?: readonly number[];
+      }
+    | { kind: 'ndjson' };
   constructor(
-    readonly path: string,
-    private readonly form:
+    path: string,
+    form:
       | {
           kind: 'csv';
           headers: readonly string[];
@@ -288,7 +298,10 @@ export class ErrorsWriter {
           textColumns?: readonly number[];
         }
       | { kind: 'ndjson' },
-  ) {}
+  ) {
+    this.path = path;
+    this.form = form;
+  }
 
   /**
    * Checks before the run sends anything that the file can be written (an unwritable path is found

@@ -125,14 +125,16 @@ export class DoneVerdicts {
   private readonly validPlaces = new PlaceSet();
   private readonly validUnknown = new PlaceSet();
 
+  private readonly done: PlaceSet;
+  private readonly unknownOnly?: (place: RecordPlace) => boolean;
   /**
    * `unknownOnly` tells the places the report shows only `unknown` (sent, the outcome never seen): the records a
    * resume may ask the platform about before it sends them, which a dry run counts.
    */
-  constructor(
-    private readonly done: PlaceSet,
-    private readonly unknownOnly?: (place: RecordPlace) => boolean,
-  ) {}
+  constructor(done: PlaceSet, unknownOnly?: (place: RecordPlace) => boolean) {
+    this.done = done;
+    this.unknownOnly = unknownOnly;
+  }
 
   /** A record's verdict, as the validation pass gives it. */
   judged(place: RecordPlace, valid: boolean): void {

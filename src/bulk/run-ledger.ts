@@ -75,14 +75,27 @@ export class RunLedger {
   readonly startedAt: number;
   /** Unknown records kept out of the errors file though unknown ones are fed back (LedgerOptions.resumeAsksFirst). */
   private unknownKeptForResume = 0;
+  readonly report: ReportWriter;
+  readonly errors: ErrorsWriter;
+  private readonly progress: Progress;
+  private readonly context: Context;
+  private readonly unknownToFeedBack: boolean;
+  private readonly resumeAsksFirst: boolean;
   private constructor(
-    readonly report: ReportWriter,
-    readonly errors: ErrorsWriter,
-    private readonly progress: Progress,
-    private readonly context: Context,
-    private readonly unknownToFeedBack: boolean,
-    private readonly resumeAsksFirst: boolean,
+    report: ReportWriter,
+    errors: ErrorsWriter,
+    progress: Progress,
+    context: Context,
+    unknownToFeedBack: boolean,
+    resumeAsksFirst: boolean,
   ) {
+    this.report = report;
+    this.errors = errors;
+    this.progress = progress;
+    this.context = context;
+    this.unknownToFeedBack = unknownToFeedBack;
+    this.resumeAsksFirst = resumeAsksFirst;
+
     this.startedAt = context.clock.now();
   }
 

@@ -92,7 +92,10 @@ class RangeCopy {
   private pendingBytes = 0;
   private range: { bytes: Buffer; start: number; end: number } | undefined;
 
-  constructor(private readonly descriptor: number) {}
+  private readonly descriptor: number;
+  constructor(descriptor: number) {
+    this.descriptor = descriptor;
+  }
 
   keep(bytes: Buffer, start: number, end: number): void {
     if (this.range?.bytes === bytes && this.range.end === start) {

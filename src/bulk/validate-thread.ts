@@ -7,7 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { isMainThread, Worker } from 'node:worker_threads';
+import { isMainThread } from 'node:worker_threads';
 import type { Context, GlobalOptions, Prompter } from '../context.js';
 import {
   B2bctlError,
@@ -19,7 +19,7 @@ import {
   SignalledError,
   UsageError,
 } from '../base/errors.js';
-import { builtThreadModule } from '../base/thread-module.js';
+import { startThread, threadAvailable } from '../base/thread-module.js';
 import { signalEndingWith } from '../base/stop-signals.js';
 import { workbookFormat } from '../io/input/binary-kinds.js';
 import { inputName, openBytes, peekBytes } from '../io/input/byte-source.js';
@@ -73,12 +73,6 @@ export type ToThread =
 /** The young generation of the thread: small, so what a long read leaves behind is collected as it goes. */
 const youngGenerationMb = 4;
 
-/**
- * The thread's module: built beside the CLI, or in the single file an asset (base/thread-module.ts); undefined in
- * sources not built, where every workbook is validated on the main thread.
- */
-const threadEntry = () => builtThreadModule('validate-thread');
-
 /** Where a validation runs: on its thread, or here, with stdin's bytes when they were already looked at. */
 export type ValidationPlace =
   | { thread: { size: number; stdinCopy?: PrivateTemporaryFile } }
@@ -96,12 +90,12 @@ export async function validationPlace(file: string, context: Context): Promise<V
   if (threshold === undefined) return here;
   if (file !== '-') {
     const size = await workbookFileSize(file, threshold);
-    return size === undefined || threadEntry() === undefined ? here : { thread: { size } };
+    return size === undefined || !threadAvailable('validate-thread') ? here : { thread: { size } };
   }
   const bytes = await openBytes('-', context.io.stdin, { interrupt: context.interrupt });
   const peeked = await peekBytes(bytes.stream, 256);
   const format = workbookFormat(peeked.head);
-  if (format === undefined || threadEntry() === undefined) return { here: { stdin: peeked.stream } };
+  if (format === undefined || !threadAvailable('validate-thread')) return { here: { stdin: peeked.stream } };
   const copy = await copyOfWorkbookStream(peeked.stream, inputName('-'), format, context.interrupt, false);
   const { size } = await stat(copy.path);
   if (size >= threshold * 1_000_000) return { thread: { size, stdinCopy: copy } };
@@ -140,8 +134,6 @@ export async function validateOnThread(
   context: Context,
   options: { oldGenerationMb?: number; stdinCopy?: string } = {},
 ): Promise<void> {
-  const entry = threadEntry();
-  if (entry === undefined) throw new Error('the validation thread is not built (npm run build)');
   const oldGenerationMb = options.oldGenerationMb ?? Math.max(128, Math.ceil((8 * sizeBytes) / 1_000_000));
   const start: ThreadStart = {
     ...validation,
@@ -158,7 +150,11 @@ export async function validateOnThread(
   context.log.debug(
     `${inputName(file)}: a workbook of ${(sizeBytes / 1_000_000).toFixed(1)} MB (input.workbookThreadMb or more), validated on a thread of its own with a heap of at most ${oldGenerationMb} MB`,
   );
-  const worker = new Worker(entry, {
+  // Started as every thread is (base/thread-module.ts): from the sources its TypeScript module (in cli/: it builds a
+  // context, which only cli/ may), else built beside the CLI or, in the single file, an asset. The URL is made here,
+  // not when this module loads: the thread's own bundle holds this module too, and its import.meta.url is a data: URL,
+  // against which no path resolves.
+  const worker = startThread('validate-thread', new URL('../cli/validate-thread-main.ts', import.meta.url), {
     workerData: start,
     resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb, maxOldGenerationSizeMb: oldGenerationMb },
   });

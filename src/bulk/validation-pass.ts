@@ -74,16 +74,25 @@ export class RecordChecker<T> {
   /** How the first record of each value that makes every repeat invalid wrote it: its late problem quotes it so. */
   private readonly firstShapes = new WrittenShapes();
 
+  private readonly check: (record: InputRecord) => RecordVerdict<T>;
+  private readonly uniqueValues?: (value: T) => UniqueValue[];
+  /**
+   * The unique values of a record that is invalid for another reason, read from its raw values: a repeated SKU
+   * is reported even on a row whose price is wrong, so fixing the price does not reveal a second problem later.
+   */
+  private readonly rawUniqueValues?: (record: InputRecord) => UniqueValue[];
+  private readonly duplicates: DuplicateIndex;
   constructor(
-    private readonly check: (record: InputRecord) => RecordVerdict<T>,
-    private readonly uniqueValues?: (value: T) => UniqueValue[],
-    /**
-     * The unique values of a record that is invalid for another reason, read from its raw values: a repeated SKU
-     * is reported even on a row whose price is wrong, so fixing the price does not reveal a second problem later.
-     */
-    private readonly rawUniqueValues?: (record: InputRecord) => UniqueValue[],
-    private readonly duplicates: DuplicateIndex = new CompactDuplicateIndex(),
-  ) {}
+    check: (record: InputRecord) => RecordVerdict<T>,
+    uniqueValues?: (value: T) => UniqueValue[],
+    rawUniqueValues?: (record: InputRecord) => UniqueValue[],
+    duplicates: DuplicateIndex = new CompactDuplicateIndex(),
+  ) {
+    this.check = check;
+    this.uniqueValues = uniqueValues;
+    this.rawUniqueValues = rawUniqueValues;
+    this.duplicates = duplicates;
+  }
 
   /** About how many records will be judged (an estimate from the input's size): the duplicate index makes room once. */
   expect(records: number): void {

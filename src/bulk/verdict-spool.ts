@@ -43,15 +43,26 @@ export class SpooledRecord<T> implements JudgedRecord<T> {
   private parsedOriginal: unknown;
   private parsedValue: T | undefined;
 
+  readonly line: number;
+  readonly key: string;
+  /** The valid record's value as JSON text, exactly as JSON.stringify wrote it; undefined when invalid. */
+  readonly json: string | undefined;
+  /** The invalid record's problems, joined as the report shows them. */
+  readonly message: string | undefined;
+  private originalJson: string | undefined;
   constructor(
-    readonly line: number,
-    readonly key: string,
-    /** The valid record's value as JSON text, exactly as JSON.stringify wrote it; undefined when invalid. */
-    readonly json: string | undefined,
-    /** The invalid record's problems, joined as the report shows them. */
-    readonly message: string | undefined,
-    private originalJson: string | undefined,
-  ) {}
+    line: number,
+    key: string,
+    json: string | undefined,
+    message: string | undefined,
+    originalJson: string | undefined,
+  ) {
+    this.line = line;
+    this.key = key;
+    this.json = json;
+    this.message = message;
+    this.originalJson = originalJson;
+  }
 
   /**
    * The record with one more problem, found once the validation pass read on (RecordChecker.lateProblems): invalid,

@@ -10,7 +10,10 @@ export const sameInterruptionMs = 200;
 export class Interruptions {
   private firstAt: number | undefined;
 
-  constructor(private readonly now: () => number) {}
+  private readonly now: () => number;
+  constructor(now: () => number) {
+    this.now = now;
+  }
 
   /** What a signal that just came is: the first, a repeat of it to ignore, or a second one. */
   receive(): 'first' | 'repeat' | 'second' {

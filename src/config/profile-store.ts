@@ -21,17 +21,21 @@ export class ProfileStore {
   readonly file: string;
   private conf: Conf<ConfigFile> | undefined;
 
+  private readonly openFile: (options: ConstructorParameters<typeof Conf<ConfigFile>>[0]) => Conf<ConfigFile>;
+  private readonly lockWaitMs?: number;
   /**
    * `openFile` opens the config file; a test may hand one whose writes fail (a full disk). `lockWaitMs` is how long a
    * write waits for another command's write to finish (short-lock.ts); a test may shorten it.
    */
   constructor(
     directory: string,
-    private readonly openFile: (options: ConstructorParameters<typeof Conf<ConfigFile>>[0]) => Conf<ConfigFile> = (
-      options,
-    ) => new Conf<ConfigFile>(options),
-    private readonly lockWaitMs?: number,
+    openFile: (options: ConstructorParameters<typeof Conf<ConfigFile>>[0]) => Conf<ConfigFile> = (options) =>
+      new Conf<ConfigFile>(options),
+    lockWaitMs?: number,
   ) {
+    this.openFile = openFile;
+    this.lockWaitMs = lockWaitMs;
+
     this.directory = directory;
     this.file = join(directory, 'config.json');
   }

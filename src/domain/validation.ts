@@ -40,3 +40,24 @@ export function fieldProblem(field: string, value: string, reason?: string): Fie
 export function pathSegments(path: string): (string | number)[] {
   return path.split('.').map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
 }
+
+/**
+ * The value at a dot path (the path grammar, pathSegments) in a parsed answer or record, or undefined when a step is
+ * missing: an `answers.*` setting's path, an output layout's column. A key the object holds whole is read as itself
+ * first (`@odata.etag`, `custom.segment`: a user test had them printed empty, looked up as paths); an empty step
+ * (`data..items`) is skipped; only a value's own keys are read, so `constructor` is no path into every object.
+ */
+export function valueAtPath(value: unknown, path: string): unknown {
+  if (isObject(value) && Object.hasOwn(value, path)) return value[path];
+  let current = value;
+  for (const segment of pathSegments(path)) {
+    if (segment === '') continue;
+    if (!isObject(current) || !Object.hasOwn(current, segment)) return undefined;
+    current = current[segment];
+  }
+  return current;
+}
+
+function isObject(value: unknown): value is Record<string | number, unknown> {
+  return value !== null && typeof value === 'object';
+}

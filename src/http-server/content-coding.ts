@@ -85,8 +85,10 @@ class DecodedLimit extends Transform {
   receivedEncodedLength = 0;
   private decodedLength = 0;
 
-  constructor(private readonly limit: number) {
+  private readonly limit: number;
+  constructor(limit: number) {
     super();
+    this.limit = limit;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {

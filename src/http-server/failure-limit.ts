@@ -51,10 +51,12 @@ export class FailureLimiter {
   /** When the last window that reached its limit ends: until then some key may be refused. */
   private refusingUntil = 0;
 
-  constructor(
-    private readonly options: FailureLimitOptions,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly options: FailureLimitOptions;
+  private readonly now: () => number;
+  constructor(options: FailureLimitOptions, now: () => number = Date.now) {
+    this.options = options;
+    this.now = now;
+  }
 
   /** Milliseconds until every key may try again; 0 when all may now. */
   waitFor(keys: readonly string[]): number {
@@ -127,13 +129,16 @@ export class FailureLog {
   private readonly lines: ThrottledLog;
   private readonly seconds: number;
 
+  /** What a key is refused, as the lines name it (`Token requests`, `Callbacks`). */
+  private readonly requests: string;
   constructor(
     log: ((message: string) => void) | undefined,
     windowMs: number,
-    /** What a key is refused, as the lines name it (`Token requests`, `Callbacks`). */
-    private readonly requests: string,
+    requests: string,
     now: () => number = Date.now,
   ) {
+    this.requests = requests;
+
     this.seconds = Math.round(windowMs / 1000);
     this.lines = new ThrottledLog({
       log,

@@ -51,7 +51,10 @@ export class ThrottledLog {
   private readonly now: () => number;
   private readonly schedule: (run: () => void, ms: number) => void;
 
-  constructor(private readonly options: ThrottledLogOptions) {
+  private readonly options: ThrottledLogOptions;
+  constructor(options: ThrottledLogOptions) {
+    this.options = options;
+
     this.linesPerWindow = options.linesPerWindow ?? linesPerWindow;
     this.now = options.now ?? Date.now;
     this.schedule = options.schedule ?? unrefTimeout;

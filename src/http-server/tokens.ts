@@ -100,13 +100,24 @@ export class TokenIssuer {
   private readonly expiryByToken = new Map<string, number>();
   private readonly unknownUntil = new Map<string, number>();
 
+  private readonly clientId: string;
+  private readonly clientSecret: string;
+  readonly ttlSeconds: number;
+  private readonly now: () => number;
+  private readonly signingKey: Buffer;
   constructor(
-    private readonly clientId: string,
-    private readonly clientSecret: string,
-    readonly ttlSeconds: number,
-    private readonly now: () => number = Date.now,
-    private readonly signingKey: Buffer = randomBytes(32),
-  ) {}
+    clientId: string,
+    clientSecret: string,
+    ttlSeconds: number,
+    now: () => number = Date.now,
+    signingKey: Buffer = randomBytes(32),
+  ) {
+    this.clientId = clientId;
+    this.clientSecret = clientSecret;
+    this.ttlSeconds = ttlSeconds;
+    this.now = now;
+    this.signingKey = signingKey;
+  }
 
   /** Whether the credentials are this receiver's; both parts compared in constant time. */
   accepts(clientId: string, clientSecret: string): boolean {

@@ -37,10 +37,12 @@ export function backoffDelay(attempt: number, settings: BackoffSettings, random:
 export class Backoff {
   private failures = 0;
 
-  constructor(
-    private readonly settings: BackoffSettings,
-    private readonly random: () => number = Math.random,
-  ) {}
+  private readonly settings: BackoffSettings;
+  private readonly random: () => number;
+  constructor(settings: BackoffSettings, random: () => number = Math.random) {
+    this.settings = settings;
+    this.random = random;
+  }
 
   /** The wait before the next try: the step, for a log line to name, and the jittered wait, to sleep. */
   take(): { nominalMs: number; waitMs: number } {

@@ -27,18 +27,21 @@ export abstract class NamedFileRefusal extends Error {}
 
 /** A file named for its contents that is a FIFO, socket, device or folder instead (or a FIFO where none is read). */
 export class NotRegularFileError extends NamedFileRefusal {
-  constructor(
-    readonly path: string,
-    readonly kind: string,
-  ) {
+  readonly path: string;
+  readonly kind: string;
+  constructor(path: string, kind: string) {
     super(`it is ${kind}, not a file`);
+    this.path = path;
+    this.kind = kind;
   }
 }
 
 /** A pipe read whole that no program writes to: a FIFO whose writer has not started, or one that wrote nothing. */
 export class PipeWithoutWriterError extends NamedFileRefusal {
-  constructor(readonly path: string) {
+  readonly path: string;
+  constructor(path: string) {
     super('no program is writing to the pipe: start the program that writes it first, or pass a file');
+    this.path = path;
   }
 }
 

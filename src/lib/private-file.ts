@@ -86,11 +86,12 @@ export function openForAppend(path: string, mode = privateFileMode): number {
 
 /** An existing file b2bctl will not put customers' data in, and why, in words for the error line. */
 export class NotOwnPrivateFileError extends Error {
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-  ) {
+  readonly path: string;
+  readonly reason: string;
+  constructor(path: string, reason: string) {
     super(`${printable(path)}: ${reason}`);
+    this.path = path;
+    this.reason = reason;
   }
 }
 

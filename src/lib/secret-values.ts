@@ -109,7 +109,25 @@ function fragmentSpellings(secret: string): string[] {
     base64,
     base64.replaceAll('+', '-').replaceAll('/', '_'),
   ];
-  return [...new Set(spellings.map((spelling) => spelling.toLowerCase()))];
+  return [...new Set(spellings.map(foldedCase))];
+}
+
+/**
+ * `text` with each code unit in lower case, as the runs are kept (FragmentRuns), position for position: a stretch
+ * found in it is the same stretch of the text. Lower-casing the whole text would not keep them: `İ` becomes two code
+ * units, and `Σ` becomes `ς` or `σ` by what follows it, so the secret's run and the text's would differ (a user test:
+ * one `İ` in an answer once had its whole text searched in its own case). Such a character keeps its own case, or
+ * is lower-cased alone.
+ */
+function foldedCase(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length && !text.includes('Σ')) return lower;
+  return text
+    .replaceAll(/[^\0-\x7f]/g, (unit) => {
+      const folded = unit.toLowerCase();
+      return folded.length === 1 ? folded : unit;
+    })
+    .replaceAll(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 /** The filter's size: with a few hundred runs, about one window in a hundred is compared for nothing. */
@@ -139,9 +157,7 @@ function fragmentStretches(
   { runs, filter }: FragmentRuns,
   view: Partial<DecodedView> & { text: string },
 ): [number, number][] {
-  const lower = view.text.toLowerCase();
-  // A character whose lower case is longer (`İ`) would shift every position after it: the case is kept then.
-  const searched = lower.length === view.text.length ? lower : view.text;
+  const searched = foldedCase(view.text);
   const found: [number, number][] = [];
   const lastStart = searched.length - shortestMaskedFragment;
   if (lastStart < 0) return found;

@@ -20,7 +20,10 @@ export function writeWholeSync(descriptor: number, data: string | Uint8Array): v
 export class WholeAppender {
   private size: number;
 
-  constructor(private readonly descriptor: number) {
+  private readonly descriptor: number;
+  constructor(descriptor: number) {
+    this.descriptor = descriptor;
+
     this.size = fstatSync(descriptor).size;
   }
 

@@ -8,7 +8,10 @@
 
 /** A number as the platform wrote it: a whole number past 2^53 (and, for `b2bctl api`, any a double changes). */
 export class WrittenNumber {
-  constructor(readonly written: string) {}
+  readonly written: string;
+  constructor(written: string) {
+    this.written = written;
+  }
 
   /** Written back as the same number, not as text (JSON.rawJSON: Node 22 and later). */
   toJSON(): unknown {

@@ -20,7 +20,10 @@ export class WrittenRecordKeys {
   /** How many keys were forgotten to stay within the bound. */
   forgotten = 0;
 
-  constructor(readonly bound: number = rememberedRecords) {}
+  readonly bound: number;
+  constructor(bound: number = rememberedRecords) {
+    this.bound = bound;
+  }
 
   /** Whether a record of `key` was written. */
   has(key: string): boolean {

@@ -47,12 +47,12 @@ export function errorCodeOf(error: unknown): string | undefined {
  */
 export class CutShortAnswerError extends Error {
   readonly code: string | undefined;
-  constructor(
-    readonly status: number,
-    cause: unknown,
-  ) {
+  readonly status: number;
+  constructor(status: number, cause: unknown) {
     // The cause's words: a break undici gives no code (a chunked body without its end) is named by them.
     super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.status = status;
+
     this.name = 'CutShortAnswerError';
     this.code = errorCodeOf(cause);
   }

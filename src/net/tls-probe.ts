@@ -73,11 +73,13 @@ function timedOut(what: string): Error {
 
 /** A proxy that answered CONNECT with another status than 200. */
 export class ProxyConnectError extends Error {
-  constructor(
-    readonly status: number,
-    readonly target: string,
-  ) {
+  readonly status: number;
+  readonly target: string;
+  constructor(status: number, target: string) {
     super(`Proxy response (${status}) !== 200 when HTTP Tunneling`);
+    this.status = status;
+    this.target = target;
+
     this.name = 'ProxyConnectError';
   }
 }

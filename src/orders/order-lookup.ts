@@ -20,10 +20,12 @@ export class OrderLookup {
   /** What the search of a number that no order has saw: for the message of a value found nowhere. */
   private readonly searchOfMissing = new Map<string, string>();
 
-  constructor(
-    private readonly client: PlatformClient,
-    private readonly note: (line: string) => void,
-  ) {
+  private readonly client: PlatformClient;
+  private readonly note: (line: string) => void;
+  constructor(client: PlatformClient, note: (line: string) => void) {
+    this.client = client;
+    this.note = note;
+
     this.index = new OrderNumberIndex(client, note);
   }
 

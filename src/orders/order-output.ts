@@ -182,12 +182,15 @@ class CoveredFile {
   private size: number;
   private readonly startSize: number;
 
-  constructor(
-    readonly descriptor: number,
-    readonly release: () => void,
-    /** The bytes handed to stdout so far. */
-    private readonly handed: () => number,
-  ) {
+  readonly descriptor: number;
+  readonly release: () => void;
+  /** The bytes handed to stdout so far. */
+  private readonly handed: () => number;
+  constructor(descriptor: number, release: () => void, handed: () => number) {
+    this.descriptor = descriptor;
+    this.release = release;
+    this.handed = handed;
+
     this.startSize = fstatSync(descriptor).size;
     this.size = this.startSize;
   }

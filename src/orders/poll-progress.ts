@@ -54,12 +54,19 @@ export class PollProgress {
   /** The versions the last run remembered that this run has not listed yet (see listingMemory). */
   private readonly unlisted: Set<string>;
 
+  private readonly file: { path: string; profile: string; baseUrl?: string };
+  private readonly window: TimeWindow;
+  private readonly lookbackMs: number;
   constructor(
-    private readonly file: { path: string; profile: string; baseUrl?: string },
-    private readonly window: TimeWindow,
-    private readonly lookbackMs: number,
+    file: { path: string; profile: string; baseUrl?: string },
+    window: TimeWindow,
+    lookbackMs: number,
     saved: { cursor: string; emitted?: readonly string[]; floor?: string } | undefined,
   ) {
+    this.file = file;
+    this.window = window;
+    this.lookbackMs = lookbackMs;
+
     this.emitted = new Set(saved?.emitted ?? []);
     this.unlisted = new Set(this.emitted);
     this.cursor = saved === undefined ? undefined : Date.parse(saved.cursor);

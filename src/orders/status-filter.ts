@@ -22,10 +22,10 @@ export class StatusFilter {
   private readonly asked: ReadonlySet<string>;
   private readonly detail: boolean;
 
-  constructor(
-    readonly statuses: readonly string[],
-    { detail }: { detail: boolean } = { detail: false },
-  ) {
+  readonly statuses: readonly string[];
+  constructor(statuses: readonly string[], { detail }: { detail: boolean } = { detail: false }) {
+    this.statuses = statuses;
+
     // The platform writes statuses in capitals; one that matched `ready_to_ship` listed such orders as asked. A
     // status is read as the moves read it (orderStatusOf): `CANCELLED` asked is the `canceled` an order shows.
     this.asked = new Set(statuses.map((status) => (orderStatusOf(status) ?? status).toUpperCase()));

@@ -35,10 +35,12 @@ export class UnfilteredListingCheck {
   /** The first answer that listed orders outside the window but within its days. */
   coarse: CoarseListing | undefined;
 
-  constructor(
-    private readonly dayOffsetsMinutes: readonly number[] = [0],
-    private readonly deepOffset = defaultOffsetReadBudget,
-  ) {}
+  private readonly dayOffsetsMinutes: readonly number[];
+  private readonly deepOffset;
+  constructor(dayOffsetsMinutes: readonly number[] = [0], deepOffset = defaultOffsetReadBudget) {
+    this.dayOffsetsMinutes = dayOffsetsMinutes;
+    this.deepOffset = deepOffset;
+  }
 
   /**
    * Notes one answer for `part` (as the scan asked it, before the bounds were widened) at `offset`; throws at the

@@ -140,7 +140,10 @@ class WindowScanner<T extends OrderVersion> {
   private provisionalDensity: number | undefined;
   private readonly stopOnSignal = () => this.abort.abort(this.options.signal?.reason);
 
-  constructor(private readonly options: ScanOptions<T>) {
+  private readonly options: ScanOptions<T>;
+  constructor(options: ScanOptions<T>) {
+    this.options = options;
+
     this.concurrency = Math.max(1, options.concurrency);
     this.budget = Math.max(options.pageSize, options.offsetReadBudget ?? defaultOffsetReadBudget);
     this.limit = pLimit(this.concurrency);

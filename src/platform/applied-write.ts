@@ -25,12 +25,10 @@ export interface WriteRequest {
  * failing (KeptFailingError), which still counts as the platform unavailable in a bulk run.
  */
 export class MayHaveBeenAppliedError extends AmbiguousRequestError {
-  constructor(
-    message: string,
-    readonly failure: PlatformError | KeptFailingError,
-    status: number | undefined,
-  ) {
+  readonly failure: PlatformError | KeptFailingError;
+  constructor(message: string, failure: PlatformError | KeptFailingError, status: number | undefined) {
     super(message, { cause: failure, status });
+    this.failure = failure;
   }
 }
 

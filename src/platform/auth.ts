@@ -77,13 +77,12 @@ export async function exchangeToken(
 
 /** No token route at the path (HTTP 404 or 405): exit 2, the paths.token setting to check. */
 export class NoTokenRouteError extends UsageError {
-  constructor(
-    url: string,
-    readonly status: number,
-  ) {
+  readonly status: number;
+  constructor(url: string, status: number) {
     super(
       `The token route POST ${url} does not exist (HTTP ${status}). Check the paths.token setting (b2bctl config get paths.token).`,
     );
+    this.status = status;
   }
 }
 
@@ -108,18 +107,18 @@ export class NoTokenInAnswerError extends PlatformError {
  * every later command does not fail to send it as if the network were down; the token itself is never shown.
  */
 export class UnsendableTokenError extends UnavailableError {
+  readonly character: string;
+  readonly answer: { status: number; body: unknown };
   /**
    * `character`: the one found, described (`a carriage return (CR)`); `answer`: the status and body it came in
    * (passwords masked), for doctor to say where the answer holds it.
    */
-  constructor(
-    url: string,
-    readonly character: string,
-    readonly answer: { status: number; body: unknown },
-  ) {
+  constructor(url: string, character: string, answer: { status: number; body: unknown }) {
     super(
       `POST ${url} answered a token that holds ${character}, which no HTTP header can carry, so b2bctl cannot send it; nothing was stored. The token route's answer is malformed: check paths.token and answers.token.accessToken, or ask the platform's support (b2bctl --verbose login shows the answer, the token masked).`,
     );
+    this.character = character;
+    this.answer = answer;
   }
 }
 
@@ -137,12 +136,10 @@ export class LoginRefusedError extends AuthError {
    * password with 400 too (RFC 6749, invalid_grant), so the credentials stay the last check, not ruled out.
    */
   readonly checkFirst: string | undefined;
-  constructor(
-    readonly status: number,
-    body: unknown,
-    private readonly route: { style: TokenRouteStyle; url: string },
-    readonly username: string,
-  ) {
+  readonly status: number;
+  private readonly route: { style: TokenRouteStyle; url: string };
+  readonly username: string;
+  constructor(status: number, body: unknown, route: { style: TokenRouteStyle; url: string }, username: string) {
     const said = status === 400 ? messageOfBody(body) : undefined;
     const answer = `HTTP ${status}${said === undefined ? '' : `: ${said}`}`;
     const checkFirst =
@@ -150,6 +147,10 @@ export class LoginRefusedError extends AuthError {
         ? `a 400 is most often the request's shape rather than the password. Check auth.style, the style of the request (json, form or basic; this one was ${route.style}), and paths.token; if both are right,`
         : undefined;
     super(refusalWords({ username, answer, checkFirst, url: route.url }, 'password'));
+    this.status = status;
+    this.route = route;
+    this.username = username;
+
     this.answer = answer;
     this.checkFirst = checkFirst;
   }

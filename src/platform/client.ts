@@ -90,11 +90,14 @@ export function quotedBodyOf(response: PlatformResponse<unknown>): unknown {
 
 /** The platform's API as commands see it: Bearer auth, one re-login on 401, JSON in and out, typed errors. */
 export class PlatformClient {
-  constructor(
-    readonly http: HttpClient,
-    readonly session: Session,
-    private readonly tokens: TokenSource,
-  ) {}
+  readonly http: HttpClient;
+  readonly session: Session;
+  private readonly tokens: TokenSource;
+  constructor(http: HttpClient, session: Session, tokens: TokenSource) {
+    this.http = http;
+    this.session = session;
+    this.tokens = tokens;
+  }
 
   /** A route path from a `paths.*` setting, with `:name` parameters filled in and escaped. */
   route(settingKey: RouteSettingKey, parameters: Readonly<Record<string, string | number | boolean>> = {}): string {

@@ -142,11 +142,10 @@ export { AmbiguousRequestError };
 
 /** An answer (a 502, a 504) that may come after the platform applied the write: the answer itself, for who shows it. */
 export class AmbiguousAnswerError extends AmbiguousRequestError {
-  constructor(
-    message: string,
-    readonly response: HttpResponse,
-  ) {
+  readonly response: HttpResponse;
+  constructor(message: string, response: HttpResponse) {
     super(message, { status: response.status });
+    this.response = response;
   }
 }
 

@@ -78,11 +78,18 @@ export class OrderNumberIndex {
   private fullReadBecause = 'order numbers are not in listing order';
   private reading: Promise<unknown> = Promise.resolve();
 
+  private readonly client: PlatformClient;
+  private readonly progress: (line: string) => void;
+  private readonly settings: OrderAnswerSettings;
   constructor(
-    private readonly client: PlatformClient,
-    private readonly progress: (line: string) => void = () => undefined,
-    private readonly settings: OrderAnswerSettings = orderAnswers(client),
-  ) {}
+    client: PlatformClient,
+    progress: (line: string) => void = () => undefined,
+    settings: OrderAnswerSettings = orderAnswers(client),
+  ) {
+    this.client = client;
+    this.progress = progress;
+    this.settings = settings;
+  }
 
   /** The id of the order numbered `number` (digits), or what was searched when no order has it. */
   async find(number: string, signal?: AbortSignal): Promise<NumberSearch> {

@@ -111,20 +111,31 @@ export class Pacer {
   /** Aborted when a check of a floor raises the pace: the turns given at the slower one are given again. */
   private paceRaised = new AbortController();
 
+  private readonly clock: Clock;
+  /** The requested pace (`--rate`); undefined for as fast as concurrency allows. */
+  private readonly targetRate: number | undefined;
+  /** Told of every change of pace, for --verbose. */
+  private readonly report: (message: string) => void;
+  /** Told of a pause long enough to look like a hang (a Retry-After of minutes), for the log without --verbose. */
+  private readonly announce: (message: string) => void;
+  /**
+   * How long the platform may accept nothing, only 429s, before every turn is refused (longestRefusalMs for a bulk
+   * run); undefined for never: `orders poll --watch` waits a platform out, its next cycle on this same pacer.
+   */
+  private readonly givingUpAfterMs?: number;
   constructor(
-    private readonly clock: Clock,
-    /** The requested pace (`--rate`); undefined for as fast as concurrency allows. */
-    private readonly targetRate: number | undefined,
-    /** Told of every change of pace, for --verbose. */
-    private readonly report: (message: string) => void = () => {},
-    /** Told of a pause long enough to look like a hang (a Retry-After of minutes), for the log without --verbose. */
-    private readonly announce: (message: string) => void = () => {},
-    /**
-     * How long the platform may accept nothing, only 429s, before every turn is refused (longestRefusalMs for a bulk
-     * run); undefined for never: `orders poll --watch` waits a platform out, its next cycle on this same pacer.
-     */
-    private readonly givingUpAfterMs?: number,
+    clock: Clock,
+    targetRate: number | undefined,
+    report: (message: string) => void = () => {},
+    announce: (message: string) => void = () => {},
+    givingUpAfterMs?: number,
   ) {
+    this.clock = clock;
+    this.targetRate = targetRate;
+    this.report = report;
+    this.announce = announce;
+    this.givingUpAfterMs = givingUpAfterMs;
+
     this.rate = targetRate;
     // Every request waiting for its turn listens on it: --concurrency of them is the design, not a leak.
     setMaxListeners(0, this.stopWaiting.signal);

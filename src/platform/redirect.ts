@@ -74,10 +74,8 @@ export class RedirectAnswerError extends B2bctlError {
    */
   readonly unknownOutcome: string | undefined;
 
-  constructor(
-    request: { method: string; changesNothing?: boolean },
-    readonly response: RedirectAnswer,
-  ) {
+  readonly response: RedirectAnswer;
+  constructor(request: { method: string; changesNothing?: boolean }, response: RedirectAnswer) {
     const answered = `${request.method} ${shownUrl(response)} answered HTTP ${response.status} (${redirectWords(response)})`;
     const changesNothing = request.method === 'GET' || request.method === 'HEAD' || request.changesNothing === true;
     const unknownOutcome = changesNothing
@@ -85,6 +83,8 @@ export class RedirectAnswerError extends B2bctlError {
       : `${answered}: the request was sent, and ${mayHaveBeenApplied(response.status)}.`;
     // A write's line says so too: `orders ready 4` has no report row to say it in.
     super(unknownOutcome ?? `${answered}.`, ExitCode.unavailable);
+    this.response = response;
+
     this.unknownOutcome = unknownOutcome;
     this.movedTo = movedOrigin(response);
   }

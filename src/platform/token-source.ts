@@ -30,14 +30,25 @@ export class TokenSource {
   /** Whether this run has said that its profile was logged in elsewhere meanwhile (said once). */
   private toldProfileChanged = false;
 
+  private readonly session: Session;
+  private readonly env: Readonly<Record<string, string | undefined>>;
+  private readonly clock: Clock;
+  private readonly log: (message: string) => void;
+  /** Always shown, even with --quiet: a token sent where the profile's own would have gone. */
+  private readonly warn: (message: string) => void;
   constructor(
-    private readonly session: Session,
-    private readonly env: Readonly<Record<string, string | undefined>>,
-    private readonly clock: Clock,
-    private readonly log: (message: string) => void,
-    /** Always shown, even with --quiet: a token sent where the profile's own would have gone. */
-    private readonly warn: (message: string) => void = log,
-  ) {}
+    session: Session,
+    env: Readonly<Record<string, string | undefined>>,
+    clock: Clock,
+    log: (message: string) => void,
+    warn: (message: string) => void = log,
+  ) {
+    this.session = session;
+    this.env = env;
+    this.clock = clock;
+    this.log = log;
+    this.warn = warn;
+  }
 
   async current(http: HttpClient): Promise<string> {
     const token = await this.found(http);

@@ -6,7 +6,10 @@ export class SandboxClock {
   private fixedAt: number | undefined;
   private offsetMs = 0;
 
-  constructor(private readonly realNow: () => number = Date.now) {}
+  private readonly realNow: () => number;
+  constructor(realNow: () => number = Date.now) {
+    this.realNow = realNow;
+  }
 
   now(): number {
     return this.fixedAt ?? this.realNow() + this.offsetMs;

@@ -22,8 +22,11 @@ export class EventOutbox {
   private readonly recent: OutboxEvent[] = [];
   private lastSequence = 0;
 
+  private readonly capacity;
   /** Keeps the last `capacity` events for inspection, so a long benchmark run does not grow the sandbox. */
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.capacity = capacity;
+  }
 
   publish(event: PublishedEvent): OutboxEvent {
     const published: OutboxEvent = { ...event, sequence: ++this.lastSequence };

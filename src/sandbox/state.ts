@@ -29,11 +29,13 @@ export class SandboxState {
   /** What the orders webhook carries for an order: its summary, unless the sandbox sends the full variant. */
   orderWebhookPayload: (order: OrderDetail) => unknown = summaryOf;
 
+  readonly clock;
+  readonly orders;
   /** `clock`: the time every route reads; `orders`: built by seedSandboxState. */
-  constructor(
-    readonly clock = new SandboxClock(),
-    readonly orders = new OrderStore({ customers: [], products: [] }, Math.random),
-  ) {
+  constructor(clock = new SandboxClock(), orders = new OrderStore({ customers: [], products: [] }, Math.random)) {
+    this.clock = clock;
+    this.orders = orders;
+
     // Generated and churned orders reach the receiver as the orders webhook: the summary fields (the simplified
     // variant), or with --orders-webhook full the whole order in the dialect's detail shape.
     orders.onOrderChanged.push((order) =>

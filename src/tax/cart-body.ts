@@ -22,8 +22,11 @@ export interface CartRefusal {
 export class CartRefusalError extends Error {
   readonly statusCode: number;
 
-  constructor(readonly refusal: CartRefusal) {
+  readonly refusal: CartRefusal;
+  constructor(refusal: CartRefusal) {
     super(refusal.body.message);
+    this.refusal = refusal;
+
     this.statusCode = refusal.status;
   }
 }

@@ -5,7 +5,7 @@
 import { quotedJson } from '../base/quoted-answer.js';
 import { isObject } from '../domain/customer-values.js';
 import { refusalSignOf } from '../platform/answers/refusal-signs.js';
-import { valueAtPath } from '../platform/answers/shapes.js';
+import { valueAtPath } from '../domain/validation.js';
 import type { TaxShape } from './shape.js';
 
 /** Why an answer is no tax answer: `why` for the platform's 503 and the log, `shown` (the answer quoted) for the log. */

@@ -65,11 +65,13 @@ export class TaxErp {
   /** What an answer quoted in the log may echo of what was sent: the credential, the URL's user or key. */
   private readonly secrets: string[];
 
+  readonly forward: TaxForward;
+  readonly shape: TaxShape;
   /** `shape` names the cart's items and the answer's, which an answer must cover (noTaxAnswerIn). */
-  constructor(
-    readonly forward: TaxForward,
-    readonly shape: TaxShape,
-  ) {
+  constructor(forward: TaxForward, shape: TaxShape) {
+    this.forward = forward;
+    this.shape = shape;
+
     const url = new URL(forward.url);
     this.shownUrl = urlShownSafely(forward.url);
     this.secrets = [...secretsOfAuthorization(forward.authorization), ...secretsOfUrl(forward.url)];

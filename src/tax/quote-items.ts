@@ -6,11 +6,10 @@ import type { BuyerKind, TaxRule, TaxTable } from '../domain/tax/rules.js';
 
 /** Thrown when the table has no row for some items: their NCMs, for the answer and the log. */
 export class NoTaxRowError extends InputError {
-  constructor(
-    message: string,
-    readonly missing: readonly string[],
-  ) {
+  readonly missing: readonly string[];
+  constructor(message: string, missing: readonly string[]) {
     super(message);
+    this.missing = missing;
   }
 }
 

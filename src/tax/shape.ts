@@ -3,7 +3,7 @@
  * (`tax serve --shape`), since the platform's document does not show the callback's bodies. The default is the
  * sandbox's shape. docs/tax.md, "The callback's shape".
  */
-import { valueAtPath } from '../platform/answers/shapes.js';
+import { valueAtPath } from '../domain/validation.js';
 
 export interface TaxShape {
   request: {

@@ -178,15 +178,28 @@ export class WatchedTaxTable {
   /** What the path read when a held table settled: it is then taken, however many rows it lacks. */
   private settled: string | undefined;
 
+  private readonly path: string;
+  private readonly load: () => Promise<TaxTable>;
+  private readonly log: { info(line: string): void; error(line: string): void };
+  private readonly now: () => number;
+  /** The other files the table is read with (its --map), as they are named now: `--write-map` names one at start. */
+  private readonly readWith: () => readonly string[];
+  private readonly settleMs;
   constructor(
-    private readonly path: string,
-    private readonly load: () => Promise<TaxTable>,
-    private readonly log: { info(line: string): void; error(line: string): void },
-    private readonly now: () => number,
-    /** The other files the table is read with (its --map), as they are named now: `--write-map` names one at start. */
-    private readonly readWith: () => readonly string[] = () => [],
-    private readonly settleMs = defaultSettleMs,
-  ) {}
+    path: string,
+    load: () => Promise<TaxTable>,
+    log: { info(line: string): void; error(line: string): void },
+    now: () => number,
+    readWith: () => readonly string[] = () => [],
+    settleMs = defaultSettleMs,
+  ) {
+    this.path = path;
+    this.load = load;
+    this.log = log;
+    this.now = now;
+    this.readWith = readWith;
+    this.settleMs = settleMs;
+  }
 
   /** Reads the table (a bad one throws, so the server never starts without one) and starts watching it. */
   async start(): Promise<void> {

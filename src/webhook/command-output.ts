@@ -18,7 +18,10 @@ export class CommandOutput {
   private partial = '';
   private dropped = 0;
 
-  constructor(private readonly secrets: readonly string[] = []) {}
+  private readonly secrets: readonly string[];
+  constructor(secrets: readonly string[] = []) {
+    this.secrets = secrets;
+  }
 
   add(chunk: Buffer | string): void {
     const pieces = (this.partial + chunk.toString()).split(/\r?\n/);

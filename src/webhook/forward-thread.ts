@@ -77,12 +77,15 @@ export class ForwardThread {
   >();
   private nextId = 1;
 
+  private readonly url: string;
+  private readonly timeoutMs: number;
+  private readonly rules: ConnectionRules;
   /** `rules`: connectionRules of the ERP's URL, as undici's connections to it follow them. */
-  constructor(
-    private readonly url: string,
-    private readonly timeoutMs: number,
-    private readonly rules: ConnectionRules,
-  ) {}
+  constructor(url: string, timeoutMs: number, rules: ConnectionRules) {
+    this.url = url;
+    this.timeoutMs = timeoutMs;
+    this.rules = rules;
+  }
 
   /**
    * Sends `events` in order, each after the one before was taken; cut by `signal` (shutdown) like a failure.

@@ -82,12 +82,16 @@ export class HandOff {
   /** The event whose failed try the store last could not record, said once until it records one again. */
   private failureUnrecorded: number | undefined;
 
-  constructor(
-    private readonly store: EventStore,
-    readonly name: string,
-    private readonly consumer: EventConsumer,
-    private readonly options: HandOffOptions,
-  ) {}
+  private readonly store: EventStore;
+  readonly name: string;
+  private readonly consumer: EventConsumer;
+  private readonly options: HandOffOptions;
+  constructor(store: EventStore, name: string, consumer: EventConsumer, options: HandOffOptions) {
+    this.store = store;
+    this.name = name;
+    this.consumer = consumer;
+    this.options = options;
+  }
 
   state(): HandOffState {
     return { name: this.name, ...this.current };

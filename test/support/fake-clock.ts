@@ -10,7 +10,10 @@ export class FakeClock implements Clock {
   /** How far the wall clock was stepped (stepWallClock): now() less the time waits are measured on. */
   private stepped = 0;
 
-  constructor(private time = 0) {}
+  private time;
+  constructor(time = 0) {
+    this.time = time;
+  }
 
   now(): number {
     return this.time;

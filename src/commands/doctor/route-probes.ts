@@ -6,13 +6,8 @@ import { bearerTokenText, unsendableTokenCharacter } from '../../domain/bearer-t
 import { isPlainHttpOffMachine } from '../../net/plain-http.js';
 import { locateListingPage } from '../../platform/answers/listing.js';
 import { locateOrderListing, type OrderAnswerSettings } from '../../platform/answers/orders.js';
-import {
-  htmlTitle,
-  isHtmlAnswer,
-  isRecord,
-  ProxyPageError,
-  valueAtPath as valueAt,
-} from '../../platform/answers/shapes.js';
+import { valueAtPath as valueAt } from '../../domain/validation.js';
+import { htmlTitle, isHtmlAnswer, isRecord, ProxyPageError } from '../../platform/answers/shapes.js';
 import { locateTokenAnswer, type TokenAnswerSettings } from '../../platform/answers/token.js';
 import {
   exchangeToken,

@@ -16,7 +16,10 @@ export class EmailFilter {
   /** Listed reps kept without a check, for showing no e-mail as text. */
   noEmail = 0;
 
-  constructor(readonly part: string | undefined) {}
+  readonly part: string | undefined;
+  constructor(part: string | undefined) {
+    this.part = part;
+  }
 
   /** Whether a listed rep is written: every rep when no --email was given. */
   keeps(rep: SalesRep): boolean {

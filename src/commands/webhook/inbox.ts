@@ -231,7 +231,7 @@ async function importInbox(from: string, location: StoreLocation, context: Conte
     const line = `Imported ${countOf(counts.stored, 'events')} from ${printable(file)} into ${store.description}; ${counts.duplicates} already there${skipped}.${renamed}`;
     if (lost > 0)
       throw new PartialFailureError(
-        `${line} Those lines are not whole events (no arrival time, an unknown kind, not JSON): fix them and import the file again; the events already taken are recognised.`,
+        `${line} Those lines are not whole events (not a JSON object, no arrival time, an unknown kind): fix them and import the file again; the events already taken are recognised.`,
       );
     context.log.info(line);
   } finally {

@@ -11,7 +11,10 @@ export class IntakeSummary {
   private refusals = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly log: (line: string) => void) {}
+  private readonly log: (line: string) => void;
+  constructor(log: (line: string) => void) {
+    this.log = log;
+  }
 
   count(kind: WebhookKind): void {
     this.stored[kind]++;

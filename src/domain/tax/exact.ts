@@ -7,11 +7,13 @@ const powersOfTen = Array.from({ length: 41 }, (_, power) => 10n ** BigInt(power
 const tenTo = (power: number): bigint => powersOfTen[power] ?? 10n ** BigInt(power);
 
 export class Exact {
-  private constructor(
-    private readonly numerator: bigint,
-    /** Always above 0. */
-    private readonly denominator: bigint,
-  ) {}
+  private readonly numerator: bigint;
+  /** Always above 0. */
+  private readonly denominator: bigint;
+  private constructor(numerator: bigint, denominator: bigint) {
+    this.numerator = numerator;
+    this.denominator = denominator;
+  }
 
   /** From decimal text (`-1234.5`, `45.90`) or a number, read through its shortest decimal text. */
   static of(value: string | number | Exact): Exact {

@@ -168,7 +168,10 @@ class CsvRowCursor {
   batch: CsvRowBatch = { rows: [], clean: true };
   position = 0;
 
-  constructor(readonly batches: AsyncGenerator<CsvRowBatch>) {}
+  readonly batches: AsyncGenerator<CsvRowBatch>;
+  constructor(batches: AsyncGenerator<CsvRowBatch>) {
+    this.batches = batches;
+  }
 
   async next(): Promise<CsvRow | undefined> {
     while (this.position >= this.batch.rows.length) {

@@ -142,10 +142,12 @@ class RecordPairing {
   private lastRow = 0;
   private next = 0;
 
-  constructor(
-    private readonly reading: StretchReading,
-    private readonly file: string,
-  ) {}
+  private readonly reading: StretchReading;
+  private readonly file: string;
+  constructor(reading: StretchReading, file: string) {
+    this.reading = reading;
+    this.file = file;
+  }
 
   /** Takes what the quote follower found in the next piece, ahead of the rows. */
   follow(piece: FollowedPiece): void {

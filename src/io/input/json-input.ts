@@ -213,7 +213,10 @@ class FieldLookup {
   private readonly kinds = new Map<string, FieldType | 'object' | null>();
   private readonly spellings = new Map<string, string>();
 
-  constructor(private readonly catalogue: FieldCatalogue) {}
+  private readonly catalogue: FieldCatalogue;
+  constructor(catalogue: FieldCatalogue) {
+    this.catalogue = catalogue;
+  }
 
   /** A field's type, `object` for an object field (`customerRegistrationAddress`), undefined for no field. */
   kindOf(path: string): FieldType | 'object' | undefined {

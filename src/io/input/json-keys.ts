@@ -37,10 +37,12 @@ export class UnreadKeys {
   /** The `--map` in force: the one given, or the one adopted on a terminal or by `--write-map`. */
   headerMap: Readonly<HeaderMap> | undefined;
 
-  constructor(
-    private readonly file: string,
-    private readonly options: KeyOptions,
-  ) {
+  private readonly file: string;
+  private readonly options: KeyOptions;
+  constructor(file: string, options: KeyOptions) {
+    this.file = file;
+    this.options = options;
+
     this.ignored = new Map((options.ignoredColumns ?? []).map((name) => [headerKey(name), name]));
     this.headerMap = options.headerMap;
   }

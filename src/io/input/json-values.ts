@@ -58,7 +58,10 @@ class JsonValuesReader {
   private previousEndLine = 0;
   private first: (JsonValue & { column: number; endLine: number }) | undefined;
 
-  constructor(private readonly file: string) {}
+  private readonly file: string;
+  constructor(file: string) {
+    this.file = file;
+  }
 
   /** Reads a chunk of the text, adding the values it completes to `found`. */
   read(chunk: string, found: JsonValue[]): void {

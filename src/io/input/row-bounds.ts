@@ -21,12 +21,14 @@ export class ColumnCounter {
   private rowStartNewlines = 0;
   private readonly delimiterCode: number;
 
-  constructor(
-    delimiter: string,
-    private readonly maxColumns: number,
-    private readonly firstLine: number,
-    private readonly file: string,
-  ) {
+  private readonly maxColumns: number;
+  private readonly firstLine: number;
+  private readonly file: string;
+  constructor(delimiter: string, maxColumns: number, firstLine: number, file: string) {
+    this.maxColumns = maxColumns;
+    this.firstLine = firstLine;
+    this.file = file;
+
     // A delimiter of several characters is rare and never what makes a row of a million cells: its first one counts.
     this.delimiterCode = delimiter.charCodeAt(0);
   }

@@ -29,7 +29,10 @@ export class RowMeasure {
   private inQuotes = false;
   private cell = 0;
 
-  constructor(private readonly delimiterCode: number) {}
+  private readonly delimiterCode: number;
+  constructor(delimiterCode: number) {
+    this.delimiterCode = delimiterCode;
+  }
 
   /** Takes the next piece of the row's text; returns where in it the row ended, or -1 when it goes on. */
   feed(text: string, from = 0): number {
@@ -133,14 +136,20 @@ export class RowLengthGuard {
   /** The over-long row's first characters, for the HTML test of the message. */
   private start = '';
 
-  constructor(
-    private readonly options: {
-      file: string;
-      delimiter: string;
-      maxRowChars: number;
-      headers: () => readonly string[] | undefined;
-    },
-  ) {}
+  private readonly options: {
+    file: string;
+    delimiter: string;
+    maxRowChars: number;
+    headers: () => readonly string[] | undefined;
+  };
+  constructor(options: {
+    file: string;
+    delimiter: string;
+    maxRowChars: number;
+    headers: () => readonly string[] | undefined;
+  }) {
+    this.options = options;
+  }
 
   /** Whether an over-long record is being measured: its pieces go to measure(), not to the rows. */
   get measuring(): boolean {

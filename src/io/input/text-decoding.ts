@@ -79,7 +79,10 @@ class QuoteFollower {
   /** The index in the piece's text of its last line break outside a quoted field, or -1. */
   private lastRecordEnd = -1;
 
-  constructor(private readonly delimiter: string) {
+  private readonly delimiter: string;
+  constructor(delimiter: string) {
+    this.delimiter = delimiter;
+
     this.specials = new RegExp(`["\\n${delimiter.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&')}]`, 'g');
   }
 

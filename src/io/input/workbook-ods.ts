@@ -183,11 +183,14 @@ class OdsContent {
   private rested = false;
   nextRow = 1;
 
-  constructor(
-    private readonly choice: SheetChoice,
-    private readonly found: Found,
-    private readonly limits: RowLimits,
-  ) {}
+  private readonly choice: SheetChoice;
+  private readonly found: Found;
+  private readonly limits: RowLimits;
+  constructor(choice: SheetChoice, found: Found, limits: RowLimits) {
+    this.choice = choice;
+    this.found = found;
+    this.limits = limits;
+  }
 
   /** Whether the chosen sheet's rows are being read. */
   get reading(): boolean {

@@ -39,11 +39,12 @@ export function rowXmlBound(bounds: { maxRowChars: number; maxColumns: number })
  * cell opened in it, as the XML gives them; for a shared string, its index) and how many characters were read.
  */
 export class OverlongXmlError extends Error {
-  constructor(
-    readonly found: { row?: number; column?: number; sharedString?: number; part?: string },
-    readonly length: number,
-  ) {
+  readonly found: { row?: number; column?: number; sharedString?: number; part?: string };
+  readonly length: number;
+  constructor(found: { row?: number; column?: number; sharedString?: number; part?: string }, length: number) {
     super(`an element of more than ${length} characters`);
+    this.found = found;
+    this.length = length;
   }
 }
 
@@ -136,7 +137,10 @@ export function saxesSheetReader(onError: (error: Error) => never, bound = Numbe
 export class FedSinceRest {
   private since = 0;
 
-  constructor(private readonly bound: number) {}
+  private readonly bound: number;
+  constructor(bound: number) {
+    this.bound = bound;
+  }
 
   /** After a chunk of `length` characters, `rested` when an item came out of it. */
   fed(length: number, rested: boolean, where: () => OverlongXmlError['found']): void {
@@ -179,8 +183,11 @@ class SheetScanner implements SheetXmlReader {
   private buffer = '';
   private state: 'head' | 'rows' | 'done' = 'head';
 
+  private readonly bound: number;
   /** `bound`: the most characters an unfinished row (or the head before `<sheetData>`) may hold. */
-  constructor(private readonly bound: number = Number.POSITIVE_INFINITY) {}
+  constructor(bound: number = Number.POSITIVE_INFINITY) {
+    this.bound = bound;
+  }
 
   feed(text: string): RawRow[] {
     this.buffer = this.buffer === '' ? text : this.buffer + text;
@@ -361,8 +368,11 @@ export class SharedStringScanner {
   private buffer = '';
   private count = 0;
 
+  private readonly bound: number;
   /** `bound`: the most characters an unfinished `<si>` may hold. */
-  constructor(private readonly bound: number = Number.POSITIVE_INFINITY) {}
+  constructor(bound: number = Number.POSITIVE_INFINITY) {
+    this.bound = bound;
+  }
 
   feed(text: string): string[] {
     const buffer = this.buffer === '' ? text : this.buffer + text;

@@ -1,15 +1,5 @@
-/** CSV cells and dot paths, as b2bctl writes them (RFC 4180, `|` between list items). Pure. */
+/** CSV cells, as b2bctl writes them (RFC 4180, `|` between list items). Pure. */
 import { WrittenNumber } from '../../lib/written-json.js';
-
-/** The value at a dot path (`profile.name`, `addressList.0.zipcode`), or undefined. */
-export function valueAtPath(record: unknown, path: string): unknown {
-  let current: unknown = record;
-  for (const part of path.split('.')) {
-    if (current === null || current === undefined || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
 
 /** A value as one CSV cell's text: lists of plain values joined with `|`, nothing for null. */
 export function cellText(value: unknown): string {

@@ -75,10 +75,10 @@ class TemporaryCopy {
   private open = true;
   private readonly remove = () => rmSync(this.temporary, { force: true });
 
-  constructor(
-    private readonly path: string,
-    mode: number,
-  ) {
+  private readonly path: string;
+  constructor(path: string, mode: number) {
+    this.path = path;
+
     this.temporary = temporaryPathBeside(path);
     this.descriptor = createFileExclusively(this.temporary, mode);
     // An exit while an asynchronous write is under way (an interrupted run) leaves no copy behind.

@@ -1,7 +1,8 @@
 import { WrittenNumber } from '../../lib/written-json.js';
 import { once } from 'node:events';
 import type { OutputFormat } from '../../base/output-format.js';
-import { cellText, csvLine, valueAtPath } from './csv-format.js';
+import { valueAtPath } from '../../domain/validation.js';
+import { cellText, csvLine } from './csv-format.js';
 import { batchedWriter } from './batched-writer.js';
 import { renderTable, type TableColumn, type TableOptions, terminalColumns } from './table.js';
 

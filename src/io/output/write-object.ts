@@ -1,6 +1,6 @@
 import type { OutputFormat } from '../../base/output-format.js';
 import { createRecordWriter } from './record-writer.js';
-import { cellText, valueAtPath } from './csv-format.js';
+import { cellText } from './csv-format.js';
 import { labelledLines } from './fitted-layouts.js';
 import { terminalColumns } from './table.js';
 
@@ -20,7 +20,7 @@ export async function writeObject(context: ObjectOutput, object: Record<string, 
   }
   if (format === 'table') {
     const labelWidth = Math.max(...Object.keys(object).map((key) => key.length)) + 2;
-    const pairs = Object.keys(object).map((key) => [`${key}:`, cellText(valueAtPath(object, key))] as const);
+    const pairs = Object.keys(object).map((key) => [`${key}:`, cellText(object[key])] as const);
     const width = terminalColumns(context.io.stdout);
     // On a terminal, a long value wraps under its own column, never back at the left edge (docs/output.md); piped,
     // each stays on its line, whole, for a script's grep.

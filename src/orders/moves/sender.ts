@@ -112,12 +112,21 @@ export class MoveSender {
   private readonly lookup: OrderLookup;
   private readonly checkStatus: boolean;
 
+  private readonly client: PlatformClient;
+  private readonly routes: OrderRoutes;
+  private readonly warn: (message: string) => void;
+  private readonly options: MoveSenderOptions;
   constructor(
-    private readonly client: PlatformClient,
-    private readonly routes: OrderRoutes,
-    private readonly warn: (message: string) => void,
-    private readonly options: MoveSenderOptions = {},
+    client: PlatformClient,
+    routes: OrderRoutes,
+    warn: (message: string) => void,
+    options: MoveSenderOptions = {},
   ) {
+    this.client = client;
+    this.routes = routes;
+    this.warn = warn;
+    this.options = options;
+
     this.checkStatus = options.checkStatus !== false;
     this.lookup = new OrderLookup(client, options.note ?? (() => undefined));
   }

@@ -4,17 +4,8 @@ import { documentLookupKey } from '../../domain/documents.js';
 import { sameOrderKey } from '../../domain/order-keys.js';
 import { type HeldMoveData, orderStatusOf } from '../../domain/order-stages.js';
 import { WrittenNumber } from '../../lib/written-json.js';
-import {
-  candidatePaths,
-  firstAt,
-  instantMs,
-  isArray,
-  isIdLike,
-  isInstant,
-  isRecord,
-  shownEmptyAt,
-  valueAtPath,
-} from './shapes.js';
+import { candidatePaths, firstAt, instantMs, isArray, isIdLike, isInstant, isRecord, shownEmptyAt } from './shapes.js';
+import { valueAtPath } from '../../domain/validation.js';
 import { notAListingPage, recognisedListPaths } from './listing.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { isUnsetStamp, updateStampFields } from '../../domain/update-instants.js';

@@ -1,7 +1,8 @@
 import { quotedJson } from '../../base/quoted-answer.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { parseBoolean } from '../../domain/yes-no-words.js';
-import { countAsWritten, isArray, isRecord, valueAtPath } from './shapes.js';
+import { valueAtPath } from '../../domain/validation.js';
+import { countAsWritten, isArray, isRecord } from './shapes.js';
 import { fieldVerdict, isRefusingHttpStatus, recognisedStatusFields, withoutMarks } from './status-words.js';
 
 /**

@@ -2,6 +2,7 @@ import { B2bctlError, ExitCode } from '../../base/errors.js';
 import { looksLikeHtml } from '../../base/quoted-answer.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { readInstantMs } from '../../domain/update-instants.js';
+import { valueAtPath } from '../../domain/validation.js';
 import { shownUrl } from '../redact.js';
 
 /**
@@ -9,16 +10,6 @@ import { shownUrl } from '../redact.js';
  * codes and on what the document shows, never on an undocumented message's wording, and never turn
  * a 2xx into a failure because its body is not the shape we guessed.
  */
-
-/** The value at a dot path such as `data.results` or `0.id`; undefined when any step is missing. */
-export function valueAtPath(body: unknown, path: string): unknown {
-  let value = body;
-  for (const step of path.split('.').filter((part) => part !== '')) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[step];
-  }
-  return value;
-}
 
 /**
  * Whether the body shows the place at `path` and shows it empty: the value, or a step on the way to it, present as
@@ -141,17 +132,16 @@ export class ProxyPageError extends B2bctlError {
    */
   readonly unknownOutcome: string | undefined;
 
-  constructor(
-    request: { method: string; url: string; changesNothing?: boolean },
-    readonly status: number,
-    text: string,
-  ) {
+  readonly status: number;
+  constructor(request: { method: string; url: string; changesNothing?: boolean }, status: number, text: string) {
     const title = htmlTitle(text);
     const page = `${request.method} ${request.url} answered HTTP ${status} with an HTML page${title ? ` ("${title}")` : ''}`;
     super(
       `${page} instead of the platform's JSON: a proxy, firewall or captive portal is answering in the platform's place. Check the base URL and the proxy settings (HTTPS_PROXY), or log in to the network, then try again.`,
       ExitCode.unavailable,
     );
+    this.status = status;
+
     this.unknownOutcome =
       request.method === 'GET' || request.method === 'HEAD' || request.changesNothing === true
         ? undefined

@@ -4,7 +4,8 @@ import { messageOfBody } from '../../base/errors.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { otherSkuQuoted } from './quoted-skus.js';
 import { placesBeside, refusalBeside, refusalNamed, wordsOf } from './refusal-signs.js';
-import { candidatePaths, countAsWritten, firstAt, isArray, isIdLike, isRecord, valueAtPath } from './shapes.js';
+import { valueAtPath } from '../../domain/validation.js';
+import { candidatePaths, countAsWritten, firstAt, isArray, isIdLike, isRecord } from './shapes.js';
 import {
   appliedWords,
   fieldVerdict,

@@ -97,8 +97,11 @@ export class CustomerStore {
   private lastAddressId = 0;
   private lastEmailId = 0;
 
+  private readonly events?: EventOutbox;
   /** `events` receives the customers webhook's payload after each create and update. */
-  constructor(private readonly events?: EventOutbox) {}
+  constructor(events?: EventOutbox) {
+    this.events = events;
+  }
 
   get size(): number {
     return this.byKey.size;

@@ -15,10 +15,12 @@ export class ListingStore {
   private nextId = 1;
   private readonly random = seededRandom(24);
 
-  constructor(
-    private readonly documents: readonly string[],
-    private readonly now: () => number,
-  ) {
+  private readonly documents: readonly string[];
+  private readonly now: () => number;
+  constructor(documents: readonly string[], now: () => number) {
+    this.documents = documents;
+    this.now = now;
+
     const counts: Record<ListingName, number> = {
       marketplaceOrders: 60,
       pendingQuotes: 12,

@@ -72,10 +72,12 @@ export class OrderStore {
   /** The orders newest first by creation, as the listing serves them; rebuilt after a creation (updates keep it). */
   private sortedCache: OrderDetail[] | undefined;
 
-  constructor(
-    private readonly material: OrderMaterial,
-    private readonly random: () => number,
-  ) {}
+  private readonly material: OrderMaterial;
+  private readonly random: () => number;
+  constructor(material: OrderMaterial, random: () => number) {
+    this.material = material;
+    this.random = random;
+  }
 
   /**
    * The cart priced: the given parts, the rest drawn at random (in the order the seed has always drawn them); a cart

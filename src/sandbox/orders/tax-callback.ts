@@ -41,7 +41,10 @@ const tokenRenewalMarginMs = 30_000;
 export class TaxCallbackCaller {
   private kept: { token: string; renewAt: number } | undefined;
 
-  constructor(private readonly callback: TaxCallback) {}
+  private readonly callback: TaxCallback;
+  constructor(callback: TaxCallback) {
+    this.callback = callback;
+  }
 
   /**
    * The cart's taxes, or why not, for whoever posted `/_sandbox/orders` (no credential needed there): what the

@@ -41,10 +41,15 @@ export class StockQueue {
   private immediate: NodeJS.Immediate | undefined;
   private closed = false;
 
+  private readonly applyItem: (wireItem: unknown, index: number) => StockItemResult;
+  private readonly options: StockQueueOptions;
   constructor(
-    private readonly applyItem: (wireItem: unknown, index: number) => StockItemResult,
-    private readonly options: StockQueueOptions = stockQueueDefaults,
-  ) {}
+    applyItem: (wireItem: unknown, index: number) => StockItemResult,
+    options: StockQueueOptions = stockQueueDefaults,
+  ) {
+    this.applyItem = applyItem;
+    this.options = options;
+  }
 
   /** Accepts a batch for later processing and returns its id. */
   enqueue(items: unknown[]): string {

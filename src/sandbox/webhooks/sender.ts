@@ -29,11 +29,12 @@ export class WebhookSender {
   private lastId = 0;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(
-    events: EventOutbox,
-    private readonly now: () => Date,
-    private readonly capacity = 1000,
-  ) {
+  private readonly now: () => Date;
+  private readonly capacity;
+  constructor(events: EventOutbox, now: () => Date, capacity = 1000) {
+    this.now = now;
+    this.capacity = capacity;
+
     events.subscribe((event) => this.enqueue(event));
   }
 

@@ -13,10 +13,12 @@ export class GroupCommit<Item, Result> {
   private readonly waiting: Waiting<Item, Result>[] = [];
   private running: Promise<void> | undefined;
 
-  constructor(
-    private readonly commit: (items: Item[]) => Promise<Result[]>,
-    private readonly oneAtATime = false,
-  ) {}
+  private readonly commit: (items: Item[]) => Promise<Result[]>;
+  private readonly oneAtATime;
+  constructor(commit: (items: Item[]) => Promise<Result[]>, oneAtATime = false) {
+    this.commit = commit;
+    this.oneAtATime = oneAtATime;
+  }
 
   submit(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {

@@ -70,19 +70,28 @@ export async function importNdjsonInbox(file: string, store: EventStore): Promis
 
 /** A line as the event to store, or undefined when it is not a whole record of the old inbox. */
 function oldRecordOf(line: string): NewEvent | undefined {
-  let record: OldRecord;
+  let parsed: unknown;
   try {
-    record = JSON.parse(line) as OldRecord;
+    parsed = JSON.parse(line);
   } catch {
     return undefined;
   }
-  const receivedAt = typeof record?.receivedAt === 'string' ? Date.parse(record.receivedAt) : Number.NaN;
+  // A line is any JSON value: `null` (a hand edit, a writer padding with a literal), a number, a list or a string
+  // is no record, and is counted as unreadable as a torn line is (a user test: `null` stopped the import half-way).
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const record = parsed as Partial<OldRecord>;
+  const receivedAt = typeof record.receivedAt === 'string' ? Date.parse(record.receivedAt) : Number.NaN;
   if (
     typeof record.key !== 'string' ||
     typeof record.deliveryId !== 'string' ||
+    record.kind === undefined ||
     !kinds.has(record.kind) ||
     Number.isNaN(receivedAt) ||
-    !('event' in record)
+    !('event' in record) ||
+    !(
+      record.flags === undefined ||
+      (Array.isArray(record.flags) && record.flags.every((flag) => typeof flag === 'string'))
+    )
   )
     return undefined;
   return {

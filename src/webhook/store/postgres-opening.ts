@@ -98,12 +98,14 @@ export class StoreUnansweredError extends Error {}
  * openStore's line. A bare `3D000` or `ECONNREFUSED` told an operator with several stores neither which nor where.
  */
 export class StoreOpeningError extends Error {
-  constructor(
-    readonly failure: unknown,
-    readonly database: string,
-    readonly place: string,
-  ) {
+  readonly failure: unknown;
+  readonly database: string;
+  readonly place: string;
+  constructor(failure: unknown, database: string, place: string) {
     super((failure as Error).message, { cause: failure });
+    this.failure = failure;
+    this.database = database;
+    this.place = place;
   }
 }
 

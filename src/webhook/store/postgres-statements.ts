@@ -41,7 +41,10 @@ export class StatementLimits {
   /** The interrupt's grace has run out: every use is abandoned, and none is started. */
   private stoppedAll = false;
 
-  constructor(private readonly options: StatementLimitOptions) {
+  private readonly options: StatementLimitOptions;
+  constructor(options: StatementLimitOptions) {
+    this.options = options;
+
     const stopAll = () => {
       this.stoppedAll = true;
       this.gaveUp = true;

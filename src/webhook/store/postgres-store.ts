@@ -136,13 +136,20 @@ export class PostgresStore implements EventStore {
   /** The new lock session being opened, while it is. */
   private reopening: Promise<pg.Client> | undefined;
 
+  private readonly pool: pg.Pool;
+  private readonly limits: StatementLimits;
+  private readonly newSession: () => pg.Client;
   private constructor(
-    private readonly pool: pg.Pool,
+    pool: pg.Pool,
     lockSession: pg.Client,
-    private readonly limits: StatementLimits,
-    private readonly newSession: () => pg.Client,
+    limits: StatementLimits,
+    newSession: () => pg.Client,
     options: StoreOptions & { description: string; sockets: Set<Socket> },
   ) {
+    this.pool = pool;
+    this.limits = limits;
+    this.newSession = newSession;
+
     this.sockets = options.sockets;
     this.lockSession = lockSession;
     this.watchLockSession(lockSession);

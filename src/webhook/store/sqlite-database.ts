@@ -48,10 +48,12 @@ export class SqliteDatabase {
   private depth = 0;
   private closed = false;
 
-  private constructor(
-    private readonly connection: DatabaseSync,
-    readonly name: string,
-  ) {}
+  private readonly connection: DatabaseSync;
+  readonly name: string;
+  private constructor(connection: DatabaseSync, name: string) {
+    this.connection = connection;
+    this.name = name;
+  }
 
   /** Opens `file`; node:sqlite is loaded here, on the first open, since only the webhook store needs it. */
   static async open(file: string, options: OpenOptions = {}): Promise<SqliteDatabase> {

@@ -97,12 +97,14 @@ export class SqliteStore implements EventStore {
   /** The statements a running receiver reads with on every request or delivery, prepared once (get and all only). */
   private readonly statements = new Map<string, Statement>();
 
-  private constructor(
-    private readonly database: SqliteDatabase,
-    private readonly file: string,
-    options: StoreOptions,
-    private readonly readOnly: boolean,
-  ) {
+  private readonly database: SqliteDatabase;
+  private readonly file: string;
+  private readonly readOnly: boolean;
+  private constructor(database: SqliteDatabase, file: string, options: StoreOptions, readOnly: boolean) {
+    this.database = database;
+    this.file = file;
+    this.readOnly = readOnly;
+
     this.description = descriptionOf(file);
     this.now = options.now ?? systemClock.now;
     this.commits = new GroupCommit(async (events) => {

@@ -56,7 +56,10 @@ export class SqliteWriter {
   private failure: Error | undefined;
   private closing: Promise<void> | undefined;
 
-  private constructor(private readonly worker: Worker) {
+  private readonly worker: Worker;
+  private constructor(worker: Worker) {
+    this.worker = worker;
+
     worker.on('message', (reply: FromWriter) => this.answer(reply));
     worker.on('error', (error) => this.fail(error));
     worker.on('exit', (code) => this.fail(new Error(`the inbox's writer thread ended (exit code ${code})`)));

@@ -293,11 +293,10 @@ describe('orders poll against a busy store whose clock is behind', () => {
  * before it, and stops the watch by calling the interrupt.
  */
 class WatchClock extends FakeClock {
-  constructor(
-    start: number,
-    private readonly onWait: (waits: number) => void,
-  ) {
+  private readonly onWait: (waits: number) => void;
+  constructor(start: number, onWait: (waits: number) => void) {
     super(start);
+    this.onWait = onWait;
   }
 
   override async sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -30,11 +30,12 @@ class SteppingClock extends FakeClock {
   run: TestContext | undefined;
   private watchWaits = 0;
 
-  constructor(
-    private readonly stepMs: number,
-    private readonly cycles: number,
-  ) {
+  private readonly stepMs: number;
+  private readonly cycles: number;
+  constructor(stepMs: number, cycles: number) {
     super(Date.UTC(2026, 10, 30, 20, 35, 0));
+    this.stepMs = stepMs;
+    this.cycles = cycles;
   }
 
   override async sleep(ms: number, signal?: AbortSignal): Promise<void> {

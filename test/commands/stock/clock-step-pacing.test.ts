@@ -19,8 +19,10 @@ const minute = 60_000;
 class SteppingBack extends FakeClock {
   private sleeps = 0;
 
-  constructor(private readonly stepAt: number) {
+  private readonly stepAt: number;
+  constructor(stepAt: number) {
     super(Date.UTC(2026, 10, 30, 2, 0, 0));
+    this.stepAt = stepAt;
   }
 
   override async sleep(ms: number, signal?: AbortSignal): Promise<void> {

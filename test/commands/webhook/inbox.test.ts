@@ -401,6 +401,27 @@ describe('webhook inbox --import', () => {
     expect(ids(listed.stdout())).toEqual([1, 2]);
   });
 
+  // A user test: a `null` line stopped the import half-way with JavaScript's own error, the file neither imported nor kept.
+  it('a line of JSON that is no object (null, a number, a list, a text) is unreadable as a torn one: exit 1 naming its line', async () => {
+    const old = temporaryFolder();
+    const file = join(old, 'events.ndjson');
+    writeFileSync(file, `${oldInboxLine(1)}\nnull\n42\n[]\n"text"\n${oldInboxLine(2)}\n`);
+    const inbox = temporaryFolder();
+    const failure = (await listInbox({ inbox, import: old }, context().context).catch(
+      (error: unknown) => error,
+    )) as B2bctlError;
+    expect(failure.exitCode).toBe(ExitCode.someRecordsFailed);
+    expect(failure.message).toContain(
+      `Imported 2 events from ${file} into SQLite ${join(inbox, 'inbox.sqlite')}; 0 already there, 4 unreadable lines skipped (line 2, 3, 4, 5). ${file} stays where it is.`,
+    );
+    expect(failure.message).toContain('not a JSON object');
+    expect(failure.message).toContain('fix them and import the file again');
+    expect(existsSync(file)).toBe(true);
+    const listed = context();
+    await listInbox({ inbox }, listed.context);
+    expect(ids(listed.stdout())).toEqual([1, 2]);
+  });
+
   it("keeps an event id past 2^53 as the line wrote it, and never renames over an earlier import's copy", async () => {
     const old = temporaryFolder();
     const file = join(old, 'events.ndjson');

@@ -5,7 +5,16 @@
  * fills, or B2BCTL_SEA_NODE); where there is none the file skips, saying so.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,6 +60,11 @@ describe.skipIf(buildable.missing)(`the single executable${buildable.note}`, () 
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     expect(statSync(binary).mode & 0o111).not.toBe(0);
+    // The notices of the packages the file bundles, and of its Node, go beside it, as the npm package's dist/ has them.
+    const notices = readFileSync(join(dirname(binary), 'licenses.md'), 'utf8');
+    for (const dependency of ['commander', 'undici', 'fastify', 'pg', 'zod'])
+      expect(notices).toMatch(new RegExp(`^## ${dependency} `, 'm'));
+    expect(notices).toMatch(/Node\.js v\d+\.\d+\.\d+/);
     mkdirSync(dirname(installed));
     copyFileSync(binary, installed);
     chmodSync(installed, 0o755);

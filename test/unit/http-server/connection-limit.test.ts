@@ -186,11 +186,12 @@ describe('tax serve: the cap in all makes room', () => {
 /** A socket as the server's `connection` event hands it, closed by a test when it says. */
 class FakeSocket extends EventEmitter {
   destroyed = false;
-  constructor(
-    readonly remoteAddress: string | undefined,
-    readonly remotePort: number | undefined,
-  ) {
+  readonly remoteAddress: string | undefined;
+  readonly remotePort: number | undefined;
+  constructor(remoteAddress: string | undefined, remotePort: number | undefined) {
     super();
+    this.remoteAddress = remoteAddress;
+    this.remotePort = remotePort;
   }
   destroy(): void {
     this.destroyed = true;

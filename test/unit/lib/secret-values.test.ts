@@ -275,3 +275,33 @@ describe('redactSecrets: a run of a secret', () => {
     ).toBe('token [redacted]… and [redacted] and [redacted]');
   });
 });
+
+// A user test: one `İ` anywhere in an answer had the runs of a secret looked for in the answer's own case only.
+describe('redactSecrets: a run of a secret, case aside, whatever other letters the text holds', () => {
+  const token = 'PlainTokenSecretA9x2Qw';
+
+  it.each([
+    ['a cut token', 'token PlainTokenSec… expired', 'token [redacted]… expired'],
+    [
+      'a cut token beside a dotted capital I',
+      'token PlainTokenSec… expired (İstanbul gateway)',
+      'token [redacted]… expired (İstanbul gateway)',
+    ],
+    ['an upper-cased token', 'TOKEN PLAINTOKENSECRETA9X2QW EXPIRED', 'TOKEN [redacted] EXPIRED'],
+    [
+      'an upper-cased token, then a dotted capital I',
+      'TOKEN PLAINTOKENSECRETA9X2QW EXPIRED İ',
+      'TOKEN [redacted] EXPIRED İ',
+    ],
+    ['a dotted capital I before the token', 'İİİ plaintokenSECRET… İ', 'İİİ [redacted]… İ'],
+    ['a capital sharp s beside it', 'STRASSE ẞ PLAINTOKENSECRETA9…', 'STRASSE ẞ [redacted]…'],
+    ['a Greek capital sigma ending a word beside it', 'ΟΔΟΣ plainTOKENsecret ΟΔΟΣ', 'ΟΔΟΣ [redacted] ΟΔΟΣ'],
+  ])('%s', (_case, text, masked) => {
+    expect(redactSecrets(text, [token])).toBe(masked);
+  });
+
+  it('a secret that holds such letters is found upper-cased or cut as well', () => {
+    const secret = 'İstanbulΣ-9x2QwZ';
+    expect(redactSecrets('key İSTANBULΣ-9X… and İstanbulσ-9x2qwz', [secret])).toBe('key [redacted]… and [redacted]');
+  });
+});

@@ -44,7 +44,10 @@ const hang: Answer = () => {};
 class ScriptedServer {
   readonly seen: SeenRequest[] = [];
   private readonly server: Server;
-  constructor(private readonly answers: Answer[]) {
+  private readonly answers: Answer[];
+  constructor(answers: Answer[]) {
+    this.answers = answers;
+
     this.server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -78,7 +78,10 @@ class SimulatedClock implements Clock {
   private time = 0;
   private readonly sleepers: { at: number; wake: () => void }[] = [];
 
-  constructor(private readonly lateMs: () => number = () => 0) {}
+  private readonly lateMs: () => number;
+  constructor(lateMs: () => number = () => 0) {
+    this.lateMs = lateMs;
+  }
 
   now(): number {
     return this.time;

@@ -34,10 +34,12 @@ export class PieceSplitter {
   private recordStart = 0;
   private failed = false;
 
-  constructor(
-    private readonly delimiterCode: number,
-    private readonly longestLine: number,
-  ) {}
+  private readonly delimiterCode: number;
+  private readonly longestLine: number;
+  constructor(delimiterCode: number, longestLine: number) {
+    this.delimiterCode = delimiterCode;
+    this.longestLine = longestLine;
+  }
 
   /** Splits the next piece; false once csv-parse must read the text. */
   feed(text: string): boolean {

@@ -32,10 +32,12 @@ export class RecordStretches implements MeasurableText {
   private pieces: string[] | undefined;
   private splitter: PieceSplitter | undefined;
 
-  constructor(
-    private readonly delimiter: string,
-    private readonly longestLine: number,
-  ) {}
+  private readonly delimiter: string;
+  private readonly longestLine: number;
+  constructor(delimiter: string, longestLine: number) {
+    this.delimiter = delimiter;
+    this.longestLine = longestLine;
+  }
 
   /** The next piece of text, no record ending in it; `clean`: it holds no forbidden character. */
   add(piece: string, clean: boolean): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, csvLine, escapeCsvCell, valueAtPath } from '../../../../src/io/output/csv-format.js';
+import { valueAtPath } from '../../../../src/domain/validation.js';
+import { cellText, csvLine, escapeCsvCell } from '../../../../src/io/output/csv-format.js';
 
 describe('valueAtPath', () => {
   const record = {
@@ -22,6 +23,18 @@ describe('valueAtPath', () => {
     { path: 'missing.deeper', expected: undefined },
   ])('$path -> $expected', ({ path, expected }) => {
     expect(valueAtPath(record, path)).toEqual(expected);
+  });
+
+  it('reads a key the record holds whole before a path; skips an empty step; reads own keys only', () => {
+    const answer = { '@odata.etag': 'W/"3"', 'a.b': 'whole', a: { b: 'path', c: 'deep' }, data: { items: [1] } };
+    expect(valueAtPath(answer, '@odata.etag')).toBe('W/"3"');
+    expect(valueAtPath(answer, 'a.b')).toBe('whole');
+    expect(valueAtPath(answer, 'a.c')).toBe('deep');
+    expect(valueAtPath(answer, 'data..items')).toEqual([1]);
+    expect(valueAtPath(answer, '.data.items.0')).toBe(1);
+    expect(valueAtPath(answer, 'constructor')).toBeUndefined();
+    expect(valueAtPath(answer, 'a.__proto__')).toBeUndefined();
+    expect(valueAtPath(answer, 'data.items.length')).toBe(1);
   });
 
   it('returns undefined for a record that is not an object', () => {

@@ -19,6 +19,24 @@ describe('writeObject', () => {
     expect(await written('csv', false, order)).toBe('id,partner,total\r\n7,Atacadão Brandão,1234.5\r\n');
   });
 
+  // A user test: an OData answer's `@odata.etag` (a key holding a dot) was looked up as a path and printed empty.
+  describe('a key holding a dot is its own field, on a terminal and in CSV', () => {
+    const answer = { id: 'c-1', '@odata.etag': 'W/"3"', 'custom.segment': 'varejo', custom: { segment: 'other' } };
+
+    it('table', async () => {
+      const lines = (await written('table', false, answer)).split('\n');
+      expect(lines[1]).toBe('@odata.etag:    W/"3"');
+      expect(lines[2]).toBe('custom.segment: varejo');
+    });
+
+    it('-o csv', async () => {
+      expect(await written('csv', false, answer)).toBe(
+        // The header cell that starts with @ is guarded as every cell a spreadsheet could run is (formula injection).
+        `id,'@odata.etag,custom.segment,custom\r\nc-1,"W/""3""",varejo,"{""segment"":""other""}"\r\n`,
+      );
+    });
+  });
+
   it('-o csv --excel: a BOM, ; between cells and a decimal comma, as a listing writes them', async () => {
     expect(await written('csv', true, order)).toBe('\uFEFFid;partner;total\r\n7;Atacadão Brandão;1234,5\r\n');
   });

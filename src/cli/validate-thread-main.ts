@@ -1,6 +1,8 @@
 /**
  * The validation thread (src/bulk/validate-thread.ts): runs a validate verb with the main thread's options, in a
- * context whose streams and prompter are relayed to the main thread by messages. Built as dist/validate-thread.js.
+ * context whose streams and prompter are relayed to the main thread by messages. Started by base/thread-module.ts's
+ * startThread as the other threads are: this module itself from the sources, built as dist/validate-thread.js. It
+ * lives in cli/, not beside its starter, because it builds a context (context.ts), which bulk/ may not import.
  */
 import { createReadStream } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
