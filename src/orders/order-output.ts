@@ -101,6 +101,10 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     }
   };
   let written = 0;
+  // One JSON document is readable only once its `]` is written: a run killed or failed mid-way leaves an array no
+  // importer reads, so the cursor (and what it remembers as emitted) moves only once the whole document is written,
+  // as for a pipe; NDJSON lines and CSV rows are each whole, and move it window by window (a user test).
+  const oneDocument = format === 'json';
   return {
     closed: () => closed,
     hiddenColumns: () => hiddenColumns,
@@ -110,7 +114,7 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       await whileOpen(() => writer.write(shownRow(format, version, record as Record<string, unknown>)));
     },
     async flush() {
-      if (file === undefined) return false;
+      if (file === undefined || oneDocument) return false;
       try {
         // The stream's own buffer first, then the kernel's.
         await new Promise<void>((resolve, reject) => stream.write('', (error) => (error ? reject(error) : resolve())));
@@ -136,9 +140,21 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
         );
       stream.off('error', onError);
       release();
+      // The closing `]` on disk before the cursor moves over the document (the poll saves it after this).
+      if (oneDocument && file !== undefined && !closed) syncWhole(file);
       return count;
     },
   };
+}
+
+/** Fsyncs a file stdout is redirected to, and checks it holds all it was handed; else cuts it back and throws. */
+function syncWhole(file: CoveredFile): void {
+  try {
+    fsyncSync(file.descriptor);
+  } catch (error) {
+    throw file.cutBack(error);
+  }
+  file.covered();
 }
 
 /**
