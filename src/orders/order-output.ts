@@ -101,10 +101,6 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
     }
   };
   let written = 0;
-  // One JSON document is readable only once its `]` is written: a run killed or failed mid-way leaves an array no
-  // importer reads, so the cursor (and what it remembers as emitted) moves only once the whole document is written,
-  // as for a pipe; NDJSON lines and CSV rows are each whole, and move it window by window (a user test).
-  const oneDocument = format === 'json';
   return {
     closed: () => closed,
     hiddenColumns: () => hiddenColumns,
@@ -114,7 +110,9 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       await whileOpen(() => writer.write(shownRow(format, version, record as Record<string, unknown>)));
     },
     async flush() {
-      if (file === undefined || oneDocument) return false;
+      // One JSON document is readable only once its `]` is written (a run cut mid-way left an array no importer
+      // reads): the cursor moves only over the whole of it, as for a pipe; NDJSON and CSV lines are each whole.
+      if (file === undefined || format === 'json') return false;
       try {
         // The stream's own buffer first, then the kernel's.
         await new Promise<void>((resolve, reject) => stream.write('', (error) => (error ? reject(error) : resolve())));
@@ -141,7 +139,7 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       stream.off('error', onError);
       release();
       // The closing `]` on disk before the cursor moves over the document (the poll saves it after this).
-      if (oneDocument && file !== undefined && !closed) syncWhole(file);
+      if (format === 'json' && file !== undefined && !closed) syncWhole(file);
       return count;
     },
   };
