@@ -1,4 +1,4 @@
-import { B2bctlError, ExitCode } from '../base/errors.js';
+import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
 import { orderAnswers, orderListingPageSize } from './orders.js';
 import {
   orderListingNotAPage,
@@ -233,13 +233,13 @@ export class OrderNumberIndex {
       throw notPagingByOffset(`the order listing holds orders past offset ${counted(furthestSearchedOffset)}`, pass);
     const path = this.client.route('paths.orders');
     const query = { limit: orderListingPageSize, offset };
-    const { status, body } = await this.client.send<unknown>({
-      method: 'GET',
-      path,
-      query,
-      safeToRepeat: true,
-      signal,
-    });
+    const { status, body } = await this.client
+      .send<unknown>({ method: 'GET', path, query, safeToRepeat: true, signal })
+      .catch((error: unknown) => {
+        throw offset > 0 && error instanceof PlatformError && error.status === 400
+          ? new NumberSearchCutShort(error, offset, pass.target)
+          : error;
+      });
     // An error answered with 200 is no end of the listing: read as one, the order would be "no such number".
     const notAPage = orderListingNotAPage(body, this.settings);
     if (notAPage !== undefined)
@@ -266,6 +266,23 @@ export class OrderNumberIndex {
         ExitCode.someRecordsFailed,
       );
     return entries;
+  }
+}
+
+/**
+ * A search the listing refused to page on (400 to an offset past 0, whose first page it answered: a store's limit on
+ * how deep it pages, a user test). What the search had not read may hold the number, so the order is unknown: a
+ * move is not sent to the number as an id (the detail route had just denied it), and the line says why.
+ */
+export class NumberSearchCutShort extends PlatformError {
+  override readonly exitCode: ExitCode = ExitCode.unavailable;
+  constructor(refused: PlatformError, offset: number, target: bigint) {
+    super(
+      refused.status,
+      refused.request,
+      refused.body,
+      `the search for order number ${target} was cut short by the store's offset limit: the listing refused offset ${offset}${refused.platformMessage === undefined ? '' : ` (${refused.platformMessage})`}, so b2bctl cannot tell which order has that number; give the order's id instead`,
+    );
   }
 }
 
