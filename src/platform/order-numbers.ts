@@ -187,7 +187,7 @@ export class OrderNumberIndex {
     pass: SearchPass,
     signal?: AbortSignal,
   ): Promise<SearchedPage | typeof unordered> {
-    const entries = await this.listingPage(offset, pass, signal);
+    const entries = await this.pageOrCut(offset, pass, signal);
     const numbers: bigint[] = [];
     for (const entry of entries) {
       const order = readListedOrder(entry, this.settings);
@@ -209,7 +209,7 @@ export class OrderNumberIndex {
     let pages = 0;
     const pass = searchPass(target, 'full read');
     while (!this.fullRead.ended && !this.idOfNumber.has(String(target))) {
-      const entries = await this.listingPage(this.fullRead.offset, pass, signal);
+      const entries = await this.pageOrCut(this.fullRead.offset, pass, signal);
       for (const entry of entries) {
         const order = readListedOrder(entry, this.settings);
         if (order?.orderNumber !== undefined) this.idOfNumber.set(String(order.orderNumber), String(order.id));
@@ -227,19 +227,33 @@ export class OrderNumberIndex {
     return { searched: `the listing was read to its end: ${counted(this.fullRead.offset)} orders` };
   }
 
+  /**
+   * listingPage, a 400 to an offset past 0 (whose first page the listing answered) said as the store's offset limit
+   * cutting the search short (NumberSearchCutShort).
+   */
+  private async pageOrCut(offset: number, pass: SearchPass, signal?: AbortSignal): Promise<unknown[]> {
+    try {
+      return await this.listingPage(offset, pass, signal);
+    } catch (error) {
+      if (offset > 0 && error instanceof PlatformError && error.status === 400)
+        throw new NumberSearchCutShort(error, offset, pass.target);
+      throw error;
+    }
+  }
+
   /** The page at `offset`, unless the listing shows it does not page by offset (then the search stops). */
   private async listingPage(offset: number, pass: SearchPass, signal?: AbortSignal): Promise<unknown[]> {
     if (offset > furthestSearchedOffset)
       throw notPagingByOffset(`the order listing holds orders past offset ${counted(furthestSearchedOffset)}`, pass);
     const path = this.client.route('paths.orders');
     const query = { limit: orderListingPageSize, offset };
-    const { status, body } = await this.client
-      .send<unknown>({ method: 'GET', path, query, safeToRepeat: true, signal })
-      .catch((error: unknown) => {
-        throw offset > 0 && error instanceof PlatformError && error.status === 400
-          ? new NumberSearchCutShort(error, offset, pass.target)
-          : error;
-      });
+    const { status, body } = await this.client.send<unknown>({
+      method: 'GET',
+      path,
+      query,
+      safeToRepeat: true,
+      signal,
+    });
     // An error answered with 200 is no end of the listing: read as one, the order would be "no such number".
     const notAPage = orderListingNotAPage(body, this.settings);
     if (notAPage !== undefined)
