@@ -135,6 +135,8 @@ class WindowScanner<T extends OrderVersion> {
   private root: TimeWindow | undefined;
   private deepestAnswered = 0;
   private readonly deepProbes = new Map<number, Promise<boolean>>();
+  /** The least offset the store refused (400) when asked only to bound a window (deepPage). */
+  private refusedFrom = Number.POSITIVE_INFINITY;
   private ordersSeen = 0;
   private widthSeen = 0;
   /** Requests asked and answered so far, each a tick: whether an empty page was answered before a page was asked. */
@@ -274,11 +276,14 @@ class WindowScanner<T extends OrderVersion> {
    * on how deep its listing pages, a user test): no failure of the listing, whose first page was answered.
    */
   private async deepPage(part: TimeWindow, offset: number): Promise<StampedPage<T> | undefined> {
+    // Refused once, refused again: the store's limit is its own, whatever the window.
+    if (offset >= this.refusedFrom) return undefined;
     try {
       return await this.fetch(part, offset);
     } catch (error) {
-      if (error instanceof PlatformError && error.status === 400) return undefined;
-      throw error;
+      if (!(error instanceof PlatformError && error.status === 400)) throw error;
+      this.refusedFrom = Math.min(this.refusedFrom, offset);
+      return undefined;
     }
   }
 

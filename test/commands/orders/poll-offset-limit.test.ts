@@ -129,7 +129,7 @@ describe('orders poll on a listing that pages no deeper than a limit', () => {
     }
   });
 
-  it('30 orders on a store refusing offsets of 1,000 or more with 400: every one, once, exit 0, no word of timePrecision', async () => {
+  it('30 orders on a store refusing offsets of 1,000 or more with 400: every one, once, exit 0, offset 5,000 asked once, no word of timePrecision', async () => {
     const stock = orders(1, 30, (index) => now - 540_000 + index * 11_000);
     const platform = await store(stock, 1000, true);
     try {
@@ -138,6 +138,8 @@ describe('orders poll on a listing that pages no deeper than a limit', () => {
       expect(sorted(run1.ids)).toEqual(stock.map((order) => order.id));
       expect(run1.stderr).not.toContain('timePrecision');
       expect(run1.cursor).toBe(new Date(now - 2_000).toISOString());
+      // The look at offset 5,000 refused once: the store's limit is its own, so later windows are split without it.
+      expect(platform.offsets.filter((offset) => offset >= 1000)).toEqual([5000]);
     } finally {
       await platform.close();
     }
