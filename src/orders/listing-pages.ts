@@ -63,7 +63,9 @@ export function listingPages(
       // The ids of every order listed, kept or not: pages of a listing filtered by day share them (FetchPage).
       const ids = page.orders.map((order) => String(order.id));
       const kept = keptInPiece(page.orders, piece, progress.zoneless);
-      return { orders: kept, listed: page.listed, ids, statedTotal: page.statedTotal };
+      // The first entry's update stamp as written: what a page of one crowded instant names it by (window-scan.ts).
+      const firstStamp = page.orders[0]?.lastUpdated;
+      return { orders: kept, listed: page.listed, ids, statedTotal: page.statedTotal, firstStamp };
     }
   };
 }

@@ -110,7 +110,9 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
       await whileOpen(() => writer.write(shownRow(format, version, record as Record<string, unknown>)));
     },
     async flush() {
-      if (file === undefined) return false;
+      // One JSON document is readable only once its `]` is written (a run cut mid-way left an array no importer
+      // reads): the cursor moves only over the whole of it, as for a pipe; NDJSON and CSV lines are each whole.
+      if (file === undefined || format === 'json') return false;
       try {
         // The stream's own buffer first, then the kernel's.
         await new Promise<void>((resolve, reject) => stream.write('', (error) => (error ? reject(error) : resolve())));
@@ -136,9 +138,21 @@ export function createOrderSink(context: Context, outDir: string | undefined): O
         );
       stream.off('error', onError);
       release();
+      // The closing `]` on disk before the cursor moves over the document (the poll saves it after this).
+      if (format === 'json' && file !== undefined && !closed) syncWhole(file);
       return count;
     },
   };
+}
+
+/** Fsyncs a file stdout is redirected to, and checks it holds all it was handed; else cuts it back and throws. */
+function syncWhole(file: CoveredFile): void {
+  try {
+    fsyncSync(file.descriptor);
+  } catch (error) {
+    throw file.cutBack(error);
+  }
+  file.covered();
 }
 
 /**

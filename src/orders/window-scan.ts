@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { B2bctlError, ExitCode } from '../base/errors.js';
+import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
 import {
   inUpdateOrder,
   maximumPieces,
@@ -14,6 +14,7 @@ import {
   type TimeWindow,
   versionKey,
 } from '../domain/orders-window.js';
+import { printable } from '../lib/printable.js';
 
 /**
  * One page of the listing for a time window (`updatedFrom`/`updatedTo`) at an offset: the orders kept, how many
@@ -25,7 +26,7 @@ export type FetchPage<T> = (
   window: TimeWindow,
   offset: number,
   signal: AbortSignal,
-) => Promise<{ orders: T[]; listed: number; ids?: readonly string[]; statedTotal?: number }>;
+) => Promise<{ orders: T[]; listed: number; ids?: readonly string[]; statedTotal?: number; firstStamp?: string }>;
 
 export interface ScanOptions<T> {
   fetchPage: FetchPage<T>;
@@ -57,7 +58,7 @@ export interface ScannedWindow<T> {
 }
 
 /** `statedTotal`: the whole listing's count its answer states beside the page (`{"data":[…],"total":45}`), if any. */
-type Page<T> = { orders: T[]; listed: number; ids?: readonly string[]; statedTotal?: number };
+type Page<T> = { orders: T[]; listed: number; ids?: readonly string[]; statedTotal?: number; firstStamp?: string };
 
 /** The ids a page listed, in its order: what pages are compared by. */
 function listedIds<T extends OrderVersion>(page: Page<T>): readonly string[] {
@@ -130,6 +131,12 @@ class WindowScanner<T extends OrderVersion> {
   private readonly observe: (step: ScanStep) => void;
   /** Per window read, the ids of its first page and how many further offsets answered them again (heldToPaging). */
   private readonly heads = new Map<string, { ids: string; listed: number; repeats: Set<number> }>();
+  /** The run's whole window, and the deepest offset any page of it answered orders at (pagesAsDeepAs). */
+  private root: TimeWindow | undefined;
+  private deepestAnswered = 0;
+  private readonly deepProbes = new Map<number, Promise<boolean>>();
+  /** The least offset the store refused (400) when asked only to bound a window (deepPage). */
+  private refusedFrom = Number.POSITIVE_INFINITY;
   private ordersSeen = 0;
   private widthSeen = 0;
   /** Requests asked and answered so far, each a tick: whether an empty page was answered before a page was asked. */
@@ -162,6 +169,7 @@ class WindowScanner<T extends OrderVersion> {
    * requests share the same `concurrency` slots), so memory holds at most that many windows' orders.
    */
   async *inTimeOrder(window: TimeWindow): AsyncGenerator<ScannedWindow<T>> {
+    this.root ??= window;
     const queue: { window: TimeWindow; outcome?: Promise<Outcome<T>> }[] = [{ window }];
     while (queue.length > 0) {
       for (const entry of queue.slice(0, this.concurrency)) {
@@ -188,6 +196,7 @@ class WindowScanner<T extends OrderVersion> {
       // An empty window costs its one request: not counted.
       if (offset > 0 || page.listed > 0) spent.requests++;
       spent.entries += page.listed;
+      if (page.listed > 0) this.deepestAnswered = Math.max(this.deepestAnswered, offset);
       this.heldToPaging(part, offset, page);
       return { ...page, asked, answered: ++this.ticks };
     });
@@ -253,15 +262,31 @@ class WindowScanner<T extends OrderVersion> {
    * end, then at 8, 64… times it while they hold orders, so a large window is split into pieces of about the budget
    * at once instead of halving it level by level.
    */
-  private async ordersAtLeast(part: TimeWindow): Promise<number> {
+  private async ordersAtLeast(part: TimeWindow): Promise<number | undefined> {
     let offset = this.budget;
-    let page = await this.fetch(part, offset);
+    const page = await this.deepPage(part, offset);
+    if (page === undefined) return undefined;
     if (page.listed === 0) return 0;
-    for (;;) {
-      const further = await this.fetch(part, offset * 8);
-      if (further.listed === 0) return offset + page.listed;
-      offset *= 8;
-      page = further;
+    for (let listed = page.listed; ; offset *= 8) {
+      const further = await this.deepPage(part, offset * 8);
+      if (further === undefined || further.listed === 0) return offset + listed;
+      listed = further.listed;
+    }
+  }
+
+  /**
+   * A page b2bctl asks only to bound a window's size; undefined when the store refuses that offset with 400 (a limit
+   * on how deep its listing pages, a user test): no failure of the listing, whose first page was answered.
+   */
+  private async deepPage(part: TimeWindow, offset: number): Promise<StampedPage<T> | undefined> {
+    // Refused once, refused again: the store's limit is its own, whatever the window.
+    if (offset >= this.refusedFrom) return undefined;
+    try {
+      return await this.fetch(part, offset);
+    } catch (error) {
+      if (!(error instanceof PlatformError && error.status === 400)) throw error;
+      this.refusedFrom = Math.min(this.refusedFrom, offset);
+      return undefined;
     }
   }
 
@@ -275,13 +300,19 @@ class WindowScanner<T extends OrderVersion> {
     // A page at the budget's end says whether the window holds more orders than may be held at once.
     const full = first.listed >= this.options.pageSize;
     const atLeast = full ? await this.ordersAtLeast(part) : 0;
+    // Its size unknown (the store refused the offset asked to bound it): split by time, as a full window that could
+    // not be proven is, into pieces its offsets reach.
+    if (atLeast === undefined) {
+      this.observe('time-split');
+      return { pieces: splitWindow(part, piecesForFullWindow(part, this.density(), this.concurrency)) };
+    }
     if (atLeast > this.budget) return this.splitOverBudget(part, atLeast);
     // One offset read at a time (it has every slot to itself): memory holds two such windows at most, the one
     // being handed over and the next. A store whose pages are shorter than asked was not looked at the budget's
     // end: its read stops there, and the look comes then.
     const orders = await this.offsetReads(() => this.readByOffset(part, first, full ? Infinity : this.budget));
     if (orders === undefined)
-      return this.splitOverBudget(part, Math.max(this.budget + 1, await this.ordersAtLeast(part)));
+      return this.splitOverBudget(part, Math.max(this.budget + 1, (await this.ordersAtLeast(part)) ?? 0));
     this.measured(part, orders.length);
     // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
     return { scanned: timeOrderedChunks(part, orders, ordersPerChunk) };
@@ -325,25 +356,59 @@ class WindowScanner<T extends OrderVersion> {
    */
   private async readInstant(part: TimeWindow): Promise<T[]> {
     const found = new Map<string, T>();
-    let page: Page<T> = { orders: [], listed: 0 };
+    let end: InstantEnd = { offset: 0, fullUpToIt: false };
     for (let pass = 0; pass < maximumInstantPasses; pass++) {
-      let added = 0;
       this.observe('instant-pass');
-      // Read on past a short page, by what it held: only an empty page ends the listing.
-      for (let offset = 0; ; offset += page.listed) {
-        page = offset === 0 ? await this.headPage(part) : await this.fetch(part, offset);
-        for (const order of page.orders) {
-          const key = versionKey(order);
-          if (!found.has(key)) {
-            found.set(key, order);
-            added++;
-          }
-        }
-        if (page.listed === 0) break;
-      }
-      if (added === 0 && pass > 0) break;
+      const before = found.size;
+      end = await this.instantPass(part, found);
+      if (found.size === before && pass > 0) break;
     }
+    if (end.fullUpToIt && !(await this.pagesAsDeepAs(end.offset))) throw instantPastOffsets(part, end);
     return [...found.values()];
+  }
+
+  /**
+   * One pass over a millisecond, page after page (read on past a short page: only an empty page ends the listing),
+   * adding the versions it lists to `found`; where it ended, and whether the pages before were as long as its longest.
+   */
+  private async instantPass(part: TimeWindow, found: Map<string, T>): Promise<InstantEnd> {
+    let longest = 0;
+    let last = 0;
+    let stamp: string | undefined;
+    for (let offset = 0; ; offset += last) {
+      let page: Page<T>;
+      try {
+        page = offset === 0 ? await this.headPage(part) : await this.fetch(part, offset);
+      } catch (error) {
+        // A 400 to an offset b2bctl chose, where the same window's first page was answered: the store's offset
+        // limit (a user test), which leaves the rest of the instant unread as an empty page past it would.
+        if (offset > 0 && error instanceof PlatformError && error.status === 400)
+          throw instantPastOffsets(part, { offset, stamp }, error);
+        throw error;
+      }
+      for (const order of page.orders) found.set(versionKey(order), found.get(versionKey(order)) ?? order);
+      // Full: pages as long as asked, or several as long as the store's cap; one short page was the whole instant.
+      const full = last >= longest && (longest >= this.options.pageSize || offset > last);
+      if (page.listed === 0) return { offset, fullUpToIt: offset > 0 && full, stamp };
+      stamp ??= page.firstStamp;
+      longest = Math.max(longest, page.listed);
+      last = page.listed;
+    }
+  }
+
+  /**
+   * Whether the listing answers orders at `offset` or deeper: a page of this run did, or the run's whole window, asked
+   * there once, does. A store that answers `[]` past an offset limit cannot be told from a listing's end by the pages
+   * of one instant, which no split by time makes smaller.
+   */
+  private async pagesAsDeepAs(offset: number): Promise<boolean> {
+    if (this.deepestAnswered >= offset || this.root === undefined) return true;
+    let probe = this.deepProbes.get(offset);
+    if (probe === undefined) {
+      probe = this.fetch(this.root, offset).then((page) => page.listed > 0);
+      this.deepProbes.set(offset, probe);
+    }
+    return probe;
   }
 
   /**
@@ -471,6 +536,34 @@ class WindowScanner<T extends OrderVersion> {
     }
     return [];
   }
+}
+
+/** Where a pass over a millisecond ended: the offset of its empty page, and whether the pages before were full. */
+type InstantEnd = { offset: number; fullUpToIt: boolean; stamp?: string };
+
+/**
+ * A millisecond (the split's floor: orders sharing one update stamp, such as a batch job's under stamps to the second)
+ * whose pages were full up to an empty page, or a refused one, at an offset no page of the listing has been seen to
+ * answer: the listing may stop there (a limit on how deep it pages), and no split reaches the orders past it. It
+ * ended exit 0, its cursor past every order after the limit, which no later run read (a user test): stopped, exit 69,
+ * as for a listing that contradicts itself, the cursor before the instant.
+ */
+function instantPastOffsets(
+  part: TimeWindow,
+  { offset, stamp }: { offset: number; stamp?: string },
+  refused?: PlatformError,
+): B2bctlError {
+  // The instant as the listing writes it (a stamp to the second is listed by the millisecond pieces on either side
+  // of its own, asked a millisecond wider), else the piece's.
+  const instant = stamp === undefined ? new Date(part.from).toISOString() : printable(stamp);
+  const how =
+    refused === undefined
+      ? 'answered no orders'
+      : `was refused (HTTP 400${refused.platformMessage === undefined ? '' : `: ${refused.platformMessage}`})`;
+  return new B2bctlError(
+    `the order listing cannot be read whole at ${instant}: its pages of the orders updated at that instant were full up to offset ${offset}, where it ${how}, and no page of the listing has been seen to answer orders that deep, as when a store limits how deep its listing pages; b2bctl cannot split one instant by time, so it cannot prove it read every order updated then. Stopped before that instant (the cursor does not pass it). Ask the store to list deeper, or move the cursor past ${instant} knowing the orders updated then may not all have been emitted.`,
+    ExitCode.unavailable,
+  );
 }
 
 /** A window whose first page stays empty while its answer states a total above 0 (WindowScanner.headPage). */

@@ -1,4 +1,4 @@
-import { B2bctlError, ExitCode } from '../base/errors.js';
+import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
 import { orderAnswers, orderListingPageSize } from './orders.js';
 import {
   orderListingNotAPage,
@@ -194,7 +194,7 @@ export class OrderNumberIndex {
     pass: SearchPass,
     signal?: AbortSignal,
   ): Promise<SearchedPage | typeof unordered> {
-    const entries = await this.listingPage(offset, pass, signal);
+    const entries = await this.pageOrCut(offset, pass, signal);
     const numbers: bigint[] = [];
     for (const entry of entries) {
       const order = readListedOrder(entry, this.settings);
@@ -216,7 +216,7 @@ export class OrderNumberIndex {
     let pages = 0;
     const pass = searchPass(target, 'full read');
     while (!this.fullRead.ended && !this.idOfNumber.has(String(target))) {
-      const entries = await this.listingPage(this.fullRead.offset, pass, signal);
+      const entries = await this.pageOrCut(this.fullRead.offset, pass, signal);
       for (const entry of entries) {
         const order = readListedOrder(entry, this.settings);
         if (order?.orderNumber !== undefined) this.idOfNumber.set(String(order.orderNumber), String(order.id));
@@ -232,6 +232,20 @@ export class OrderNumberIndex {
     const id = this.idOfNumber.get(String(target));
     if (id !== undefined) return { id };
     return { searched: `the listing was read to its end: ${counted(this.fullRead.offset)} orders` };
+  }
+
+  /**
+   * listingPage, a 400 to an offset past 0 (whose first page the listing answered) said as the store's offset limit
+   * cutting the search short (NumberSearchCutShort).
+   */
+  private async pageOrCut(offset: number, pass: SearchPass, signal?: AbortSignal): Promise<unknown[]> {
+    try {
+      return await this.listingPage(offset, pass, signal);
+    } catch (error) {
+      if (offset > 0 && error instanceof PlatformError && error.status === 400)
+        throw new NumberSearchCutShort(error, offset, pass.target);
+      throw error;
+    }
   }
 
   /** The page at `offset`, unless the listing shows it does not page by offset (then the search stops). */
@@ -274,6 +288,23 @@ export class OrderNumberIndex {
         ExitCode.someRecordsFailed,
       );
     return entries;
+  }
+}
+
+/**
+ * A search the listing refused to page on (400 to an offset past 0, whose first page it answered: a store's limit on
+ * how deep it pages, a user test). What the search had not read may hold the number, so the order is unknown: a
+ * move is not sent to the number as an id (the detail route had just denied it), and the line says why.
+ */
+export class NumberSearchCutShort extends PlatformError {
+  override readonly exitCode: ExitCode = ExitCode.unavailable;
+  constructor(refused: PlatformError, offset: number, target: bigint) {
+    super(
+      refused.status,
+      refused.request,
+      refused.body,
+      `the search for order number ${target} was cut short by the store's offset limit: the listing refused offset ${offset}${refused.platformMessage === undefined ? '' : ` (${refused.platformMessage})`}, so b2bctl cannot tell which order has that number; give the order's id instead`,
+    );
   }
 }
 

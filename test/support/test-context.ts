@@ -4,7 +4,8 @@
  * a fake clock, scripted stdin and prompt answers, and an interrupt the test fires.
  */
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { writeSync } from 'node:fs';
+import { PassThrough, Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CommandRunner } from '../../src/command-kit/command-group.js';
 import type { Clock } from '../../src/base/clock.js';
@@ -28,6 +29,11 @@ export interface TestContextOptions {
   answers?: (string | null)[];
   /** stdout as a terminal this many columns wide (a tty.WriteStream's `columns`); none when absent. */
   columns?: number;
+  /**
+   * stdout redirected to a regular file (`> FILE`): the descriptor of the file opened for writing, written as node's
+   * stdout on a file is (synchronously), so a command can fsync it; stdout() still gives what was written.
+   */
+  stdoutFd?: number;
   /** A fake clock at 0 when absent; pass `systemClock` for a command that waits on real events. */
   clock?: Clock;
 }
@@ -73,7 +79,10 @@ export interface TestContext {
 class UnscriptedPrompt extends Error {}
 
 export function testContext(options: TestContextOptions = {}): TestContext {
-  const stdout = Object.assign(new PassThrough(), options.columns === undefined ? {} : { columns: options.columns });
+  const stdout =
+    options.stdoutFd === undefined
+      ? Object.assign(new PassThrough(), options.columns === undefined ? {} : { columns: options.columns })
+      : fileStdout(options.stdoutFd);
   const stderr = new PassThrough();
   const stdin = new PassThrough();
   let out = '';
@@ -181,4 +190,16 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     },
   };
   return test;
+}
+
+/** A stdout on a regular file: each chunk written to it synchronously, and passed on as data (TestContext.stdout). */
+function fileStdout(fd: number): Writable & { fd: number } {
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writeSync(fd, chunk);
+      stream.emit('data', chunk);
+      done();
+    },
+  });
+  return Object.assign(stream, { fd });
 }

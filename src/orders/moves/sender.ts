@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { NotAListingPage } from '../../platform/answers/listing.js';
+import { NumberSearchCutShort } from '../../platform/order-numbers.js';
 import type { MoveAnswer } from '../../platform/answers/order-moves.js';
 import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
@@ -497,6 +498,8 @@ export class MoveSender {
       // A listing that answered an error with 200 while the number was searched for found nothing, as a 5xx would
       // not: the move, sent to the number as an id, would be refused as an order that does not exist.
       if (error instanceof NotAListingPage) throw error;
+      // Nor a search the store's offset limit cut short: the number may be on a page it would not list.
+      if (error instanceof NumberSearchCutShort) throw error;
       if (error instanceof PlatformError && error.status < 500 && error.exitCode !== ExitCode.authFailed)
         return undefined;
       throw error;

@@ -207,6 +207,27 @@ describe('scanWindow against a still listing', () => {
   });
 });
 
+/** 50 orders at 500 ms and 20 spread before it: windows over a budget of 25 are split down to that millisecond. */
+const crowded = () => ordersAt([...spread(20, 0, 400), ...range(50, 0, 500)]);
+
+describe('a millisecond whose pages are full up to an empty page (the split`s floor)', () => {
+  it('read whole when the listing is seen to answer that deep: the run`s window asked there once', async () => {
+    const listing = stillListing(crowded(), { offsetReadBudget: 25 });
+    expect((await idsRead({ from: 0, to: 999 }, listing.scan)).toSorted((a, b) => a - b)).toEqual(range(70, 1, 1));
+    expect(asked(listing.requests).filter((request) => request === '0-999@50')).toHaveLength(1);
+  });
+
+  it('stopped when nothing answers that deep (a listing answering [] past offset 50): the instant and the offset named', async () => {
+    const listing = stillListing(crowded(), { offsetReadBudget: 25 });
+    const fetchPage = listing.scan.fetchPage;
+    listing.scan.fetchPage = (window, offset, signal) =>
+      offset >= 50 ? Promise.resolve({ orders: [], listed: 0 }) : fetchPage(window, offset, signal);
+    await expect(idsRead({ from: 0, to: 999 }, listing.scan)).rejects.toThrow(
+      'the order listing cannot be read whole at 1970-01-01T00:00:00.500Z: its pages of the orders updated at that instant were full up to offset 50, where it answered no orders',
+    );
+  });
+});
+
 /**
  * A window over the budget is split into pieces of about 80% of it, by the larger of its lower bound and its width
  * times the density measured so far. A millisecond too many or too few in that arithmetic changes the pieces only
