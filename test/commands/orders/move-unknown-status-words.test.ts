@@ -109,6 +109,8 @@ describe('a move the store applied, answered 500 or cut, on a store whose status
       [`${second} cancel`, 'applied'],
     ]);
     expect(rows[0]?.message).toMatch(/the order is PRONTO_PARA_ENVIO, a status word b2bctl does not know/);
+    // The later move waits on an outcome nobody knows yet, not on a move that "did not go through".
+    expect(rows[1]?.message).toBe('not sent: the outcome of the move of this order on line 2 is not known');
     expect(
       runFiles(folder, 'moves').errors.filter((name) =>
         readFileSync(join(folder, name), 'utf8').includes(`${first};ready`),
