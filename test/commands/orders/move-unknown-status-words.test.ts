@@ -52,7 +52,9 @@ async function store(shape: StoreShape) {
       .filter((request) => request.method !== 'GET' && pathOf(request).startsWith('/v1/orders/'))
       .map((request) => pathOf(request));
   const again = () => context({ configDir: test.configDir, globals: { baseUrl: proxy.url, output: 'json' } });
-  return { sandbox, test, writes, again };
+  const reads = () =>
+    proxy.requests.filter((request) => request.method === 'GET' && /^\/v1\/orders\/\d+$/.test(pathOf(request))).length;
+  return { sandbox, test, writes, reads, again };
 }
 
 const inPortuguese = (order: Record<string, unknown>) => ({
@@ -233,5 +235,22 @@ describe('a 2xx showing the order in its new status without the data the move ca
     ]);
     expect(runFiles(folder, 'moves').errors).toEqual([]);
     expect(writes()).toHaveLength(1);
+  });
+});
+
+describe("a move answered with the order's own record, its id written with leading zeros", () => {
+  it.each([
+    ['by its id', (id: number) => String(id)],
+    ['with leading zeros', (id: number) => `00${id}`],
+  ])('named %s: applied, not "the record of another order", not read again', async (_, named) => {
+    const { sandbox, test, writes, reads } = await store({
+      write: (id) => ({ appliedThenAnswer: 200, body: { id: `0000${id}`, status: 'READY_TO_SHIP' } }),
+    });
+    const [id] = newOrders(sandbox, 1) as [number];
+    expect(await test.run(move, { order: named(id), action: 'ready', erpNumber: 'PV-1' })).toBe(ExitCode.ok);
+    expect(JSON.parse(test.stdout())).toMatchObject({ outcome: 'applied', status: 200, message: 'now READY_TO_SHIP' });
+    expect(writes()).toEqual([`/v1/orders/${id}/status`]);
+    // The read before the move only.
+    expect(reads()).toBe(1);
   });
 });
