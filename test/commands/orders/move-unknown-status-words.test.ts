@@ -254,3 +254,29 @@ describe("a move answered with the order's own record, its id written with leadi
     expect(reads()).toBe(1);
   });
 });
+
+describe('a single move whose read before it is answered 500', () => {
+  it('prints its outcome (failed, not sent, naming the order and the move), exit 1, nothing sent', async () => {
+    const { sandbox, loggedInContext } = fixture();
+    const proxy = await proxied(sandbox.url, (request) =>
+      request.method === 'GET' && /^\/v1\/orders\/\d+$/.test(pathOf(request))
+        ? { answer: 500, body: { mensagem: 'erro interno' } }
+        : undefined,
+    );
+    const test = await loggedInContext({ globals: { baseUrl: proxy.url, output: 'json' } });
+    const [id] = newOrders(sandbox, 1) as [number];
+    const code = await test.run(move, { order: String(id), action: 'cancel', reason: 'Cliente desistiu' });
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    const outcome = JSON.parse(test.stdout()) as Record<string, unknown>;
+    expect(outcome).toMatchObject({ order: String(id), action: 'cancel', outcome: 'failed', status: 500 });
+    expect(outcome.message).toBe(
+      `not sent: the order's status could not be read: GET ${proxy.url}/v1/orders/${id} failed with HTTP 500: erro interno`,
+    );
+    expect(test.stderr()).toContain(
+      `error: order ${id}: failed (HTTP 500, not sent: the order's status could not be read: GET `,
+    );
+    expect(
+      proxy.requests.filter((request) => request.method !== 'GET' && pathOf(request).startsWith('/v1/orders/')),
+    ).toEqual([]);
+  });
+});
