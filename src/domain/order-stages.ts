@@ -297,6 +297,23 @@ export function correctionSeen(
 }
 
 /**
+ * What of this move's own data an order whose status word b2bctl does not know holds (`ERP number PV-10`), when it
+ * holds any: only this move gives it, so the move reached the order whatever the word says, and is compared as a
+ * taken move is (the same value unchanged, another a conflict). Undefined for a known status, a move that keeps no
+ * data (a cancellation), or an order holding none. Sent again, a ready the store had applied went twice (a user test).
+ */
+export function dataHeldUnderUnknownStatus(
+  status: string,
+  held: HeldMoveData,
+  action: OrderAction,
+): string | undefined {
+  if (isKnownStatus(status) || !(action in keptFieldOf)) return undefined;
+  const field = keptFieldOf[action as ReplaceableAction];
+  const value = held[field]?.trim();
+  return value ? `${keptFieldWords[field]} ${value}` : undefined;
+}
+
+/**
  * The words of the data a move carries (its ERP number, NF-e key or tracking code) when an order record shows that
  * place empty (`"erpOrderNumber": null`); undefined when it shows the data, does not show the place at all, or the
  * move carries none. A move's 2xx answer showing the order in its new status so may come from a store that moved the

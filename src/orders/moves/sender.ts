@@ -6,6 +6,7 @@ import {
   carriedDataShownEmpty,
   conflictNotSent,
   type CorrectedField,
+  dataHeldUnderUnknownStatus,
   correctionSeen,
   forbiddenMove,
   type HeldMoveData,
@@ -145,9 +146,11 @@ export class MoveSender {
     // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
     if (unanswered && before?.status === undefined)
       return { outcome: 'unknown', id, message: unknownMessage(move.order) };
-    // Nor does a status word b2bctl does not know (a store's own, PRONTO_PARA_ENVIO): taken for "not there yet", the
-    // resume sent again every move the killed run had applied (a user test).
-    if (unanswered && before?.status !== undefined && !isKnownStatus(before.status))
+    const heldUnderWord =
+      before?.status === undefined ? undefined : dataHeldUnderUnknownStatus(before.status, before.held, move.action);
+    // Nor does a status word b2bctl does not know (a store's own, PRONTO_PARA_ENVIO), unless the order holds this
+    // move's data: taken for "not there yet", the resume sent again every move the killed run had applied (a user test).
+    if (unanswered && heldUnderWord === undefined && before?.status !== undefined && !isKnownStatus(before.status))
       return { outcome: 'unknown', id, message: unknownMessage(move.order, undefined, before.status) };
     // Only then: the killed run sent this move to an order there then, which a detail route refusing it now does
     // not show gone (docs/orders.md: unknown, not sent again).
@@ -155,7 +158,7 @@ export class MoveSender {
     // A detail that shows no status b2bctl reads (none where it looks, or under another name, `situacao`): no check
     // can run, as for a detail it cannot read at all; sent, a move the order took went again (a user test).
     if (before !== undefined && before.status === undefined) return this.unreadDetail(id, before.unread === true);
-    if (before?.status !== undefined && reachedStage(before.status, move.action)) {
+    if (before?.status !== undefined && (heldUnderWord !== undefined || reachedStage(before.status, move.action))) {
       const conflict =
         moveConflict(before.held, move.action, move.values) ?? moveAddsData(before.held, move.action, move.values);
       const neverTaken = conflict ? undefined : moveNeverTaken(before.status, before.held, move.action);
@@ -164,7 +167,7 @@ export class MoveSender {
         return {
           outcome: 'unchanged',
           id,
-          message: `the order is already ${before.status}: not sent${unanswered ? ' again' : ''}`,
+          message: `${heldUnderWord === undefined ? `the order is already ${before.status}` : `the order is ${before.status}, a status word b2bctl does not know, and holds this move's ${heldUnderWord}`}: not sent${unanswered ? ' again' : ''}`,
         };
       return (
         recipientRefusal(move, before, id) ??
@@ -518,8 +521,9 @@ export class MoveSender {
   private async settle(move: PreparedMove, answered: Unproven, signal?: AbortSignal): Promise<MoveResult> {
     const { what } = answered;
     let status: string | undefined;
+    let held: HeldMoveData = {};
     try {
-      status = (await orderState(this.client, move.values.id ?? move.order, signal)).status;
+      ({ status, held } = await orderState(this.client, move.values.id ?? move.order, signal));
     } catch {
       // Nothing tells whether the move was made: a 2xx, or a 5xx or lost answer, which may come after the platform
       // made it (platform/applied-write.ts). It was reported "failed" after a 5xx, and fed back from the errors file
@@ -553,7 +557,7 @@ export class MoveSender {
         message: `${how}; the order is ${status}, so the move went through`,
       };
     }
-    if (status === undefined || !isKnownStatus(status)) return unplacedStatus(move.order, answered, status);
+    if (status === undefined || !isKnownStatus(status)) return unplacedStatus(move, answered, status, held);
     const now = `the order is ${status}, not ${statusAfter[move.action]}`;
     // The order's old status in a 200 may be the platform's answer before it applies the move, later: not "failed".
     if (answered.kind === 'unproven')
@@ -721,9 +725,26 @@ function unknownMessage(order: string, failedRead?: string, statusWord?: string)
  * an order whose status tells neither way: a word b2bctl does not know (a store's own, `PRONTO_PARA_ENVIO`), or none
  * it reads. `unknown`, never "failed … send it again", which had a move the store applied sent a second time (a user
  * test). Kept out of the errors file as any move that may have been applied: fed back, a run taking the word for
- * "not there yet" would send it again; the resume reads it and does not.
+ * "not there yet" would send it again; the resume reads it and does not. An order holding the very data the move
+ * carried (its ERP number, NF-e key or tracking code) shows it reached the order: `applied`.
  */
-function unplacedStatus(order: string, answered: Unproven, status: string | undefined): MoveResult {
+function unplacedStatus(
+  move: PreparedMove,
+  answered: Unproven,
+  status: string | undefined,
+  held: HeldMoveData,
+): MoveResult {
+  // The order holding the very data this move carried shows it reached the order, whatever the word.
+  const holds = status === undefined ? undefined : dataHeldUnderUnknownStatus(status, held, move.action);
+  if (holds !== undefined && moveConflict(held, move.action, move.values) === undefined) {
+    const how = answered.kind !== 'failure' ? answered.what : answeredHow(answered.status);
+    return {
+      outcome: 'applied',
+      status: answered.status,
+      message: `${how}; the order is ${status}, a status word b2bctl does not know, and holds this move's ${holds}, so the move went through`,
+    };
+  }
+  const order = move.order;
   const shown =
     status === undefined
       ? "the order's detail shows no status b2bctl reads"

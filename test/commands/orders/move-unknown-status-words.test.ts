@@ -57,10 +57,17 @@ async function store(shape: StoreShape) {
   return { sandbox, test, writes, reads, again };
 }
 
-const inPortuguese = (order: Record<string, unknown>) => ({
+const inPortuguese = (order: Record<string, unknown>): Record<string, unknown> => ({
   ...order,
   status: portuguese[String(order.status)] ?? order.status,
 });
+
+/** In the store's words, and without the data the moves give (a detail that does not show it tells nothing by it). */
+const inPortugueseShowingNoData = (order: Record<string, unknown>): Record<string, unknown> => {
+  const shown: Record<string, unknown> = inPortuguese(order);
+  for (const field of ['erpOrderNumber', 'invoice', 'tracking']) delete shown[field];
+  return shown;
+};
 
 /** A store's detail keeping the status under its own name. */
 const underSituacao = ({ status, ...order }: Record<string, unknown>) => ({ ...order, situacao: status });
@@ -74,7 +81,7 @@ describe('a move the store applied, answered 500 or cut, on a store whose status
     ['answered 500', { appliedThenAnswer: 500, body: { mensagem: 'erro interno' } }],
     ['cut', { reset: 'after' }],
   ])('orders ready, %s: unknown naming the word, exit 1, sent once, never "send it again"', async (_, answer) => {
-    const { sandbox, test, writes } = await store({ write: () => answer, detail: inPortuguese });
+    const { sandbox, test, writes } = await store({ write: () => answer, detail: inPortugueseShowingNoData });
     const [id] = newOrders(sandbox, 1) as [number];
     const code = await test.run(move, { order: String(id), action: 'ready', erpNumber: `PV-${id}` });
     expect(code).toBe(ExitCode.someRecordsFailed);
@@ -90,10 +97,36 @@ describe('a move the store applied, answered 500 or cut, on a store whose status
     expect(acceptedMoves(sandbox)).toEqual([`${id} ready`]);
   });
 
+  it('the detail holding the ERP number the move carried: applied, and run again, unchanged, sent once', async () => {
+    const { sandbox, test, writes, again } = await store({
+      write: () => ({ appliedThenAnswer: 500, body: { mensagem: 'erro interno' } }),
+      detail: inPortuguese,
+    });
+    const [id] = newOrders(sandbox, 1) as [number];
+    expect(await test.run(move, { order: String(id), action: 'ready', erpNumber: `PV-${id}` })).toBe(ExitCode.ok);
+    expect(JSON.parse(test.stdout())).toMatchObject({
+      outcome: 'applied',
+      status: 500,
+      message: `the move was answered HTTP 500; the order is PRONTO_PARA_ENVIO, a status word b2bctl does not know, and holds this move's ERP number PV-${id}, so the move went through`,
+    });
+    const rerun = again();
+    expect(await rerun.run(move, { order: String(id), action: 'ready', erpNumber: `PV-${id}` })).toBe(ExitCode.ok);
+    expect(JSON.parse(rerun.stdout())).toMatchObject({ outcome: 'unchanged' });
+    const other = again();
+    expect(await other.run(move, { order: String(id), action: 'ready', erpNumber: 'PV-OTHER' })).toBe(
+      ExitCode.someRecordsFailed,
+    );
+    expect(JSON.parse(other.stdout())).toMatchObject({
+      outcome: 'conflict',
+      message: `the order holds ERP number PV-${id}; this move has PV-OTHER: not sent (--replace sends the correction)`,
+    });
+    expect(writes()).toEqual([`/v1/orders/${id}/status`]);
+  });
+
   it("orders update: the row unknown and out of the errors file, the order's later move held back; the resume sends nothing", async () => {
     const { sandbox, test, writes, again } = await store({
       write: (id) => (id === first ? { appliedThenAnswer: 500, body: { mensagem: 'erro interno' } } : undefined),
-      detail: inPortuguese,
+      detail: inPortugueseShowingNoData,
     });
     const [first, second] = newOrders(sandbox, 2) as [number, number];
     const folder = freshMovesFolder(sandbox);
@@ -133,27 +166,44 @@ describe('a move the store applied, answered 500 or cut, on a store whose status
 });
 
 describe('--resume after a kill, on a store whose statuses are its own words', () => {
-  it('the moves the killed run applied without a report row are unknown, not sent again', async () => {
-    const { sandbox, test, writes, again } = await store({ detail: inPortuguese });
-    const ids = newOrders(sandbox, 3);
-    const folder = freshMovesFolder(sandbox);
-    const file = join(folder, 'moves.csv');
-    writeFileSync(file, `${moveHeader}\r\n${ids.map((id) => `${id};ready;PV-${id};;;;;;`).join('\r\n')}\r\n`);
-    expect(await test.run(update, fileOptions(file))).toBe(ExitCode.ok);
-    expect(writes()).toHaveLength(3);
-    // The kill came after the store's work and before the report's rows were written.
-    const report = join(folder, onlyReport(folder, 'moves'));
-    const [header] = readFileSync(report, 'utf8').split('\r\n');
-    writeFileSync(report, `${header}\r\n`);
+  it.each([
+    [
+      'shows no ERP number: unknown',
+      inPortugueseShowingNoData,
+      'unknown',
+      /the order is PRONTO_PARA_ENVIO, a status word b2bctl does not know, so it cannot tell/,
+    ],
+    [
+      'holds the ERP number the move carried: unchanged',
+      inPortuguese,
+      'unchanged',
+      /^the order is PRONTO_PARA_ENVIO, a status word b2bctl does not know, and holds this move's ERP number PV-\d+: not sent again$/,
+    ],
+  ])(
+    'the moves the killed run applied without a report row, the detail %s, not sent again',
+    async (_, detail, outcome, said) => {
+      const { sandbox, test, writes, again } = await store({ detail });
+      const ids = newOrders(sandbox, 3);
+      const folder = freshMovesFolder(sandbox);
+      const file = join(folder, 'moves.csv');
+      writeFileSync(file, `${moveHeader}\r\n${ids.map((id) => `${id};ready;PV-${id};;;;;;`).join('\r\n')}\r\n`);
+      expect(await test.run(update, fileOptions(file))).toBe(ExitCode.ok);
+      expect(writes()).toHaveLength(3);
+      // The kill came after the store's work and before the report's rows were written.
+      const report = join(folder, onlyReport(folder, 'moves'));
+      const [header] = readFileSync(report, 'utf8').split('\r\n');
+      writeFileSync(report, `${header}\r\n`);
 
-    expect(await again().run(update, fileOptions(file, { resume: report }))).toBe(ExitCode.someRecordsFailed);
-    expect(writes()).toHaveLength(3);
-    expect(acceptedMoves(sandbox)).toEqual(ids.map((id) => `${id} ready`));
-    const rows = readReport(report);
-    expect(rows.map((row) => row.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
-    for (const row of rows)
-      expect(row.message).toMatch(/the order is PRONTO_PARA_ENVIO, a status word b2bctl does not know/);
-  });
+      expect(await again().run(update, fileOptions(file, { resume: report }))).toBe(
+        outcome === 'unknown' ? ExitCode.someRecordsFailed : ExitCode.ok,
+      );
+      expect(writes()).toHaveLength(3);
+      expect(acceptedMoves(sandbox)).toEqual(ids.map((id) => `${id} ready`));
+      const rows = readReport(report);
+      expect(rows.map((row) => row.outcome)).toEqual([outcome, outcome, outcome]);
+      for (const row of rows) expect(row.message).toMatch(said);
+    },
+  );
 });
 
 describe('a detail that shows the order but keeps its status under another name (situacao)', () => {
