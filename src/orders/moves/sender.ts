@@ -385,7 +385,9 @@ export class MoveSender {
           ? `the answer is the record of another order (id ${answer.otherOrder})`
           : unmade?.seen === 'notMade'
             ? "the answer's record of the order shows the correction not made"
-            : `the answer shows the order ${shownStatus}, which this move does not lead to`;
+            : shownStatus !== undefined && !isKnownStatus(shownStatus)
+              ? `the answer shows the order ${shownStatus}, a status word b2bctl does not know`
+              : `the answer shows the order ${shownStatus}, which this move does not lead to`;
     const kind = answer.refusal === undefined ? 'unproven' : 'refusal';
     const settled =
       keepStatus === undefined

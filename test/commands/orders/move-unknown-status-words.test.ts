@@ -97,6 +97,22 @@ describe('a move the store applied, answered 500 or cut, on a store whose status
     expect(acceptedMoves(sandbox)).toEqual([`${id} ready`]);
   });
 
+  it("a cancellation answered 200 with the order in the store's word (CANCELADO): unknown, exit 1, sent once", async () => {
+    const { sandbox, test, writes } = await store({
+      write: (id) => ({ appliedThenAnswer: 200, body: { id, status: 'CANCELADO' } }),
+      detail: inPortuguese,
+    });
+    const [id] = newOrders(sandbox, 1) as [number];
+    const code = await test.run(move, { order: String(id), action: 'cancel', reason: 'cliente desistiu' });
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    expect(JSON.parse(test.stdout())).toMatchObject({
+      outcome: 'unknown',
+      status: 200,
+      message: `the answer shows the order CANCELADO, a status word b2bctl does not know; the order is CANCELADO, a status word b2bctl does not know, so it cannot tell whether the move went through: check with b2bctl orders get ${id} before sending it again`,
+    });
+    expect(writes()).toEqual([`/v1/orders/${id}/status`]);
+  });
+
   it('the detail holding the ERP number the move carried: applied, and run again, unchanged, sent once', async () => {
     const { sandbox, test, writes, again } = await store({
       write: () => ({ appliedThenAnswer: 500, body: { mensagem: 'erro interno' } }),
