@@ -163,12 +163,11 @@ export class MoveSender {
         moveConflict(before.held, move.action, move.values) ?? moveAddsData(before.held, move.action, move.values);
       const neverTaken = conflict ? undefined : moveNeverTaken(before.status, before.held, move.action);
       if (neverTaken !== undefined) return { outcome: 'conflict', id, message: neverTaken };
-      if (!conflict)
-        return {
-          outcome: 'unchanged',
-          id,
-          message: `${heldUnderWord === undefined ? `the order is already ${before.status}` : `the order is ${before.status}, a status word b2bctl does not know, and holds this move's ${heldUnderWord}`}: not sent${unanswered ? ' again' : ''}`,
-        };
+      const shows =
+        heldUnderWord === undefined
+          ? `the order is already ${before.status}`
+          : `the order is ${before.status}, a status word b2bctl does not know, and holds this move's ${heldUnderWord}`;
+      if (!conflict) return { outcome: 'unchanged', id, message: `${shows}: not sent${unanswered ? ' again' : ''}` };
       return (
         recipientRefusal(move, before, id) ??
         this.correct(target, conflict, before.status, signal, totalMismatch(move, before, sending.place))
