@@ -631,8 +631,8 @@ export class MoveSender {
    * A move of an order whose detail showed no status b2bctl reads: not sent, `unknown`, with one warning a run. Sent,
    * a move the order took went again and another ERP number replaced the one it held, exit 0 (a user test); the
    * check the user did not switch off would silently not run. `unread`: it showed no id either, so the order is
-   * likely in an envelope b2bctl does not know, which a setting names; else the status is under a name it does not
-   * read (`situacao`), which no setting names.
+   * likely in an envelope b2bctl does not know (answers.order.detail names it); else the status is under a name it
+   * does not read (`situacao`: answers.order.status names it).
    */
   private unreadDetail(id: string | undefined, unread: boolean): MoveResult {
     if (!this.warnedUnread) {
@@ -640,12 +640,10 @@ export class MoveSender {
       this.warn(
         unread
           ? "warning: the platform's order detail shows neither a status nor an id where b2bctl reads them (the answer's root, or a data, order, result or content envelope), so what an order has taken cannot be checked and its moves are not sent. Set answers.order.detail to where the answer holds the order (b2bctl orders get ID shows the answer; b2bctl config set answers.order.detail pedido), or give --no-status-check to send them unchecked."
-          : "warning: the platform's order detail shows the order but no status where b2bctl reads it (a status field, as a word or an object with a code), so what an order has taken cannot be checked and its moves are not sent. b2bctl orders get ID shows the answer; --no-status-check sends them unchecked.",
+          : "warning: the platform's order detail shows the order but no status where b2bctl reads it (a status field, as a word or an object with a code), so what an order has taken cannot be checked and its moves are not sent. Set answers.order.status to the field that holds it (b2bctl orders get ID shows the answer; b2bctl config set answers.order.status situacao), or give --no-status-check to send them unchecked.",
       );
     }
-    const fix = unread
-      ? 'set answers.order.detail, or --no-status-check sends it unchecked'
-      : '--no-status-check sends it unchecked';
+    const fix = `set answers.order.${unread ? 'detail' : 'status'}, or --no-status-check sends it unchecked`;
     return {
       outcome: 'unknown',
       id,

@@ -14,6 +14,7 @@ import { ExitCode } from '../../../src/base/errors.js';
 import { acceptedMoves, freshMovesFolder, moveHeader, newOrders } from '../../support/order-moves.js';
 import { onlyReport, readReport, runFiles } from '../../support/run-files.js';
 import { useSandbox } from '../../support/sandbox.js';
+import { runCommandLine } from '../../support/command-line.js';
 import { pathOf, type ProxyAction, useScriptedProxy } from '../../support/scripted-proxy.js';
 
 const fixture = useSandbox({ orderCount: 3 });
@@ -237,16 +238,38 @@ describe('a detail that shows the order but keeps its status under another name 
       {
         outcome: 'unknown',
         message:
-          "not sent: the order's detail shows no status b2bctl reads, so whether the order has taken this move cannot be checked (--no-status-check sends it unchecked)",
+          "not sent: the order's detail shows no status b2bctl reads, so whether the order has taken this move cannot be checked (set answers.order.status, or --no-status-check sends it unchecked)",
       },
     ]);
     expect(test.stderr().match(/warning: the platform's order detail shows the order but no status/g)).toHaveLength(1);
+    expect(test.stderr()).toContain('b2bctl config set answers.order.status situacao');
 
     const single = again();
     expect(await single.run(move, { order: String(id), action: 'ready', erpNumber: 'PV-70X' })).toBe(
       ExitCode.someRecordsFailed,
     );
     expect(JSON.parse(single.stdout())).toMatchObject({ outcome: 'unknown' });
+    expect(writes()).toEqual([]);
+  });
+  it('with answers.order.status naming it: the move the order took is unchanged, another ERP number a conflict, nothing sent', async () => {
+    const { sandbox, test, writes, again } = await store({ detail: underSituacao });
+    expect(
+      (await runCommandLine(['config', 'set', 'answers.order.status', 'situacao'], { configDir: test.configDir })).code,
+    ).toBe(0);
+    const [id] = newOrders(sandbox, 1) as [number];
+    const order = sandbox.state.orders.orders.get(id)!;
+    order.status = 'READY_TO_SHIP';
+    (order as unknown as Record<string, unknown>).erpOrderNumber = 'PV-70';
+    expect(await test.run(move, { order: String(id), action: 'ready', erpNumber: 'PV-70' })).toBe(ExitCode.ok);
+    expect(JSON.parse(test.stdout())).toMatchObject({
+      outcome: 'unchanged',
+      message: 'the order is already READY_TO_SHIP: not sent',
+    });
+    const other = again();
+    expect(await other.run(move, { order: String(id), action: 'ready', erpNumber: 'PV-70X' })).toBe(
+      ExitCode.someRecordsFailed,
+    );
+    expect(JSON.parse(other.stdout())).toMatchObject({ outcome: 'conflict' });
     expect(writes()).toEqual([]);
   });
 });
