@@ -2,8 +2,10 @@
  * A store whose statuses are its own words (`PRONTO_PARA_ENVIO`, `CANCELADO`: the platform document lists none), a
  * detail that keeps its status under another name (`situacao`), and a 2xx that shows the order moved without the
  * move's data (`"erpOrderNumber": null`). b2bctl cannot tell from any of them whether a move went through: the move
- * is `unknown`, never `failed … send it again`, and nothing is sent twice (a user test). Against the sandbox behind a
- * scripted proxy that rewrites the order's detail as such a store shows it.
+ * is `unknown`, never `failed … send it again`, and nothing is sent twice (a user test), unless the order holds the
+ * move's own data. Beside them, what the same test found of a move's answer and of the read before it: the order's
+ * own record with its id written with leading zeros, and a read answered 500 that printed no outcome. Against the
+ * sandbox behind a scripted proxy that rewrites the order's detail as such a store shows it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
