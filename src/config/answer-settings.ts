@@ -96,6 +96,10 @@ export const orderAnswerSettings = [
     'Where the order detail answer holds the order (dot path; default: the body, or data, order, …)',
   ),
   answerPathSetting(
+    'answers.order.status',
+    "The order detail field holding its status, read before a move and after a move's unclear answer (dot path; default: status)",
+  ),
+  answerPathSetting(
     'answers.order.erpNumber',
     'The order detail field holding the ERP number its ready move gave (dot path; default: erpOrderNumber, erpNumber, …)',
   ),

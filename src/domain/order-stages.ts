@@ -57,6 +57,16 @@ export function statusAsAsked(status: string): string {
   return orderStatusOf(status) ?? status;
 }
 
+/**
+ * Whether b2bctl reads a meaning in an order's status word (orderStatusOf's): the platform's first status and the
+ * stages it moves orders through. Any other word (a store's own, `PRONTO_PARA_ENVIO`) tells nothing of the moves the
+ * order took: read as "not there yet", a move a store had applied was reported "failed … send it again" and sent a
+ * second time (a user test).
+ */
+export function isKnownStatus(status: string): boolean {
+  return knownStatuses().has(status);
+}
+
 let known: ReadonlySet<string> | undefined;
 
 /**
@@ -284,6 +294,40 @@ export function correctionSeen(
   const addedShown = corrects === 'invoiceXml' ? 'the NF-e XML' : `${keptFieldWords[corrects]} ${heldAdded}`;
   if (same) return { seen: 'made', holds: `the order holds ${keptShown} and ${addedShown}` };
   return { seen: 'notMade', holds: `the order still holds ${addedShown}` };
+}
+
+/**
+ * What of this move's own data an order whose status word b2bctl does not know holds (`ERP number PV-10`), when it
+ * holds any: only this move gives it, so the move reached the order whatever the word says, and is compared as a
+ * taken move is (the same value unchanged, another a conflict). Undefined for a known status, a move that keeps no
+ * data (a cancellation), or an order holding none. Sent again, a ready the store had applied went twice (a user test).
+ */
+export function dataHeldUnderUnknownStatus(
+  status: string,
+  held: HeldMoveData,
+  action: OrderAction,
+): string | undefined {
+  if (isKnownStatus(status) || !(action in keptFieldOf)) return undefined;
+  const field = keptFieldOf[action as ReplaceableAction];
+  const value = held[field]?.trim();
+  return value ? `${keptFieldWords[field]} ${value}` : undefined;
+}
+
+/**
+ * The words of the data a move carries (its ERP number, NF-e key or tracking code) when an order record shows that
+ * place empty (`"erpOrderNumber": null`); undefined when it shows the data, does not show the place at all, or the
+ * move carries none. A move's 2xx answer showing the order in its new status so may come from a store that moved the
+ * status and dropped the data (a routes file's body naming a field it does not read): reported `applied`, exit 0, the
+ * next run called the same move a conflict that "never reached" the order (a user test).
+ */
+export function carriedDataShownEmpty(
+  held: HeldMoveData,
+  action: OrderAction,
+  values: Readonly<Partial<Record<keyof HeldMoveData, string>>>,
+): string | undefined {
+  if (!(action in keptFieldOf)) return undefined;
+  const field = keptFieldOf[action as ReplaceableAction];
+  return held[field] === '' && values[field]?.trim() ? keptFieldWords[field] : undefined;
 }
 
 /**

@@ -86,7 +86,8 @@ export interface OrderState {
 export function orderStateOf(order: unknown, settings: OrderAnswerSettings): OrderState {
   if (!isRecord(order)) return { held: {}, unread: true };
   const state: OrderState = {
-    status: orderStatusOf(order.status),
+    // A store may keep it under its own name (`situacao`): the setting names it.
+    status: orderStatusOf(firstAt(order, candidatePaths(settings.status, ['status']), isPresent)?.value),
     held: readHeldMoveData(order, settings),
     buyer: readBuyerDocument(order, settings),
     number: readOrderNumber(order, settings),
@@ -95,6 +96,10 @@ export function orderStateOf(order: unknown, settings: OrderAnswerSettings): Ord
   if (state.status === undefined && firstAt(order, candidatePaths(settings.id, ['id']), isIdLike) === undefined)
     state.unread = true;
   return state;
+}
+
+function isPresent(value: unknown): value is unknown {
+  return value !== undefined;
 }
 
 /** The order's current state, read from its detail (the `orders get` route). */

@@ -4,10 +4,12 @@ import type { Context } from '../../context.js';
 import { type OrderAction, type OrderMove } from '../../domain/order-stages.js';
 import {
   AmbiguousRequestError,
+  ExitCode,
   InputError,
   InterruptedAfterSendingError,
   NotFoundError,
   PartialFailureError,
+  PlatformError,
   UnavailableError,
 } from '../../base/errors.js';
 import { orderRoutesOf, routesOriginOf } from '../../io/order-routes-file.js';
@@ -72,27 +74,7 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
   try {
     result = await sender.send(verdict.value, context.interrupt);
   } catch (error) {
-    // A redirect to the write: it may have been applied, so the move is `unknown`, and -o json still says so.
-    if (error instanceof RedirectAnswerError && error.unknownOutcome !== undefined && wantsData)
-      await writeObject(context, {
-        order: verdict.value.order,
-        action: options.action,
-        outcome: 'unknown',
-        status: error.status,
-        message: error.unknownOutcome,
-      });
-    // A platform unavailable or throttling on every attempt (a 429 each time): the move was not taken, and -o json
-    // still gives its outcome, as every other outcome does; a script reading it got nothing.
-    if (error instanceof UnavailableError && wantsData)
-      await writeObject(context, {
-        order: verdict.value.order,
-        action: options.action,
-        outcome: error instanceof AmbiguousRequestError ? 'unknown' : 'failed',
-        status: error.answeredStatus,
-        message: error.message,
-      });
-    if (!(error instanceof InterruptedAfterSendingError)) throw error;
-    throw await interruptedMove(error, options, verdict.value.order, wantsData, context);
+    throw await thrownMove(error, options, verdict.value.order, wantsData, context);
   }
   const summary = {
     order: result.id ?? verdict.value.order,
@@ -113,6 +95,49 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
   if (['rejected', 'failed', 'conflict', 'unknown'].includes(result.outcome)) throw new PartialFailureError(line);
   if (!wantsData) context.io.stdout.write(`${line}\n`);
   else context.log.info(line);
+}
+
+/**
+ * What a move that ended in an error says, on stdout too with -o json: a script reading it got nothing. Returns the
+ * error to throw.
+ */
+async function thrownMove(
+  error: unknown,
+  options: OrdersMoveOptions,
+  order: string,
+  wantsData: boolean,
+  context: Context,
+): Promise<unknown> {
+  // A redirect to the write: it may have been applied, so the move is `unknown`, and -o json still says so.
+  if (error instanceof RedirectAnswerError && error.unknownOutcome !== undefined && wantsData)
+    await writeObject(context, {
+      order,
+      action: options.action,
+      outcome: 'unknown',
+      status: error.status,
+      message: error.unknownOutcome,
+    });
+  // A platform unavailable or throttling on every attempt (a 429 each time): the move was not taken, and -o json
+  // still gives its outcome, as every other outcome does.
+  if (error instanceof UnavailableError && wantsData)
+    await writeObject(context, {
+      order,
+      action: options.action,
+      outcome: error instanceof AmbiguousRequestError ? 'unknown' : 'failed',
+      status: error.answeredStatus,
+      message: error.message,
+    });
+  // The read of the order before the move answered an error (a 500): nothing was sent. It printed no outcome, and a
+  // line naming neither the order, the move, nor that it was not sent (a user test). With the status check, only the
+  // reads before the move throw so (after a 404 to a move sent unchecked, the number search may: it was sent).
+  if (error instanceof PlatformError && error.exitCode !== ExitCode.authFailed && options.statusCheck !== false) {
+    const message = `not sent: the order's status could not be read: ${error.message}`;
+    if (wantsData)
+      await writeObject(context, { order, action: options.action, outcome: 'failed', status: error.status, message });
+    return new PartialFailureError(`order ${order}: failed (HTTP ${error.status}, ${message})`);
+  }
+  if (!(error instanceof InterruptedAfterSendingError)) return error;
+  return interruptedMove(error, options, order, wantsData, context);
 }
 
 /**

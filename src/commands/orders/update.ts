@@ -178,6 +178,8 @@ function fileChecker(
  */
 function orderedSender(stoppedAt: Map<string, number>, sender: MoveSender, shownName: string) {
   const previousOf = new Map<string, Promise<void>>();
+  /** The lines of moves whose outcome is unknown: a later move of the order waits on an outcome, not a failure. */
+  const unknownLines = new Set<number>();
   return async (
     _client: PlatformClient,
     entry: PendingRecord<PreparedMove>,
@@ -197,10 +199,13 @@ function orderedSender(stoppedAt: Map<string, number>, sender: MoveSender, shown
       const stopped = stoppedLine !== undefined && stoppedLine < entry.line ? stoppedLine : undefined;
       const taken = stopped === undefined ? undefined : sender.alreadyTaken(move);
       if (taken) return rowOf(entry, { outcome: 'unchanged', message: taken });
+      // "did not go through" contradicted the line it pointed to when that line said the move may have (a user test).
       if (stopped !== undefined)
         return rowOf(entry, {
           outcome: 'failed',
-          message: `not sent: the move of this order on line ${stopped} did not go through`,
+          message: unknownLines.has(stopped)
+            ? `not sent: the outcome of the move of this order on line ${stopped} is not known`
+            : `not sent: the move of this order on line ${stopped} did not go through`,
         });
       const result = await sender.send(move, signal, {
         unanswered: entry.unanswered === true,
@@ -209,6 +214,7 @@ function orderedSender(stoppedAt: Map<string, number>, sender: MoveSender, shown
       // An unknown move (its answer no proof, the order's status no help) holds back the order's later moves too.
       if (['rejected', 'failed', 'invalid', 'conflict', 'unknown'].includes(result.outcome))
         stoppedAt.set(move.order, entry.line);
+      if (result.outcome === 'unknown') unknownLines.add(entry.line);
       return rowOf(entry, result);
     } catch (error) {
       stoppedAt.set(move.order, entry.line);

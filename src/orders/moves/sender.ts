@@ -4,10 +4,14 @@ import { NumberSearchCutShort } from '../../platform/order-numbers.js';
 import type { MoveAnswer } from '../../platform/answers/order-moves.js';
 import { type BodyPlaceholder, type OrderRoute, type OrderRoutes, placeholdersOf } from '../../domain/order-routes.js';
 import {
+  carriedDataShownEmpty,
   conflictNotSent,
   type CorrectedField,
+  dataHeldUnderUnknownStatus,
   correctionSeen,
   forbiddenMove,
+  type HeldMoveData,
+  isKnownStatus,
   keptFieldOf,
   moveAddsData,
   moveConflict,
@@ -152,21 +156,28 @@ export class MoveSender {
     // Sent by the killed run, answer never seen, and no status to tell: a second send could apply it twice.
     if (unanswered && before?.status === undefined)
       return { outcome: 'unknown', id, message: unknownMessage(move.order) };
+    const heldUnderWord =
+      before?.status === undefined ? undefined : dataHeldUnderUnknownStatus(before.status, before.held, move.action);
+    // Nor does a status word b2bctl does not know (a store's own, PRONTO_PARA_ENVIO), unless the order holds this
+    // move's data: taken for "not there yet", the resume sent again every move the killed run had applied (a user test).
+    if (unanswered && heldUnderWord === undefined && before?.status !== undefined && !isKnownStatus(before.status))
+      return { outcome: 'unknown', id, message: unknownMessage(move.order, undefined, before.status) };
     // Only then: the killed run sent this move to an order there then, which a detail route refusing it now does
     // not show gone (docs/orders.md: unknown, not sent again).
     if (before === undefined && this.notFound.has(move.order)) return this.noSuchOrder(move.order);
-    if (before?.unread === true) return this.unreadDetail(id);
-    if (before?.status !== undefined && reachedStage(before.status, move.action)) {
+    // A detail that shows no status b2bctl reads (none where it looks, or under another name, `situacao`): no check
+    // can run, as for a detail it cannot read at all; sent, a move the order took went again (a user test).
+    if (before !== undefined && before.status === undefined) return this.unreadDetail(id, before.unread === true);
+    if (before?.status !== undefined && (heldUnderWord !== undefined || reachedStage(before.status, move.action))) {
       const conflict =
         moveConflict(before.held, move.action, move.values) ?? moveAddsData(before.held, move.action, move.values);
       const neverTaken = conflict ? undefined : moveNeverTaken(before.status, before.held, move.action);
       if (neverTaken !== undefined) return { outcome: 'conflict', id, message: neverTaken };
-      if (!conflict)
-        return {
-          outcome: 'unchanged',
-          id,
-          message: `the order is already ${before.status}: not sent${unanswered ? ' again' : ''}`,
-        };
+      const shows =
+        heldUnderWord === undefined
+          ? `the order is already ${before.status}`
+          : `the order is ${before.status}, a status word b2bctl does not know, and holds this move's ${heldUnderWord}`;
+      if (!conflict) return { outcome: 'unchanged', id, message: `${shows}: not sent${unanswered ? ' again' : ''}` };
       return (
         recipientRefusal(move, before, id) ??
         this.correct(target, conflict, before.status, signal, totalMismatch(move, before, sending.place))
@@ -358,6 +369,14 @@ export class MoveSender {
           ? undefined
           : await this.ackedCorrection(move, { status, answer, corrects }, signal);
       if (unshown !== undefined) return { ...unshown, id };
+      const dropped =
+        keepStatus === undefined && held !== undefined && shownStatus !== undefined
+          ? dataDropped(move, { status, shownStatus }, held)
+          : undefined;
+      if (dropped !== undefined) {
+        this.states.delete(move.order);
+        return { ...dropped, id };
+      }
       if (!answer.recognised) this.warnOnce(status);
       this.remember(move, shownStatus ?? keepStatus ?? statusAfter[move.action]);
       return {
@@ -375,7 +394,9 @@ export class MoveSender {
           ? `the answer is the record of another order (id ${answer.otherOrder})`
           : unmade?.seen === 'notMade'
             ? "the answer's record of the order shows the correction not made"
-            : `the answer shows the order ${shownStatus}, which this move does not lead to`;
+            : shownStatus !== undefined && !isKnownStatus(shownStatus)
+              ? `the answer shows the order ${shownStatus}, a status word b2bctl does not know`
+              : `the answer shows the order ${shownStatus}, which this move does not lead to`;
     const kind = answer.refusal === undefined ? 'unproven' : 'refusal';
     const settled =
       keepStatus === undefined
@@ -513,8 +534,9 @@ export class MoveSender {
   private async settle(move: PreparedMove, answered: Unproven, signal?: AbortSignal): Promise<MoveResult> {
     const { what } = answered;
     let status: string | undefined;
+    let held: HeldMoveData = {};
     try {
-      status = (await orderState(this.client, move.values.id ?? move.order, signal)).status;
+      ({ status, held } = await orderState(this.client, move.values.id ?? move.order, signal));
     } catch {
       // Nothing tells whether the move was made: a 2xx, or a 5xx or lost answer, which may come after the platform
       // made it (platform/applied-write.ts). It was reported "failed" after a 5xx, and fed back from the errors file
@@ -548,10 +570,10 @@ export class MoveSender {
         message: `${how}; the order is ${status}, so the move went through`,
       };
     }
-    const now = `the order is ${status ?? 'of a status b2bctl cannot read'}, not ${statusAfter[move.action]}`;
-    // The order's old status in a 200 may be the platform's answer before it applies the move, later: not "failed";
-    // nor a refusing 2xx when the order's status cannot be read to show the move not made.
-    if (answered.kind === 'unproven' || (answered.kind === 'refusal' && status === undefined))
+    if (status === undefined || !isKnownStatus(status)) return unplacedStatus(move, answered, status, held);
+    const now = `the order is ${status}, not ${statusAfter[move.action]}`;
+    // The order's old status in a 200 may be the platform's answer before it applies the move, later: not "failed".
+    if (answered.kind === 'unproven')
       return {
         outcome: 'unknown',
         status: answered.status,
@@ -618,22 +640,26 @@ export class MoveSender {
   }
 
   /**
-   * A move of an order whose detail showed nothing b2bctl reads (neither status nor id): not sent, `unknown`, with
-   * one warning a run naming the setting. Sent, a move the order took went again and another ERP number replaced
-   * the one it held, exit 0 (a user test); the check the user did not switch off would silently not run.
+   * A move of an order whose detail showed no status b2bctl reads: not sent, `unknown`, with one warning a run. Sent,
+   * a move the order took went again and another ERP number replaced the one it held, exit 0 (a user test); the
+   * check the user did not switch off would silently not run. `unread`: it showed no id either, so the order is
+   * likely in an envelope b2bctl does not know (answers.order.detail names it); else the status is under a name it
+   * does not read (`situacao`: answers.order.status names it).
    */
-  private unreadDetail(id: string | undefined): MoveResult {
+  private unreadDetail(id: string | undefined, unread: boolean): MoveResult {
     if (!this.warnedUnread) {
       this.warnedUnread = true;
       this.warn(
-        "warning: the platform's order detail shows neither a status nor an id where b2bctl reads them (the answer's root, or a data, order, result or content envelope), so what an order has taken cannot be checked and its moves are not sent. Set answers.order.detail to where the answer holds the order (b2bctl orders get ID shows the answer; b2bctl config set answers.order.detail pedido), or give --no-status-check to send them unchecked.",
+        unread
+          ? "warning: the platform's order detail shows neither a status nor an id where b2bctl reads them (the answer's root, or a data, order, result or content envelope), so what an order has taken cannot be checked and its moves are not sent. Set answers.order.detail to where the answer holds the order (b2bctl orders get ID shows the answer; b2bctl config set answers.order.detail pedido), or give --no-status-check to send them unchecked."
+          : "warning: the platform's order detail shows the order but no status where b2bctl reads it (a status field, as a word or an object with a code), so what an order has taken cannot be checked and its moves are not sent. Set answers.order.status to the field that holds it (b2bctl orders get ID shows the answer; b2bctl config set answers.order.status situacao), or give --no-status-check to send them unchecked.",
       );
     }
+    const fix = `set answers.order.${unread ? 'detail' : 'status'}, or --no-status-check sends it unchecked`;
     return {
       outcome: 'unknown',
       id,
-      message:
-        "not sent: the order's detail shows no status b2bctl reads, so whether the order has taken this move cannot be checked (set answers.order.detail, or --no-status-check sends it unchecked)",
+      message: `not sent: the order's detail shows no status b2bctl reads, so whether the order has taken this move cannot be checked (${fix})`,
     };
   }
 
@@ -659,6 +685,27 @@ function replaceLacks(route: OrderRoute, field: MoveConflict['field'], values: M
   return names.map((name) => `{${name}}`).join(' or ');
 }
 
+/**
+ * A 2xx whose record of the order shows the move's status but the place of the data it carried empty (`"erpOrderNumber":
+ * null`): the store may have moved the status and dropped the data. `unknown`, never `applied` (a user test), and kept
+ * out of the errors file: the order may hold the move's status, and fed back unchecked it would go again. Undefined
+ * when the record shows the data, or does not show its place at all (which tells nothing).
+ */
+function dataDropped(
+  move: PreparedMove,
+  { status, shownStatus }: { status: number; shownStatus: string },
+  held: HeldMoveData,
+): MoveResult | undefined {
+  const words = carriedDataShownEmpty(held, move.action, move.values);
+  if (words === undefined) return undefined;
+  return {
+    outcome: 'unknown',
+    status,
+    settledByReadingFirst: true,
+    message: `the answer shows the order ${shownStatus} but holding no ${words}: the platform may have taken the move without its ${words}; check with b2bctl orders get ${move.order}`,
+  };
+}
+
 /** A failure that may come after the platform applied the move, said as what came: a 5xx, or no answer at all. */
 function answeredHow(status: number | undefined): string {
   return status === undefined ? 'the answer was lost' : `the move was answered HTTP ${status}`;
@@ -677,9 +724,48 @@ function requestResultNote(result: string | undefined): string | undefined {
  * failed, when it failed. Not "feed the row back": the errors file, fed back as the run was made (--no-status-check),
  * sends it unchecked, a second time (a user test); the resume reads the order before it sends.
  */
-function unknownMessage(order: string, failedRead?: string): string {
+function unknownMessage(order: string, failedRead?: string, statusWord?: string): string {
   const read = failedRead === undefined ? '' : ` (${failedRead})`;
+  if (statusWord !== undefined)
+    return `unknown: sent by the interrupted run, its answer not seen, and the order is ${statusWord}, a status word b2bctl does not know, so it cannot tell whether the move went through; not sent again. Check with b2bctl orders get ${order}, and send it by hand only if the order has not taken it`;
   return `unknown: sent by the interrupted run, its answer not seen, and the order's status cannot be read to tell whether it went through${read}; not sent again. Check with b2bctl orders get ${order}; a later --resume reads its status again and sends it only if the order has not taken it`;
+}
+
+/**
+ * A move whose answer did not prove it (a 5xx, a lost answer, a 2xx that refuses it or shows no proof), read again to
+ * an order whose status tells neither way: a word b2bctl does not know (a store's own, `PRONTO_PARA_ENVIO`), or none
+ * it reads. `unknown`, never "failed … send it again", which had a move the store applied sent a second time (a user
+ * test). Kept out of the errors file as any move that may have been applied: fed back, a run taking the word for
+ * "not there yet" would send it again; the resume reads it and does not. An order holding the very data the move
+ * carried (its ERP number, NF-e key or tracking code) shows it reached the order: `applied`.
+ */
+function unplacedStatus(
+  move: PreparedMove,
+  answered: Unproven,
+  status: string | undefined,
+  held: HeldMoveData,
+): MoveResult {
+  // The order holding the very data this move carried shows it reached the order, whatever the word.
+  const holds = status === undefined ? undefined : dataHeldUnderUnknownStatus(status, held, move.action);
+  if (holds !== undefined && moveConflict(held, move.action, move.values) === undefined) {
+    const how = answered.kind !== 'failure' ? answered.what : answeredHow(answered.status);
+    return {
+      outcome: 'applied',
+      status: answered.status,
+      message: `${how}; the order is ${status}, a status word b2bctl does not know, and holds this move's ${holds}, so the move went through`,
+    };
+  }
+  const order = move.order;
+  const shown =
+    status === undefined
+      ? "the order's detail shows no status b2bctl reads"
+      : `the order is ${status}, a status word b2bctl does not know`;
+  return {
+    outcome: 'unknown',
+    status: answered.status,
+    settledByReadingFirst: true,
+    message: `${answered.what}; ${shown}, so it cannot tell whether the move went through: check with b2bctl orders get ${order} before sending it again`,
+  };
 }
 
 /**

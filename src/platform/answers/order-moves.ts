@@ -1,3 +1,4 @@
+import { sameOrderKey } from '../../domain/order-keys.js';
 import { orderStatusOf } from '../../domain/order-stages.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { isIdLike, isRecord } from './shapes.js';
@@ -51,7 +52,9 @@ export function readMoveAnswer(body: unknown, id?: string): MoveAnswer {
     answer.requestResult = status;
   } else answer.status = status;
   const shownId = isIdLike(record.id) ? String(record.id) : undefined;
-  if (id !== undefined && shownId !== undefined && shownId !== id) answer.otherOrder = shownId;
+  // One order whatever its leading zeros (`"000040"` is order 40): "another order's record" sent an operator hunting
+  // for a mix-up that did not happen, and read the order again for nothing (a user test).
+  if (id !== undefined && shownId !== undefined && !sameOrderKey(shownId, id)) answer.otherOrder = shownId;
   return answer;
 }
 

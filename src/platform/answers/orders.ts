@@ -98,6 +98,7 @@ export interface OrderAnswerSettings {
   dateCreated?: string;
   number?: string;
   detail?: string;
+  status?: string;
   erpNumber?: string;
   invoiceKey?: string;
   trackingCode?: string;
@@ -116,6 +117,7 @@ export function orderAnswerSettingsFrom(value: (key: OrderAnswerKey) => string |
     dateCreated: value('answers.orders.dateCreated'),
     number: value('answers.orders.number'),
     detail: value('answers.order.detail'),
+    status: value('answers.order.status'),
     erpNumber: value('answers.order.erpNumber'),
     invoiceKey: value('answers.order.invoiceKey'),
     trackingCode: value('answers.order.trackingCode'),

@@ -68,14 +68,17 @@ describe('a 200 to a move that is no proof of it: the order is read again', () =
   });
 
   it('a refusing body, the order showing no status to tell: unknown, not "did not go through"', async () => {
-    const { test, sandbox } = await behind(() => ({ answer: 200, body: { success: false } }));
+    // The detail shows a status before the move (with none, the move is not sent) and none once it was answered.
+    const { test, sandbox } = await behind((id) => {
+      (sandbox.state.orders.orders.get(id) as unknown as { status: unknown }).status = undefined;
+      return { answer: 200, body: { success: false } };
+    });
     const [id] = newOrders(sandbox, 1) as [number];
-    (sandbox.state.orders.orders.get(id) as unknown as { status: unknown }).status = undefined;
     const { code, outcome } = await ready(test, id);
     expect(code).toBe(ExitCode.someRecordsFailed);
     expect(outcome).toMatchObject({ outcome: 'unknown', status: 200 });
     expect(outcome?.message).toMatch(
-      /^the answer's body refuses the move: \{"success":false\}; the order is of a status b2bctl cannot read, not READY_TO_SHIP: /,
+      /^the answer's body refuses the move: \{"success":false\}; the order's detail shows no status b2bctl reads, so it cannot tell whether the move went through: /,
     );
   });
 
