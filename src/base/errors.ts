@@ -76,15 +76,15 @@ export class AuthError extends B2bctlError {
  * (unknownOutcome), never `not sent`: the platform may have applied it (a user test).
  */
 export class CredentialsRefusedAfterWriteError extends AuthError {
-  constructor(
-    message: string,
-    /** The report row's message of the record whose write went out. */
-    readonly unknownOutcome: string,
-    /** The status the write itself was answered with, if any (a 500 after storing); none when its answer was lost. */
-    readonly status: number | undefined,
-    options?: { cause?: unknown },
-  ) {
+  /** The report row's message of the record whose write went out. */
+  readonly unknownOutcome: string;
+  /** The status the write itself was answered with, if any (a 500 after storing); none when its answer was lost. */
+  readonly status: number | undefined;
+
+  constructor(message: string, unknownOutcome: string, status: number | undefined, options?: { cause?: unknown }) {
     super(message, options);
+    this.unknownOutcome = unknownOutcome;
+    this.status = status;
   }
 }
 

@@ -571,12 +571,13 @@ function unreadableAnswer(request: HttpRequest, url: URL, status: number, body: 
  * the request done (docs/api.md), from `target` (the method and URL) and `why` (what could not be read, and the fix).
  */
 export class UnreadableWriteAnswerError extends AmbiguousRequestError {
-  constructor(
-    readonly target: string,
-    status: number,
-    readonly why: string,
-  ) {
+  readonly target: string;
+  readonly why: string;
+
+  constructor(target: string, status: number, why: string) {
     super(`${target} answered HTTP ${status} ${why}.`, { status });
+    this.target = target;
+    this.why = why;
   }
 }
 

@@ -52,11 +52,11 @@ export class PermanentRefusal extends Error {}
 
 /** A failure whose answer asked for a pause before the next try (`Retry-After`): `waitMs`, as the ERP asked. */
 export class AskedToWait extends Error {
-  constructor(
-    message: string,
-    readonly waitMs: number,
-  ) {
+  readonly waitMs: number;
+
+  constructor(message: string, waitMs: number) {
     super(message);
+    this.waitMs = waitMs;
   }
 }
 

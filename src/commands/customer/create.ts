@@ -343,7 +343,11 @@ function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: str
  * question's answer, asked again by the resume), never `failed` in the question's words (a user test).
  */
 class QuestionRefused {
-  constructor(readonly row: { message: string }) {}
+  readonly row: { message: string };
+
+  constructor(row: { message: string }) {
+    this.row = row;
+  }
 }
 
 /**
