@@ -151,11 +151,11 @@ describe('orders poll: a listing answered 200 with an error or a total and no li
     expect(received).toEqual(['GET /v1/orders/100230', 'GET /v1/orders']);
   });
 
-  it('orders ready NUMBER: the move is not sent to the number as an id, exit 69', async () => {
+  it('orders ready NUMBER: the move is not sent to the number as an id, failed, exit 1', async () => {
     routes['GET /v1/orders'] = answer('{"success":false,"message":"Internal error"}');
     routes['PUT /v1/orders/*'] = (_request, _body, response) => response.writeHead(404).end();
     const result = await run(['orders', 'ready', '100230', '--erp-number', 'X']);
-    expect(result.code).toBe(69);
+    expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       'failed with HTTP 200: the answer is no page of orders (it says it failed): {"success":false,"message":"Internal error"}',
     );

@@ -253,7 +253,7 @@ describe('orders update: a move answered by an HTML page', () => {
     received.length = 0;
     routes['GET /v1/orders/*'] = (request, _body, response) => {
       const id = Number(request.url?.split('/').at(-1));
-      answerJson(response, 200, { id, status: id === 101 ? 'READY_TO_SHIP' : 'PAID' });
+      answerJson(response, 200, { id, status: id === 101 ? 'READY_TO_SHIP' : 'AWAITING_PAYMENT' });
     };
     routes['PUT /v1/orders/*'] = (_request, _body, response) => answerJson(response, 200, { status: 'READY_TO_SHIP' });
     const resumed = await run(['orders', 'update', 'moves.csv', '--resume', 'r.csv']);
