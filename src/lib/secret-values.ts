@@ -1,7 +1,8 @@
 /**
  * Known secret values (a password, a token, a URL's key) and the text that may quote them: what another system
  * answers is quoted in logs, reports and stores, and an answer may echo the credential it was sent (an auth
- * middleware's error page, a validation framework's "value X is not allowed"). Pure.
+ * middleware's error page, a validation framework's "value X is not allowed"). No I/O; its one state is a cache of the
+ * runs of the secrets last asked for (lastFragmentRuns), which changes no answer.
  */
 
 import { type DecodedView, decodedViews, withoutInvisible, withoutWhitespace } from './decoded-view.js';

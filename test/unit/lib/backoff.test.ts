@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Backoff, backoffDelay, backoffStep } from '../../../src/lib/backoff.js';
 
 const lowDice = () => 0;
@@ -60,10 +60,17 @@ describe('Backoff', () => {
     ]);
   });
 
-  it('draws from Math.random when given no dice, within the step', () => {
-    const { nominalMs, waitMs } = new Backoff({ baseMs: 500, maxMs: 1500 }).take();
-    expect(nominalMs).toBe(500);
-    expect(waitMs).toBeGreaterThanOrEqual(250);
-    expect(waitMs).toBeLessThanOrEqual(500);
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('draws from Math.random when given no dice: its lowest throw half the step, its highest the step', () => {
+    const random = vi.spyOn(Math, 'random').mockReturnValueOnce(0).mockReturnValueOnce(0.999_999);
+    const backoff = new Backoff({ baseMs: 500, maxMs: 1500 });
+    expect([backoff.take(), backoff.take()]).toEqual([
+      { nominalMs: 500, waitMs: 250 },
+      { nominalMs: 1000, waitMs: 1000 },
+    ]);
+    expect(random).toHaveBeenCalledTimes(2);
   });
 });
