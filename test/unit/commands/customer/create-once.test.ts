@@ -564,11 +564,13 @@ describe('createOnce: a resumed record its run reported unknown (sent, its outco
   });
 });
 
-describe('createOnce: the question after a create that went out fails other than by a refusal (one rule: unknown)', () => {
-  const page = () =>
-    new ProxyPageError({ method: 'PUT', url: `https://x.example${put}`, changesNothing: true }, 200, '<html></html>');
-  const notSent = () => new NothingSentError(`Interrupted before PUT https://x.example${put} was sent.`);
+/** A portal's page answering the question in the platform's place. */
+const page = () =>
+  new ProxyPageError({ method: 'PUT', url: `https://x.example${put}`, changesNothing: true }, 200, '<html></html>');
+/** The question never sent: the run was stopping (Ctrl-C, or another request's failure). */
+const notSent = () => new NothingSentError(`Interrupted before PUT https://x.example${put} was sent.`);
 
+describe('createOnce: the question after a create that went out fails other than by a refusal (one rule: unknown)', () => {
   it('a page in the platform`s place: thrown to stop the run, carrying the unknown row and the page', async () => {
     const stop = page();
     const { client } = scripted(lost(), stop);
