@@ -88,6 +88,28 @@ export class CredentialsRefusedAfterWriteError extends AuthError {
   }
 }
 
+/**
+ * What stops a bulk run (`stop`, its cause) met after a write went out whose outcome the failed request was to tell: a
+ * customer create whose answer was lost, then the question "is it registered?" answered by a proxy's page or a
+ * redirect. The record whose write went out is `unknown` with its row (unknownOutcome), never `not sent`, then the run
+ * stops as `stop` stops it (a user test).
+ */
+export class StoppedAfterWriteError extends B2bctlError {
+  /** The report row's message of the record whose write went out. */
+  readonly unknownOutcome: string;
+  /** The status the write itself was answered with, if any (a 500 after storing); none when its answer was lost. */
+  readonly status: number | undefined;
+  /** The error that stops the run once the row is written. */
+  readonly stop: unknown;
+
+  constructor(stop: unknown, unknownOutcome: string, status: number | undefined) {
+    super(unknownOutcome, exitCodeOf(stop), { cause: stop });
+    this.unknownOutcome = unknownOutcome;
+    this.status = status;
+    this.stop = stop;
+  }
+}
+
 /** The platform could not be reached, or kept failing after every retry. */
 export class UnavailableError extends B2bctlError {
   /**

@@ -6,6 +6,7 @@ import {
   AmbiguousRequestError,
   AuthError,
   CredentialsRefusedAfterWriteError,
+  StoppedAfterWriteError,
   ExitCode,
   NothingSentError,
   OutputError,
@@ -423,7 +424,8 @@ function stoppingStarts<Batch>(
  * HTML page or a redirect stops the run as any answer that is not the platform's does, but the answer came after the
  * request went out, and it may have been applied, so its records are `unknown` with their rows (each batch in flight
  * that gets such an answer too), never `not sent`. A read's (an order's status read first) sent nothing: no row. So
- * for refused credentials met after a write went out (CredentialsRefusedAfterWriteError): the run stops, exit 77.
+ * for refused credentials met after a write went out (CredentialsRefusedAfterWriteError): the run stops, exit 77; and
+ * for any other stop met after it (StoppedAfterWriteError), which stops the run as the error it carries.
  */
 function reportedIfSent<Sent>(
   error: unknown,
@@ -434,14 +436,16 @@ function reportedIfSent<Sent>(
   const sentThenStopped =
     error instanceof ProxyPageError ||
     error instanceof RedirectAnswerError ||
-    error instanceof CredentialsRefusedAfterWriteError;
+    error instanceof CredentialsRefusedAfterWriteError ||
+    error instanceof StoppedAfterWriteError;
   if (!sentThenStopped || error.unknownOutcome === undefined) return error;
   const answer = { status: error.status, message: error.unknownOutcome };
   ledger.record(
     batch.map((entry) => reportEntry({ ...placeOf(entry), key: entry.key, outcome: 'unknown', ...answer }, entry)),
   );
   result.answeredBatches++;
-  return error;
+  // The row written, the run stops as what stopped it says (its line, its exit code).
+  return error instanceof StoppedAfterWriteError ? error.stop : error;
 }
 
 /**

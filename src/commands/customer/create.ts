@@ -9,7 +9,9 @@ import {
   CredentialsRefusedAfterWriteError,
   ExitCode,
   exitCodeOf,
+  NothingSentError,
   PlatformError,
+  StoppedAfterWriteError,
   UnavailableError,
 } from '../../base/errors.js';
 import type { PlatformClient, PlatformResponse } from '../../platform/client.js';
@@ -172,7 +174,7 @@ export async function createOnce(
   if (entry.reportedUnknown) {
     const earlier = resumedFind(entry.reportedStatus, document);
     const stored = await storedAfterLostAnswer(client, document, earlier.lead, entry.reportedStatus, signal);
-    if (stored instanceof QuestionRefused) return report('unknown', { status: entry.reportedStatus, ...stored.row });
+    if (stored instanceof QuestionUnanswered) return report('unknown', { status: entry.reportedStatus, ...stored.row });
     if (stored !== undefined) return existingAfterLostAnswer(client, entry, upsert, earlier, stored, report, signal);
   }
   let created: PlatformResponse<Customer | undefined>;
@@ -196,7 +198,8 @@ export async function createOnce(
 /**
  * A create whose outcome was not seen (`lead` and `what` say how: a lost answer, a 2xx without the customer), asked
  * about: found, as existingAfterLostAnswer decides; not found, `unknown` (the platform may still be creating it, so
- * it is not sent again in this run: a resume asks again); a question refused, `unknown` too (QuestionRefused).
+ * it is not sent again in this run: a resume asks again); a question that did not tell, `unknown` too
+ * (unansweredQuestion).
  */
 async function afterUnseenCreate(
   client: PlatformClient,
@@ -209,7 +212,7 @@ async function afterUnseenCreate(
   const document = String(entry.value.document);
   const { lead, what, status } = unseen;
   const stored = await storedAfterLostAnswer(client, document, lead, status, signal);
-  if (stored instanceof QuestionRefused) return report('unknown', { status, ...stored.row });
+  if (stored instanceof QuestionUnanswered) return report('unknown', { status, ...stored.row });
   if (stored !== undefined) {
     const found = { what, status, created: `${what}; the customer exists, so it was not sent again` };
     return existingAfterLostAnswer(client, entry, upsert, found, stored, report, signal);
@@ -338,11 +341,12 @@ function lostAnswerOf(error: unknown): { error: AmbiguousRequestError; what: str
 }
 
 /**
- * The platform's refusal of the question asked after a lost answer (a 400 or 405 to the empty update: a gateway that
- * takes no update with nothing to update): it says nothing of the create, which stays `unknown` (a row quoting the
- * question's answer, asked again by the resume), never `failed` in the question's words (a user test).
+ * The question asked after a lost answer that did not tell, and the run goes on (unansweredQuestion): the platform
+ * refused it (a 400 or 405 to the empty update: a gateway that takes no update with nothing to update), which says
+ * nothing of the create, or the run was stopping before it was sent. The create stays `unknown` (a row quoting why,
+ * asked again by the resume), never `failed` in the question's words nor `not sent` (user tests).
  */
-class QuestionRefused {
+class QuestionUnanswered {
   readonly row: { message: string };
 
   constructor(row: { message: string }) {
@@ -352,10 +356,8 @@ class QuestionRefused {
 
 /**
  * The stored record of a create whose answer was lost (`lead` says how; `status`, what it was answered with, if
- * anything) and the status of the question that read it, or undefined when no customer has the document, or the
- * question's refusal (QuestionRefused). When the platform cannot be asked, the create's outcome stays unknown: an
- * error is thrown, saying so (the record is reported `unknown`, and a resume asks again); when it refuses this
- * user's credentials, the run stops (exit 77), the record `unknown` all the same (CredentialsRefusedAfterWriteError).
+ * anything) and the status of the question that read it, or undefined when no customer has the document; when the
+ * question did not tell, what unansweredQuestion makes of its failure.
  */
 async function storedAfterLostAnswer(
   client: PlatformClient,
@@ -363,29 +365,54 @@ async function storedAfterLostAnswer(
   lead: string,
   status: number | undefined,
   signal: AbortSignal,
-): Promise<StoredCustomer | QuestionRefused | undefined> {
+): Promise<StoredCustomer | QuestionUnanswered | undefined> {
   try {
     return await registeredCustomer(client, document, signal);
   } catch (error) {
-    const notAsked = `${lead} Whether customer ${document} was created could not be asked`;
-    const askAgain = 'a resume asks again before sending it.';
-    // A server in front of the platform that refused the question's encoded "/" said nothing of the customer either.
-    if (error instanceof UnavailableError || error instanceof EncodedSlashRefusedError)
-      throw new AmbiguousRequestError(`${notAsked} either (${asClause(error.message)}); ${askAgain}`, {
-        cause: error,
-      });
-    if (exitCodeOf(error) === ExitCode.authFailed && error instanceof Error)
-      throw new CredentialsRefusedAfterWriteError(
-        questionRefusedToUser(error),
-        `${notAsked}: the platform refused this user's credentials for the question (${asClause(error.message)}); ${askAgain}`,
-        status,
-        { cause: error },
-      );
-    if (!(error instanceof PlatformError)) throw error;
-    return new QuestionRefused({
+    return unansweredQuestion(error, document, lead, status);
+  }
+}
+
+/**
+ * The one rule for a question asked after a create went out that failed, whatever failed: the create stays
+ * `unknown`, with its row, never `not sent` (a user test: a proxy's HTML page answering the question left the row
+ * `not sent`, and the resume sent the create again blindly). Returned, the run going on, when the platform refused
+ * the question or the run was stopping before it was sent (QuestionUnanswered); thrown as the error the bulk run
+ * reports `unknown` when the platform could not be asked (AmbiguousRequestError, counted unavailable), refused this
+ * user's credentials (CredentialsRefusedAfterWriteError, exit 77), or anything else failed it, such as a page or a
+ * redirect from something in front of the platform (StoppedAfterWriteError: the run stops as that failure stops it).
+ */
+function unansweredQuestion(
+  error: unknown,
+  document: string,
+  lead: string,
+  status: number | undefined,
+): QuestionUnanswered {
+  const notAsked = `${lead} Whether customer ${document} was created could not be asked`;
+  const askAgain = 'a resume asks again before sending it.';
+  // A server in front of the platform that refused the question's encoded "/" said nothing of the customer either.
+  if (error instanceof UnavailableError || error instanceof EncodedSlashRefusedError)
+    throw new AmbiguousRequestError(`${notAsked} either (${asClause(error.message)}); ${askAgain}`, {
+      cause: error,
+    });
+  if (exitCodeOf(error) === ExitCode.authFailed && error instanceof Error)
+    throw new CredentialsRefusedAfterWriteError(
+      questionRefusedToUser(error),
+      `${notAsked}: the platform refused this user's credentials for the question (${asClause(error.message)}); ${askAgain}`,
+      status,
+      { cause: error },
+    );
+  if (error instanceof PlatformError)
+    return new QuestionUnanswered({
       message: `${notAsked}: the platform refused the question (${asClause(error.message)}), which says nothing of the create; ${askAgain}`,
     });
-  }
+  // Ctrl-C, or another request's failure that stopped the run, came between the create and its question.
+  if (error instanceof NothingSentError)
+    return new QuestionUnanswered({
+      message: `${notAsked}: the run was stopping, so the question was not sent (${asClause(error.message)}); ${askAgain}`,
+    });
+  const why = error instanceof Error ? asClause(error.message) : String(error);
+  throw new StoppedAfterWriteError(error, `${notAsked} (${why}); ${askAgain}`, status);
 }
 
 /**
@@ -558,8 +585,11 @@ async function afterRefusedCreate(
   } catch (question) {
     // A server in front that refused the encoded "/" has its own advice (the failed row names the setting).
     const refused = question instanceof PlatformError && !(question instanceof EncodedSlashRefusedError);
-    if (!refused || question.exitCode === ExitCode.authFailed) throw question;
-    return questionRefusedAfterRefusal(entry, error, question, report);
+    if (refused && question.exitCode !== ExitCode.authFailed)
+      return questionRefusedAfterRefusal(entry, error, question, report);
+    // The interrupted run's create may have made the customer: the rule of a question after a create went out.
+    if (entry.unanswered) return resentCreateUnasked(entry, error, question, report);
+    throw question;
   }
   if (!registered) return notRegistered();
   const existing = registered.record;
@@ -613,6 +643,25 @@ function questionRefusedAfterRefusal(
   return report('failed', {
     status: refusal.status,
     message: `${refusal.platformMessage ?? refusal.message} (${unasked})`,
+  });
+}
+
+/**
+ * A resumed record without a row, its create sent again and refused 400 or 409, and the question that would tell
+ * whether the interrupted run made the customer failed other than by a refusal (unansweredQuestion): `unknown`, asked
+ * again by the next resume; never `not sent`, which the next resume would send again without asking.
+ */
+function resentCreateUnasked(
+  entry: PendingRecord<CustomerCreateBody>,
+  refusal: PlatformError,
+  question: unknown,
+  report: Reporter,
+): ReportEntry {
+  const document = String(entry.value.document);
+  const lead = `The interrupted run sent customer ${document} and could not tell whether it was created; sent again, the create was refused (${asClause(refusal.message)}).`;
+  return report('unknown', {
+    status: refusal.status,
+    ...unansweredQuestion(question, document, lead, refusal.status).row,
   });
 }
 

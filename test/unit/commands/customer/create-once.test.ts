@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import type { PendingRecord } from '../../../../src/bulk/pending-records.js';
 import { createOnce, updateBodyOf } from '../../../../src/commands/customer/create.js';
 import type { CustomerCreateBody } from '../../../../src/domain/customer.js';
-import { AmbiguousRequestError, PlatformError, UnavailableError } from '../../../../src/base/errors.js';
+import {
+  AmbiguousRequestError,
+  NothingSentError,
+  PlatformError,
+  StoppedAfterWriteError,
+  UnavailableError,
+} from '../../../../src/base/errors.js';
+import { ProxyPageError } from '../../../../src/platform/answers/shapes.js';
 import type { PlatformClient, PlatformRequest } from '../../../../src/platform/client.js';
 import { appliedWriteRule } from '../../../../src/platform/applied-write.js';
 import { AmbiguousAnswerError } from '../../../../src/platform/http-client.js';
@@ -554,5 +561,66 @@ describe('createOnce: a resumed record its run reported unknown (sent, its outco
     const { client, said } = scripted({ id: 6 });
     expect((await createOnce(client, entry({ unanswered: true }), false, signal)).row.outcome).toBe('created');
     expect(said()).toEqual([`POST ${post}`]);
+  });
+});
+
+/** A portal's page answering the question in the platform's place. */
+const page = () =>
+  new ProxyPageError({ method: 'PUT', url: `https://x.example${put}`, changesNothing: true }, 200, '<html></html>');
+/** The question never sent: the run was stopping (Ctrl-C, or another request's failure). */
+const notSent = () => new NothingSentError(`Interrupted before PUT https://x.example${put} was sent.`);
+
+describe('createOnce: the question after a create that went out fails other than by a refusal (one rule: unknown)', () => {
+  it('a page in the platform`s place: thrown to stop the run, carrying the unknown row and the page', async () => {
+    const stop = page();
+    const { client } = scripted(lost(), stop);
+    const error = await createOnce(client, entry(), false, signal).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(StoppedAfterWriteError);
+    expect(error).toMatchObject({ stop, status: undefined, exitCode: stop.exitCode });
+    expect((error as StoppedAfterWriteError).unknownOutcome).toMatch(
+      /^the answer was lost\. Whether customer 52998224725 was created could not be asked \(PUT https:\/\/x\.example\/v1\/customer\/52998224725 answered HTTP 200 with an HTML page .*\); a resume asks again before sending it\.$/,
+    );
+  });
+
+  it('a bug, or anything else the question throws: the same, the row first, then the run stops as it says', async () => {
+    const bug = new TypeError('cannot read properties of undefined');
+    const { client } = scripted(lost(), bug);
+    await expect(createOnce(client, entry(), false, signal)).rejects.toMatchObject({ stop: bug, exitCode: 1 });
+  });
+
+  it('the run stopping before the question went out: unknown, the run goes on stopping, never not sent', async () => {
+    const { client } = scripted(lost(), notSent());
+    expect((await createOnce(client, entry(), false, signal)).row).toEqual({
+      ...place,
+      outcome: 'unknown',
+      message: `the answer was lost. Whether customer 52998224725 was created could not be asked: the run was stopping, so the question was not sent (Interrupted before PUT https://x.example${put} was sent); a resume asks again before sending it.`,
+    });
+  });
+
+  it('a resumed record its run reported unknown, the question met by a page: the same, the earlier create named', async () => {
+    const { client, said } = scripted(page());
+    await expect(createOnce(client, unknownBefore(), false, signal)).rejects.toMatchObject({
+      unknownOutcome: expect.stringMatching(
+        /^The interrupted run sent customer 52998224725 and could not tell whether it was created\. Whether customer 52998224725 was created could not be asked \(PUT /,
+      ) as unknown,
+    });
+    expect(said()).toEqual([`PUT ${put}`]);
+  });
+
+  it('a resumed record without a row, its create refused 400 and the question met by a page: unknown, not not sent', async () => {
+    const { client } = scripted(refused(400, 'Documento já cadastrado'), page());
+    await expect(createOnce(client, entry({ unanswered: true }), false, signal)).rejects.toMatchObject({
+      status: 400,
+      unknownOutcome: expect.stringMatching(
+        /^The interrupted run sent customer 52998224725 and could not tell whether it was created; sent again, the create was refused \(POST https:\/\/x\.example\/v1\/customer failed with HTTP 400: Documento já cadastrado\)\. Whether customer 52998224725 was created could not be asked \(PUT /,
+      ) as unknown,
+    });
+  });
+
+  it('the same, the platform unavailable for the question: unknown, thrown as ambiguous (counted unavailable)', async () => {
+    const { client } = scripted(refused(400), new UnavailableError('PUT kept failing with HTTP 503 after 4 attempts.'));
+    await expect(createOnce(client, entry({ unanswered: true }), false, signal)).rejects.toBeInstanceOf(
+      AmbiguousRequestError,
+    );
   });
 });
