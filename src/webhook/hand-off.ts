@@ -1,7 +1,8 @@
 import type { Clock } from '../base/clock.js';
 import { spokenDuration } from '../domain/duration.js';
-import { Backoff, type BackoffSettings } from '../lib/backoff.js';
-import { AskedToWait, type EventConsumer, PermanentRefusal } from './consumers.js';
+import { Backoff } from '../lib/backoff.js';
+import { type EventConsumer, PermanentRefusal } from './consumers.js';
+import { handOffBackoff, nextTry, tryingAgainIn } from './next-try.js';
 import type { EventStore, FailingEvent, StoredEvent } from './store/types.js';
 
 export interface HandOffOptions {
@@ -37,18 +38,6 @@ export interface HandOffState {
 
 type Outcome =
   { delivered: true } | { delivered: false; error: string; attempts: number; failedMs: number } | 'stopped';
-
-/**
- * The waits after an ERP's or a store's failure: half a second, doubling up to 30 s, each drawn between half its step
- * and the step (lib/backoff.ts). `webhook replay` waits the same between its tries.
- */
-export const handOffBackoff: BackoffSettings = { baseMs: 500, maxMs: 30_000 };
-
-/**
- * The longest pause an ERP's Retry-After is granted: one asking for a day is asked again well before, as the events
- * behind it wait too.
- */
-const longestAskedWaitMs = 600_000;
 
 /** Events read ahead from the store at once (each may be up to the body limit, so a few). */
 const readAhead = 32;
@@ -438,19 +427,17 @@ export class HandOff {
         // What was delivered before is recorded before a wait that may last: an outage holds nothing unrecorded.
         if (!(await this.recordDeliveries())) return 'stopped';
         await this.rememberFailing(event, firstTry, attempt);
-        const { nominalMs, waitMs } = backoff.take();
         // An ERP that asked for a pause (429 or 503 with Retry-After) gets it, up to 10 minutes, if it is longer.
-        const askedMs = error instanceof AskedToWait ? Math.min(error.waitMs, longestAskedWaitMs) : 0;
-        const asked = askedMs > nominalMs ? ' (the wait its Retry-After asked for)' : '';
+        const next = nextTry(backoff, error);
         // Every failure while the waits grow, then one line in five minutes: a day's outage is not 3,000 lines.
         if (attempt <= 8 || clock.now() - lastLogged >= 300_000) {
           lastLogged = clock.now();
           this.options.log(
-            `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} failed (attempt ${attempt}, failing for ${spokenDuration(failedMs)} of --give-up-after ${spokenDuration(giveUpAfterMs)}: ${message}); trying again in ${spokenDuration(Math.max(nominalMs, askedMs))}${asked}.`,
+            `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} failed (attempt ${attempt}, failing for ${spokenDuration(failedMs)} of --give-up-after ${spokenDuration(giveUpAfterMs)}: ${message}); ${tryingAgainIn(next)}.`,
           );
         }
         if (
-          !(await clock.sleep(Math.max(waitMs, askedMs), signal).then(
+          !(await clock.sleep(next.waitMs, signal).then(
             () => true,
             () => false,
           ))
