@@ -20,6 +20,8 @@ export interface HandOffOptions {
   /** The position is committed after this many deliveries, or this long after the first unrecorded one. */
   commitEvents?: number;
   commitEveryMs?: number;
+  /** The hand-offs that take an event only once this one has (the ERP's behind --fetch-orders: after-fetch.ts). */
+  waitedForBy?: readonly string[];
 }
 
 /** What /healthz tells of a hand-off this process runs. */
@@ -34,6 +36,17 @@ export interface HandOffState {
   storeError?: string;
   /** Another receiver of a shared store delivers this hand-off: its backlog tells how it goes. */
   standingBy?: boolean;
+  /** The event whose subject's own failure (one order's fetch) holds every later event, while it does (holdBehind). */
+  holding?: HeldDelivery;
+}
+
+/** An event that holds every later one behind its failing delivery, and the hand-offs that wait with them. */
+export interface HeldDelivery {
+  eventId: number;
+  /** Its first failure (before a restart too), and when --give-up-after makes it a dead letter. */
+  since: number;
+  givesUpAt: number;
+  waiting: readonly string[];
 }
 
 type Outcome =
@@ -366,12 +379,17 @@ export class HandOff {
     this.current.busySince = firstTry;
     try {
       const outcome = await this.retryUntilGivenUp(event, firstTry, firstFailure);
+      if (outcome !== 'stopped' && outcome.delivered && this.current.holding?.eventId === event.id)
+        this.options.log(
+          `Hand-off "${this.name}": ${this.consumer.subjectOf?.(event) ?? `event ${event.id}`} (${event.kind} event ${event.id}) went through; the events behind it go on.`,
+        );
       // Delivered or dead, the store forgot it (a retried dead letter starts its clocks again); stopped, it did not.
       if (outcome !== 'stopped' && this.failing?.eventId === event.id) this.failing = undefined;
       return outcome;
     } finally {
       this.current.busySince = undefined;
       this.current.lastError = undefined;
+      this.current.holding = undefined;
     }
   }
 
@@ -405,6 +423,28 @@ export class HandOff {
     }
   }
 
+  /**
+   * An event whose failure is its subject's own (one order's fetch answered 500, the platform well for the others)
+   * holds every later event, of this hand-off and of those waiting for it, for up to --give-up-after: each hand-off
+   * keeps store order (docs/decisions/0039-a-failing-fetch-holds-in-store-order.md). Said in one warning at its first
+   * failure in this process, and on /healthz (`delivery held`) while it lasts.
+   */
+  private holdBehind(event: StoredEvent, firstTry: number, firstFailureHere: boolean): void {
+    const subject = this.consumer.subjectOf?.(event);
+    if (subject === undefined) return;
+    const givesUpAt = firstTry + this.options.giveUpAfterMs;
+    const waiting = this.options.waitedForBy ?? [];
+    this.current.holding = { eventId: event.id, since: firstTry, givesUpAt, waiting };
+    if (!firstFailureHere) return;
+    const withIt =
+      waiting.length === 0
+        ? ''
+        : `, and hand-off${waiting.length === 1 ? '' : 's'} ${waiting.map((name) => `"${name}"`).join(', ')} with it`;
+    this.options.log(
+      `warning: hand-off "${this.name}" fails on ${subject} (${event.kind} event ${event.id}): every later event waits behind it, in store order${withIt}, until it goes through or for at most ${spokenDuration(Math.max(0, givesUpAt - this.options.clock.now()))} more (until ${new Date(givesUpAt).toISOString()}, --give-up-after), when it becomes a dead letter.`,
+    );
+  }
+
   private async retryUntilGivenUp(event: StoredEvent, firstTry: number, firstFailure?: Error): Promise<Outcome> {
     const { clock, giveUpAfterMs } = this.options;
     const signal = this.stopping.signal;
@@ -427,6 +467,7 @@ export class HandOff {
         // What was delivered before is recorded before a wait that may last: an outage holds nothing unrecorded.
         if (!(await this.recordDeliveries())) return 'stopped';
         await this.rememberFailing(event, firstTry, attempt);
+        this.holdBehind(event, firstTry, attempt === firstAttempt);
         // An ERP that asked for a pause (429 or 503 with Retry-After) gets it, up to 10 minutes, if it is longer.
         const next = nextTry(backoff, error);
         // Every failure while the waits grow, then one line in five minutes: a day's outage is not 3,000 lines.
