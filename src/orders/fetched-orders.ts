@@ -224,6 +224,15 @@ export async function orderFetcher(context: Context, fetched: FetchedOrdersFolde
   const saidUnplaced = once(context.log.warn);
   return {
     target: `fetch orders into ${folder}`,
+    // One order's fetch that keeps failing (the platform answering 500 for it alone) holds every later order's.
+    subjectOf: (event) => {
+      if (event.kind !== 'orders') return undefined;
+      try {
+        return `order ${printable(String(orderNamedBy(event).id))}`;
+      } catch {
+        return undefined;
+      }
+    },
     async deliver(event: StoredEvent) {
       if (event.kind !== 'orders') return;
       const whole = wholeOrderOf(event.event);

@@ -15,7 +15,17 @@ export interface HandOffHealth {
 export type HealthProblem =
   | { problem: 'delivery stuck'; handOff: string; seconds: number }
   | { problem: 'dead letters'; handOff: string; count: number }
-  | { problem: 'store cannot write'; seconds: number };
+  | { problem: 'store cannot write'; seconds: number }
+  | {
+      problem: 'delivery held';
+      handOff: string;
+      /** The event every later one waits behind (its subject, an order, is named in the log, not here). */
+      eventId: number;
+      seconds: number;
+      givesUpInSeconds: number;
+      /** The other hand-offs waiting with it. */
+      waiting: string[];
+    };
 
 export interface BacklogHealth {
   /** `degraded` when any problem is listed (/healthz then answers 503 if the store cannot write, else 200). */
@@ -54,6 +64,16 @@ export async function backlogHealth(
       : handOff.oldestPendingSeconds * 1000;
     if (stuckMs > stuckAfterMs)
       problems.push({ problem: 'delivery stuck', handOff: handOff.name, seconds: Math.round(stuckMs / 1000) });
+    const held = running?.holding;
+    if (held !== undefined)
+      problems.push({
+        problem: 'delivery held',
+        handOff: handOff.name,
+        eventId: held.eventId,
+        seconds: Math.round((now - held.since) / 1000),
+        givesUpInSeconds: Math.max(0, Math.round((held.givesUpAt - now) / 1000)),
+        waiting: [...held.waiting],
+      });
     if (handOff.dead > 0) problems.push({ problem: 'dead letters', handOff: handOff.name, count: handOff.dead });
   }
   const failingSince = [

@@ -45,6 +45,11 @@ export interface EventConsumer {
   close?(): Promise<void>;
   /** Called once before the first delivery: settles what a killed predecessor left running. */
   prepare?(signal: AbortSignal): Promise<void>;
+  /**
+   * What a failing delivery of `event` is about (`order 42`), for a consumer whose failures are its
+   * subject's own rather than its target's outage: the hand-off then warns that it holds every later event (hand-off.ts).
+   */
+  subjectOf?(event: StoredEvent): string | undefined;
 }
 
 /** A refusal that no retry will change: the event goes to the dead letters at once. */

@@ -1,7 +1,8 @@
 import type { Clock } from '../base/clock.js';
 import { spokenDuration } from '../domain/duration.js';
-import { Backoff, type BackoffSettings } from '../lib/backoff.js';
-import { AskedToWait, type EventConsumer, PermanentRefusal } from './consumers.js';
+import { Backoff } from '../lib/backoff.js';
+import { type EventConsumer, PermanentRefusal } from './consumers.js';
+import { handOffBackoff, nextTry, tryingAgainIn } from './next-try.js';
 import type { EventStore, FailingEvent, StoredEvent } from './store/types.js';
 
 export interface HandOffOptions {
@@ -19,6 +20,8 @@ export interface HandOffOptions {
   /** The position is committed after this many deliveries, or this long after the first unrecorded one. */
   commitEvents?: number;
   commitEveryMs?: number;
+  /** The hand-offs that take an event only once this one has (the ERP's behind --fetch-orders: after-fetch.ts). */
+  waitedForBy?: readonly string[];
 }
 
 /** What /healthz tells of a hand-off this process runs. */
@@ -33,22 +36,21 @@ export interface HandOffState {
   storeError?: string;
   /** Another receiver of a shared store delivers this hand-off: its backlog tells how it goes. */
   standingBy?: boolean;
+  /** The event whose subject's own failure (one order's fetch) holds every later event, while it does (holdBehind). */
+  holding?: HeldDelivery;
+}
+
+/** An event that holds every later one behind its failing delivery, and the hand-offs that wait with them. */
+export interface HeldDelivery {
+  eventId: number;
+  /** Its first failure (before a restart too), and when --give-up-after makes it a dead letter. */
+  since: number;
+  givesUpAt: number;
+  waiting: readonly string[];
 }
 
 type Outcome =
   { delivered: true } | { delivered: false; error: string; attempts: number; failedMs: number } | 'stopped';
-
-/**
- * The waits after an ERP's or a store's failure: half a second, doubling up to 30 s, each drawn between half its step
- * and the step (lib/backoff.ts). `webhook replay` waits the same between its tries.
- */
-export const handOffBackoff: BackoffSettings = { baseMs: 500, maxMs: 30_000 };
-
-/**
- * The longest pause an ERP's Retry-After is granted: one asking for a day is asked again well before, as the events
- * behind it wait too.
- */
-const longestAskedWaitMs = 600_000;
 
 /** Events read ahead from the store at once (each may be up to the body limit, so a few). */
 const readAhead = 32;
@@ -377,12 +379,17 @@ export class HandOff {
     this.current.busySince = firstTry;
     try {
       const outcome = await this.retryUntilGivenUp(event, firstTry, firstFailure);
+      if (outcome !== 'stopped' && outcome.delivered && this.current.holding?.eventId === event.id)
+        this.options.log(
+          `Hand-off "${this.name}": ${this.consumer.subjectOf?.(event) ?? `event ${event.id}`} (${event.kind} event ${event.id}) went through; the events behind it go on.`,
+        );
       // Delivered or dead, the store forgot it (a retried dead letter starts its clocks again); stopped, it did not.
       if (outcome !== 'stopped' && this.failing?.eventId === event.id) this.failing = undefined;
       return outcome;
     } finally {
       this.current.busySince = undefined;
       this.current.lastError = undefined;
+      this.current.holding = undefined;
     }
   }
 
@@ -416,6 +423,28 @@ export class HandOff {
     }
   }
 
+  /**
+   * An event whose failure is its subject's own (one order's fetch answered 500, the platform well for the others)
+   * holds every later event, of this hand-off and of those waiting for it, for up to --give-up-after: each hand-off
+   * keeps store order (docs/decisions/0039-a-failing-fetch-holds-in-store-order.md). Said in one warning at its first
+   * failure in this process, and on /healthz (`delivery held`) while it lasts.
+   */
+  private holdBehind(event: StoredEvent, firstTry: number, firstFailureHere: boolean): void {
+    const subject = this.consumer.subjectOf?.(event);
+    if (subject === undefined) return;
+    const givesUpAt = firstTry + this.options.giveUpAfterMs;
+    const waiting = this.options.waitedForBy ?? [];
+    this.current.holding = { eventId: event.id, since: firstTry, givesUpAt, waiting };
+    if (!firstFailureHere) return;
+    const withIt =
+      waiting.length === 0
+        ? ''
+        : `, and hand-off${waiting.length === 1 ? '' : 's'} ${waiting.map((name) => `"${name}"`).join(', ')} with it`;
+    this.options.log(
+      `warning: hand-off "${this.name}" fails on ${subject} (${event.kind} event ${event.id}): every later event waits behind it, in store order${withIt}, until it goes through or for at most ${spokenDuration(Math.max(0, givesUpAt - this.options.clock.now()))} more (until ${new Date(givesUpAt).toISOString()}, --give-up-after), when it becomes a dead letter.`,
+    );
+  }
+
   private async retryUntilGivenUp(event: StoredEvent, firstTry: number, firstFailure?: Error): Promise<Outcome> {
     const { clock, giveUpAfterMs } = this.options;
     const signal = this.stopping.signal;
@@ -438,19 +467,18 @@ export class HandOff {
         // What was delivered before is recorded before a wait that may last: an outage holds nothing unrecorded.
         if (!(await this.recordDeliveries())) return 'stopped';
         await this.rememberFailing(event, firstTry, attempt);
-        const { nominalMs, waitMs } = backoff.take();
+        this.holdBehind(event, firstTry, attempt === firstAttempt);
         // An ERP that asked for a pause (429 or 503 with Retry-After) gets it, up to 10 minutes, if it is longer.
-        const askedMs = error instanceof AskedToWait ? Math.min(error.waitMs, longestAskedWaitMs) : 0;
-        const asked = askedMs > nominalMs ? ' (the wait its Retry-After asked for)' : '';
+        const next = nextTry(backoff, error);
         // Every failure while the waits grow, then one line in five minutes: a day's outage is not 3,000 lines.
         if (attempt <= 8 || clock.now() - lastLogged >= 300_000) {
           lastLogged = clock.now();
           this.options.log(
-            `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} failed (attempt ${attempt}, failing for ${spokenDuration(failedMs)} of --give-up-after ${spokenDuration(giveUpAfterMs)}: ${message}); trying again in ${spokenDuration(Math.max(nominalMs, askedMs))}${asked}.`,
+            `Hand-off "${this.name}" (${this.consumer.target}): ${event.kind} event ${event.id} failed (attempt ${attempt}, failing for ${spokenDuration(failedMs)} of --give-up-after ${spokenDuration(giveUpAfterMs)}: ${message}); ${tryingAgainIn(next)}.`,
           );
         }
         if (
-          !(await clock.sleep(Math.max(waitMs, askedMs), signal).then(
+          !(await clock.sleep(next.waitMs, signal).then(
             () => true,
             () => false,
           ))

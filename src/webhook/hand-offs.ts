@@ -51,6 +51,7 @@ export async function openHandOffs(
         log: opening.warn,
         giveUpAfterMs: opening.giveUpAfterMs,
         pollMs: store.description.startsWith('PostgreSQL') ? 250 : 1000,
+        waitedForBy: name === afterFetchOf ? named.map(([other]) => other).filter((other) => other !== name) : [],
       }),
     );
   }

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { InterruptedError, NotFoundError, PartialFailureError } from '../../base/errors.js';
 import { Backoff } from '../../lib/backoff.js';
 import { type EventConsumer, execCommand, forwardTo, PermanentRefusal } from '../../webhook/consumers.js';
-import { handOffBackoff } from '../../webhook/hand-off.js';
+import { handOffBackoff, nextTry, tryingAgainIn } from '../../webhook/next-try.js';
 import type { StoredEvent } from '../../webhook/store/types.js';
 import { type EventSelectionFlags, selectionOf, withStore } from '../../webhook/inbox-access.js';
 import { storeLocation, type StoreUrlFlags } from './store-url.js';
@@ -105,8 +105,15 @@ function interrupted(
 }
 
 /**
+ * A wait between two tries long enough to look like a hang (an ERP's Retry-After, the back-off's later steps): said
+ * in one line, as nothing else is printed while a replay waits.
+ */
+const announcedWaitMs = 5000;
+
+/**
  * Each event tried up to `attempts` times, waiting between tries as the receiver's hand-off does (doubling from
- * 0.5 s, at most 30 s, each wait drawn between half its step and the step); an interrupt ends the tries at once.
+ * 0.5 s, at most 30 s, each wait drawn between half its step and the step; an ERP's 429 or 503 with Retry-After
+ * waited out as asked, up to 10 minutes: next-try.ts); an interrupt ends the tries at once.
  */
 async function deliverWithAttempts(
   consumer: EventConsumer,
@@ -125,7 +132,12 @@ async function deliverWithAttempts(
       // A refusal for good (a 422, an --exec exit 65) is final here as in webhook listen: trying again sends it again.
       if (error instanceof PermanentRefusal || context.interrupt.aborted) break;
       if (attempt < attempts) {
-        const stopped = await context.clock.sleep(backoff.take().waitMs, context.interrupt).then(
+        const next = nextTry(backoff, error);
+        if (next.waitMs >= announcedWaitMs)
+          context.log.warn(
+            `${event.kind} event ${event.id}: ${consumer.target} failed (attempt ${attempt} of ${attempts}: ${lastError.message}); ${tryingAgainIn(next)}.`,
+          );
+        const stopped = await context.clock.sleep(next.waitMs, context.interrupt).then(
           () => false,
           () => true,
         );

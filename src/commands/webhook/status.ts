@@ -48,7 +48,9 @@ export async function run(options: StatusOptions, context: Context): Promise<voi
         ? `hand-off "${problem.handOff}" has an event waiting ${problem.seconds} s (over --stuck-after ${options.stuckAfter / 1000} s)`
         : problem.problem === 'dead letters'
           ? `hand-off "${problem.handOff}" has ${problem.count} dead letter${problem.count === 1 ? '' : 's'} (see webhook dead list)`
-          : `the store cannot write`,
+          : problem.problem === 'delivery held'
+            ? `hand-off "${problem.handOff}" holds every later event behind event ${problem.eventId} (see the receiver's log)`
+            : `the store cannot write`,
     );
     throw new UnavailableError(`Delivery is degraded: ${named.join('; ')}. See the receiver's log.`);
   }

@@ -3,6 +3,7 @@ import type { Clock } from '../../../src/base/clock.js';
 import type { EventConsumer } from '../../../src/webhook/consumers.js';
 import { HandOff, type HandOffOptions } from '../../../src/webhook/hand-off.js';
 import { SqliteStore } from '../../../src/webhook/store/sqlite-store.js';
+import type { StoredEvent } from '../../../src/webhook/store/types.js';
 import { temporaryFolder, useTestReceivers } from '../../support/webhook-receiver.js';
 import { inboxEvent } from '../../support/inbox-events.js';
 import { untilWith } from '../../support/until.js';
@@ -198,5 +199,75 @@ describe('a receiver restarted while its hand-off fails', () => {
     expect(log.at(-1)).toMatch(/^Hand-off "forward" \(http:\/\/erp\/hooks\): orders event 1 failed \(attempt 4, /);
     expect(await store.failingEvent('forward')).toEqual({ eventId: 1, since: arrived, attempts: 4 });
     await store.close();
+  });
+
+  it("an order's fetch that keeps failing: its hold said once a run and on /healthz, counted from its first failure", async () => {
+    const directory = temporaryFolder();
+    const clock = new HeldClock();
+    const log: string[] = [];
+    const options = {
+      clock,
+      log: (line: string) => log.push(line),
+      giveUpAfterMs: 20 * second,
+      waitedForBy: ['forward'],
+    };
+    // A consumer whose failures are its subject's own, as --fetch-orders' is.
+    const fetch = {
+      target: 'fetch orders into /inbox/orders',
+      failing: true,
+      subjectOf: (event: StoredEvent) => `order ${(event.event as { id: number }).id}`,
+      async deliver() {
+        if (this.failing) throw new Error('HTTP 500: internal error');
+      },
+    };
+    const first = await SqliteStore.open(directory, { now: () => clock.now() });
+    await first.openHandOff('fetch-orders', fetch.target, true);
+    await first.append(inboxEvent(2603, { receivedAt: arrived }));
+    const firstRun = new HandOff(first, 'fetch-orders', fetch, options);
+    firstRun.start();
+    await until(() => log.length === 2, 'the first failure');
+    clock.wakeAt(arrived + second);
+    await until(() => log.length === 3, 'the second failure');
+    await firstRun.stop();
+    await first.close();
+
+    clock.time = arrived + 8 * second;
+    const store = await SqliteStore.open(directory, { now: () => clock.now() });
+    const handOff = new HandOff(store, 'fetch-orders', fetch, options);
+    const started = await receiver({
+      store,
+      now: () => clock.now(),
+      stuckAfterMs: 60 * second,
+      handOffStates: () => [handOff.state()],
+    });
+    handOff.start();
+    await until(() => log.length === 5, 'the try after the restart');
+    const warnings = log.filter((line) => line.startsWith('warning:'));
+    expect(warnings).toEqual([
+      'warning: hand-off "fetch-orders" fails on order 2603 (orders event 1): every later event waits behind it, in store order, and hand-off "forward" with it, until it goes through or for at most 20 s more (until 2026-11-23T06:00:20.000Z, --give-up-after), when it becomes a dead letter.',
+      'warning: hand-off "fetch-orders" fails on order 2603 (orders event 1): every later event waits behind it, in store order, and hand-off "forward" with it, until it goes through or for at most 12 s more (until 2026-11-23T06:00:20.000Z, --give-up-after), when it becomes a dead letter.',
+    ]);
+    expect(await health(started.url)).toEqual([
+      200,
+      [
+        {
+          problem: 'delivery held',
+          handOff: 'fetch-orders',
+          eventId: 1,
+          seconds: 8,
+          givesUpInSeconds: 12,
+          waiting: ['forward'],
+        },
+      ],
+    ]);
+
+    fetch.failing = false;
+    clock.wakeAt(arrived + 9 * second);
+    await until(() => log.length === 6, 'the fetch to go through');
+    expect(log[5]).toBe(
+      'Hand-off "fetch-orders": order 2603 (orders event 1) went through; the events behind it go on.',
+    );
+    expect(await health(started.url)).toEqual([200, []]);
+    await handOff.stop();
   });
 });
