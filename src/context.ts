@@ -178,7 +178,7 @@ export function createContext(options: ContextOptions): Context {
           import('./platform/client.js'),
           import('./platform/token-source.js'),
         ]);
-        tokenSource ??= new TokenSource(session, env, clock, log.info, log.warn);
+        tokenSource ??= new TokenSource(session, env, clock, log.info, log.warn, { signal: context.interrupt });
         return new PlatformClient(await context.httpClient(baseUrl, tuning), session, tokenSource);
       };
       if (tuning) return build();

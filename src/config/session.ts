@@ -96,19 +96,30 @@ export class Session {
    * write are one step under the profile file's lock.
    */
   saveIfStillItsOwn(changes: Readonly<Record<string, string | undefined>>): boolean {
-    const { baseUrl, username } = this.profileData;
-    const saved = this.store.updateIf(
-      this.profileName,
-      (current) =>
-        baseUrl !== undefined &&
-        current.baseUrl !== undefined &&
-        sameBaseUrl(current.baseUrl, baseUrl) &&
-        current.username === username,
-      changes,
-    );
+    const saved = this.store.updateIf(this.profileName, (current) => this.stillItsOwn(current), changes);
     if (saved === undefined) return false;
     this.profileData = saved;
     return true;
+  }
+
+  /**
+   * This profile as it is on disk now, when it still names the base URL and the user this session read at its start:
+   * what another command (a cron job of the same profile) saved meanwhile. Undefined when it names others, or is gone.
+   */
+  savedProfileIfStillItsOwn(): Readonly<ProfileData> | undefined {
+    const current = this.store.read(this.profileName);
+    return current !== undefined && this.stillItsOwn(current) ? current : undefined;
+  }
+
+  /** Whether `current` names the base URL and the user this session read at its start. */
+  private stillItsOwn(current: Readonly<ProfileData>): boolean {
+    const { baseUrl, username } = this.profileData;
+    return (
+      baseUrl !== undefined &&
+      current.baseUrl !== undefined &&
+      sameBaseUrl(current.baseUrl, baseUrl) &&
+      current.username === username
+    );
   }
 
   /**

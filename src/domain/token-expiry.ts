@@ -1,4 +1,5 @@
 /** When a cached token should be renewed. Pure. */
+import { bearerTokenText, unsendableTokenCharacter } from './bearer-token.js';
 import { spokenDuration } from './duration.js';
 
 /**
@@ -92,4 +93,31 @@ export function believedTokenExpiry(stated: StatedTokenExpiry, nowMs: number): B
     expiresAtMs: nowMs + lifetimeMs,
     warning: notes.length === 0 ? undefined : `warning: the token route's answer ${notes.join('; ')}.`,
   };
+}
+
+/** A token cached in a profile, as the profile keeps it: its text and its times (ISO 8601), each perhaps absent. */
+export interface CachedToken {
+  token?: string;
+  tokenObtainedAt?: string;
+  tokenExpiresAt?: string;
+}
+
+/**
+ * The token another run of the profile saved that this run may send instead of logging in itself: fresh by the rule
+ * a run judges its own cached token by (tokenNeedsRenewal), sendable in a header, and none of `setAside` (the token
+ * this run holds, or one it saw refused or expired). Undefined when there is none such.
+ */
+export function tokenSavedByAnotherRun(
+  saved: CachedToken,
+  setAside: ReadonlySet<string>,
+  nowMs: number,
+): string | undefined {
+  if (saved.token === undefined) return undefined;
+  const token = bearerTokenText(saved.token);
+  if (token === '' || setAside.has(token) || unsendableTokenCharacter(token) !== undefined) return undefined;
+  const expired = tokenNeedsRenewal(
+    { obtainedAtMs: Date.parse(saved.tokenObtainedAt ?? ''), expiresAtMs: Date.parse(saved.tokenExpiresAt ?? '') },
+    nowMs,
+  );
+  return expired ? undefined : token;
 }

@@ -88,7 +88,7 @@ export function quotedBodyOf(response: PlatformResponse<unknown>): unknown {
   return response.quotedBody === undefined ? response.body : response.quotedBody();
 }
 
-/** The platform's API as commands see it: Bearer auth, one re-login on 401, JSON in and out, typed errors. */
+/** The platform's API as commands see it: Bearer auth, a renewed token on 401, JSON in and out, typed errors. */
 export class PlatformClient {
   readonly http: HttpClient;
   readonly session: Session;
@@ -173,7 +173,7 @@ export class PlatformClient {
   }
 
   /**
-   * Sends a request as given and returns the answer whatever its status, after the one re-login a 401 brings;
+   * Sends a request as given and returns the answer whatever its status, after the renewal a 401 brings (withToken);
    * a 401 to a fresh token, and a 403 on a branch's path, end here as for every command.
    */
   async exchange(request: RawPlatformRequest): Promise<HttpResponse> {
@@ -218,19 +218,27 @@ export class PlatformClient {
     return undefined;
   }
 
-  /** Sends with the current token, and once more with a new one after a 401. */
+  /**
+   * Sends with the current token, and once more with a new one after a 401. The new one may be the token another run
+   * of the profile saved meanwhile: refused too, it is followed by a login and a last replay (TokenSource).
+   */
   private async withToken(
     request: { method: string; path: string },
     sendWith: (token: string) => Promise<HttpResponse>,
   ): Promise<{ response: HttpResponse; token: string }> {
     let token = await this.tokens.current(this.http);
     let response = await sendWith(token);
-    if (response.status !== 401) return { response, token };
-    token = await this.tokens.renewAfterRejection(token, this.http);
-    response = await sendWith(token);
+    for (let replays = 0; response.status === 401 && replays < 2; replays++) {
+      if (replays > 0 && this.tokens.issuedToThisRun(token)) break;
+      token = await this.tokens.renewAfterRejection(token, this.http);
+      response = await sendWith(token);
+    }
     if (response.status === 401) {
+      const which = this.tokens.issuedToThisRun(token)
+        ? 'a freshly issued token'
+        : 'the token another b2bctl run saved in the profile, and the one before it,';
       throw new AuthError(
-        `The platform refused a freshly issued token for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}${challengeOf(response.headers)}). Check the integration user's access.`,
+        `The platform refused ${which} for profile "${this.session.profileName}" (HTTP 401 on ${request.method} ${request.path}${challengeOf(response.headers)}). Check the integration user's access.`,
       );
     }
     return { response, token };

@@ -1,6 +1,7 @@
 import type { Clock } from '../base/clock.js';
 import type { Session } from '../config/session.js';
-import { believedTokenExpiry, tokenNeedsRenewal } from '../domain/token-expiry.js';
+import { believedTokenExpiry, tokenNeedsRenewal, tokenSavedByAnotherRun } from '../domain/token-expiry.js';
+import { takeLoginLock } from '../config/login-lock.js';
 import { AuthError, ConfigError, UnavailableError, UsageError } from '../base/errors.js';
 import { bearerTokenText, unsendableTokenCharacter } from '../domain/bearer-token.js';
 import { refusePlainHttp } from '../net/plain-http.js';
@@ -14,15 +15,32 @@ import { secretFromEnvironment } from '../net/environment-secret.js';
 /** Why b2bctl logs in by itself, as the line of a refused login names it. */
 type LoginReason = 'no token' | 'expired' | 'refused' | 'other base URL' | 'unsendable';
 
+/** The login lock's wait (login-lock.ts's loginLockWaitMs unless given) and the run's interrupt, which ends it. */
+interface LoginLockOptions {
+  waitMs?: number;
+  signal?: AbortSignal;
+}
+
 /**
  * Hands out the access token for a session: the cached one while it is fresh, a new one when it has
  * expired or was refused and credentials are in the environment (docs/platform.md, "Logging in"). One per command, shared by
  * every client of the session whatever its tuning, so the token is fetched once; a login goes through the
  * client that needed it, so a bulk run's summary counts it among the run's requests.
+ *
+ * The profile's token is shared with every other run of the profile (two cron jobs started together): a run logs in
+ * under the profile's login lock and first takes the token another run saved meanwhile, and answers a 401 with
+ * that token before it logs in, so two jobs on a store that revokes a token when it issues the next do not keep
+ * logging each other out (docs/platform.md, "Logging in").
  */
 export class TokenSource {
   private token: string | undefined;
   private renewal: Promise<string> | undefined;
+
+  /** Tokens this run will not take from the profile again: the one it found expired, and each it saw refused. */
+  private readonly setAside = new Set<string>();
+
+  /** Tokens this run's own logins were issued: a 401 to one of them is not answered by another token. */
+  private readonly issued = new Set<string>();
 
   /** Whether the base URL was found fit for the token (checked once, before the first request that carries it). */
   private sentSafely = false;
@@ -36,18 +54,22 @@ export class TokenSource {
   private readonly log: (message: string) => void;
   /** Always shown, even with --quiet: a token sent where the profile's own would have gone. */
   private readonly warn: (message: string) => void;
+  private readonly loginLock: LoginLockOptions;
+  /** `loginLock`: how long to wait for another run's login (a test shortens it), and the run's interrupt. */
   constructor(
     session: Session,
     env: Readonly<Record<string, string | undefined>>,
     clock: Clock,
     log: (message: string) => void,
     warn: (message: string) => void = log,
+    loginLock: LoginLockOptions = {},
   ) {
     this.session = session;
     this.env = env;
     this.clock = clock;
     this.log = log;
     this.warn = warn;
+    this.loginLock = loginLock;
   }
 
   async current(http: HttpClient): Promise<string> {
@@ -99,9 +121,6 @@ export class TokenSource {
       const cached = bearerTokenText(setting.value);
       if (unsendableTokenCharacter(cached) !== undefined) {
         if (!this.credentials()) throw this.session.notLoggedIn('unsendable');
-        this.log(
-          `The token cached in profile "${this.session.profileName}" holds a character no HTTP header can carry; logging in again as ${this.credentials()?.username}.`,
-        );
         return this.renew(http, 'unsendable');
       }
       const expired = tokenNeedsRenewal(
@@ -116,32 +135,112 @@ export class TokenSource {
         return this.token;
       }
       if (!this.credentials()) throw this.session.notLoggedIn('expired');
-      this.log(
-        `The token of profile "${this.session.profileName}" has expired; logging in again as ${this.credentials()?.username}.`,
-      );
+      this.setAside.add(cached);
       return this.renew(http, 'expired');
     }
     if (!this.credentials() && setting.value) throw this.session.notLoggedIn('other base URL');
     return this.renew(http, setting.value ? 'other base URL' : 'no token');
   }
 
-  /** After a 401: one fresh login (shared by every request that saw the same refusal), or exit 77. */
+  /**
+   * After a 401: the token another run of the profile saved meanwhile, when there is one, else one fresh login
+   * (shared by every request that saw the same refusal), or exit 77.
+   */
   async renewAfterRejection(rejected: string, http: HttpClient): Promise<string> {
     if (this.renewal) return this.renewal;
     if (this.token && this.token !== rejected) return this.token;
+    this.setAside.add(rejected);
+    if (this.sharesTheProfileToken(this.session.get('username'))) {
+      const saved = this.tokenSavedMeanwhile();
+      if (saved !== undefined) return this.takeSaved(saved, 'refused');
+    }
     if (!this.credentials()) throw this.session.notLoggedIn('refused');
-    this.log(`The platform refused the token of profile "${this.session.profileName}"; logging in again.`);
     return this.renew(http, 'refused');
+  }
+
+  /** Whether `token` came from a login of this run's own: a 401 to it is the platform's last word. */
+  issuedToThisRun(token: string): boolean {
+    return this.issued.has(token);
   }
 
   private renew(http: HttpClient, reason: LoginReason): Promise<string> {
     const credentials = this.credentials();
     if (!credentials) return Promise.reject(this.session.notLoggedIn());
     this.token = undefined;
-    this.renewal = this.login(credentials, http, reason).finally(() => {
+    this.renewal = this.renewShared(credentials, http, reason).finally(() => {
       this.renewal = undefined;
     });
     return this.renewal;
+  }
+
+  /**
+   * A login; for the profile's own token, under the profile's login lock, and none when another run saved a token
+   * while this one waited for the lock (or before). A login for this run only (another base URL or user) takes no lock.
+   */
+  private async renewShared(
+    credentials: { username: string; password: string },
+    http: HttpClient,
+    reason: LoginReason,
+  ): Promise<string> {
+    if (!this.sharesTheProfileToken(credentials.username)) return this.login(credentials, http, reason);
+    // Refused before the wait, as the login would be: a run that may not send the password waits for no one.
+    this.refuseInClear('the password (B2BCTL_PASSWORD)');
+    const release = await takeLoginLock(this.session.store.directory, this.session.profileName, {
+      ...this.loginLock,
+      warn: this.warn,
+    });
+    try {
+      const saved = this.tokenSavedMeanwhile();
+      if (saved !== undefined) return this.takeSaved(saved, reason);
+      return await this.login(credentials, http, reason);
+    } finally {
+      release?.();
+    }
+  }
+
+  /**
+   * Whether this run's token is the profile's own, which every run of the profile shares: none given for this run
+   * (B2BCTL_TOKEN, --token), and the profile's base URL and user (not ones given for this run only).
+   */
+  private sharesTheProfileToken(username: string | undefined): boolean {
+    const source = this.session.setting('token').source;
+    return (
+      (source === undefined || source === 'profile') && username !== undefined && this.loginIsTheProfiles(username)
+    );
+  }
+
+  /** The token another run saved in the profile since this run read it, when this run may send it (tokenSavedByAnotherRun). */
+  private tokenSavedMeanwhile(): string | undefined {
+    let saved: Readonly<Record<string, string>> | undefined;
+    try {
+      saved = this.session.savedProfileIfStillItsOwn();
+    } catch (error) {
+      // A config file that cannot be read now: this run logs in, and saving its token says why it cannot.
+      if (error instanceof ConfigError) return undefined;
+      throw error;
+    }
+    return saved === undefined ? undefined : tokenSavedByAnotherRun(saved, this.setAside, this.clock.now());
+  }
+
+  /** Takes the token another run saved, and says so in the line a login of this run's own would have said. */
+  private takeSaved(saved: string, reason: LoginReason): string {
+    const cause = this.loginCause(reason);
+    if (cause !== undefined)
+      this.log(`${cause}; using the token another b2bctl run saved in the profile meanwhile, without logging in.`);
+    this.token = saved;
+    return saved;
+  }
+
+  /** Why b2bctl logs in by itself, as the line before its login says it; none where it logs in without a word. */
+  private loginCause(reason: LoginReason): string | undefined {
+    const profile = `profile "${this.session.profileName}"`;
+    return {
+      'no token': undefined,
+      'other base URL': undefined,
+      expired: `The token of ${profile} has expired`,
+      refused: `The platform refused the token of ${profile}`,
+      unsendable: `The token cached in ${profile} holds a character no HTTP header can carry`,
+    }[reason];
   }
 
   private async login(
@@ -150,6 +249,11 @@ export class TokenSource {
     reason: LoginReason,
   ): Promise<string> {
     this.refuseInClear('the password (B2BCTL_PASSWORD)');
+    const cause = this.loginCause(reason);
+    if (cause !== undefined)
+      this.log(
+        reason === 'refused' ? `${cause}; logging in again.` : `${cause}; logging in again as ${credentials.username}.`,
+      );
     let issued: IssuedToken;
     try {
       issued = await requestToken(http, tokenRoute(this.session), credentials);
@@ -160,6 +264,7 @@ export class TokenSource {
       throw error instanceof LoginRefusedError ? this.loginRefused(error, reason) : error;
     }
     this.token = issued.accessToken;
+    this.issued.add(issued.accessToken);
     // A base URL or a username given for this run only (--base-url, B2BCTL_BASE_URL, B2BCTL_USERNAME) is not the
     // profile's: its token serves this run and the profile keeps its own store, user and token.
     if (!this.loginIsTheProfiles(credentials.username)) return issued.accessToken;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { believedTokenExpiry, tokenNeedsRenewal } from '../../../src/domain/token-expiry.js';
+import { believedTokenExpiry, tokenNeedsRenewal, tokenSavedByAnotherRun } from '../../../src/domain/token-expiry.js';
 
 const obtainedAtMs = Date.parse('2026-11-02T08:00:00Z');
 const hours12 = 12 * 3_600_000;
@@ -169,5 +169,34 @@ describe('believedTokenExpiry: what a token answer says of its end, and what b2b
     const believed = believedTokenExpiry(stated, nowMs);
     expect(new Date(believed.expiresAtMs).toISOString()).toBe(expiresAt);
     expect(believed.warning).toBe(warning);
+  });
+});
+
+describe('tokenSavedByAnotherRun', () => {
+  const saved = (token: string | undefined, expiresAtMs: number | undefined = obtainedAtMs + hours12) => ({
+    token,
+    tokenObtainedAt: new Date(obtainedAtMs).toISOString(),
+    tokenExpiresAt: expiresAtMs === undefined ? undefined : new Date(expiresAtMs).toISOString(),
+  });
+  const nowMs = obtainedAtMs + 3_600_000;
+
+  it.each([
+    { name: 'a fresh token nobody set aside', profile: saved('NEW'), setAside: [], expected: 'NEW' },
+    { name: 'the line end an older b2bctl kept dropped', profile: saved('NEW\n'), setAside: [], expected: 'NEW' },
+    {
+      name: 'no expiry known (a pre-issued token), as the cached one',
+      profile: saved('NEW', undefined),
+      setAside: [],
+      expected: 'NEW',
+    },
+    { name: 'the token this run saw refused', profile: saved('OLD'), setAside: ['OLD'], expected: undefined },
+    { name: 'set aside, spelled with a line end', profile: saved('OLD\r\n'), setAside: ['OLD'], expected: undefined },
+    { name: 'expired by the renewal rule', profile: saved('NEW', nowMs + 60_000), setAside: [], expected: undefined },
+    { name: 'a minute and a millisecond left', profile: saved('NEW', nowMs + 60_001), setAside: [], expected: 'NEW' },
+    { name: 'no token', profile: saved(undefined), setAside: [], expected: undefined },
+    { name: 'an empty token', profile: saved('  '), setAside: [], expected: undefined },
+    { name: 'a line break inside', profile: saved('NE\nW'), setAside: [], expected: undefined },
+  ])('$name', ({ profile, setAside, expected }) => {
+    expect(tokenSavedByAnotherRun(profile, new Set(setAside), nowMs)).toBe(expected);
   });
 });
