@@ -2,7 +2,7 @@ import { quotedJson } from '../../base/quoted-answer.js';
 import type { orderAnswerSettings } from '../../config/answer-settings.js';
 import { documentLookupKey } from '../../domain/documents.js';
 import { sameOrderKey } from '../../domain/order-keys.js';
-import { type HeldMoveData, orderStatusOf } from '../../domain/order-stages.js';
+import { type HeldMoveData, orderStatusOf, type StoreStatusWords } from '../../domain/order-stages.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { candidatePaths, firstAt, instantMs, isArray, isIdLike, isInstant, isRecord, shownEmptyAt } from './shapes.js';
 import { valueAtPath } from '../../domain/validation.js';
@@ -107,6 +107,8 @@ export interface OrderAnswerSettings {
   carrier?: string;
   trackingUrl?: string;
   buyerDocument?: string;
+  /** A store's own status words as b2bctl's stages (`answers.order.statusWords`), read before and after a move. */
+  statusWords?: StoreStatusWords;
 }
 
 /** The settings as a session holds them (undefined when not set). */
