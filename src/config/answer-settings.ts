@@ -5,7 +5,7 @@
  * take the values by key.
  */
 import type { SettingDefinition } from './setting-definition.js';
-import { charsetName, dotPath } from './setting-parsers.js';
+import { charsetName, dotPath, storeStatusWords } from './setting-parsers.js';
 
 /**
  * A setting naming where an answer holds something, as a dot path (`data.items`, `0.id`; empty for the body
@@ -127,4 +127,14 @@ export const orderAnswerSettings = [
     'answers.order.buyerDocument',
     "The order detail field holding its buyer's CNPJ or CPF, which an NF-e's recipient is checked against (dot path; default: partnerDocument, customer.document, …)",
   ),
+] as const satisfies readonly SettingDefinition[];
+
+/** A store's own status words, as the stages b2bctl reads them as (domain/store-status-words.ts). */
+export const orderStatusWordSettings = [
+  {
+    key: 'answers.order.statusWords',
+    parser: storeStatusWords,
+    description:
+      "A store's own order status words as b2bctl's stages, THEIRS=OURS separated by commas, such as PRONTO_PARA_ENVIO=READY_TO_SHIP,FATURADO=INVOICED,ENVIADO=SHIPPED,CANCELADO=CANCELED; OURS is one of AWAITING_PAYMENT, READY_TO_SHIP, INVOICED, SHIPPED, DELIVERED or CANCELED, both read whatever their case (default: none, and a word b2bctl does not know leaves a move's check unknown)",
+  },
 ] as const satisfies readonly SettingDefinition[];

@@ -1,4 +1,6 @@
 import { millisecondsIn, parseDuration } from '../domain/duration.js';
+import type { StoreStatusWords } from '../domain/order-stages.js';
+import { parseStoreStatusWords } from '../domain/store-status-words.js';
 import type { ParsedSetting, SettingParser } from './setting-definition.js';
 
 /**
@@ -178,4 +180,13 @@ export const localPath: SettingParser<string> = {
 export const isoInstant: SettingParser<string> = {
   expects: 'ISO-8601 time',
   parse: (text) => (Number.isNaN(Date.parse(text)) ? invalid('must be an ISO-8601 time') : valid(text)),
+};
+
+/** A store's own status words as b2bctl's stages: `PRONTO_PARA_ENVIO=READY_TO_SHIP,CANCELADO=CANCELED`. */
+export const storeStatusWords: SettingParser<StoreStatusWords> = {
+  expects: 'list of THEIRS=OURS, such as PRONTO_PARA_ENVIO=READY_TO_SHIP,CANCELADO=CANCELED',
+  parse: (text) => {
+    const read = parseStoreStatusWords(text);
+    return 'problem' in read ? invalid(read.problem) : valid(read.words);
+  },
 };

@@ -3,6 +3,7 @@ import {
   answerTextSettings,
   listingAnswerSettings,
   orderAnswerSettings,
+  orderStatusWordSettings,
   stockAnswerSettings,
   tokenAnswerSettings,
 } from './answer-settings.js';
@@ -266,6 +267,7 @@ export const settingDefinitions = [
   ...listingAnswerSettings,
   ...stockAnswerSettings,
   ...orderAnswerSettings,
+  ...orderStatusWordSettings,
 ] as const satisfies readonly SettingDefinition[];
 
 type Definition = (typeof settingDefinitions)[number];

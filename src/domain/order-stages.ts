@@ -35,16 +35,38 @@ const stageWords: Readonly<Record<string, string>> = {
  * value with no word (a number, an empty text, an object with neither) is no status. Read only `CANCELED` in capitals,
  * a canceled order's detail in lower case had its move sent (a user test).
  */
-export function orderStatusOf(value: unknown): string | undefined {
+export function orderStatusOf(value: unknown, storeWords?: StoreStatusWords): string | undefined {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const fields = value as Record<string, unknown>;
-    return orderStatusOf(typeof fields.code === 'string' ? fields.code : fields.status);
+    return orderStatusOf(typeof fields.code === 'string' ? fields.code : fields.status, storeWords);
   }
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const word = value.trim();
-  const normal = word.toUpperCase().replace(/[\s-]+/g, '_');
+  const normal = statusWordKey(word);
+  // A store's own word (`CANCELADO`) as the stage its answers.order.statusWords setting names.
+  const stage = storeWords?.get(normal);
+  if (stage !== undefined) return stage;
   if (normal === 'CANCELLED') return 'CANCELED';
   return knownStatuses().has(normal) ? normal : word;
+}
+
+/**
+ * A store's own status words, each as the stage b2bctl reads it as (`PRONTO_PARA_ENVIO` → `READY_TO_SHIP`), keyed by
+ * statusWordKey: the `answers.order.statusWords` setting (store-status-words.ts).
+ */
+export type StoreStatusWords = ReadonlyMap<string, string>;
+
+/** A status word as words are compared: whatever its case, `-` and spaces as `_` (`pronto para envio`). */
+export function statusWordKey(word: string): string {
+  return word
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
+}
+
+/** The statuses a store's own word may be read as: the platform's first status, and the stages of the moves. */
+export function orderStages(): readonly string[] {
+  return [...knownStatuses()];
 }
 
 /**

@@ -15,6 +15,7 @@
 import { coarseStampMemoryMs } from './coarse-stamps.js';
 import { parseInstant } from './instants.js';
 import { parseDuration } from './duration.js';
+import { orderKeyOf } from './order-keys.js';
 
 /** A time window over `lastUpdated`, both bounds inclusive, in milliseconds since the epoch. */
 export interface TimeWindow {
@@ -31,6 +32,11 @@ export interface OrderVersion {
    * versions under one such stamp are told apart by it when deciding what was emitted (rememberedKeys).
    */
   contentDigest?: string;
+  /**
+   * The digest the entry had before digests read its id as one order is named (`"000007"` and `7` alike): set only
+   * where it differs, so a version a cursor of an older b2bctl remembers by it is not emitted again (newVersions).
+   */
+  formerContentDigest?: string;
 }
 
 /** Aim for this many orders per small window, below the page size so a little churn does not overflow it. */
@@ -295,10 +301,22 @@ export function timeOrderedChunks<T extends OrderVersion>(
   return chunks;
 }
 
-/** The key of one order version, what is emitted once. */
+/**
+ * The key of one order version, what is emitted once: the order as one order is named (orderKeyOf: `7` and `"000007"`,
+ * which a store behind two gateway nodes lists for one order, are one; `"07A"` is as written) at its instant.
+ */
 export function versionKey(order: OrderVersion): string {
   const instant = Date.parse(order.lastUpdated);
-  return `${order.id}@${Number.isNaN(instant) ? order.lastUpdated : new Date(instant).toISOString()}`;
+  return `${orderKeyOf(order.id)}@${Number.isNaN(instant) ? order.lastUpdated : new Date(instant).toISOString()}`;
+}
+
+/**
+ * A key a cursor remembers, its id read as versionKey reads it: a cursor an older b2bctl wrote keeps the id as the
+ * listing spelled it (`000007@…`), which the next run, listing `7`, would not find.
+ */
+export function rememberedKeyAsRead(key: string): string {
+  const at = key.lastIndexOf('@');
+  return at < 0 ? key : `${orderKeyOf(key.slice(0, at))}${key.slice(at)}`;
 }
 
 /**
@@ -323,6 +341,10 @@ export function newVersions<T extends OrderVersion>(orders: readonly T[], emitte
   for (const order of orders) {
     const [key, withDigest] = rememberedKeys(order) as [string, string | undefined];
     if (withDigest === undefined ? emitted.has(key) : emitted.has(withDigest)) continue;
+    if (order.formerContentDigest !== undefined && emitted.has(`${key}#${order.formerContentDigest}`)) {
+      for (const remembered of rememberedKeys(order)) emitted.add(remembered);
+      continue;
+    }
     const standsForThisEntry = withDigest !== undefined && emitted.has(key) && !hasDigestKey(emitted, key);
     for (const remembered of rememberedKeys(order)) emitted.add(remembered);
     if (!standsForThisEntry) fresh.push(order);

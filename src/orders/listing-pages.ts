@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import { stampMayLieIn } from '../domain/coarse-stamps.js';
+import { orderKeyOf } from '../domain/order-keys.js';
 import { outsideListedWindow, platformReadBound, type TimeWindow, windowUpTo } from '../domain/orders-window.js';
 import type { OrderAnswerSettings } from '../platform/answers/orders.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -60,8 +61,9 @@ export function listingPages(
       windowCheck.note(piece, page.orders, offset);
       progress.coarseListing ??= windowCheck.coarse;
       // A full page is judged on what the platform sent; only orders inside the piece are kept, so pieces tile.
-      // The ids of every order listed, kept or not: pages of a listing filtered by day share them (FetchPage).
-      const ids = page.orders.map((order) => String(order.id));
+      // The ids of every order listed, kept or not: pages of a listing filtered by day share them (FetchPage); each
+      // as one order is named, so an order a page spells `7` and the next `"000007"` links the two.
+      const ids = page.orders.map((order) => orderKeyOf(order.id));
       const kept = keptInPiece(page.orders, piece, progress.zoneless);
       // The first entry's update stamp as written: what a page of one crowded instant names it by (window-scan.ts).
       const firstStamp = page.orders[0]?.lastUpdated;

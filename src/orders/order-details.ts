@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { PlatformError } from '../base/errors.js';
+import { sameOrderKey } from '../domain/order-keys.js';
 import { versionKey } from '../domain/orders-window.js';
 import { once } from '../lib/once.js';
 import {
@@ -33,11 +34,12 @@ export function versionShown(
   progress: PollProgress,
 ): ListedOrder {
   const read = readListedOrder(detail, answers);
-  if (read === undefined || String(read.id) !== String(listed.id)) return listed;
+  if (read === undefined || !sameOrderKey(read.id, listed.id)) return listed;
   if (!(Date.parse(read.lastUpdated) > Date.parse(listed.lastUpdated))) return listed;
   // Remembered without a digest: the entry the listing will show for this version is not known yet (newVersions).
   const newer: ListedOrder = { ...listed, lastUpdated: read.lastUpdated };
   delete newer.contentDigest;
+  delete newer.formerContentDigest;
   const key = versionKey(newer);
   progress.emitted.add(key);
   // An instant without a zone says nothing of where the platform will list this version: remembered through this

@@ -1,4 +1,10 @@
-import { type ListingMemory, mayBeListedFrom, versionsToRemember, type TimeWindow } from '../domain/orders-window.js';
+import {
+  type ListingMemory,
+  mayBeListedFrom,
+  rememberedKeyAsRead,
+  versionsToRemember,
+  type TimeWindow,
+} from '../domain/orders-window.js';
 import { writeCursor } from './cursor-file.js';
 import { OutputError } from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
@@ -67,7 +73,7 @@ export class PollProgress {
     this.window = window;
     this.lookbackMs = lookbackMs;
 
-    this.emitted = new Set(saved?.emitted ?? []);
+    this.emitted = new Set((saved?.emitted ?? []).map(rememberedKeyAsRead));
     this.unlisted = new Set(this.emitted);
     this.cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
     // A first run's start, or the one a run before kept.

@@ -15,6 +15,7 @@ import {
   versionKey,
 } from '../domain/orders-window.js';
 import { printable } from '../lib/printable.js';
+import { orderKeyOf } from '../domain/order-keys.js';
 
 /**
  * One page of the listing for a time window (`updatedFrom`/`updatedTo`) at an offset: the orders kept, how many
@@ -60,9 +61,9 @@ export interface ScannedWindow<T> {
 /** `statedTotal`: the whole listing's count its answer states beside the page (`{"data":[…],"total":45}`), if any. */
 type Page<T> = { orders: T[]; listed: number; ids?: readonly string[]; statedTotal?: number; firstStamp?: string };
 
-/** The ids a page listed, in its order: what pages are compared by. */
+/** The ids a page listed, in its order, each as one order is named (orderKeyOf): what pages are compared by. */
 function listedIds<T extends OrderVersion>(page: Page<T>): readonly string[] {
-  return page.ids ?? page.orders.map((order) => String(order.id));
+  return page.ids ?? page.orders.map((order) => orderKeyOf(order.id));
 }
 /** A page with when it was asked and answered, counted in the order of the scan's requests. */
 type StampedPage<T> = Page<T> & { asked: number; answered: number };
@@ -433,7 +434,12 @@ class WindowScanner<T extends OrderVersion> {
     const fallback = await this.repairChain(part, pages, keep, budget);
     if (fallback === undefined) return undefined;
     const found = new Map<string, T>();
-    for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) found.set(versionKey(order), order);
+    for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) {
+      // The later read of a version wins, but an id spelled otherwise (`7`, then `"000007"`) keeps the first spelling:
+      // the order is written as the platform first gave it, never once for each spelling.
+      const earlier = found.get(versionKey(order));
+      if (earlier === undefined || String(earlier.id) === String(order.id)) found.set(versionKey(order), order);
+    }
     return [...found.values()];
   }
 

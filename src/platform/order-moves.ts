@@ -32,6 +32,8 @@ export async function sendOrderMove(
     throw new UsageError(
       `The order route ${route.method} ${route.path} needs ${missingPlaceholders(route, values).join(', ')}; give ${missingPlaceholders(route, values).includes('{branch}') ? '--branch (or a branch column)' : '--order-id (or an orderId column)'}.`,
     );
+  // Read before the send: a setting that cannot be read stops the move before it is sent, not after.
+  const settings = orderAnswers(client);
   const { status, body } = await client.send<unknown>({
     method: route.method,
     path,
@@ -43,8 +45,9 @@ export async function sendOrderMove(
   });
   // What the order record in the answer holds, when it is one: a correction's proof is its value, not its status.
   const record = orderRecordIn(body);
-  const held = record === undefined ? undefined : readHeldMoveData(record, orderAnswers(client));
-  return { status, answer: readMoveAnswer(body, values.id), ...(held === undefined ? {} : { held }) };
+  const held = record === undefined ? undefined : readHeldMoveData(record, settings);
+  const answer = readMoveAnswer(body, values.id, settings.statusWords);
+  return { status, answer, ...(held === undefined ? {} : { held }) };
 }
 
 /** The values of the route's path holding a "/" (`the branch code "SP/01"`), said when a server refuses it encoded. */
@@ -87,7 +90,10 @@ export function orderStateOf(order: unknown, settings: OrderAnswerSettings): Ord
   if (!isRecord(order)) return { held: {}, unread: true };
   const state: OrderState = {
     // A store may keep it under its own name (`situacao`): the setting names it.
-    status: orderStatusOf(firstAt(order, candidatePaths(settings.status, ['status']), isPresent)?.value),
+    status: orderStatusOf(
+      firstAt(order, candidatePaths(settings.status, ['status']), isPresent)?.value,
+      settings.statusWords,
+    ),
     held: readHeldMoveData(order, settings),
     buyer: readBuyerDocument(order, settings),
     number: readOrderNumber(order, settings),

@@ -1,4 +1,5 @@
 import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
+import { orderKeyOf } from '../domain/order-keys.js';
 import { orderAnswers, orderListingPageSize } from './orders.js';
 import {
   orderListingNotAPage,
@@ -219,7 +220,8 @@ export class OrderNumberIndex {
       const entries = await this.pageOrCut(this.fullRead.offset, pass, signal);
       for (const entry of entries) {
         const order = readListedOrder(entry, this.settings);
-        if (order?.orderNumber !== undefined) this.idOfNumber.set(String(order.orderNumber), String(order.id));
+        // By the number it names (`"000100"` is number 100), as the bisection keys what it reads.
+        if (order?.orderNumber !== undefined) this.idOfNumber.set(orderKeyOf(order.orderNumber), String(order.id));
       }
       this.fullRead.offset += entries.length;
       // Only an empty page ends the listing: a store may cap its pages below the 25 asked.

@@ -62,7 +62,9 @@ export interface OrderListingPage {
 
 /** The `answers.orders.*` settings of the client's profile. */
 export function orderAnswers(client: PlatformClient): OrderAnswerSettings {
-  return orderAnswerSettingsFrom((key) => client.session.get(key));
+  const statusWords = client.session.get('answers.order.statusWords');
+  const settings = orderAnswerSettingsFrom((key) => client.session.get(key));
+  return statusWords === undefined ? settings : { ...settings, statusWords };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sameOrderKey } from '../../domain/order-keys.js';
-import { orderStatusOf } from '../../domain/order-stages.js';
+import { orderStatusOf, type StoreStatusWords } from '../../domain/order-stages.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { isIdLike, isRecord } from './shapes.js';
 import { wordVerdict } from './status-words.js';
@@ -32,10 +32,10 @@ const envelopes = ['data', 'order', 'result', 'content'] as const;
 const acknowledgements = ['success', 'ok', 'accepted'] as const;
 
 /**
- * Reads a 2xx answer of a move of order `id`: empty, an order (or one in an envelope) with its status, or an
- * acknowledgement; with any sign of refusal it holds.
+ * Reads a 2xx answer of a move of order `id`: empty, an order (or one in an envelope) with its status (a store's own
+ * word as the stage `storeWords` names), or an acknowledgement; with any sign of refusal it holds.
  */
-export function readMoveAnswer(body: unknown, id?: string): MoveAnswer {
+export function readMoveAnswer(body: unknown, id?: string, storeWords?: StoreStatusWords): MoveAnswer {
   if (body === undefined || body === null || body === '') return { recognised: true };
   const refusal = refusalSignOf(body);
   if (!isRecord(body)) return refusal === undefined ? { recognised: false } : { recognised: false, refusal };
@@ -46,7 +46,7 @@ export function readMoveAnswer(body: unknown, id?: string): MoveAnswer {
     answer.recognised = refusal === undefined && acknowledgements.some((name) => body[name] === true);
     return answer;
   }
-  const status = orderStatusOf(record.status);
+  const status = orderStatusOf(record.status, storeWords);
   if (status !== undefined && isRequestResult(status)) {
     answer.recognised = false;
     answer.requestResult = status;

@@ -2,14 +2,15 @@ import { quotedJson } from '../../base/quoted-answer.js';
 import type { orderAnswerSettings } from '../../config/answer-settings.js';
 import { documentLookupKey } from '../../domain/documents.js';
 import { sameOrderKey } from '../../domain/order-keys.js';
-import { type HeldMoveData, orderStatusOf } from '../../domain/order-stages.js';
+import { type HeldMoveData, orderStatusOf, type StoreStatusWords } from '../../domain/order-stages.js';
 import { WrittenNumber } from '../../lib/written-json.js';
 import { candidatePaths, firstAt, instantMs, isArray, isIdLike, isInstant, isRecord, shownEmptyAt } from './shapes.js';
 import { valueAtPath } from '../../domain/validation.js';
 import { notAListingPage, recognisedListPaths } from './listing.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { isUnsetStamp, updateStampFields } from '../../domain/update-instants.js';
-import { entryDigest, stampSpanMs } from '../../domain/coarse-stamps.js';
+import { stampSpanMs } from '../../domain/coarse-stamps.js';
+import { listedEntryDigests } from './order-digest.js';
 
 /**
  * The order listing's and the order detail's answers. The document names the listing's fields (those of the orders
@@ -106,6 +107,8 @@ export interface OrderAnswerSettings {
   carrier?: string;
   trackingUrl?: string;
   buyerDocument?: string;
+  /** A store's own status words as b2bctl's stages (`answers.order.statusWords`), read before and after a move. */
+  statusWords?: StoreStatusWords;
 }
 
 /** The settings as a session holds them (undefined when not set). */
@@ -156,6 +159,8 @@ export interface ListedOrder {
   zonelessInstant?: string;
   /** A digest of the entry, when its update stamp is coarser than a millisecond (domain/coarse-stamps.ts). */
   contentDigest?: string;
+  /** The digest the entry had before its id was digested as one order is named, where that differs (order-digest.ts). */
+  formerContentDigest?: string;
   /** How long that coarse stamp stands for (a second, a minute: stampSpanMs), when it is above a millisecond. */
   stampSpanMs?: number;
 }
@@ -191,21 +196,24 @@ export function orderListingNotAPage(body: unknown, settings: OrderAnswerSetting
  */
 export function readListedOrder(entry: unknown, settings: OrderAnswerSettings = {}): ListedOrder | undefined {
   if (!isRecord(entry)) return undefined;
-  const id = idValue(firstAt(entry, candidatePaths(settings.id, ['id']), isIdLike)?.value);
-  if (id === undefined) return undefined;
+  const idAt = firstAt(entry, candidatePaths(settings.id, ['id']), isIdLike);
+  const id = idValue(idAt?.value);
+  if (id === undefined || idAt === undefined) return undefined;
   const created = firstAt(entry, candidatePaths(settings.dateCreated, recognisedDateCreatedPaths), isInstant);
   const updatePaths = candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths);
   const lastUpdated = firstAt(entry, updatePaths, isInstant);
   const emptyUpdate = lastUpdated || !created ? undefined : emptyUpdateStamp(entry, updatePaths);
   const version = lastUpdated ?? (emptyUpdate === undefined ? undefined : created);
   if (!version) return undefined;
-  const number = idValue(firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike)?.value);
+  const numberAt = firstAt(entry, candidatePaths(settings.number, recognisedOrderNumberPaths), isIdLike);
+  const number = idValue(numberAt?.value);
   const written = version.value;
   const order: ListedOrder = { id, lastUpdated: instantText(written), record: entry };
   if (number !== undefined) order.orderNumber = number;
   if (typeof written === 'string' && zoneless.test(written.trim())) order.zonelessInstant = written;
   const span = stampSpanMs(written);
-  if (span > 1) Object.assign(order, { contentDigest: entryDigest(entry), stampSpanMs: span });
+  const namedAt = numberAt === undefined ? [idAt.path] : [idAt.path, numberAt.path];
+  if (span > 1) Object.assign(order, { ...listedEntryDigests(entry, namedAt), stampSpanMs: span });
   if (created) order.dateCreated = created.value;
   if (emptyUpdate !== undefined && created)
     order.neverUpdated = { updateField: emptyUpdate, createdField: created.path };

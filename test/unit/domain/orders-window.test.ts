@@ -8,6 +8,7 @@ import {
   parseInstantOrDuration,
   piecesForFullWindow,
   platformReadBound,
+  rememberedKeyAsRead,
   runWindow,
   splitWindow,
   versionKey,
@@ -61,6 +62,42 @@ describe('versions', () => {
     expect(newVersions(orders, emitted)).toHaveLength(2);
     expect(newVersions(orders, emitted)).toHaveLength(0);
     expect(versionsToRemember(emitted, now, 5 * 60_000)).toEqual(['2@2026-06-01T11:59:00.000Z']);
+  });
+  it.each<[string | number, string | number, boolean]>([
+    [7, '000007', true],
+    [7, '7', true],
+    ['07', '000007', true],
+    ['7', '07A', false],
+    [7, '7A', false],
+    ['A-7', 'A-07', false],
+  ])('the ids %j and %j are one order: %s', (one, other, same) => {
+    const lastUpdated = '2026-06-01T11:50:00.123Z';
+    expect(versionKey({ id: one, lastUpdated }) === versionKey({ id: other, lastUpdated })).toBe(same);
+    const emitted = new Set<string>();
+    expect(
+      newVersions(
+        [
+          { id: one, lastUpdated },
+          { id: other, lastUpdated },
+        ],
+        emitted,
+      ),
+    ).toHaveLength(same ? 1 : 2);
+  });
+  it('reads a remembered key an older b2bctl wrote with the id as listed (000007@…) as versionKey does', () => {
+    expect(rememberedKeyAsRead('000007@2026-06-01T11:50:00.000Z#abc')).toBe('7@2026-06-01T11:50:00.000Z#abc');
+    expect(rememberedKeyAsRead('07A@2026-06-01T11:50:00.000Z')).toBe('07A@2026-06-01T11:50:00.000Z');
+    expect(rememberedKeyAsRead('A@B@2026-06-01T11:50:00.000Z')).toBe('A@B@2026-06-01T11:50:00.000Z');
+  });
+  it('a version under a coarse stamp remembered by its former digest is not emitted again, and is remembered anew', () => {
+    const lastUpdated = '2026-06-01T11:50:00Z';
+    const emitted = new Set(['7@2026-06-01T11:50:00.000Z#former']);
+    const order = { id: 7, lastUpdated, contentDigest: 'now', formerContentDigest: 'former' };
+    expect(newVersions([order], emitted)).toEqual([]);
+    expect(emitted.has('7@2026-06-01T11:50:00.000Z#now')).toBe(true);
+    expect(newVersions([{ ...order, contentDigest: 'changed', formerContentDigest: 'other' }], emitted)).toHaveLength(
+      1,
+    );
   });
 });
 

@@ -1,0 +1,41 @@
+import { orderStages, statusWordKey, type StoreStatusWords } from './order-stages.js';
+
+/**
+ * A store's own status words (the platform document lists no statuses), as the `answers.order.statusWords` setting
+ * maps them to b2bctl's stages: `PRONTO_PARA_ENVIO=READY_TO_SHIP,CANCELADO=CANCELED`. Without it, every move's check
+ * on such a store was `unknown`, and a cancellation for ever: a canceled order holds none of the data that tells a
+ * move (a user test). Read whatever the case, as b2bctl's own words are.
+ */
+
+/** The setting's text as the words it maps, or what is wrong with one of its entries. */
+export function parseStoreStatusWords(text: string): { words: StoreStatusWords } | { problem: string } {
+  const words = new Map<string, string>();
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const read = readEntry(entry);
+    if ('problem' in read) return read;
+    const earlier = words.get(read.theirs);
+    if (earlier !== undefined && earlier !== read.ours)
+      return { problem: `maps ${read.theirs} twice, to ${earlier} and to ${read.ours}: give each word one stage` };
+    words.set(read.theirs, read.ours);
+  }
+  return { words };
+}
+
+/** One `THEIRS=OURS` entry, each side as statusWordKey writes it. */
+function readEntry(entry: string): { theirs: string; ours: string } | { problem: string } {
+  const format = `each entry is THEIRS=OURS, OURS one of ${orderStages().join(', ')}`;
+  if (entry === '') return { problem: `has an empty entry (two commas, or one at an end): ${format}` };
+  const [theirsText, oursText, ...more] = entry.split('=');
+  if (oursText === undefined || more.length > 0) return { problem: `has the entry "${entry}": ${format}` };
+  const theirs = statusWordKey(theirsText ?? '');
+  const ours = statusWordKey(oursText) === 'CANCELLED' ? 'CANCELED' : statusWordKey(oursText);
+  if (theirs === '') return { problem: `has the entry "${entry}", which names no word of the store's: ${format}` };
+  if (!orderStages().includes(ours))
+    return { problem: `maps ${theirs} to "${oursText.trim()}", which is no stage of b2bctl's: ${format}` };
+  // b2bctl's own words keep their meaning: read otherwise, a store's SHIPPED would be taken for another stage.
+  const own = theirs === 'CANCELLED' ? 'CANCELED' : theirs;
+  if (orderStages().includes(own) && own !== ours)
+    return { problem: `maps ${theirs}, a word b2bctl reads as ${own} already, to ${ours}` };
+  return { theirs, ours };
+}
