@@ -116,7 +116,7 @@ export class RunLedger {
     const errorsFolder = folderOfReport(chosenReport) ?? folder;
     const taken = (sequence: number) =>
       (chosenReport === undefined &&
-        pathTaken(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder))) ||
+        reportTaken(siblingPath(options.inputPath, 'report', startedAt, '.csv', sequence, folder))) ||
       (options.errorsPath === undefined &&
         pathTaken(siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, errorsFolder)));
     let sequence = 1;
@@ -443,6 +443,15 @@ function refuseEarlierRun(path: string | undefined, what: string, flag: string):
  * A new run writes its record beside the report (`NAME.meta.json` for `--report NAME.csv`), replacing what is there:
  * a file of that name the run did not make (another run's record, a file of the user's) is refused first.
  */
+/**
+ * Whether a report name is taken: the report, or its run record. One naming rule for the run's files: a record of the
+ * coming name already there (another user's, planted ahead in a shared folder) moves the run to `-2` as a taken
+ * report does, rather than stop it.
+ */
+function reportTaken(path: string): boolean {
+  return pathTaken(path) || pathTaken(metaPathOf(path));
+}
+
 function refuseTakenRunRecord(reportPath: string | undefined): void {
   if (reportPath === undefined || isSystemPath(reportPath)) return;
   const record = metaPathOf(reportPath);

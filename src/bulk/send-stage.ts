@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { Session } from '../config/session.js';
@@ -48,11 +49,13 @@ import {
   runningHere,
   type RunMeta,
   type ShapingFlag,
+  metaPathOf,
   writeMeta,
 } from './run-meta.js';
 import type { SpooledRecord } from './verdict-spool.js';
 import { sendingConcurrency } from './send-pacing.js';
 import { printable } from '../lib/printable.js';
+import { userName } from '../lib/file-owners.js';
 
 /** Consecutive batches lost to an unavailable platform before the run stops (and can be resumed). */
 export const unavailableBatchesBeforeStopping = 3;
@@ -115,9 +118,21 @@ function writeRunRecord(ledger: RunLedger, meta: RunMeta): void {
     writeMeta(ledger.report.path, { ...meta, state: runningHere() });
   } catch (error) {
     ledger.close();
+    const record = metaPathOf(ledger.report.path);
     throw new UsageError(
-      `Cannot write the run record beside ${printable(ledger.report.path)} (${(error as NodeJS.ErrnoException).code}); nothing was sent.`,
+      `Cannot write the run record ${printable(record)} (${(error as NodeJS.ErrnoException).code}${ownerOfOther(record)}); nothing was sent. Choose a report path of your own, in a folder other users cannot write to, with --report or the outputDir setting.`,
     );
+  }
+}
+
+/** `: it belongs to NAME (uid N)` when another user owns the file at `path`, for a refusal to say whose it is. */
+function ownerOfOther(path: string): string {
+  const uid = process.geteuid?.();
+  try {
+    const owner = lstatSync(path).uid;
+    return uid === undefined || owner === uid ? '' : `: it belongs to ${userName(owner)}`;
+  } catch {
+    return '';
   }
 }
 

@@ -238,6 +238,14 @@ export const settingDefinitions = [
     parser: duration('ms', undefined, 1000),
   },
   {
+    key: 'webhook.storeAllowPlain',
+    description:
+      'Open a PostgreSQL webhook store on another machine with an sslmode that may send its password and the events in clear or to an unchecked server (disable, allow, prefer, no-verify): true or false',
+    env: 'B2BCTL_STORE_ALLOW_PLAIN',
+    defaultValue: 'false',
+    parser: oneOf(['true', 'false']),
+  },
+  {
     key: 'webhook.clientSecretFile',
     description:
       'File holding the client secret of the webhook receiver, for webhook listen and trigger (env B2BCTL_WEBHOOK_CLIENT_SECRET wins)',

@@ -24,7 +24,7 @@ import { handOffsOf, type HandOffFlags } from './hand-off-flags.js';
 import { defaultInboxDirectory } from './inbox-folder.js';
 import { IntakeSummary } from './intake-summary.js';
 import { lockCheckEveryMs, watchInboxLock } from './lock-watch.js';
-import { storeTimeoutOf, storeUrlOf, type StoreUrlFlags } from './store-url.js';
+import { storeLocation, type StoreUrlFlags } from './store-url.js';
 import { printable } from '../../lib/printable.js';
 
 export interface ListenOptions extends HandOffFlags, StoreUrlFlags {
@@ -307,12 +307,11 @@ function checkInboxFolder(inbox: string, options: ListenOptions, context: Contex
 
 /** The receiver's store, held exclusively when it is a folder (a second receiver stops with exit 75). */
 async function openReceiverStore(inbox: string, options: ListenOptions, context: Context) {
-  const url = storeUrlOf(options, context);
-  const urlFlag = options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`;
-  const statementLimitMs = url === undefined ? undefined : await storeTimeoutOf(context);
+  const location = await storeLocation({ ...options, inbox }, context);
+  const url = location.url;
   try {
     return await openStore(
-      { inbox, url, urlFlag, statementLimitMs },
+      location,
       { exclusive: { command: 'webhook listen', warn: context.log.warn } },
       {
         groupCommit: options.groupCommit,

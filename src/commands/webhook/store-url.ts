@@ -5,6 +5,7 @@ import { UsageError } from '../../base/errors.js';
 import { profileSetting } from '../../command-kit/client-secret.js';
 import { readSetting } from '../../config/settings.js';
 import { storeUrlParts } from '../../webhook/store/postgres-url.js';
+import { storeNeedsVerifiedTls } from '../../webhook/store/postgres-tls.js';
 
 /** `--store URL` or `--store-env VAR`: where a PostgreSQL store is, as given. */
 export interface StoreUrlFlags {
@@ -55,16 +56,36 @@ export async function storeTimeoutOf(context: Context): Promise<number> {
   );
 }
 
-/** The store named by `--inbox`/`--store`, for reading beside a running receiver. */
+/**
+ * Whether a PostgreSQL store on another machine may be opened with an sslmode that sends in clear or to an unchecked
+ * server: the webhook.storeAllowPlain setting of the profile, else B2BCTL_STORE_ALLOW_PLAIN (as storeTimeoutOf).
+ */
+async function storeAllowsPlain(context: Context): Promise<boolean> {
+  const setting =
+    (await profileSetting(context, 'webhook.storeAllowPlain')) ??
+    readSetting('webhook.storeAllowPlain', { flags: {}, env: context.env, profile: {} });
+  return setting === 'true';
+}
+
+/**
+ * The store named by `--inbox`/`--store`/`--store-env`, for every command that opens it (the receiver and the
+ * readers beside it). A store on another machine is refused (exit 2) before anything connects when its URL or
+ * PGSSLMODE would send the password in clear (postgres-tls.ts), and is reached over checked TLS when they say nothing.
+ */
 export async function storeLocation(
   options: { inbox?: string } & StoreUrlFlags,
   context: Context,
 ): Promise<StoreLocation> {
   const url = storeUrlOf(options, context);
+  const urlFlag = options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`;
+  const inbox = options.inbox ?? (await defaultInboxDirectory(context));
+  if (url === undefined) return { inbox, urlFlag };
+  const allowPlain = await storeAllowsPlain(context);
   return {
-    inbox: options.inbox ?? (await defaultInboxDirectory(context)),
+    inbox,
     url,
-    urlFlag: options.storeEnv === undefined ? '--store' : `--store-env ${options.storeEnv}`,
-    statementLimitMs: url === undefined ? undefined : await storeTimeoutOf(context),
+    urlFlag,
+    statementLimitMs: await storeTimeoutOf(context),
+    verifiedTls: storeNeedsVerifiedTls(url, urlFlag, { environment: context.env, allowPlain }),
   };
 }

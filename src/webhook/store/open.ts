@@ -17,6 +17,8 @@ export interface StoreLocation {
   urlFlag?: string;
   /** How long the PostgreSQL store may take to answer a statement (the webhook.storeTimeout setting). */
   statementLimitMs?: number;
+  /** The store is on another machine and nothing says how to reach it: TLS, its certificate checked (postgres-tls.ts). */
+  verifiedTls?: boolean;
 }
 
 export const receiverLockName = 'receiver.lock';
@@ -40,11 +42,11 @@ export async function openStore(
   if (location.url) {
     const { PostgresStore } = await import('./postgres-store.js');
     try {
-      const limited = { ...options, statementLimitMs: location.statementLimitMs };
+      const limited = { ...options, statementLimitMs: location.statementLimitMs, verifiedTls: location.verifiedTls };
       return { store: await PostgresStore.open(location.url, limited), release: () => undefined };
     } catch (error) {
       if (error instanceof B2bctlError || !(error instanceof StoreOpeningError)) throw error;
-      throw new UnavailableError(openingFailure(error, location.urlFlag ?? '--store'));
+      throw new UnavailableError(openingFailure(error, location.urlFlag ?? '--store', location.verifiedTls === true));
     }
   }
   // Every command that opens the inbox, the readers (`webhook status`, `inbox`, `dead`, `replay`) as the receiver:
@@ -77,7 +79,7 @@ export async function openStore(
  * as "unavailable"). A SQLSTATE is the server answering (no such database, a refused login): it is up, and its own
  * words say what is wrong; anything else (ECONNREFUSED, a time limit) is the address or the database being down.
  */
-function openingFailure(error: StoreOpeningError, flag: string): string {
+function openingFailure(error: StoreOpeningError, flag: string, verifiedTls: boolean): string {
   const store = `Cannot open the PostgreSQL store "${error.database}" at ${error.place}`;
   const failure = error.failure as { code?: unknown; message?: string };
   const code = typeof failure.code === 'string' ? failure.code : undefined;
@@ -87,6 +89,9 @@ function openingFailure(error: StoreOpeningError, flag: string): string {
     return `${store}: the server answered "${failure.message}" (${code}); check the database, user and password that ${flag} gives.`;
   const reason = sqlState ? `${failure.message}, ${code}` : (code ?? failure.message);
   const longer = failure instanceof StoreUnansweredError ? ' (connect_timeout=SECONDS in the URL waits longer)' : '';
+  // TLS b2bctl asked for by itself (postgres-tls.ts): the way out is the server's or the URL's, not the database being up.
+  if (verifiedTls && /\bSSL\b|certificate|altname/i.test(reason ?? ''))
+    return `${store} (${reason}); b2bctl reaches a store on another machine over TLS with its certificate checked (sslmode=verify-full): turn TLS on in the server, add sslrootcert=FILE to ${flag} for a private CA, or set sslmode=disable and webhook.storeAllowPlain if that network is trusted.`;
   return `${store} (${reason}); check ${flag} and that the database is up${longer}.`;
 }
 

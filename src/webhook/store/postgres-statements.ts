@@ -1,4 +1,5 @@
 import { InterruptedError, UnavailableError } from '../../base/errors.js';
+import { maskedStoreError } from './postgres-secrets.js';
 
 /**
  * How long one use of an open PostgreSQL store (a statement, or a transaction with its statements) may wait for its
@@ -25,6 +26,8 @@ export interface StatementLimitOptions {
   interrupt?: AbortSignal;
   /** How long the uses in flight at the interrupt, and those it starts, may still take: 0 (a reading command) abandons them at once. */
   graceMs?: number;
+  /** The passwords the store's connections send, masked in every error a use ends with (postgres-secrets.ts). */
+  passwords?: readonly string[];
 }
 
 /**
@@ -72,7 +75,7 @@ export class StatementLimits {
       });
       return await Promise.race([done, abandoned]);
     } catch (error) {
-      throw this.storeErrorOf(error);
+      throw this.storeErrorOf(maskedStoreError(error, this.options.passwords ?? []));
     } finally {
       deadline.cancel();
       this.waiting.delete(deadline.interrupt);

@@ -6,6 +6,7 @@ import { migratePostgres } from './postgres-migrations.js';
 import { B2bctlError } from '../../base/errors.js';
 import { openingLimitMs, placeOf, StoreOpeningError, withinOpeningLimit } from './postgres-opening.js';
 import { storeUrlParts } from './postgres-url.js';
+import { knownStorePasswords, maskedStoreError, sentPassword } from './postgres-secrets.js';
 import { defaultStatementLimitMs, keepAliveAfterMs, StatementLimits } from './postgres-statements.js';
 import {
   type CommandRunRow,
@@ -172,11 +173,14 @@ export class PostgresStore implements EventStore {
     const { default: postgres } = await import('pg');
     // Every connection: keepalive notices a database that is gone while the connection is idle, and the database's
     // own statement_timeout ends work whose client has given up on it (postgres-statements.ts gives up client-side).
+    // TLS with the certificate checked (verify-full) to another machine when the URL and PGSSLMODE say nothing
+    // (postgres-tls.ts); what the URL says otherwise wins, as pg reads it over this.
     const connection = {
       connectionString: url,
       keepAlive: true,
       keepAliveInitialDelayMillis: keepAliveAfterMs,
       statement_timeout: statementLimitMs,
+      ...(options.verifiedTls ? { ssl: true } : {}),
     };
     // Each connection's socket is made here, so that closing after the database stopped answering can drop it.
     const sockets = new Set<Socket>();
@@ -193,6 +197,8 @@ export class PostgresStore implements EventStore {
     const socket = stream();
     const lockSession = new Client({ ...connection, stream: () => socket });
     const parsed = storeUrlParts(url, 'The store URL');
+    // Every error of the store is masked with these before anyone prints it; the ~/.pgpass one joins once sent.
+    const passwords = knownStorePasswords(parsed.password);
     const description = `PostgreSQL ${parsed.database}@${parsed.host || 'localhost'}`;
     const session = { socket, host: lockSession.host, port: lockSession.port };
     const limits = new StatementLimits({
@@ -200,6 +206,7 @@ export class PostgresStore implements EventStore {
       limitMs: statementLimitMs,
       interrupt: options.interrupt,
       graceMs: options.interruptGraceMs,
+      passwords,
     });
     const newSession = () => new Client({ ...connection, stream, connectionTimeoutMillis: limitMs ?? 0 });
     try {
@@ -211,8 +218,11 @@ export class PostgresStore implements EventStore {
       await lockSession.end().catch(() => undefined);
       await pool.end().catch(() => undefined);
       if (error instanceof B2bctlError) throw error;
-      throw new StoreOpeningError(error, lockSession.database ?? parsed.database, placeOf(session));
+      const masked = maskedStoreError(error, [...passwords, sentPassword(lockSession) ?? '']);
+      throw new StoreOpeningError(masked, lockSession.database ?? parsed.database, placeOf(session));
     }
+    const fromPassFile = sentPassword(lockSession);
+    if (fromPassFile !== undefined && !passwords.includes(fromPassFile)) passwords.push(fromPassFile);
     return new PostgresStore(pool, lockSession, limits, newSession, { ...options, description, sockets });
   }
 

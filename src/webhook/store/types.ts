@@ -266,6 +266,8 @@ export interface StoreOptions {
   interruptGraceMs?: number;
   /** How long a PostgreSQL store may take to answer one statement or transaction (webhook.storeTimeout). */
   statementLimitMs?: number;
+  /** The PostgreSQL store is on another machine and its URL says nothing of TLS: ask for it, checked (postgres-tls.ts). */
+  verifiedTls?: boolean;
 }
 
 /** What dropping a hand-off did: removed it, found none by that name, or left it for its recorded command run. */

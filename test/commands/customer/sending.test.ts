@@ -3,7 +3,7 @@
  * rejects (the report, the errors file, feeding it back), --upsert, and reports of runs started in
  * the same second.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chownSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -453,6 +453,27 @@ describe('creating customers that already exist', () => {
     expect(resumed.code).not.toBe(0);
     expect(resumed.stderr).toContain('it was written with no --upsert, this run gives --upsert true');
     expect(await requestCounts(sandbox)).toEqual({});
+  });
+
+  it('a run record of the coming report name, planted ahead by another user, moves the run to -2 (a user test)', async () => {
+    const folder = freshWorkDir();
+    copySamples(folder, 'customers.csv');
+    // Only the run records, as another local user can plant them in a shared folder for every second ahead.
+    const planted: string[] = [];
+    for (let second = -2; second <= 30; second++) {
+      const name = `customers.report-${stamp(Date.now() + second * 1000)}.meta.json`;
+      writeFileSync(join(folder, name), '');
+      if (process.geteuid?.() === 0) chownSync(join(folder, name), 65534, 65534);
+      planted.push(name);
+    }
+    const result = await cli(['customer', 'create', 'customers.csv'], folder);
+    expect(result.stderr).not.toContain('Cannot write the run record');
+    expect(result.code).toBe(0);
+    const reportLine = result.stderr.split('\n').find((line) => line.startsWith('customer create: report: ')) as string;
+    expect(reportLine).toMatch(timed('customer create: report: customers.report-{stamp}-2.csv'));
+    const report = reportLine.slice('customer create: report: '.length);
+    expect(readdirSync(folder)).toContain(report.replace(/\.csv$/, '.meta.json'));
+    for (const name of planted) expect(readFileSync(join(folder, name), 'utf8')).toBe('');
   });
 
   it('a run never appends to the report or errors file of an earlier run that started in the same second', async () => {
