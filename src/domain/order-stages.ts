@@ -219,7 +219,9 @@ export function moveConflict(
   held: HeldMoveData,
   action: OrderAction,
   values: Readonly<Partial<Record<keyof HeldMoveData, string>>>,
-  field: keyof HeldMoveData | undefined = action in keptFieldOf ? keptFieldOf[action as ReplaceableAction] : undefined,
+  field: keyof HeldMoveData | undefined = Object.hasOwn(keptFieldOf, action)
+    ? keptFieldOf[action as ReplaceableAction]
+    : undefined,
 ): MoveConflict | undefined {
   if (field === undefined) return undefined;
   const heldValue = held[field]?.trim();
