@@ -18,7 +18,7 @@ function sources(): string[] {
   return readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/'))
-    .sort();
+    .toSorted();
 }
 
 describe('every source runs as Node strips it', () => {
