@@ -24,6 +24,14 @@ export function defaultSeedDirectory(): string {
 }
 
 /**
+ * Whether this b2bctl is the single file, which has no package folder: what it ships it carries inside itself. Asked
+ * by `b2bctl docs`, which names the folders of an installed package and has none to name then.
+ */
+export function isSingleFile(): boolean {
+  return sea.isSea();
+}
+
+/**
  * A folder shipped with b2bctl: the package's own, or in the single file, which has no package folder, a private
  * temporary copy of the assets it carries under that name (scripts/build-binary.mjs), removed when the process ends.
  */

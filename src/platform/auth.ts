@@ -17,6 +17,11 @@ export interface TokenRoute {
   path: string;
   style: TokenRouteStyle;
   answers?: TokenAnswerSettings;
+  /**
+   * The path is b2bctl's default, not one the user set: the platform document does not show the token route, so a
+   * refusal there may be the route's and not the password's.
+   */
+  guessed?: boolean;
 }
 
 /** Exchanges the integration user's credentials for an access token at the token route. */
@@ -60,9 +65,11 @@ export async function exchangeToken(
   // A token route's error may echo the credentials it was sent (a form's password, a Basic credential's base64):
   // never let them into a message.
   const body = parseJson(redactSecrets(response.text, [credentials.password, ...(response.requestSecrets ?? [])]));
+  const refusingRoute = { style: route.style, url, guessedPath: route.guessed === true ? route.path : undefined };
   if (response.status === 400 || response.status === 401 || response.status === 403)
-    throw new LoginRefusedError(response.status, body, { style: route.style, url }, credentials.username);
-  if (response.status === 404 || response.status === 405) throw new NoTokenRouteError(url, response.status);
+    throw new LoginRefusedError(response.status, body, refusingRoute, credentials.username);
+  if (response.status === 404 || response.status === 405)
+    throw new NoTokenRouteError(refusingRoute, response.status, body);
   if (response.status >= 400) throw new PlatformError(response.status, { method: 'POST', url }, body);
   if (isRedirect(response.status)) throw new RedirectAnswerError({ method: 'POST', changesNothing: true }, response);
   const contentType = response.headers['content-type'];
@@ -75,12 +82,39 @@ export async function exchangeToken(
   return { issued: answer, status: response.status, body };
 }
 
+/**
+ * The route a token request was refused at: its style, its URL, and its path when that is b2bctl's default guess
+ * rather than a paths.token the user set.
+ */
+export interface RefusingTokenRoute {
+  style: TokenRouteStyle;
+  url: string;
+  guessedPath: string | undefined;
+}
+
+/**
+ * Where a refusal at a guessed token route sends the user besides the credentials: the store's token route may be
+ * elsewhere, as the platform document does not show it (a user test lost minutes re-typing a right password).
+ */
+function guessedRouteWords(guessedPath: string): string {
+  return `POST ${guessedPath} is b2bctl's guess (paths.token is not set); set the store's with b2bctl config set paths.token PATH, and its request's style with auth.style (json, form or basic)`;
+}
+
+/** `HTTP 401`, or `HTTP 401: ` and the platform's own words (masked and cut as every quoted answer) when it gave some. */
+function answerWords(status: number, body: unknown): string {
+  const said = messageOfBody(body);
+  return `HTTP ${status}${said === undefined ? '' : `: ${said}`}`;
+}
+
 /** No token route at the path (HTTP 404 or 405): exit 2, the paths.token setting to check. */
 export class NoTokenRouteError extends UsageError {
   readonly status: number;
-  constructor(url: string, status: number) {
+  constructor(route: RefusingTokenRoute, status: number, body: unknown) {
+    const answer = answerWords(status, body);
     super(
-      `The token route POST ${url} does not exist (HTTP ${status}). Check the paths.token setting (b2bctl config get paths.token).`,
+      route.guessedPath === undefined
+        ? `The token route POST ${route.url} does not exist (${answer}). Check the paths.token setting (b2bctl config get paths.token).`
+        : `The token route POST ${route.url} does not exist (${answer}): ${guessedRouteWords(route.guessedPath)}.`,
     );
     this.status = status;
   }
@@ -128,7 +162,7 @@ export class UnsendableTokenError extends UnavailableError {
  * first thing to check.
  */
 export class LoginRefusedError extends AuthError {
-  /** `HTTP 401`, or `HTTP 400: ` and the platform's own words when its body has some. */
+  /** `HTTP 401`, or `HTTP 401: ` and the platform's own words when its body has some. */
   readonly answer: string;
   /**
    * A 400 refuses the request, and a request of the wrong style (json, form, basic) or at the wrong route is
@@ -136,40 +170,56 @@ export class LoginRefusedError extends AuthError {
    * password with 400 too (RFC 6749, invalid_grant), so the credentials stay the last check, not ruled out.
    */
   readonly checkFirst: string | undefined;
+  /**
+   * A 401 or 403 at a token route b2bctl guessed (paths.token not set): the other thing to check, after the
+   * credentials. A 400's `checkFirst` names the route already.
+   */
+  readonly routeElsewhere: string | undefined;
   readonly status: number;
-  private readonly route: { style: TokenRouteStyle; url: string };
+  private readonly route: RefusingTokenRoute;
   readonly username: string;
-  constructor(status: number, body: unknown, route: { style: TokenRouteStyle; url: string }, username: string) {
-    const said = status === 400 ? messageOfBody(body) : undefined;
-    const answer = `HTTP ${status}${said === undefined ? '' : `: ${said}`}`;
+  constructor(status: number, body: unknown, route: RefusingTokenRoute, username: string) {
+    const answer = answerWords(status, body);
+    const routeElsewhere =
+      status !== 400 && route.guessedPath !== undefined
+        ? `the token route may be elsewhere: ${guessedRouteWords(route.guessedPath)}`
+        : undefined;
     const checkFirst =
       status === 400
         ? `a 400 is most often the request's shape rather than the password. Check auth.style, the style of the request (json, form or basic; this one was ${route.style}), and paths.token; if both are right,`
         : undefined;
-    super(refusalWords({ username, answer, checkFirst, url: route.url }, 'password'));
+    super(refusalWords({ username, answer, checkFirst, routeElsewhere, url: route.url }, 'password'));
     this.status = status;
     this.route = route;
     this.username = username;
 
     this.answer = answer;
     this.checkFirst = checkFirst;
+    this.routeElsewhere = routeElsewhere;
   }
 
   /** The message, naming where the password came from (`B2BCTL_PASSWORD`), as `doctor` tells its user what to check. */
   withPasswordFrom(source: string): string {
-    const { username, answer, checkFirst } = this;
-    return refusalWords({ username, answer, checkFirst, url: this.route.url }, source);
+    const { username, answer, checkFirst, routeElsewhere } = this;
+    return refusalWords({ username, answer, checkFirst, routeElsewhere, url: this.route.url }, source);
   }
 }
 
 function refusalWords(
-  refusal: { username: string; answer: string; checkFirst: string | undefined; url: string },
+  refusal: {
+    username: string;
+    answer: string;
+    checkFirst: string | undefined;
+    routeElsewhere: string | undefined;
+    url: string;
+  },
   password: string,
 ): string {
-  const { username, answer, checkFirst, url } = refusal;
-  return checkFirst === undefined
-    ? `Login refused for ${username} at ${new URL(url).origin} (${answer}): check the username and ${password}.`
-    : `The token route POST ${url} refused the login request for ${username} (${answer}): ${checkFirst} the username and ${password}.`;
+  const { username, answer, checkFirst, routeElsewhere, url } = refusal;
+  if (checkFirst !== undefined)
+    return `The token route POST ${url} refused the login request for ${username} (${answer}): ${checkFirst} the username and ${password}.`;
+  const credentials = `check the username and ${password}`;
+  return `Login refused for ${username} at ${new URL(url).origin} (${answer}): ${routeElsewhere === undefined ? credentials : `${credentials}, or ${routeElsewhere}`}.`;
 }
 
 /**

@@ -313,7 +313,9 @@ export class TokenSource {
     }[reason];
     const loggingIn = reason === 'no token' || reason === 'other base URL' ? 'logging in' : 'logging in again';
     const origin = new URL(this.session.requireBaseUrl()).origin;
-    const fix = `check B2BCTL_PASSWORD, or run b2bctl login --profile ${this.session.profileName}`;
+    // A token this profile had came from its route, most likely: the route is doubted only where there was none.
+    const routeDoubted = refusal.routeElsewhere !== undefined && (reason === 'no token' || reason === 'other base URL');
+    const fix = `check B2BCTL_PASSWORD, or run b2bctl login --profile ${this.session.profileName}${routeDoubted ? `; else ${refusal.routeElsewhere}` : ''}`;
     return new AuthError(
       `${cause} and ${loggingIn} as ${refusal.username} at ${origin} with the password in B2BCTL_PASSWORD was refused (${refusal.answer}): ${refusal.checkFirst === undefined ? fix : `${refusal.checkFirst} ${fix}`}.`,
       { cause: refusal },
@@ -357,10 +359,12 @@ export function tokenRoute(session: Session): {
   path: string;
   style: TokenRouteStyle;
   answers: TokenAnswerSettings;
+  guessed: boolean;
 } {
   return {
     path: session.get('paths.token'),
     style: session.get('auth.style'),
+    guessed: session.setting('paths.token').source === 'default',
     answers: {
       accessToken: session.get('answers.token.accessToken'),
       expiresIn: session.get('answers.token.expiresIn'),

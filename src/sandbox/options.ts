@@ -47,6 +47,11 @@ export interface SandboxOptions {
   clockOffsetSeconds?: number;
   /** Called with one line per request handled, when the operator wants to watch. */
   logRequest?: (line: string) => void;
+  /**
+   * Called with one line per webhook delivery that failed: the sandbox is where an integrator watches whether a
+   * receiver works, and a failure seen only in GET /_sandbox/webhook-deliveries went unnoticed (a user test).
+   */
+  logWebhookFailure?: (line: string) => void;
 }
 
 export const sandboxDefaults = {

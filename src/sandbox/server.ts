@@ -87,6 +87,7 @@ export async function startSandbox(options: SandboxOptions, clock = new SandboxC
   registerOrderControls(app, state, options.taxCallback);
   registerWebhookControl(app, state);
   if (options.webhook) state.webhooks.configure(options.webhook);
+  state.webhooks.onFailure = options.logWebhookFailure;
   if (options.ordersWebhook === 'full') state.orderWebhookPayload = (order) => app.dialect.orderDetail(order);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`),

@@ -11,6 +11,8 @@ export interface CompletionQuery {
   profileNames(): string[];
   /** The platform's route paths, for the PATH of `b2bctl api`. */
   routePaths?(): string[];
+  /** The setting keys the KEY of `config VERB` takes (`get`, `set`, `unset`), each with what it is; else undefined. */
+  settingKeys?(verb: string): DescribedCandidate[] | undefined;
 }
 
 /** Values of options whose parser accepts more spellings than it lists (`-X put`). */
@@ -73,6 +75,11 @@ export function describedCandidates(query: CompletionQuery): DescribedCandidate[
   }
   if (current.startsWith('-')) return matching(describedOptions(command));
   if (command.name() === 'api' && positionals === 0) return matching(plain(query.routePaths?.() ?? []));
+  // The KEY of config get|set|unset: some 80 dotted keys that error lines tell users to set (paths.token, …).
+  const keys =
+    command.parent?.name() === 'config' && positionals === 0 ? query.settingKeys?.(command.name()) : undefined;
+  if (keys !== undefined)
+    return matching(keys.map((key) => ({ value: key.value, description: shortDescription(key.description) })));
   // A positional of fixed words (`webhook dead list|retry|drop`, `completion bash|zsh|fish`): those words.
   const argumentChoices = command.registeredArguments[positionals]?.argChoices;
   if (command.commands.length === 0 && argumentChoices !== undefined) return matching(plain(argumentChoices));

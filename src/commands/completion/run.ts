@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { everySetting } from '../../config/settings.js';
-import { describedCandidates } from './candidates.js';
+import { type DescribedCandidate, describedCandidates } from './candidates.js';
 import { type CompletionShell, completionScript } from './scripts.js';
 
 export interface CompletionScriptOptions {
@@ -34,11 +34,23 @@ export async function runComplete(options: CompleteOptions, context: Context): P
       }
     },
     routePaths: () => routePaths(),
+    settingKeys: (verb) => settingKeys(verb),
   });
   const lines = candidates.map(({ value, description }) =>
     options.descriptions && description !== '' ? `${value}\t${description}` : value,
   );
   if (lines.length > 0) context.io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The keys `config VERB` takes, from the settings table: `get` every key but a secret (refused there), `set` and
+ * `unset` only those a user sets (not the token and its times, which login writes), as `config set --help` lists them.
+ */
+function settingKeys(verb: string): DescribedCandidate[] | undefined {
+  if (verb !== 'get' && verb !== 'set' && verb !== 'unset') return undefined;
+  return everySetting
+    .filter((setting) => !setting.secret && (verb === 'get' || !setting.managed))
+    .map((setting) => ({ value: setting.key, description: setting.description }));
 }
 
 /** The default path of every platform route setting (`paths.*`), as a user starts typing them. */

@@ -42,11 +42,16 @@ complete -o default -F _b2bctl_complete b2bctl
 _b2bctl() {
   local -a lines values displays
   local line
+  local -i width=0
   lines=("\${(@f)$(b2bctl __complete --descriptions -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
   if (( \${#lines} )) && [[ -n \${lines[1]} ]]; then
     for line in "\${lines[@]}"; do
       values+=("\${line%%$'\\t'*}")
-      if [[ $line == *$'\\t'* ]]; then displays+=("\${line%%$'\\t'*}  -- \${line#*$'\\t'}"); else displays+=("$line"); fi
+      (( \${#values[-1]} > width )) && width=\${#values[-1]}
+    done
+    # Each description starts in one column, past the longest candidate, as fish lines them up.
+    for line in "\${lines[@]}"; do
+      if [[ $line == *$'\\t'* ]]; then displays+=("\${(r:width:)\${line%%$'\\t'*}}  -- \${line#*$'\\t'}"); else displays+=("$line"); fi
     done
     compadd -l -d displays -- "\${values[@]}"
   else

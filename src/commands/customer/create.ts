@@ -561,14 +561,16 @@ async function afterRefusedCreate(
   signal: AbortSignal,
 ): Promise<ReportEntry> {
   const document = String(entry.value.document);
-  // The platform's reason when its 400 gives one (a password policy, a field it refused), whatever its wording; the
-  // guess from the documented causes only when it says nothing of its own.
+  // The platform's reason when its 400 gives one (a password policy, a field it refused), whatever its wording, and
+  // beside it what the question established: a "já cadastrado" sent the operator hunting a customer of this
+  // document that does not exist (a user test). The guess from the documented causes only when it says nothing.
   const notRegistered = () =>
     report('failed', {
       status: error.status,
       message:
-        error.platformMessage ??
-        `no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer${error.status === 400 ? ' (or the platform could not parse the body)' : ''}`,
+        error.platformMessage === undefined
+          ? `no customer has document ${document}, so the e-mail ${String(entry.value.username)} is registered to another customer${error.status === 400 ? ' (or the platform could not parse the body)' : ''}`
+          : `${error.platformMessage}; document ${document} is not registered on the store, so the refusal is about another field, such as the e-mail`,
     });
   const changes = updateBodyOf(entry.value);
   if (upsert && !entry.unanswered && !leavesAddressPartsOut(changes)) {

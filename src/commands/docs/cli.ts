@@ -1,14 +1,18 @@
 import type { Command } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
 import type { ManPagesOptions } from './man.js';
+import type { WhereOptions } from './where.js';
 
-/** `b2bctl docs man FOLDER`: the man pages, written from the command tree the binary holds. */
+/** `b2bctl docs`: where the guides and samples are; `b2bctl docs man FOLDER`: the man pages, written from the tree. */
 export function register(program: Command, dispatch: Dispatch): void {
   const docs = program
     .command('docs')
-    .summary("write b2bctl's reference pages from the commands it holds")
+    .summary("print where b2bctl's guides and samples are; docs man writes its man pages")
     .description(
-      'Writes reference pages from the command tree the running b2bctl holds, so they always match it: docs man writes the man pages. The same pages are in docs/man and docs/commands of the source, and installed by npm.',
+      "Alone, prints the folders this b2bctl was installed with, one a line: its guides (the docs/*.md that --help names, with docs/commands, a page per command), the samples the README's examples copy, and its man pages. An npm install puts them under the package's folder, which $(npm root -g) does not name under another --prefix. The single-file b2bctl carries no guides. docs man writes the man pages from the command tree the running b2bctl holds, so they always match it.",
+    )
+    .action((_flags: unknown, command: Command) =>
+      dispatch<WhereOptions>(command, async () => (await import('./where.js')).run, {}),
     );
   docs
     .command('man')
@@ -26,6 +30,6 @@ export function register(program: Command, dispatch: Dispatch): void {
 
 /** The examples at the end of each command's help, by its path under the root. */
 export const examples: CommandExamples = {
-  docs: ['b2bctl docs man ~/.local/share/man'],
+  docs: ['b2bctl docs', 'b2bctl docs man ~/.local/share/man'],
   'docs man': ['b2bctl docs man ~/.local/share/man', 'b2bctl docs man /usr/local/share/man'],
 };

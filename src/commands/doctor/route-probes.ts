@@ -70,7 +70,7 @@ export async function probeToken(
     // The routes are probed with the cached token: by the rule every command keeps, never in clear past this machine.
     const token = cachedTokenValue(session, nowMs);
     const refused = token === undefined ? undefined : plainHttpRefusal(session, 'token (cached)', env, 'the token');
-    return refused ? failed(refused) : { finding: cachedToken(session, nowMs), token };
+    return refused ? failed(refused) : { finding: cachedToken(session, nowMs, password?.source), token };
   }
   const refused = plainHttpRefusal(session, check, env, 'the password');
   if (refused) return failed(refused);
@@ -94,7 +94,8 @@ function noTokenFinding(error: unknown, passwordSource: string, answers: TokenAn
       ...failure,
       status: error.status,
       detail: error.withPasswordFrom(passwordSource),
-      setting: error.checkFirst === undefined ? undefined : 'auth.style',
+      setting:
+        error.checkFirst !== undefined ? 'auth.style' : error.routeElsewhere !== undefined ? 'paths.token' : undefined,
       exitCode: error.exitCode,
     };
   if (error instanceof NoTokenRouteError)
@@ -177,7 +178,11 @@ function failed(finding: Finding): { finding: Finding; token: undefined } {
   return { finding, token: undefined };
 }
 
-function cachedToken(session: Session, nowMs: number): Finding {
+/**
+ * The cached token's check. `passwordWithoutUser`: where a password came from that doctor could not log in with, for
+ * want of a username; the line names the username then, not the password the user already gave (a user test).
+ */
+function cachedToken(session: Session, nowMs: number, passwordWithoutUser?: string): Finding {
   const check = 'token (cached)';
   const profile = session.profile;
   const expiresAt = profile.tokenExpiresAt;
@@ -185,7 +190,11 @@ function cachedToken(session: Session, nowMs: number): Finding {
     return {
       check,
       result: 'fail',
-      detail: `no token for profile "${session.profileName}": run b2bctl login --profile ${session.profileName}, or set B2BCTL_PASSWORD to let doctor log in`,
+      detail:
+        passwordWithoutUser === undefined
+          ? `no token for profile "${session.profileName}": run b2bctl login --profile ${session.profileName}, or set B2BCTL_PASSWORD to let doctor log in`
+          : `no token for profile "${session.profileName}", and ${passwordWithoutUser} cannot log in without a username, which profile "${session.profileName}" does not name: set B2BCTL_USERNAME, or run b2bctl login --profile ${session.profileName} --username USER (the profile keeps it)`,
+      setting: passwordWithoutUser === undefined ? undefined : 'username',
       exitCode: ExitCode.authFailed,
     };
   const unsendable = unsendableTokenCharacter(bearerTokenText(session.get('token') ?? ''));

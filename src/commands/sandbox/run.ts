@@ -101,6 +101,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     dialect,
     clockOffsetSeconds: options.clockOffset ?? 0,
     logRequest: context.globals.verbose ? (line) => context.log.debug(line) : undefined,
+    logWebhookFailure: (line) => context.log.warn(line),
   };
   const sandbox = await startSandbox(sandboxOptions);
   // Past this machine anyone may log in with the sandbox's known password and reach its token-free /_sandbox/*

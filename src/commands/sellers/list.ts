@@ -5,6 +5,8 @@ import { countOf } from '../../lib/plural.js';
 import { forgottenRecordsLine, WrittenRecordKeys } from '../../lib/written-record-keys.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
+import { InterruptedError } from '../../base/errors.js';
+import type { PlatformClient } from '../../platform/client.js';
 import { listAllSellers, listSellers, type SellerPage } from '../../platform/sellers.js';
 import { EmailFilter } from './email-filter.js';
 
@@ -144,8 +146,12 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   warnSkipped(skipped, context, client.route('paths.sellers'));
   // One page says nothing of the store's total: "20 sales reps" read as "the store has 20". A page shorter than the
   // limit sent may be a store's cap (10 of 45 told as "10 sales reps.": a user test), and one longer a store ignoring
-  // the limit: only an empty page ends the listing (docs/api.md), so any page of reps may not be the last.
-  const pagesMayFollow = onePage !== undefined && onePage.listed > 0;
+  // the limit: only an empty page ends the listing (docs/api.md), so a page of reps is the last only once the next
+  // is asked and found empty.
+  const pagesMayFollow =
+    onePage !== undefined &&
+    onePage.listed > 0 &&
+    !(await listingEndsAfterShortPage(client, { ...options, limit: pageSize }, onePage));
   for (const line of filter.warnings({ pagesLeft: pagesMayFollow })) context.log.warn(line);
   // Reps left out of a page: the warning said --all already, and "First 2 sales reps" of 20 listed misleads.
   const notes = { count, pagesMayFollow: pagesMayFollow && filter.otherEmail === 0, hiddenColumns };
@@ -176,6 +182,27 @@ function warnSkipped(skipped: SkippedEntries, context: Context, route: string): 
     );
 }
 
+/**
+ * Whether the listing ends after a page shorter than the limit sent: the next page (what --all would ask next) is
+ * asked once, and only the documented end (`[]`) ends it. Told "First 2 sales reps; --all for every page." of a page
+ * that was all there was, a user re-ran for nothing (a user test); a full page is not asked after, and a question that
+ * fails leaves the note as it was (more may follow).
+ */
+async function listingEndsAfterShortPage(
+  client: PlatformClient,
+  asked: { email?: string; limit: number; offset?: number },
+  page: SellerPage,
+): Promise<boolean> {
+  if (page.listed >= asked.limit) return false;
+  try {
+    const next = await listSellers(client, { ...asked, offset: (asked.offset ?? 0) + page.listed });
+    return next.listed === 0 && next.noBodyStatus === undefined;
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    return false;
+  }
+}
+
 /** The notes on stderr after the listing: how many were written, and on a terminal what the table left out. */
 function sayCount(
   options: ListSellersOptions,
@@ -197,8 +224,10 @@ function sayCount(
   }
   if (count === 0) context.log.info(noneFound(options));
   else {
-    // A count with no "First" is the listing's own: --all read it to its end.
-    const counted = pagesMayFollow ? firstOnes : `${countOf(count, 'sales reps')}.`;
+    // A count with no "First" is the listing's own: --all read it to its end, or the page after it was empty.
+    const counted = pagesMayFollow
+      ? firstOnes
+      : `${countOf(count, 'sales reps')}${options.offset ? ` from offset ${options.offset}` : ''}.`;
     // Notes are prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.
     const width = terminalColumns(context.io.stderr);
     const legend = `PERMISSIONS: ${permissionCodes.map(([, code, meaning]) => `${code} ${meaning}`).join(', ')}.`;

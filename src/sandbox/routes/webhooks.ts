@@ -17,14 +17,19 @@ const targetSchema = z.object({
 export function registerWebhookControl(app: FastifyInstance, state: SandboxState): void {
   const open = { config: { public: true, control: true } };
   app.get('/_sandbox/webhook-config', open, async () => state.webhooks.describe() ?? {});
+  // A partial body changes the fields it gives and keeps the others: correcting the URL alone asked for the secret
+  // again (a user test). The first configuration needs url, clientId and clientSecret.
   app.put('/_sandbox/webhook-config', open, async (request, reply) => {
-    const parsed = targetSchema.safeParse(request.body);
+    const body: unknown = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return sendError(reply, 400, 'Webhook configuration: the body must be a JSON object of the fields to set');
+    const current = state.webhooks.configured();
+    const parsed = targetSchema.safeParse({ ...current, ...body });
     if (!parsed.success) {
-      return sendError(
-        reply,
-        400,
-        `Webhook configuration: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`,
-      );
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ');
+      const first =
+        current === undefined ? ' (no receiver is configured yet: url, clientId and clientSecret are needed)' : '';
+      return sendError(reply, 400, `Webhook configuration: ${issues}${first}`);
     }
     state.webhooks.configure(parsed.data);
     return state.webhooks.describe();

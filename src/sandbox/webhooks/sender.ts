@@ -1,6 +1,7 @@
 import type { DeliveryStep, WebhookTarget } from '../../webhook/sender.js';
 import { deliverWebhook } from '../../webhook/sender.js';
 import type { EventOutbox, OutboxEvent, WebhookKind } from '../events.js';
+import { urlsShownSafely } from '../../lib/shown-target.js';
 
 /** One notification as the platform's panel lists it. */
 export interface WebhookDelivery {
@@ -31,6 +32,8 @@ export class WebhookSender {
 
   private readonly now: () => Date;
   private readonly capacity;
+  /** Told of each delivery that failed, with its one line (the sandbox command prints it on stderr). */
+  onFailure: ((line: string) => void) | undefined;
   constructor(events: EventOutbox, now: () => Date, capacity = 1000) {
     this.now = now;
     this.capacity = capacity;
@@ -40,6 +43,11 @@ export class WebhookSender {
 
   configure(target: WebhookTarget | undefined): void {
     this.target = target;
+  }
+
+  /** The configured receiver, its secret too: what a partial change of the configuration starts from. */
+  configured(): WebhookTarget | undefined {
+    return this.target;
   }
 
   /** The configured receiver without its secret. */
@@ -92,7 +100,16 @@ export class WebhookSender {
         // A failure of one delivery (a bad target URL) must not stop the queue for the ones after it.
         delivery.status = 'failed';
         delivery.error = (error as Error).message;
+      })
+      .then(() => {
+        if (delivery.status === 'failed') this.onFailure?.(this.failureLine(delivery));
       });
+  }
+
+  /** The one line of a failed delivery: which, to where, what failed, and where to look and resend. */
+  private failureLine(delivery: WebhookDelivery): string {
+    const to = this.target === undefined ? '' : ` to ${urlsShownSafely(this.target.url)}`;
+    return `warning: webhook delivery ${delivery.id} (${delivery.kind}, event ${delivery.sequence})${to} failed: ${delivery.error ?? 'failed'}; GET /_sandbox/webhook-deliveries shows it, POST /_sandbox/webhook-deliveries/${delivery.id}/resend sends it again.`;
   }
 
   private async attempt(delivery: WebhookDelivery): Promise<void> {

@@ -24,7 +24,8 @@ it('sellers list fills {branch} from the branch setting and reads the linked bra
   await resetCounts(sandbox);
   const result = await runCommandLine(['sellers', 'list', '-o', 'json'], { configDir, env: { B2BCTL_BRANCH: '0002' } });
   expect(result.code).toBe(0);
-  expect(await requestCounts(sandbox)).toEqual({ 'GET /v1/branches/:branch/contracts': 1 });
+  // The branch's short page, then the page after it, which is the listing's end.
+  expect(await requestCounts(sandbox)).toEqual({ 'GET /v1/branches/:branch/contracts': 2 });
 });
 
 it('sellers list on an unlinked branch says so in one line, exit 77', async () => {

@@ -241,7 +241,7 @@ describe('login', () => {
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`,
+      `error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401: Invalid username or password): check the username and password, or the token route may be elsewhere: POST /v1/auth/token is b2bctl's guess (paths.token is not set); set the store's with b2bctl config set paths.token PATH, and its request's style with auth.style (json, form or basic).\n`,
     );
     expect(result.stderr).not.toContain('not-the-password');
     expect(existsSync(configFile(configDir))).toBe(false);
@@ -274,7 +274,7 @@ describe('login', () => {
     );
     expect(result.code).toBe(77);
     expect(result.stderr).toBe(
-      `error: Login refused for someone@else.test at ${sandbox.url} (HTTP 401): check the username and password.\n`,
+      `error: Login refused for someone@else.test at ${sandbox.url} (HTTP 401: Invalid username or password): check the username and password, or the token route may be elsewhere: POST /v1/auth/token is b2bctl's guess (paths.token is not set); set the store's with b2bctl config set paths.token PATH, and its request's style with auth.style (json, form or basic).\n`,
     );
   });
 });

@@ -151,7 +151,7 @@ describe('renewal of an expired token (--token-ttl)', () => {
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: The token of profile "default" expired and logging in again as ${sandboxUser} at ${shortLived.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401): check B2BCTL_PASSWORD, or run b2bctl login --profile default.\n`,
+      `error: The token of profile "default" expired and logging in again as ${sandboxUser} at ${shortLived.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401: Invalid username or password): check B2BCTL_PASSWORD, or run b2bctl login --profile default.\n`,
     );
     expect(result.stderr).not.toContain('wrong-password');
     expect(await requestCounts(shortLived)).toEqual({ [tokenRoute]: 1 });

@@ -270,7 +270,7 @@ describe('config get, set and list', () => {
     // A route the sandbox lacks is a 404, so the message points at the setting, not at the password.
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error: The token route POST ${sandbox.url}/oauth/token does not exist (HTTP 404). Check the paths.token setting (b2bctl config get paths.token).\n`,
+      `error: The token route POST ${sandbox.url}/oauth/token does not exist (HTTP 404: No route POST /oauth/token). Check the paths.token setting (b2bctl config get paths.token).\n`,
     );
     expect(await requestCounts(sandbox)).toEqual({ 'POST /oauth/token': 1 });
   });

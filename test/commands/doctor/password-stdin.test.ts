@@ -71,7 +71,9 @@ it('a refused login names the password piped to --password-stdin, not B2BCTL_PAS
   });
   await run({ passwordStdin: true }, context).catch(() => undefined);
   await new Promise((resolve) => server.close(resolve));
-  expect(printed).toContain('(HTTP 401): check the username and the password piped to --password-stdin.');
+  expect(printed).toContain(
+    '(HTTP 401: invalid_grant): check the username and the password piped to --password-stdin, or the token route may be elsewhere',
+  );
   expect(printed).not.toContain('wrong-password');
 });
 

@@ -236,7 +236,7 @@ describe('credentials', () => {
     });
     expect(result.code).toBe(77);
     expect(result.stderr).toBe(
-      `error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401): check the username and password.\n`,
+      `error: Login refused for ${sandboxUser} at ${sandbox.url} (HTTP 401: Invalid username or password): check the username and password, or the token route may be elsewhere: POST /v1/auth/token is b2bctl's guess (paths.token is not set); set the store's with b2bctl config set paths.token PATH, and its request's style with auth.style (json, form or basic).\n`,
     );
     expect(await requestCounts(sandbox)).toEqual({ [tokenRoute]: 1 });
   });
@@ -248,7 +248,7 @@ describe('credentials', () => {
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `The platform refused the token of profile "default"; logging in again.\nerror: The platform refused the token of profile "default" and logging in again as ${sandboxUser} at ${sandbox.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401): check B2BCTL_PASSWORD, or run b2bctl login --profile default.\n`,
+      `The platform refused the token of profile "default"; logging in again.\nerror: The platform refused the token of profile "default" and logging in again as ${sandboxUser} at ${sandbox.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401: Invalid username or password): check B2BCTL_PASSWORD, or run b2bctl login --profile default.\n`,
     );
   });
 

@@ -299,7 +299,7 @@ describe('a 401 with WWW-Authenticate and no body', () => {
     });
     expect(result.code).toBe(77);
     expect(result.stderr).toBe(
-      `error: Login refused for ${sandboxUser} at ${platform.url} (HTTP 401): check the username and password.\n`,
+      `error: Login refused for ${sandboxUser} at ${platform.url} (HTTP 401): check the username and password, or the token route may be elsewhere: POST /v1/auth/token is b2bctl's guess (paths.token is not set); set the store's with b2bctl config set paths.token PATH, and its request's style with auth.style (json, form or basic).\n`,
     );
   });
 

@@ -111,7 +111,8 @@ describe('sellers list: the listing rules', () => {
       'lucas.silva@distribuidorasul.com.br',
     ]);
     expect(result.stdout).toBe(asJson(seedReps.filter((rep) => rep.username.toLowerCase().includes('silva'))));
-    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
+    // A page shorter than the limit sent: the next one is asked, to say whether the listing ended.
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 2 });
   });
 
   it('--email in lower case matches e-mails stored in upper case', async () => {
@@ -589,8 +590,8 @@ describe('sellers list --email on a platform that ignores the filter', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(asJson([anonymous, silva]));
       expect(result.stderr.split('\n')).toEqual([
-        // A page shorter than the limit sent may be a store's cap: reps may follow it.
-        'warning: the platform listed 1 sales rep whose e-mail does not contain "silva" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself. Reps whose e-mail contains it may be on the pages after this one: --all reads every page.',
+        // A page shorter than the limit sent, and the page after it empty: no reps follow it.
+        'warning: the platform listed 1 sales rep whose e-mail does not contain "silva" though --email was sent: it did not filter its listing by e-mail, so b2bctl left them out itself.',
         'warning: 1 listed sales rep showed no e-mail, so --email could not be checked on it: it was written as the platform listed it for the e-mail asked.',
         '',
       ]);
@@ -743,6 +744,15 @@ describe('sellers list: stdout a terminal or not', () => {
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 
+  it('on a terminal a page shorter than the limit whose next page is empty is the whole listing: "2 sales reps."', async () => {
+    await loggedIn();
+    const result = await listOn({ stdoutTTY: true }, '--email', 'silva');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^2 sales reps\.\nPERMISSIONS: /);
+    // The page after the 2 (of the 20 sent) was asked once, and was the listing's documented end.
+    expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 2 });
+  });
+
   it('on a terminal one rep is "1 sales rep", and no match is the header and a note', async () => {
     await loggedIn();
     const one = await listOn({ stdoutTTY: true }, '--limit', '1');
@@ -769,15 +779,14 @@ describe('sellers list: stdout a terminal or not', () => {
   });
 
   it.each(['json', 'ndjson', 'csv', 'table'])(
-    'piped -o %s: a page of reps has the note on stderr (a short one too: a store may cap its pages), --all none',
+    'piped -o %s: a page of reps has the note on stderr, a short one the last of the listing and --all none',
     async (format) => {
       await loggedIn();
       const full = await list('-o', format);
       expect(full.code).toBe(0);
       expect(full.stderr).toBe('First 20 sales reps; --all for every page.\n');
-      expect((await list('-o', format, '--offset', '60')).stderr).toBe(
-        '4 sales reps from offset 60; --all for every page.\n',
-      );
+      // 4 of the 20 asked, and the page after them empty: the listing ended there, nothing to re-run.
+      expect((await list('-o', format, '--offset', '60')).stderr).toBe('');
       expect(await list('-o', format, '--all')).toMatchObject({ code: 0, stderr: '' });
       expect((await list('-o', format, '--offset', '20')).stderr).toBe(
         '20 sales reps from offset 20; --all for every page.\n',

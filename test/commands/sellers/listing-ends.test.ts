@@ -153,6 +153,8 @@ describe('sellers list: one page of a store that caps its pages', () => {
     expect(result.code).toBe(0);
     expect(result.stderr.split('\n')[0]).toBe('First 10 sales reps; --all for every page.');
     expect(result.stderr).not.toContain('10 sales reps.');
+    // Shorter than the 20 sent: the page after it is asked, and holds reps.
+    expect(asked).toEqual([0, 10]);
   });
 
   it('piped: the same note on stderr, stdout the 10 reps', async () => {
@@ -165,9 +167,20 @@ describe('sellers list: one page of a store that caps its pages', () => {
 
   it('from an offset: the note names it', async () => {
     listing(reps(0, 45), 10);
-    const result = await run(['--offset', '40']);
+    const result = await run(['--offset', '30']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual(reps(40, 45));
-    expect(result.stderr).toBe('5 sales reps from offset 40; --all for every page.\n');
+    expect(JSON.parse(result.stdout)).toEqual(reps(30, 40));
+    expect(result.stderr).toBe('10 sales reps from offset 30; --all for every page.\n');
+  });
+
+  it('its last page (5 of the cap of 10, the page after it empty) is the end: no note piped, the count on a terminal', async () => {
+    listing(reps(0, 45), 10);
+    const piped = await run(['--offset', '40']);
+    expect(piped.code).toBe(0);
+    expect(JSON.parse(piped.stdout)).toEqual(reps(40, 45));
+    expect(piped.stderr).toBe('');
+    expect(asked).toEqual([40, 45]);
+    const onTerminal = await run(['--offset', '40'], true);
+    expect(onTerminal.stderr.split('\n')[0]).toBe('5 sales reps from offset 40.');
   });
 });

@@ -114,6 +114,11 @@ describe.skipIf(bash.missing)(`bash completion${bash.note}`, () => {
     expect(tab('stock', 'push', 'x.csv', '--profile', 'l')).toEqual(['lat']);
   });
 
+  it('completes the setting keys of config set', () => {
+    expect(tab('config', 'set', 'paths.tok')).toEqual(['paths.token']);
+    expect(tab('config', 'get', 'answers.stockBatch.res')).toEqual(['answers.stockBatch.results']);
+  });
+
   it('completes options, and leaves file arguments to bash', () => {
     expect(tab('stock', 'push', '--dry')).toEqual(['--dry-run']);
     expect(tab('stock', 'push', 'sto')).toEqual([]);

@@ -107,6 +107,15 @@ describe.skipIf(zsh.missing)(`zsh completion${zsh.note}`, () => {
     expect(zshListing('--profile', 'l')).toEqual(['files:no', 'lat', 'display:lat']);
   });
 
+  it('lines the descriptions up in one column, past the longest candidate, as fish does', () => {
+    const listed = zshListing('config', 'set', 'answers.token.').filter((line) => line.startsWith('display:'));
+    expect(listed).toEqual([
+      expect.stringMatching(/^display:answers\.token\.accessToken {2}-- Where the token route answer holds the token/),
+      expect.stringMatching(/^display:answers\.token\.expiresIn {4}-- /),
+      expect.stringMatching(/^display:answers\.token\.expiresAt {4}-- /),
+    ]);
+  });
+
   it('leaves a FILE argument to zsh', () => {
     expect(zshTab('stock', 'push', 'sto')).toEqual(['files:yes']);
   });
@@ -145,6 +154,10 @@ describe.skipIf(fish.missing)(`fish completion${fish.note}`, () => {
       `source '${join(folder, 'b2bctl.fish')}'; complete -C 'b2bctl st'`,
     ]);
     expect(lines).toEqual(['stock\tstock and price: nightly files through the 50-item and 200-item routes']);
+  });
+
+  it('completes the setting keys of config set', () => {
+    expect(fishTab('b2bctl config set paths.tok')).toEqual(['paths.token']);
   });
 
   it('offers file names for a FILE argument, and only there', () => {

@@ -282,13 +282,14 @@ describe('createOnce: a create whose answer was lost', () => {
 });
 
 describe('createOnce: a create answered 400, without --upsert', () => {
-  it('no customer has the document, and the platform says why: its words alone, no guess at the cause', async () => {
+  it('no customer has the document, and the platform says why: its words, and what the question established', async () => {
     const { client, requests } = scripted(refused(400, 'Bad request'), noSuchCustomer());
     expect((await createOnce(client, entry(), false, signal)).row).toEqual({
       ...place,
       outcome: 'failed',
       status: 400,
-      message: 'Bad request',
+      message:
+        'Bad request; document 52998224725 is not registered on the store, so the refusal is about another field, such as the e-mail',
     });
     // The question is an update that changes nothing.
     expect(requests[1]).toEqual({ method: 'PUT', path: put, body: {} });
