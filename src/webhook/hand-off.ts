@@ -203,7 +203,9 @@ export class HandOff {
    * Counts the events of a run the consumer took as it tells them (`progressed`), not only when the run ends
    * (`finish`), and records their group in its time (commitEveryMs) though the run goes on: with an ERP taking 0.2 s
    * an answer, a run of 32 was recorded 6.4 s late, a kill then sent 21 of 23 events again, and the backlog counted
-   * events the ERP had taken (a user test). Each step waits for the one before, as one delivery at a time would.
+   * events the ERP had taken (a user test). The group a run before left unrecorded is due in its time too: a run that
+   * waits before its first event (an orders event behind its fetch, for up to --give-up-after) held it for the whole
+   * wait (a user test). Each step waits for the one before, as one delivery at a time would.
    */
   private takenCounter(): {
     progressed: (taken: number) => void;
@@ -214,6 +216,11 @@ export class HandOff {
     let flush: NodeJS.Timeout | undefined;
     const then = (step: () => Promise<'stopped' | undefined>) =>
       (chain = chain.then(async (before) => ((await step()) === 'stopped' ? 'stopped' : before)));
+    // The group's window ends while the next answer is awaited: recorded then, not at the next event.
+    const flushAtWindowEnd = () => {
+      if (this.unrecorded.length > 0)
+        flush = setTimeout(() => then(flushDue).catch(() => undefined), this.unrecordedWindowLeftMs());
+    };
     const count = (taken: number) =>
       then(async () => {
         clearTimeout(flush);
@@ -222,15 +229,14 @@ export class HandOff {
           counted++;
           if ((await this.delivered(event)) === 'stopped') outcome = 'stopped';
         }
-        // The group's window ends while the next answer is awaited: recorded then, not at the next event.
-        if (this.unrecorded.length > 0)
-          flush = setTimeout(() => then(flushDue).catch(() => undefined), this.unrecordedWindowLeftMs());
+        flushAtWindowEnd();
         return outcome;
       });
     // The timer is the window's end (a timer may fire a fraction of a millisecond before performance.now() says it
     // ended, so the window is not asked again).
     const flushDue = async () =>
       this.unrecorded.length > 0 && !(await this.recordWhileDelivering()) ? 'stopped' : undefined;
+    flushAtWindowEnd();
     return {
       progressed: (taken) => {
         // A run that goes on is not stuck: busySince moves with it, as one at a time.
@@ -272,6 +278,26 @@ export class HandOff {
       return recorded;
     });
     return true;
+  }
+
+  /**
+   * Runs one delivery while the deliveries before it are recorded at their group's window end (commitEveryMs), as a
+   * run's are (takenCounter): a delivery that waits long (an orders event behind its fetch for up to --give-up-after,
+   * a slow --exec command) holds nothing unrecorded meanwhile, so a kill repeats at most the groups promised.
+   */
+  private async recordingMeanwhile(delivery: () => Promise<void>): Promise<void> {
+    let recording: Promise<boolean> | undefined;
+    const windowEnd =
+      this.unrecorded.length === 0
+        ? undefined
+        : setTimeout(() => (recording = this.recordWhileDelivering()), this.unrecordedWindowLeftMs());
+    try {
+      await delivery();
+    } finally {
+      clearTimeout(windowEnd);
+      // The record, once started, goes on as any group's (the next group awaits it): only its start is awaited here.
+      await recording;
+    }
   }
 
   /** Waits for the group being recorded while delivery went on; false when stopped before the store took it. */
@@ -455,7 +481,7 @@ export class HandOff {
     for (let attempt = firstAttempt; ; attempt++) {
       try {
         if (attempt === firstAttempt && firstFailure !== undefined) throw firstFailure;
-        await this.consumer.deliver(event, signal);
+        await this.recordingMeanwhile(() => this.consumer.deliver(event, signal));
         return { delivered: true };
       } catch (error) {
         if (signal.aborted) return 'stopped';

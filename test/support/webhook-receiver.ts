@@ -153,15 +153,20 @@ export interface SpawnedReceiver {
 }
 
 /**
- * Spawns `webhook listen --port 0 --client-id …` with `extraArgs` and this file's client secret, in a fresh
- * config folder, and resolves with its URL, read from the first stdout line.
+ * Spawns `webhook listen --port 0 --client-id …` with `extraArgs` and this file's client secret (and `env`, such as
+ * the platform a --fetch-orders receiver fetches from), in a fresh config folder, and resolves with its URL, read from
+ * the first stdout line.
  */
-export async function spawnReceiver(extraArgs: readonly string[]): Promise<SpawnedReceiver> {
+export async function spawnReceiver(
+  extraArgs: readonly string[],
+  env: Record<string, string> = {},
+): Promise<SpawnedReceiver> {
   const child = spawnCli(
     ['webhook', 'listen', '--port', '0', '--client-id', clientId, ...extraArgs],
     freshConfigDir(),
     {
       B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret,
+      ...env,
     },
   );
   let stderr = '';

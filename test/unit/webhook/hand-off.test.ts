@@ -287,6 +287,92 @@ describe('HandOff records what a slow ERP took as the run goes on', () => {
   });
 });
 
+const idOf = (stored: StoredEvent) => (stored.event as { id: number }).id;
+
+/** What holds an event until the test opens it; `passed` rejects when the hand-off stops first, as a consumer must. */
+function heldGate() {
+  let open: (() => void) | undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const state = {
+    isOpen: false,
+    open: () => {
+      state.isOpen = true;
+      open?.();
+    },
+    passed: (signal: AbortSignal) =>
+      Promise.race([
+        opened,
+        new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped')))),
+      ]),
+  };
+  return state;
+}
+
+describe('HandOff records what was taken before a delivery that waits', () => {
+  // An ERP hand-off behind --fetch-orders waits before an orders event whose fetch fails, for up to --give-up-after:
+  // the event taken before it was left unrecorded for the whole wait (a user test), so a kill sent it again.
+  it('one event at a time (--exec): event 1 is recorded while event 2 waits', async () => {
+    const event2 = heldGate();
+    const taken: number[] = [];
+    let waiting = false;
+    const consumer: EventConsumer = {
+      target: 'a consumer that waits before event 2',
+      async deliver(stored, signal) {
+        if (idOf(stored) === 2) {
+          waiting = true;
+          await event2.passed(signal);
+        }
+        taken.push(idOf(stored));
+      },
+    };
+    const store = await openStore();
+    for (const id of [1, 2, 3]) await store.append(event(id));
+    await store.openHandOff('exec', consumer.target, true);
+    fastHandOff(store, 'exec', consumer, closers);
+    await until(() => waiting, 'event 2 waiting');
+    await until(async () => (await store.backlog())[0]?.pending === 2, 'event 1 recorded while event 2 waits');
+    expect(taken).toEqual([1]);
+    event2.open();
+    await until(async () => (await store.backlog())[0]?.pending === 0, 'every event recorded');
+    expect(taken).toEqual([1, 2, 3]);
+  });
+
+  it('in runs (--forward-to): event 1, taken by the run before, is recorded while the next run waits', async () => {
+    const event2 = heldGate();
+    const taken: number[] = [];
+    let waiting = false;
+    const consumer: EventConsumer = {
+      target: 'a consumer whose runs stop before event 2 until it may go',
+      deliver: () => Promise.reject(new Error('runs only')),
+      async deliverInOrder(events, signal) {
+        if (!event2.isOpen && idOf(events[0] as StoredEvent) === 2) {
+          waiting = true;
+          try {
+            await event2.passed(signal);
+          } catch (error) {
+            return { taken: 0, failure: error as Error };
+          }
+        }
+        // As afterFetch does: the events before the one that must wait go on together.
+        const cut = event2.isOpen ? -1 : events.findIndex((stored) => idOf(stored) === 2);
+        const run = cut === -1 ? events : events.slice(0, cut);
+        taken.push(...run.map(idOf));
+        return { taken: run.length };
+      },
+    };
+    const store = await openStore();
+    for (const id of [1, 2, 3]) await store.append(event(id));
+    await store.openHandOff('forward', consumer.target, true);
+    fastHandOff(store, 'forward', consumer, closers);
+    await until(() => waiting, 'the run of event 2 waiting');
+    await until(async () => (await store.backlog())[0]?.pending === 2, 'event 1 recorded while event 2 waits');
+    expect(taken).toEqual([1]);
+    event2.open();
+    await until(async () => (await store.backlog())[0]?.pending === 0, 'every event recorded');
+    expect(taken).toEqual([1, 2, 3]);
+  });
+});
+
 describe('exec timeout and shutdown', () => {
   it('kills a hanging command with its children at the timeout, and the event goes dead past --give-up-after', async () => {
     const directory = temporaryFolder();
