@@ -7,7 +7,7 @@
 import { Exact } from './exact.js';
 import type { TaxRule } from './rules.js';
 import { appliedMva, type ItemTaxes, owesDifal, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
-import { applied, centavosOf, moneyText, product, type Ratio, rescaled, scaledOf, sum } from './scaled.js';
+import { applied, appliedLess, centavosOf, moneyText, product, type Ratio, rescaled, scaledOf, sum } from './scaled.js';
 
 /** What a row fixes for every item; undefined parts are not computable in safe integers (or at all). */
 export interface PreparedRule {
@@ -122,7 +122,8 @@ export function centavoTaxes(
     const st = sale.interstate ? row.stBetween : row.stInside;
     if (st?.factor === undefined) return undefined;
     const stBase = applied(sum(operation, ipiValue), st.factor);
-    const stValue = Math.max(0, sum(applied(stBase, destination), -icmsValue));
+    // Rounded once (NBR 5891): the NF-e has no field for the ST debit, only for the value due (vICMSST).
+    const stValue = Math.max(0, appliedLess(stBase, destination, icmsValue));
     checked += stBase + stValue;
     taxes.st = { base: stBase, value: stValue, mva: st.mva };
     taxes.added = sum(taxes.added, stValue);
@@ -130,7 +131,7 @@ export function centavoTaxes(
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
     if (row.grossUp === undefined) return undefined;
     const destinationBase = applied(sum(icmsBase, -icmsValue), row.grossUp);
-    const difalValue = row.owesDifal ? Math.max(0, sum(applied(destinationBase, destination), -icmsValue)) : 0;
+    const difalValue = row.owesDifal ? Math.max(0, appliedLess(destinationBase, destination, icmsValue)) : 0;
     const fcpValue = applied(destinationBase, fcp);
     checked += destinationBase + difalValue + fcpValue;
     taxes.destinationBase = destinationBase;

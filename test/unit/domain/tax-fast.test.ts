@@ -56,7 +56,7 @@ function referenceTaxes(item: TaxItem, rule: TaxRule, buyer: BuyerKind, intersta
             .div(new Reference(1).minus(destination))
         : operation.plus(ipi).times(factor).times(kept),
     );
-    const st = Reference.max(0, cents(stBase.times(destination)).minus(icms));
+    const st = Reference.max(0, cents(stBase.times(destination).minus(icms)));
     const mva = factor.minus(1).times(100).toDecimalPlaces(4, Decimal.ROUND_HALF_EVEN).toFixed();
     taxes.icmsSt = { base: money(stBase), rate: rule.destinationRate, value: money(st), mva };
     added = added.plus(st);
@@ -65,7 +65,7 @@ function referenceTaxes(item: TaxItem, rule: TaxRule, buyer: BuyerKind, intersta
     const base = cents(icmsBase.minus(icms).div(new Reference(1).minus(destination)));
     // Equal rates (or the destination's lower) owe no DIFAL, whatever centavo the double base gives (a user test).
     const owed = destination.gt(share(rule.icmsRate));
-    const difal = owed ? Reference.max(0, cents(base.times(destination)).minus(icms)) : new Reference(0);
+    const difal = owed ? Reference.max(0, cents(base.times(destination).minus(icms))) : new Reference(0);
     const fcp = cents(base.times(share(rule.fcpRate)));
     taxes.difal = { base: money(base), rate: rule.destinationRate, value: money(difal) };
     taxes.fcp = { base: money(base), rate: rule.fcpRate, value: money(fcp) };
