@@ -756,3 +756,53 @@ describe('tax serve: a cart in another charset', () => {
     expect(stderr).toContain(`tax callback refused a cart from 127.0.0.1: ${message}.`);
   });
 });
+
+// A user test: `{"items":[null]}`, `[1]`, `["ok"]` or `[{}]` were passed on as the cart's taxes, its item closed untaxed.
+describe('tax serve --forward-to: a list of items whose entries are no item taxes is a fallback', () => {
+  it('null, a number, a text, a list or an empty object as an item: the table answers, logged and counted', async () => {
+    const entries: [string, string][] = [
+      ['null', 'null'],
+      ['1', 'a number'],
+      ['"ok"', 'a string'],
+      ['["A-1"]', 'a list'],
+      ['{}', 'an empty object'],
+    ];
+    for (const [entry, what] of entries) {
+      const { cart, health, stderr, erpUrl } = await forwardToErpAnswering(`{"items":[${entry}],"totals":{}}`, true);
+      expect(cart.status).toBe(200);
+      expect(cart.body.totals).toMatchObject({ added: '125.32' });
+      expect(health).toMatchObject({ answered: 1, fallbacks: 1 });
+      expect(stderr).toContain(
+        `tax callback: the ERP at ${erpUrl} answered "items" entry 1 as ${what}, not an item's taxes, which cannot be its tax answer; answered from the tax table.\n`,
+      );
+    }
+  });
+
+  it('without --rules: 503 tax-unavailable', async () => {
+    const { cart, health } = await forwardToErpAnswering('{"items":[{}],"totals":{}}', false);
+    expect(cart).toEqual({
+      status: 503,
+      body: {
+        error: 'tax-unavailable',
+        message: `The ERP's tax service answered "items" entry 1 as an empty object, not an item's taxes, which cannot be its tax answer.`,
+      },
+    });
+    expect(health).toMatchObject({ fallbacks: 1 });
+  });
+
+  it('an entry of any keys, an extra entry, or a list under another name is passed on as it came', async () => {
+    for (const taxed of [
+      '{"items":[{"codigo":"A-1"}],"totals":{}}',
+      '{"items":[{"sku":"A-1","ipi":"29.84"},{"frete":"1.00"}],"totals":{}}',
+      '{"impostos":[{"sku":"A-1","ipi":"29.84"}]}',
+    ]) {
+      const { cart, health } = await forwardToErpAnswering(taxed, true);
+      expect(cart).toEqual({ status: 200, body: JSON.parse(taxed) });
+      expect(health).toMatchObject({ fallbacks: 0 });
+    }
+    // A list of another name whose entries are no item taxes is no list of the cart's items.
+    const { health, stderr } = await forwardToErpAnswering('{"impostos":[1]}', true);
+    expect(health).toMatchObject({ fallbacks: 1 });
+    expect(stderr).toContain(`answered no list of the cart's 1 items (none at "items", nor under another name)`);
+  });
+});
