@@ -8,6 +8,7 @@ import { ambiguousNumber, type DecimalSeparator, parseDecimal } from '../io/inpu
 import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.js';
 import { countOf } from '../lib/plural.js';
 import {
+  assumedDestinationReduction,
   checkTaxRule,
   fractionRateProblem,
   sixDigitNcmWarning,
@@ -85,6 +86,11 @@ export async function readTaxTable(
         continue;
       }
       warnings.add('with an FCP rate that is not applied', place, unusedFcpRate(checked.rule));
+      warnings.add(
+        'with DIFAL and a reduction the destination is taken to share',
+        place,
+        assumedDestinationReduction(checked.rule),
+      );
       warnings.add('of 6 digits without dots', place, sixDigitNcmWarning(String(read.ncm ?? '')));
       warnings.add('between states at another rate', place, unexpectedInterstateRate(checked.rule));
       const earlier = table.add(checked.rule, place);

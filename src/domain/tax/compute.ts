@@ -9,6 +9,7 @@ import { fastItemTaxes } from './fast-taxes.js';
 import type { TaxRule } from './rules.js';
 import {
   appliedMva,
+  destinationBaseShare,
   freightShare,
   grossValue,
   type ItemTaxes,
@@ -57,8 +58,9 @@ export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): Ite
     added = added.plus(stValue);
   }
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
-    // Double base: the value without the origin's ICMS, grossed up by the destination's internal rate.
-    const destinationBase = centavos(icmsBase.minus(icmsValue).div(one.minus(destinationRate)));
+    // Double base: the value without the origin's ICMS, grossed up by the destination's load and reduced as its
+    // internal operation is (destinationBaseShare); the value before the origin's reduction, as the destination's.
+    const destinationBase = centavos(operation.plus(ipiValue).minus(icmsValue).times(destinationBaseShare(rule)));
     const difalValue = owesDifal(rule)
       ? Exact.max(0, centavos(destinationBase.times(destinationRate).minus(icmsValue)))
       : Exact.of(0);

@@ -26,6 +26,11 @@ export interface TaxRule {
   destinationRate: string;
   /** The destination's Fundo de Combate à Pobreza rate, added on DIFAL. */
   fcpRate: string;
+  /**
+   * The share of the destination's internal base left out, for DIFAL (Convênio ICMS 52/91 sets one load in both
+   * operations with two reductions); undefined when the table leaves it empty: then the row's icmsBaseReduction.
+   */
+  destinationBaseReduction?: string;
 }
 
 /** The fields of a table row, as a record read from a CSV or workbook. */
@@ -40,6 +45,7 @@ export const taxRuleFields = [
   'mva',
   'destinationRate',
   'fcpRate',
+  'destinationBaseReduction',
 ] as const;
 
 /** How an ERP writes the buyer's kind: our words, or the answer to "contribuinte do ICMS?". */
@@ -48,7 +54,15 @@ const buyerWords = new Map<string, BuyerKind>([
   ...['non-taxpayer', 'nao contribuinte', 'nao', 'n', '0'].map((word) => [word, 'non-taxpayer'] as const),
 ]);
 
-export const rateFields = ['icmsRate', 'icmsBaseReduction', 'ipiRate', 'mva', 'destinationRate', 'fcpRate'] as const;
+export const rateFields = [
+  'icmsRate',
+  'icmsBaseReduction',
+  'ipiRate',
+  'mva',
+  'destinationRate',
+  'fcpRate',
+  'destinationBaseReduction',
+] as const;
 
 export type RuleCheck = { ok: true; rule: TaxRule } | { ok: false; problems: { field: string; message: string }[] };
 
@@ -137,6 +151,8 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
       problems.push({ field, message: emptyRateMessage(field) });
       continue;
     }
+    // Left empty, the destination's reduction is the row's own (destinationReduction): no text stands for it.
+    if (written === '' && field === 'destinationBaseReduction') continue;
     const rate = written === '' ? '0' : written.replace(',', '.');
     // A computed rate (17.999999) is a percentage in range: the message names the rule it breaks, the decimals.
     if (/^\d{1,3}\.\d{5,}$/.test(rate) && Number(rate) <= (field === 'mva' ? 999 : 100))
@@ -204,6 +220,26 @@ export function unusedFcpRate(rule: TaxRule): string | undefined {
   return `fcpRate "${rule.fcpRate}" is not applied: b2bctl adds FCP only with DIFAL (a non-taxpayer buyer in another state) and computes no FCP retained by ICMS-ST nor FCP on own ICMS (docs/tax.md), so this row's products get no FCP`;
 }
 
+/**
+ * The share of the destination's internal base left out, for DIFAL: the table's destinationBaseReduction, or when it
+ * is empty the row's own reduction, which ICMS-ST's base takes too (formula 4 of docs/tax.md).
+ */
+export function destinationReduction(rule: Pick<TaxRule, 'icmsBaseReduction' | 'destinationBaseReduction'>): string {
+  return rule.destinationBaseReduction ?? rule.icmsBaseReduction;
+}
+
+/**
+ * What a DIFAL row with a base reduction assumes of the destination, when the row does not say its own: the same
+ * reduction. A reduction such as Convênio ICMS 52/91's sets one load in both operations with two reductions (12%
+ * less 26.67% and 18% less 51.11% are both 8.80%), and the same reduction at 18% is a load of 13.2%: a DIFAL where
+ * the law owes none (a user test). Said at load with the row's place, so the table says which it means.
+ */
+export function assumedDestinationReduction(rule: TaxRule): string | undefined {
+  if (rule.buyer !== 'non-taxpayer' || rule.from === rule.to || Number(rule.icmsBaseReduction) === 0) return undefined;
+  if (rule.destinationBaseReduction !== undefined) return undefined;
+  return `icmsBaseReduction "${rule.icmsBaseReduction}" on a row with DIFAL, and no destinationBaseReduction: the DIFAL takes the destination's internal operation as reduced alike (${rule.destinationRate}% on ${rule.icmsBaseReduction}% less of the value); where the destination reduces its base otherwise (Convênio ICMS 52/91 sets one load in both operations) or not at all, write its reduction in destinationBaseReduction, 0 for none`;
+}
+
 const fractionChecked = [
   ['icmsRate', 'ICMS rate', '12 for 12%, not 0.12'],
   ['destinationRate', 'ICMS rate', '12 for 12%, not 0.12'],
@@ -211,6 +247,7 @@ const fractionChecked = [
   ['mva', 'MVA', '40 for 40%, not 0.40'],
   ['fcpRate', 'FCP rate above 0', '2 for 2%, not 0.02'],
   ['icmsBaseReduction', 'base reduction', '33.33 for 33.33%, not 0.3333'],
+  ['destinationBaseReduction', 'base reduction', '51.11 for 51.11%, not 0.5111'],
 ] as const;
 
 /**
@@ -226,6 +263,7 @@ function mayBeEmpty(
 ): boolean {
   switch (field) {
     case 'icmsBaseReduction':
+    case 'destinationBaseReduction':
     case 'mva':
     case 'fcpRate':
       return true;

@@ -62,9 +62,17 @@ function referenceTaxes(item: TaxItem, rule: TaxRule, buyer: BuyerKind, intersta
     added = added.plus(st);
   }
   if (buyer === 'non-taxpayer' && interstate) {
-    const base = cents(icmsBase.minus(icms).div(new Reference(1).minus(destination)));
-    // Equal rates (or the destination's lower) owe no DIFAL, whatever centavo the double base gives (a user test).
-    const owed = destination.gt(share(rule.icmsRate));
+    // The destination's reduction: its own column, else the row's (docs/tax.md, formula 5).
+    const destinationKept = new Reference(1).minus(share(rule.destinationBaseReduction ?? rule.icmsBaseReduction));
+    const base = cents(
+      operation
+        .plus(ipi)
+        .minus(icms)
+        .times(destinationKept)
+        .div(new Reference(1).minus(destination.times(destinationKept))),
+    );
+    // Equal loads (or the destination's lower) owe no DIFAL, whatever centavo the double base gives (a user test).
+    const owed = destination.times(destinationKept).gt(share(rule.icmsRate).times(kept));
     const difal = owed ? Reference.max(0, cents(base.times(destination).minus(icms))) : new Reference(0);
     const fcp = cents(base.times(share(rule.fcpRate)));
     taxes.difal = { base: money(base), rate: rule.destinationRate, value: money(difal) };
@@ -108,6 +116,7 @@ function randomCase(): { item: TaxItem; rule: TaxRule; buyer: BuyerKind; interst
     mva: pick(['', rate(150)]),
     destinationRate: rate(99),
     fcpRate: rate(4),
+    destinationBaseReduction: pick(['', '', rate(70)]),
   });
   if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
   return { item, rule: checked.rule, buyer, interstate: random() < 0.7 };

@@ -162,6 +162,24 @@ describe('the arithmetic at its edges', () => {
     }
   });
 
+  // A user test: a Convênio ICMS 52/91 machine (8.80% in both operations) was given a DIFAL where none is owed.
+  it('takes the DIFAL on the destination’s own load (docs/tax.md, example 7), on both paths', () => {
+    const sale = { buyer: 'non-taxpayer', interstate: true } as const;
+    const item: TaxItem = { ncm: '84596100', quantity: 1, unitPrice: '10000' };
+    const machine = { ncm: '84596100', to: 'MG', buyer: 'non-taxpayer', icmsRate: '12', destinationRate: '18' };
+    const cases = [
+      [{ icmsBaseReduction: '26.6667', destinationBaseReduction: '51.1111' }, '4888.89', '0.00'],
+      [{ icmsBaseReduction: '26.67', destinationBaseReduction: '51.11' }, '4889.03', '0.07'],
+      [{ icmsBaseReduction: '26.67' }, '7704.70', '506.89'],
+      [{ icmsBaseReduction: '26.67', destinationBaseReduction: '0' }, '11122.00', '1122.00'],
+    ] as const;
+    for (const [reductions, base, value] of cases) {
+      const row = rule({ ...machine, ...reductions });
+      for (const taxes of [computeItemTaxes(item, row, sale), exactItemTaxes(item, row, sale)])
+        expect({ reductions, difal: taxes.difal }).toEqual({ reductions, difal: { base, rate: '18', value } });
+    }
+  });
+
   it('adds up a cart per tax', () => {
     const row = rule({ icmsRate: '18', ipiRate: '10' });
     const sale = { buyer: 'taxpayer', interstate: false } as const;

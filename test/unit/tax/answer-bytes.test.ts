@@ -47,6 +47,7 @@ function randomTable(fixed = false): TaxTable {
                 mva: pick(['', rate(150)]),
                 destinationRate: pick([rate(99), '18', '20']),
                 fcpRate: rate(4),
+                destinationBaseReduction: pick(['', '', rate(70)]),
               }),
         });
         if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
