@@ -15,7 +15,9 @@ import {
   rateFields,
   TaxTable,
   taxRuleFields,
+  twoInternalRates,
   unusedFcpRate,
+  unusedMva,
 } from '../domain/tax/rules.js';
 import { Exact } from '../domain/tax/exact.js';
 import { unexpectedInterstateRate } from '../domain/tax/interstate-rate.js';
@@ -86,6 +88,8 @@ export async function readTaxTable(
         continue;
       }
       warnings.add('with an FCP rate that is not applied', place, unusedFcpRate(checked.rule));
+      warnings.add('with an MVA that is not applied', place, unusedMva(checked.rule));
+      warnings.add('inside a state at two rates', place, twoInternalRates(checked.rule));
       warnings.add(
         'with DIFAL and a reduction the destination is taken to share',
         place,

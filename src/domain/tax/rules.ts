@@ -153,7 +153,8 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
     }
     // Left empty, the destination's reduction is the row's own (destinationReduction): no text stands for it.
     if (written === '' && field === 'destinationBaseReduction') continue;
-    const rate = written === '' ? '0' : written.replace(',', '.');
+    // An ERP's fixed decimals (`5,00000`) carry no precision past their zeros: only a fifth decimal that is not 0 is.
+    const rate = written === '' ? '0' : written.replace(',', '.').replace(/^(\d{1,3}\.\d{4}\d*?)0+$/, '$1');
     // A computed rate (17.999999) is a percentage in range: the message names the rule it breaks, the decimals.
     if (/^\d{1,3}\.\d{5,}$/.test(rate) && Number(rate) <= (field === 'mva' ? 999 : 100))
       problems.push({
@@ -163,7 +164,7 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
     else if (!/^\d{1,3}(\.\d{1,4})?$/.test(rate) || Number(rate) > (field === 'mva' ? 999 : 100))
       problems.push({
         field,
-        message: `must be a percentage such as 18 or 4.5${field === 'mva' ? '' : ', at most 100'}`,
+        message: `must be a percentage such as 18 or 4.5${field === 'mva' ? '' : ', at most 100'}${noRateWords.test(written) ? ': write 0 for NT (não tributado), isento or suspenso' : ''}`,
       });
     // ICMS-ST's adjusted MVA and DIFAL's double base divide by (1 − destination rate): 100 can never be computed.
     else if (field === 'destinationRate' && Number(rate) === 100)
@@ -278,6 +279,30 @@ function emptyRateMessage(field: string): string {
   return field === 'destinationRate'
     ? "is empty, and the row needs it (for ICMS-ST or for DIFAL): write the destination's internal rate"
     : 'is empty: write the rate, 0 when there is none';
+}
+
+/** How TIPI and ERPs write a rate of none (IPI não tributado, isento, suspenso): read as words, refused saying 0. */
+const noRateWords = /^(nt|n\/t|n\.t\.|isento|isenta|ise|suspenso)$/i;
+
+/**
+ * Why a row's MVA is never applied, if it is not: ICMS-ST is computed for a taxpayer buyer only (formula 4 of
+ * docs/tax.md), so an MVA on a non-taxpayer's row is a column filled on the wrong row, said as an FCP rate is.
+ */
+export function unusedMva(rule: TaxRule): string | undefined {
+  if (Number(rule.mva) === 0 || rule.buyer === 'taxpayer') return undefined;
+  return `mva "${rule.mva}" is not applied: ICMS-ST is computed only for a taxpayer buyer (docs/tax.md), and this row is a non-taxpayer's`;
+}
+
+/**
+ * Why an ICMS-ST row inside one state reads two internal rates, if it does: the own ICMS at icmsRate and ICMS-ST at
+ * destinationRate, where a state has one internal rate for a product (a user test: 18 and 17 gave an ST of 5.80 on
+ * 100.00). Computed as written, said at load.
+ */
+export function twoInternalRates(rule: TaxRule): string | undefined {
+  // Inside a state the destination rate serves ICMS-ST alone: a taxpayer's row with an MVA.
+  if (rule.from !== rule.to || rule.buyer !== 'taxpayer' || Number(rule.mva) === 0) return undefined;
+  if (Number(rule.destinationRate) === Number(rule.icmsRate)) return undefined;
+  return `destinationRate "${rule.destinationRate}" differs from icmsRate "${rule.icmsRate}" on a row inside ${rule.from}, which has one internal rate for a product: the own ICMS is computed at ${rule.icmsRate}% and ICMS-ST at ${rule.destinationRate}%`;
 }
 
 /** What an item is sold as, for finding its row. */

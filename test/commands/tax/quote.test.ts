@@ -943,3 +943,44 @@ describe('a DIFAL row with a base reduction', () => {
     expect(JSON.parse(none.stdout).items[0]).toMatchObject({ difal: { base: '11122.00', value: '1122.00' } });
   });
 });
+
+// A user test: rows a consultant would check, loaded without a word; rates an ERP writes, refused without the fix.
+describe('a table’s rows that load with a warning, and rates refused saying what to write', () => {
+  const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+
+  function quoteRows(rows: string, sale = example2Sale) {
+    const tableFolder = temporaryFolder();
+    writeFileSync(join(tableFolder, 'checks.csv'), `${header}${rows}`);
+    return runCommandLine(['tax', 'quote', '--rules', 'checks.csv', ...sale], {
+      configDir: freshConfigDir(),
+      cwd: tableFolder,
+    });
+  }
+
+  it('warns with file:line of an MVA on a non-taxpayer’s row, and of an ST row inside a state at two rates', async () => {
+    const result = await quoteRows(
+      '39,SP,RJ,taxpayer,12,,6.5,40,20,\n22021000,SP,RJ,non-taxpayer,12,,0,40,20,2\n22021000,SP,SP,taxpayer,18,,0,40,17,\n22021000,SP,SP,non-taxpayer,18,,0,,18,\n',
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveProperty('totals.added', '128.60');
+    expect(result.stderr).toBe(
+      'warning: checks.csv:3: mva "40" is not applied: ICMS-ST is computed only for a taxpayer buyer (docs/tax.md), and this row is a non-taxpayer\'s.\n' +
+        'warning: checks.csv:4: destinationRate "17" differs from icmsRate "18" on a row inside SP, which has one internal rate for a product: the own ICMS is computed at 18% and ICMS-ST at 17%.\n',
+    );
+  });
+
+  it('refuses NT saying to write 0, and reads an ERP’s 5,00000 as 5; nothing else loads', async () => {
+    const nt = await quoteRows('39,SP,RJ,taxpayer,12,,NT,40,20,\n');
+    expect(nt.code).toBe(65);
+    expect(nt.stdout).toBe('');
+    expect(nt.stderr).toContain(
+      'checks.csv:2: ipiRate "NT" must be a percentage such as 18 or 4.5, at most 100: write 0 for NT (não tributado), isento or suspenso\n',
+    );
+    const fixed = await quoteRows('39,SP,RJ,taxpayer,"12,00000",,"6,50000",40,20,\n');
+    expect(fixed.stderr).toBe('');
+    expect(JSON.parse(fixed.stdout)).toHaveProperty('totals.added', '128.60');
+    expect(JSON.parse(fixed.stdout)).toHaveProperty('items.0.ipi.rate', '6.5');
+    const fifth = await quoteRows('39,SP,RJ,taxpayer,12,,6.50001,40,20,\n');
+    expect(fifth.stderr).toContain('ipiRate "6.50001" has more than 4 decimals');
+  });
+});
