@@ -208,8 +208,14 @@ describe('the callback’s answer in one pass', () => {
   it('rounds the ICMS-ST due once, as the general path does (a user test: 0.24 and 0.12, not 0.25 and 0.11)', () => {
     const table = new TaxTable();
     const checked = checkTaxRule({
-      ...{ ncm: '22021000', from: 'SP', to: 'SP', buyer: 'taxpayer' },
-      ...{ icmsRate: '18', ipiRate: '0', mva: '40', destinationRate: '18' },
+      ncm: '22021000',
+      from: 'SP',
+      to: 'SP',
+      buyer: 'taxpayer',
+      icmsRate: '18',
+      ipiRate: '0',
+      mva: '40',
+      destinationRate: '18',
     });
     if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
     table.add(checked.rule);

@@ -26,6 +26,7 @@ const threeRows = '8471,12\n3926,12\n84713012,4\n';
 const clock = { now: 0 };
 let lines: string[] = [];
 const closers: (() => void)[] = [];
+const log = (line: string) => lines.push(line);
 
 beforeEach(() => {
   // Only the timers the hold and the reloads use: the file system's callbacks run as they do.
@@ -41,7 +42,6 @@ afterEach(() => {
 async function watched(): Promise<{ table: WatchedTaxTable; rules: string }> {
   const rules = join(temporaryFolder('b2bctl-tax-held-'), 'impostos.csv');
   writeFileSync(rules, threeRows);
-  const log = (line: string) => lines.push(line);
   // The default wait of tax serve (no settleMs given).
   const table = new WatchedTaxTable(
     rules,
