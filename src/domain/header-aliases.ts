@@ -117,7 +117,7 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   deposito: ['warehouse'],
   armazem: ['warehouse'],
   // A tax table's row: [pt-BR] `NCM/SH`, `UF origem`, `UF destino`, `Alíquota ICMS`, `Redução BC`, `Alíquota IPI`,
-  // `MVA original`, `Alíquota interna destino`, `FCP`; [NF-e] `pICMS`, `pRedBC`, `pIPI`, `pMVAST`, `pICMSUFDest`,
+  // `MVA original`, `Alíquota interna destino`, `FCP`, `Redução BC destino`; [NF-e] `pICMS`, `pRedBC`, `pIPI`, `pMVAST`, `pICMSUFDest`,
   // `pFCPUFDest`.
   ncmsh: ['ncm'],
   codigoncm: ['ncm'],
@@ -143,6 +143,8 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
   reducaobase: ['icmsBaseReduction'],
   reducaodebase: ['icmsBaseReduction'],
   reducaodabasedecalculo: ['icmsBaseReduction'],
+  reducaobcdestino: ['destinationBaseReduction'],
+  reducaodebcdestino: ['destinationBaseReduction'],
   predbc: ['icmsBaseReduction'],
   aliquotaipi: ['ipiRate'],
   aliquotadoipi: ['ipiRate'],

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallbackCheck } from './callback-auth.js';
-import { type CartRefusal, internalErrorBody, readCartBody } from './cart-body.js';
+import { type CartRefusal, cartText, internalErrorBody, readCartBody } from './cart-body.js';
 import type { ArrivedCart } from './erp-forward.js';
 
 /** An answer ready to send: its status and its JSON. */
@@ -103,16 +103,16 @@ function answerCallback(
     send(response, { status: refusal.status, json: JSON.stringify(refusal.body), headers: refusal.headers });
     return;
   }
+  const contentType = request.headers['content-type'];
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
-    const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
-    const read = readCartBody(
-      text,
-      request.headers['content-type'],
-      `${text.length} characters`,
-      route.refusesKeysTwice,
-    );
+    const decoded = cartText(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), contentType);
+    const text = 'text' in decoded ? decoded.text : '';
+    const read =
+      'text' in decoded
+        ? readCartBody(text, contentType, `${text.length} characters`, route.refusesKeysTwice)
+        : decoded;
     if ('refusal' in read) {
       route.unreadable(route.clientAddress(request), read.refusal.reason);
       send(response, refusalAnswer(read.refusal), true);

@@ -6,6 +6,7 @@
  * key.
  */
 import { parse as parseJsonSafely } from 'secure-json-parse';
+import { declaredCharset, decoderOf } from '../lib/declared-charset.js';
 import { duplicateKeyOf } from '../lib/json-shape.js';
 import { printable } from '../lib/printable.js';
 
@@ -29,6 +30,22 @@ export class CartRefusalError extends Error {
 
     this.statusCode = refusal.status;
   }
+}
+
+/**
+ * The cart's text in the charset its `Content-Type` declares (declared-charset.ts, the rule an ERP's answer is read
+ * by), or a 415 for a charset no decoder knows. A Latin-1 cart read as UTF-8 had its SKU answered, and forwarded to
+ * the ERP, as U+FFFD (a user test): the platform matches the answer's SKUs to its cart's. No charset, or UTF-8, is
+ * read as before; the answer, and a cart forwarded to an ERP, are UTF-8, as their Content-Type says.
+ */
+export function cartText(bytes: Buffer, contentType: string | undefined): { text: string } | { refusal: CartRefusal } {
+  const charset = declaredCharset(contentType);
+  if (charset === undefined) return { text: bytes.toString('utf8') };
+  const decoder = decoderOf(charset);
+  if (decoder !== undefined) return { text: decoder.decode(bytes) };
+  const shown = JSON.stringify(printable(charset.slice(0, 40)));
+  const message = `the body is in charset ${shown}, which b2bctl cannot decode: send the cart in UTF-8 (or ISO-8859-1 declared as such)`;
+  return { refusal: { status: 415, body: { error: 'unsupported-charset', message }, reason: `${message}.` } };
 }
 
 /**

@@ -23,6 +23,8 @@ export interface NoTaxAnswer {
  * - a list of items (`answer.items` of the shape) with fewer entries than the cart has items (`{"items":[]}` for a
  *   cart of one): the items it leaves out would be closed without their taxes; or something else than a list there
  *   (`{"items":{"A":{}}}`);
+ * - an entry of that list that is no object, or an empty one (`[null]`, `[1]`, `["ok"]`, `[{}]`): that item would
+ *   be closed untaxed just the same;
  * - no list where the shape names it, nor any other list of as many entries as the cart has items at its top level
  *   or one level in (`{"totals":{…}}`, a framework's `{"message":"Internal Server Error"}` or a gateway's
  *   `{"fault":{…}}` served with a 200, a user test): the platform asks the ERP for taxes per item, and such an answer
@@ -56,16 +58,43 @@ export function noTaxAnswerIn(json: unknown, cartItems: number | undefined, shap
     };
   }
   const answered = items === null ? 0 : items.length;
-  if (answered >= cartItems) return undefined;
+  if (answered < cartItems)
+    return {
+      why: `answered the taxes of ${answered} of the cart's ${cartItems} items ("${shape.answer.items}"), which cannot be its tax answer`,
+    };
+  const entry = firstNotTaxesIn(items as unknown[]);
+  if (entry === undefined) return undefined;
   return {
-    why: `answered the taxes of ${answered} of the cart's ${cartItems} items ("${shape.answer.items}"), which cannot be its tax answer`,
+    why: `answered "${shape.answer.items}" entry ${entry.index + 1} as ${entry.what}, not an item's taxes, which cannot be its tax answer`,
   };
+}
+
+/**
+ * The first entry of a list of items that cannot be an item's taxes (`null`, `1`, `"ok"`, a list, `{}`): the
+ * platform would close that item untaxed, as one left out (a user test). An entry's keys are the ERP's own (it
+ * answers in the platform's shape): any object holding one passes, whatever it is named.
+ */
+function firstNotTaxesIn(items: readonly unknown[]): { index: number; what: string } | undefined {
+  for (let index = 0; index < items.length; index++) {
+    const entry = items[index];
+    if (isObject(entry) && holdsAKey(entry)) continue;
+    if (entry === null) return { index, what: 'null' };
+    if (Array.isArray(entry)) return { index, what: 'a list' };
+    return { index, what: isObject(entry) ? 'an empty object' : `a ${typeof entry}` };
+  }
+  return undefined;
+}
+
+/** Whether an object holds a key, without a list of its keys: read for each item of every forwarded answer. */
+function holdsAKey(value: Record<string, unknown>): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }
 
 /** Whether `json` holds a list of at least `entries` entries among its values, looking `levels` deep into objects. */
 function holdsListOf(json: Record<string, unknown>, entries: number, levels: number): boolean {
   for (const value of Object.values(json)) {
-    if (Array.isArray(value) && value.length >= entries) return true;
+    if (Array.isArray(value) && value.length >= entries && firstNotTaxesIn(value) === undefined) return true;
     if (levels > 1 && isObject(value) && holdsListOf(value, entries, levels - 1)) return true;
   }
   return false;

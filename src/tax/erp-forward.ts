@@ -3,6 +3,7 @@
  * from the request's arrival; past it, or on an error, the tax table's answer (or 503 without one).
  */
 import type { Dispatcher } from 'undici';
+import { declaredCharset, decoderOf } from '../lib/declared-charset.js';
 import { redactSecrets, secretsOfAuthorization, secretsOfUrl } from '../lib/secret-values.js';
 import { urlShownSafely } from '../lib/shown-target.js';
 import { dispatcherFor } from '../net/dispatcher.js';
@@ -147,13 +148,10 @@ async function answerText(answer: Dispatcher.ResponseData): Promise<string | { m
     await answer.body.dump();
     return { miss: `answered a body encoded ${JSON.stringify(encoding.trim())} (Content-Encoding), not asked for` };
   }
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(headerText(answer.headers['content-type']) ?? '')?.[1];
-  if (charset === undefined || /^utf-?8$/i.test(charset)) return await answer.body.text();
-  let decoder: InstanceType<typeof TextDecoder>;
-  try {
-    // WHATWG labels: iso-8859-1 and latin1 read as windows-1252, as browsers read them.
-    decoder = new TextDecoder(charset);
-  } catch {
+  const charset = declaredCharset(headerText(answer.headers['content-type']));
+  if (charset === undefined) return await answer.body.text();
+  const decoder = decoderOf(charset);
+  if (decoder === undefined) {
     await answer.body.dump();
     return { miss: `answered in charset ${JSON.stringify(charset)}, which b2bctl cannot decode` };
   }

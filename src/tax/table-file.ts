@@ -8,13 +8,16 @@ import { ambiguousNumber, type DecimalSeparator, parseDecimal } from '../io/inpu
 import { decimalCommaHint, decimalPointHint } from '../io/input/written-values.js';
 import { countOf } from '../lib/plural.js';
 import {
+  assumedDestinationReduction,
   checkTaxRule,
   fractionRateProblem,
   sixDigitNcmWarning,
   rateFields,
   TaxTable,
   taxRuleFields,
+  twoInternalRates,
   unusedFcpRate,
+  unusedMva,
 } from '../domain/tax/rules.js';
 import { Exact } from '../domain/tax/exact.js';
 import { unexpectedInterstateRate } from '../domain/tax/interstate-rate.js';
@@ -85,6 +88,13 @@ export async function readTaxTable(
         continue;
       }
       warnings.add('with an FCP rate that is not applied', place, unusedFcpRate(checked.rule));
+      warnings.add('with an MVA that is not applied', place, unusedMva(checked.rule));
+      warnings.add('inside a state at two rates', place, twoInternalRates(checked.rule));
+      warnings.add(
+        'with DIFAL and a reduction the destination is taken to share',
+        place,
+        assumedDestinationReduction(checked.rule),
+      );
       warnings.add('of 6 digits without dots', place, sixDigitNcmWarning(String(read.ncm ?? '')));
       warnings.add('between states at another rate', place, unexpectedInterstateRate(checked.rule));
       const earlier = table.add(checked.rule, place);

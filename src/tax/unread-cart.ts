@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { CallbackRoute } from './callback-route.js';
-import { CartRefusalError, internalErrorBody, readCartBody } from './cart-body.js';
+import { CartRefusalError, cartText, internalErrorBody, readCartBody } from './cart-body.js';
 import { decodedCodings } from '../http-server/content-coding.js';
 
 /** An answer of the callback's error shape, as the refusals of what a cart holds (400 `bad-request`). */
@@ -23,16 +23,15 @@ const acceptedCodings = { 'accept-encoding': decodedCodings.join(', ') };
  */
 export function refuseUnreadCarts(scope: FastifyInstance, route: CallbackRoute): void {
   scope.removeContentTypeParser('application/json');
-  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
-    const read = readCartBody(
-      text as string,
-      request.headers['content-type'],
-      sizeSent(request),
-      route.refusesKeysTwice,
-    );
+  // As bytes: the cart is read in the charset its Content-Type declares (cartText), as the own route reads it.
+  scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    const contentType = request.headers['content-type'];
+    const decoded = cartText(bytes as Buffer, contentType);
+    if ('refusal' in decoded) return done(new CartRefusalError(decoded.refusal), undefined);
+    const read = readCartBody(decoded.text, contentType, sizeSent(request), route.refusesKeysTwice);
     if ('refusal' in read) done(new CartRefusalError(read.refusal), undefined);
     else {
-      route.cartRead(read.body, text as string);
+      route.cartRead(read.body, decoded.text);
       done(null, read.body);
     }
   });

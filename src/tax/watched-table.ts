@@ -1,6 +1,17 @@
 import { statOrUndefined } from '../lib/file-status.js';
 import { countOf } from '../lib/plural.js';
-import { closeSync, type FSWatcher, lstatSync, readlinkSync, readSync, realpathSync, statSync, watch } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  type FSWatcher,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+  watch,
+} from 'node:fs';
 import { NotRegularFileError, openNamedFileSync } from '../lib/named-file.js';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import type { TaxRule, TaxTable } from '../domain/tax/rules.js';
@@ -31,11 +42,28 @@ const quietMs = 300;
 /**
  * How long a table written in place that lacks rows of the table in use must stay unchanged before it is taken. An
  * export that writes whole lines and pauses between them (a CSV library's buffered writes, `>>` in a script, an ERP
- * writing row by row) leaves, at each pause, a file that reads as a good table with only its first rows: served, a
- * cart whose 8-digit NCM row is not written yet takes a shorter prefix's rate, a wrong tax answered 200 (a user
- * test). A table that only grows or changes rates is taken at once; a file renamed into place is whole, and is too.
+ * writing row by row from a slow query) leaves, at each pause, a file that reads as a good table with only its first
+ * rows: served, a cart whose 8-digit NCM row is not written yet takes a shorter prefix's rate, a wrong tax answered
+ * 200. 5 s was taken by an export pausing 6.5 s (user tests): a minute keeps the table in use through any pause of a
+ * query short of that, at the cost of a row deleted in place being served a minute longer. No wait makes writing in
+ * place safe; a file renamed into place is whole, and is taken at once, as a table that only grows or changes rates.
  */
-const defaultSettleMs = 5_000;
+const defaultSettleMs = 60_000;
+
+/**
+ * The bytes the table is read from (its file and the files read with it), digested: read again when a held table's
+ * wait is over, so that a change its size and time do not show (a file system whose times count whole seconds, a
+ * writer that sets them back) holds it anew rather than having the table taken. Undefined when a file cannot be read.
+ */
+function digestOf(paths: readonly string[]): string | undefined {
+  const digest = createHash('sha256');
+  try {
+    for (const path of paths) digest.update(readFileSync(path)).update('\0');
+  } catch {
+    return undefined;
+  }
+  return digest.digest('hex');
+}
 
 /**
  * A text table written in place that does not end with a line end is still being written (an export paused): its
@@ -173,8 +201,11 @@ export class WatchedTaxTable {
   private quiet: NodeJS.Timeout | undefined;
   /** The file read last: another one renamed into its place is whole, however its last line ends. */
   private loadedInode: number | undefined;
-  /** A table written in place that lacks rows, held until the file stays as it is for settleMs. */
-  private held: { identity: string; timer: NodeJS.Timeout } | undefined;
+  /**
+   * A table written in place that lacks rows, held until the file stays as it is for settleMs and then reads the
+   * same bytes (`digest`) as when it was held.
+   */
+  private held: { identity: string; digest: string | undefined; timer: NodeJS.Timeout } | undefined;
   /** What the path read when a held table settled: it is then taken, however many rows it lacks. */
   private settled: string | undefined;
 
@@ -257,24 +288,33 @@ export class WatchedTaxTable {
 
   /**
    * A table written in place that lacks rows of the one in use: kept aside until the file has stayed as it is for
-   * settleMs (an export writing whole lines may be pausing between them), then read and taken; a change meanwhile is
-   * read as any change is.
+   * settleMs (an export writing whole lines may be pausing between them) and its bytes read again are those it was
+   * held with, then read and taken; a change meanwhile is read as any change is, and holds it anew.
    */
   private hold(table: TaxTable, lost: readonly TaxRule[]): void {
     const identity = this.examined as string;
     if (this.held?.identity === identity) return;
     clearTimeout(this.held?.timer);
+    const files = [this.path, ...this.readWith()];
+    const digest = digestOf(files);
     const timer = setTimeout(() => {
       this.held = undefined;
       if (this.closed || this.identity() !== identity) return;
+      if (digest === undefined || digestOf(files) !== digest) {
+        this.log.info(
+          `tax table ${printable(this.path)} changed while held, though its size and time did not: held again.`,
+        );
+        this.scheduleReload();
+        return;
+      }
       this.settled = identity;
       void this.reload();
     }, this.settleMs);
     timer.unref();
-    this.held = { identity, timer };
+    this.held = { identity, digest, timer };
     const first = lost[0] as TaxRule;
     this.log.info(
-      `tax table ${printable(this.path)}, written in place, reads ${countOf(table.size, 'rows')} without ${countOf(lost.length, 'rows')} of the table in use (the first: NCM ${first.ncm}, ${first.from} → ${first.to}, ${first.buyer}); taken if the file stays as it is for ${this.settleMs / 1000} s, in case it is still being written (write the new table under another name and rename it into place to have it taken at once).`,
+      `tax table ${printable(this.path)}, written in place, reads ${countOf(table.size, 'rows')} without ${countOf(lost.length, 'rows')} of the table in use (the first: NCM ${first.ncm}, ${first.from} → ${first.to}, ${first.buyer}); taken if the file stays as it is for ${this.settleMs / 1000} s, in case it is still being written (writing in place is unsafe: an export pausing longer is taken half-written; write the new table under another name and rename it into place, which is taken at once).`,
     );
   }
 

@@ -52,7 +52,7 @@ export async function watchedFixtureTable(
     { info: log, error: log },
     () => Date.now(),
     () => [map],
-    // A table written in place that lacks rows is held this long (5 s in tax serve): short, unless a test holds it.
+    // A table written in place that lacks rows is held this long (a minute in tax serve): short, unless a test holds it.
     settleMs,
   );
   await table.start();

@@ -9,6 +9,7 @@ import { fastItemTaxes } from './fast-taxes.js';
 import type { TaxRule } from './rules.js';
 import {
   appliedMva,
+  destinationBaseShare,
   freightShare,
   grossValue,
   type ItemTaxes,
@@ -51,15 +52,17 @@ export function exactItemTaxes(item: TaxItem, rule: TaxRule, sale: TaxSale): Ite
   if (sale.buyer === 'taxpayer' && percent(rule.mva).gt(0)) {
     const { mva, text: mvaText } = mvaOf(rule, sale.interstate);
     const stBase = centavos(operation.plus(ipiValue).times(mva.plus(1)).times(reduction));
-    const stValue = Exact.max(0, centavos(stBase.times(destinationRate)).minus(icmsValue));
+    // Rounded once (NBR 5891): the NF-e has no field for the ST debit, only for the value due (vICMSST).
+    const stValue = Exact.max(0, centavos(stBase.times(destinationRate).minus(icmsValue)));
     taxes.icmsSt = { base: money(stBase), rate: rule.destinationRate, value: money(stValue), mva: mvaText };
     added = added.plus(stValue);
   }
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
-    // Double base: the value without the origin's ICMS, grossed up by the destination's internal rate.
-    const destinationBase = centavos(icmsBase.minus(icmsValue).div(one.minus(destinationRate)));
+    // Double base: the value without the origin's ICMS, grossed up by the destination's load and reduced as its
+    // internal operation is (destinationBaseShare); the value before the origin's reduction, as the destination's.
+    const destinationBase = centavos(operation.plus(ipiValue).minus(icmsValue).times(destinationBaseShare(rule)));
     const difalValue = owesDifal(rule)
-      ? Exact.max(0, centavos(destinationBase.times(destinationRate)).minus(icmsValue))
+      ? Exact.max(0, centavos(destinationBase.times(destinationRate).minus(icmsValue)))
       : Exact.of(0);
     const fcpValue = centavos(destinationBase.times(percent(rule.fcpRate)));
     taxes.difal = { base: money(destinationBase), rate: rule.destinationRate, value: money(difalValue) };

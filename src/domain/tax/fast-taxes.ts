@@ -6,8 +6,17 @@
  */
 import { Exact } from './exact.js';
 import type { TaxRule } from './rules.js';
-import { appliedMva, type ItemTaxes, owesDifal, percent, rateText, type TaxItem, type TaxSale } from './terms.js';
-import { applied, centavosOf, moneyText, product, type Ratio, rescaled, scaledOf, sum } from './scaled.js';
+import {
+  appliedMva,
+  destinationBaseShare,
+  type ItemTaxes,
+  owesDifal,
+  percent,
+  rateText,
+  type TaxItem,
+  type TaxSale,
+} from './terms.js';
+import { applied, appliedLess, centavosOf, moneyText, product, type Ratio, rescaled, scaledOf, sum } from './scaled.js';
 
 /** What a row fixes for every item; undefined parts are not computable in safe integers (or at all). */
 export interface PreparedRule {
@@ -21,7 +30,7 @@ export interface PreparedRule {
   /** (1 + MVA applied) × (1 − reduction), inside a state and between states, with the MVA's text. */
   stInside?: { factor?: Ratio; mva: string };
   stBetween?: { factor?: Ratio; mva: string };
-  /** 1 / (1 − destination rate): the double base's gross-up. */
+  /** (1 − r) / (1 − destination rate × (1 − r)), r the destination's reduction: the double base's share (terms.ts). */
   grossUp?: Ratio;
   /** The destination's internal rate is above the interstate one: else no DIFAL (terms.ts's owesDifal). */
   owesDifal: boolean;
@@ -56,7 +65,7 @@ function prepare(rule: TaxRule): PreparedRule {
     underSt: percent(rule.mva).gt(0),
     stInside: st(false),
     stBetween: st(true),
-    grossUp: attempt(() => one.div(one.minus(percent(rule.destinationRate))).ratio()),
+    grossUp: attempt(() => destinationBaseShare(rule).ratio()),
     owesDifal: owesDifal(rule),
   };
 }
@@ -122,15 +131,17 @@ export function centavoTaxes(
     const st = sale.interstate ? row.stBetween : row.stInside;
     if (st?.factor === undefined) return undefined;
     const stBase = applied(sum(operation, ipiValue), st.factor);
-    const stValue = Math.max(0, sum(applied(stBase, destination), -icmsValue));
+    // Rounded once (NBR 5891): the NF-e has no field for the ST debit, only for the value due (vICMSST).
+    const stValue = Math.max(0, appliedLess(stBase, destination, icmsValue));
     checked += stBase + stValue;
     taxes.st = { base: stBase, value: stValue, mva: st.mva };
     taxes.added = sum(taxes.added, stValue);
   }
   if (sale.buyer === 'non-taxpayer' && sale.interstate) {
     if (row.grossUp === undefined) return undefined;
-    const destinationBase = applied(sum(icmsBase, -icmsValue), row.grossUp);
-    const difalValue = row.owesDifal ? Math.max(0, sum(applied(destinationBase, destination), -icmsValue)) : 0;
+    // From the value before the origin's reduction (a non-taxpayer's: operation and IPI), as compute.ts.
+    const destinationBase = applied(sum(sum(operation, ipiValue), -icmsValue), row.grossUp);
+    const difalValue = row.owesDifal ? Math.max(0, appliedLess(destinationBase, destination, icmsValue)) : 0;
     const fcpValue = applied(destinationBase, fcp);
     checked += destinationBase + difalValue + fcpValue;
     taxes.destinationBase = destinationBase;

@@ -26,6 +26,11 @@ export interface TaxRule {
   destinationRate: string;
   /** The destination's Fundo de Combate à Pobreza rate, added on DIFAL. */
   fcpRate: string;
+  /**
+   * The share of the destination's internal base left out, for DIFAL (Convênio ICMS 52/91 sets one load in both
+   * operations with two reductions); undefined when the table leaves it empty: then the row's icmsBaseReduction.
+   */
+  destinationBaseReduction?: string;
 }
 
 /** The fields of a table row, as a record read from a CSV or workbook. */
@@ -40,6 +45,7 @@ export const taxRuleFields = [
   'mva',
   'destinationRate',
   'fcpRate',
+  'destinationBaseReduction',
 ] as const;
 
 /** How an ERP writes the buyer's kind: our words, or the answer to "contribuinte do ICMS?". */
@@ -48,7 +54,15 @@ const buyerWords = new Map<string, BuyerKind>([
   ...['non-taxpayer', 'nao contribuinte', 'nao', 'n', '0'].map((word) => [word, 'non-taxpayer'] as const),
 ]);
 
-export const rateFields = ['icmsRate', 'icmsBaseReduction', 'ipiRate', 'mva', 'destinationRate', 'fcpRate'] as const;
+export const rateFields = [
+  'icmsRate',
+  'icmsBaseReduction',
+  'ipiRate',
+  'mva',
+  'destinationRate',
+  'fcpRate',
+  'destinationBaseReduction',
+] as const;
 
 export type RuleCheck = { ok: true; rule: TaxRule } | { ok: false; problems: { field: string; message: string }[] };
 
@@ -137,7 +151,10 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
       problems.push({ field, message: emptyRateMessage(field) });
       continue;
     }
-    const rate = written === '' ? '0' : written.replace(',', '.');
+    // Left empty, the destination's reduction is the row's own (destinationReduction): no text stands for it.
+    if (written === '' && field === 'destinationBaseReduction') continue;
+    // An ERP's fixed decimals (`5,00000`) carry no precision past their zeros: only a fifth decimal that is not 0 is.
+    const rate = written === '' ? '0' : written.replace(',', '.').replace(/^(\d{1,3}\.\d{4}\d*?)0+$/, '$1');
     // A computed rate (17.999999) is a percentage in range: the message names the rule it breaks, the decimals.
     if (/^\d{1,3}\.\d{5,}$/.test(rate) && Number(rate) <= (field === 'mva' ? 999 : 100))
       problems.push({
@@ -147,7 +164,7 @@ export function checkTaxRule(values: Readonly<Record<string, unknown>>): RuleChe
     else if (!/^\d{1,3}(\.\d{1,4})?$/.test(rate) || Number(rate) > (field === 'mva' ? 999 : 100))
       problems.push({
         field,
-        message: `must be a percentage such as 18 or 4.5${field === 'mva' ? '' : ', at most 100'}`,
+        message: `must be a percentage such as 18 or 4.5${field === 'mva' ? '' : ', at most 100'}${noRateWords.test(written) ? ': write 0 for NT (não tributado), isento or suspenso' : ''}`,
       });
     // ICMS-ST's adjusted MVA and DIFAL's double base divide by (1 − destination rate): 100 can never be computed.
     else if (field === 'destinationRate' && Number(rate) === 100)
@@ -204,6 +221,26 @@ export function unusedFcpRate(rule: TaxRule): string | undefined {
   return `fcpRate "${rule.fcpRate}" is not applied: b2bctl adds FCP only with DIFAL (a non-taxpayer buyer in another state) and computes no FCP retained by ICMS-ST nor FCP on own ICMS (docs/tax.md), so this row's products get no FCP`;
 }
 
+/**
+ * The share of the destination's internal base left out, for DIFAL: the table's destinationBaseReduction, or when it
+ * is empty the row's own reduction, which ICMS-ST's base takes too (formula 4 of docs/tax.md).
+ */
+export function destinationReduction(rule: Pick<TaxRule, 'icmsBaseReduction' | 'destinationBaseReduction'>): string {
+  return rule.destinationBaseReduction ?? rule.icmsBaseReduction;
+}
+
+/**
+ * What a DIFAL row with a base reduction assumes of the destination, when the row does not say its own: the same
+ * reduction. A reduction such as Convênio ICMS 52/91's sets one load in both operations with two reductions (12%
+ * less 26.67% and 18% less 51.11% are both 8.80%), and the same reduction at 18% is a load of 13.2%: a DIFAL where
+ * the law owes none (a user test). Said at load with the row's place, so the table says which it means.
+ */
+export function assumedDestinationReduction(rule: TaxRule): string | undefined {
+  if (rule.buyer !== 'non-taxpayer' || rule.from === rule.to || Number(rule.icmsBaseReduction) === 0) return undefined;
+  if (rule.destinationBaseReduction !== undefined) return undefined;
+  return `icmsBaseReduction "${rule.icmsBaseReduction}" on a row with DIFAL, and no destinationBaseReduction: the DIFAL takes the destination's internal operation as reduced alike (${rule.destinationRate}% on ${rule.icmsBaseReduction}% less of the value); where the destination reduces its base otherwise (Convênio ICMS 52/91 sets one load in both operations) or not at all, write its reduction in destinationBaseReduction, 0 for none`;
+}
+
 const fractionChecked = [
   ['icmsRate', 'ICMS rate', '12 for 12%, not 0.12'],
   ['destinationRate', 'ICMS rate', '12 for 12%, not 0.12'],
@@ -211,6 +248,7 @@ const fractionChecked = [
   ['mva', 'MVA', '40 for 40%, not 0.40'],
   ['fcpRate', 'FCP rate above 0', '2 for 2%, not 0.02'],
   ['icmsBaseReduction', 'base reduction', '33.33 for 33.33%, not 0.3333'],
+  ['destinationBaseReduction', 'base reduction', '51.11 for 51.11%, not 0.5111'],
 ] as const;
 
 /**
@@ -226,6 +264,7 @@ function mayBeEmpty(
 ): boolean {
   switch (field) {
     case 'icmsBaseReduction':
+    case 'destinationBaseReduction':
     case 'mva':
     case 'fcpRate':
       return true;
@@ -240,6 +279,30 @@ function emptyRateMessage(field: string): string {
   return field === 'destinationRate'
     ? "is empty, and the row needs it (for ICMS-ST or for DIFAL): write the destination's internal rate"
     : 'is empty: write the rate, 0 when there is none';
+}
+
+/** How TIPI and ERPs write a rate of none (IPI não tributado, isento, suspenso): read as words, refused saying 0. */
+const noRateWords = /^(nt|n\/t|n\.t\.|isento|isenta|ise|suspenso)$/i;
+
+/**
+ * Why a row's MVA is never applied, if it is not: ICMS-ST is computed for a taxpayer buyer only (formula 4 of
+ * docs/tax.md), so an MVA on a non-taxpayer's row is a column filled on the wrong row, said as an FCP rate is.
+ */
+export function unusedMva(rule: TaxRule): string | undefined {
+  if (Number(rule.mva) === 0 || rule.buyer === 'taxpayer') return undefined;
+  return `mva "${rule.mva}" is not applied: ICMS-ST is computed only for a taxpayer buyer (docs/tax.md), and this row is a non-taxpayer's`;
+}
+
+/**
+ * Why an ICMS-ST row inside one state reads two internal rates, if it does: the own ICMS at icmsRate and ICMS-ST at
+ * destinationRate, where a state has one internal rate for a product (a user test: 18 and 17 gave an ST of 5.80 on
+ * 100.00). Computed as written, said at load.
+ */
+export function twoInternalRates(rule: TaxRule): string | undefined {
+  // Inside a state the destination rate serves ICMS-ST alone: a taxpayer's row with an MVA.
+  if (rule.from !== rule.to || rule.buyer !== 'taxpayer' || Number(rule.mva) === 0) return undefined;
+  if (Number(rule.destinationRate) === Number(rule.icmsRate)) return undefined;
+  return `destinationRate "${rule.destinationRate}" differs from icmsRate "${rule.icmsRate}" on a row inside ${rule.from}, which has one internal rate for a product: the own ICMS is computed at ${rule.icmsRate}% and ICMS-ST at ${rule.destinationRate}%`;
 }
 
 /** What an item is sold as, for finding its row. */

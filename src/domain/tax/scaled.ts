@@ -83,6 +83,13 @@ export interface Ratio {
 export const applied = (amount: number, ratio: Ratio): number =>
   rounded(product(amount, ratio.numerator), ratio.denominator);
 
+/**
+ * amount × ratio − less, rounded once to a whole number half to even (a debit less a credit, as the NF-e writes only
+ * their difference: ICMS-ST, DIFAL); NaN when an intermediate is not a safe integer.
+ */
+export const appliedLess = (amount: number, ratio: Ratio, less: number): number =>
+  rounded(sum(product(amount, ratio.numerator), -product(less, ratio.denominator)), ratio.denominator);
+
 /** Whole centavos as money text with two decimals (`-0.05`, `1234.50`). */
 export function moneyText(centavos: number): string {
   const magnitude = Math.abs(centavos);

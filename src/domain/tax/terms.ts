@@ -3,7 +3,7 @@
  * sale, an item's taxes as answered, and the rates as fractions (a percentage's text read once). Pure.
  */
 import { Exact } from './exact.js';
-import type { BuyerKind, TaxRule } from './rules.js';
+import { type BuyerKind, destinationReduction, type TaxRule } from './rules.js';
 
 /** One item of a cart: what the platform sends for it. Money as decimal text (`1234.50`). */
 export interface TaxItem {
@@ -106,6 +106,27 @@ export function freightShare(freight: string | undefined): Exact {
  * base, grossed up from an own ICMS already rounded, can exceed the operation by a centavo and answer a DIFAL of
  * R$ 0.01 (a user test): the formula is not let to invent it.
  */
-export function owesDifal(rule: Pick<TaxRule, 'icmsRate' | 'destinationRate'>): boolean {
-  return percent(rule.destinationRate).gt(percent(rule.icmsRate));
+export function owesDifal(
+  rule: Pick<TaxRule, 'icmsRate' | 'destinationRate' | 'icmsBaseReduction' | 'destinationBaseReduction'>,
+): boolean {
+  // The loads, each rate on its reduced base: Convênio ICMS 52/91's equal loads owe none, whatever the two rates.
+  const originLoad = percent(rule.icmsRate).times(one.minus(percent(rule.icmsBaseReduction)));
+  return percent(rule.destinationRate).times(destinationKept(rule)).gt(originLoad);
+}
+
+/** 1 − the destination's base reduction (rules.ts's destinationReduction). */
+export function destinationKept(rule: Pick<TaxRule, 'icmsBaseReduction' | 'destinationBaseReduction'>): Exact {
+  return one.minus(percent(destinationReduction(rule)));
+}
+
+/**
+ * The DIFAL's destination base per unit of the value less the own ICMS: the double base grossed up by the
+ * destination's load, as its ICMS is inside its own base, then reduced by its reduction: (1 − r) / (1 − rate × (1 − r)).
+ * Without a reduction it is 1 / (1 − rate), the double base of EC 87/2015 and Convênio ICMS 236/2021.
+ */
+export function destinationBaseShare(
+  rule: Pick<TaxRule, 'destinationRate' | 'icmsBaseReduction' | 'destinationBaseReduction'>,
+): Exact {
+  const kept = destinationKept(rule);
+  return kept.div(one.minus(percent(rule.destinationRate).times(kept)));
 }

@@ -643,7 +643,12 @@ describe("an NF-e style table's pMVAST (the MVA applied, already adjusted betwee
       {
         kind: 'select',
         message: `Column "pMVAST" (holds "54") is which field? (${note.slice('Note: '.length, -1)})`,
-        choices: ['leave it out (its data is not sent)', "mva (the original MVA, not this column's adjusted one)"],
+        // The fields no column reads: the MVA, and the destination's base reduction (a table of NF-e fields has none).
+        choices: [
+          'leave it out (its data is not sent)',
+          "mva (the original MVA, not this column's adjusted one)",
+          'destinationBaseReduction',
+        ],
       },
     ]);
     expect(result.code).toBe(0);
@@ -896,3 +901,86 @@ function difalTable(rate: string): string {
 function quoteDifal(rules: string) {
   return quoteSale(rules, folder, saleFlags('SP', 'MG', 'non-taxpayer', '--item', '85166000,1,2000', '-q'));
 }
+
+// A user test: a Convênio ICMS 52/91 machine sold SP → MG to a final consumer (8.80% in both operations) was given a
+// DIFAL of R$ 536.56 per R$ 10,000 where none is owed, with no word at load.
+describe('a DIFAL row with a base reduction', () => {
+  const header =
+    'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate,destinationBaseReduction\n';
+  const machineSale = saleFlags('SP', 'MG', 'non-taxpayer', '--item', '84596100,1,10000', '-o', 'json');
+
+  function quoteMachine(rows: string) {
+    const tableFolder = temporaryFolder();
+    writeFileSync(join(tableFolder, 'conv52.csv'), `${header}${rows}`);
+    return runCommandLine(['tax', 'quote', '--rules', 'conv52.csv', ...machineSale], {
+      configDir: freshConfigDir(),
+      cwd: tableFolder,
+    });
+  }
+
+  it('takes the destination’s own reduction from destinationBaseReduction: equal loads owe no DIFAL, no warning', async () => {
+    const result = await quoteMachine('84596100,SP,MG,non-taxpayer,12,26.6667,0,,18,,51.1111\n');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout).items[0]).toMatchObject({
+      icms: { base: '7333.33', rate: '12', value: '880.00' },
+      difal: { base: '4888.89', rate: '18', value: '0.00' },
+    });
+  });
+
+  it('without it, warns with the row’s file:line that the destination is taken to reduce alike, and computes so', async () => {
+    const result = await quoteMachine('84596100,SP,MG,non-taxpayer,12,26.67,0,,18,,\n');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).items[0]).toMatchObject({
+      icms: { base: '7333.00', value: '879.96' },
+      difal: { base: '7704.70', rate: '18', value: '506.89' },
+    });
+    expect(result.stderr).toBe(
+      'warning: conv52.csv:2: icmsBaseReduction "26.67" on a row with DIFAL, and no destinationBaseReduction: the DIFAL takes the destination\'s internal operation as reduced alike (18% on 26.67% less of the value); where the destination reduces its base otherwise (Convênio ICMS 52/91 sets one load in both operations) or not at all, write its reduction in destinationBaseReduction, 0 for none.\n',
+    );
+    const none = await quoteMachine('84596100,SP,MG,non-taxpayer,12,26.67,0,,18,,0\n');
+    expect(none.stderr).toBe('');
+    expect(JSON.parse(none.stdout).items[0]).toMatchObject({ difal: { base: '11122.00', value: '1122.00' } });
+  });
+});
+
+// A user test: rows a consultant would check, loaded without a word; rates an ERP writes, refused without the fix.
+describe('a table’s rows that load with a warning, and rates refused saying what to write', () => {
+  const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n';
+
+  function quoteRows(rows: string, sale = example2Sale) {
+    const tableFolder = temporaryFolder();
+    writeFileSync(join(tableFolder, 'checks.csv'), `${header}${rows}`);
+    return runCommandLine(['tax', 'quote', '--rules', 'checks.csv', ...sale], {
+      configDir: freshConfigDir(),
+      cwd: tableFolder,
+    });
+  }
+
+  it('warns with file:line of an MVA on a non-taxpayer’s row, and of an ST row inside a state at two rates', async () => {
+    const result = await quoteRows(
+      '39,SP,RJ,taxpayer,12,,6.5,40,20,\n22021000,SP,RJ,non-taxpayer,12,,0,40,20,2\n22021000,SP,SP,taxpayer,18,,0,40,17,\n22021000,SP,SP,non-taxpayer,18,,0,,18,\n',
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveProperty('totals.added', '128.60');
+    expect(result.stderr).toBe(
+      'warning: checks.csv:3: mva "40" is not applied: ICMS-ST is computed only for a taxpayer buyer (docs/tax.md), and this row is a non-taxpayer\'s.\n' +
+        'warning: checks.csv:4: destinationRate "17" differs from icmsRate "18" on a row inside SP, which has one internal rate for a product: the own ICMS is computed at 18% and ICMS-ST at 17%.\n',
+    );
+  });
+
+  it('refuses NT saying to write 0, and reads an ERP’s 5,00000 as 5; nothing else loads', async () => {
+    const nt = await quoteRows('39,SP,RJ,taxpayer,12,,NT,40,20,\n');
+    expect(nt.code).toBe(65);
+    expect(nt.stdout).toBe('');
+    expect(nt.stderr).toContain(
+      'checks.csv:2: ipiRate "NT" must be a percentage such as 18 or 4.5, at most 100: write 0 for NT (não tributado), isento or suspenso\n',
+    );
+    const fixed = await quoteRows('39,SP,RJ,taxpayer,"12,00000",,"6,50000",40,20,\n');
+    expect(fixed.stderr).toBe('');
+    expect(JSON.parse(fixed.stdout)).toHaveProperty('totals.added', '128.60');
+    expect(JSON.parse(fixed.stdout)).toHaveProperty('items.0.ipi.rate', '6.5');
+    const fifth = await quoteRows('39,SP,RJ,taxpayer,12,,6.50001,40,20,\n');
+    expect(fifth.stderr).toContain('ipiRate "6.50001" has more than 4 decimals');
+  });
+});

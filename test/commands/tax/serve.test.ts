@@ -682,3 +682,127 @@ describe('tax serve --forward-to: a 2xx that is no tax answer is a fallback', ()
     expect(stderr).not.toContain('tax callback');
   });
 });
+
+// A user test: a cart declared `charset=iso-8859-1` was read as UTF-8, its SKU answered and forwarded as U+FFFD.
+describe('tax serve: a cart in another charset', () => {
+  const latin1Cart = Buffer.from(
+    JSON.stringify({ ...oneItemCart, items: [{ ...oneItemCart.items[0], sku: 'AÇÃO-1' }] }),
+    'latin1',
+  );
+
+  /** `tax serve` (the table, or --forward-to a stand-in ERP echoing the SKUs) answering `cart` sent as `type`. */
+  async function serveCartIn(type: string, forward: boolean) {
+    const erp = await standInErp((request) => {
+      const sent = JSON.parse(request.body) as { items: { sku: string }[] };
+      return {
+        status: 200,
+        type: 'application/json',
+        body: JSON.stringify({ items: sent.items.map((item) => ({ sku: item.sku, erp: true })), totals: {} }),
+      };
+    });
+    const table = ['--rules', join(fixtures, 'impostos-libreoffice.csv'), '--map', join(fixtures, 'impostos.map.json')];
+    const options = await serveOptions([
+      ...table,
+      '--auth',
+      'none',
+      '--port',
+      '0',
+      ...(forward ? ['--forward-to', erp.url] : []),
+    ]);
+    const memory = testContext({ env: { B2BCTL_CONFIG_DIR: temporaryFolder() } });
+    const running = run(options, memory.context);
+    const url = (await memory.firstLine()).trim();
+    const answers = [];
+    // The own route (a Content-Length) and fastify's (a query string): both read the cart alike.
+    for (const path of ['/tax', '/tax?via=fastify']) {
+      const answer = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: latin1Cart,
+      });
+      answers.push({ status: answer.status, body: (await answer.json()) as Record<string, unknown> });
+    }
+    const health = (await (await fetch(`${url}/healthz`)).json()) as Record<string, unknown>;
+    memory.interrupt();
+    await running;
+    await erp.close();
+    return { answers, health, erpGot: erp.received.map((request) => request.body), stderr: memory.stderr() };
+  }
+
+  it('is read in the charset it declares: the SKU answered as sent, from the table and from the ERP', async () => {
+    const table = await serveCartIn('application/json; charset=iso-8859-1', false);
+    for (const answer of table.answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ items: [{ sku: 'AÇÃO-1', ncm: '39269090' }] });
+    }
+    const forwarded = await serveCartIn('application/json;charset="ISO-8859-1"', true);
+    for (const answer of forwarded.answers)
+      expect(answer.body).toEqual({ items: [{ sku: 'AÇÃO-1', erp: true }], totals: {} });
+    expect(forwarded.erpGot).toHaveLength(2);
+    for (const sent of forwarded.erpGot) expect(sent).toContain('"sku":"AÇÃO-1"');
+    expect(forwarded.health).toMatchObject({ answered: 2, fallbacks: 0, unreadable: 0 });
+  });
+
+  it('a charset no decoder knows is refused 415 in the error shape, logged and counted, nothing sent to the ERP', async () => {
+    const { answers, health, erpGot, stderr } = await serveCartIn('application/json; charset=x-platform-1', true);
+    const message =
+      'the body is in charset "x-platform-1", which b2bctl cannot decode: send the cart in UTF-8 (or ISO-8859-1 declared as such)';
+    for (const answer of answers) {
+      expect(answer.status).toBe(415);
+      expect(answer.body).toEqual({ error: 'unsupported-charset', message });
+    }
+    expect(erpGot).toEqual([]);
+    expect(health).toMatchObject({ answered: 0, unreadable: 2, fallbacks: 0 });
+    expect(stderr).toContain(`tax callback refused a cart from 127.0.0.1: ${message}.`);
+  });
+});
+
+// A user test: `{"items":[null]}`, `[1]`, `["ok"]` or `[{}]` were passed on as the cart's taxes, its item closed untaxed.
+describe('tax serve --forward-to: a list of items whose entries are no item taxes is a fallback', () => {
+  it('null, a number, a text, a list or an empty object as an item: the table answers, logged and counted', async () => {
+    const entries: [string, string][] = [
+      ['null', 'null'],
+      ['1', 'a number'],
+      ['"ok"', 'a string'],
+      ['["A-1"]', 'a list'],
+      ['{}', 'an empty object'],
+    ];
+    for (const [entry, what] of entries) {
+      const { cart, health, stderr, erpUrl } = await forwardToErpAnswering(`{"items":[${entry}],"totals":{}}`, true);
+      expect(cart.status).toBe(200);
+      expect(cart.body.totals).toMatchObject({ added: '125.32' });
+      expect(health).toMatchObject({ answered: 1, fallbacks: 1 });
+      expect(stderr).toContain(
+        `tax callback: the ERP at ${erpUrl} answered "items" entry 1 as ${what}, not an item's taxes, which cannot be its tax answer; answered from the tax table.\n`,
+      );
+    }
+  });
+
+  it('without --rules: 503 tax-unavailable', async () => {
+    const { cart, health } = await forwardToErpAnswering('{"items":[{}],"totals":{}}', false);
+    expect(cart).toEqual({
+      status: 503,
+      body: {
+        error: 'tax-unavailable',
+        message: `The ERP's tax service answered "items" entry 1 as an empty object, not an item's taxes, which cannot be its tax answer.`,
+      },
+    });
+    expect(health).toMatchObject({ fallbacks: 1 });
+  });
+
+  it('an entry of any keys, an extra entry, or a list under another name is passed on as it came', async () => {
+    for (const taxed of [
+      '{"items":[{"codigo":"A-1"}],"totals":{}}',
+      '{"items":[{"sku":"A-1","ipi":"29.84"},{"frete":"1.00"}],"totals":{}}',
+      '{"impostos":[{"sku":"A-1","ipi":"29.84"}]}',
+    ]) {
+      const { cart, health } = await forwardToErpAnswering(taxed, true);
+      expect(cart).toEqual({ status: 200, body: JSON.parse(taxed) });
+      expect(health).toMatchObject({ fallbacks: 0 });
+    }
+    // A list of another name whose entries are no item taxes is no list of the cart's items.
+    const { health, stderr } = await forwardToErpAnswering('{"impostos":[1]}', true);
+    expect(health).toMatchObject({ fallbacks: 1 });
+    expect(stderr).toContain(`answered no list of the cart's 1 items (none at "items", nor under another name)`);
+  });
+});

@@ -56,16 +56,24 @@ function referenceTaxes(item: TaxItem, rule: TaxRule, buyer: BuyerKind, intersta
             .div(new Reference(1).minus(destination))
         : operation.plus(ipi).times(factor).times(kept),
     );
-    const st = Reference.max(0, cents(stBase.times(destination)).minus(icms));
+    const st = Reference.max(0, cents(stBase.times(destination).minus(icms)));
     const mva = factor.minus(1).times(100).toDecimalPlaces(4, Decimal.ROUND_HALF_EVEN).toFixed();
     taxes.icmsSt = { base: money(stBase), rate: rule.destinationRate, value: money(st), mva };
     added = added.plus(st);
   }
   if (buyer === 'non-taxpayer' && interstate) {
-    const base = cents(icmsBase.minus(icms).div(new Reference(1).minus(destination)));
-    // Equal rates (or the destination's lower) owe no DIFAL, whatever centavo the double base gives (a user test).
-    const owed = destination.gt(share(rule.icmsRate));
-    const difal = owed ? Reference.max(0, cents(base.times(destination)).minus(icms)) : new Reference(0);
+    // The destination's reduction: its own column, else the row's (docs/tax.md, formula 5).
+    const destinationKept = new Reference(1).minus(share(rule.destinationBaseReduction ?? rule.icmsBaseReduction));
+    const base = cents(
+      operation
+        .plus(ipi)
+        .minus(icms)
+        .times(destinationKept)
+        .div(new Reference(1).minus(destination.times(destinationKept))),
+    );
+    // Equal loads (or the destination's lower) owe no DIFAL, whatever centavo the double base gives (a user test).
+    const owed = destination.times(destinationKept).gt(share(rule.icmsRate).times(kept));
+    const difal = owed ? Reference.max(0, cents(base.times(destination).minus(icms))) : new Reference(0);
     const fcp = cents(base.times(share(rule.fcpRate)));
     taxes.difal = { base: money(base), rate: rule.destinationRate, value: money(difal) };
     taxes.fcp = { base: money(base), rate: rule.fcpRate, value: money(fcp) };
@@ -108,6 +116,7 @@ function randomCase(): { item: TaxItem; rule: TaxRule; buyer: BuyerKind; interst
     mva: pick(['', rate(150)]),
     destinationRate: rate(99),
     fcpRate: rate(4),
+    destinationBaseReduction: pick(['', '', rate(70)]),
   });
   if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
   return { item, rule: checked.rule, buyer, interstate: random() < 0.7 };

@@ -144,6 +144,42 @@ describe('the arithmetic at its edges', () => {
       expect(taxes.difal).toEqual({ base: '2.05', rate: '12', value: '0.00' });
   });
 
+  // A user test: the ST debit (vBCST × rate, no NF-e field) was rounded before the own ICMS came off, a centavo off
+  // the value rounded once on a tie under half to even: 0.8550 − 0.61 = 0.2450 → 0.24 (was 0.86 − 0.61 = 0.25).
+  it('rounds the ICMS-ST due once, after the own ICMS comes off, on both paths', () => {
+    const row = rule({ ncm: '22021000', icmsRate: '18', mva: '40', destinationRate: '18' });
+    const sale = { buyer: 'taxpayer', interstate: false } as const;
+    const cases = [
+      { unitPrice: '3.39', icms: '0.61', st: { base: '4.75', rate: '18', value: '0.24', mva: '40' } },
+      { unitPrice: '1.61', icms: '0.29', st: { base: '2.25', rate: '18', value: '0.12', mva: '40' } },
+    ];
+    for (const { unitPrice, icms, st } of cases) {
+      const item: TaxItem = { ncm: '22021000', quantity: 1, unitPrice };
+      for (const taxes of [computeItemTaxes(item, row, sale), exactItemTaxes(item, row, sale)]) {
+        expect(taxes.icms.value).toBe(icms);
+        expect(taxes.icmsSt).toEqual(st);
+      }
+    }
+  });
+
+  // A user test: a Convênio ICMS 52/91 machine (8.80% in both operations) was given a DIFAL where none is owed.
+  it('takes the DIFAL on the destination’s own load (docs/tax.md, example 7), on both paths', () => {
+    const sale = { buyer: 'non-taxpayer', interstate: true } as const;
+    const item: TaxItem = { ncm: '84596100', quantity: 1, unitPrice: '10000' };
+    const machine = { ncm: '84596100', to: 'MG', buyer: 'non-taxpayer', icmsRate: '12', destinationRate: '18' };
+    const cases = [
+      [{ icmsBaseReduction: '26.6667', destinationBaseReduction: '51.1111' }, '4888.89', '0.00'],
+      [{ icmsBaseReduction: '26.67', destinationBaseReduction: '51.11' }, '4889.03', '0.07'],
+      [{ icmsBaseReduction: '26.67' }, '7704.70', '506.89'],
+      [{ icmsBaseReduction: '26.67', destinationBaseReduction: '0' }, '11122.00', '1122.00'],
+    ] as const;
+    for (const [reductions, base, value] of cases) {
+      const row = rule({ ...machine, ...reductions });
+      for (const taxes of [computeItemTaxes(item, row, sale), exactItemTaxes(item, row, sale)])
+        expect({ reductions, difal: taxes.difal }).toEqual({ reductions, difal: { base, rate: '18', value } });
+    }
+  });
+
   it('adds up a cart per tax', () => {
     const row = rule({ icmsRate: '18', ipiRate: '10' });
     const sale = { buyer: 'taxpayer', interstate: false } as const;

@@ -47,6 +47,7 @@ function randomTable(fixed = false): TaxTable {
                 mva: pick(['', rate(150)]),
                 destinationRate: pick([rate(99), '18', '20']),
                 fcpRate: rate(4),
+                destinationBaseReduction: pick(['', '', rate(70)]),
               }),
         });
         if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
@@ -202,6 +203,29 @@ describe('the callback’s answer in one pass', () => {
     const ours = oneAnswer(items, table, sale, sandboxTaxShape);
     expect(ours).toBeDefined();
     expect(ours).toBe(generalAnswer(items, table, sale, sandboxTaxShape));
+  });
+
+  it('rounds the ICMS-ST due once, as the general path does (a user test: 0.24 and 0.12, not 0.25 and 0.11)', () => {
+    const table = new TaxTable();
+    const checked = checkTaxRule({
+      ncm: '22021000',
+      from: 'SP',
+      to: 'SP',
+      buyer: 'taxpayer',
+      icmsRate: '18',
+      ipiRate: '0',
+      mva: '40',
+      destinationRate: '18',
+    });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+    table.add(checked.rule);
+    const sale: SaleCase = { from: 'SP', to: 'SP', buyer: 'taxpayer' };
+    const items = [3.39, 1.61].map((unitPrice) => ({ ncm: '22021000', quantity: 1, unitPrice }));
+    const ours = oneAnswer(items, table, sale, sandboxTaxShape);
+    expect(ours).toBeDefined();
+    expect(ours).toBe(generalAnswer(items, table, sale, sandboxTaxShape));
+    const answered = JSON.parse(ours as string) as { items: { icmsSt: { value: string } }[] };
+    expect(answered.items.map((item) => item.icmsSt.value)).toEqual(['0.24', '0.12']);
   });
 
   it('names the answer’s parts as the shape says, and leaves to the general path names JSON would reorder', () => {
