@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { dispatcherFor } from '../../net/dispatcher.js';
-import { redactSecrets, secretsOfAuthorization } from '../../lib/secret-values.js';
-import { basicAuthorizationOf, requestAccessToken, type TokenClient } from '../../webhook/sender.js';
+import { redactSecrets } from '../../lib/secret-values.js';
+import { requestAccessToken, secretsSentBy, type TokenClient } from '../../webhook/sender.js';
 import { quotedAnswer } from '../../base/quoted-answer.js';
 import { describeNetworkProblem, networkProblemSentence } from '../../net/network-error.js';
 
@@ -63,7 +63,7 @@ export class TaxCallbackCaller {
     return [
       this.callback.token,
       this.kept?.token,
-      ...(client === undefined ? [] : [client.clientSecret, ...secretsOfAuthorization(basicAuthorizationOf(client))]),
+      ...(client === undefined ? [] : secretsSentBy(client)),
     ].filter((secret): secret is string => secret !== undefined && secret !== '');
   }
 
