@@ -388,7 +388,9 @@ export class HttpClient {
     let secrets: string[] | undefined;
     const secretsOfRequest = () =>
       (secrets ??= [...secretsOf(headers, request.body, url.search), ...secretsOfProxy(this.route)]);
-    const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secretsOfRequest())) : undefined;
+    const trace = rawTrace
+      ? (line: string) => rawTrace(continuationsMarked(redactSecrets(line, secretsOfRequest())))
+      : undefined;
     if (trace) {
       trace(`> ${request.method} ${shownUrl({ url })}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
@@ -787,6 +789,15 @@ function jsonStringText(escaped: string): string {
   } catch {
     return escaped;
   }
+}
+
+/**
+ * A trace line (`< ` or `> ` and its text) whose text holds line breaks (a body's), each further line starting with
+ * the same marker, as curl -v marks every line it traces: a line break in an answer cannot start a line of the log
+ * that reads as b2bctl's own (`error: …`). Marked after masking, which finds a secret a line break splits.
+ */
+function continuationsMarked(line: string): string {
+  return line.includes('\n') ? line.replace(/\r?\n/g, `\n${line.slice(0, 2)}`) : line;
 }
 
 function truncate(text: string, limit = 2000): string {
