@@ -413,12 +413,14 @@ const plainKeyKinds = new Set([
 
 /**
  * Last words that make a name say something about a secret rather than hold one: `token_type`, `keyId`,
- * `password_expires_at`, `authStyle`, `tokenUrl`, `signatureAlgorithm`, `sessionStatus`.
+ * `password_expires_at`, `passwordExpired`, `authStyle`, `tokenUrl`, `signatureAlgorithm`, `sessionStatus`.
  */
 const describingWords = new Set([
   'type',
   'types',
   'expires',
+  // A customer's `passwordExpired` flag (the platform's password expiry) was masked in a trace (a user test).
+  'expired',
   'expiry',
   'expiration',
   'at',

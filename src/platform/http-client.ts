@@ -56,9 +56,9 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /**
    * The secrets an answer holds where no secret-looking name says so (a token under `answers.token.accessToken`),
-   * from its text: kept out of the `--verbose` trace as the request's own credentials are.
+   * from its text and status: kept out of the `--verbose` trace as the request's own credentials are.
    */
-  secretsInAnswer?: (text: string) => readonly string[];
+  secretsInAnswer?: (text: string, status: number) => readonly string[];
 }
 
 export interface HttpResponse {
@@ -450,7 +450,7 @@ export class HttpClient {
         `< ${response.status} (${this.options.clock.now() - started} ms) to ${request.method} ${shownUrl({ url })}`,
       );
       for (const [name, value] of Object.entries(redactHeaders(answer.headers))) trace(`< ${name}: ${value}`);
-      const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text) : [];
+      const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text, response.status) : [];
       if (text) trace(`< ${truncate(redactSecrets(redactBody(text), answerSecrets))}`);
     }
     if ('unreadable' in body) throw unreadableAnswer(request, url, response.status, body);
