@@ -141,7 +141,9 @@ export const routePath: SettingParser<string> = {
         ? invalid("must start with a single / (one that starts with // or /\\ reads as another host's address)")
         : // A URL drops every tab and line break before it reads the rest: `/<tab>/host/…` is `//host/…`.
           /[\t\n\r]/.test(text)
-          ? invalid("must not hold a tab or line break (a URL drops them, so the rest may read as another host's address)")
+          ? invalid(
+              "must not hold a tab or line break (a URL drops them, so the rest may read as another host's address)",
+            )
           : valid(text),
 };
 

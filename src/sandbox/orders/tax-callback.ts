@@ -60,11 +60,9 @@ export class TaxCallbackCaller {
   /** The secrets this caller sends: the tax token, the client's secret (and its Basic header), the token issued. */
   private secretsSent(): string[] {
     const client = this.callback.client;
-    return [
-      this.callback.token,
-      this.kept?.token,
-      ...(client === undefined ? [] : secretsSentBy(client)),
-    ].filter((secret): secret is string => secret !== undefined && secret !== '');
+    return [this.callback.token, this.kept?.token, ...(client === undefined ? [] : secretsSentBy(client))].filter(
+      (secret): secret is string => secret !== undefined && secret !== '',
+    );
   }
 
   private async answerOf(cart: TaxCart): Promise<TaxAnswer> {

@@ -69,15 +69,18 @@ describe('webhook trigger masks what a refusing receiver quotes back of the secr
     ['body', 'json'],
     ['body', 'csv'],
     ['headers', 'ndjson'],
-  ] as const)('the token step refused (%s style), printed as %s: the client secret and its Basic form masked', async (style, printed) => {
-    const receiver = await echoingReceiver(true);
-    const { code, stdout } = await trigger(receiver.url, style, printed);
-    await receiver.close();
-    expect(code).toBe(77);
-    expect(stdout).toContain('client not allowed: ');
-    expect(stdout).toContain('[redacted]');
-    for (const secret of secretsSent) expect(stdout).not.toContain(secret);
-  });
+  ] as const)(
+    'the token step refused (%s style), printed as %s: the client secret and its Basic form masked',
+    async (style, printed) => {
+      const receiver = await echoingReceiver(true);
+      const { code, stdout } = await trigger(receiver.url, style, printed);
+      await receiver.close();
+      expect(code).toBe(77);
+      expect(stdout).toContain('client not allowed: ');
+      expect(stdout).toContain('[redacted]');
+      for (const secret of secretsSent) expect(stdout).not.toContain(secret);
+    },
+  );
 
   it.each(['terminal', 'ndjson', 'json', 'csv'] as const)(
     'the event step refused, printed as %s: the Bearer token it quotes masked',

@@ -39,7 +39,17 @@ describe('webhook trigger --token-path and --event-path: routes on the host of -
     const otherHost = await recordingServer();
     const path = pathTo(`127.0.0.1:${otherHost.port}`);
     const result = await runCommandLine(
-      ['webhook', 'trigger', 'orders', '--url', `http://127.0.0.1:${receiver.port}`, '--client-id', clientId, flag, path],
+      [
+        'webhook',
+        'trigger',
+        'orders',
+        '--url',
+        `http://127.0.0.1:${receiver.port}`,
+        '--client-id',
+        clientId,
+        flag,
+        path,
+      ],
       { configDir: temporaryFolder(), env: { B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret } },
     );
     await receiver.close();

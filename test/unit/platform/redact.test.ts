@@ -138,7 +138,8 @@ describe('redactBody', () => {
     {
       name: 'broken JSON: a true, false or null is no secret either',
       body: '{"passwordExpired": false, "tokenRevoked": true, "password": null, "secret": {"set": true, "value": "y"',
-      expected: '{"passwordExpired": false, "tokenRevoked": true, "password": null, "secret": {"set": true, "value": "[redacted]"',
+      expected:
+        '{"passwordExpired": false, "tokenRevoked": true, "password": null, "secret": {"set": true, "value": "[redacted]"',
     },
     { name: 'empty unchanged', body: '', expected: '' },
   ])('$name', ({ body, expected }) => {
