@@ -4,6 +4,7 @@ import { parseDuration, type TimeUnit } from '../domain/duration.js';
 import {
   httpUrl as httpUrlSetting,
   requestTimeout as requestTimeoutSetting,
+  routePath as routePathSetting,
   wholeNumber as wholeNumberSetting,
 } from '../config/setting-parsers.js';
 
@@ -78,6 +79,12 @@ export const requestTimeoutHelp = 'per-request timeout, such as 30s or 500ms; a 
 
 /** A flag value that must be an absolute http:// or https:// URL. */
 export const httpUrl: (value: string) => string = flagParser(httpUrlSetting);
+
+/**
+ * A route flag joined to a base URL (`webhook trigger --token-path`): read by the `paths.*` settings' own parser, so
+ * a whole URL, `//host/…` or `/\host/…`, which would take the credential to another host, is refused as there.
+ */
+export const routePath: (value: string) => string = flagParser(routePathSetting);
 
 /** `30d`, `12h`, `15m`, `90s`, `500ms` (the grammar of src/domain/duration.ts) as milliseconds; a bare number is seconds. */
 export function duration(value: string): number {

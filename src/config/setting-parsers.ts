@@ -126,7 +126,12 @@ export function oneOf<const Word extends string>(words: readonly Word[]): Settin
   };
 }
 
-/** A route on the platform or the receiver: a path from the root, `:name` marking a parameter. */
+/**
+ * A route on the platform or the receiver: a path from the root, `:name` marking a parameter. The one rule for every
+ * route b2bctl joins to a base URL and sends a credential to (the `paths.*` and `webhook.paths.*` settings, `webhook
+ * trigger --token-path` and `--event-path`, the sandbox's token routes): a whole URL, `//host/…` or `/\host/…`
+ * would take the credential to another host.
+ */
 export const routePath: SettingParser<string> = {
   expects: 'path starting with /',
   parse: (text) =>
@@ -134,7 +139,12 @@ export const routePath: SettingParser<string> = {
       ? invalid('must start with /')
       : /^\/[/\\]/.test(text)
         ? invalid("must start with a single / (one that starts with // or /\\ reads as another host's address)")
-        : valid(text),
+        : // A URL drops every tab and line break before it reads the rest: `/<tab>/host/…` is `//host/…`.
+          /[\t\n\r]/.test(text)
+          ? invalid(
+              "must not hold a tab or line break (a URL drops them, so the rest may read as another host's address)",
+            )
+          : valid(text),
 };
 
 /** Where an answer holds a value: a dot path such as `data.items` (`0` for a list item). */

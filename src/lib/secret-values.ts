@@ -24,7 +24,7 @@ const shortestMaskedInsideWords = 4;
  * escaped, whichever characters the writer chose to escape: as a JSON string writes it (`\"`, `\/` for `/`, PHP's
  * default, `\u00ea` for `ê`, `\u0026` for `&`), as a URL or a form writes it (`%2F`, `%C3%AA`, `+` for a space), as
  * an HTML page writes it (`&#x2f;`, `&amp;`); a long one also when whitespace splits it (shortestMaskedWhenSplit),
- * and any run of 8 characters of it or more, case aside or in base64 (fragmentStretches). Every non-empty secret,
+ * and any run of 8 characters of it or more, case aside, in base64 or in hex (fragmentStretches). Every non-empty secret,
  * however short (see shortestMaskedInsideWords). The stretches found are masked together, so a secret that holds
  * another (`user:password` and `password`) leaves no piece of itself behind.
  */
@@ -101,14 +101,21 @@ function fragmentRunsOf(secrets: readonly string[]): FragmentRuns | undefined {
   return found;
 }
 
-/** A secret's spellings in lower case whose runs are looked for: both normal forms, and its base64 (both alphabets). */
+/**
+ * A secret's spellings in lower case whose runs are looked for: both normal forms, its base64 (both alphabets), and
+ * the hex of its UTF-8 bytes, as a gateway's debug page dumps a header (upper case too: the search is case aside; a
+ * run there is 8 hex digits, 4 bytes of the secret). Hex split by spaces or colons, or a secret cut into groups by
+ * `-`, is not looked for (docs/security.md says so).
+ */
 function fragmentSpellings(secret: string): string[] {
-  const base64 = Buffer.from(secret, 'utf8').toString('base64');
+  const bytes = Buffer.from(secret, 'utf8');
+  const base64 = bytes.toString('base64');
   const spellings = [
     secret.normalize('NFC'),
     secret.normalize('NFD'),
     base64,
     base64.replaceAll('+', '-').replaceAll('/', '_'),
+    bytes.toString('hex'),
   ];
   return [...new Set(spellings.map(foldedCase))];
 }
@@ -413,12 +420,14 @@ const plainKeyKinds = new Set([
 
 /**
  * Last words that make a name say something about a secret rather than hold one: `token_type`, `keyId`,
- * `password_expires_at`, `authStyle`, `tokenUrl`, `signatureAlgorithm`, `sessionStatus`.
+ * `password_expires_at`, `passwordExpired`, `authStyle`, `tokenUrl`, `signatureAlgorithm`, `sessionStatus`.
  */
 const describingWords = new Set([
   'type',
   'types',
   'expires',
+  // A customer's `passwordExpired` flag (the platform's password expiry) was masked in a trace (a user test).
+  'expired',
   'expiry',
   'expiration',
   'at',

@@ -226,13 +226,17 @@ function refusalWords(
  * The token a token route's answer holds, wherever b2bctl reads it from: a secret of the `--verbose` trace. An answer
  * whose token b2bctl does not find (a field of the platform's own name, `{"data":{"sessao":"…"}}`) still holds one:
  * `login --verbose` is where an operator looks for that field's name, and the trace went into tickets with a live
- * 12-hour token (a fresh user test). Every text of it that could be a token is kept out then; the names stay.
+ * 12-hour token (a fresh user test). Every text of a 2xx answer that could be a token is kept out then; the names
+ * stay. A refusal issues none: its words (`"status":"UNAUTHORIZED"`, `invalid_grant`) stay readable (a user test).
  */
-export function issuedTokenOf(answers: TokenAnswerSettings | undefined): (text: string) => readonly string[] {
-  return (text) => {
+export function issuedTokenOf(
+  answers: TokenAnswerSettings | undefined,
+): (text: string, status: number) => readonly string[] {
+  return (text, status) => {
     const answer = parseJson(text);
     const token = readTokenAnswer(answer, answers)?.accessToken;
     if (token !== undefined) return [token];
+    if (status < 200 || status >= 300) return [];
     return typeof answer === 'string' ? possibleTokens([answer.trim()]) : possibleTokens(textsIn(answer));
   };
 }

@@ -56,9 +56,9 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /**
    * The secrets an answer holds where no secret-looking name says so (a token under `answers.token.accessToken`),
-   * from its text: kept out of the `--verbose` trace as the request's own credentials are.
+   * from its text and status: kept out of the `--verbose` trace as the request's own credentials are.
    */
-  secretsInAnswer?: (text: string) => readonly string[];
+  secretsInAnswer?: (text: string, status: number) => readonly string[];
 }
 
 export interface HttpResponse {
@@ -388,7 +388,9 @@ export class HttpClient {
     let secrets: string[] | undefined;
     const secretsOfRequest = () =>
       (secrets ??= [...secretsOf(headers, request.body, url.search), ...secretsOfProxy(this.route)]);
-    const trace = rawTrace ? (line: string) => rawTrace(redactSecrets(line, secretsOfRequest())) : undefined;
+    const trace = rawTrace
+      ? (line: string) => rawTrace(continuationsMarked(redactSecrets(line, secretsOfRequest())))
+      : undefined;
     if (trace) {
       trace(`> ${request.method} ${shownUrl({ url })}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
@@ -448,7 +450,7 @@ export class HttpClient {
         `< ${response.status} (${this.options.clock.now() - started} ms) to ${request.method} ${shownUrl({ url })}`,
       );
       for (const [name, value] of Object.entries(redactHeaders(answer.headers))) trace(`< ${name}: ${value}`);
-      const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text) : [];
+      const answerSecrets = text && request.secretsInAnswer ? request.secretsInAnswer(text, response.status) : [];
       if (text) trace(`< ${truncate(redactSecrets(redactBody(text), answerSecrets))}`);
     }
     if ('unreadable' in body) throw unreadableAnswer(request, url, response.status, body);
@@ -787,6 +789,15 @@ function jsonStringText(escaped: string): string {
   } catch {
     return escaped;
   }
+}
+
+/**
+ * A trace line (`< ` or `> ` and its text) whose text holds line breaks (a body's), each further line starting with
+ * the same marker, as curl -v marks every line it traces: a line break in an answer cannot start a line of the log
+ * that reads as b2bctl's own (`error: …`). Marked after masking, which finds a secret a line break splits.
+ */
+function continuationsMarked(line: string): string {
+  return line.includes('\n') ? line.replace(/\r?\n/g, `\n${line.slice(0, 2)}`) : line;
 }
 
 function truncate(text: string, limit = 2000): string {

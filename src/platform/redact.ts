@@ -128,6 +128,8 @@ function redactBrokenJson(text: string): string {
     const first = tokens[index]?.[0][0];
     return first !== undefined && !'{}[]:,'.includes(first);
   };
+  // As redactValue reads parsed JSON: a true, false or null is no secret under any name.
+  const isSecretScalar = (index: number) => isScalar(index) && !/^(true|false|null)$/.test(tokens[index]?.[0] ?? '');
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index]?.[0] as string;
     if (token === '{' || token === '[') depth++;
@@ -138,10 +140,10 @@ function redactBrokenJson(text: string): string {
       const name = token.startsWith('"') ? token.slice(1, token.endsWith('"') ? -1 : undefined) : token;
       if (!isSecretName(name)) continue;
       const value = tokens[index + 2]?.[0];
-      if (isScalar(index + 2)) hidden.add(index + 2);
+      if (isSecretScalar(index + 2)) hidden.add(index + 2);
       else if ((value === '{' || value === '[') && wholeSecretKey.test(name)) secretDepth ??= depth + 1;
       index++;
-    } else if (secretDepth !== undefined && isScalar(index)) hidden.add(index);
+    } else if (secretDepth !== undefined && isSecretScalar(index)) hidden.add(index);
   }
   let safe = '';
   let from = 0;
@@ -160,8 +162,11 @@ function redactValue(value: unknown): unknown {
       Object.entries(value).map(([key, inner]) => [
         key,
         // Under a password's or a token's name everything is the secret (`{"password":{"new":…,"old":…}}`); a
-        // `credentials` object is a container, searched.
-        isSecretName(key) && inner !== null && (typeof inner !== 'object' || wholeSecretKey.test(key))
+        // `credentials` object is a container, searched. A true or false is no secret under any name.
+        isSecretName(key) &&
+        inner !== null &&
+        typeof inner !== 'boolean' &&
+        (typeof inner !== 'object' || wholeSecretKey.test(key))
           ? redacted
           : redactValue(inner),
       ]),

@@ -6,6 +6,7 @@ import { bearerTokenText, unsendableTokenCharacter } from '../domain/bearer-toke
 import type { WebhookKind } from '../domain/webhook-events.js';
 import type { TokenStyle } from '../http-server/tokens.js';
 import { quotedAnswer } from '../base/quoted-answer.js';
+import { redactSecrets, secretsOfAuthorization } from '../lib/secret-values.js';
 
 /** Who asks a token endpoint, and in which of the receiver's three request styles. */
 export interface TokenClient {
@@ -29,7 +30,7 @@ export interface DeliveryStep {
   url: string;
   status?: number;
   error?: string;
-  /** The answer's first 300 characters (never the token). */
+  /** The answer's first 300 characters (never the token), each secret sent masked where it quotes one (secretsSentBy). */
   answer?: string;
 }
 
@@ -144,7 +145,7 @@ export async function requestAccessToken(
           };
         step.error = `the answer's access_token holds ${unsendable}, which no HTTP header can carry`;
       } else step.error = 'the answer has no access_token';
-    } else step.answer = quotedAnswer(text, 300);
+    } else step.answer = quotedAnswer(redactSecrets(text, secretsSentBy(client)), 300);
   } catch (error) {
     step.error = networkProblemSentence(await explainNetworkProblem(error, tokenUrl, via.route, timeoutMs, via.source));
   }
@@ -185,7 +186,8 @@ async function postEvent(
       bodyTimeout: timeoutMs,
     });
     eventStep.status = answer.statusCode;
-    eventStep.answer = quotedAnswer(await answer.body.text(), 300);
+    // The event's route may quote the token it refused (`value [Bearer …] is not allowed`), or the client's secret.
+    eventStep.answer = quotedAnswer(redactSecrets(await answer.body.text(), [token, ...secretsSentBy(target)]), 300);
   } catch (error) {
     eventStep.error = networkProblemSentence(
       await explainNetworkProblem(error, eventUrl, via.route, timeoutMs, via.source),
@@ -202,8 +204,16 @@ function tokenRequestUrl(url: URL, style: TokenStyle): URL {
 }
 
 /** The `Authorization` header of a token request in the `basic` style: the client's id and secret, as Basic. */
-export function basicAuthorizationOf(client: Pick<TokenClient, 'clientId' | 'clientSecret'>): string {
+function basicAuthorizationOf(client: Pick<TokenClient, 'clientId' | 'clientSecret'>): string {
   return `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+}
+
+/**
+ * The secrets a token request sends, whatever its style: the client secret, and the Basic credential that holds it.
+ * An answer quoting one back (a refusal echoing the header or the body it got) is masked by them before it is shown.
+ */
+export function secretsSentBy(client: Pick<TokenClient, 'clientId' | 'clientSecret'>): string[] {
+  return [client.clientSecret, ...secretsOfAuthorization(basicAuthorizationOf(client))];
 }
 
 function tokenRequest(target: TokenClient): { headers: Record<string, string>; body?: string } {

@@ -69,6 +69,12 @@ describe('problemWithSetting', () => {
       '//127.0.0.2/steal',
       '"paths.sellers" must start with a single / (one that starts with // or /\\ reads as another host\'s address), not "//127.0.0.2/steal"',
     ],
+    // A URL drops a tab or a line break before it reads the rest: `/<tab>/127.0.0.2/steal` is `//127.0.0.2/steal`.
+    [
+      'webhook.paths.token',
+      '/\t/127.0.0.2/steal',
+      '"webhook.paths.token" must not hold a tab or line break (a URL drops them, so the rest may read as another host\'s address), not "/\t/127.0.0.2/steal"',
+    ],
     ['auth.style', 'xml', '"auth.style" must be one of json, form, basic, not "xml"'],
     [
       'baseUrl',

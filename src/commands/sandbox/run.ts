@@ -6,6 +6,8 @@ import { sandboxDefaults, type SandboxOptions } from '../../sandbox/options.js';
 import { defaultSeedDirectory } from '../../base/package-root.js';
 import { type Dialect, dialectNamed, dialectNames } from '../../sandbox/dialects/index.js';
 import { settingDefinition } from '../../config/settings.js';
+import { routePath } from '../../config/setting-parsers.js';
+import { printable } from '../../lib/printable.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { loadStockSchema } from '../../io/stock-schema.js';
 import { loadOrderRoutes } from '../../io/order-routes-file.js';
@@ -196,11 +198,16 @@ function taxCallbackOf(options: SandboxCommandOptions, context: Context): Sandbo
   return { ...callback, client };
 }
 
-/** A path on the callback's own host: `//other/…` or a whole URL would send the secret elsewhere. */
+/**
+ * A path on the callback's own host, by the one rule of routes (the `paths.*` settings' parser): a whole URL,
+ * `//other/…` or `/\other/…` would send the secret elsewhere.
+ */
 function checkedPath(path: string | undefined, flag: string): void {
-  if (path !== undefined && !/^\/(?!\/)/.test(path))
+  if (path === undefined) return;
+  const parsed = routePath.parse(path);
+  if (!parsed.ok)
     throw new UsageError(
-      `${flag} ${path}: give a path on the same host, starting with a single /, such as /oauth/token.`,
+      `${flag} ${printable(path)}: ${parsed.problem}; give a path on the same host, such as /oauth/token.`,
     );
 }
 

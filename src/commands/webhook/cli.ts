@@ -2,7 +2,7 @@ import { UsageError } from '../../base/errors.js';
 import { parseInstant } from '../../domain/instants.js';
 import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandExamples, Dispatch } from '../../command-kit/command-group.js';
-import { duration, httpUrl, port, waitDuration, wholeNumber } from '../../command-kit/parse.js';
+import { duration, httpUrl, port, routePath, waitDuration, wholeNumber } from '../../command-kit/parse.js';
 import { withConnectionOptions, withProxyHeaderOptions } from '../../command-kit/shared-flags.js';
 import { webhookKinds, type WebhookKind } from '../../domain/webhook-events.js';
 import { isVariableName } from '../../webhook/exec-environment.js';
@@ -161,11 +161,17 @@ export function register(program: Command, dispatch: Dispatch): void {
     .option('--client-id <id>', 'client id to authenticate with (or the webhook.clientId setting)')
     .option('--client-secret-file <file>', secretFileHelp)
     .option('--data <file>', 'JSON file with the event to send (default: a realistic sample)')
+    // Parsed as the webhook.paths.* settings are: a route on --url's host, never a URL of another's.
     .option(
       '--token-path <path>',
-      'token route of the receiver (default: the webhook.paths.token setting, /oauth/token)',
+      'token route of the receiver, on the host of --url (default: the webhook.paths.token setting, /oauth/token)',
+      routePath,
     )
-    .option('--event-path <path>', 'event route (default: the webhook.paths.<kind> setting, /webhooks/<kind>)')
+    .option(
+      '--event-path <path>',
+      'event route, on the host of --url (default: the webhook.paths.<kind> setting, /webhooks/<kind>)',
+      routePath,
+    )
     .option('--allow-http', allowHttpHelp)
     .action((kind: WebhookKind, _flags: unknown, command: Command) => {
       const flags = command.opts<TriggerFlags>();

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { dispatcherFor } from '../../net/dispatcher.js';
-import { redactSecrets, secretsOfAuthorization } from '../../lib/secret-values.js';
-import { basicAuthorizationOf, requestAccessToken, type TokenClient } from '../../webhook/sender.js';
+import { redactSecrets } from '../../lib/secret-values.js';
+import { requestAccessToken, secretsSentBy, type TokenClient } from '../../webhook/sender.js';
 import { quotedAnswer } from '../../base/quoted-answer.js';
 import { describeNetworkProblem, networkProblemSentence } from '../../net/network-error.js';
 
@@ -60,11 +60,9 @@ export class TaxCallbackCaller {
   /** The secrets this caller sends: the tax token, the client's secret (and its Basic header), the token issued. */
   private secretsSent(): string[] {
     const client = this.callback.client;
-    return [
-      this.callback.token,
-      this.kept?.token,
-      ...(client === undefined ? [] : [client.clientSecret, ...secretsOfAuthorization(basicAuthorizationOf(client))]),
-    ].filter((secret): secret is string => secret !== undefined && secret !== '');
+    return [this.callback.token, this.kept?.token, ...(client === undefined ? [] : secretsSentBy(client))].filter(
+      (secret): secret is string => secret !== undefined && secret !== '',
+    );
   }
 
   private async answerOf(cart: TaxCart): Promise<TaxAnswer> {

@@ -64,6 +64,11 @@ beforeAll(async () => {
       response
         .writeHead(request.method === 'POST' ? 200 : 400, { 'content-type': 'text/plain' })
         .end('plain \u001b[2J\u001b[31mRED\u001b]0;PWNED\u0007 text\nline2 \u202Eevil');
+    else if (path === '/forged-lines')
+      // Lines that read as b2bctl's own, each after a line break of the body (CRLF and LF).
+      response
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end('raw\r\ninfo: fake b2bctl line\nerror: all good\n2026-12-01T00:00:00.000Z Logged in fine');
     else if (path === '/long-error') response.writeHead(400, { 'content-type': 'text/plain' }).end('x'.repeat(5000));
     else if (path === '/empty-error') response.writeHead(400).end();
     else if (path === '/digits')
@@ -316,6 +321,21 @@ describe('b2bctl api and odd answers', () => {
     ]);
     // Not a terminal: each line carries the log's time stamp, as every other log line does.
     expect(lines.slice(0, 2).every((line) => /^\d{4}-\d\d-\d\dT[\d:.]+Z /.test(line))).toBe(true);
+  });
+
+  // A server could write lines into a kept --verbose log that read as b2bctl's own (a user test).
+  it('--verbose marks every line of a traced body with <, so none of them reads as a line of b2bctl', async () => {
+    const result = await api(['/forged-lines', '--verbose', '--log-format', 'text']);
+    expect(result.code).toBe(1);
+    const traced = result.stderr.split('\n').map((line) => line.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z /, ''));
+    const body = traced.indexOf('< raw');
+    expect(traced.slice(body, body + 4)).toEqual([
+      '< raw',
+      '< info: fake b2bctl line',
+      '< error: all good',
+      '< 2026-12-01T00:00:00.000Z Logged in fine',
+    ]);
+    expect(traced.filter((line) => /^(info|error: all good|2026-12-01T00:00:00)/.test(line))).toEqual([]);
   });
 
   it('a 2xx body that is not JSON under -o json, holding control sequences, is quoted on one line, stdout empty', async () => {

@@ -522,6 +522,36 @@ describe('--verbose', () => {
     }
   });
 
+  // A refusal issues no token: its words are what the operator reads (a user test: `"status":"[redacted]"`).
+  it('on a refused login, the words of the refusal stay readable, the password it quotes masked', async () => {
+    const store = textServer((_text, _request, answer) =>
+      answer.writeHead(401, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          status: 'UNAUTHORIZED',
+          error: 'invalid_grant',
+          requestId: 'req_7f3a9c21',
+          message: `bad password ${sandboxPassword}`,
+        }),
+      ),
+    );
+    await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
+    try {
+      const result = await runCommandLine(
+        ['login', '--verbose', '--base-url', url, '--username', sandboxUser, '--password-stdin'],
+        { configDir: freshConfigDir(), stdin: `${sandboxPassword}\n` },
+      );
+      expect(result.code).toBe(77);
+      const answer = result.stderr.split('\n').find((line) => line.startsWith('< {'));
+      expect(answer).toBe(
+        '< {"status":"UNAUTHORIZED","error":"invalid_grant","requestId":"req_7f3a9c21","message":"bad password [redacted]"}',
+      );
+      expect(result.stderr).not.toContain(sandboxPassword);
+    } finally {
+      await new Promise<void>((resolve) => store.close(() => resolve()));
+    }
+  });
+
   it('on a listing shows "authorization: Bearer [redacted]" and never the token', async () => {
     const configDir = freshConfigDir();
     await login(sandbox, configDir);

@@ -51,6 +51,29 @@ describe('sandbox --webhook-* flags', () => {
     expect(memory.stdout()).toBe('');
   });
 
+  // The one rule of routes (the paths.* settings'): `/\\host` passed the sandbox's own check and reads as a host.
+  it.each(['http://127.0.0.2:9/oauth/token', '//127.0.0.2:9/oauth/token', '/\\127.0.0.2:9/oauth/token'])(
+    '--webhook-token-path %s is refused (exit 2) before the sandbox starts',
+    async (path) => {
+      const memory = testContext({
+        env: { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret },
+      });
+      const failure = (await run(
+        {
+          port: 0,
+          seed: seedDirectory,
+          webhookUrl: 'http://127.0.0.1:9',
+          webhookClientId: clientId,
+          webhookTokenPath: path,
+        },
+        memory.context,
+      ).catch((error: unknown) => error)) as B2bctlError;
+      expect(failure.exitCode).toBe(ExitCode.usage);
+      expect(failure.message).toMatch(/^--webhook-token-path \S+: must start with .*; give a path on the same host/);
+      expect(memory.stdout()).toBe('');
+    },
+  );
+
   it('configures the sender from the flags, and shows it without the secret', async () => {
     const receiver = await startTestReceiver();
     const memory = testContext({

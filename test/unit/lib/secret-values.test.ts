@@ -259,6 +259,21 @@ describe('redactSecrets: a run of a secret', () => {
     );
   });
 
+  // A user test: a gateway's debug page quoted the password and a token as the hex of their bytes.
+  it('masks the hex of a secret, lower or upper case, whole or a run of 8 hex digits (4 bytes) of it', () => {
+    const password = 'Zq8#pLw3!mNx7vRt';
+    const hex = Buffer.from(password).toString('hex');
+    expect(redactSecrets(`bad password hex ${hex} end`, [password])).toBe('bad password hex [redacted] end');
+    expect(redactSecrets(`HEX ${hex.toUpperCase()}.`, [password])).toBe('HEX [redacted].');
+    expect(redactSecrets(`cut ${hex.slice(6, 14)}…`, [password])).toBe('cut [redacted]…');
+    const accented = Buffer.from(secret).toString('hex');
+    expect(redactSecrets(`dump ${accented.slice(0, 40)}`, [secret])).toBe('dump [redacted]');
+    // 7 hex digits of it, or hex of something else, stay.
+    expect(redactSecrets(`id ${hex.slice(0, 7)} and deadbeef0badf00d`, [password])).toBe(
+      `id ${hex.slice(0, 7)} and deadbeef0badf00d`,
+    );
+  });
+
   it('leaves runs shorter than 8 characters, and secrets shorter than 8 masked only whole', () => {
     expect(redactSecrets('invalid secret Sé+cr/e (0123456)', [secret])).toBe('invalid secret Sé+cr/e (0123456)');
     expect(redactSecrets('pw abc1234 and abc12', ['abc1234'])).toBe('pw [redacted] and abc12');

@@ -128,6 +128,19 @@ describe('redactBody', () => {
       expected: 'wrong password for ana',
     },
     { name: 'broken JSON redacted by key', body: '{"password": "x"', expected: '{"password": "[redacted]"' },
+    // A user test: `passwordExpired: false` of a customer showed as "[redacted]"; a flag is no secret under any name.
+    {
+      name: 'a true or false is no secret, under any name',
+      body: '{"id":1,"passwordExpired":false,"password":"x","tokenRevoked":true,"credentials":{"token":false,"secret":1234}}',
+      expected:
+        '{"id":1,"passwordExpired":false,"password":"[redacted]","tokenRevoked":true,"credentials":{"token":false,"secret":"[redacted]"}}',
+    },
+    {
+      name: 'broken JSON: a true, false or null is no secret either',
+      body: '{"passwordExpired": false, "tokenRevoked": true, "password": null, "secret": {"set": true, "value": "y"',
+      expected:
+        '{"passwordExpired": false, "tokenRevoked": true, "password": null, "secret": {"set": true, "value": "[redacted]"',
+    },
     { name: 'empty unchanged', body: '', expected: '' },
   ])('$name', ({ body, expected }) => {
     expect(redactBody(body)).toBe(expected);
@@ -327,6 +340,9 @@ describe('isSecretName: by the words of the name', () => {
     'assinaturaStatus',
     'refreshInterval',
     'sessionUser',
+    // A user test: a customer's password expiry flag was masked in a --verbose trace.
+    'passwordExpired',
+    'password_expired',
   ])('%s is not', (name) => {
     expect(isSecretName(name)).toBe(false);
   });
