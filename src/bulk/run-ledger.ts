@@ -440,10 +440,6 @@ function refuseEarlierRun(path: string | undefined, what: string, flag: string):
 }
 
 /**
- * A new run writes its record beside the report (`NAME.meta.json` for `--report NAME.csv`), replacing what is there:
- * a file of that name the run did not make (another run's record, a file of the user's) is refused first.
- */
-/**
  * Whether a report name is taken: the report, or its run record. One naming rule for the run's files: a record of the
  * coming name already there (another user's, planted ahead in a shared folder) moves the run to `-2` as a taken
  * report does, rather than stop it.
@@ -452,6 +448,10 @@ function reportTaken(path: string): boolean {
   return pathTaken(path) || pathTaken(metaPathOf(path));
 }
 
+/**
+ * A new run writes its record beside the report (`NAME.meta.json` for `--report NAME.csv`), replacing what is there:
+ * a file of that name the run did not make (another run's record, a file of the user's) is refused first.
+ */
 function refuseTakenRunRecord(reportPath: string | undefined): void {
   if (reportPath === undefined || isSystemPath(reportPath)) return;
   const record = metaPathOf(reportPath);
