@@ -272,6 +272,36 @@ describe('openInput: UTF-8', () => {
     ]);
   });
 
+  // A user test: the errors file of the row above, fed back unchanged, ended its header in `,,row,error` and sent 6.
+  it('an errors file fed back: its rows meet the checks of the header without its row and error columns', async () => {
+    const spare = 'document,name,,row,error\n6,5,,2,refused\n7,,,3,refused\n';
+    const { opened } = await open(writeInput('spare.errors.csv', spare));
+    const records = await recordsOf(opened);
+    expect(records.map((record) => record.problems)).toEqual([
+      [expect.stringMatching(/^the row fills column 2, the header's last named one, leaves its unnamed column 3 empty/)],
+      [],
+    ]);
+    expect(records.map((record) => record.original)).toEqual([
+      ['6', '5', ''],
+      ['7', '', ''],
+    ]);
+  });
+
+  it('an errors file fed back: a row kept longer than its header is refused as it was, its own cells kept', async () => {
+    const { opened } = await open(writeInput('wide.errors.csv', 'document,name,row,error\n1,6,5,2,refused\n2,Ana,3,x\n'));
+    const records = await recordsOf(opened);
+    expect(records.map((record) => record.problems)).toEqual([
+      [
+        'the row has 3 cells but the header has 2 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself, else check the delimiter and quotes',
+      ],
+      [],
+    ]);
+    expect(records.map((record) => [record.values, record.original])).toEqual([
+      [{ document: '1', name: '6' }, ['1', '6', '5']],
+      [{ document: '2', name: 'Ana' }, ['2', 'Ana']],
+    ]);
+  });
+
   it('a ";" row with an empty cell past the header: no decimal comma to blame, the header to end with ";"', async () => {
     const { opened } = await open(writeInput('wide-semicolon.csv', 'document;name\n1;Ana;\n'));
     expect((await recordsOf(opened)).map((record) => record.problems)).toEqual([
