@@ -357,10 +357,10 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
   let hiddenRowWarned = false;
   return (row) => {
     if (isBlank(row)) return undefined;
-    const read = headers.map((_, index) => cellText(row.cells[index]));
+    const underHeaders = headers.map((_, index) => cellText(row.cells[index]));
     const extra = row.cells.length > headers.length ? row.cells.slice(headers.length).map(cellText) : undefined;
-    unnamedData({ cells: extra === undefined ? read : [...read, ...extra], line: row.row });
-    const original = ownColumns === headers.length ? read : read.slice(0, ownColumns);
+    unnamedData({ cells: extra === undefined ? underHeaders : [...underHeaders, ...extra], line: row.row });
+    const original = ownColumns === headers.length ? underHeaders : underHeaders.slice(0, ownColumns);
     if (row.hidden && !hiddenRowWarned) {
       hiddenRowWarned = true;
       options.warn(

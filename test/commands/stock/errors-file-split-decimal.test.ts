@@ -12,16 +12,21 @@ import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { onlyErrorsFile } from '../../support/run-files.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { inlineCell, numberCell, writeXlsx } from '../../support/workbook-writer.js';
 
 const platform = useScriptedPlatform();
 
-/** The items of every stock batch the store receives, each answered APPLIED. */
-function stockStore(): unknown[] {
+/** The items of every stock batch the store receives, each answered APPLIED but the SKUs `refused`. */
+function stockStore(refused: readonly string[] = []): unknown[] {
   const sent: unknown[] = [];
   platform.routes['PUT /v1/stock/batch'] = (_request, body, response) => {
     const items = (JSON.parse(body) as { items: { sku: string }[] }).items;
     sent.push(...items);
-    const results = items.map((item, index) => ({ index, sku: item.sku, status: 'APPLIED', message: '' }));
+    const results = items.map((item, index) =>
+      refused.includes(item.sku)
+        ? { index, sku: item.sku, status: 'REJECTED', message: 'SKU not found' }
+        : { index, sku: item.sku, status: 'APPLIED', message: '' },
+    );
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
   };
   return sent;
@@ -88,5 +93,20 @@ describe('stock push: a split decimal refused in a comma CSV is refused again fr
     expect(again.code).toBe(65);
     expect(again.stderr).toContain(":2: the row fills column 5, the header's last named one");
     expect(sent).toEqual([]);
+  });
+
+  // The errors file's row and error columns are not the input's: a row failing again gets new ones, not two pairs.
+  it('an errors file saved as a workbook, its row refused again: one row and one error column in the next', async () => {
+    const folder = freshWorkDir();
+    const header = ['sku', 'quantity', 'price', 'row', 'error'].map((name, index) =>
+      inlineCell(`${'ABCDE'[index]}1`, name),
+    );
+    const row = `${inlineCell('A2', 'REJ-1')}${numberCell('B2', 5)}${numberCell('C2', 2.5)}${numberCell('D2', 7)}${inlineCell('E2', 'SKU not found')}`;
+    writeXlsx(join(folder, 'fixed.xlsx'), `<row r="1">${header.join('')}</row><row r="2">${row}</row>`);
+    stockStore(['REJ-1']);
+    expect((await push(folder, 'fixed.xlsx')).code).toBe(1);
+    expect(readFileSync(join(folder, onlyErrorsFile(folder, 'fixed')), 'utf8')).toBe(
+      '\uFEFFsku,quantity,price,row,error\r\nREJ-1,5,2.5,2,SKU not found\r\n',
+    );
   });
 });

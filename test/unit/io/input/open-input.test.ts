@@ -278,7 +278,11 @@ describe('openInput: UTF-8', () => {
     const { opened } = await open(writeInput('spare.errors.csv', spare));
     const records = await recordsOf(opened);
     expect(records.map((record) => record.problems)).toEqual([
-      [expect.stringMatching(/^the row fills column 2, the header's last named one, leaves its unnamed column 3 empty/)],
+      [
+        expect.stringMatching(
+          /^the row fills column 2, the header's last named one, leaves its unnamed column 3 empty/,
+        ),
+      ],
       [],
     ]);
     expect(records.map((record) => record.original)).toEqual([
@@ -288,7 +292,9 @@ describe('openInput: UTF-8', () => {
   });
 
   it('an errors file fed back: a row kept longer than its header is refused as it was, its own cells kept', async () => {
-    const { opened } = await open(writeInput('wide.errors.csv', 'document,name,row,error\n1,6,5,2,refused\n2,Ana,3,x\n'));
+    const { opened } = await open(
+      writeInput('wide.errors.csv', 'document,name,row,error\n1,6,5,2,refused\n2,Ana,3,x\n'),
+    );
     const records = await recordsOf(opened);
     expect(records.map((record) => record.problems)).toEqual([
       [
