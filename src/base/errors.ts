@@ -137,7 +137,10 @@ export class UnavailableError extends B2bctlError {
 export class AmbiguousRequestError extends UnavailableError {
   /** The status the platform answered when an answer came that cannot be read (a 2xx in a coding b2bctl cannot decode). */
   readonly status: number | undefined;
-  constructor(message: string, options?: { cause?: unknown; status?: number; timedOutAfterMs?: number }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown; status?: number; timedOutAfterMs?: number; answeredStatus?: number },
+  ) {
     super(message, options);
     this.status = options?.status;
   }

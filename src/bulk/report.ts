@@ -346,14 +346,13 @@ export class ErrorsWriter {
         removeAbandonedTemporaries(this.path);
       }
     }
+    // A row longer than its header is kept whole, its `row` and `error` after it: cut to the header, the split
+    // `6,5` of a comma file would come back `6`, and pass (decision 0031).
     const text =
       this.form.kind === 'csv'
         ? csvLine(
             [
-              ...withDigitsKept(
-                (original as readonly string[]).slice(0, this.form.headers.length),
-                this.form.textColumns,
-              ),
+              ...withDigitsKept([...(original as readonly string[])], this.form.textColumns),
               ...Array.from(
                 { length: Math.max(0, this.form.headers.length - (original as readonly string[]).length) },
                 () => '',

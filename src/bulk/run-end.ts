@@ -27,6 +27,7 @@ import { LoginUnansweredError } from '../platform/token-source.js';
 import { dropSupersededRows } from './superseded-rows.js';
 import { type Sending, type SendingResult, unavailableBatchesBeforeStopping } from './send-stage.js';
 import { printable } from '../lib/printable.js';
+import { certificateRemedy } from '../net/network-error.js';
 import { asSentence } from '../lib/clause.js';
 
 /** What decides how a bulk run that began sending ends. */
@@ -166,6 +167,8 @@ function stoppedBecause(error: UnavailableError, unit: string): string {
  * time-out (a fresh user test), so the run is to be sent again with a longer --timeout.
  */
 function whenToResume(error: UnavailableError | undefined): string {
+  const remedy = certificateRemedyOf(error);
+  if (remedy !== undefined) return remedy;
   // A 2xx in words that do not tell (a body refusing the question, one b2bctl cannot decode): the platform is there,
   // and waiting for it to be "back" would meet the same answer (a fresh user test).
   const answered = answeredStatus(error);
@@ -183,6 +186,17 @@ function whenToResume(error: UnavailableError | undefined): string {
  */
 function timedOutAfter(error: unknown): number | undefined {
   return foundAlongCauses(error, (cause) => (cause instanceof UnavailableError ? cause.timedOutAfterMs : undefined));
+}
+
+/**
+ * How to resume a run the platform's certificate stopped, up to the command, or undefined for another failure: the
+ * platform never went away, so "when it is back" would send the operator waiting (a user test).
+ */
+function certificateRemedyOf(error: unknown): string | undefined {
+  const remedy = foundAlongCauses(error, certificateRemedy);
+  return remedy === undefined
+    ? undefined
+    : `the platform's certificate was refused, which waiting does not mend: once ${remedy}, run`;
 }
 
 /** The status of an answer that came and did not tell, on the error or the one it wraps (a question asked after it). */
@@ -228,6 +242,9 @@ function unavailableThroughout(
     return `${why}No request of this run could be settled (${lost}): the question whether it went through was answered for a path holding an encoded "/" (%2F), quoted above; once customer.documentInPath is set as it says, run: ${resumeHint}`;
   if (answered !== undefined && answered < 300)
     return `${why}No request of this run was answered in words that tell (${lost}): the platform answered HTTP ${answered}, quoted above; once that is settled, run: ${resumeHint}`;
+  const remedy = certificateRemedyOf(first);
+  if (remedy !== undefined)
+    return `${why}No request of this run reached the platform (${lost}); ${remedy}: ${resumeHint}`;
   const timedOutAfterMs = timedOutAfter(first);
   if (timedOutAfterMs === undefined)
     return `${why}The platform was unavailable for every request of this run (${lost}); when it is back, run: ${resumeHint}`;

@@ -127,6 +127,18 @@ export function isCertificateError(error: unknown): boolean {
   return untrustedCodes.has(code) || code === 'CERT_HAS_EXPIRED' || code === 'ERR_TLS_CERT_ALTNAME_INVALID';
 }
 
+/**
+ * What to set right before a request the server's certificate refused can go through, as a clause, or undefined for
+ * another failure: a certificate is not mended by waiting, as an unavailable server is.
+ */
+export function certificateRemedy(error: unknown): string | undefined {
+  if (!isCertificateError(error)) return undefined;
+  const code = networkErrorCode(error);
+  if (code === 'CERT_HAS_EXPIRED') return "the server's operator renews it (or this machine's clock is set right)";
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'the base URL names a host the certificate is for';
+  return "NODE_EXTRA_CA_CERTS points at the certificate of the authority that issued it, in the environment this command runs in (a cron job's or a service's too)";
+}
+
 /** The status a proxy answered instead of connecting us (undici words it in its message only). */
 function proxyStatusOf(error: Error): number | undefined {
   const status = (error as { status?: unknown }).status;

@@ -342,11 +342,13 @@ export class HttpClient {
     // Its page's title may quote what the proxy refused (`Proxy-Authorization: Basic …`): masked as a body is.
     if (intermediary) {
       const said = `${request.method} ${shownUrl(response)} ${redactSecrets(intermediary, response.requestSecrets ?? [])}`;
-      // A proxy's 5xx may come after it passed a write on (its answer lost on the way back): never "not sent".
+      // A proxy's 5xx may come after it passed a write on (its answer lost on the way back): never "not sent". Its
+      // 502-504 on every attempt is the platform failing behind it, as the platform's own would be: the status is
+      // what was answered (answeredStatus), not an answer of the platform's, so a bulk run counts it unavailable.
       if (isWrite(request) && response.status >= 500)
         throw new AmbiguousRequestError(
           `${said} The request may have reached the platform: check whether it was applied before sending it again.`,
-          { status: response.status },
+          isRetryableStatus(response.status) ? { answeredStatus: response.status } : { status: response.status },
         );
       throw new UnavailableError(said);
     }

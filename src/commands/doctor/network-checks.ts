@@ -80,8 +80,9 @@ export async function checkTls(url: URL, route: ProxyRoute, timeoutMs: number): 
     return {
       check: 'TLS',
       result: loopback ? 'ok' : 'warn',
+      // Not called the sandbox: an SSH tunnel or a local proxy to a real store is on this machine too (a user test).
       detail: loopback
-        ? 'plain HTTP on this machine (the sandbox)'
+        ? 'plain HTTP on this machine'
         : 'plain HTTP: the token and the data travel unencrypted; use the https:// address of the store',
       setting: loopback ? undefined : 'baseUrl',
     };

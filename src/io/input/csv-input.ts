@@ -109,24 +109,21 @@ export async function openCsv(file: string, text: AsyncIterable<string>, options
         sampleOf: (name) => firstValueUnder(headers, name, rows),
       });
   reportHeaderProblems(file, header.place, { ...problems, headers }, { ...options, hint });
-  // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
-  const namedColumns = headers.findLastIndex((name) => name.trim() !== '') + 1;
+  const rowHeader = rowHeaderOf(headers, options.delimiter);
   const unnamedData = unnamedColumnCheck(headers, file, options.sends);
-  const wrongDelimiter = wrongDelimiterCheck(namedColumns, options.delimiter, file, options.sends);
-  const checkRow = (row: CsvRow) => {
+  const wrongDelimiter = wrongDelimiterCheck(rowHeader.named, options.delimiter, file, options.sends);
+  const checkRow = (row: OwnCellsRow) => {
     unnamedData(row);
     wrongDelimiter(row);
-    return shortRowProblem(row.cells, namedColumns);
+    return shortRowProblem(row.cells, rowHeader.named);
   };
   const unmappedData = unmappedDataCheck(file, problems.unknown, options.catalogue, options.sends);
   const shapeRecords = csvRecordShaper(
     { columns, decimal: options.decimal, decimalSettled: options.decimalSettled },
-    { count: headers.length, named: namedColumns, delimiter: options.delimiter },
+    rowHeader,
     hiddenLines,
     skipped,
     checkRow,
-    // The errors file b2bctl wrote carries its formula guard; in any other file a guard-like `'` is refused.
-    errorsFileColumns(headers) > 0,
   );
   // A batch with data under a header no field reads is refused before any of its records is judged.
   const shape = (batch: CsvRowBatch, from: number) => {
@@ -208,16 +205,47 @@ async function readHeaderRow(
   return { headers: first.cells.map((cell) => cell.replace(/^\uFEFF/, '')), place, hiddenLines };
 }
 
+/**
+ * The header as the row checks see it. In an errors file b2bctl wrote, without its trailing `row` and `error` columns
+ * (errorsFileColumns): fed back as is, its rows meet the checks they met in the input, whose header may end with a
+ * delimiter (decision 0031).
+ */
+function rowHeaderOf(headers: readonly string[], delimiter: string): CsvRowHeader {
+  const errorsColumns = errorsFileColumns(headers);
+  const count = headers.length - errorsColumns;
+  // Trailing unnamed columns (Excel's `;;` at the end of the header) may be missing from the rows without harm.
+  const named = headers.slice(0, count).findLastIndex((name) => name.trim() !== '') + 1;
+  return { count, named, delimiter, errorsColumns };
+}
+
+type CsvRowHeader = RowHeader & { errorsColumns: number };
+
+/** A row with its own cells only (ownCells), as the row checks read it. */
+interface OwnCellsRow {
+  cells: string[];
+  line: number;
+}
+
+/**
+ * A row's own cells: in an errors file, without b2bctl's `row` and `error` cells, which come last even in a row longer
+ * than its header (the errors file keeps such a row whole); the same array in any other file.
+ */
+function ownCells(cells: string[], header: CsvRowHeader): string[] {
+  if (header.errorsColumns === 0) return cells;
+  return cells.slice(0, Math.max(header.count, cells.length - header.errorsColumns));
+}
+
 /** Makes the records of a batch of rows, from its row `from` on; blank rows are counted in `skipped`, not records. */
 function csvRecordShaper(
   written: WrittenCells,
-  header: RowHeader,
+  header: CsvRowHeader,
   hiddenLines: number,
   skipped: { blankRows: number },
   /** A row's problem of shape beyond too many cells (too few, another delimiter), if any. */
-  checkRow: (row: CsvRow) => string | undefined,
-  errorsFile: boolean,
+  checkRow: (row: OwnCellsRow) => string | undefined,
 ): (batch: CsvRowBatch, from: number) => InputRecord[] {
+  // The errors file b2bctl wrote carries its formula guard; in any other file a guard-like `'` is refused.
+  const errorsFile = header.errorsColumns > 0;
   return ({ rows, clean }, from) => {
     const shaped: InputRecord[] = [];
     for (let index = from; index < rows.length; index++) {
@@ -226,21 +254,24 @@ function csvRecordShaper(
         skipped.blankRows++;
         continue;
       }
+      const own = ownCells(row.cells, header);
       // A cell b2bctl neutralised against formulas when it wrote the errors file being fed back.
-      const guard = readFormulaGuards(readTextFormulas(row.cells), written.columns, errorsFile);
+      const guard = readFormulaGuards(readTextFormulas(own), written.columns, errorsFile);
       const cells = guard.cells;
       let problems: (string | ReaderProblem)[] | undefined = guard.problems;
-      const long = longRowProblem(row.cells, header) ?? spareColumnShiftProblem(row.cells, header);
+      const long = longRowProblem(own, header) ?? spareColumnShiftProblem(own, header);
       if (long) problems = [long];
-      const short = checkRow(row);
+      const short = checkRow({ cells: own, line: row.line });
       // A last line cut short is said so whatever its cell count: cut before the last column (`A2;15` of
       // `A2;1500;10,00`, a user test), its last value is as partial as when cut inside that column.
       if (row.unterminated) problems = [...(problems ?? []), cutShortProblem(row, written.columns)];
-      if (short) problems = [...(problems ?? []), shortRowProblemOf(short, row.cells.length, written.columns)];
+      if (short) problems = [...(problems ?? []), shortRowProblemOf(short, own.length, written.columns)];
       let original = cells;
       // In the errors file, marked: fed back unchanged, the row would pass with its cell missing or partial. A cut
-      // row short of cells gets both marks: filling only its missing cell must not send the partial value.
-      if (row.unterminated) original = [...cells.slice(0, -1), `${retypeMarker} ${cells.at(-1) ?? ''}`.trimEnd()];
+      // row short of cells gets both marks: filling only its missing cell must not send the partial value. An errors
+      // file cut in its own `error` cell has no partial value to mark.
+      if (row.unterminated && own.length === row.cells.length)
+        original = [...cells.slice(0, -1), `${retypeMarker} ${cells.at(-1) ?? ''}`.trimEnd()];
       if (short) original = [...original, retypeMarker];
       // In the errors file, marked: fed back unchanged, either reading of the `'` could send a wrong value.
       if (guard.problems) original = markRefused(original, guard.problems, written.columns);

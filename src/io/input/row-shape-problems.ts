@@ -46,7 +46,7 @@ export function longRowProblem(cells: readonly string[], header: RowHeader): str
       ? `; if every row of the file ends with a delimiter, end the header with one too`
       : '';
   if (header.delimiter !== ',') return `${counts}; check the delimiter and quotes${trailing}`;
-  return `${counts}: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes${trailing}`;
+  return `${counts}: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself, else check the delimiter and quotes${trailing}`;
 }
 
 /**
@@ -62,7 +62,7 @@ export function spareColumnShiftProblem(cells: readonly string[], header: RowHea
   if (cells.length <= header.named || cells.length > header.count) return undefined;
   if ((cells[header.named - 1] ?? '').trim() === '') return undefined;
   if (decimalCommaPair(cells, header.named) === undefined) return undefined;
-  return `the row fills column ${header.named}, the header's last named one, leaves its unnamed column ${header.named + 1} empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5") or separate the cells with ; (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)`;
+  return `the row fills column ${header.named}, the header's last named one, leaves its unnamed column ${header.named + 1} empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)`;
 }
 
 /** The index of the first of two neighbouring cells, before `end`, that read as one number split at its decimal comma. */

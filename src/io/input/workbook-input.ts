@@ -352,12 +352,15 @@ function rowShaper(setting: ShapeSetting): (row: WorkbookRow) => InputRecord | u
   const unnamedData = unnamedColumnCheck(headers, file, options.sends, (column, line) =>
     cellReference(sheet, column, line),
   );
+  // An errors file's `row` and `error` cells are b2bctl's, not the input's: failing again, the row gets new ones.
+  const ownColumns = headers.length - errorsFileColumns(headers);
   let hiddenRowWarned = false;
   return (row) => {
     if (isBlank(row)) return undefined;
-    const original = headers.map((_, index) => cellText(row.cells[index]));
+    const underHeaders = headers.map((_, index) => cellText(row.cells[index]));
     const extra = row.cells.length > headers.length ? row.cells.slice(headers.length).map(cellText) : undefined;
-    unnamedData({ cells: extra === undefined ? original : [...original, ...extra], line: row.row });
+    unnamedData({ cells: extra === undefined ? underHeaders : [...underHeaders, ...extra], line: row.row });
+    const original = ownColumns === headers.length ? underHeaders : underHeaders.slice(0, ownColumns);
     if (row.hidden && !hiddenRowWarned) {
       hiddenRowWarned = true;
       options.warn(

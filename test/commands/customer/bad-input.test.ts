@@ -548,7 +548,7 @@ describe('invalid records', () => {
     const result = await cli(['customer', 'create', 'wide.csv'], folder);
     expect(result.code).toBe(65);
     expect(result.stderr).toContain(
-      'wide.csv:2: the row has 9 cells but the header has 8 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes\n',
+      'wide.csv:2: the row has 9 cells but the header has 8 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself, else check the delimiter and quotes\n',
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });

@@ -450,7 +450,7 @@ describe('a price with thousands grouping and a decimal comma, 1.234,56', () => 
     expect(maskClock(result.stderr)).toBe(
       [
         'stock push: validating price.csv',
-        'price.csv:2: the row has 4 cells but the header has 3 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes',
+        'price.csv:2: the row has 4 cells but the header has 3 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself, else check the delimiter and quotes',
         'price.csv:2: price: 1.234 is 1234 written the pt-BR way, or 1.234 with a decimal point: pass --decimal , or --decimal . to say which the file writes',
         // The rules' own complaint about the price read from that cell is not said beside the reader's.
         'stock push: 1 record, 0 valid, 1 invalid (T s)',

@@ -526,7 +526,7 @@ describe('tax quote', () => {
 
   it('refuses a row a decimal comma split in a comma CSV (6,5) though its cell past the header is empty, and such a cart', async () => {
     const split =
-      'in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes';
+      'in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself, else check the delimiter and quotes';
     writeFileSync(
       join(folder, 'shift.csv'),
       'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate\n39269090,SP,RJ,taxpayer,12,,6,5,40,20,\n',
@@ -552,7 +552,7 @@ describe('tax quote', () => {
     const rows = '39269090,SP,RJ,taxpayer,12,,6,5,40,20,\n39,SP,SP,taxpayer,18,,6.5,40,18,,\n';
     const header = 'ncm,from,to,buyer,icmsRate,icmsBaseReduction,ipiRate,mva,destinationRate,fcpRate';
     const split =
-      'the row has 11 cells but the header has 10 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes';
+      'the row has 11 cells but the header has 10 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself, else check the delimiter and quotes';
     writeFileSync(join(folder, 'adv.csv'), `${header}\n${rows}`);
     const before = await quoteFrom('adv.csv', '39269090,10,45.90,0,12', 'RJ');
     expect(before.code).toBe(65);
@@ -565,7 +565,7 @@ describe('tax quote', () => {
     expect(after.code).toBe(65);
     expect(after.stdout).toBe('');
     expect(after.stderr).toBe(
-      `error: adv2.csv: 1 problem in the tax table, which is not used:\nadv2.csv:2: the row fills column 10, the header's last named one, leaves its unnamed column 11 empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5") or separate the cells with ; (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)\n`,
+      `error: adv2.csv: 1 problem in the tax table, which is not used:\nadv2.csv:2: the row fills column 10, the header's last named one, leaves its unnamed column 11 empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)\n`,
     );
     writeFileSync(join(folder, 'adv3.csv'), `${header},\n${rows.split('\n')[1]}\n`);
     const right = await quoteFrom('adv3.csv', '39269090,10,45.90,0,12', 'SP', ['-q']);

@@ -171,7 +171,7 @@ describe('tax serve at start', () => {
     expect(result.code).toBe(65);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
-      `error: adv.csv: 1 problem in the tax table, which is not used:\nadv.csv:2: the row fills column 10, the header's last named one, leaves its unnamed column 11 empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5") or separate the cells with ; (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)\n`,
+      `error: adv.csv: 1 problem in the tax table, which is not used:\nadv.csv:2: the row fills column 10, the header's last named one, leaves its unnamed column 11 empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)\n`,
     );
   });
 

@@ -186,7 +186,7 @@ describe('ReportWriter', () => {
 });
 
 describe('ErrorsWriter', () => {
-  it('CSV: a BOM, the input delimiter, the input headers plus row and error; short rows padded, long rows cut to the headers', () => {
+  it('CSV: a BOM, the input delimiter, the input headers plus row and error; short rows padded, long rows kept whole (decision 0031)', () => {
     const path = nextPath('customers.errors.csv');
     const writer = new ErrorsWriter(path, { kind: 'csv', headers: ['document', 'name', 'lat'], delimiter: ';' });
     writer.write(
@@ -203,7 +203,8 @@ describe('ErrorsWriter', () => {
         '\uFEFFdocument;name;lat;row;error',
         '111.444.777-35;"Ana; ""Aninha""";-23,5;2;Property [document] with value [111.444.777-35] does not pass validation',
         '2;;;3;"two;problems\nhere"',
-        '3;Bia;1,0;7;too many cells',
+        // Cut to the headers, a split `6;5` would come back `6` and pass when fed back.
+        '3;Bia;1,0;extra;7;too many cells',
         '',
       ].join('\r\n'),
     );

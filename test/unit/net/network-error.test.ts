@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeNetworkProblem } from '../../../src/net/network-error.js';
+import { certificateRemedy, describeNetworkProblem } from '../../../src/net/network-error.js';
 import { ProxyConnectError } from '../../../src/net/tls-probe.js';
 import { proxyRouteFor } from '../../../src/net/proxy-route.js';
 import { intermediaryAnswer, proxyOwnAnswerMark } from '../../../src/platform/intermediary.js';
@@ -95,6 +95,25 @@ describe('one wording for network failures', () => {
     expect(problem.what).toBe(
       'the certificate of store.example:8443 is not trusted (SELF_SIGNED_CERT_IN_CHAIN; issued to store.example by Acme Internal CA)',
     );
+  });
+});
+
+// A run stopped by a certificate resumes once it is set right, never "when the platform is back" (a user test).
+describe('what to set right before a request a certificate refused goes through', () => {
+  it.each([
+    [
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      /^NODE_EXTRA_CA_CERTS points at the certificate of the authority that issued it/,
+    ],
+    ['SELF_SIGNED_CERT_IN_CHAIN', /^NODE_EXTRA_CA_CERTS points at/],
+    ['CERT_HAS_EXPIRED', /^the server's operator renews it \(or this machine's clock is set right\)$/],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', /^the base URL names a host the certificate is for$/],
+  ])('%s', (code, remedy) => {
+    expect(certificateRemedy(coded(code))).toMatch(remedy);
+  });
+
+  it.each(['ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND'])('none for %s, which waiting may mend', (code) => {
+    expect(certificateRemedy(coded(code))).toBeUndefined();
   });
 });
 

@@ -240,7 +240,7 @@ describe('openInput: UTF-8', () => {
     const { opened } = await open(writeInput('wide.csv', 'document,name\n1,Ana,extra\n2,Bia,\n3,Caio\n'));
     const records = await recordsOf(opened);
     const split =
-      'in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes';
+      'in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself, else check the delimiter and quotes';
     expect(records.map((record) => record.problems)).toEqual([
       [`the row has 3 cells but the header has 2 columns: ${split}`],
       [
@@ -254,7 +254,7 @@ describe('openInput: UTF-8', () => {
     const { opened } = await open(writeInput('wide-pair.csv', 'document,name\n6,5,\n'));
     expect((await recordsOf(opened)).map((record) => record.problems)).toEqual([
       [
-        'the row has 3 cells but the header has 2 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5") or separate the cells with ;, else check the delimiter and quotes',
+        'the row has 3 cells but the header has 2 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself, else check the delimiter and quotes',
       ],
     ]);
   });
@@ -264,11 +264,47 @@ describe('openInput: UTF-8', () => {
     const { opened } = await open(writeInput('spare.csv', 'document,name,\n6,5,\n7,,\n8,Ana,\n9,5.5,\n'));
     expect((await recordsOf(opened)).map((record) => record.problems)).toEqual([
       [
-        'the row fills column 2, the header\'s last named one, leaves its unnamed column 3 empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5") or separate the cells with ; (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)',
+        'the row fills column 2, the header\'s last named one, leaves its unnamed column 3 empty and holds whole numbers side by side, as a row does whose decimal comma split a number into two cells (6,5 is 6 and 5) and moved every later value one column right; quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself (in a comma-separated file whose header ends with a delimiter, such a row cannot be told from a right one)',
       ],
       [],
       [],
       [],
+    ]);
+  });
+
+  // A user test: the errors file of the row above, fed back unchanged, ended its header in `,,row,error` and sent 6.
+  it('an errors file fed back: its rows meet the checks of the header without its row and error columns', async () => {
+    const spare = 'document,name,,row,error\n6,5,,2,refused\n7,,,3,refused\n';
+    const { opened } = await open(writeInput('spare.errors.csv', spare));
+    const records = await recordsOf(opened);
+    expect(records.map((record) => record.problems)).toEqual([
+      [
+        expect.stringMatching(
+          /^the row fills column 2, the header's last named one, leaves its unnamed column 3 empty/,
+        ),
+      ],
+      [],
+    ]);
+    expect(records.map((record) => record.original)).toEqual([
+      ['6', '5', ''],
+      ['7', '', ''],
+    ]);
+  });
+
+  it('an errors file fed back: a row kept longer than its header is refused as it was, its own cells kept', async () => {
+    const { opened } = await open(
+      writeInput('wide.errors.csv', 'document,name,row,error\n1,6,5,2,refused\n2,Ana,3,x\n'),
+    );
+    const records = await recordsOf(opened);
+    expect(records.map((record) => record.problems)).toEqual([
+      [
+        'the row has 3 cells but the header has 2 columns: in a comma-separated file a decimal comma splits its number into two cells (6,5 is 6 and 5); quote such a number ("6,5"), separate the cells with ; or give b2bctl the workbook (.xlsx) itself, else check the delimiter and quotes',
+      ],
+      [],
+    ]);
+    expect(records.map((record) => [record.values, record.original])).toEqual([
+      [{ document: '1', name: '6' }, ['1', '6', '5']],
+      [{ document: '2', name: 'Ana' }, ['2', 'Ana']],
     ]);
   });
 
