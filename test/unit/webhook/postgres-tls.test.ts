@@ -59,6 +59,7 @@ describe('what pg is handed past this machine', () => {
     ['PGSSLMODE=require', remote, { PGSSLMODE: 'require' }],
     ['PGSSLMODE=verify-ca', remote, { PGSSLMODE: 'verify-ca' }],
     ['sslmode=verify-full', `${remote}?sslmode=verify-full`, {}],
+    ['sslmode=require (an upgrade of pg that reads it as libpq does fails here)', `${remote}?sslmode=require`, {}],
     ['sslmode=VERIFY-FULL (pg reads any other sslmode in a URL as TLS checked)', `${remote}?sslmode=VERIFY-FULL`, {}],
     ['ssl=true', `${remote}?ssl=true`, {}],
   ])('%s asks for TLS with the certificate checked', (_name, url, environment) => {
