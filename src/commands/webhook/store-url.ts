@@ -5,7 +5,7 @@ import { UsageError } from '../../base/errors.js';
 import { profileSetting } from '../../command-kit/client-secret.js';
 import { readSetting } from '../../config/settings.js';
 import { storeUrlParts } from '../../webhook/store/postgres-url.js';
-import { storeNeedsVerifiedTls } from '../../webhook/store/postgres-tls.js';
+import { storeReachOf } from '../../webhook/store/postgres-tls.js';
 
 /** `--store URL` or `--store-env VAR`: where a PostgreSQL store is, as given. */
 export interface StoreUrlFlags {
@@ -71,6 +71,8 @@ async function storeAllowsPlain(context: Context): Promise<boolean> {
  * The store named by `--inbox`/`--store`/`--store-env`, for every command that opens it (the receiver and the
  * readers beside it). A store on another machine is refused (exit 2) before anything connects when its URL or
  * PGSSLMODE would send the password in clear (postgres-tls.ts), and is reached over checked TLS when they say nothing.
+ * The command's environment decides, and what it decided (host, TLS, PGPASSWORD) is handed to pg, which would
+ * otherwise read the process's own.
  */
 export async function storeLocation(
   options: { inbox?: string } & StoreUrlFlags,
@@ -86,6 +88,6 @@ export async function storeLocation(
     url,
     urlFlag,
     statementLimitMs: await storeTimeoutOf(context),
-    verifiedTls: storeNeedsVerifiedTls(url, urlFlag, { environment: context.env, allowPlain }),
+    reach: storeReachOf(url, urlFlag, { environment: context.env, allowPlain }),
   };
 }

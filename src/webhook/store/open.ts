@@ -6,6 +6,7 @@ import { B2bctlError, ExitCode, InputError, UnavailableError } from '../../base/
 import { StoreOpeningError, StoreUnansweredError } from './postgres-opening.js';
 import { sqliteFileName } from './sqlite-store.js';
 import type { EventStore, StoreOptions } from './types.js';
+import type { StoreReach } from './postgres-tls.js';
 import { printable } from '../../lib/printable.js';
 
 /** Where the events are: a folder holding the SQLite store, or a PostgreSQL URL. */
@@ -17,8 +18,8 @@ export interface StoreLocation {
   urlFlag?: string;
   /** How long the PostgreSQL store may take to answer a statement (the webhook.storeTimeout setting). */
   statementLimitMs?: number;
-  /** The store is on another machine and nothing says how to reach it: TLS, its certificate checked (postgres-tls.ts). */
-  verifiedTls?: boolean;
+  /** How pg reaches the PostgreSQL store, as the command's environment and the TLS rule decided (postgres-tls.ts). */
+  reach?: StoreReach;
 }
 
 export const receiverLockName = 'receiver.lock';
@@ -42,11 +43,13 @@ export async function openStore(
   if (location.url) {
     const { PostgresStore } = await import('./postgres-store.js');
     try {
-      const limited = { ...options, statementLimitMs: location.statementLimitMs, verifiedTls: location.verifiedTls };
+      const limited = { ...options, statementLimitMs: location.statementLimitMs, reach: location.reach };
       return { store: await PostgresStore.open(location.url, limited), release: () => undefined };
     } catch (error) {
       if (error instanceof B2bctlError || !(error instanceof StoreOpeningError)) throw error;
-      throw new UnavailableError(openingFailure(error, location.urlFlag ?? '--store', location.verifiedTls === true));
+      throw new UnavailableError(
+        openingFailure(error, location.urlFlag ?? '--store', location.reach?.verifiedTls === true),
+      );
     }
   }
   // Every command that opens the inbox, the readers (`webhook status`, `inbox`, `dead`, `replay`) as the receiver:

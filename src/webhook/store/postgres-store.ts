@@ -7,6 +7,7 @@ import { B2bctlError } from '../../base/errors.js';
 import { openingLimitMs, placeOf, StoreOpeningError, withinOpeningLimit } from './postgres-opening.js';
 import { storeUrlParts } from './postgres-url.js';
 import { knownStorePasswords, maskedStoreError, sentPassword } from './postgres-secrets.js';
+import { pgConnectionOf } from './postgres-tls.js';
 import { defaultStatementLimitMs, keepAliveAfterMs, StatementLimits } from './postgres-statements.js';
 import {
   type CommandRunRow,
@@ -173,14 +174,14 @@ export class PostgresStore implements EventStore {
     const { default: postgres } = await import('pg');
     // Every connection: keepalive notices a database that is gone while the connection is idle, and the database's
     // own statement_timeout ends work whose client has given up on it (postgres-statements.ts gives up client-side).
-    // TLS with the certificate checked (verify-full) to another machine when the URL and PGSSLMODE say nothing
-    // (postgres-tls.ts); what the URL says otherwise wins, as pg reads it over this.
+    // TLS with the certificate checked (verify-full) to another machine when the URL and PGSSLMODE say nothing, and
+    // the host, TLS and password decided from the command's environment, not pg's reading of the process's
+    // (postgres-tls.ts).
     const connection = {
-      connectionString: url,
+      ...pgConnectionOf(url, options.reach),
       keepAlive: true,
       keepAliveInitialDelayMillis: keepAliveAfterMs,
       statement_timeout: statementLimitMs,
-      ...(options.verifiedTls ? { ssl: true } : {}),
     };
     // Each connection's socket is made here, so that closing after the database stopped answering can drop it.
     const sockets = new Set<Socket>();
@@ -198,7 +199,10 @@ export class PostgresStore implements EventStore {
     const lockSession = new Client({ ...connection, stream: () => socket });
     const parsed = storeUrlParts(url, 'The store URL');
     // Every error of the store is masked with these before anyone prints it; the ~/.pgpass one joins once sent.
-    const passwords = knownStorePasswords(parsed.password);
+    const passwords = knownStorePasswords(
+      parsed.password,
+      options.reach ? { PGPASSWORD: options.reach.environmentPassword } : process.env,
+    );
     const description = `PostgreSQL ${parsed.database}@${parsed.host || 'localhost'}`;
     const session = { socket, host: lockSession.host, port: lockSession.port };
     const limits = new StatementLimits({

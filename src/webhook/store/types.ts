@@ -1,4 +1,5 @@
 import type { WebhookKind } from '../../domain/webhook-events.js';
+import type { StoreReach } from './postgres-tls.js';
 
 /** An event as the receiver hands it to the store: its own text, so it is kept exactly as sent. */
 export interface NewEvent {
@@ -266,8 +267,11 @@ export interface StoreOptions {
   interruptGraceMs?: number;
   /** How long a PostgreSQL store may take to answer one statement or transaction (webhook.storeTimeout). */
   statementLimitMs?: number;
-  /** The PostgreSQL store is on another machine and its URL says nothing of TLS: ask for it, checked (postgres-tls.ts). */
-  verifiedTls?: boolean;
+  /**
+   * How pg reaches the PostgreSQL store (host, TLS, PGPASSWORD), decided from the command's environment
+   * (postgres-tls.ts); without it pg reads the URL and the process's environment itself.
+   */
+  reach?: StoreReach;
 }
 
 /** What dropping a hand-off did: removed it, found none by that name, or left it for its recorded command run. */

@@ -6,7 +6,7 @@
  * stand-in listens on this machine's own non-loopback address, standing in for another machine, and keeps what came.
  */
 import { networkInterfaces } from 'node:os';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { type EchoingPostgres, echoingPostgres } from '../../support/echoing-postgres.js';
@@ -47,11 +47,11 @@ describe.skipIf(network.missing)(`a PostgreSQL store on another machine${network
 
   it.each([
     ['sslmode=disable', '?sslmode=disable', {}],
-    ['sslmode=prefer', '?sslmode=prefer', {}],
-    ['sslmode=allow', '?sslmode=allow', {}],
     ['sslmode=no-verify', '?sslmode=no-verify', {}],
     ['ssl=0', '?ssl=0', {}],
     ['PGSSLMODE=disable', '', { PGSSLMODE: 'disable' }],
+    ['ssl=', '?ssl=', {}],
+    ['ssl=no-verify', '?ssl=no-verify', {}],
   ])('refuses %s (exit 2), connecting nowhere', async (weakness, query, env) => {
     const result = await runCommandLine(
       ['webhook', 'status', '--store', remoteStore(query).replace(/:UrlPgPw_\d+/, '')],
@@ -63,6 +63,53 @@ describe.skipIf(network.missing)(`a PostgreSQL store on another machine${network
     expect(result.stderr).toBe(refusal('--store', weakness));
     expect(result.code).toBe(2);
     expect(database.connections).toBe(0);
+  });
+
+  it.each(['VERIFY-FULL', 'verify_full', 'require '])(
+    'refuses PGSSLMODE=%j, which pg reads as nothing said and connects in plain (exit 2), connecting nowhere',
+    async (mode) => {
+      const result = await runCommandLine(['webhook', 'status', '--store', remoteStore().replace(/:UrlPgPw_\d+/, '')], {
+        configDir: freshConfigDir(),
+        env: { PGSSLMODE: mode, PGPASSWORD: 'EnvPgPw_55667788' },
+      });
+      expect(result.stderr).toBe(
+        `error: Refusing to open the PostgreSQL store of --store on ${address} with PGSSLMODE=${JSON.stringify(mode)}: pg reads PGSSLMODE only as disable, prefer, require, verify-ca, verify-full or no-verify, written so, and takes any other value for none, so its password and the events would cross the network unencrypted, where anyone between here and ${address} can read them. Use PGSSLMODE=verify-full (with sslrootcert=FILE in the URL for a private CA), or set webhook.storeAllowPlain (B2BCTL_STORE_ALLOW_PLAIN=true) if that network is trusted.\n`,
+      );
+      expect(result.code).toBe(2);
+      expect(database.connections).toBe(0);
+    },
+  );
+
+  it.each([
+    ['sslmode=prefer', 'TLS if the server offers it, else plain'],
+    ['sslmode=allow', 'plain unless the server asks for TLS'],
+  ])(
+    'refuses %s, verify-full in the bundled pg but not in libpq, saying both (exit 2), connecting nowhere',
+    async (said, libpq) => {
+      const result = await runCommandLine(['webhook', 'status', '--store-env', 'STORE_URL'], {
+        configDir: freshConfigDir(),
+        env: { STORE_URL: remoteStore(`?${said}`) },
+      });
+      expect(result.stderr).toBe(
+        `error: Refusing to open the PostgreSQL store of --store-env STORE_URL on ${address} with ${said}: libpq (psql) reads it as "${libpq}", and pg says its next major will follow libpq; the pg b2bctl bundles reads it as verify-full (TLS, the certificate checked), so it does not say how the password and the events cross the network to ${address}. Use sslmode=verify-full (with sslrootcert=FILE for a private CA) to say what you mean.\n`,
+      );
+      expect(result.code).toBe(2);
+      expect(database.connections).toBe(0);
+    },
+  );
+
+  it("obeys the PGSSLMODE of the command's environment, not the process's: TLS asked, no password in clear", async () => {
+    vi.stubEnv('PGSSLMODE', 'disable');
+    try {
+      const result = await runCommandLine(['webhook', 'status', '--store-env', 'STORE_URL'], {
+        configDir: freshConfigDir(),
+        env: { STORE_URL: remoteStore(), PGSSLMODE: 'verify-full' },
+      });
+      expect(database.seen).toEqual(['SSLRequest']);
+      expect(result.code).toBe(69);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('webhook.storeAllowPlain lets sslmode=disable through: plain as asked, the echoed password masked', async () => {
