@@ -1,6 +1,5 @@
 import { millisecondsIn, parseDuration } from '../domain/duration.js';
-import type { StoreStatusWords } from '../domain/order-stages.js';
-import { parseStoreStatusWords } from '../domain/store-status-words.js';
+import { parseStoreStatusWords, type StoreStatusWords } from '../domain/store-status-words.js';
 import type { ParsedSetting, SettingParser } from './setting-definition.js';
 
 /**

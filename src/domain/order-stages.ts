@@ -7,6 +7,7 @@
 import { isSpreadsheetExponent, scientificNotationReason } from './spreadsheet-numbers.js';
 import { trackingCodeProblem, trackingUrlProblem } from './tracking.js';
 import { fieldProblem, type FieldProblem } from './validation.js';
+import { knownStatuses, statusWordKey, type StoreStatusWords } from './store-status-words.js';
 
 export const orderActions = ['ready', 'invoice', 'ship', 'cancel'] as const;
 export type OrderAction = (typeof orderActions)[number];
@@ -47,26 +48,7 @@ export function orderStatusOf(value: unknown, storeWords?: StoreStatusWords): st
   const stage = storeWords?.get(normal);
   if (stage !== undefined) return stage;
   if (normal === 'CANCELLED') return 'CANCELED';
-  return knownStatuses().has(normal) ? normal : word;
-}
-
-/**
- * A store's own status words, each as the stage b2bctl reads it as (`PRONTO_PARA_ENVIO` → `READY_TO_SHIP`), keyed by
- * statusWordKey: the `answers.order.statusWords` setting (store-status-words.ts).
- */
-export type StoreStatusWords = ReadonlyMap<string, string>;
-
-/** A status word as words are compared: whatever its case, `-` and spaces as `_` (`pronto para envio`). */
-export function statusWordKey(word: string): string {
-  return word
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_');
-}
-
-/** The statuses a store's own word may be read as: the platform's first status, and the stages of the moves. */
-export function orderStages(): readonly string[] {
-  return [...knownStatuses()];
+  return knownStatuses.has(normal) ? normal : word;
 }
 
 /**
@@ -86,18 +68,7 @@ export function statusAsAsked(status: string): string {
  * second time (a user test).
  */
 export function isKnownStatus(status: string): boolean {
-  return knownStatuses().has(status);
-}
-
-let known: ReadonlySet<string> | undefined;
-
-/**
- * The statuses b2bctl reads a meaning in (the platform's first one, and the stages of stageWords), made once: every
- * listed order's status is read through it. Made on first use, as stageWords comes later in the module.
- */
-function knownStatuses(): ReadonlySet<string> {
-  known ??= new Set(['AWAITING_PAYMENT', ...Object.keys(stageWords)]);
-  return known;
+  return knownStatuses.has(status);
 }
 
 /**

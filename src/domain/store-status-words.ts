@@ -1,11 +1,42 @@
-import { orderStages, statusWordKey, type StoreStatusWords } from './order-stages.js';
-
 /**
- * A store's own status words (the platform document lists no statuses), as the `answers.order.statusWords` setting
+ * A store's own status words (the platform's document lists no statuses), as the `answers.order.statusWords` setting
  * maps them to b2bctl's stages: `PRONTO_PARA_ENVIO=READY_TO_SHIP,CANCELADO=CANCELED`. Without it, every move's check
  * on such a store was `unknown`, and a cancellation for ever: a canceled order holds none of the data that tells a
  * move (a user test). Read whatever the case, as b2bctl's own words are.
  */
+
+/**
+ * The statuses b2bctl reads a meaning in: the platform's first one, and the stages it moves orders through
+ * (order-stages.ts has their words and rules). Here, beside the setting's parser, so that reading the setting (which
+ * every command's settings load, `--help` too) does not load the moves' rules.
+ */
+export const knownStatuses: ReadonlySet<string> = new Set([
+  'AWAITING_PAYMENT',
+  'READY_TO_SHIP',
+  'INVOICED',
+  'SHIPPED',
+  'DELIVERED',
+  'CANCELED',
+]);
+
+/**
+ * A store's own status words, each as the stage b2bctl reads it as (`PRONTO_PARA_ENVIO` → `READY_TO_SHIP`), keyed by
+ * statusWordKey: the `answers.order.statusWords` setting.
+ */
+export type StoreStatusWords = ReadonlyMap<string, string>;
+
+/** A status word as words are compared: whatever its case, `-` and spaces as `_` (`pronto para envio`). */
+export function statusWordKey(word: string): string {
+  return word
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
+}
+
+/** The statuses a store's own word may be read as: the platform's first status, and the stages of the moves. */
+function orderStages(): readonly string[] {
+  return [...knownStatuses];
+}
 
 /** The setting's text as the words it maps, or what is wrong with one of its entries. */
 export function parseStoreStatusWords(text: string): { words: StoreStatusWords } | { problem: string } {

@@ -1,5 +1,6 @@
 import { sameOrderKey } from '../../domain/order-keys.js';
-import { orderStatusOf, type StoreStatusWords } from '../../domain/order-stages.js';
+import { orderStatusOf } from '../../domain/order-stages.js';
+import type { StoreStatusWords } from '../../domain/store-status-words.js';
 import { refusalSignOf } from './refusal-signs.js';
 import { isIdLike, isRecord } from './shapes.js';
 import { wordVerdict } from './status-words.js';

@@ -159,6 +159,8 @@ describe("a command's help", () => {
       // The flag parsers read values with the settings table's parsers, so a flag and a setting say the same words.
       'src/config/setting-parsers.ts',
       'src/domain/duration.ts',
+      // The parser of answers.order.statusWords, a setting-parsers.ts parser: the stage names, not the moves' rules.
+      'src/domain/store-status-words.ts',
       // The process's EPIPE handler asks it synchronously whether a command says a closed pipe itself (orders poll).
       'src/io/output/closed-output.ts',
       'src/io/output/log-formats.ts',
