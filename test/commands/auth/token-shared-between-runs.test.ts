@@ -158,6 +158,30 @@ describe('two jobs of one profile share its token', () => {
     await push.context.close();
   });
 
+  it('two saved tokens in turn, each refused: after the first, the run logs in itself instead of taking the second', async () => {
+    const configDir = profileWithToken('FIRST', hourMs);
+    const platform = storeThatRevokesOnLogin('FIRST');
+    const push = job(configDir);
+    const pushPlatform = await platformOf(push);
+    expect(await ping(pushPlatform)).toBe(200);
+    writeProfile(configDir, 'SAVED-BY-A-SECOND-RUN', 0);
+    platform.valid = 'NEITHER';
+    // A third run saves its token while the second run's is being refused (three cron jobs on a revoking store).
+    const answerPing = store.routes[pingRoute];
+    store.routes[pingRoute] = (request, body, response) => {
+      if (request.headers.authorization === 'Bearer SAVED-BY-A-SECOND-RUN')
+        writeProfile(configDir, 'SAVED-BY-A-THIRD-RUN', 0);
+      answerPing?.(request, body, response);
+    };
+
+    expect(await ping(pushPlatform)).toBe(200);
+
+    expect(store.received).toEqual([pingRoute, pingRoute, pingRoute, tokenRoute, pingRoute]);
+    expect(readConfig(configDir).profiles.default?.token).toBe('ISSUED-1');
+    expect(push.stderr()).toContain('The platform refused the token of profile "default"; logging in again.\n');
+    await push.context.close();
+  });
+
   it('a login lock held by a live process past the wait: the error names the lock and its holder, and nothing is sent', async () => {
     const configDir = profileWithToken('EXPIRED', 13 * hourMs);
     storeThatRevokesOnLogin('EXPIRED');
