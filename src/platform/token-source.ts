@@ -1,7 +1,7 @@
 import type { Clock } from '../base/clock.js';
 import type { Session } from '../config/session.js';
 import { believedTokenExpiry, tokenNeedsRenewal, tokenSavedByAnotherRun } from '../domain/token-expiry.js';
-import { takeLoginLock } from '../config/login-lock.js';
+import { loginLockWaitMs, takeLoginLock } from '../config/login-lock.js';
 import { AuthError, ConfigError, UnavailableError, UsageError } from '../base/errors.js';
 import { bearerTokenText, unsendableTokenCharacter } from '../domain/bearer-token.js';
 import { refusePlainHttp } from '../net/plain-http.js';
@@ -9,13 +9,13 @@ import { sameBaseUrl } from '../net/base-url.js';
 import { LoginRefusedError, requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
 import type { TokenAnswerSettings } from './answers/token.js';
 import type { HttpClient } from './http-client.js';
-import { isRetryableNetworkError } from './retry-policy.js';
+import { defaultBackoff, isRetryableNetworkError } from './retry-policy.js';
 import { secretFromEnvironment } from '../net/environment-secret.js';
 
 /** Why b2bctl logs in by itself, as the line of a refused login names it. */
 type LoginReason = 'no token' | 'expired' | 'refused' | 'other base URL' | 'unsendable';
 
-/** The login lock's wait (login-lock.ts's loginLockWaitMs unless given) and the run's interrupt, which ends it. */
+/** The login lock's wait (loginLockWaitMs of the run's retry policy unless given) and the run's interrupt. */
 interface LoginLockOptions {
   waitMs?: number;
   signal?: AbortSignal;
@@ -193,8 +193,17 @@ export class TokenSource {
     if (!this.sharesTheProfileToken(credentials.username)) return this.login(credentials, http, reason);
     // Refused before the wait, as the login would be: a run that may not send the password waits for no one.
     this.refuseInClear('the password (B2BCTL_PASSWORD)');
+    const waitMs =
+      this.loginLock.waitMs ??
+      loginLockWaitMs({
+        retries: this.session.get('http.retries'),
+        timeoutMs: this.session.get('http.timeout'),
+        backoff: defaultBackoff,
+      });
     const release = await takeLoginLock(this.session.store.directory, this.session.profileName, {
-      ...this.loginLock,
+      waitMs,
+      clock: this.clock,
+      signal: this.loginLock.signal,
       warn: this.warn,
     });
     try {
