@@ -3,6 +3,7 @@ import { quotedJson } from '../base/quoted-answer.js';
 import { parseWrittenJson, WrittenNumber } from '../lib/written-json.js';
 import { entryDigest, stampCoarserThanMillisecond } from './coarse-stamps.js';
 import { readUpdateInstant } from './update-instants.js';
+import { orderIdAsRoutesTakeIt } from './order-keys.js';
 
 /**
  * The platform's two webhooks (docs/platform.md, "What the document shows"): which fields each payload is documented to carry,
@@ -234,16 +235,6 @@ function idTextOf(id: unknown, rootRaw: string | undefined): string | undefined 
  */
 export function idNamesAnOrder(id: string | number): boolean {
   return orderIdText(String(id)) !== undefined;
-}
-
-/**
- * An orders event's id as the order routes take it: a text of digits with leading zeros (`"00042"`, a serialiser's
- * padded text) is the order of that number, as `b2bctl orders get 0372` is order 372 (docs/orders.md). Asked as
- * written, the platform answered order 42's record, which b2bctl took for another order's and retried for
- * --give-up-after, every later order waiting behind it (a user test). Any other id is as written.
- */
-export function orderIdAsRoutesTakeIt<T extends string | number>(id: T): T | string {
-  return typeof id === 'string' && /^0+\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id;
 }
 
 /** The id text when it can be an order's: not blank, not zero nor negative (the unset value of many serialisers). */

@@ -4,13 +4,8 @@ import type { Context } from '../context.js';
 import { PlatformError } from '../base/errors.js';
 import { compareUpdateInstants, readUpdateInstant, updateStampOf } from '../domain/update-instants.js';
 import { orderFileName } from '../domain/order-file-name.js';
-import {
-  idNamesAnOrder,
-  orderIdAsRoutesTakeIt,
-  orderOfEvent,
-  rootIdAsWritten,
-  wholeOrderOf,
-} from '../domain/webhook-events.js';
+import { idNamesAnOrder, orderOfEvent, rootIdAsWritten, wholeOrderOf } from '../domain/webhook-events.js';
+import { orderIdAsRoutesTakeIt } from '../domain/order-keys.js';
 import { writeFileDurably } from '../io/output/durable-file.js';
 import { once } from '../lib/once.js';
 import { printable } from '../lib/printable.js';

@@ -1,5 +1,5 @@
 import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
-import { orderKeyOf } from '../domain/order-keys.js';
+import { orderKeyOf, orderNumberValueOf } from '../domain/order-keys.js';
 import { orderAnswers, orderListingPageSize } from './orders.js';
 import {
   orderListingNotAPage,
@@ -201,7 +201,7 @@ export class OrderNumberIndex {
       const order = readListedOrder(entry, this.settings);
       // An order that shows no number cannot be the one searched for, nor bound the search.
       if (order?.orderNumber === undefined) continue;
-      const number = numberOf(order.orderNumber);
+      const number = orderNumberValueOf(order.orderNumber);
       const previous = numbers.at(-1);
       if (number === undefined || (previous !== undefined && number >= previous)) return unordered;
       numbers.push(number);
@@ -316,12 +316,6 @@ function notPagingByOffset(seen: string, pass: SearchPass): B2bctlError {
     `${seen}: it does not seem to page by offset; stopped the search for order number ${pass.target} instead of reading it for ever.`,
     ExitCode.someRecordsFailed,
   );
-}
-
-/** An order number as a whole number, or undefined when it is not digits (such a listing cannot be bisected). */
-function numberOf(value: number | string): bigint | undefined {
-  const text = String(value);
-  return /^\d{1,30}$/.test(text) ? BigInt(text) : undefined;
 }
 
 /** The numbers either side of where `target` would sit in a page falling from newest to oldest. */

@@ -1,7 +1,7 @@
 import type { Clock } from '../base/clock.js';
 import type { Session } from '../config/session.js';
 import { believedTokenExpiry, tokenNeedsRenewal, tokenSavedByAnotherRun } from '../domain/token-expiry.js';
-import { takeLoginLock } from '../config/login-lock.js';
+import { loginLockWaitMs, takeLoginLock } from '../config/login-lock.js';
 import { AuthError, ConfigError, UnavailableError, UsageError } from '../base/errors.js';
 import { bearerTokenText, unsendableTokenCharacter } from '../domain/bearer-token.js';
 import { refusePlainHttp } from '../net/plain-http.js';
@@ -9,13 +9,13 @@ import { sameBaseUrl } from '../net/base-url.js';
 import { LoginRefusedError, requestToken, type IssuedToken, type TokenRouteStyle } from './auth.js';
 import type { TokenAnswerSettings } from './answers/token.js';
 import type { HttpClient } from './http-client.js';
-import { isRetryableNetworkError } from './retry-policy.js';
+import { defaultBackoff, isRetryableNetworkError } from './retry-policy.js';
 import { secretFromEnvironment } from '../net/environment-secret.js';
 
 /** Why b2bctl logs in by itself, as the line of a refused login names it. */
 type LoginReason = 'no token' | 'expired' | 'refused' | 'other base URL' | 'unsendable';
 
-/** The login lock's wait (login-lock.ts's loginLockWaitMs unless given) and the run's interrupt, which ends it. */
+/** The login lock's wait (loginLockWaitMs of the run's retry policy unless given) and the run's interrupt. */
 interface LoginLockOptions {
   waitMs?: number;
   signal?: AbortSignal;
@@ -41,6 +41,9 @@ export class TokenSource {
 
   /** Tokens this run's own logins were issued: a 401 to one of them is not answered by another token. */
   private readonly issued = new Set<string>();
+
+  /** Tokens this run took from another run's save: a 401 to one of them is answered by a login of this run's own. */
+  private readonly takenFromOtherRuns = new Set<string>();
 
   /** Whether the base URL was found fit for the token (checked once, before the first request that carries it). */
   private sentSafely = false;
@@ -144,18 +147,21 @@ export class TokenSource {
 
   /**
    * After a 401: the token another run of the profile saved meanwhile, when there is one, else one fresh login
-   * (shared by every request that saw the same refusal), or exit 77.
+   * (shared by every request that saw the same refusal), or exit 77. When the refused token was itself another run's,
+   * the next is this run's own login (docs/platform.md, "Logging in"): on a store that revokes a token as it issues
+   * the next, a third run's save may come between two 401s, and taking each in turn ended exit 77 with no login.
    */
   async renewAfterRejection(rejected: string, http: HttpClient): Promise<string> {
     if (this.renewal) return this.renewal;
     if (this.token && this.token !== rejected) return this.token;
     this.setAside.add(rejected);
-    if (this.sharesTheProfileToken(this.session.get('username'))) {
+    const mayTakeSaved = !this.takenFromOtherRuns.has(rejected);
+    if (mayTakeSaved && this.sharesTheProfileToken(this.session.get('username'))) {
       const saved = this.tokenSavedMeanwhile();
       if (saved !== undefined) return this.takeSaved(saved, 'refused');
     }
     if (!this.credentials()) throw this.session.notLoggedIn('refused');
-    return this.renew(http, 'refused');
+    return this.renew(http, 'refused', mayTakeSaved);
   }
 
   /** Whether `token` came from a login of this run's own: a 401 to it is the platform's last word. */
@@ -163,11 +169,12 @@ export class TokenSource {
     return this.issued.has(token);
   }
 
-  private renew(http: HttpClient, reason: LoginReason): Promise<string> {
+  /** `mayTakeSaved`: false once another run's token was refused, so the lock's holder's save is not taken either. */
+  private renew(http: HttpClient, reason: LoginReason, mayTakeSaved = true): Promise<string> {
     const credentials = this.credentials();
     if (!credentials) return Promise.reject(this.session.notLoggedIn());
     this.token = undefined;
-    this.renewal = this.renewShared(credentials, http, reason).finally(() => {
+    this.renewal = this.renewShared(credentials, http, reason, mayTakeSaved).finally(() => {
       this.renewal = undefined;
     });
     return this.renewal;
@@ -181,16 +188,26 @@ export class TokenSource {
     credentials: { username: string; password: string },
     http: HttpClient,
     reason: LoginReason,
+    mayTakeSaved: boolean,
   ): Promise<string> {
     if (!this.sharesTheProfileToken(credentials.username)) return this.login(credentials, http, reason);
     // Refused before the wait, as the login would be: a run that may not send the password waits for no one.
     this.refuseInClear('the password (B2BCTL_PASSWORD)');
+    const waitMs =
+      this.loginLock.waitMs ??
+      loginLockWaitMs({
+        retries: this.session.get('http.retries'),
+        timeoutMs: this.session.get('http.timeout'),
+        backoff: defaultBackoff,
+      });
     const release = await takeLoginLock(this.session.store.directory, this.session.profileName, {
-      ...this.loginLock,
+      waitMs,
+      clock: this.clock,
+      signal: this.loginLock.signal,
       warn: this.warn,
     });
     try {
-      const saved = this.tokenSavedMeanwhile();
+      const saved = mayTakeSaved ? this.tokenSavedMeanwhile() : undefined;
       if (saved !== undefined) return this.takeSaved(saved, reason);
       return await this.login(credentials, http, reason);
     } finally {
@@ -228,6 +245,7 @@ export class TokenSource {
     if (cause !== undefined)
       this.log(`${cause}; using the token another b2bctl run saved in the profile meanwhile, without logging in.`);
     this.token = saved;
+    this.takenFromOtherRuns.add(saved);
     return saved;
   }
 

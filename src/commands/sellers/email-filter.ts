@@ -30,6 +30,11 @@ export class EmailFilter {
     return contains !== false;
   }
 
+  /** Whether `warnings` says anything of `pagesLeft`: only then is the page after asked for it. */
+  warningsTellPagesLeft(): boolean {
+    return this.otherEmail > 0;
+  }
+
   /**
    * What the run says of the filter once it ends: a line for each kind of rep counted, none when all matched.
    * `pagesLeft`: one page was read and it was full, so reps the filter asks for may be on the pages after it.

@@ -5,7 +5,7 @@ import { countOf } from '../../lib/plural.js';
 import { forgottenRecordsLine, WrittenRecordKeys } from '../../lib/written-record-keys.js';
 import { wordWrap } from '../../lib/word-wrap.js';
 import { permissionCodes, permissionFlags, permissionSummary, type SalesRep } from '../../domain/sales-rep.js';
-import { InterruptedError } from '../../base/errors.js';
+import { ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { listAllSellers, listSellers, type SellerPage } from '../../platform/sellers.js';
 import { EmailFilter } from './email-filter.js';
@@ -147,15 +147,18 @@ export async function run(options: ListSellersOptions, context: Context): Promis
   // One page says nothing of the store's total: "20 sales reps" read as "the store has 20". A page shorter than the
   // limit sent may be a store's cap (10 of 45 told as "10 sales reps.": a user test), and one longer a store ignoring
   // the limit: only an empty page ends the listing (docs/api.md), so a page of reps is the last only once the next
-  // is asked and found empty.
-  const pagesMayFollow =
-    onePage !== undefined &&
-    onePage.listed > 0 &&
-    !(await listingEndsAfterShortPage(client, { ...options, limit: pageSize }, onePage));
-  for (const line of filter.warnings({ pagesLeft: pagesMayFollow })) context.log.warn(line);
+  // is asked and found empty. It is asked only when a line printed depends on it: each request costs the rate limit.
+  let pageAfter: Promise<boolean> | undefined;
+  const pagesMayFollow = (): Promise<boolean> =>
+    (pageAfter ??=
+      onePage === undefined || onePage.listed === 0
+        ? Promise.resolve(false)
+        : listingEndsAfterShortPage(client, context, { ...options, limit: pageSize }, onePage).then((ends) => !ends));
+  const pagesLeft = filter.warningsTellPagesLeft() && (await pagesMayFollow());
+  for (const line of filter.warnings({ pagesLeft })) context.log.warn(line);
   // Reps left out of a page: the warning said --all already, and "First 2 sales reps" of 20 listed misleads.
-  const notes = { count, pagesMayFollow: pagesMayFollow && filter.otherEmail === 0, hiddenColumns };
-  sayCount(options, context, format, notes);
+  const footerPagesMayFollow = async () => filter.otherEmail === 0 && (await pagesMayFollow());
+  await sayCount(options, context, format, { count, pagesMayFollow: footerPagesMayFollow, hiddenColumns });
 }
 
 /**
@@ -185,11 +188,13 @@ function warnSkipped(skipped: SkippedEntries, context: Context, route: string): 
 /**
  * Whether the listing ends after a page shorter than the limit sent: the next page (what --all would ask next) is
  * asked once, and only the documented end (`[]`) ends it. Told "First 2 sales reps; --all for every page." of a page
- * that was all there was, a user re-ran for nothing (a user test); a full page is not asked after, and a question that
- * fails leaves the note as it was (more may follow).
+ * that was all there was, a user re-ran for nothing (a user test); a full page is not asked after. When the platform
+ * cannot tell (unavailable, or it refuses or garbles the question) the note stays as it was (more may follow), said
+ * with --verbose; a refused login or b2bctl's own fault ends the run as on any request.
  */
 async function listingEndsAfterShortPage(
   client: PlatformClient,
+  context: Context,
   asked: { email?: string; limit: number; offset?: number },
   page: SellerPage,
 ): Promise<boolean> {
@@ -198,13 +203,26 @@ async function listingEndsAfterShortPage(
     const next = await listSellers(client, { ...asked, offset: (asked.offset ?? 0) + page.listed });
     return next.listed === 0 && next.noBodyStatus === undefined;
   } catch (error) {
-    if (error instanceof InterruptedError) throw error;
+    if (!platformCouldNotTell(error)) throw error;
+    context.log.debug(`the page after the short page could not be read, so more may follow: ${error.message}`);
     return false;
   }
 }
 
-/** The notes on stderr after the listing: how many were written, and on a terminal what the table left out. */
-function sayCount(
+/**
+ * The platform's failures that leave open whether reps follow: unreachable or kept failing, or an answer that is an
+ * error or no page. A 401 or 403 (exit 77) says the credentials are refused and is not hidden behind a footer.
+ */
+function platformCouldNotTell(error: unknown): error is UnavailableError | PlatformError {
+  if (error instanceof UnavailableError) return true;
+  return error instanceof PlatformError && error.exitCode !== ExitCode.authFailed;
+}
+
+/**
+ * The notes on stderr after the listing: how many were written, and on a terminal what the table left out.
+ * `pagesMayFollow` is called only for a note that depends on it (it may ask the platform).
+ */
+async function sayCount(
   options: ListSellersOptions,
   context: Context,
   format: OutputFormat,
@@ -212,20 +230,20 @@ function sayCount(
     count,
     pagesMayFollow,
     hiddenColumns,
-  }: { count: number; pagesMayFollow: boolean; hiddenColumns: readonly string[] },
-): void {
+  }: { count: number; pagesMayFollow: () => Promise<boolean>; hiddenColumns: readonly string[] },
+): Promise<void> {
   const firstOnes = `${options.offset ? `${countOf(count, 'sales reps')} from offset ${options.offset}` : `First ${countOf(count, 'sales reps')}`}; --all for every page.`;
   if (format !== 'table' || !context.io.isStdoutTTY) {
     // Piped to jq, a page of the platform's passes for the whole store: said on stderr, so stdout stays the data. A
     // --limit is the reader's own paging, which needs no note.
-    if (pagesMayFollow && count > 0 && options.limit === undefined) context.log.info(firstOnes);
+    if (count > 0 && options.limit === undefined && (await pagesMayFollow())) context.log.info(firstOnes);
     else if (count === 0 && format === 'table') context.log.info(noneFound(options));
     return;
   }
   if (count === 0) context.log.info(noneFound(options));
   else {
     // A count with no "First" is the listing's own: --all read it to its end, or the page after it was empty.
-    const counted = pagesMayFollow
+    const counted = (await pagesMayFollow())
       ? firstOnes
       : `${countOf(count, 'sales reps')}${options.offset ? ` from offset ${options.offset}` : ''}.`;
     // Notes are prose: wrapped at spaces to the terminal's width, not cut mid-word by the terminal.

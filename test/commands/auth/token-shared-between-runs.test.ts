@@ -17,6 +17,7 @@ import { configFile, freshConfigDir, readConfig } from '../../support/cli.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { answerJson, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
+import { until } from '../../support/until.js';
 import { testContext, type TestContext } from '../../support/test-context.js';
 
 const store = useScriptedPlatform();
@@ -158,6 +159,30 @@ describe('two jobs of one profile share its token', () => {
     await push.context.close();
   });
 
+  it('two saved tokens in turn, each refused: after the first, the run logs in itself instead of taking the second', async () => {
+    const configDir = profileWithToken('FIRST', hourMs);
+    const platform = storeThatRevokesOnLogin('FIRST');
+    const push = job(configDir);
+    const pushPlatform = await platformOf(push);
+    expect(await ping(pushPlatform)).toBe(200);
+    writeProfile(configDir, 'SAVED-BY-A-SECOND-RUN', 0);
+    platform.valid = 'NEITHER';
+    // A third run saves its token while the second run's is being refused (three cron jobs on a revoking store).
+    const answerPing = store.routes[pingRoute];
+    store.routes[pingRoute] = (request, body, response) => {
+      if (request.headers.authorization === 'Bearer SAVED-BY-A-SECOND-RUN')
+        writeProfile(configDir, 'SAVED-BY-A-THIRD-RUN', 0);
+      answerPing?.(request, body, response);
+    };
+
+    expect(await ping(pushPlatform)).toBe(200);
+
+    expect(store.received).toEqual([pingRoute, pingRoute, pingRoute, tokenRoute, pingRoute]);
+    expect(readConfig(configDir).profiles.default?.token).toBe('ISSUED-1');
+    expect(push.stderr()).toContain('The platform refused the token of profile "default"; logging in again.\n');
+    await push.context.close();
+  });
+
   it('a login lock held by a live process past the wait: the error names the lock and its holder, and nothing is sent', async () => {
     const configDir = profileWithToken('EXPIRED', 13 * hourMs);
     storeThatRevokesOnLogin('EXPIRED');
@@ -168,17 +193,25 @@ describe('two jobs of one profile share its token', () => {
     writeFileSync(lockPath, held, { mode: 0o600 });
     const holder = JSON.parse(held) as LockHolder;
     const push = job(configDir);
-    const pushPlatform = await platformWaiting(push.context, 100);
+    // The run's own wait, on the fake clock it shares with this test: the waiter's pauses move it, not the wall clock.
+    const pushPlatform = await platformOf(push);
+    const startedAt = clock.now();
 
-    const error = await ping(pushPlatform).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
+    let error: unknown;
+    let settled = false;
+    void ping(pushPlatform).then(
+      () => (settled = true),
+      (thrown: unknown) => ((error = thrown), (settled = true)),
     );
+    // The holder never lets go: the shared clock is moved on until the waiter gives up, no wall-clock wait.
+    await until(() => (settled ? true : (clock.advance(30_000), false)), 'the login lock wait to end');
 
     expect(error).toMatchObject({ exitCode: ExitCode.interrupted });
     expect((error as Error).message).toBe(
-      `The login lock of profile "default" (${lockPath}) has been held for over 0.1 s by PID ${process.pid} (a login, since ${holder.startedAt}), which is still running; this run waited for its token and sent nothing. Try again; if PID ${process.pid} is not b2bctl, remove ${lockPath}.`,
+      `The login lock of profile "default" (${lockPath}) has been held for over 2.3 min by PID ${process.pid} (a login, since ${holder.startedAt}), which is still running; this run waited for its token and sent nothing. Try again; if PID ${process.pid} is not b2bctl, remove ${lockPath}.`,
     );
+    // 4 attempts of 30 s, the back-off between them and the margin: the wait from the retry policy in force.
+    expect(clock.now() - startedAt).toBeGreaterThanOrEqual(136_750);
     expect(store.received).toEqual([]);
     expect(readConfig(configDir).profiles.default?.token).toBe('EXPIRED');
     await push.context.close();

@@ -184,3 +184,55 @@ describe('sellers list: one page of a store that caps its pages', () => {
     expect(onTerminal.stderr.split('\n')[0]).toBe('5 sales reps from offset 40.');
   });
 });
+
+describe('sellers list: the page after a short page', () => {
+  it('is not asked when nothing printed depends on it: piped with --limit, no filter warning', async () => {
+    listing(reps(0, 5));
+    const result = await run(['--limit', '20', '-o', 'ndjson']);
+    expect(result.code).toBe(0);
+    expect(ndjson(result.stdout)).toEqual(reps(0, 5));
+    expect(result.stderr).toBe('');
+    expect(asked).toEqual([0]);
+  });
+
+  it('is not asked for an empty table on a terminal ("No sales reps found")', async () => {
+    listing([{ id: 'x', username: 'other@loja.test' }, ...reps(0, 2)]);
+    const result = await run(['--email', 'nobody', '--limit', '20'], true);
+    expect(result.code).toBe(0);
+    // The platform's 3 were all someone else: the filter's warning asks after them, and the page after was the end.
+    expect(result.stderr).toContain('b2bctl left them out itself.\n');
+    expect(asked).toEqual([0, 3]);
+    listing(reps(0, 0));
+    const none = await run(['--limit', '20'], true);
+    expect(none.stderr).toBe('No sales reps found.\n');
+    expect(asked).toEqual([0]);
+  });
+
+  it('is asked piped with --limit when the e-mail filter warning tells of the pages after', async () => {
+    listing(reps(0, 5), Number.MAX_SAFE_INTEGER, { offset: 5, status: 200, body: JSON.stringify(reps(5, 6)) });
+    const result = await run(['--email', 'rep1@', '--limit', '20', '-o', 'ndjson']);
+    expect(result.code).toBe(0);
+    expect(ndjson(result.stdout)).toEqual([rep(1)]);
+    expect(result.stderr).toContain('--all reads every page.');
+    expect(asked).toEqual([0, 5]);
+  });
+
+  it.each([401, 403])('answered HTTP %i: the refusal ends the run (exit 77), not the old footer', async (status) => {
+    listing(reps(0, 5), Number.MAX_SAFE_INTEGER, { offset: 5, status, body: '{"message":"token revoked"}' });
+    const result = await run(['-o', 'ndjson']);
+    expect(result.code).toBe(77);
+    expect(ndjson(result.stdout)).toEqual(reps(0, 5));
+    expect(result.stderr.split('\n')).toHaveLength(2);
+    expect(result.stderr).toMatch(status === 401 ? /^error: Not logged in / : /^error: GET .* HTTP 403/);
+    expect(asked).toEqual([0, 5]);
+  });
+
+  it('answered a refusal other than the credentials (HTTP 400): the footer stays, the reason said with --verbose', async () => {
+    listing(reps(0, 5), Number.MAX_SAFE_INTEGER, { offset: 5, status: 400, body: '{"message":"offset too large"}' });
+    const result = await run(['-o', 'ndjson', '--verbose']);
+    expect(result.code).toBe(0);
+    expect(ndjson(result.stdout)).toEqual(reps(0, 5));
+    expect(result.stderr).toContain('First 5 sales reps; --all for every page.');
+    expect(result.stderr).toMatch(/the page after the short page could not be read.*HTTP 400: offset too large/);
+  });
+});
