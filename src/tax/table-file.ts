@@ -303,12 +303,10 @@ export function checkTaxItem(values: Readonly<Record<string, unknown>>): TaxItem
 function amountProblem(field: string, values: Readonly<Record<string, unknown>>): string {
   const value = values[field];
   // `1.234,56` (a pt-BR screen's amount) or `1,234.56`: the thousands separator is why, as the `1.500` refusal says.
-  const grouped = typeof value === 'string' ? /^\d{1,3}(?:([.,])\d{3})+(?:([.,])\d+)?$/.exec(value.trim()) : null;
+  const written = typeof value === 'string' ? value.trim() : '';
+  const grouped = /^\d{1,3}(?:([.,])\d{3})+(?:([.,])\d+)?$/.exec(written);
   if (grouped !== null && grouped[1] !== grouped[2]) {
-    const plain = value
-      .trim()
-      .replaceAll(grouped[1] as string, '')
-      .replace(',', '.');
+    const plain = written.replaceAll(grouped[1] as string, '').replace(',', '.');
     return `${field} ${quoted(value)}has its thousands grouped (by "${grouped[1]}"), which an amount does not take: write it ${plain}`;
   }
   return `${field} ${quoted(value)}must be an amount such as 1234.50`;
