@@ -18,7 +18,21 @@ export function checkCartItem(item: unknown, shape: TaxShape['request']): TaxIte
   }
   const skuProblem = jsonSkuProblem(readers.sku(item));
   if (skuProblem !== undefined) return skuProblem;
+  const ncmProblem = lostZeroNcmProblem(readers.ncm(item));
+  if (ncmProblem !== undefined) return ncmProblem;
   return checkTaxItem(itemRecord(item, shape));
+}
+
+/**
+ * A cart's NCM of 7 digits, a whole NCM of chapters 01 to 09 without its leading zero (4021010 for 04021010), most
+ * often sent as a JSON number, which has none: said as what the platform must send, not as a spreadsheet's advice.
+ */
+function lostZeroNcmProblem(ncm: unknown): string | undefined {
+  const digits = typeof ncm === 'number' ? String(ncm) : typeof ncm === 'string' ? ncm.trim().replaceAll('.', '') : '';
+  if (!/^[1-9]\d{6}$/.test(digits)) return undefined;
+  const how =
+    typeof ncm === 'number' ? 'is a number, which keeps no leading zero' : 'has 7 digits, its leading zero lost';
+  return `ncm ${JSON.stringify(ncm)} ${how}: send the NCM as text with its leading zero ("0${digits}")`;
 }
 
 /**

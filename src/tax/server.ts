@@ -278,8 +278,9 @@ function onePassAnswer(body: unknown, options: TaxServerOptions): Buffer | undef
   // An empty list is refused by the general path, which words it.
   if (!Array.isArray(items) || items.length === 0 || typeof origin !== 'string' || typeof destination !== 'string')
     return undefined;
-  const from = origin.toUpperCase();
-  const to = destination.toUpperCase();
+  // A state is read as an NCM and a SKU are, without the spaces around it (`" SP "`).
+  const from = origin.trim().toUpperCase();
+  const to = destination.trim().toUpperCase();
   const buyer = buyerOf(readers.buyerPaysIcms(body));
   if (!isFederativeUnit(from) || !isFederativeUnit(to) || buyer === undefined || options.table === undefined)
     return undefined;
@@ -291,8 +292,8 @@ function onePassAnswer(body: unknown, options: TaxServerOptions): Buffer | undef
 function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
   const request = readTaxSale(body, options.shape.request);
   if (typeof request === 'string') return refuse(request);
-  const from = request.from.toUpperCase();
-  const to = request.to.toUpperCase();
+  const from = request.from.trim().toUpperCase();
+  const to = request.to.trim().toUpperCase();
   if (!isFederativeUnit(from) || !isFederativeUnit(to))
     return refuse(
       [stateProblem(request.from, options.shape.request.from), stateProblem(request.to, options.shape.request.to)]
@@ -333,8 +334,8 @@ function generalAnswer(body: unknown, options: TaxServerOptions): Answer {
  * too and quoted `""` for a destination that was not sent (a user test). Undefined when it is a state.
  */
 function stateProblem(written: string, path: string): string | undefined {
-  if (isFederativeUnit(written.toUpperCase())) return undefined;
-  if (written === '') return `${path} is missing: the state (UF) such as SP`;
+  if (isFederativeUnit(written.trim().toUpperCase())) return undefined;
+  if (written.trim() === '') return `${path} is missing: the state (UF) such as SP`;
   return `${path} must be a state (UF) such as SP, not ${quotedJson(JSON.stringify(written), 41)}`;
 }
 

@@ -20,7 +20,7 @@ import {
   unusedMva,
 } from '../domain/tax/rules.js';
 import { Exact } from '../domain/tax/exact.js';
-import { unexpectedInterstateRate } from '../domain/tax/interstate-rate.js';
+import { interstateRate, unexpectedInterstateRate } from '../domain/tax/interstate-rate.js';
 import { grossValue, type TaxItem } from '../domain/tax/terms.js';
 import { amountFields, jsonAmountProblem, jsonSkuProblem } from './json-amounts.js';
 import { digitsANumberHolds, numberTextReason, type TextKind } from '../domain/spreadsheet-numbers.js';
@@ -69,8 +69,12 @@ export async function readTaxTable(
   try {
     for await (const record of input.records) {
       const place = `${printable(input.file)}:${recordPlace(record)}`;
-      for (const problem of record.problems)
+      // A cell the reader refused (a formula's #N/D, an NCM number cell) is said once, by the reader, which knows why.
+      const readerRefused = new Set<string>();
+      for (const problem of record.problems) {
+        if (typeof problem !== 'string') readerRefused.add(problem.field);
         problems.push(`${place}: ${typeof problem === 'string' ? problem : problem.message}`);
+      }
       const read = ratesRead(record.values, flags.decimal);
       if (typeof read === 'string') {
         problems.push(`${place}: ${read}`);
@@ -79,7 +83,8 @@ export async function readTaxTable(
       const checked = checkTaxRule(read);
       if (!checked.ok) {
         for (const problem of checked.problems)
-          problems.push(`${place}: ${problem.field} ${quoted(record.values[problem.field])}${problem.message}`);
+          if (!readerRefused.has(problem.field))
+            problems.push(`${place}: ${problem.field} ${quoted(record.values[problem.field])}${problem.message}`);
         continue;
       }
       const fraction = fractionRateProblem(checked.rule);
@@ -96,7 +101,10 @@ export async function readTaxTable(
         assumedDestinationReduction(checked.rule),
       );
       warnings.add('of 6 digits without dots', place, sixDigitNcmWarning(String(read.ncm ?? '')));
-      warnings.add('between states at another rate', place, unexpectedInterstateRate(checked.rule));
+      const { from, to, icmsRate } = checked.rule;
+      warnings.add('between states at another rate', place, unexpectedInterstateRate(checked.rule), {
+        detail: `${from} → ${to} at ${icmsRate}, not ${interstateRate(from, to)}`,
+      });
       const earlier = table.add(checked.rule, place);
       if (earlier === undefined) firstLine.set(checked.rule, record.line);
       else
@@ -116,27 +124,38 @@ export async function readTaxTable(
 
 /**
  * What a table's rows load with but may not mean, one line per kind for the table, not one per row: an ERP writing
- * the destination's FCP (or its internal rate in the interstate column) on every row has many.
+ * the destination's FCP (or its internal rate in the interstate column) on every row has many. The line names every
+ * such row's place, up to as many as a bulk run prints problem lines (decision 0036), so none must be hunted for.
  */
 class LoadWarnings {
-  private readonly byKind = new Map<string, string[]>();
+  private readonly byKind = new Map<string, { first: string; others: string[] }>();
 
-  /** A row's warning (if any) at `place`, counted under `kind` (`with an FCP rate that is not applied`). */
-  add(kind: string, place: string, warning: string | undefined): void {
+  /**
+   * A row's warning (if any) at `place`, counted under `kind` (`with an FCP rate that is not applied`); `detail`, what
+   * tells this row from the others of its kind where the warning's words differ (`SP → MG at 7, not 12`).
+   */
+  add(kind: string, place: string, warning: string | undefined, { detail }: { detail?: string } = {}): void {
     if (warning === undefined) return;
-    const rows = this.byKind.get(kind) ?? [];
-    rows.push(`${place}: ${warning}`);
-    this.byKind.set(kind, rows);
+    const rows = this.byKind.get(kind);
+    if (rows === undefined) this.byKind.set(kind, { first: `${place}: ${warning}`, others: [] });
+    else rows.others.push(detail === undefined ? place : `${place} (${detail})`);
   }
 
-  /** The first row of each kind, and how many more there are. */
+  /** The first row of each kind in full, then the place of each other one. */
   write(context: Context): void {
-    for (const [kind, rows] of this.byKind)
+    for (const [kind, { first, others }] of this.byKind) {
+      const named = others.slice(0, namedWarningRows);
+      const unnamed = others.length - named.length;
+      const rest = unnamed > 0 ? ` and ${unnamed} more, not named one by one` : '';
       context.log.warn(
-        `warning: ${rows[0]}${rows.length > 1 ? ` (and ${countOf(rows.length - 1, 'more rows')} ${kind})` : ''}.`,
+        `warning: ${first}${others.length > 0 ? ` (and ${countOf(others.length, 'more rows')} ${kind}: ${named.join(', ')}${rest})` : ''}.`,
       );
+    }
   }
 }
+
+/** The other rows a load warning names by their place: as many as a bulk run prints problem lines (decision 0036). */
+const namedWarningRows = 100;
 
 /** The items of a cart file, checked: ncm, a positive quantity, and money as decimals. */
 export async function readTaxItems(context: Context, path: string, flags: InputFlags): Promise<TaxItem[]> {
@@ -282,7 +301,15 @@ export function checkTaxItem(values: Readonly<Record<string, unknown>>): TaxItem
 }
 
 function amountProblem(field: string, values: Readonly<Record<string, unknown>>): string {
-  return `${field} ${quoted(values[field])}must be an amount such as 1234.50`;
+  const value = values[field];
+  // `1.234,56` (a pt-BR screen's amount) or `1,234.56`: the thousands separator is why, as the `1.500` refusal says.
+  const written = typeof value === 'string' ? value.trim() : '';
+  const grouped = /^\d{1,3}(?:([.,])\d{3})+(?:([.,])\d+)?$/.exec(written);
+  if (grouped !== null && grouped[1] !== grouped[2]) {
+    const plain = written.replaceAll(grouped[1] as string, '').replace(',', '.');
+    return `${field} ${quoted(value)}has its thousands grouped (by "${grouped[1]}"), which an amount does not take: write it ${plain}`;
+  }
+  return `${field} ${quoted(value)}must be an amount such as 1234.50`;
 }
 
 /** A value as a refusal quotes it: whole when short, else its start and its length (a cart may send a megabyte). */

@@ -67,6 +67,8 @@ export const itemTaxesLayout: RecordLayout<QuotedItem> = {
   csv: ['sku', 'ncm', ...amountColumns, 'from', 'to', 'buyer'],
   // Every amount and rate is decimal text (exact): a pt-BR Excel reads it as a number only with a decimal comma.
   decimalText: amountColumns,
+  // An NCM of chapters 01 to 09 opened as a number loses its zero (9012100), which the table refuses to read back.
+  digitsText: ['sku', 'ncm'],
 };
 
 /** `tax quote`: the taxes of a cart computed offline from a tax table, as `tax serve` would answer them. */

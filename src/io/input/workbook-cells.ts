@@ -5,9 +5,11 @@ export type WorkbookCell =
   | { kind: 'text'; text: string }
   /**
    * `text`: the number as the file writes it (`1153.24`), for the errors file without a conversion back;
-   * `percent`: the cell shows it as a percentage (0.12 as `12%`); `currency`: as an amount of money (`R$ 1.500,50`).
+   * `percent`: the cell shows it as a percentage (0.12 as `12%`); `currency`: as an amount of money (`R$ 1.500,50`);
+   * `padded`: a whole number as a format of zeros shows it, its leading zeros kept (4021010 under `00000000` as
+   * `04021010`).
    */
-  | { kind: 'number'; number: number; text?: string; percent?: true; currency?: true }
+  | { kind: 'number'; number: number; text?: string; percent?: true; currency?: true; padded?: string }
   | { kind: 'boolean'; value: boolean }
   /** An ISO date (`2024-03-05`) or date and time (`2024-03-05T14:30:00`). */
   | { kind: 'date'; text: string }
@@ -111,8 +113,26 @@ export function isDateFormat(id: number, code: string | undefined): boolean {
   return /[dmyhs]/i.test(bare) && !/^general$/i.test(bare.trim());
 }
 
-/** What a number format shows besides the number itself: a date (or time), a percentage, money, or neither. */
-export type NumberStyle = 'date' | 'percent' | 'currency' | undefined;
+/**
+ * What a number format shows besides the number itself: a date (or time), a percentage, money, a whole number padded
+ * with zeros to a count of digits, or neither.
+ */
+export type NumberStyle = 'date' | 'percent' | 'currency' | { zeroPaddedTo: number } | undefined;
+
+/**
+ * The count of digits a format of zeros only pads a number to (`00000000`: 8, the usual way to show an NCM or a CEP
+ * stored as a number with its leading zero); undefined for any other format. Its first section decides what a
+ * positive number shows.
+ */
+export function zeroPaddedDigits(code: string | undefined): number | undefined {
+  const first = code?.split(';')[0]?.replace(/\\(0)/g, '$1');
+  return first !== undefined && /^0{2,}$/.test(first) ? first.length : undefined;
+}
+
+/** A whole number as a format of `digits` zeros shows it (4021010 to 8 digits: `04021010`); undefined for another number. */
+export function paddedNumberText(number: number, digits: number): string | undefined {
+  return Number.isSafeInteger(number) && number >= 0 ? String(number).padStart(digits, '0') : undefined;
+}
 
 /** Excel's built-in currency and accounting formats (`R$ #,##0.00` in a pt-BR Excel). */
 const builtInCurrencyFormats = new Set([5, 6, 7, 8, 41, 42, 43, 44]);

@@ -515,6 +515,8 @@ function numberValue(
         : { value: [String(number)], problem: `${number}: ${problem}` };
     }
     case 'string':
+      // An NCM cell under a format of zeros shows its leading zero (04021010), as its CSV export writes it: read as shown.
+      if (cell.padded !== undefined && column.textKind === 'ncm') return { value: cell.padded };
       const problem = numberCellProblem(column, number) ?? fractionCellProblem(column, number);
       return problem === undefined
         ? { value: String(number) }

@@ -438,7 +438,11 @@ function typedCell(cell: OpenCell): WorkbookCell | undefined {
         return { kind: 'number', number: Number(value), percent: true };
       if (attributes['office:value-type'] === 'currency')
         return { kind: 'number', number: Number(value), currency: true };
-      return { kind: 'number', number: Number(value) };
+      // A format of zeros (`00000000`) shows the leading zero the number drops; the cell's text is what it shows.
+      const number = Number(value);
+      return /^0\d+$/.test(text) && Number(text) === number
+        ? { kind: 'number', number, padded: text }
+        : { kind: 'number', number };
     }
     case 'date': {
       const value = attributes['office:date-value'];

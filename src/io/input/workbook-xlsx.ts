@@ -13,6 +13,8 @@ import {
   isCurrencyFormat,
   isDateFormat,
   isPercentFormat,
+  paddedNumberText,
+  zeroPaddedDigits,
   type NumberStyle,
   parseCellReference,
   serialDate,
@@ -190,16 +192,21 @@ function numberStylesOf(xml: string, file: string): NumberStyle[] {
     throw damaged(file, error);
   });
   parser.write(xml).close();
-  for (const id of pending)
+  for (const id of pending) {
+    const code = formats.get(id);
+    const zeroPaddedTo = zeroPaddedDigits(code);
     styles.push(
-      isDateFormat(id, formats.get(id))
+      isDateFormat(id, code)
         ? 'date'
-        : isPercentFormat(id, formats.get(id))
+        : isPercentFormat(id, code)
           ? 'percent'
-          : isCurrencyFormat(id, formats.get(id))
+          : isCurrencyFormat(id, code)
             ? 'currency'
-            : undefined,
+            : zeroPaddedTo === undefined
+              ? undefined
+              : { zeroPaddedTo },
     );
+  }
   return styles;
 }
 
@@ -364,7 +371,10 @@ function typedCell(cell: RawCell, context: SheetContext): WorkbookCell | undefin
       if (style === 'date') return { kind: 'date', text: serialDate(number, context.date1904) };
       if (style === 'percent') return { kind: 'number', number, text: value, percent: true };
       if (style === 'currency') return { kind: 'number', number, text: value, currency: true };
-      return { kind: 'number', number, text: value };
+      const padded = typeof style === 'object' ? paddedNumberText(number, style.zeroPaddedTo) : undefined;
+      return padded === undefined
+        ? { kind: 'number', number, text: value }
+        : { kind: 'number', number, text: value, padded };
     }
   }
 }

@@ -2,7 +2,7 @@ import { WrittenNumber } from '../../lib/written-json.js';
 import { once } from 'node:events';
 import type { OutputFormat } from '../../base/output-format.js';
 import { valueAtPath } from '../../domain/validation.js';
-import { cellText, csvLine } from './csv-format.js';
+import { cellText, csvLine, guardDigitsText } from './csv-format.js';
 import { batchedWriter } from './batched-writer.js';
 import { renderTable, type TableColumn, type TableOptions, terminalColumns } from './table.js';
 
@@ -17,6 +17,11 @@ export interface RecordLayout<T> {
    * writes them with a decimal comma, as it writes numbers, or a pt-BR Excel reads them as text.
    */
   decimalText?: readonly string[];
+  /**
+   * The CSV columns holding codes of digits (an NCM, a SKU): `--excel` guards one a spreadsheet would read as a number
+   * (`09012100` as 9012100) with the `'` a bulk report's key gets (guardDigitsText), so the sheet shows it as written.
+   */
+  digitsText?: readonly string[];
   /** The order of the table's rows, when the command promises one (the table waits for every row anyway). */
   tableOrder?: (a: T, b: T) => number;
 }
@@ -152,12 +157,15 @@ function csvRecordWriter<T>(
   // A pt-BR Excel reads `;` between cells and a decimal comma, and UTF-8 only after a BOM.
   const delimiter = excel ? ';' : ',';
   const decimalText = new Set(excel ? layout.decimalText : []);
+  const digitsText = new Set(excel ? layout.digitsText : []);
   const cell = (value: unknown, path: string) =>
     !excel
       ? cellText(value)
       : decimalText.has(path) && typeof value === 'string' && decimalTextPattern.test(value)
         ? value.replace('.', ',')
-        : excelCellText(value);
+        : digitsText.has(path) && typeof value === 'string'
+          ? guardDigitsText(value)
+          : excelCellText(value);
   const writeHeader = async () => {
     if (headerWritten) return;
     headerWritten = true;

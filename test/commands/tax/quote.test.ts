@@ -196,6 +196,40 @@ describe('tax quote', () => {
     );
     // An eight-digit NCM typed as a number lost nothing: no problem of its own.
     expect(result.stderr).not.toContain('ncm.xlsx:4:');
+    // A user test: one cell gave two lines, the reader's and the NCM rule's ("has 7 digits…"): the reader's alone.
+    expect(result.stderr.match(/ncm\.xlsx:3:/g)).toHaveLength(1);
+  });
+
+  // A user test: an NCM number cell formatted `00000000` shows 04021010, and was refused as having lost its zero.
+  it.each(['impostos-ncm-zeros.xlsx', 'impostos-ncm-zeros.ods'])(
+    'reads an NCM number cell formatted with zeros in %s as it shows, its leading zero kept',
+    async (workbook) => {
+      copyFileSync(join(fixtures, workbook), join(folder, workbook));
+      // The workbook's headers are impostos.map.json's but two: `NCM/SH` and `MVA original`.
+      const headers = JSON.parse(readFileSync(join(fixtures, 'impostos.map.json'), 'utf8')) as Record<string, string>;
+      const renamed = Object.entries(headers).map(([header, field]) =>
+        header === 'NCM' ? ['NCM/SH', field] : header === 'MVA' ? ['MVA original', field] : [header, field],
+      );
+      writeFileSync(join(folder, 'zeros.map.json'), JSON.stringify(Object.fromEntries(renamed)));
+      const result = await quoteFrom(workbook, '04021010,1,100', 'RJ', ['--map', 'zeros.map.json', '-o', 'json']);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        items: [{ ncm: '04021010', icms: { rate: '12', value: '12.00' } }],
+      });
+    },
+  );
+
+  // A user test: a formula's #N/D in a rate cell gave two lines, "holds #N/D…" and "must be a percentage".
+  it('refuses a rate cell holding a formula’s error with one line, the reader’s, nothing quoted', async () => {
+    const header = 'ncm;from;to;buyer;icmsRate;icmsBaseReduction;ipiRate;mva;destinationRate;fcpRate\n';
+    writeFileSync(join(folder, 'nd.csv'), `${header}22021000;SP;RJ;taxpayer;12;;0;40;"#N/D";\n`);
+    const result = await quoteFrom('nd.csv', '22021000,1,100', 'RJ');
+    expect(result.code).toBe(65);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: nd.csv: 1 problem in the tax table, which is not used:\nnd.csv:2: field "destinationRate" holds #N/D, the error a spreadsheet formula gave, not a value; correct the formula or type the value, and export again\n',
+    );
   });
 
   it('refuses a CSV NCM of 7 digits that lost its leading zero (4021010), with file:line; takes 8471.3 and 8471.30.1', async () => {
@@ -775,8 +809,21 @@ describe('a row between two states whose icmsRate is not the interstate rate of 
       '84713012,SP,RJ,taxpayer,18,,0,,20,\n84713012,SP,RJ,non-taxpayer,20,,0,,20,2\n84713012,SP,MG,taxpayer,7,,0,,18,\n',
     );
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`${warning(2, '18', 'RJ', 12)} (and 2 more rows between states at another rate).\n`);
+    // A user test: the other rows were only counted, and the consultant had to hunt them.
+    expect(result.stderr).toBe(
+      `${warning(2, '18', 'RJ', 12)} (and 2 more rows between states at another rate: inter.csv:3 (SP → RJ at 20, not 12), inter.csv:4 (SP → MG at 7, not 12)).\n`,
+    );
     expect(JSON.parse(result.stdout)).toHaveProperty('items.0.icms.value', '20.00');
+  });
+
+  it('names the first 100 other rows by their place and counts the rest, in one line', async () => {
+    const rows = Array.from({ length: 103 }, (_, index) => `${1000 + index},SP,MG,taxpayer,7,,0,,18,\n`).join('');
+    const result = await quoteInter(`84713012,SP,RJ,taxpayer,12,,0,,20,\n${rows}`, 'taxpayer');
+    expect(result.code).toBe(0);
+    const named = Array.from({ length: 100 }, (_, index) => `inter.csv:${index + 4} (SP → MG at 7, not 12)`);
+    expect(result.stderr).toBe(
+      `${warning(3, '7', 'MG', 12)} (and 102 more rows between states at another rate: ${named.join(', ')} and 2 more, not named one by one).\n`,
+    );
   });
 
   it('names 7% from SP to MG (12 there), and says nothing of 12% to RJ, 7% to BA, 4% anywhere or a row inside SP', async () => {
@@ -818,7 +865,7 @@ describe('a table that states an FCP rate on a row where b2bctl applies none', (
     expect(result.code).toBe(0);
     expect(result.stderr.match(/fcpRate/g)).toHaveLength(1);
     expect(result.stderr).toContain(
-      "so this row's products get no FCP (and 2 more rows with an FCP rate that is not applied).\n",
+      "so this row's products get no FCP (and 2 more rows with an FCP rate that is not applied: fst.csv:4, fst.csv:5).\n",
     );
   });
 });

@@ -257,6 +257,19 @@ describe('tax serve', () => {
       '"unitPrice":10,"sku":12345678901234567890',
       'item 1: sku is a number too large to be read exactly (more than 15 digits); send it as text',
     ],
+    // A user test: a pt-BR screen's amount was refused without the reason, its thousands separator.
+    [
+      '"unitPrice":"1.234,56"',
+      'item 1: unitPrice "1.234,56" has its thousands grouped (by "."), which an amount does not take: write it 1234.56',
+    ],
+    [
+      '"unitPrice":"1,234.56"',
+      'item 1: unitPrice "1,234.56" has its thousands grouped (by ","), which an amount does not take: write it 1234.56',
+    ],
+    [
+      '"unitPrice":"12.345.678,9"',
+      'item 1: unitPrice "12.345.678,9" has its thousands grouped (by "."), which an amount does not take: write it 12345678.9',
+    ],
     [
       '"unitPrice":10,"quantity":"1e308"',
       'item 1: quantity "1e308" must be a number above 0, written in digits (such as 12 or 1.5)',
@@ -279,6 +292,40 @@ describe('tax serve', () => {
       expect(await health()).toMatchObject({ answered: 0, unreadable: 1 });
     },
   );
+
+  // A user test: a 7-digit NCM was answered with a spreadsheet's advice ("store the column as text") over HTTP.
+  it.each([
+    [
+      4021010,
+      'item 1: ncm 4021010 is a number, which keeps no leading zero: send the NCM as text with its leading zero ("04021010")',
+    ],
+    [
+      '4021010',
+      'item 1: ncm "4021010" has 7 digits, its leading zero lost: send the NCM as text with its leading zero ("04021010")',
+    ],
+  ])('refuses the 7-digit NCM %j saying what to send, 400, nothing answered', async (ncm, message) => {
+    const { post, lines, health } = await serve();
+    const answer = await post({ ...example2, items: [{ sku: 'A', ncm, quantity: 1, unitPrice: 10 }] });
+    expect(answer).toEqual({ status: 400, body: { error: 'bad-request', message } });
+    expect(lines).toContain(`tax callback refused a cart from 127.0.0.1: ${message}`);
+    expect(await health()).toMatchObject({ answered: 0, unreadable: 1 });
+  });
+
+  // A user test: " SP " was refused as no state while an NCM's and a SKU's spaces were trimmed: one rule for all.
+  it('reads a state with spaces around it as the state, on both paths, as an NCM is read', async () => {
+    const { post } = await serve();
+    const expected = await post(example2);
+    expect(expected.status).toBe(200);
+    const padded = { ...example2, origin: { state: ' SP ' }, destination: { state: 'rj\t' } };
+    expect(await post(padded)).toEqual(expected);
+    // With a NCM of spaces, the cart leaves the one-pass path: the general path trims the states too.
+    const general = { ...padded, items: [{ ...example2.items[0], ncm: ' 39269090 ' }] };
+    expect(await post(general)).toEqual(expected);
+    // Spaces alone are no state.
+    expect((await post({ ...example2, origin: { state: '  ' } })).body.message).toBe(
+      'origin.state is missing: the state (UF) such as SP',
+    );
+  });
 
   // A user test: a SKU sent as a JSON number came back as text ("123"): a typed comparison by SKU found no taxes.
   it('gives each SKU back as the cart sent it: a number a number, text text, on both paths', async () => {
