@@ -253,18 +253,8 @@ export async function refuseHelpOfUnknownCommand(program: Command, argv: readonl
     // A verb's further words are its arguments (`stock push file.csv --help`); after `help`, a topic it lacks.
     if (command.commands.length === 0 && !viaHelp) return;
     const next = command.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
-    if (next === undefined) {
-      // Loaded only for this mistake: help and every good command line never load it.
-      const { closestName } = await import('../lib/suggest.js');
-      const near = closestName(
-        word,
-        command.commands.map((sub) => sub.name()),
-      );
-      return command.error(`error: unknown command '${word}'${near === undefined ? '' : ` (did you mean ${near}?)`}`, {
-        exitCode: 2,
-        code: 'commander.unknownCommand',
-      });
-    }
+    if (next === undefined)
+      return (await import('../command-kit/unknown-command.js')).refuseUnknownCommand(command, word);
     command = next;
   }
 }

@@ -9,11 +9,17 @@ export function register(program: Command, dispatch: Dispatch): void {
     .command('docs')
     .summary("print where b2bctl's guides and samples are; docs man writes its man pages")
     .description(
-      "Alone, prints the folders this b2bctl was installed with, one a line: its guides (the docs/*.md that --help names, with docs/commands, a page per command), the samples the README's examples copy, and its man pages. An npm install puts them under the package's folder, which $(npm root -g) does not name under another --prefix. The single-file b2bctl carries no guides. docs man writes the man pages from the command tree the running b2bctl holds, so they always match it.",
+      "Alone, prints the folders this b2bctl was installed with, one a line: its guides (the docs/*.md that --help names, with docs/commands, a page per command), the samples the README's examples copy, and the folder to add to MANPATH for its man pages (MANPATH=FOLDER:$MANPATH man b2bctl), where npm install -g linked them. An npm install puts them under the package's folder, which $(npm root -g) does not name under another --prefix. With -o json, one object of the three, null where there is none: a clone has no linked man pages, and the single-file b2bctl carries no guides. docs man writes the man pages from the command tree the running b2bctl holds, so they always match it.",
     )
-    .action((_flags: unknown, command: Command) =>
-      dispatch<WhereOptions>(command, async () => (await import('./where.js')).run, {}),
-    );
+    // Its action would take any word as an argument (`docs mna`: "too many arguments"): taken here, and refused as
+    // commander refuses a mistyped subcommand of a group that has no action of its own, with the nearest offered.
+    .allowExcessArguments()
+    .action(async (_flags: unknown, command: Command) => {
+      const [word] = command.args;
+      if (word !== undefined)
+        return (await import('../../command-kit/unknown-command.js')).refuseUnknownCommand(command, word);
+      return dispatch<WhereOptions>(command, async () => (await import('./where.js')).run, {});
+    });
   docs
     .command('man')
     .summary(

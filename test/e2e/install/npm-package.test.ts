@@ -170,9 +170,16 @@ describe('the npm package', () => {
     expect(loaded).toMatch(/^complete .* b2bctl$/m);
   });
 
-  it.skipIf(man.missing)(`installs the man pages where man finds them under the prefix${man.note}`, () => {
+  it.skipIf(man.missing)(`installs the man pages where man finds them under the prefix${man.note}`, async () => {
     const manPath = join(prefix, 'share', 'man');
     expect(readdirSync(join(manPath, 'man1'))).toContain('b2bctl-stock-push.1');
+    // The folder b2bctl docs names for MANPATH, where a prefix's man/ is not on man's own path.
+    const docs = await runInstalled(cli, ['docs', '-o', 'json']);
+    expect(JSON.parse(docs.stdout)).toEqual({
+      guides: join(prefix, 'lib', 'node_modules', 'b2bctl', 'docs'),
+      samples: join(prefix, 'lib', 'node_modules', 'b2bctl', 'samples'),
+      man: manPath,
+    });
     const page = execFileSync('man', ['-P', 'cat', 'b2bctl-stock-push'], {
       encoding: 'utf8',
       env: { ...process.env, MANPATH: manPath, MANWIDTH: '80' },
