@@ -7,7 +7,7 @@
 import { chmodSync, lchownSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freshWorkDir } from '../../support/cli.js';
+import { freshConfigDir, freshWorkDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
 
@@ -19,6 +19,7 @@ async function push(folder: string, flags: string[]) {
   platform.routes['PUT /v1/stock/batch'] = (_request, _body, response) =>
     response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   return runCommandLine(['stock', 'push', 'stock.csv', '--route', 'batch', ...flags], {
+    configDir: freshConfigDir(),
     env: { B2BCTL_BASE_URL: platform.url, B2BCTL_TOKEN: 'a-pre-issued-token-0123456789' },
     cwd: folder,
   });
@@ -77,7 +78,7 @@ describe.skipIf(!asRoot)(
       const result = await push(freshWorkDir(), ['--report', join(own, 'nightly-report')]);
       expect(result.code).toBe(0);
       expect(platform.received).toEqual(['PUT /v1/stock/batch']);
-      expect(readdirSync(mine).sort()).toEqual(['nightly-report', 'nightly-report.meta.json']);
+      expect(readdirSync(mine).toSorted()).toEqual(['nightly-report', 'nightly-report.meta.json']);
     });
   },
 );
