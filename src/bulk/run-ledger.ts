@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { checkRunFileFolderLink } from '../config/folder-safety.js';
 import { lstatOrUndefined } from '../lib/file-status.js';
 import { NotOwnPrivateFileError, pathTaken } from '../lib/private-file.js';
 import { metaPathOf } from './run-meta.js';
@@ -129,6 +130,7 @@ export class RunLedger {
         siblingPath(options.inputPath, 'errors', startedAt, errorsExtension, sequence, errorsFolder),
       csv ? { kind: 'csv', headers, delimiter: csv.delimiter, textColumns: csv.textColumns } : { kind: 'ndjson' },
     );
+    refuseForeignLinkedFolders(reportPath, errors.path, options);
     // Both opened before the progress bar starts, so an unwritable path (a read-only export share)
     // fails cleanly, before anything is sent.
     const reportExisted = existsSync(reportPath);
@@ -376,6 +378,17 @@ function errorsFileHolds(
 function folderOfReport(reportPath: string | undefined): string | undefined {
   if (reportPath === undefined || isSystemPath(reportPath)) return undefined;
   return dirname(reportPath);
+}
+
+/**
+ * The report's and the errors file's folders, given or beside the input, reached through another user's symbolic
+ * link are refused (checkRunFileFolderLink), the rule of every other folder b2bctl writes in; a device under /dev is
+ * no folder of the run's.
+ */
+function refuseForeignLinkedFolders(reportPath: string, errorsPath: string, options: LedgerOptions): void {
+  const reportFlag = options.reportPath === undefined && options.resumeFrom !== undefined ? '--resume' : '--report';
+  if (!isSystemPath(reportPath)) checkRunFileFolderLink(reportPath, 'report', reportFlag);
+  if (!isSystemPath(errorsPath)) checkRunFileFolderLink(errorsPath, 'errors file', '--errors');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { chmodSync, readlinkSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, parse, resolve, sep } from 'node:path';
+import { dirname, join, parse, resolve, sep } from 'node:path';
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { currentUserName, loginName, otherWriters, shownMode, specialFileKind, userName } from '../lib/file-owners.js';
 import { lstatOrUndefined } from '../lib/file-status.js';
@@ -189,6 +189,32 @@ export function checkSecretFileLink(file: string, what: string, fix: string): vo
   const foreign = foreignLinkOnTheWay(file, uid);
   if (foreign !== undefined)
     throw wayRefusal(foreign, uid, what, 'point it at any file they can read, and so know the secret', fix);
+}
+
+/**
+ * The folder a bulk run writes its report, run record or errors file in, reached through a symbolic link another
+ * user owns (`--report /tmp/shared/out/nightly` with `out` theirs): the files are made 0600 and never over another
+ * file, but that user chooses, and may re-point between runs, which folder of this user's gets the customers' rows.
+ * Refused (exit 77) before anything is sent, as an `--out-dir` through their link is; `flag` names the option
+ * whose path it is, for the way out. The folder's own mode is no matter: the files are made where no one else can
+ * replace them (private-file.ts).
+ */
+export function checkRunFileFolderLink(file: string, what: 'report' | 'errors file', flag: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const foreign = foreignLinkOnTheWay(dirname(resolve(file)), uid);
+  if (foreign === undefined) return;
+  const fix =
+    flag === '--resume'
+      ? `Nothing was sent. Copy the report and its run record into a folder of your own and --resume the copy`
+      : `Nothing was sent. Give ${flag} (or the outputDir setting) a folder of your own`;
+  throw wayRefusal(
+    foreign,
+    uid,
+    `The ${what}'s folder`,
+    `point it at another folder of yours, or one of theirs, whenever they like, and so choose where the run's rows are written`,
+    fix,
+  );
 }
 
 /** The webhook inbox folder through another user's link: refused before the receiver opens it (exit 77). */

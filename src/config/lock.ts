@@ -7,7 +7,12 @@ import { createFileExclusively, makePrivateFolder, temporaryPathBeside } from '.
 import { isProcessAlive, processStartTime } from '../lib/process-alive.js';
 import { shellWord } from '../lib/shell-word.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
-import { runtimeLockFolder, runtimeLockName } from './runtime-lock-folder.js';
+import {
+  type PlantedFolder,
+  type RuntimeLockFolder,
+  runtimeLockFolder,
+  runtimeLockName,
+} from './runtime-lock-folder.js';
 import { checkLocksFolderSafety } from './folder-safety.js';
 import { printable } from '../lib/printable.js';
 
@@ -67,7 +72,10 @@ export function acquireProfileLock(
   lockName: string,
   command: string,
   warn: (message: string) => void,
-  replaced: { runtimeFolder?: () => string | undefined; configFolderFileSystem?: Partial<LockFileSystem> } = {},
+  replaced: {
+    runtimeFolder?: () => RuntimeLockFolder | undefined;
+    configFolderFileSystem?: Partial<LockFileSystem>;
+  } = {},
 ): () => void {
   const path = profileLockPath(configDirectory, profileName, lockName);
   checkLocksFolderSafety(dirname(path));
@@ -75,11 +83,30 @@ export function acquireProfileLock(
     return acquireLock(path, command, warn, replaced.configFolderFileSystem);
   } catch (error) {
     if (!unwritableFolder(error)) throw error;
-    const folder = (replaced.runtimeFolder ?? runtimeLockFolder)();
-    if (folder === undefined) throw error;
+    const runtime = (replaced.runtimeFolder ?? runtimeLockFolder)();
+    if (runtime === undefined) throw error;
+    if (runtime.planted !== undefined) throw plantedRuntimeFolder(path, error, runtime.planted);
     refuseLiveHolder(path);
-    return acquireLock(join(folder, runtimeLockName(configDirectory, profileName, lockName)), command, warn);
+    return acquireLock(join(runtime.locks, runtimeLockName(configDirectory, profileName, lockName)), command, warn);
   }
+}
+
+/**
+ * The config folder's lock cannot be written and the runtime folder that stands in for it is not this user's private
+ * folder (another user made `$TMPDIR/b2bctl-UID` first, or a link in its place, to read or hold the locks). Said
+ * naming that folder, its owner and the ways out (a user test: the config folder's refusal alone named neither, though
+ * runs had gone through the runtime folder until it was planted); exit 77, as every planted path b2bctl refuses.
+ */
+function plantedRuntimeFolder(lock: string, configFolderError: unknown, planted: PlantedFolder): B2bctlError {
+  // The config folder's refusal wraps the system's error (unwritableLock): its words, not the whole refusal.
+  const systemError = (configFolderError as { cause?: unknown }).cause ?? configFolderError;
+  const cause = systemErrorCause(systemError) ?? (systemError as Error).message;
+  const uid = process.geteuid?.();
+  const runtimeFix = uid === undefined ? '' : ` (such as /run/user/${uid})`;
+  return new B2bctlError(
+    `Cannot write the lock ${printable(lock)} (${cause}), and the folder b2bctl keeps locks in instead, ${printable(planted.path)}, ${planted.why}: whoever made it could remove a run's lock so that two runs overlap, or hold one so that none runs; nothing was sent. Have it removed (sudo rm -r ${shellWord(planted.path)}: in a shared folder only its owner or root can), or set B2BCTL_CONFIG_DIR to a writable folder of your own, or XDG_RUNTIME_DIR to your own private runtime folder${runtimeFix}.`,
+    ExitCode.authFailed,
+  );
 }
 
 /** A lock that could not be written because its folder cannot be: read-only, or not this user's to write. */

@@ -85,7 +85,7 @@ function noneFound(options: ListSellersOptions): string {
  * A rep is skipped only when an earlier page wrote the same rep (its id and its whole record): two reps of one
  * answer are both written (no shift puts a rep twice in one answer), and so is a rep whose id came with another
  * record (updated meanwhile, or another rep sharing the id): one would be lost with exit 0 (a user test).
- * A key of every rep written is remembered (WrittenRecordKeys: about 120 bytes a rep), so a shift of any length is
+ * A key of every rep written is remembered (WrittenRecordKeys: about 53 bytes a rep), so a shift of any length is
  * caught, not only one within the last pages (a user test). A rep without an id cannot be told apart and is kept;
  * `skipped.repeats` says how many were dropped, `skipped.notReps` how many entries were no rep at all.
  */

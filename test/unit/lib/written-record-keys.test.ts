@@ -35,3 +35,12 @@ describe('WrittenRecordKeys', () => {
     expect(keys.forgotten).toBe(0);
   });
 });
+
+describe('recordKey', () => {
+  it('is 16 characters (the digest’s 128 bits, one byte each), not a 22-character slice of a longer string kept alive', () => {
+    const key = recordKey('n:1', { id: 1 });
+    expect(key).toHaveLength(16);
+    expect(recordKey('n:1', { id: 1 })).toBe(key);
+    expect(recordKey('n:1', { id: 1, name: 'Ana' })).not.toBe(key);
+  });
+});
