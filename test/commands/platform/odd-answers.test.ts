@@ -242,7 +242,7 @@ describe('a 200 with HTML (a proxy login page)', () => {
 });
 
 describe('a 400 whose body is plain text', () => {
-  it('customer create asks the update route with {}: 404, so not a duplicate document; the row fails with the text alone', async () => {
+  it('customer create asks the update route with {}: 404, so not a duplicate document; the row fails with the text and that fact', async () => {
     routes['POST /v1/customer'] = (_request, _body, response) =>
       response.writeHead(400, { 'content-type': 'text/plain' }).end('Requisicao invalida');
     const questions: string[] = [];
@@ -257,8 +257,11 @@ describe('a 400 whose body is plain text', () => {
     const name = /: report: (\S+)/.exec(result.stderr)?.[1] as string;
     const [first] = readReport(join(dir, name));
     expect(first).toMatchObject({ outcome: 'failed', status: '400' });
-    // The platform's text says why (in words b2bctl does not read): it alone, no guess at the cause.
-    expect(first?.message).toBe('Requisicao invalida');
+    // The platform's text says why (in words b2bctl does not read), as written; then what b2bctl learnt by asking,
+    // a fact and not a guess at the cause: this document is not on the store.
+    expect(first?.message).toBe(
+      'Requisicao invalida; document 100.007.919-89 is not registered on the store, so the refusal is about another field, such as the e-mail',
+    );
     // One create and one documented question per record; nothing updated.
     expect(received.filter((key) => key === 'POST /v1/customer')).toHaveLength(25);
     expect(received.filter((key) => key.startsWith('PUT /v1/customer/'))).toHaveLength(25);
