@@ -290,6 +290,8 @@ function matchWarning(note: MatchNote): string {
       return `warning: the stock batch route counted fewer items applied than it was sent and not refused (${note.result} in a batch of ${countOf(note.batchSize, 'items')}) without saying which; b2bctl reports each item the answer does not itemise "unknown" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
     case 'unknownBatchStatus':
       return `warning: the stock batch route answered a batch with ${note.said}, and no per-item result: ${note.result}; b2bctl reports the items of such a batch "unknown", never "queued" or "accepted" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless). b2bctl --verbose stock push shows the answer. No setting teaches b2bctl a status word; on the batch route, if that field is not the batch's outcome, set answers.stockBatch.status to the field that is.`;
+    case 'noneListed':
+      return `warning: the stock batch route answered a results list that names none of the items sent (${note.list}, for a batch of ${countOf(note.batchSize, 'items')}); b2bctl reports those items "unknown", since the platform may have applied none (the errors file holds them to send again; stock values are absolute, so sending them again is harmless). b2bctl --verbose stock push shows the answer.`;
     case 'untrustedIndex':
       return untrustedIndexWarning(note);
     case 'unshownIndexBase':
