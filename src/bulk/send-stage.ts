@@ -167,6 +167,8 @@ export async function openSending<T, Sent>(
     (message) => context.log.debug(`${job.name}: ${message}`),
     (message) => context.log.info(`${job.name}: ${message}`),
     longestRefusalMs,
+    // A night that will last hours says so in a --quiet cron log.
+    (message) => context.log.warn(`warning: ${job.name}: ${message}`),
   );
   const stopStarting = new AbortController();
   const client = await context.platform({
