@@ -22,9 +22,13 @@ describe('the config folder', () => {
   });
 });
 
+/** The config folder of `env` when the environment chose it. */
+function chosen(env: Record<string, string>): string | undefined {
+  return configFolderFromEnvironment(env, configDirectory(env));
+}
+
 describe('a command line b2bctl prints for pasting', () => {
   it('names the config folder the environment chose, quoted for the shell, and none otherwise', () => {
-    const chosen = (env: Record<string, string>) => configFolderFromEnvironment(env, configDirectory(env));
     expect(b2bctlLine(chosen({ B2BCTL_CONFIG_DIR: '/srv/erp/b2bctl' }), 'login --profile default')).toBe(
       'B2BCTL_CONFIG_DIR=/srv/erp/b2bctl b2bctl login --profile default',
     );
