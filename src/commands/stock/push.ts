@@ -145,9 +145,11 @@ function answerWarnings(context: Context): { batch: AnswerWarnings; queue: Pick<
   return {
     batch: {
       // What the answer said is shown as it came (an error-like message in a 2xx is the platform's to mean).
+      // Words beside the 2xx may tell of a failure b2bctl does not read (`49 de 50 itens atualizados`): said so, since
+      // a cron wrapper sees only exit 0 (a user test); the wording never decides an outcome.
       unitemised: (said) =>
         unitemised(
-          `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).`,
+          `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted".${said === undefined ? '' : ' Those words may tell of a failure, which b2bctl does not read from words: check the report and the store.'} If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).`,
         ),
       // The results were recognised: only their status says the items are not applied yet.
       pending: (status) =>

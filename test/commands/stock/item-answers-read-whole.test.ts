@@ -90,3 +90,22 @@ describe('stock push --route batch: a results list naming none of the items sent
     expect(runRecord(folder).errors).toEqual(['A2', 'A3']);
   });
 });
+
+describe('stock push --route batch: a 2xx without per-item results, in words', () => {
+  it('"49 de 50 itens atualizados": accepted as before (no wording decides), the warning saying the words may tell of a failure', async () => {
+    const { test } = await routeAnsweredWith('batch', 200, () => ({
+      success: true,
+      message: '49 de 50 itens atualizados',
+    }));
+    const { folder, options } = stockFile('batch', batch);
+    expect(await test.run(push, options)).toBe(0);
+    expect(runRecord(folder).rows).toEqual(
+      batch.map((sku) => `${sku} accepted  the answer did not itemise this item; it said "49 de 50 itens atualizados"`),
+    );
+    expect(warningLines(test.stderr())).toEqual([
+      expect.stringContaining(
+        'saying "49 de 50 itens atualizados"; those items are reported "accepted". Those words may tell of a failure, which b2bctl does not read from words: check the report and the store. If the answer holds',
+      ),
+    ]);
+  });
+});
