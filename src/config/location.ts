@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import { shellWord } from '../lib/shell-word.js';
 
 /**
@@ -34,4 +35,23 @@ export function configFolderFromEnvironment(
  */
 export function b2bctlLine(configFolder: string | undefined, words: string): string {
   return `${configFolder === undefined ? '' : `B2BCTL_CONFIG_DIR=${shellWord(configFolder)} `}b2bctl ${words}`;
+}
+
+/**
+ * A folder in a home that is not there (`HOME=/nonexistent`, the "no home" of system users): making it would make
+ * the home, which root's `config set` did, with .config in it, and root's `stock push` did for its locks (user
+ * tests). A home is never b2bctl's to make; the error says what to set instead (ENOENT: "Cannot use the config
+ * folder …"), and a lock goes where it goes for a config folder that cannot be written (lock.ts).
+ */
+export function refuseToMakeTheHome(directory: string): void {
+  let home: string;
+  try {
+    home = resolve(homedir());
+  } catch {
+    return;
+  }
+  const folder = resolve(directory);
+  if (folder !== home && !folder.startsWith(home + sep)) return;
+  if (!existsSync(home))
+    throw Object.assign(new Error(`the home folder ${home} is not there`), { code: 'ENOENT', path: home });
 }
