@@ -116,7 +116,7 @@ function serverErrorCodes(): { from: number; to: number } {
 export type ItemVerdict =
   | { verdict: 'applied' | 'rejected'; message?: string }
   | { verdict: 'unsettled'; status: string }
-  | { verdict: 'unknown'; message: string };
+  | { verdict: 'unknown'; message: string; /** Its result both applies and refuses it. */ disagrees?: true };
 
 /** What one status field says: nothing when absent or null, else a verdict. */
 export function fieldVerdict(field: string, value: unknown): ItemVerdict | undefined {

@@ -644,9 +644,16 @@ function claimedVerdict(
   const verdicts = claims.map((claim) => verdictOf(claim.result, statusField));
   const [first] = verdicts;
   if (verdicts.every((verdict) => sameVerdict(verdict, first))) {
-    // A status b2bctl cannot read (`ACTIVE`: a product's own status echoed), said once a run with the setting.
-    if (first?.verdict === 'unknown')
-      noted({ kind: 'unknownStatus', sku, result: shownResult(claims[0] as PlacedResult) });
+    // A status b2bctl cannot read (`ACTIVE`: a product's own status echoed), said once a run with the setting; a result
+    // whose fields disagree, as two results that do.
+    if (first?.verdict === 'unknown') {
+      const shown = shownResult(claims[0] as PlacedResult);
+      noted(
+        first.disagrees
+          ? { kind: 'conflictingResults', sku, results: [shown] }
+          : { kind: 'unknownStatus', sku, result: shown },
+      );
+    }
     if (first?.verdict !== 'rejected' || verdicts.length === 1) return first;
     // Refused twice (two of its fields): every reason given is kept.
     const messages = [...new Set(verdicts.map((verdict) => (verdict as { message?: string }).message))];
@@ -955,6 +962,7 @@ function verdictOf(result: unknown, statusField: string | undefined): ItemVerdic
     return {
       verdict: 'unknown',
       message: `the answer's result for this item both applies and refuses it: ${resultJson(result)}`,
+      disagrees: true,
     };
   return withReason(first.verdict, result, first.field);
 }

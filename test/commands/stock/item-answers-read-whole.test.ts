@@ -62,6 +62,9 @@ describe('stock push --route batch: a per-item status code and a result that dis
       ],
       errors: ['A2'],
     });
+    expect(warningLines(test.stderr())).toEqual([
+      'warning: the stock batch route answered results that disagree for SKU "A2": {"sku":"A2","status":"APPLIED","error":"Produto não encontrado"}; b2bctl reports such an item "unknown" (the errors file holds it to send again).',
+    ]);
     expect(test.stderr()).toContain('stock push: 2 applied, 1 unknown; 1 request,');
   });
 });

@@ -90,6 +90,7 @@ describe('readBatchAnswer, word by word', () => {
       {
         verdict: 'unknown',
         message: `the answer's result for this item both applies and refuses it: ${JSON.stringify(result)}`,
+        disagrees: true,
       },
     ]);
   });
