@@ -13,6 +13,7 @@ import {
   type SettingValue,
 } from './settings.js';
 import { b2bctlLine, configFolderFromEnvironment } from './location.js';
+import { shellWord } from '../lib/shell-word.js';
 
 /** The profile a command runs with, and every setting resolved flag > env > profile > default. */
 export class Session {
@@ -139,7 +140,7 @@ export class Session {
    * none cached, expired, cached for another base URL, or refused by the platform.
    */
   notLoggedIn(reason: 'no token' | 'expired' | 'other base URL' | 'refused' | 'unsendable' = 'no token'): AuthError {
-    const login = `Run ${this.commandLine(`login --profile ${this.profileName}`)}`;
+    const login = `Run ${this.loginLine()}`;
     const cause = {
       'no token': 'no token is cached',
       expired: `its token expired at ${this.profileData.tokenExpiresAt ?? 'an unknown time'}`,
@@ -175,6 +176,18 @@ export class Session {
    */
   commandLine(words: string): string {
     return b2bctlLine(configFolderFromEnvironment(this.env, this.store.directory), words);
+  }
+
+  /**
+   * The login a message suggests, pasted anywhere: the config folder (commandLine), the profile, and the base URL when
+   * the profile does not hold it (a cron job naming its store in B2BCTL_BASE_URL), or `login` asks for it.
+   */
+  loginLine(): string {
+    const baseUrl = this.setting('baseUrl');
+    const named = !this.profileData.baseUrl && baseUrl.value !== undefined && baseUrl.source !== 'profile';
+    return this.commandLine(
+      `login --profile ${this.profileName}${named ? ` --base-url ${shellWord(String(baseUrl.value))}` : ''}`,
+    );
   }
 
   /** ` --profile NAME` for a command a message suggests, so that it acts on this profile; empty for the default. */
