@@ -13,7 +13,7 @@ import { announceTerminalStdin, openCommandInput, pipeWaitNotice } from './comma
 import type { BulkJob, SendPlan } from './job.js';
 import { keysChecked, type ResumedPlaces } from './pending-records.js';
 import { advisoryLogger } from './problem-output.js';
-import { ProblemLines } from './problem-lines.js';
+import { ProblemLines, problemLinesPrinted, validateCommandLine } from './problem-lines.js';
 import { DoneVerdicts, PlaceKeys, PlaceSet, readDoneLines, UnknownPlaces } from './resume.js';
 import { refuseFormatWithoutData, type RunTally, validationCounts, withClosingLine } from './closing-line.js';
 import { checkMinimumRecords } from './min-records.js';
@@ -272,7 +272,9 @@ async function validate<T, Sent>(
 ): Promise<ValidationSummary> {
   const { opened, resume, shownName } = input;
   let sending = true;
-  const advisories = job.advisories ? advisoryLogger(context, shownName, job.advisories, job.catalogue) : undefined;
+  const advisories = job.advisories
+    ? advisoryLogger(context, shownName, job.advisories, job.catalogue, problemLinesPrinted)
+    : undefined;
   const spoolVerdict = (record: InputRecord, verdict: RecordVerdict<T>) => {
     resume?.doneVerdicts.judged(record, verdict.ok);
     // A record's warnings are logged once it is judged, before its problems (as validate does).
@@ -313,6 +315,7 @@ async function validate<T, Sent>(
     )
     .finally(progress.stop);
   validation.warnings = advisories?.count;
+  advisories?.sumUp(job.listedBy && validateCommandLine(job.listedBy, job.file, job.flags));
   verdicts?.finish();
   if (context.interrupt.aborted) throw new InterruptedError('Interrupted while validating; nothing was sent.');
   return validation;

@@ -131,8 +131,16 @@ function everyProblemListed(list: ProblemList): string {
  * finds the problems the run found; quoted for the shell. Stdin is not kept: it lists them with the input piped again.
  */
 export function listingCommandLine(listing: ListingCommand, file: string, flags: InputFlags): string {
+  return validateCommandLine(listing, file, flags, ' -o csv > problems.csv');
+}
+
+/**
+ * `b2bctl stock validate FILE`, read with the run's input flags, then `tail`; quoted for the shell. It prints every
+ * warning of the file on stderr, as the run would have (advisoryLogger).
+ */
+export function validateCommandLine(listing: ListingCommand, file: string, flags: InputFlags, tail = ''): string {
   const words = ['b2bctl', ...listing.verb.split(' '), file, ...inputFlagWords(flags), ...(listing.flags ?? [])];
-  const command = `${words.map(shellWord).join(' ')} -o csv > problems.csv`;
+  const command = `${words.map(shellWord).join(' ')}${tail}`;
   return file === '-' ? `${command}, with the same input piped into it again` : command;
 }
 

@@ -8,6 +8,7 @@ import { NamedFileRefusal, openNamedFileSync } from '../lib/named-file.js';
 import { processStartTime } from '../lib/process-alive.js';
 import { shellWord } from '../lib/shell-word.js';
 import { printable } from '../lib/printable.js';
+import { b2bctlLine } from '../config/location.js';
 
 /** A flag that decides where or how records go, with the value it has when it was not given. */
 export type ShapingValue = string | number | boolean | readonly string[] | undefined;
@@ -372,8 +373,7 @@ function describingErrorsFile(flags: RunMeta['flags'], written: ErrorsFileFormat
 
 /** `b2bctl COMMAND FILE` sent where and how the run of `meta` sent its records, then `tail`; quoted for the shell. */
 function commandLine(meta: RunMeta, shaping: readonly ShapingFlag[], file: string, tail: readonly string[]): string {
-  const words = ['b2bctl', ...meta.command.split(' '), file];
-  const folder = meta.configDir === undefined ? '' : `B2BCTL_CONFIG_DIR=${shellWord(meta.configDir)} `;
+  const words = [...meta.command.split(' '), file];
   words.push('--profile', meta.profile);
   if (meta.baseUrlFromFlag) words.push('--base-url', meta.baseUrl);
   for (const { flag, key, list } of shaping) {
@@ -383,5 +383,5 @@ function commandLine(meta: RunMeta, shaping: readonly ShapingFlag[], file: strin
     else words.push(flag, ...(value === true ? [] : [String(value)]));
   }
   words.push(...tail);
-  return folder + words.map(shellWord).join(' ');
+  return b2bctlLine(meta.configDir, words.map(shellWord).join(' '));
 }

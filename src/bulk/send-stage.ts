@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events';
 import { lstatSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { Session } from '../config/session.js';
 import {
@@ -56,6 +55,7 @@ import type { SpooledRecord } from './verdict-spool.js';
 import { sendingConcurrency } from './send-pacing.js';
 import { printable } from '../lib/printable.js';
 import { userName } from '../lib/file-owners.js';
+import { configFolderFromEnvironment } from '../config/location.js';
 
 /** Consecutive batches lost to an unavailable platform before the run stops (and can be resumed). */
 export const unavailableBatchesBeforeStopping = 3;
@@ -167,6 +167,8 @@ export async function openSending<T, Sent>(
     (message) => context.log.debug(`${job.name}: ${message}`),
     (message) => context.log.info(`${job.name}: ${message}`),
     longestRefusalMs,
+    // A night that will last hours says so in a --quiet cron log.
+    (message) => context.log.warn(`warning: ${job.name}: ${message}`),
   );
   const stopStarting = new AbortController();
   const client = await context.platform({
@@ -236,7 +238,7 @@ function newRunRecord<T, Sent>(
     profile: session.profileName,
     baseUrl: session.requireBaseUrl(),
     baseUrlFromFlag: context.globals.baseUrl !== undefined || session.setting('baseUrl').source === 'env',
-    ...configFolderFromEnvironment(context, session.store.directory),
+    ...configFolderOfRun(context, session.store.directory),
     input: {
       path: input.description.path,
       size: input.description.size,
@@ -474,6 +476,7 @@ function isBatchFailure(error: unknown): error is UnavailableError | PlatformErr
 }
 
 /** The config folder, absolute, when the environment chose it: a resume line pasted elsewhere must name it. */
-function configFolderFromEnvironment(context: Context, directory: string): { configDir?: string } {
-  return context.env.B2BCTL_CONFIG_DIR || context.env.XDG_CONFIG_HOME ? { configDir: resolve(directory) } : {};
+function configFolderOfRun(context: Context, directory: string): { configDir?: string } {
+  const configDir = configFolderFromEnvironment(context.env, directory);
+  return configDir === undefined ? {} : { configDir };
 }

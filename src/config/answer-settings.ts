@@ -62,7 +62,7 @@ export const stockAnswerSettings = [
   ),
   answerPathSetting(
     'answers.stockBatch.status',
-    'The per-item field saying applied (OK, APPLIED, SUCCESS, true, a 2xx code), rejected (ERROR, REJECTED, ERRO, SKU_NOT_FOUND, false, a 4xx or 5xx code) or pending (PENDING, QUEUED); any other word is unknown (default: status, result, success, applied, ok, …)',
+    'The per-item field saying applied (OK, APPLIED, SUCCESS, true, a 2xx code), rejected (ERROR, REJECTED, ERRO, SKU_NOT_FOUND, false, a 4xx code) or pending (PENDING, QUEUED); any other word, and a 5xx code, is unknown (default: status, statusCode, result, success, applied, ok, …)',
   ),
   answerPathSetting(
     'answers.stockQueue.id',

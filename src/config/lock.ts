@@ -14,6 +14,7 @@ import {
   runtimeLockName,
 } from './runtime-lock-folder.js';
 import { checkLocksFolderSafety } from './folder-safety.js';
+import { refuseToMakeTheHome } from './location.js';
 import { printable } from '../lib/printable.js';
 
 /** The file-system calls the lock makes that a test may replace (a file system without hard links). */
@@ -60,7 +61,7 @@ export function profileLockPath(configDirectory: string, profileName: string, lo
 
 /**
  * Takes the per-profile lock `lockName` for the command described by `command`; returns the release function.
- * Where the config folder cannot be written (a read-only home, `HOME=/nonexistent`: a cron user that gives the store
+ * Where the config folder cannot be written (a read-only home, `HOME=/nonexistent`, never made, by root either: a cron user that gives the store
  * in B2BCTL_BASE_URL and B2BCTL_TOKEN and has no profile, as settings.md allows), the lock is taken in the user's
  * runtime folder instead (runtime-lock-folder.ts): every run of that config folder meets it there while the folder
  * stays unwritable. A live holder of the lock in the config folder (one taken before it became read-only) still
@@ -112,7 +113,8 @@ function plantedRuntimeFolder(lock: string, configFolderError: unknown, planted:
 /** A lock that could not be written because its folder cannot be: read-only, or not this user's to write. */
 function unwritableFolder(error: unknown): boolean {
   const code = ((error as { cause?: NodeJS.ErrnoException }).cause ?? (error as NodeJS.ErrnoException)).code;
-  return error instanceof UsageError && (code === 'EROFS' || code === 'EACCES' || code === 'EPERM');
+  // ENOENT: a home that is not there, which is never made (refuseToMakeTheHome).
+  return error instanceof UsageError && ['EROFS', 'EACCES', 'EPERM', 'ENOENT'].includes(code ?? '');
 }
 
 /** The lock at `path`, when a process that is still running holds it, stops this run as any held lock does. */
@@ -162,6 +164,7 @@ function takeLock(
 ): { release: () => void; text: string } {
   const fileSystem = { ...nodeLockFileSystem, ...replaced };
   try {
+    refuseToMakeTheHome(dirname(path));
     makePrivateFolder(dirname(path));
   } catch (error) {
     throw unwritableLock(path, error);

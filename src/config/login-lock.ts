@@ -8,6 +8,7 @@ import { makePrivateFolder } from '../lib/private-file.js';
 import { printable } from '../lib/printable.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
 import { checkLocksFolderSafety } from './folder-safety.js';
+import { refuseToMakeTheHome } from './location.js';
 import { attemptLock, type LockHolder, lockText, profileLockPath, refuseOddLockPath } from './lock.js';
 
 /**
@@ -47,7 +48,11 @@ export async function takeLoginLock(
   const { waitMs, clock } = options;
   checkLocksFolderSafety(dirname(path));
   refuseOddLockPath(path);
-  if (orUnwritable(() => makePrivateFolder(dirname(path))) === 'unwritable') return undefined;
+  const folder = () => {
+    refuseToMakeTheHome(dirname(path));
+    makePrivateFolder(dirname(path));
+  };
+  if (orUnwritable(folder) === 'unwritable') return undefined;
   const text = lockText('a login');
   const started = monotonicNow(clock);
   for (let pauseMs = 5; ; pauseMs = Math.min(pauseMs * 2, longestPauseMs)) {

@@ -1,6 +1,5 @@
 import { accessSync, chmodSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../base/errors.js';
 import { makePrivateFolder } from '../lib/private-file.js';
@@ -9,6 +8,7 @@ import { withShortLock } from './short-lock.js';
 import { checkConfigFolderSafety } from './folder-safety.js';
 import type { ProfileData } from './settings.js';
 import { printable } from '../lib/printable.js';
+import { refuseToMakeTheHome } from './location.js';
 import { userName } from '../lib/file-owners.js';
 
 interface ConfigFile {
@@ -245,24 +245,6 @@ export class ProfileStore {
     }
     return error;
   }
-}
-
-/**
- * A config folder in a home that is not there (`HOME=/nonexistent`, the "no home" of system users): making it would
- * make the home, which root's `config set` did, with .config in it (a user test). A home is never b2bctl's to make;
- * the error says what to set instead (ENOENT: "Cannot use the config folder …").
- */
-function refuseToMakeTheHome(directory: string): void {
-  let home: string;
-  try {
-    home = resolve(homedir());
-  } catch {
-    return;
-  }
-  const folder = resolve(directory);
-  if (folder !== home && !folder.startsWith(home + sep)) return;
-  if (!existsSync(home))
-    throw Object.assign(new Error(`the home folder ${home} is not there`), { code: 'ENOENT', path: home });
 }
 
 /**

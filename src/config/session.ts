@@ -12,6 +12,8 @@ import {
   type SettingLayers,
   type SettingValue,
 } from './settings.js';
+import { b2bctlLine, configFolderFromEnvironment } from './location.js';
+import { shellWord } from '../lib/shell-word.js';
 
 /** The profile a command runs with, and every setting resolved flag > env > profile > default. */
 export class Session {
@@ -138,7 +140,7 @@ export class Session {
    * none cached, expired, cached for another base URL, or refused by the platform.
    */
   notLoggedIn(reason: 'no token' | 'expired' | 'other base URL' | 'refused' | 'unsendable' = 'no token'): AuthError {
-    const login = `Run b2bctl login --profile ${this.profileName}`;
+    const login = `Run ${this.loginLine()}`;
     const cause = {
       'no token': 'no token is cached',
       expired: `its token expired at ${this.profileData.tokenExpiresAt ?? 'an unknown time'}`,
@@ -162,10 +164,30 @@ export class Session {
       // Logging in to the profile's store again would not help: the run asks for another one.
       const other = this.setting('baseUrl').value ?? '?';
       return new AuthError(
-        `Not logged in for profile "${this.profileName}": ${cause}. Log in to ${other} in a profile of its own (b2bctl login --profile NAME --base-url ${other}, then --profile NAME), or set B2BCTL_PASSWORD so this run logs in there by itself.`,
+        `Not logged in for profile "${this.profileName}": ${cause}. Log in to ${other} in a profile of its own (${this.commandLine(`login --profile NAME --base-url ${other}`)}, then --profile NAME), or set B2BCTL_PASSWORD so this run logs in there by itself.`,
       );
     }
     return new AuthError(`Not logged in for profile "${this.profileName}": ${cause}. ${login}${renew}.`);
+  }
+
+  /**
+   * `b2bctl WORDS` for a message to suggest, led by the config folder when the environment chose it, so that pasted
+   * it acts on the same profiles as this run (b2bctlLine).
+   */
+  commandLine(words: string): string {
+    return b2bctlLine(configFolderFromEnvironment(this.env, this.store.directory), words);
+  }
+
+  /**
+   * The login a message suggests, pasted anywhere: the config folder (commandLine), the profile, and the base URL when
+   * the profile does not hold it (a cron job naming its store in B2BCTL_BASE_URL), or `login` asks for it.
+   */
+  loginLine(): string {
+    const baseUrl = this.setting('baseUrl');
+    const named = !this.profileData.baseUrl && baseUrl.value !== undefined && baseUrl.source !== 'profile';
+    return this.commandLine(
+      `login --profile ${this.profileName}${named ? ` --base-url ${shellWord(String(baseUrl.value))}` : ''}`,
+    );
   }
 
   /** ` --profile NAME` for a command a message suggests, so that it acts on this profile; empty for the default. */
@@ -214,7 +236,7 @@ export function openSession(options: {
   if (!profile && named && profileName !== 'default' && !options.allowNewProfile) {
     const known = options.store.profileNames();
     throw new UsageError(
-      `Unknown profile "${profileName}" (${known.length ? `known: ${known.join(', ')}` : 'no profiles yet'}). Run b2bctl login --profile ${profileName} to create it.`,
+      `Unknown profile "${profileName}" (${known.length ? `known: ${known.join(', ')}` : 'no profiles yet'}). Run ${b2bctlLine(configFolderFromEnvironment(options.env, options.store.directory), `login --profile ${profileName}`)} to create it.`,
     );
   }
   return new Session({ store: options.store, profileName, profile, flags: options.flags, env: options.env });

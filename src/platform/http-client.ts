@@ -120,9 +120,10 @@ export interface RequestPace {
   succeeded(startedAt?: number): void;
   /**
    * A 429 to a request that started at `startedAt` (take's answer, if anything). Once the platform has refused
-   * everything for too long, take() rejects with ThrottledTooLongError (src/platform/pacer.ts).
+   * everything for too long, take() rejects with ThrottledTooLongError (src/platform/pacer.ts). `asked`: whether the
+   * 429 said how long to wait (Retry-After), else `retryAfterMs` is b2bctl's own back-off.
    */
-  throttled(retryAfterMs: number, startedAt?: number): void;
+  throttled(retryAfterMs: number, startedAt?: number, asked?: boolean): void;
 }
 
 /** Counts for a run's summary line. */
@@ -293,7 +294,8 @@ export class HttpClient {
       );
       if (response?.status === 429) {
         this.stats.throttled++;
-        this.options.pace?.throttled(decision.retry ? decision.delayMs : 1000, startedAt);
+        const asked = headerText(response.headers['retry-after']) !== undefined;
+        this.options.pace?.throttled(decision.retry ? decision.delayMs : 1000, startedAt, asked);
       } else if (response && response.status < 500) {
         this.options.pace?.succeeded(startedAt);
       }

@@ -36,6 +36,13 @@ const successHorizonMs = 10_000;
 const announcedPauseMs = 10_000;
 
 /**
+ * The pace under which a run says so once, even with --quiet: one request every 5 s. A store allowing 20 or 30 a
+ * minute is paced above it; a pace below it makes a night's push of thousands of requests last hours, which a cron
+ * log said nothing of (a user test).
+ */
+export const slowPaceFloor = 0.2;
+
+/**
  * The longest stretch of nothing but 429s a bulk run waits out (the pacer's `givingUpAfterMs`): from the first 429
  * after the platform last accepted a request, no pause is begun that would end past it; the run stops instead. Each request's own count of 429s
  * (src/platform/http-client.ts) let a store that throttles for ever keep a nightly run going for hours, sending
@@ -43,6 +50,17 @@ const announcedPauseMs = 10_000;
  * minutes is two of the longest Retry-After b2bctl honours (5 minutes): an everyday wave of 429s never comes near.
  */
 export const longestRefusalMs = 600_000;
+
+/**
+ * What the 429 that ended the waiting asked, in the line that stops the run: a Retry-After that would end past the
+ * longest wait, or none at all, whose "asked to wait 0 s more: past the 10 minutes" was neither (a user test).
+ */
+function moreWait(retryAfterMs: number | undefined, givingUpAfterMs: number): string {
+  const longest = `${givingUpAfterMs / 60_000} minutes`;
+  return retryAfterMs === undefined
+    ? `without saying how long to wait; that is the ${longest}`
+    : `and asked to wait ${Math.ceil(retryAfterMs / 1000)} s more: past the ${longest}`;
+}
 
 /**
  * Whether the count of the 429 that ended a check of a floor (see Pacer.checkFloor) leaves the floor as the limit: a
@@ -110,6 +128,8 @@ export class Pacer {
   private readonly stopWaiting = new AbortController();
   /** Aborted when a check of a floor raises the pace: the turns given at the slower one are given again. */
   private paceRaised = new AbortController();
+  /** Whether the pace fell below slowPaceFloor and the run was told (once). */
+  private saidSlow = false;
 
   private readonly clock: Clock;
   /** The requested pace (`--rate`); undefined for as fast as concurrency allows. */
@@ -123,18 +143,22 @@ export class Pacer {
    * run); undefined for never: `orders poll --watch` waits a platform out, its next cycle on this same pacer.
    */
   private readonly givingUpAfterMs?: number;
+  /** Told once when 429s bring the pace below slowPaceFloor, for the log even with --quiet. */
+  private readonly slowed: (message: string) => void;
   constructor(
     clock: Clock,
     targetRate: number | undefined,
     report: (message: string) => void = () => {},
     announce: (message: string) => void = () => {},
     givingUpAfterMs?: number,
+    slowed: (message: string) => void = () => {},
   ) {
     this.clock = clock;
     this.targetRate = targetRate;
     this.report = report;
     this.announce = announce;
     this.givingUpAfterMs = givingUpAfterMs;
+    this.slowed = slowed;
 
     this.rate = targetRate;
     // Every request waiting for its turn listens on it: --concurrency of them is the design, not a leak.
@@ -270,13 +294,13 @@ export class Pacer {
    * answers accepted since the last pause ended (at most a second back). Counted, not divided by the
    * time: against a per-second window the count before the 429 is the allowance, however fast it came.
    */
-  throttled(retryAfterMs: number, startedAt?: number): void {
+  throttled(retryAfterMs: number, startedAt?: number, asked = true): void {
     const now = this.elapsed();
     this.throttles++;
     this.refusingSince ??= now;
     this.refusedInARow++;
     if (this.givingUpAfterMs !== undefined && now + retryAfterMs - this.refusingSince > this.givingUpAfterMs)
-      return this.giveUp(now, retryAfterMs, this.givingUpAfterMs);
+      return this.giveUp(now, asked ? retryAfterMs : undefined, this.givingUpAfterMs);
     // Measured from now when no pause is running: a first 429's pause of a second is everyday work too.
     if (now + retryAfterMs - Math.max(now, this.pausedUntil) >= announcedPauseMs)
       this.announce(
@@ -295,6 +319,17 @@ export class Pacer {
     let counted = 0;
     for (const started of this.recentSuccesses) if (started >= since && started <= refusedStartedAt) counted++;
     this.cut(counted, since, refusedStartedAt, retryAfterMs);
+    this.sayWhenSlow();
+  }
+
+  /** Says once when the pace fell below slowPaceFloor (and not for a --rate asked below it). */
+  private sayWhenSlow(): void {
+    if (this.saidSlow || this.rate === undefined || this.rate >= slowPaceFloor) return;
+    if (this.targetRate !== undefined && this.targetRate <= this.rate) return;
+    this.saidSlow = true;
+    this.slowed(
+      `the platform's 429s (Too Many Requests) have slowed the pace to one request every ${Math.round(1000 / this.rate / 100) / 10} s, below one every ${1 / slowPaceFloor} s; it rises again while the platform accepts (--verbose shows each change), and --rate holds a store's documented limit from the start.`,
+    );
   }
 
   /** The pace after the first 429 of a wave, which `counted` accepted requests started in the second before. */
@@ -361,6 +396,11 @@ export class Pacer {
       this.learnedLimit = learned;
       if (probedFrom !== undefined)
         this.quietBeforeProbingMs = Math.min(longestQuietBeforeProbingMs, 2 * quietBeforeProbingMs);
+    } else if (learned < 1) {
+      // Refused at the spacing learned, or past it: the gap is this run's own pace, and gap + Retry-After fed on itself,
+      // a store refusing one request in seven whatever the pace taking it to 11 s a request and on (a user test). The
+      // spacing grows to the Retry-After at most (docs/decisions/0004-pacer-learning.md).
+      this.learnCount(Math.min(learned, 1000 / retryAfterMs));
     } else this.learnCount(Math.min(1, 1000 / (gap + retryAfterMs)));
     this.rate = Math.min(this.rate ?? Number.POSITIVE_INFINITY, this.paceFor(this.learnedLimit));
     this.report(
@@ -413,11 +453,11 @@ export class Pacer {
   }
 
   /** Ends the waiting: the platform has accepted nothing since refusingSince, and asks for a wait past the longest. */
-  private giveUp(now: number, retryAfterMs: number, givingUpAfterMs: number): void {
+  private giveUp(now: number, retryAfterMs: number | undefined, givingUpAfterMs: number): void {
     if (this.givenUp) return;
     const since = this.refusingSince ?? now;
     this.givenUp = new ThrottledTooLongError(
-      `The platform answered HTTP 429 (Too Many Requests) to every request since ${this.wallTime(since)} (${this.refusedInARow} times in ${Math.round((now - since) / 1000)} s) and asked to wait ${Math.round(retryAfterMs / 1000)} s more: past the ${givingUpAfterMs / 60_000} minutes b2bctl waits for a platform that accepts nothing. None of those requests was applied.`,
+      `The platform answered HTTP 429 (Too Many Requests) to every request since ${this.wallTime(since)} (${this.refusedInARow} times in ${Math.round((now - since) / 1000)} s) ${moreWait(retryAfterMs, givingUpAfterMs)} b2bctl waits for a platform that accepts nothing. None of those requests was applied.`,
     );
     this.stopWaiting.abort(this.givenUp);
   }

@@ -75,6 +75,7 @@ export function itemisedRefusal(
     'unreadResult',
     'shortCount',
     'unknownBatchStatus',
+    'noneListed',
   ]);
   const verdicts = readBatchAnswer(error.body, skus, batchAnswerSettings(client), (note) => {
     if (!failedAnyway.has(note.kind)) noted?.(note);

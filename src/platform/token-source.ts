@@ -333,7 +333,7 @@ export class TokenSource {
     const origin = new URL(this.session.requireBaseUrl()).origin;
     // A token this profile had came from its route, most likely: the route is doubted only where there was none.
     const routeDoubted = refusal.routeElsewhere !== undefined && (reason === 'no token' || reason === 'other base URL');
-    const fix = `check B2BCTL_PASSWORD, or run b2bctl login --profile ${this.session.profileName}${routeDoubted ? `; else ${refusal.routeElsewhere}` : ''}`;
+    const fix = `check B2BCTL_PASSWORD, or run ${this.session.loginLine()}${routeDoubted ? `; else ${refusal.routeElsewhere}` : ''}`;
     return new AuthError(
       `${cause} and ${loggingIn} as ${refusal.username} at ${origin} with the password in B2BCTL_PASSWORD was refused (${refusal.answer}): ${refusal.checkFirst === undefined ? fix : `${refusal.checkFirst} ${fix}`}.`,
       { cause: refusal },

@@ -192,8 +192,8 @@ function cachedToken(session: Session, nowMs: number, passwordWithoutUser?: stri
       result: 'fail',
       detail:
         passwordWithoutUser === undefined
-          ? `no token for profile "${session.profileName}": run b2bctl login --profile ${session.profileName}, or set B2BCTL_PASSWORD to let doctor log in`
-          : `no token for profile "${session.profileName}", and ${passwordWithoutUser} cannot log in without a username, which profile "${session.profileName}" does not name: set B2BCTL_USERNAME, or run b2bctl login --profile ${session.profileName} --username USER (the profile keeps it)`,
+          ? `no token for profile "${session.profileName}": run ${session.commandLine(`login --profile ${session.profileName}`)}, or set B2BCTL_PASSWORD to let doctor log in`
+          : `no token for profile "${session.profileName}", and ${passwordWithoutUser} cannot log in without a username, which profile "${session.profileName}" does not name: set B2BCTL_USERNAME, or run ${session.commandLine(`login --profile ${session.profileName}`)} --username USER (the profile keeps it)`,
       setting: passwordWithoutUser === undefined ? undefined : 'username',
       exitCode: ExitCode.authFailed,
     };
@@ -202,7 +202,7 @@ function cachedToken(session: Session, nowMs: number, passwordWithoutUser?: stri
     return {
       check,
       result: 'fail',
-      detail: `the token holds ${unsendable}, which no HTTP header can carry, so it cannot be sent: run b2bctl login --profile ${session.profileName}${session.setting('token').source === 'profile' ? '' : ', or give the token alone with --token or B2BCTL_TOKEN'}`,
+      detail: `the token holds ${unsendable}, which no HTTP header can carry, so it cannot be sent: run ${session.commandLine(`login --profile ${session.profileName}`)}${session.setting('token').source === 'profile' ? '' : ', or give the token alone with --token or B2BCTL_TOKEN'}`,
       exitCode: ExitCode.authFailed,
     };
   // A token from the environment or a flag is what the probes send: the profile's cached times describe another
@@ -225,7 +225,7 @@ function cachedToken(session: Session, nowMs: number, passwordWithoutUser?: stri
     ? {
         check,
         result: 'fail',
-        detail: `expired at ${expiresAt}: run b2bctl login --profile ${session.profileName}`,
+        detail: `expired at ${expiresAt}: run ${session.commandLine(`login --profile ${session.profileName}`)}`,
         exitCode: ExitCode.authFailed,
       }
     : { check, result: 'ok', detail: `cached, obtained ${profile.tokenObtainedAt ?? '?'}, valid until ${expiresAt}` };

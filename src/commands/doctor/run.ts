@@ -301,7 +301,7 @@ function tokenAsTheRoutesTookIt(token: Finding, routes: readonly Finding[], sess
     result: 'fail',
     detail:
       detail ??
-      `the platform refused it (${where}), though cached as valid until ${session.profile.tokenExpiresAt ?? '?'}: run b2bctl login --profile ${session.profileName} (or set B2BCTL_PASSWORD so b2bctl logs in again by itself)`,
+      `the platform refused it (${where}), though cached as valid until ${session.profile.tokenExpiresAt ?? '?'}: run ${session.commandLine(`login --profile ${session.profileName}`)} (or set B2BCTL_PASSWORD so b2bctl logs in again by itself)`,
     exitCode: ExitCode.authFailed,
   };
 }

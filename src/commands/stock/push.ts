@@ -145,9 +145,11 @@ function answerWarnings(context: Context): { batch: AnswerWarnings; queue: Pick<
   return {
     batch: {
       // What the answer said is shown as it came (an error-like message in a 2xx is the platform's to mean).
+      // Words beside the 2xx may tell of a failure b2bctl does not read (`49 de 50 itens atualizados`): said so, since
+      // a cron wrapper sees only exit 0 (a user test); the wording never decides an outcome.
       unitemised: (said) =>
         unitemised(
-          `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted". If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).`,
+          `warning: the stock batch route answered 2xx without a per-item result b2bctl recognises${said === undefined ? '' : `, saying "${said}"`}; those items are reported "accepted".${said === undefined ? '' : ' Those words may tell of a failure, which b2bctl does not read from words: check the report and the store.'} If the answer holds a list of per-item results, set answers.stockBatch.results (and answers.stockBatch.status) to read them; b2bctl --verbose stock push shows the answer (doctor does not send to the stock routes, which write).`,
         ),
       // The results were recognised: only their status says the items are not applied yet.
       pending: (status) =>
@@ -290,6 +292,8 @@ function matchWarning(note: MatchNote): string {
       return `warning: the stock batch route counted fewer items applied than it was sent and not refused (${note.result} in a batch of ${countOf(note.batchSize, 'items')}) without saying which; b2bctl reports each item the answer does not itemise "unknown" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless).`;
     case 'unknownBatchStatus':
       return `warning: the stock batch route answered a batch with ${note.said}, and no per-item result: ${note.result}; b2bctl reports the items of such a batch "unknown", never "queued" or "accepted" (the errors file holds them to send again; stock values are absolute, so sending them again is harmless). b2bctl --verbose stock push shows the answer. No setting teaches b2bctl a status word; on the batch route, if that field is not the batch's outcome, set answers.stockBatch.status to the field that is.`;
+    case 'noneListed':
+      return `warning: the stock batch route answered a results list that names none of the items sent (${note.list}, for a batch of ${countOf(note.batchSize, 'items')}); b2bctl reports those items "unknown", since the platform may have applied none (the errors file holds them to send again; stock values are absolute, so sending them again is harmless). b2bctl --verbose stock push shows the answer.`;
     case 'untrustedIndex':
       return untrustedIndexWarning(note);
     case 'unshownIndexBase':

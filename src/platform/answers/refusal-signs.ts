@@ -169,7 +169,8 @@ function refusingStatus(
   if (typeof value === 'string' && value.trim() === '') return false;
   if (countingFields().includes(name) && (typeof value === 'number' || value instanceof WrittenNumber)) return false;
   if (successFlagSaysNo(name, value)) return true;
-  if (fieldVerdict(name, value)?.verdict === 'rejected') return true;
+  // A 5xx is `unknown` for one item (it may come after the item was stored), but beside results still a sign of refusal.
+  if (fieldVerdict(name, value)?.verdict === 'rejected' || isRefusingHttpStatus(value)) return true;
   return typeof value === 'string' && wordsOf(value).some((word) => refusalNames().includes(word));
 }
 

@@ -12,6 +12,11 @@ import { isRecord } from './shapes.js';
 export function recognisedStatusFields(): readonly string[] {
   return [
     'status',
+    // An HTTP-like code per item (`{"sku":"A2","statusCode":404}`): results naming their SKU and their outcome only
+    // there were taken as no per-item results, and the refused item ended `accepted`, exit 0 (a user test).
+    'statusCode',
+    'status_code',
+    'httpStatus',
     'result',
     'outcome',
     'state',
@@ -68,9 +73,6 @@ function refusingReasonPhrases(): readonly string[] {
   const content = ['misdirected_request', 'unprocessable_content', 'unprocessable_entity', 'locked'];
   const state = ['failed_dependency', 'too_early', 'upgrade_required', 'precondition_required', 'too_many_requests'];
   const legal = ['request_header_fields_too_large', 'unavailable_for_legal_reasons'];
-  const server = ['internal_server_error', 'not_implemented', 'bad_gateway', 'service_unavailable', 'gateway_timeout'];
-  const protocol = ['http_version_not_supported', 'variant_also_negotiates', 'insufficient_storage', 'loop_detected'];
-  const network = ['not_extended', 'network_authentication_required'];
   return [
     ...client,
     ...request,
@@ -80,10 +82,16 @@ function refusingReasonPhrases(): readonly string[] {
     ...content,
     ...state,
     ...legal,
-    ...server,
-    ...protocol,
-    ...network,
+    ...serverReasonPhrases(),
   ];
+}
+
+// The reason phrases of the 5xx statuses: a server's failure, `unknown` per item as its code is (serverErrorCodes).
+function serverReasonPhrases(): readonly string[] {
+  const server = ['internal_server_error', 'not_implemented', 'bad_gateway', 'service_unavailable', 'gateway_timeout'];
+  const protocol = ['http_version_not_supported', 'variant_also_negotiates', 'insufficient_storage', 'loop_detected'];
+  const network = ['not_extended', 'network_authentication_required'];
+  return [...server, ...protocol, ...network];
 }
 
 // A per-item HTTP code (a 207 Multi-Status's items, `200` and `404`), as a number or as text, says what the words do.
@@ -95,6 +103,12 @@ function rejectedCodes(): { from: number; to: number } {
   return { from: 400, to: 599 };
 }
 
+// A 5xx per item is the platform's failure, which may come after it stored the item (as a 5xx to a whole write is
+// never read as a refusal): `unknown`, sent again, not `rejected` (docs/decisions/0047-an-item-answer-read-whole.md).
+function serverErrorCodes(): { from: number; to: number } {
+  return { from: 500, to: 599 };
+}
+
 /**
  * What the answer says of one item. `unknown`: the answer may say the item was refused, but not so that b2bctl can
  * tell (two results that disagree, a SKU that fits several items, a refusal matched to no item): never `accepted`.
@@ -102,7 +116,7 @@ function rejectedCodes(): { from: number; to: number } {
 export type ItemVerdict =
   | { verdict: 'applied' | 'rejected'; message?: string }
   | { verdict: 'unsettled'; status: string }
-  | { verdict: 'unknown'; message: string };
+  | { verdict: 'unknown'; message: string; /** Its result both applies and refuses it. */ disagrees?: true };
 
 /** What one status field says: nothing when absent or null, else a verdict. */
 export function fieldVerdict(field: string, value: unknown): ItemVerdict | undefined {
@@ -145,6 +159,8 @@ export function wordVerdict(word: string): ItemVerdict {
   const leadingCode = /^(\d{3})(?=$|\s|:)/.exec(normal)?.[1];
   const code = leadingCode === undefined ? undefined : Number(leadingCode);
   if (appliedWords().includes(normal) || within(code, appliedCodes())) return { verdict: 'applied' };
+  if (within(code, serverErrorCodes()) || serverReasonPhrases().includes(normal.replace(/[\s-]+/g, '_')))
+    return serverErrorStatus(word);
   if (refusingWord(normal) || within(code, rejectedCodes())) return { verdict: 'rejected' };
   if (pendingWords().includes(normal.replace(/[\s-]+/g, '_'))) return { verdict: 'unsettled', status: word };
   if (appliedPhrase(normal)) return { verdict: 'applied' };
@@ -184,6 +200,13 @@ export function isRefusingHttpStatus(value: unknown): boolean {
   const normal = withoutMarks(String(value)).trim().toLowerCase();
   if (/^\d{3}$/.test(normal)) return within(Number(normal), rejectedCodes());
   return refusingReasonPhrases().includes(normal.replace(/[\s-]+/g, '_'));
+}
+
+function serverErrorStatus(shown: string): ItemVerdict {
+  return {
+    verdict: 'unknown',
+    message: `the platform answered "${shown.trim()}" for this item, a server error, which may come after it stored the item`,
+  };
 }
 
 function unknownStatus(shown: string): ItemVerdict {

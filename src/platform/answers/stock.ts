@@ -67,7 +67,7 @@ export interface BatchAnswerSettings {
  * What matching the results to the items noticed, for the caller's warning (once a run): an index that cannot be
  * trusted (it lies outside the batch, or names another item than the SKU beside it: results numbered from 1), a
  * SKU the platform spelled otherwise than sent (`123` for `00123`, `AB-7` for `ab-7`), matched ignoring both; a
- * result naming a SKU not sent; a refusal matched to no item; a refusal of the batch beside results showing every item
+ * result naming a SKU not sent; a refusal matched to no item; an empty results list (noneListed); a refusal of the batch beside results showing every item
  * applied; two results for one item that disagree; a SKU that fits
  * several items, the order of the answer not settling which; items the results leave out beside others shown applied;
  * a result matched by its place alone, or by its index alone, whose words quote another item's SKU (misplacedResults:
@@ -89,7 +89,8 @@ export type MatchNote =
   | { kind: 'unreadResult'; sku: string; result: string }
   | { kind: 'unknownStatus'; sku: string; result: string }
   | { kind: 'shortCount'; result: string; count: number; batchSize: number }
-  | { kind: 'unknownBatchStatus'; said: string; result: string };
+  | { kind: 'unknownBatchStatus'; said: string; result: string }
+  | { kind: 'noneListed'; list: string; batchSize: number };
 
 /**
  * One verdict per sent item (in the order sent) when the answer itemises them; undefined when no
@@ -141,9 +142,12 @@ function readAnswer(
   const unexplained = beside === undefined || explained ? [] : [beside];
   const refusals = [...(itemised?.refusals ?? []), ...unexplained];
   if (refusals.length === 0) {
-    if (itemised === undefined && lists.length === 0 && applied.length === 0)
-      return unknownBatchAnswer(body, skus, settings.status, noted, { queue: !rules.silentMayBeDropped });
+    if (itemised === undefined && lists.length === 0 && applied.length === 0) {
+      const batchWide = unknownBatchAnswer(body, skus, settings.status, noted, { queue: !rules.silentMayBeDropped });
+      if (batchWide !== undefined || !rules.silentMayBeDropped) return batchWide;
+    }
     if (rules.silentMayBeDropped) {
+      if (itemised === undefined) unknownWhenNoneListed(verdicts, body, settings.results, applied, skus, noted);
       unknownWhenUnread(verdicts, itemised?.shown ?? [], skus, noted);
       unknownWhenCountedShort(verdicts, applied, skus, noted);
       unknownWhenLeftOut(verdicts, itemised?.named ?? [], skus, noted);
@@ -317,6 +321,36 @@ function unknownWhenLeftOut(
     verdicts[item] = {
       verdict: 'unknown',
       message: `the answer showed other items of the batch ${shown} and said nothing of this one: it may have dropped it`,
+    };
+}
+
+/**
+ * An empty list where the results are read (`{"results": []}`, `[]`): not an answer without per-item results but one
+ * whose results name none of the items sent, so the platform may have applied none: each item no list or count
+ * accounts for is `unknown` (sent again: stock is absolute), never `accepted` (a user test: `200 {"results":[]}` ended
+ * exit 0). A count of the items applied that covers the batch (`"processados": 5`) still says nothing against any.
+ */
+function unknownWhenNoneListed(
+  verdicts: (ItemVerdict | undefined)[],
+  body: unknown,
+  resultsSetting: string | undefined,
+  applied: readonly AppliedSaid[],
+  skus: readonly string[],
+  noted: (note: MatchNote) => void,
+): void {
+  const place = candidatePaths(resultsSetting, recognisedResultPaths()).find((path) => {
+    const value = path === '' ? body : valueAtPath(body, path);
+    return isArray(value) && value.length === 0;
+  });
+  if (place === undefined || applied.some((said) => 'count' in said && said.count >= skus.length)) return;
+  const silent = itemsWhere(skus, (_sku, item) => verdicts[item] === undefined);
+  if (silent.length === 0) return;
+  const list = place === '' ? 'the answer, an empty list' : `the answer's "${place}", an empty list`;
+  noted({ kind: 'noneListed', list, batchSize: skus.length });
+  for (const item of silent)
+    verdicts[item] = {
+      verdict: 'unknown',
+      message: `the results list (${list}) names none of the items sent: the platform may have applied none`,
     };
 }
 
@@ -610,9 +644,16 @@ function claimedVerdict(
   const verdicts = claims.map((claim) => verdictOf(claim.result, statusField));
   const [first] = verdicts;
   if (verdicts.every((verdict) => sameVerdict(verdict, first))) {
-    // A status b2bctl cannot read (`ACTIVE`: a product's own status echoed), said once a run with the setting.
-    if (first?.verdict === 'unknown')
-      noted({ kind: 'unknownStatus', sku, result: shownResult(claims[0] as PlacedResult) });
+    // A status b2bctl cannot read (`ACTIVE`: a product's own status echoed), said once a run with the setting; a result
+    // whose fields disagree, as two results that do.
+    if (first?.verdict === 'unknown') {
+      const shown = shownResult(claims[0] as PlacedResult);
+      noted(
+        first.disagrees
+          ? { kind: 'conflictingResults', sku, results: [shown] }
+          : { kind: 'unknownStatus', sku, result: shown },
+      );
+    }
     if (first?.verdict !== 'rejected' || verdicts.length === 1) return first;
     // Refused twice (two of its fields): every reason given is kept.
     const messages = [...new Set(verdicts.map((verdict) => (verdict as { message?: string }).message))];
@@ -911,11 +952,33 @@ function verdictOf(result: unknown, statusField: string | undefined): ItemVerdic
   if (typeof result === 'string') return sentenceVerdict(result);
   if (!isRecord(result)) return undefined;
   const fields = statusField ? [statusField] : recognisedStatusFields();
-  for (const field of fields) {
+  const said = fields.flatMap((field) => {
     const verdict = fieldVerdict(field, valueAtPath(result, field));
-    if (verdict) return withReason(verdict, result, field);
-  }
-  return unlistedBooleanVerdict(result);
+    return verdict === undefined ? [] : [{ field, verdict }];
+  });
+  const [first] = said;
+  if (first === undefined) return unlistedBooleanVerdict(result);
+  if (appliesAndRefuses(said, result))
+    return {
+      verdict: 'unknown',
+      message: `the answer's result for this item both applies and refuses it: ${resultJson(result)}`,
+      disagrees: true,
+    };
+  return withReason(first.verdict, result, first.field);
+}
+
+/**
+ * A result one of whose fields says applied while another refuses (`"status": "APPLIED"` beside `"error": "Produto
+ * não encontrado"`, `"statusCode": 404`, or an `errors` list with entries): the first field alone read it `applied`,
+ * its error in the report and exit 0 (a user test). Two fields that disagree are two results that do.
+ */
+function appliesAndRefuses(said: readonly { verdict: ItemVerdict }[], result: Record<string, unknown>): boolean {
+  if (!said.some(({ verdict }) => verdict.verdict === 'applied')) return false;
+  if (said.some(({ verdict }) => verdict.verdict === 'rejected')) return true;
+  return ['error', 'erro', 'errors', 'erros'].some((field) => {
+    const value = result[field];
+    return (isArray(value) && value.length > 0) || (isRecord(value) && Object.keys(value).length > 0);
+  });
 }
 
 /**

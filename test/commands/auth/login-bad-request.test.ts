@@ -78,7 +78,7 @@ describe('login answered 400', () => {
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: No token is cached for profile "gw" and logging in as ${sandboxUser} at ${sandbox.url} with the password in B2BCTL_PASSWORD was refused (HTTP 400: Send {"username","password"} as JSON, a form, or Basic credentials): a 400 is most often the request's shape rather than the password. Check auth.style, the style of the request (json, form or basic; this one was json), and paths.token; if both are right, check B2BCTL_PASSWORD, or run b2bctl login --profile gw.\n`,
+      `error: No token is cached for profile "gw" and logging in as ${sandboxUser} at ${sandbox.url} with the password in B2BCTL_PASSWORD was refused (HTTP 400: Send {"username","password"} as JSON, a form, or Basic credentials): a 400 is most often the request's shape rather than the password. Check auth.style, the style of the request (json, form or basic; this one was json), and paths.token; if both are right, check B2BCTL_PASSWORD, or run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile gw --base-url ${sandbox.url}.\n`,
     );
     expect(result.stderr).not.toContain(sandboxPassword);
     expect(await requestCounts(sandbox)).toEqual({ 'POST /oauth/token': 1 });

@@ -100,12 +100,13 @@ it('a 404 at the guessed route names it a guess and the settings; exit 2', async
 
 it("a command's own first login (B2BCTL_PASSWORD, no token yet) refused at the guessed route names the route too", async () => {
   storeBehindGateway();
+  const configDir = freshConfigDir();
   const result = await runCommandLine(['sellers', 'list', '-q'], {
-    configDir: freshConfigDir(),
+    configDir,
     env: { B2BCTL_BASE_URL: platform.url, B2BCTL_USERNAME: 'erp@loja.test', B2BCTL_PASSWORD: password },
   });
   expect(result.stderr).toBe(
-    `error: No token is cached for profile "default" and logging in as erp@loja.test at ${platform.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401: Acesso negado): check B2BCTL_PASSWORD, or run b2bctl login --profile default; else ${guess}.\n`,
+    `error: No token is cached for profile "default" and logging in as erp@loja.test at ${platform.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401: Acesso negado): check B2BCTL_PASSWORD, or run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default --base-url ${platform.url}; else ${guess}.\n`,
   );
   expect(result.code).toBe(77);
   expect(platform.received).toEqual(['POST /v1/auth/token']);

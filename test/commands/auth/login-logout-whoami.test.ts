@@ -368,7 +368,9 @@ describe('whoami and logout', () => {
     );
     expect(result.stderr).toContain(`its token was issued for ${sandbox.url}, not ${other}`);
     // Not "log in to the profile again", which would log in to its own store once more.
-    expect(result.stderr).toContain(`(b2bctl login --profile NAME --base-url ${other}, then --profile NAME)`);
+    expect(result.stderr).toContain(
+      `(B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile NAME --base-url ${other}, then --profile NAME)`,
+    );
     const json = await runCommandLine(['whoami'], { configDir, env: { B2BCTL_BASE_URL: other } });
     expect(JSON.parse(json.stdout)).toMatchObject({ tokenStatus: 'other-base-url', baseUrl: other });
   });
@@ -412,7 +414,7 @@ describe('whoami and logout', () => {
     expect(whoami.code).toBe(77);
     expect(whoami.stdout).toBe('');
     expect(whoami.stderr).toBe(
-      'error: Not logged in for profile "default": no token is cached. Run b2bctl login --profile default.\n',
+      `error: Not logged in for profile "default": no token is cached. Run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default.\n`,
     );
 
     const again = await runCommandLine(['logout'], { configDir });
@@ -436,7 +438,7 @@ describe('whoami and logout', () => {
     const whoami = await runCommandLine(['whoami', '--profile', 'staging'], { configDir });
     expect(whoami.code).toBe(77);
     expect(whoami.stderr).toBe(
-      'error: Not logged in for profile "staging": no token is cached. Run b2bctl login --profile staging.\n',
+      `error: Not logged in for profile "staging": no token is cached. Run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile staging.\n`,
     );
   });
 });

@@ -128,7 +128,7 @@ describe('a token an older b2bctl cached with a line break', () => {
     pingAnswers();
     const api = await runCommandLine(['api', '/v1/ping'], { configDir });
     expect(api.stderr).toBe(
-      'error: Not logged in for profile "default": its cached token holds a character no HTTP header can carry (a line break or another control character), so it cannot be sent. Run b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).\n',
+      `error: Not logged in for profile "default": its cached token holds a character no HTTP header can carry (a line break or another control character), so it cannot be sent. Run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).\n`,
     );
     expect(api.code).toBe(77);
     expect(api.stderr).not.toMatch(cannotReach);
@@ -212,8 +212,7 @@ describe('doctor', () => {
     const checks = JSON.parse(doctor.stdout) as { check: string; result: string; detail: string }[];
     expect(checks.find((each) => each.check === 'token (cached)')).toMatchObject({
       result: 'fail',
-      detail:
-        'the token holds a line feed (LF), which no HTTP header can carry, so it cannot be sent: run b2bctl login --profile default',
+      detail: `the token holds a line feed (LF), which no HTTP header can carry, so it cannot be sent: run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default`,
     });
     expect(doctor.code).toBe(77);
     expect(received).not.toContain('GET /v1/ping');

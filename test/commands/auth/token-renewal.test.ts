@@ -17,10 +17,11 @@ import {
 } from '../../support/sandbox.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
-const tokenRefused =
-  'error: Not logged in for profile "default": the platform refused its token. Run b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).\n';
+// The login line names the config folder the run used, as its resume line does, so that pasted it logs in there.
+const tokenRefused = (configDir: string) =>
+  `error: Not logged in for profile "default": the platform refused its token. Run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself).\n`;
 const notLoggedIn =
-  /^error: Not logged in for profile "default": its token expired at \S+\. Run b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.\n$/;
+  /^error: Not logged in for profile "default": its token expired at \S+\. Run B2BCTL_CONFIG_DIR=\S+ b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.\n$/;
 
 /**
  * Tokens of the short-lived sandbox last 2 s. The sandbox and every command run against it read one fake clock,
@@ -151,7 +152,7 @@ describe('renewal of an expired token (--token-ttl)', () => {
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `error: The token of profile "default" expired and logging in again as ${sandboxUser} at ${shortLived.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401: Invalid username or password): check B2BCTL_PASSWORD, or run b2bctl login --profile default.\n`,
+      `error: The token of profile "default" expired and logging in again as ${sandboxUser} at ${shortLived.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401: Invalid username or password): check B2BCTL_PASSWORD, or run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default.\n`,
     );
     expect(result.stderr).not.toContain('wrong-password');
     expect(await requestCounts(shortLived)).toEqual({ [tokenRoute]: 1 });
@@ -225,7 +226,7 @@ describe('one re-login and one replay after a 401', () => {
     const result = await runCommandLine(['sellers', 'list'], { configDir });
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(tokenRefused);
+    expect(result.stderr).toBe(tokenRefused(configDir));
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 
@@ -238,7 +239,7 @@ describe('one re-login and one replay after a 401', () => {
 
     const result = await runCommandLine(['sellers', 'list'], { configDir, env: { B2BCTL_PASSWORD: sandboxPassword } });
     expect(result.code).toBe(77);
-    expect(result.stderr).toBe(tokenRefused);
+    expect(result.stderr).toBe(tokenRefused(configDir));
     expect(await requestCounts(sandbox)).toEqual({ [listingRoute]: 1 });
   });
 });

@@ -39,7 +39,7 @@ describe('customer create stopped by a refused token', () => {
     const report = /--resume (\S+)$/.exec(last)?.[1] ?? '';
     expect(report).toMatch(/^customers\.report-\d{8}-\d{6}\.csv$/);
     expect(last).toBe(
-      `error: Not logged in for profile "default": the platform refused its token. Run b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself). Then resume with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create customers.csv --profile default --concurrency 1 --resume ${report}`,
+      `error: Not logged in for profile "default": the platform refused its token. Run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default (or set B2BCTL_PASSWORD so b2bctl logs in again by itself). Then resume with: B2BCTL_CONFIG_DIR=${configDir} b2bctl customer create customers.csv --profile default --concurrency 1 --resume ${report}`,
     );
     expect(readReport(join(folder, report)).map((row) => row.outcome)).toEqual(Array(4).fill('created'));
 

@@ -84,7 +84,7 @@ export function useFaultBench(): (fault: Fault) => Promise<FaultBench> {
 }
 
 export const loginLine =
-  /^error: Not logged in for profile "default": the platform refused its token\. Run b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.$/;
+  /^error: Not logged in for profile "default": the platform refused its token\. Run B2BCTL_CONFIG_DIR=\S+ b2bctl login --profile default \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)\.$/;
 
 /** The login line of a run of `base`.csv that stopped on it, with the line that resumes the run once logged in. */
 export function loginThenResumeLine(command: string, base: string): RegExp {

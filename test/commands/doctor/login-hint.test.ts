@@ -20,5 +20,7 @@ it('an expired token of profile ttl: run b2bctl login --profile ttl', async () =
   const token = (JSON.parse(result.stdout) as { check: string; detail: string }[]).find(
     (finding) => finding.check === 'token (cached)',
   );
-  expect(token?.detail).toMatch(/^expired at \S+: run b2bctl login --profile ttl$/);
+  expect(token?.detail).toMatch(
+    new RegExp(`^expired at \\S+: run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile ttl$`),
+  );
 });

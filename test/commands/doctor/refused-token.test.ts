@@ -35,7 +35,7 @@ it('a cached token the platform refuses: the token line fails and names b2bctl l
   const token = findings.find((finding) => finding.check === 'token (cached)');
   expect(token?.result).toBe('fail');
   expect(token?.detail).toMatch(
-    /^the platform refused it \(HTTP 401 on GET \/sellerModule\/listSellers\?limit=1\), though cached as valid until \S+Z: run b2bctl login --profile shop \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)$/,
+    /^the platform refused it \(HTTP 401 on GET \/sellerModule\/listSellers\?limit=1\), though cached as valid until \S+Z: run B2BCTL_CONFIG_DIR=\S+ b2bctl login --profile shop \(or set B2BCTL_PASSWORD so b2bctl logs in again by itself\)$/,
   );
   // The routes' own lines stay as the platform answered them.
   expect(findings.filter((finding) => finding.status === 401).map((finding) => finding.detail)).toEqual([
@@ -43,7 +43,7 @@ it('a cached token the platform refuses: the token line fails and names b2bctl l
     'token refused',
   ]);
   expect(result.stderr).toMatch(
-    /^error: doctor: 3 checks failed \(each finding’s "result" says which\); token \(cached\): the platform refused it .*: run b2bctl login --profile shop /,
+    /^error: doctor: 3 checks failed \(each finding’s "result" says which\); token \(cached\): the platform refused it .*: run B2BCTL_CONFIG_DIR=\S+ b2bctl login --profile shop /,
   );
   // Nothing is sent to log in: doctor reads the cached token only, as it always did.
   expect(Object.keys(await requestCounts(sandbox))).not.toContain(tokenRoute);

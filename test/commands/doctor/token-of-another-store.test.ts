@@ -70,7 +70,7 @@ it.each([
     const findings = JSON.parse(test.stdout()) as Finding[];
     expect(findings.find((finding) => finding.check === 'token (cached)')).toMatchObject({
       result: 'fail',
-      detail: `Not logged in for profile "lojaA": its token was issued for ${storeA.url}, not ${storeB.url}. Log in to ${storeB.url} in a profile of its own (b2bctl login --profile NAME --base-url ${storeB.url}, then --profile NAME), or set B2BCTL_PASSWORD so this run logs in there by itself.`,
+      detail: `Not logged in for profile "lojaA": its token was issued for ${storeA.url}, not ${storeB.url}. Log in to ${storeB.url} in a profile of its own (B2BCTL_CONFIG_DIR=${test.configDir} b2bctl login --profile NAME --base-url ${storeB.url}, then --profile NAME), or set B2BCTL_PASSWORD so this run logs in there by itself.`,
     });
     expect(findings.find((finding) => finding.check === 'routes')).toMatchObject({ result: 'skip' });
     expect(test.stderr()).toContain(`token (cached): Not logged in for profile "lojaA": its token was issued for`);

@@ -136,16 +136,16 @@ it('a 200 without a token: its fields named, the setting to point at the token, 
 
 it('B2BCTL_PASSWORD without a username: the line names the username that is missing, and no login is tried', async () => {
   platform.routes['POST /v1/auth/token'] = answerJsonText(200, '{"access_token":"never-asked-for-0001"}');
+  const configDir = freshConfigDir();
   const result = await runCommandLine(['doctor', '-o', 'json'], {
-    configDir: freshConfigDir(),
+    configDir,
     env: { B2BCTL_BASE_URL: platform.url, B2BCTL_PASSWORD: 'Senha#2001' },
   });
   const findings = JSON.parse(result.stdout) as Finding[];
   expect(findings.find((finding) => finding.check === 'token (cached)')).toEqual({
     check: 'token (cached)',
     result: 'fail',
-    detail:
-      'no token for profile "default", and B2BCTL_PASSWORD cannot log in without a username, which profile "default" does not name: set B2BCTL_USERNAME, or run b2bctl login --profile default --username USER (the profile keeps it)',
+    detail: `no token for profile "default", and B2BCTL_PASSWORD cannot log in without a username, which profile "default" does not name: set B2BCTL_USERNAME, or run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default --username USER (the profile keeps it)`,
     setting: 'username',
   });
   expect(result.code).toBe(77);
@@ -153,13 +153,14 @@ it('B2BCTL_PASSWORD without a username: the line names the username that is miss
 });
 
 it('no password and no token: the line still says to log in or set B2BCTL_PASSWORD', async () => {
+  const configDir = freshConfigDir();
   const result = await runCommandLine(['doctor', '-o', 'json'], {
-    configDir: freshConfigDir(),
+    configDir,
     env: { B2BCTL_BASE_URL: platform.url, B2BCTL_USERNAME: 'erp@store.test' },
   });
   const findings = JSON.parse(result.stdout) as Finding[];
   expect(findings.find((finding) => finding.check === 'token (cached)')?.detail).toBe(
-    'no token for profile "default": run b2bctl login --profile default, or set B2BCTL_PASSWORD to let doctor log in',
+    `no token for profile "default": run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default, or set B2BCTL_PASSWORD to let doctor log in`,
   );
   expect(result.code).toBe(77);
 });

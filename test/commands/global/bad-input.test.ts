@@ -34,7 +34,7 @@ describe('unknown profile', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      'error: Unknown profile "nope" (known: default). Run b2bctl login --profile nope to create it.\n',
+      `error: Unknown profile "nope" (known: default). Run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile nope to create it.\n`,
     );
     expect(await requestCounts(sandbox)).toEqual({});
   });
@@ -44,7 +44,7 @@ describe('unknown profile', () => {
     const result = await runCommandLine(['sellers', 'list'], { configDir, env: { B2BCTL_PROFILE: 'nope' } });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'error: Unknown profile "nope" (no profiles yet). Run b2bctl login --profile nope to create it.\n',
+      `error: Unknown profile "nope" (no profiles yet). Run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile nope to create it.\n`,
     );
   });
 
@@ -248,7 +248,7 @@ describe('credentials', () => {
     expect(result.code).toBe(77);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `The platform refused the token of profile "default"; logging in again.\nerror: The platform refused the token of profile "default" and logging in again as ${sandboxUser} at ${sandbox.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401: Invalid username or password): check B2BCTL_PASSWORD, or run b2bctl login --profile default.\n`,
+      `The platform refused the token of profile "default"; logging in again.\nerror: The platform refused the token of profile "default" and logging in again as ${sandboxUser} at ${sandbox.url} with the password in B2BCTL_PASSWORD was refused (HTTP 401: Invalid username or password): check B2BCTL_PASSWORD, or run B2BCTL_CONFIG_DIR=${configDir} b2bctl login --profile default.\n`,
     );
   });
 

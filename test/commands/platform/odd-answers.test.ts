@@ -104,7 +104,7 @@ describe('a 200 with an empty body', () => {
     // A 2xx is the platform taking the batch (its wording is not ours to judge); what it said is shown, not dropped.
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises, saying "Invalid token for store"; those items are reported "accepted".',
+      'warning: the stock batch route answered 2xx without a per-item result b2bctl recognises, saying "Invalid token for store"; those items are reported "accepted". Those words may tell of a failure, which b2bctl does not read from words: check the report and the store.',
     );
     const name = readdirSync(dir).find((file) => /^stock\.report-.*\.csv$/.test(file)) as string;
     const messages = new Set(readReport(join(dir, name)).map((row) => row.message));

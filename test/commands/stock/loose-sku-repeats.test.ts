@@ -22,6 +22,16 @@ function workspace(files: Record<string, string | Buffer>) {
 const looseRepeat = (file: string, line: number, label: string, value: string, firstLine: number) =>
   `warning: ${file}:${line}: ${label} "${value}" is the same but for case or leading zeros as the ${label} on line ${firstLine} of this file: a platform that takes them for one product gets two values for it, and whichever request lands last wins. If they are one product, keep one line; if two, nothing is wrong.`;
 
+/** A header and `count` pairs of lines whose SKUs differ only by case, the one in capitals second. */
+function casePairs(count: number): string[] {
+  const rows = ['sku;quantity'];
+  for (let index = 1; index <= count; index++) {
+    const sku = `GEN-${String(index).padStart(7, '0')}`;
+    rows.push(`${sku.toLowerCase()};1`, `${sku};2`);
+  }
+  return rows;
+}
+
 describe('SKUs the same but for case or leading zeros in one file', () => {
   it('validate names each later line and the first, as a warning: exit 0, every line valid', async () => {
     const { run } = workspace({
@@ -93,5 +103,30 @@ describe('SKUs the same but for case or leading zeros in one file', () => {
       ['GEN-0000002', 'applied'],
       ['gen-0000001', 'rejected'],
     ]);
+  });
+
+  it('a push prints the first 100 such warnings, then one line counting the rest and the command printing every one', async () => {
+    // 130 pairs of SKUs differing only by case, a warning each, with --quiet (the sandbox knows the capital ones).
+    const { run } = workspace({ 'pairs.csv': excelCsv(...casePairs(130)) });
+    const pushed = await run(['stock', 'push', 'pairs.csv', '--route', 'batch', '--quiet']);
+    const lines = maskClock(pushed.stderr).split('\n');
+    const warnings = lines.filter((line) => line.startsWith('warning: '));
+    expect(warnings).toHaveLength(101);
+    expect(warnings[0]).toBe(looseRepeat('pairs.csv', 3, 'SKU', 'GEN-0000001', 2));
+    expect(warnings[99]).toBe(looseRepeat('pairs.csv', 201, 'SKU', 'GEN-0000100', 200));
+    expect(warnings[100]).toBe(
+      'warning: pairs.csv: 30 more warnings not printed one by one (only the first 100 are); b2bctl stock validate pairs.csv prints every one.',
+    );
+    // With --quiet the log holds those and the error line: nothing else per SKU.
+    expect(lines.filter((line) => line !== '' && !line.startsWith('warning: '))).toEqual([
+      expect.stringMatching(/^error: 130 items did not go through \(130 rejected\)/),
+    ]);
+    expect(pushed.closingLine).toMatch(/: 130 applied, 130 rejected; exit 1$/);
+  });
+
+  it('validate, whose listing it is, still prints every warning', async () => {
+    const { run } = workspace({ 'pairs.csv': excelCsv(...casePairs(130)) });
+    const validated = await run(['stock', 'validate', 'pairs.csv']);
+    expect(validated.stderr.split('\n').filter((line) => line.startsWith('warning: '))).toHaveLength(130);
   });
 });

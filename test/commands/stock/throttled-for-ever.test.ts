@@ -18,14 +18,16 @@ import { useScriptedPlatform } from '../../support/scripted-platform.js';
 const platform = useScriptedPlatform();
 const startOfNight = Date.UTC(2026, 10, 30, 2, 0, 0);
 
-/** Answers every stock batch 429 with `retryAfter`; the clock's time of each request, counted from the night's start. */
-function refuseEverything(clock: FakeClock, retryAfter: string): number[] {
+/**
+ * Answers every stock batch 429 with `retryAfter` (none when undefined); the clock's time of each request, counted from
+ * the night's start.
+ */
+function refuseEverything(clock: FakeClock, retryAfter: string | undefined): number[] {
   const times: number[] = [];
   platform.routes['PUT /v1/stock/batch'] = (_request, _body, response) => {
     times.push(clock.now() - startOfNight);
-    response
-      .writeHead(429, { 'retry-after': retryAfter, 'content-type': 'application/json' })
-      .end('{"message":"Too Many Requests"}');
+    const asked = retryAfter === undefined ? {} : { 'retry-after': retryAfter };
+    response.writeHead(429, { ...asked, 'content-type': 'application/json' }).end('{"message":"Too Many Requests"}');
   };
   return times;
 }
@@ -100,6 +102,19 @@ describe('stock push against a store that answers 429 to every request', () => {
       expect.stringMatching(new RegExp(`^stock push: ${failed.length} failed, ${200 - failed.length} not sent;`)),
     );
     expect(result.closingLine).toMatch(/: \d+ failed, \d+ not sent; exit 69$/);
+  });
+
+  it('no Retry-After at all: the stop line says no wait was asked, never "asked to wait 0 s more", exit 69', async () => {
+    const clock = new FakeClock(startOfNight);
+    refuseEverything(clock, undefined);
+    // Enough requests taking turns that the 10 minutes come before any one request's 50 429s.
+    const { result, error, report } = await push(2000, ['--batch-size', '10'], clock);
+    expect(result.code).toBe(69);
+    expect(error).toMatch(
+      /The platform answered HTTP 429 \(Too Many Requests\) to every request since 2026-11-30T02:00:00\.\d{3}Z \(\d+ times in \d+ s\) without saying how long to wait; that is the 10 minutes b2bctl waits for a platform that accepts nothing\. None of those requests was applied\. Stopped; /,
+    );
+    expect(error).not.toContain('asked to wait');
+    expect(report.every((row) => row.outcome === 'failed')).toBe(true);
   });
 
   it('a platform that accepts one request in each 9 minutes of 429s is waited out: every item applied, exit 0', async () => {

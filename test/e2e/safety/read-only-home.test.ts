@@ -5,7 +5,7 @@
  * runtime folder ($XDG_RUNTIME_DIR, else the temporary folder's b2bctl-<uid>).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
@@ -81,4 +81,35 @@ describe('a read-only home, the store and token in the environment', () => {
       expect(readdirSync(home)).toEqual([]);
     },
   );
+});
+
+/**
+ * A home that is not there at all (`HOME=/nonexistent`): root, whom no permission stops, made it, with
+ * .config/b2bctl/locks in it, to take a push's lock (a user test). A home is never b2bctl's to make: the lock goes to
+ * the runtime folder, as for a home that cannot be written.
+ */
+describe('a home that is not there, the store and token in the environment', () => {
+  it('stock push runs, its lock in $XDG_RUNTIME_DIR/b2bctl, and the home is not made', async () => {
+    const home = join(temporaryFolder('b2bctl-home-'), 'nonexistent');
+    const work = freshWorkDir();
+    const runtime = temporaryFolder('b2bctl-runtime-');
+    chmodSync(runtime, 0o700);
+    copySamples(work, 'stock.csv');
+    const env = cleanEnv(freshConfigDir(), {
+      HOME: home,
+      XDG_RUNTIME_DIR: runtime,
+      B2BCTL_BASE_URL: sandbox.url,
+      B2BCTL_TOKEN: token,
+    });
+    delete env.B2BCTL_CONFIG_DIR;
+    const child = spawn(process.execPath, [cliPath, 'stock', 'push', 'stock.csv', '--quiet'], {
+      cwd: work,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const push = await collect(child);
+    expect([push.code, push.stderr]).toEqual([0, '']);
+    expect(existsSync(home)).toBe(false);
+    expect(readdirSync(join(runtime, 'b2bctl', 'locks'))).toEqual([]);
+  });
 });

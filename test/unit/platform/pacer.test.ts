@@ -910,3 +910,65 @@ describe("Pacer: the run's first request, which reaches the platform later than 
     expect(starts[4]).toBeCloseTo(120 + 1000 / 0.98, 6);
   });
 });
+
+/**
+ * A store whose limit is shared with other jobs of the account: it refuses one request in seven with Retry-After 2 s,
+ * whatever the pace. `phase` moves the first 429 (which request meets it decided whether the spacing rule took over).
+ */
+async function oneInSevenRefused(phase: number, accepting: number) {
+  const clock = new FakeClock();
+  const said: string[] = [];
+  const pacer = new Pacer(clock, undefined, undefined, undefined, longestRefusalMs, (message) => said.push(message));
+  const rates: number[] = [];
+  let sent = 0;
+  while (rates.length < accepting) {
+    const started = await pacer.take();
+    clock.advance(50);
+    if (++sent % 7 === phase) pacer.throttled(2000, started);
+    else {
+      pacer.succeeded(started);
+      rates.push(pacer.currentRate ?? Number.POSITIVE_INFINITY);
+    }
+  }
+  return { rates, elapsedMs: clock.now(), said };
+}
+
+describe('Pacer: a store refusing one request in seven whatever the pace (a user test: the pace fell without bound)', () => {
+  it.each([0, 1, 2, 3, 4, 5, 6])(
+    'first 429 at phase %s: over 1,000 requests the pace settles and stays above one every 3 s',
+    async (phase) => {
+      const { rates, elapsedMs, said } = await oneInSevenRefused(phase, 1000);
+      // Settled: the second half of the run is paced as its end is, and never below a request every 3 s.
+      expect(Math.min(...rates.slice(500))).toBeCloseTo(rates.at(-1) as number, 6);
+      expect(rates.at(-1)).toBeGreaterThan(1 / 3);
+      // 1,000 accepted (and their 429s, each a 2 s pause) in under an hour: at 11 s a request it took over three.
+      expect(elapsedMs).toBeLessThan(3_600_000);
+      expect(said).toEqual([]);
+    },
+  );
+
+  it('a store allowing one request every 10 s: the pace found, and said once, even with --quiet', async () => {
+    const clock = new FakeClock();
+    const said: string[] = [];
+    const pacer = new Pacer(clock, undefined, undefined, undefined, longestRefusalMs, (message) => said.push(message));
+    const { accepted } = await againstSlidingWindow(
+      pacer,
+      clock,
+      { limit: 1, windowMs: 10_000, retryAfterMs: 10_000 },
+      600_000,
+    );
+    expect(accepted.length).toBeGreaterThanOrEqual(40);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^the platform's 429s \(Too Many Requests\) have slowed the pace to one request every [\d.]+ s, below one every 5 s; /,
+    );
+  });
+
+  it('a --rate asked below the floor is not said to be slow', async () => {
+    const clock = new FakeClock();
+    const said: string[] = [];
+    const pacer = new Pacer(clock, 0.1, undefined, undefined, longestRefusalMs, (message) => said.push(message));
+    await againstSlidingWindow(pacer, clock, { limit: 1, windowMs: 10_000, retryAfterMs: 10_000 }, 120_000);
+    expect(said).toEqual([]);
+  });
+});

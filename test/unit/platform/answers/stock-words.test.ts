@@ -44,14 +44,67 @@ describe('readBatchAnswer, word by word', () => {
     ]);
   });
 
-  it.each([400, 404, 409, 422, 500, 599, '404'])('the per-item HTTP code %j is rejected, with its message', (code) => {
+  it.each([400, 404, 409, 422, 499, '404'])('the per-item HTTP code %j is rejected, with its message', (code) => {
     expect(readBatchAnswer([{ status: 'ok' }, { status: code, message: 'sku not found' }], skus)).toEqual([
       { verdict: 'applied' },
       { verdict: 'rejected', message: 'sku not found' },
     ]);
   });
 
-  it.each(['400 Bad Request', '404: not found', '500 Internal Server Error'])(
+  it.each([500, 503, 599, '502', '500 Internal Server Error', 'SERVICE-UNAVAILABLE', 'bad_gateway'])(
+    'the per-item server error %j is unknown (it may come after the item was stored), quoting the result',
+    (code) => {
+      const result = { status: code, message: 'm' };
+      expect(readBatchAnswer([{ status: 'ok' }, result], skus)?.[1]).toEqual({
+        verdict: 'unknown',
+        message: `the platform answered "${String(code)}" for this item, a server error, which may come after it stored the item: ${JSON.stringify(result)}`,
+      });
+    },
+  );
+
+  it.each(['statusCode', 'status_code', 'httpStatus'])(
+    'an HTTP code per item under "%s": 2xx applied, 4xx rejected, 5xx and others unknown',
+    (field) => {
+      const verdicts = readBatchAnswer(
+        [200, 404, '422', 503, 302].map((code, place) => ({ sku: `S${place}`, [field]: code })),
+        ['S0', 'S1', 'S2', 'S3', 'S4'],
+      );
+      expect(verdicts?.map((verdict) => verdict?.verdict)).toEqual([
+        'applied',
+        'rejected',
+        'rejected',
+        'unknown',
+        'unknown',
+      ]);
+    },
+  );
+
+  it.each([
+    ['an error text', { sku: 'SKU-2', status: 'APPLIED', error: 'Produto não encontrado' }],
+    ['an HTTP code of refusal', { sku: 'SKU-2', status: 'OK', statusCode: 404 }],
+    ['an errors list', { sku: 'SKU-2', success: true, errors: [{ message: 'preço inválido' }] }],
+    ['a false flag', { sku: 'SKU-2', status: 'APPLIED', valid: false }],
+  ])('a result that says applied beside %s is unknown, quoting it, whatever the words', (_name, result) => {
+    expect(readBatchAnswer([{ sku: 'SKU-1', status: 'OK' }, result], skus)).toEqual([
+      { verdict: 'applied' },
+      {
+        verdict: 'unknown',
+        message: `the answer's result for this item both applies and refuses it: ${JSON.stringify(result)}`,
+        disagrees: true,
+      },
+    ]);
+  });
+
+  it.each([
+    { sku: 'SKU-2', status: 'APPLIED', error: null },
+    { sku: 'SKU-2', status: 'APPLIED', error: '' },
+    { sku: 'SKU-2', status: 'APPLIED', errors: [] },
+    { sku: 'SKU-2', ok: true, erro: false },
+  ])('%j: an empty error field refuses nothing, applied', (result) => {
+    expect(readBatchAnswer([{ sku: 'SKU-1', status: 'OK' }, result], skus)?.[1]?.verdict).toBe('applied');
+  });
+
+  it.each(['400 Bad Request', '404: not found'])(
     'the status line %j is read by its leading code: rejected, with its message',
     (line) => {
       expect(readBatchAnswer([{ status: 'ok' }, { status: line, message: 'm' }], skus)).toEqual([
@@ -213,8 +266,7 @@ describe('readBatchAnswer, word by word', () => {
   });
 
   it('nothing that reads as per-item results: no verdicts (the caller reports the items accepted)', () => {
-    for (const body of [[], {}, { count: 2 }, { results: [] }, [1, 2], null, 'ok'])
-      expect(readBatchAnswer(body, skus)).toBeUndefined();
+    for (const body of [{}, { count: 2 }, [1, 2], null, 'ok']) expect(readBatchAnswer(body, skus)).toBeUndefined();
   });
 
   it('an object keyed by the SKUs sent that only echoes values is no result: it says nothing either way', () => {
@@ -281,7 +333,6 @@ describe('readBatchAnswer, the words a refusal, a pending item or an unknown sta
     'BAD_REQUEST',
     'Unprocessable Entity',
     'conflict',
-    'SERVICE-UNAVAILABLE',
   ])('"%s" is rejected', (word) => {
     expect(readBatchAnswer([{ status: 'ok' }, { status: word }], skus)?.[1]?.verdict).toBe('rejected');
   });

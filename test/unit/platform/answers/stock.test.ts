@@ -71,9 +71,34 @@ describe('readBatchAnswer: the per-item shapes a platform may answer the batch r
     ['an acknowledgement without items', { accepted: true, count: 3 }],
     ['an empty object', {}],
     ['plain text', 'OK'],
-    ['an empty array', []],
   ])('%s: nothing itemised, so undefined (the caller reports the items accepted)', (_name, body) => {
     expect(readBatchAnswer(body, skus)).toBeUndefined();
+  });
+
+  it.each([
+    ['the answer itself', [], 'the answer, an empty list'],
+    ['"results"', { results: [] }, 'the answer\'s "results", an empty list'],
+    ['"data.items"', { data: { items: [] } }, 'the answer\'s "data.items", an empty list'],
+  ])('an empty results list (%s) names none of the items: each unknown, noted once', (_name, body, list) => {
+    const notes: MatchNote[] = [];
+    const message = `the results list (${list}) names none of the items sent: the platform may have applied none`;
+    expect(readBatchAnswer(body, skus, {}, (note) => notes.push(note))).toEqual(
+      skus.map(() => ({ verdict: 'unknown', message })),
+    );
+    expect(notes).toEqual([{ kind: 'noneListed', list, batchSize: 3 }]);
+  });
+
+  it('an empty results list beside a count covering the batch: the count says nothing against any, undefined', () => {
+    expect(readBatchAnswer({ results: [], processados: 3 }, skus)).toBeUndefined();
+  });
+
+  it('an empty results list where answers.stockBatch.results points: unknown; elsewhere it is no results list', () => {
+    expect(readBatchAnswer({ payload: [] }, skus, { results: 'payload' })?.[0]?.verdict).toBe('unknown');
+    expect(readBatchAnswer({ payload: [] }, skus)).toBeUndefined();
+  });
+
+  it('an empty results list on the queue route says nothing: the items stay queued', () => {
+    expect(readQueueRefusal({ batchId: 'b1', results: [] }, skus)).toBeUndefined();
   });
 
   it('two fields that could each name the SKU (numeric SKUs, quantities among them) tell nothing: the place decides', () => {
