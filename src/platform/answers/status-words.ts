@@ -104,7 +104,7 @@ function rejectedCodes(): { from: number; to: number } {
 }
 
 // A 5xx per item is the platform's failure, which may come after it stored the item (as a 5xx to a whole write is
-// never read as a refusal): `unknown`, sent again, not `rejected` (docs/decisions/0047-an-item-answer-read-whole.md).
+// never read as a refusal): `unknown`, sent again, not `rejected` (docs/decisions/0043-an-item-answer-read-whole.md).
 function serverErrorCodes(): { from: number; to: number } {
   return { from: 500, to: 599 };
 }

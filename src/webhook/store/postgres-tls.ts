@@ -5,7 +5,7 @@ import { isLoopbackHost } from '../../net/plain-http.js';
 /**
  * What a PostgreSQL store's URL and PGSSLMODE ask of TLS, read as the bundled pg reads them, and the host it goes to
  * (its own or PGHOST's). The store's password and every event cross the network to it: the project's rule for
- * credentials, plain only to this machine (net/plain-http.ts, decision 0028), holds for the store too (decision 0044).
+ * credentials, plain only to this machine (net/plain-http.ts, decision 0028), holds for the store too (decision 0041).
  */
 export interface StoreTransport {
   /** The host pg connects to: the URL's, else PGHOST, else localhost; a socket's folder starts with `/`. */
