@@ -247,6 +247,19 @@ function lostTo(current: ReadLock | 'gone', what: string): string {
   return `${what}: it is now PID ${other.pid}'s (${other.command}, since ${other.startedAt})`;
 }
 
+/**
+ * Who holds a lock a run waited for, and what to do should that be no b2bctl: one wording for every lock that is waited
+ * on (the short locks and the login lock).
+ */
+export function stillHeldBy(path: string, holder: LockHolder | undefined): { who: string; remedy: string } {
+  if (holder === undefined)
+    return { who: 'another b2bctl', remedy: `if no b2bctl is running, remove ${printable(path)}` };
+  return {
+    who: `PID ${holder.pid} (${holder.command}, since ${holder.startedAt}), which is still running`,
+    remedy: `if PID ${holder.pid} is not b2bctl, remove ${printable(path)}`,
+  };
+}
+
 /** The text of a lock this process takes for `command`: who holds it, and a nonce that makes it this lock's alone. */
 export function lockText(command: string): string {
   const holder: LockHolder = {

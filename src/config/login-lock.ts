@@ -9,7 +9,7 @@ import { printable } from '../lib/printable.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
 import { checkLocksFolderSafety } from './folder-safety.js';
 import { refuseToMakeTheHome } from './location.js';
-import { attemptLock, type LockHolder, lockText, profileLockPath, refuseOddLockPath } from './lock.js';
+import { attemptLock, type LockHolder, lockText, profileLockPath, refuseOddLockPath, stillHeldBy } from './lock.js';
 
 /**
  * How long a run waits for another run's login of the same profile, from the retry policy in force: a login takes
@@ -83,12 +83,7 @@ function orUnwritable<T>(work: () => T): T | 'unwritable' {
 
 /** Exit 75 ("try again later"): the holder is running, and the next run most likely finds the token it saved. */
 function loginLockHeld(path: string, profileName: string, waitMs: number, holder: LockHolder | undefined): B2bctlError {
-  const who = holder
-    ? `PID ${holder.pid} (${holder.command}, since ${holder.startedAt}), which is still running`
-    : 'another b2bctl';
-  const remedy = holder
-    ? `if PID ${holder.pid} is not b2bctl, remove ${printable(path)}`
-    : `if no b2bctl is running, remove ${printable(path)}`;
+  const { who, remedy } = stillHeldBy(path, holder);
   return new B2bctlError(
     `The login lock of profile "${profileName}" (${printable(path)}) has been held for over ${spokenDuration(waitMs)} by ${who}; this run waited for its token and sent nothing. Try again; ${remedy}.`,
     ExitCode.interrupted,

@@ -1,6 +1,6 @@
 import { B2bctlError, ExitCode } from '../base/errors.js';
 import { printable } from '../lib/printable.js';
-import { attemptLock, type LockHolder, lockText, refuseOddLockPath } from './lock.js';
+import { attemptLock, type LockHolder, lockText, refuseOddLockPath, stillHeldBy } from './lock.js';
 
 /** How long a config write waits for another's by default: a write takes milliseconds, so this is a holder stuck. */
 const defaultWaitMs = 10_000;
@@ -51,12 +51,7 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /** Exit 75 ("try again later"): the holder is running, and the next try most likely finds the lock free. */
 function stillHeld(path: string, waitMs: number, holder: LockHolder | undefined): B2bctlError {
-  const who = holder
-    ? `PID ${holder.pid} (${holder.command}, since ${holder.startedAt}), which is still running`
-    : 'another b2bctl';
-  const remedy = holder
-    ? `if PID ${holder.pid} is not b2bctl, remove ${printable(path)}`
-    : `if no b2bctl is running, remove ${printable(path)}`;
+  const { who, remedy } = stillHeldBy(path, holder);
   return new B2bctlError(
     `The lock ${printable(path)} has been held for over ${waitMs / 1000} s by ${who}; nothing was written. Try again; ${remedy}.`,
     ExitCode.interrupted,

@@ -33,21 +33,6 @@ export interface TaxRule {
   destinationBaseReduction?: string;
 }
 
-/** The fields of a table row, as a record read from a CSV or workbook. */
-export const taxRuleFields = [
-  'ncm',
-  'from',
-  'to',
-  'buyer',
-  'icmsRate',
-  'icmsBaseReduction',
-  'ipiRate',
-  'mva',
-  'destinationRate',
-  'fcpRate',
-  'destinationBaseReduction',
-] as const;
-
 /** How an ERP writes the buyer's kind: our words, or the answer to "contribuinte do ICMS?". */
 const buyerWords = new Map<string, BuyerKind>([
   ...['taxpayer', 'contribuinte', 'sim', 's', '1'].map((word) => [word, 'taxpayer'] as const),
@@ -63,6 +48,9 @@ export const rateFields = [
   'fcpRate',
   'destinationBaseReduction',
 ] as const;
+
+/** The fields of a table row, as a record read from a CSV or workbook: its key, then its rates. */
+export const taxRuleFields = ['ncm', 'from', 'to', 'buyer', ...rateFields] as const;
 
 export type RuleCheck = { ok: true; rule: TaxRule } | { ok: false; problems: { field: string; message: string }[] };
 
