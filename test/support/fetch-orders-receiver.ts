@@ -15,6 +15,16 @@ export function wholeOrder(id: number | string, status: string, lastUpdated: unk
   return { id, status, lastUpdated, items: [{ sku: 'A', quantity: status.length }] };
 }
 
+/** An order awaiting payment at `stamp` as the simplified orders webhook names it, its number 100,000 past its id. */
+export function simplifiedOrder(id: number, stamp: string) {
+  return { id, orderId: 100_000 + id, status: 'AWAITING_PAYMENT', lastUpdated: stamp };
+}
+
+/** The same order's detail, as the platform answers it to --fetch-orders. */
+export function orderDetail(id: number, stamp: string) {
+  return { ...wholeOrder(id, 'AWAITING_PAYMENT', stamp), orderId: 100_000 + id };
+}
+
 /**
  * A receiver with --fetch-orders (and `flags`) on PLATFORM: posts `events` in turn, then a last whole order whose file
  * says the hand-off went past them all (it hands events off in order); returns the inbox's orders folder, the status

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ListenOptions } from '../../../src/commands/webhook/listen.js';
-import { wholeOrder } from '../../support/fetch-orders-receiver.js';
+import { orderDetail, simplifiedOrder } from '../../support/fetch-orders-receiver.js';
 import { answerJson, type RouteHandler, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { standInErp } from '../../support/stand-in-erp.js';
 import { until } from '../../support/until.js';
@@ -25,8 +25,8 @@ afterAll(removeReceiverFolders);
 const platform = useScriptedPlatform();
 
 const stamp = '2026-11-30T23:29:11.081Z';
-const simplified = (id: number) => ({ id, orderId: 100_000 + id, status: 'AWAITING_PAYMENT', lastUpdated: stamp });
-const detail = (id: number) => ({ ...wholeOrder(id, 'AWAITING_PAYMENT', stamp), orderId: 100_000 + id });
+const simplified = (id: number) => simplifiedOrder(id, stamp);
+const detail = (id: number) => orderDetail(id, stamp);
 
 /** A detail route answering 503 to its first request, then the order. */
 function failingOnce(id: number): RouteHandler {

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ListenOptions } from '../../../src/commands/webhook/listen.js';
-import { wholeOrder } from '../../support/fetch-orders-receiver.js';
+import { orderDetail, simplifiedOrder } from '../../support/fetch-orders-receiver.js';
 import { createDatabase, usePostgresCluster } from '../../support/postgres.js';
 import { answerJson, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { standInErp } from '../../support/stand-in-erp.js';
@@ -28,8 +28,8 @@ const platform = useScriptedPlatform();
 const postgres = usePostgresCluster();
 
 const stamp = '2026-11-30T23:29:11.081Z';
-const simplified = (id: number) => ({ id, orderId: 100_000 + id, status: 'AWAITING_PAYMENT', lastUpdated: stamp });
-const detail = (id: number) => ({ ...wholeOrder(id, 'AWAITING_PAYMENT', stamp), orderId: 100_000 + id });
+const simplified = (id: number) => simplifiedOrder(id, stamp);
+const detail = (id: number) => orderDetail(id, stamp);
 const holdWarning = /^warning: hand-off "fetch-orders" fails on order 2 \(orders event 2\)/m;
 
 /** The pending count /healthz gives for hand-off `name`: read from the store, it is what a kill would leave. */

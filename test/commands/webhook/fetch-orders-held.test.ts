@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { wholeOrder } from '../../support/fetch-orders-receiver.js';
+import { orderDetail, simplifiedOrder } from '../../support/fetch-orders-receiver.js';
 import { answerJson, useScriptedPlatform } from '../../support/scripted-platform.js';
 import { standInErp } from '../../support/stand-in-erp.js';
 import { until } from '../../support/until.js';
@@ -23,8 +23,8 @@ afterAll(removeReceiverFolders);
 const platform = useScriptedPlatform();
 
 const stamp = '2026-11-30T23:29:11.081Z';
-const simplified = (id: number) => ({ id, orderId: 100_000 + id, status: 'AWAITING_PAYMENT', lastUpdated: stamp });
-const detail = (id: number) => ({ ...wholeOrder(id, 'AWAITING_PAYMENT', stamp), orderId: 100_000 + id });
+const simplified = (id: number) => simplifiedOrder(id, stamp);
+const detail = (id: number) => orderDetail(id, stamp);
 
 /** The receiver's /healthz body. */
 async function health(url: string): Promise<{ status: string; problems: Record<string, unknown>[] }> {
