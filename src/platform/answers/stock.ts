@@ -997,7 +997,12 @@ function withReason(verdict: ItemVerdict, result: Record<string, unknown>, statu
     typeof status !== 'string' || rejectedWords().includes(status.trim().toLowerCase()) || /^\d+$/.test(status.trim());
   const read = new Set([...usualSkuFields(), 'index', ...recognisedStatusFields()]);
   const saysMore = !bare || Object.keys(result).some((field) => !read.has(field));
-  return saysMore ? { verdict: 'rejected', message: `the platform refused this item: ${resultJson(result)}` } : verdict;
+  if (saysMore) return { verdict: 'rejected', message: `the platform refused this item: ${resultJson(result)}` };
+  // A bare code (`{"sku":"A2","statusCode":404}`) is all the reason there is: said, not an empty line in the report.
+  const code = typeof status === 'number' || (typeof status === 'string' && /^\d+$/.test(status.trim()));
+  return code
+    ? { verdict: 'rejected', message: `the platform answered ${String(status).trim()} for this item` }
+    : verdict;
 }
 
 function resultJson(result: unknown): string {

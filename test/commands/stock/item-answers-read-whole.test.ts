@@ -16,14 +16,14 @@ const routeAnsweredWith = useAnsweredStockRoute();
 const batch = ['A1', 'A2', 'A3'];
 
 describe('stock push --route batch: a per-item status code and a result that disagrees with itself', () => {
-  it('results naming each SKU with a statusCode, 404 for one: that item rejected, in the errors file, exit 1', async () => {
+  it('results naming each SKU with a statusCode, 404 for one: that item rejected saying so, in the errors file, exit 1', async () => {
     const { sandbox, test, sent } = await routeAnsweredWith('batch', 200, (skus) => ({
       results: skus.map((sku) => ({ sku, statusCode: sku === 'A2' ? 404 : 200 })),
     }));
     const { folder, options } = stockFile('batch', batch);
     expect(await test.run(push, options)).toBe(1);
     expect(runRecord(folder)).toEqual({
-      rows: ['A1 applied  ', 'A2 rejected  ', 'A3 applied  '],
+      rows: ['A1 applied  ', 'A2 rejected  the platform answered 404 for this item', 'A3 applied  '],
       errors: ['A2'],
     });
     expect(warningLines(test.stderr())).toEqual([]);

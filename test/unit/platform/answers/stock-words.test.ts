@@ -27,7 +27,7 @@ describe('readBatchAnswer, word by word', () => {
     },
   );
 
-  it.each(['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found', '422', '400', 'REJECTED'])(
+  it.each(['error', 'rejected', 'failed', 'failure', 'invalid', 'false', 'not_found', 'REJECTED'])(
     '"%s" is rejected',
     (word) => {
       expect(readBatchAnswer([{ status: 'ok' }, { status: word }], skus)).toEqual([
@@ -36,6 +36,13 @@ describe('readBatchAnswer, word by word', () => {
       ]);
     },
   );
+
+  it.each(['422', 400])('the bare code %j is rejected, the code its message (no empty line in the report)', (code) => {
+    expect(readBatchAnswer([{ status: 'ok' }, { status: code }], skus)).toEqual([
+      { verdict: 'applied' },
+      { verdict: 'rejected', message: `the platform answered ${code} for this item` },
+    ]);
+  });
 
   it.each([200, 201, 207, 299, '204', ' 200 '])('the per-item HTTP code %j is applied', (code) => {
     expect(readBatchAnswer([{ status: code }, { status: 'error' }], skus)).toEqual([
