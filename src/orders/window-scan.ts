@@ -459,6 +459,7 @@ class WindowScanner<T extends OrderVersion> {
     }
   }
 
+  /** readByOffset's pages, read and proven; a refused page past the first thrown as OffsetRefused (pageAt). */
   private async pagesOf(part: TimeWindow, first: StampedPage<T>, budget: number): Promise<T[] | GivenUp> {
     const pages: OffsetRead<T>[] = [];
     const keep = (offset: number, page: StampedPage<T>) =>
