@@ -242,6 +242,30 @@ export function readOnOffset(pages: readonly OffsetPage[], pageSize: number): nu
 }
 
 /**
+ * The offset of the empty page that ends pages read by offset from one window, when the pages before it were full up
+ * to it: that empty page may be a store's limit on how deep its listing pages (`[]` at any offset past it, a user
+ * test), not the window's end. Full: the page reaching furthest as long as the longest, then `[]` where the next one
+ * starts, overlapping it by an order (readOnOffset), where a still listing that ends there answers that order again.
+ * Judged against the store's own page size, the longest page listed, once two pages that long were read, else against
+ * the limit asked: one page shorter than asked is a whole window. Undefined when no empty page ends the pages, or the
+ * pages before it were not full: a window that ends as any does, at a short page.
+ */
+export function endFullUpTo(pages: readonly OffsetPage[], pageSize: number): number | undefined {
+  const end = firstEndingEmpty(pages);
+  const before = pages.filter((page) => page.listed > 0 && page.offset < end);
+  if (!Number.isFinite(end) || before.length === 0) return undefined;
+  const longest = Math.max(...before.map((page) => page.listed));
+  const offsetsAsLong = new Set(before.filter((page) => page.listed >= longest).map((page) => page.offset));
+  if (longest < pageSize && offsetsAsLong.size < 2) return undefined;
+  // The furthest page, as readOnOffset takes it: of those reaching as far, the one asked deepest.
+  const reach = (page: OffsetPage) => page.offset + page.listed;
+  const furthest = before.reduce((far, page) =>
+    reach(page) > reach(far) || (reach(page) === reach(far) && page.offset > far.offset) ? page : far,
+  );
+  return furthest.listed >= longest ? end : undefined;
+}
+
+/**
  * The orders in the order a poll hands them over: by update instant, oldest first, and by id within one instant
  * (whole-number ids as numbers), whatever order the listing gave them in (newest first by creation). An instant
  * that does not parse sorts as its text, after those that do.

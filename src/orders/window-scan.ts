@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { B2bctlError, ExitCode, PlatformError } from '../base/errors.js';
 import {
+  endFullUpTo,
   inUpdateOrder,
   maximumPieces,
   offsetBreaks,
@@ -70,6 +71,11 @@ type StampedPage<T> = Page<T> & { asked: number; answered: number };
 type OffsetRead<T> = OffsetPage & { orders: T[] };
 /** What reading a window gave: its orders in time-ordered windows, or the smaller windows to read instead. */
 type Outcome<T> = { scanned: ScannedWindow<T>[] } | { pieces: TimeWindow[] };
+/**
+ * Why an offset read gave its window up to a split by time: it holds more orders than the budget, or the listing
+ * does not page as deep as the window holds (a store limiting how deep its listing pages: `[]` or a 400 there).
+ */
+type GivenUp = 'over-budget' | 'too-deep';
 
 /**
  * Reads of a window's first page while it comes back empty beside a stated total above 0 (headPage): a spurious empty
@@ -276,8 +282,10 @@ class WindowScanner<T extends OrderVersion> {
   }
 
   /**
-   * A page b2bctl asks only to bound a window's size; undefined when the store refuses that offset with 400 (a limit
-   * on how deep its listing pages, a user test): no failure of the listing, whose first page was answered.
+   * A page past a window's first, at an offset b2bctl chose (to bound its size, to read it on, to look whether the
+   * listing answers that deep); undefined when the store refuses that offset with 400: a limit on how deep its listing
+   * pages (a user test), whatever the words of its message, and no failure of the listing, whose first page was
+   * answered.
    */
   private async deepPage(part: TimeWindow, offset: number): Promise<StampedPage<T> | undefined> {
     // Refused once, refused again: the store's limit is its own, whatever the window.
@@ -303,20 +311,29 @@ class WindowScanner<T extends OrderVersion> {
     const atLeast = full ? await this.ordersAtLeast(part) : 0;
     // Its size unknown (the store refused the offset asked to bound it): split by time, as a full window that could
     // not be proven is, into pieces its offsets reach.
-    if (atLeast === undefined) {
-      this.observe('time-split');
-      return { pieces: splitWindow(part, piecesForFullWindow(part, this.density(), this.concurrency)) };
-    }
+    if (atLeast === undefined) return this.splitTooDeep(part);
     if (atLeast > this.budget) return this.splitOverBudget(part, atLeast);
     // One offset read at a time (it has every slot to itself): memory holds two such windows at most, the one
     // being handed over and the next. A store whose pages are shorter than asked was not looked at the budget's
     // end: its read stops there, and the look comes then.
     const orders = await this.offsetReads(() => this.readByOffset(part, first, full ? Infinity : this.budget));
-    if (orders === undefined)
+    if (orders === 'over-budget')
       return this.splitOverBudget(part, Math.max(this.budget + 1, (await this.ordersAtLeast(part)) ?? 0));
+    // Its pieces are read as every window is, each handed over when read: a large window on such a store is never
+    // held whole.
+    if (orders === 'too-deep') return this.splitTooDeep(part);
     this.measured(part, orders.length);
     // Read whole, so it can be handed over in time order, a few orders at a time, each moving the cursor.
     return { scanned: timeOrderedChunks(part, orders, ordersPerChunk) };
+  }
+
+  /**
+   * A window the listing does not page as deep as it holds, or whose size it refused to say (a 400 to the look at the
+   * budget's end): split by time, as a full window that could not be proven is, into pieces its offsets reach.
+   */
+  private splitTooDeep(part: TimeWindow): Outcome<T> {
+    this.observe('time-split');
+    return { pieces: splitWindow(part, piecesForFullWindow(part, this.density(), this.concurrency)) };
   }
 
   /** A window holding at least `atLeast` orders, more than the budget: pieces of about 80% of it. */
@@ -334,7 +351,9 @@ class WindowScanner<T extends OrderVersion> {
     if (part.from >= part.to) return [{ window: part, orders: inUpdateOrder(await this.readInstant(part)) }];
     const first = firstPage ?? (await this.headPage(part));
     // An empty first page is an empty window: orders only leave it while it is read.
-    const orders = first.listed === 0 ? [] : ((await this.readByOffset(part, first)) ?? []);
+    const orders = first.listed === 0 ? [] : await this.readByOffset(part, first);
+    // Not read whole by offset (its budget is unbounded here, so the listing pages less deep than it holds): by time.
+    if (typeof orders === 'string') return [{ window: part, orders: inUpdateOrder(await this.splitByTime(part)) }];
     this.measured(part, orders.length);
     // The listing gives a page newest first by creation: handed over by update instant, as every window is.
     return [{ window: part, orders: inUpdateOrder(orders) }];
@@ -364,7 +383,7 @@ class WindowScanner<T extends OrderVersion> {
       end = await this.instantPass(part, found);
       if (found.size === before && pass > 0) break;
     }
-    if (end.fullUpToIt && !(await this.pagesAsDeepAs(end.offset))) throw instantPastOffsets(part, end);
+    if (end.fullUpToIt && !(await this.pagesAsDeepAs(end.offset, part))) throw instantPastOffsets(part, end);
     return [...found.values()];
   }
 
@@ -399,25 +418,49 @@ class WindowScanner<T extends OrderVersion> {
 
   /**
    * Whether the listing answers orders at `offset` or deeper: a page of this run did, or the run's whole window, asked
-   * there once, does. A store that answers `[]` past an offset limit cannot be told from a listing's end by the pages
-   * of one instant, which no split by time makes smaller.
+   * there once, does (refused with 400 there, it does not). A store that answers `[]` past an offset limit cannot be
+   * told from a window's end by that window's pages alone. `part`, the window whose empty page at `offset` asks: when
+   * it is the run's whole window, that page was the look.
    */
-  private async pagesAsDeepAs(offset: number): Promise<boolean> {
+  private async pagesAsDeepAs(offset: number, part: TimeWindow): Promise<boolean> {
     if (this.deepestAnswered >= offset || this.root === undefined) return true;
+    if (part.from === this.root.from && part.to === this.root.to) return false;
     let probe = this.deepProbes.get(offset);
     if (probe === undefined) {
-      probe = this.fetch(this.root, offset).then((page) => page.listed > 0);
+      probe = this.deepPage(this.root, offset).then((page) => page !== undefined && page.listed > 0);
       this.deepProbes.set(offset, probe);
     }
     return probe;
   }
 
   /**
+   * A page of a window read by offset. Past its first, a 400 is the store's limit on how deep its listing pages
+   * (deepPage): thrown as OffsetRefused, which gives the window up to the split by time (readByOffset).
+   */
+  private async pageAt(part: TimeWindow, offset: number): Promise<StampedPage<T>> {
+    if (offset === 0) return this.fetch(part, 0);
+    const page = await this.deepPage(part, offset);
+    if (page === undefined) throw new OffsetRefused();
+    return page;
+  }
+
+  /**
    * A window read by offset: `concurrency` pages in flight while they come back as long as asked, each overlapping
    * the one before by an order; then on, a page at a time, past any short page until an empty one; then repaired
-   * until the pages prove that no unchanged order was skipped (`repairChain`).
+   * until the pages prove that no unchanged order was skipped (`repairChain`). Given up when it holds more than
+   * `budget` orders, or the listing refuses (400) an offset it needs or ends it where it may only stop paging.
    */
-  private async readByOffset(part: TimeWindow, first: StampedPage<T>, budget = Infinity): Promise<T[] | undefined> {
+  private async readByOffset(part: TimeWindow, first: StampedPage<T>, budget = Infinity): Promise<T[] | GivenUp> {
+    try {
+      return await this.pagesOf(part, first, budget);
+    } catch (error) {
+      if (error instanceof OffsetRefused) return 'too-deep';
+      throw error;
+    }
+  }
+
+  /** readByOffset's pages, read and proven; a refused page past the first thrown as OffsetRefused (pageAt). */
+  private async pagesOf(part: TimeWindow, first: StampedPage<T>, budget: number): Promise<T[] | GivenUp> {
     const pages: OffsetRead<T>[] = [];
     const keep = (offset: number, page: StampedPage<T>) =>
       pages.push({
@@ -430,9 +473,9 @@ class WindowScanner<T extends OrderVersion> {
       });
     keep(0, first);
     if (first.listed >= this.options.pageSize) await this.readFullPages(part, keep);
-    if (!(await this.readOn(part, pages, keep, budget))) return undefined;
+    if (!(await this.readOn(part, pages, keep, budget))) return 'over-budget';
     const fallback = await this.repairChain(part, pages, keep, budget);
-    if (fallback === undefined) return undefined;
+    if (typeof fallback === 'string') return fallback;
     const found = new Map<string, T>();
     for (const order of [...pages.flatMap((page) => page.orders), ...fallback]) {
       // The later read of a version wins, but an id spelled otherwise (`7`, then `"000007"`) keeps the first spelling:
@@ -453,7 +496,11 @@ class WindowScanner<T extends OrderVersion> {
       while (next < end) {
         const offset = next;
         next += step;
-        const page = await this.fetch(part, offset);
+        // Refused: the pages further on would be too, so none is asked.
+        const page = await this.pageAt(part, offset).catch((error: unknown) => {
+          end = Math.min(end, offset);
+          throw error;
+        });
         keep(offset, page);
         if (page.listed < this.options.pageSize) end = Math.min(end, offset);
       }
@@ -477,7 +524,7 @@ class WindowScanner<T extends OrderVersion> {
       const offset = readOnOffset(pages, this.options.pageSize);
       if (offset === undefined) return true;
       if (offset > budget) return false;
-      const page = await this.fetch(part, offset);
+      const page = await this.pageAt(part, offset);
       // The head page again at two offsets past where it ended: orders leave a window while it is read, moving the
       // rest up, so its orders cannot have moved down there twice: the platform ignores the offset.
       const head = pages[0] as OffsetRead<T>;
@@ -496,14 +543,15 @@ class WindowScanner<T extends OrderVersion> {
    * at the end, in rounds. Churn costs a few pages; a store churning so fast that repairs would double the pages,
    * or never settle, is read by the split by time instead, whose orders are returned. An empty page a later page
    * contradicts (it listed orders past it) ends nothing: the listing is read on from there (readOn), undefined when
-   * that would pass `budget`.
+   * that would pass `budget`. Proven to an empty page the pages were full up to, at an offset no page of the listing has
+   * been seen to answer orders at, the window is given up as too deep: that page may be where the store stops paging.
    */
   private async repairChain(
     part: TimeWindow,
     pages: OffsetRead<T>[],
     keep: (offset: number, page: StampedPage<T>) => void,
     budget: number,
-  ): Promise<T[] | undefined> {
+  ): Promise<T[] | GivenUp> {
     const extraAllowed = Math.max(minimumRepairPages, pages.length);
     const halfPage = Math.ceil(Math.max(2, ...pages.map((page) => page.listed)) / 2);
     const attempts = new Map<number | 'tail', number>();
@@ -518,7 +566,7 @@ class WindowScanner<T extends OrderVersion> {
       if (round >= maximumRepairRounds) return this.splitByTime(part);
       if (tail !== undefined && !tail.ended) {
         // The empty page the read stopped at was contradicted: read on from there, and look at the new end afresh.
-        if (!(await this.readOn(part, pages, keep, budget))) return undefined;
+        if (!(await this.readOn(part, pages, keep, budget))) return 'over-budget';
         attempts.delete('tail');
         continue;
       }
@@ -531,7 +579,7 @@ class WindowScanner<T extends OrderVersion> {
       const reads = [...repairs, ...ends];
       if (reads.length === 0 || extra + reads.length > extraAllowed) return this.splitByTime(part);
       extra += reads.length;
-      const readAt = async (offset: number) => keep(offset, await this.fetch(part, offset));
+      const readAt = async (offset: number) => keep(offset, await this.pageAt(part, offset));
       await Promise.all([
         ...repairs.map((offset) => {
           this.observe('look-back');
@@ -540,9 +588,13 @@ class WindowScanner<T extends OrderVersion> {
         ...ends.map(readAt),
       ]);
     }
-    return [];
+    const end = endFullUpTo(pages, this.options.pageSize);
+    return end === undefined || (await this.pagesAsDeepAs(end, part)) ? [] : 'too-deep';
   }
 }
+
+/** A page of a window read by offset refused with 400: the store's limit on how deep its listing pages (pageAt). */
+class OffsetRefused extends Error {}
 
 /** Where a pass over a millisecond ended: the offset of its empty page, and whether the pages before were full. */
 type InstantEnd = { offset: number; fullUpToIt: boolean; stamp?: string };

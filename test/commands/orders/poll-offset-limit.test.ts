@@ -40,10 +40,10 @@ const orders = (firstId: number, count: number, updated: (index: number) => numb
   }));
 
 /**
- * A store listing `stock` newest first by creation, filtered by update date, pages of at most 25; at an offset of
- * `limit` or more it answers `[]`, or, with `refuse`, `400 {"mensagem":"offset máximo é LIMIT"}`.
+ * A store listing `stock` newest first by creation, filtered by update date, pages of at most `cap` (25 unless told);
+ * at an offset of `limit` or more it answers `[]`, or, with `refuse`, `400 {"mensagem":"offset máximo é LIMIT"}`.
  */
-async function store(stock: Order[], limit: number, refuse = false) {
+async function store(stock: Order[], limit: number, refuse = false, cap = 25) {
   const offsets: number[] = [];
   const clock = { now };
   const server = createServer((request, response) => {
@@ -62,7 +62,7 @@ async function store(stock: Order[], limit: number, refuse = false) {
     const listed = stock
       .filter((order) => Date.parse(order.lastUpdated) >= from && Date.parse(order.lastUpdated) <= to)
       .toSorted((left, right) => right.dateCreated.localeCompare(left.dateCreated));
-    const limitAsked = Math.min(Number(url.searchParams.get('limit') ?? 5), 25);
+    const limitAsked = Math.min(Number(url.searchParams.get('limit') ?? 5), cap);
     response.end(JSON.stringify(offset >= limit ? [] : listed.slice(offset, offset + limitAsked)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -124,6 +124,37 @@ describe('orders poll on a listing that pages no deeper than a limit', () => {
       const run1 = await pollOnce(platform, '1h');
       expect(run1.code).toBe(0);
       expect(sorted(run1.ids)).toEqual(stock.map((order) => order.id));
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('600 orders on a store capping its pages at 10 and answering [] past offset 50: every one, once, exit 0, the cursor at the run`s end', async () => {
+    const stock = orders(1, 600, (index) => now - 3_000_000 + index * 4_000);
+    const platform = await store(stock, 50, false, 10);
+    try {
+      const run1 = await pollOnce(platform, '1h');
+      expect([run1.code, run1.stderr]).toEqual([0, expect.not.stringContaining('error')]);
+      expect(run1.ids).toHaveLength(600);
+      expect(sorted(run1.ids)).toEqual(stock.map((order) => order.id));
+      expect(run1.cursor).toBe(new Date(now - 2_000).toISOString());
+      // The next run has nothing new to say.
+      const run2 = await pollOnce(platform);
+      expect([run2.code, run2.ids]).toEqual([0, []]);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('600 orders on a store capping its pages at 10 and refusing offsets of 50 or more with 400: every one, once, exit 0', async () => {
+    const stock = orders(1, 600, (index) => now - 3_000_000 + index * 4_000);
+    const platform = await store(stock, 50, true, 10);
+    try {
+      const run1 = await pollOnce(platform, '1h');
+      expect([run1.code, run1.stderr]).toEqual([0, expect.not.stringContaining('error')]);
+      expect(run1.ids).toHaveLength(600);
+      expect(sorted(run1.ids)).toEqual(stock.map((order) => order.id));
+      expect(run1.cursor).toBe(new Date(now - 2_000).toISOString());
     } finally {
       await platform.close();
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  endFullUpTo,
   inUpdateOrder,
   offsetBreaks,
   offsetCoverage,
@@ -254,5 +255,58 @@ describe('inUpdateOrder: the order a poll hands orders over in', () => {
       { id: 'a', lastUpdated: '2026-11-29T10:00:00.000Z' },
     ];
     expect(inUpdateOrder(listed).map((one) => one.id)).toEqual(['a', 'b', 'x']);
+  });
+});
+
+describe('endFullUpTo: an empty page the pages were full up to, which a limit on how deep a listing pages may answer', () => {
+  it('a full page, then [] where the next overlaps it by an order: the empty page`s offset', () => {
+    const pages = read(
+      { offset: 0, ids: ids(1, 25) },
+      { offset: 24, ids: ids(25, 49) },
+      { offset: 48, ids: ids(49, 73) },
+      { offset: 72, ids: [] },
+    );
+    expect(endFullUpTo(pages, 25)).toBe(72);
+  });
+
+  it('pages of a store capping them at 10: judged against the 10 once two pages that long were read', () => {
+    const pages = read(
+      { offset: 0, ids: ids(1, 10) },
+      { offset: 10, ids: ids(11, 20) },
+      { offset: 19, ids: ids(20, 29) },
+      { offset: 28, ids: [] },
+    );
+    expect(endFullUpTo(pages, 25)).toBe(28);
+    // One page of 10, then []: a window of 10 orders.
+    expect(
+      endFullUpTo(read({ offset: 0, ids: ids(1, 10) }, { offset: 10, ids: [] }, { offset: 9, ids: ids(10, 10) }), 25),
+    ).toBe(undefined);
+  });
+
+  it('a last page shorter than the longest (the last order read again where the full page ends): a window`s end', () => {
+    const pages = read(
+      { offset: 0, ids: ids(1, 25) },
+      { offset: 24, ids: ids(25, 49) },
+      { offset: 48, ids: ids(49, 50) },
+      { offset: 50, ids: [] },
+      { offset: 49, ids: ids(50, 50) },
+    );
+    expect(endFullUpTo(pages, 25)).toBe(undefined);
+    // 49 orders: the page at 24 reaches as far as the page at 48, which was asked deeper and listed one.
+    expect(
+      endFullUpTo(
+        read(
+          { offset: 0, ids: ids(1, 25) },
+          { offset: 24, ids: ids(25, 49) },
+          { offset: 48, ids: ids(49, 49) },
+          { offset: 49, ids: [] },
+        ),
+        25,
+      ),
+    ).toBe(undefined);
+  });
+
+  it('no empty page: nothing ends the pages yet', () => {
+    expect(endFullUpTo(read({ offset: 0, ids: ids(1, 25) }, { offset: 24, ids: ids(25, 49) }), 25)).toBe(undefined);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { scanWindow, type ScanOptions, type ScanStep } from '../../../src/orders/window-scan.js';
 import type { TimeWindow } from '../../../src/domain/orders-window.js';
+import { PlatformError } from '../../../src/base/errors.js';
 
 export interface Order {
   id: number;
@@ -63,3 +64,30 @@ export async function idsRead(window: TimeWindow, scan: ScanOptions<Order>): Pro
 /** The requests made, each as `from-to@offset`. */
 export const asked = (requests: { window: TimeWindow; offset: number }[]) =>
   requests.map(({ window, offset }) => `${window.from}-${window.to}@${offset}`);
+
+/**
+ * `listing` served as a store that limits how deep its listing pages: pages of at most `cap` entries, and at an offset
+ * of `limit` or more `[]` (or, with `refuse`, a 400 naming an offset limit, in a store's words; `refused`, the offsets).
+ */
+export function depthLimited(
+  listing: ReturnType<typeof stillListing>,
+  { cap = pageSize, limit, refuse = false }: { cap?: number; limit: number; refuse?: boolean },
+) {
+  const fetchPage = listing.scan.fetchPage;
+  const refused: number[] = [];
+  listing.scan.fetchPage = async (window, offset, signal) => {
+    if (offset >= limit && refuse) refused.push(offset);
+    if (offset >= limit && refuse)
+      throw new PlatformError(
+        400,
+        { method: 'GET', url: `https://store.example/v1/orders?offset=${offset}` },
+        {
+          mensagem: `offset máximo é ${limit}`,
+        },
+      );
+    if (offset >= limit) return { orders: [], listed: 0 };
+    const page = await fetchPage(window, offset, signal);
+    return { orders: page.orders.slice(0, cap), listed: Math.min(page.listed, cap) };
+  };
+  return { ...listing, refused };
+}
