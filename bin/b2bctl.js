@@ -43,7 +43,9 @@ if ((flag === '--version' || flag === '-V') && rest.length === 0) {
   // Loaded here, not at the top: --version pays nothing for it.
   else (await import('./private-compile-cache.js')).enablePrivateCompileCache();
   quietSqliteNotice();
-  await import('../dist/cli.js').catch((error) => stopIfNotBuilt(error, 'cli.js'));
+  // The whole run is in this import (the bundle's top level awaits the command): what fails here may be a module
+  // missing from a dist/ replaced while the command ran, not a clone never built.
+  await import('../dist/cli.js').catch((error) => stopIfGone(error) ?? stopIfNotBuilt(error, 'cli.js'));
 }
 
 /**
@@ -75,9 +77,27 @@ function versionLine() {
   }
 }
 
+/**
+ * A module of dist/ other than cli.js gone after the command started: `npm install -g` of another build, or an
+ * uninstall, replaced dist/ under it (src/cli/bundle-gone.ts says it for a failure the command itself meets; this for
+ * one met after it, such as while it closes). One line, exit 75, so a service manager starts it again.
+ */
+function stopIfGone(error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || typeof error.url !== 'string') return undefined;
+  const dist = new URL('../dist/', import.meta.url).href;
+  if (!error.url.startsWith(dist) || error.url === `${dist}cli.js`) return undefined;
+  const gone = `dist/${error.url.slice(dist.length)}`;
+  process.stderr.write(logLine(`error: b2bctl was upgraded or removed while running (${gone} is gone); restart it.`));
+  process.exit(75);
+}
+
 /** A clone where `npm install` ran but no build yet (npm builds only when packing): one line saying what to run. */
 function stopIfNotBuilt(error, file) {
-  if (!/MODULE_NOT_FOUND/.test(error?.code) || !new RegExp(`dist[\\\\/]${file}`).test(String(error.message)))
+  // The file itself missing, not a module it imports ("… imported from …/dist/cli.js" names it too).
+  if (
+    !/MODULE_NOT_FOUND/.test(error?.code) ||
+    !new RegExp(`^Cannot find module '[^']*dist[\\\\/]${file}'`).test(String(error.message))
+  )
     throw error;
   const folder = module
     .createRequire(import.meta.url)('node:url')

@@ -8,14 +8,26 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 export const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-const git = (...args) =>
-  execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+/**
+ * git in `folder`, trusting it though another user owns it: a clone built by root (`sudo npm pack`, a container
+ * building a mounted checkout) was "dubious ownership" to git, which answered nothing, and the package's --version
+ * named no commit (a user test). The build runs this tree's own scripts already: its git config is no more to fear.
+ */
+const gitIn =
+  (folder) =>
+  (...args) =>
+    execFileSync('git', ['-c', `safe.directory=${folder.replace(/\/$/, '')}`, ...args], {
+      cwd: folder,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
 
-/** The commit of this repository's HEAD, `-dirty` when tracked files changed since; '' outside a clone of it. */
-export function buildCommit() {
+/** The commit of HEAD in `folder` (ending in /), `-dirty` when tracked files changed since; '' outside a clone of it. */
+export function buildCommit(folder = root) {
+  const git = gitIn(folder);
   try {
     // A source folder unpacked inside another repository must not take that repository's commit.
-    if (fileURLToPath(new URL(`file://${git('rev-parse', '--show-toplevel')}/`)) !== root) return '';
+    if (fileURLToPath(new URL(`file://${git('rev-parse', '--show-toplevel')}/`)) !== folder) return '';
     const commit = git('rev-parse', '--short=12', 'HEAD');
     return git('status', '--porcelain', '--untracked-files=no') === '' ? commit : `${commit}-dirty`;
   } catch {

@@ -7,6 +7,11 @@ import { buildDefines, packageJson, versionLine } from './build-info.mjs';
 import { bundledLicenses } from './bundled-licenses.mjs';
 
 const line = versionLine();
+// Said, not silent: two builds of one version from a tree git cannot name printed the same --version (a user test).
+if (!line.includes('(commit '))
+  console.warn(
+    'build: no git commit found (not a clone of b2bctl, or no git): b2bctl --version will print the version alone.',
+  );
 
 // Built beside dist/ and swapped in with two renames, so a CLI started during a rebuild (a test
 // run in another terminal) finds either the old bundle or the new one, never half of one.

@@ -12,9 +12,13 @@ import {
   refuseHelpOfUnknownCommand,
   refuseUnknownLogFormat,
 } from './program.js';
+import { bundleGoneLine, goneModuleOf } from './bundle-gone.js';
 
 /** The environment variables a command line is read with (process.env, or a test's own). */
 export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** EX_TEMPFAIL: the code of a command to start again, decided without loading the error table (bundle-gone.ts). */
+const restartIt: ExitCode = 75;
 
 /** Builds the context a verb runs in, once commander has parsed the global options. */
 export type ContextFactory = (globals: GlobalOptions) => Context | Promise<Context>;
@@ -38,7 +42,10 @@ export async function runProgram(
   argv = helpOfCommandPath(argv);
   let context: Context | undefined;
   let globals: GlobalOptions | undefined;
+  // Loaded as a command starts: a `--watch` stopped after `npm install -g` replaced dist/ could not load it (a user test).
+  let errorTable: Promise<typeof import('../base/errors.js')> | undefined;
   const program = await buildProgram(async (command, load, options) => {
+    errorTable = import('../base/errors.js');
     const parsed = globalsOf(command, env);
     await refuseUnknownLogFormat(parsed, env);
     await refuseExcelWithOtherFormat(parsed, writesReport(command));
@@ -53,22 +60,7 @@ export async function runProgram(
   // context: a usage error, a flag combination a group refuses.
   const globalsSoFar = (): GlobalOptions => globals ?? globalsBeforeTheParse(program, env, written);
   const verbose = (): boolean => globalsSoFar().verbose;
-  // The logger is loaded only when there is something to log: help, the most common short run, never is.
-  let fallbackLogger: Logger | undefined;
-  const fallbackLog = async (): Promise<Logger> => {
-    const [{ createLogger }, { systemClock }] = await Promise.all([
-      import('../io/output/logger.js'),
-      import('../base/clock.js'),
-    ]);
-    return (fallbackLogger ??= createLogger({
-      stderr: io.stderr,
-      isStderrTTY: io.isStderrTTY,
-      clock: systemClock,
-      format: globalsSoFar().logFormat ?? ('text' satisfies LogFormat),
-      quiet: false,
-      verbose: verbose(),
-    }));
-  };
+  const fallbackLog = fallbackLogOf(io, globalsSoFar);
   // Usage errors and the usage line after them are log lines too: timestamped, or JSON, like the rest. Commander
   // writes them just before it throws, so they are kept and logged once the parse has ended.
   const parseErrors: string[] = [];
@@ -84,6 +76,7 @@ export async function runProgram(
     err: (text) => parseErrors.push(text.replace(/\n$/, '')),
   });
 
+  let gone: string | undefined;
   try {
     await refuseHelpOfUnknownCommand(program, written);
     await program.parseAsync(argv);
@@ -92,16 +85,50 @@ export async function runProgram(
   } catch (error) {
     await logParseErrors();
     if (error instanceof CommanderError) return told(parseEndExitCode(error), decided);
-    // Loaded only on failure: `--help` should not pay for the error table.
-    const { B2bctlError, describeError, exitCodeOf } = await import('../base/errors.js');
+    // Before anything more is loaded: the modules on disk may be another build's by now.
+    gone = goneModuleOf(error);
+    if (gone !== undefined) return told(saidGone(gone, context, io), decided);
+    // Loaded only by a command, or on failure: `--help` should not pay for the error table.
+    const { B2bctlError, describeError, exitCodeOf } = await (errorTable ?? import('../base/errors.js'));
     const log = context?.log ?? (await fallbackLog());
     log.error(describeError(error, verbose()));
     if (error instanceof B2bctlError && error.closingLine)
       log.notice(error.closingLine.message, error.closingLine.fields);
     return told(exitCodeOf(error), decided);
   } finally {
-    await context?.close();
+    // Closing may load a module too: said once already, the same failure is not said again.
+    await context?.close().catch((error: unknown) => {
+      if (gone === undefined || goneModuleOf(error) === undefined) throw error;
+    });
   }
+}
+
+/** The logger of what is written without a command's context, loaded only when there is something to log: help, the
+ * most common short run, never is. */
+function fallbackLogOf(io: IOStreams, globalsSoFar: () => GlobalOptions): () => Promise<Logger> {
+  let fallbackLogger: Logger | undefined;
+  return async () => {
+    const [{ createLogger }, { systemClock }] = await Promise.all([
+      import('../io/output/logger.js'),
+      import('../base/clock.js'),
+    ]);
+    return (fallbackLogger ??= createLogger({
+      stderr: io.stderr,
+      isStderrTTY: io.isStderrTTY,
+      clock: systemClock,
+      format: globalsSoFar().logFormat ?? ('text' satisfies LogFormat),
+      quiet: false,
+      verbose: globalsSoFar().verbose,
+    }));
+  };
+}
+
+/** Says that the bundle's module `gone` is missing, with the logger the command has (nothing more is loaded). */
+function saidGone(gone: string, context: Context | undefined, io: IOStreams): ExitCode {
+  const line = bundleGoneLine(gone);
+  if (context) context.log.error(line);
+  else io.stderr.write(`error: ${line}\n`);
+  return restartIt;
 }
 
 /**

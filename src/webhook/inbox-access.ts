@@ -39,10 +39,13 @@ export function selectionOf(options: EventSelectionFlags): EventSelection {
   };
 }
 
-/** Opens the store beside the receiver for `work`, then closes it; `interrupt` stops a PostgreSQL store's opening. */
+/**
+ * Opens the store beside the receiver for `work`, then closes it; `interrupt` stops a PostgreSQL store's opening.
+ * It is never brought up to date here: `readsEventsOnly` reads an older inbox as it is, else it is refused.
+ */
 export async function withStore<T>(
   location: StoreLocation,
-  user: StoreUser & { interrupt: AbortSignal },
+  user: StoreUser & { interrupt: AbortSignal; readsEventsOnly: boolean },
   work: (store: EventStore) => Promise<T>,
 ): Promise<T> {
   const { interrupt, ...beside } = user;

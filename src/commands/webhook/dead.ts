@@ -44,7 +44,13 @@ export async function run(options: DeadOptions, context: Context): Promise<void>
   const location = await storeLocation(options, context);
   await withStore(
     location,
-    { command: `webhook dead ${options.action}`, warn: context.log.warn, interrupt: context.interrupt },
+    // The dead letters' attempts and the masking of kept credentials are in the newest tables only.
+    {
+      command: `webhook dead ${options.action}`,
+      warn: context.log.warn,
+      interrupt: context.interrupt,
+      readsEventsOnly: false,
+    },
     async (store) => {
       if (options.action === 'list') {
         const secrets = await keptCredentials(store, context);

@@ -90,7 +90,7 @@ export async function run(options: InboxOptions, context: Context): Promise<void
   if (options.dropHandoff !== undefined) return dropHandOff(options.dropHandoff, location, context);
   const { store } = await openStore(
     location,
-    { mustExist: true, beside: { command: 'webhook inbox', warn: context.log.warn } },
+    { mustExist: true, beside: { command: 'webhook inbox', warn: context.log.warn, readsEventsOnly: true } },
     { interrupt: context.interrupt },
   );
   try {

@@ -44,7 +44,7 @@ export async function run(options: ReplayOptions, context: Context): Promise<voi
   let stoppedAt: StoredEvent | undefined;
   const { delivered, failed } = await withStore(
     await storeLocation(options, context),
-    { command: 'webhook replay', warn: context.log.warn, interrupt: context.interrupt },
+    { command: 'webhook replay', warn: context.log.warn, interrupt: context.interrupt, readsEventsOnly: true },
     async (store) => {
       const counts = { delivered: 0, failed: 0 };
       for await (const event of store.select(selection)) {

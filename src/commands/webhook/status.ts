@@ -32,7 +32,8 @@ const statusLayout: RecordLayout<HandOffHealth> = {
 export async function run(options: StatusOptions, context: Context): Promise<void> {
   const health = await withStore(
     await storeLocation(options, context),
-    { command: 'webhook status', warn: context.log.warn, interrupt: context.interrupt },
+    // A hand-off's failing event and its tries are in the newest tables only.
+    { command: 'webhook status', warn: context.log.warn, interrupt: context.interrupt, readsEventsOnly: false },
     (store) => backlogHealth(store, context.clock.now(), options.stuckAfter),
   );
   const writer = createRecordWriter(context.outputFormat('json'), context.io.stdout, statusLayout, {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkInboxFolderLink } from '../../config/folder-safety.js';
-import { acquireHeldLock, acquireLock, type HeldLock } from '../../config/lock.js';
-import { B2bctlError, ExitCode, InputError, UnavailableError } from '../../base/errors.js';
+import { acquireHeldLock, type HeldLock } from '../../config/lock.js';
+import { B2bctlError, InputError, UnavailableError } from '../../base/errors.js';
 import { StoreOpeningError, StoreUnansweredError } from './postgres-opening.js';
 import { sqliteFileName } from './sqlite-store.js';
 import type { EventStore, StoreOptions } from './types.js';
@@ -32,18 +32,21 @@ export interface StoreUser {
 
 /**
  * Opens the store. A receiver (`exclusive`) first takes the folder's lock, before reading anything: a second
- * receiver on the same folder stops with exit 75 naming the holder's PID. Other commands open `beside` it, and take
- * the lock only to bring an older inbox up to date.
+ * receiver on the same folder stops with exit 75 naming the holder's PID; it brings an older inbox up to date.
+ * Other commands open `beside` it and never change its tables: they read an older inbox as it is when they can
+ * (`readsEventsOnly`), and refuse it otherwise (exit 75), as a running receiver of the older b2bctl may still be
+ * writing to it.
  */
 export async function openStore(
   location: StoreLocation,
-  mode: { exclusive?: StoreUser; beside?: StoreUser; mustExist?: boolean },
+  mode: { exclusive?: StoreUser; beside?: StoreUser & { readsEventsOnly: boolean }; mustExist?: boolean },
   options: StoreOptions = {},
 ): Promise<{ store: EventStore; release: () => void; lock?: HeldLock }> {
+  const reader = mode.beside && { command: mode.beside.command, readsEventsOnly: mode.beside.readsEventsOnly };
   if (location.url) {
     const { PostgresStore } = await import('./postgres-store.js');
     try {
-      const limited = { ...options, statementLimitMs: location.statementLimitMs, reach: location.reach };
+      const limited = { ...options, reader, statementLimitMs: location.statementLimitMs, reach: location.reach };
       return { store: await PostgresStore.open(location.url, limited), release: () => undefined };
     } catch (error) {
       if (error instanceof B2bctlError || !(error instanceof StoreOpeningError)) throw error;
@@ -69,8 +72,7 @@ export async function openStore(
   const release = lock?.release ?? (() => undefined);
   try {
     const { SqliteStore } = await import('./sqlite-store.js');
-    const upgradeLock = mode.beside === undefined ? undefined : upgradeBesideReceiver(location.inbox, mode.beside);
-    return { store: await SqliteStore.open(location.inbox, { ...options, upgradeLock }), release, lock };
+    return { store: await SqliteStore.open(location.inbox, { ...options, reader }), release, lock };
   } catch (error) {
     release();
     throw error;
@@ -96,23 +98,4 @@ function openingFailure(error: StoreOpeningError, flag: string, verifiedTls: boo
   if (verifiedTls && /\bSSL\b|certificate|altname/i.test(reason ?? ''))
     return `${store} (${reason}); b2bctl reaches a store on another machine over TLS with its certificate checked (sslmode=verify-full): turn TLS on in the server, add sslrootcert=FILE to ${flag} for a private CA, or set sslmode=disable and webhook.storeAllowPlain if that network is trusted.`;
   return `${store} (${reason}); check ${flag} and that the database is up${longer}.`;
-}
-
-/**
- * A command beside the receiver brings an older inbox up to date only under the receiver's lock. Upgrading goes
- * "stop, upgrade, start", but `webhook status` run with the new build while the old receiver still runs would
- * otherwise change the tables under it. With a receiver running, one line says so and what to do (exit 75).
- */
-function upgradeBesideReceiver(inbox: string, user: StoreUser): (found: number, newest: number) => () => void {
-  return (found, newest) => {
-    try {
-      return acquireLock(join(inbox, receiverLockName), `${user.command} (bringing the inbox up to date)`, user.warn);
-    } catch (error) {
-      if (!(error instanceof B2bctlError) || error.exitCode !== ExitCode.interrupted) throw error;
-      throw new B2bctlError(
-        `The inbox in ${printable(inbox)} has schema version ${found}, which this b2bctl (${B2BCTL_VERSION}) brings up to ${newest} only while no receiver runs on it. ${error.message} Stop that receiver and start it with this b2bctl (it brings the inbox up to date), then run ${user.command} again.`,
-        ExitCode.interrupted,
-      );
-    }
-  };
 }

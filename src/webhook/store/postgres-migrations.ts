@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { type Migration, stepsAfter } from './schema-version.js';
+import { InputError } from '../../base/errors.js';
+import { checkReadable, type InboxReader, type Migration, stepsAfter } from './schema-version.js';
 
 /**
  * The PostgreSQL store's schema, step by step; its version is the one row of `schema_version`. Version 1 is the
@@ -94,4 +95,30 @@ export async function migratePostgres(
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * For a command beside the receivers: the store's version read without the schema lock and without a write, then
+ * checked (schema-version.ts). A receiver migrating meanwhile commits after this reads: the reader sees the version
+ * before, as it sees the tables before. A database no receiver has started on holds no inbox: said, nothing made.
+ */
+export async function checkPostgresReadable(
+  client: pg.ClientBase,
+  description: string,
+  reader: InboxReader,
+  migrations: readonly Migration[] = postgresMigrations,
+): Promise<void> {
+  const tables = await client.query<{ versioned: boolean; events: boolean }>(
+    "SELECT to_regclass('schema_version') IS NOT NULL AS versioned, to_regclass('events') IS NOT NULL AS events",
+  );
+  const { versioned, events } = tables.rows[0] ?? { versioned: false, events: false };
+  if (!versioned && !events)
+    throw new InputError(
+      `${description} holds no inbox: no receiver has started on it. Check --store, or start webhook listen --store on it first.`,
+      { missing: true },
+    );
+  const row = versioned
+    ? (await client.query<{ version: number }>('SELECT version FROM schema_version WHERE id = 1')).rows[0]
+    : undefined;
+  checkReadable(migrations, row?.version ?? 0, description, reader);
 }

@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import type pg from 'pg';
 import { systemClock } from '../../base/clock.js';
 import { GroupCommit } from './group-commit.js';
-import { migratePostgres } from './postgres-migrations.js';
+import { checkPostgresReadable, migratePostgres } from './postgres-migrations.js';
 import { B2bctlError } from '../../base/errors.js';
 import { openingLimitMs, placeOf, StoreOpeningError, withinOpeningLimit } from './postgres-opening.js';
 import { storeUrlParts } from './postgres-url.js';
@@ -164,7 +164,8 @@ export class PostgresStore implements EventStore {
   }
 
   /**
-   * Connects, creating or migrating the tables once (two receivers starting together do not race), within the
+   * Connects, creating or migrating the tables once (two receivers starting together do not race; a command beside
+   * the receivers, `options.reader`, only checks their version), within the
    * opening time limit (postgres-opening.ts) and until the command's interrupt: a database that takes the connection
    * and never answers no longer holds the command for ever, deaf to SIGTERM.
    */
@@ -216,7 +217,8 @@ export class PostgresStore implements EventStore {
     try {
       await withinOpeningLimit(session, { limitMs, interrupt: options.interrupt }, async () => {
         await lockSession.connect();
-        await migratePostgres(lockSession, description);
+        if (options.reader) await checkPostgresReadable(lockSession, description, options.reader);
+        else await migratePostgres(lockSession, description);
       });
     } catch (error) {
       await lockSession.end().catch(() => undefined);

@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from './sqlite-database.js';
-import { type Migration, stepsAfter } from './schema-version.js';
+import { checkReadable, type InboxReader, type Migration, stepsAfter } from './schema-version.js';
 
 /**
  * The SQLite inbox's schema, step by step; its version is the file's `PRAGMA user_version`. Version 1 is the
@@ -66,31 +66,23 @@ function versionOf(database: SqliteDatabase): number {
 
 /**
  * Brings the file to the newest version this code knows, in one write transaction: two processes opening it at
- * once take turns on SQLite's write lock, and the second finds nothing left to do. A reader (`readOnly`) only
- * checks that the file is not newer than this code.
+ * once take turns on SQLite's write lock, and the second finds nothing left to do. A command beside the receiver
+ * (`reader`) changes nothing: it reads the file as it is, or refuses it; so does one that opened it `readOnly`.
  */
 export function migrateSqlite(
   database: SqliteDatabase,
   description: string,
-  options: {
-    readOnly?: boolean;
-    migrations?: readonly Migration[];
-    upgradeLock?: (found: number, newest: number) => () => void;
-  } = {},
+  options: { readOnly?: boolean; migrations?: readonly Migration[]; reader?: InboxReader } = {},
 ): void {
   const migrations = options.migrations ?? sqliteMigrations;
   // Checked before taking the write lock: an inbox already up to date costs its readers no lock.
   const found = versionOf(database);
+  if (options.reader) return checkReadable(migrations, found, description, options.reader);
   if (stepsAfter(migrations, found, description).length === 0 || options.readOnly) return;
-  const release = options.upgradeLock?.(found, migrations.length) ?? (() => undefined);
-  try {
-    database
-      .transaction(() => {
-        for (const step of stepsAfter(migrations, versionOf(database), description)) database.exec(step.sql);
-        database.pragma(`user_version = ${migrations.length}`);
-      })
-      .immediate();
-  } finally {
-    release();
-  }
+  database
+    .transaction(() => {
+      for (const step of stepsAfter(migrations, versionOf(database), description)) database.exec(step.sql);
+      database.pragma(`user_version = ${migrations.length}`);
+    })
+    .immediate();
 }

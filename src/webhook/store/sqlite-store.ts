@@ -127,7 +127,7 @@ export class SqliteStore implements EventStore {
       database.pragma('journal_mode = WAL');
       if (!readOnly) tightenDatabaseFiles(file);
       database.pragma('synchronous = FULL');
-      migrateSqlite(database, descriptionOf(file), { readOnly, upgradeLock: options.upgradeLock });
+      migrateSqlite(database, descriptionOf(file), { readOnly, reader: options.reader });
     } catch (error) {
       database.close();
       throw damagedDatabase(error, file) ?? error;

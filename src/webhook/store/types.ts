@@ -1,5 +1,6 @@
 import type { WebhookKind } from '../../domain/webhook-events.js';
 import type { StoreReach } from './postgres-tls.js';
+import type { InboxReader } from './schema-version.js';
 
 /** An event as the receiver hands it to the store: its own text, so it is kept exactly as sent. */
 export interface NewEvent {
@@ -250,11 +251,11 @@ export interface StoreOptions {
   /** The time the store records (hand-offs made, dead letters) and expires tokens by: the command's clock. */
   now?: () => number;
   /**
-   * Taken before an older SQLite inbox is brought up to date, released after: a command beside the receiver (`webhook
-   * status`, `inbox`, `dead`, `replay`) takes the receiver's lock there, so the tables never change under a running
-   * receiver of the older b2bctl. Unset, the caller holds that lock already (the receiver).
+   * Set by a command beside the receiver (`webhook status`, `inbox`, `dead`, `replay`): the store is read at the
+   * version it has, or refused, never brought up to date (schema-version.ts). Unset, opening migrates it: the
+   * receiver, and the commands run with it stopped (`webhook inbox --import`, `--compact`, `--drop-handoff`).
    */
-  upgradeLock?: (found: number, newest: number) => () => void;
+  reader?: InboxReader;
   /**
    * The command's Ctrl-C or SIGTERM: a PostgreSQL store still being opened, or a statement still waiting for its
    * answer, stops waiting at once (InterruptedError).

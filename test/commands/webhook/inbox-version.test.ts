@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -9,7 +9,9 @@ import { acquireLock } from '../../../src/config/lock.js';
 import { run as status } from '../../../src/commands/webhook/status.js';
 import { run as listInbox } from '../../../src/commands/webhook/inbox.js';
 import { run as listen } from '../../../src/commands/webhook/listen.js';
-import { postgresMigrations } from '../../../src/webhook/store/postgres-migrations.js';
+import { run as dead } from '../../../src/commands/webhook/dead.js';
+import { run as replay } from '../../../src/commands/webhook/replay.js';
+import { migratePostgres, postgresMigrations } from '../../../src/webhook/store/postgres-migrations.js';
 import { receiverLockName } from '../../../src/webhook/store/open.js';
 import { sqliteMigrations } from '../../../src/webhook/store/sqlite-migrations.js';
 import { sqliteFileName } from '../../../src/webhook/store/sqlite-store.js';
@@ -92,40 +94,74 @@ describe('an inbox of b2bctl 0.1.0', () => {
     expect(events).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
-  it('with no receiver running, webhook inbox brings it up to date under the receiver lock, and leaves no lock', async () => {
-    const inbox = oldInbox();
-    const memory = context();
-    expect(await memory.run(listInbox, { inbox })).toBe(ExitCode.ok);
-    expect(versionOf(inbox)).toBe(sqliteMigrations.length);
-    expect(existsSync(join(inbox, receiverLockName))).toBe(false);
-  });
-
-  it('under a running receiver (an older one, not yet restarted), webhook status and webhook inbox change nothing: exit 75 and what to do', async () => {
+  it('webhook inbox and replay read it as it is, with or without a receiver running: the file is not changed', async () => {
     const inbox = oldInbox();
     const before = readFileSync(join(inbox, sqliteFileName));
-    const receiver = acquireLock(join(inbox, receiverLockName), 'webhook listen', () => undefined);
-    try {
-      for (const [command, name] of [
-        [status, 'webhook status'],
-        [listInbox, 'webhook inbox'],
-      ] as const) {
-        const memory = context();
-        expect(await memory.run(command, { inbox, stuckAfter: 900 })).toBe(ExitCode.interrupted);
-        expect(memory.stdout()).toBe('');
-        expect(memory.stderr().trim().split('\n')).toEqual([
-          expect.stringMatching(
-            new RegExp(
-              `^error: The inbox in ${inbox} has schema version 0, which this b2bctl \\(0\\.0\\.0-test\\) brings up to ${sqliteMigrations.length} only while no receiver runs on it\\. Another "webhook listen" is running \\(PID ${process.pid}, .* Stop that receiver and start it with this b2bctl \\(it brings the inbox up to date\\), then run ${name} again\\.$`,
-            ),
-          ),
-        ]);
+    for (const receiverRunning of [false, true]) {
+      const receiver = receiverRunning
+        ? acquireLock(join(inbox, receiverLockName), 'webhook listen', () => undefined)
+        : () => undefined;
+      try {
+        const listing = context();
+        expect(await listing.run(listInbox, { inbox })).toBe(ExitCode.ok);
+        expect(listing.stdout().trim().split('\n')).toHaveLength(7);
+        const replaying = context();
+        expect(await replaying.run(replay, replayOfOne(inbox))).toBe(ExitCode.ok);
+        expect(replaying.stderr()).toContain('Replayed 1 event');
+      } finally {
+        receiver();
       }
-      expect(readFileSync(join(inbox, sqliteFileName)).equals(before)).toBe(true);
-    } finally {
-      receiver();
     }
+    expect(versionOf(inbox)).toBe(0);
+    expect(readFileSync(join(inbox, sqliteFileName)).equals(before)).toBe(true);
+  });
+
+  it('webhook status and dead never bring it up to date, with or without a receiver running: exit 75, one line saying who does', async () => {
+    const inbox = oldInbox();
+    const before = readFileSync(join(inbox, sqliteFileName));
+    for (const receiverRunning of [false, true]) {
+      const receiver = receiverRunning
+        ? acquireLock(join(inbox, receiverLockName), 'webhook listen', () => undefined)
+        : () => undefined;
+      try {
+        for (const [name, runIt] of readersBesideTheReceiver(inbox)) {
+          const memory = context();
+          expect(await runIt(memory)).toBe(ExitCode.interrupted);
+          expect(memory.stdout()).toBe('');
+          expect(memory.stderr().trim().split('\n')).toEqual([
+            `error: ${olderRefusal(`SQLite ${join(inbox, sqliteFileName)}`, 0, name)}`,
+          ]);
+        }
+      } finally {
+        receiver();
+      }
+    }
+    expect(versionOf(inbox)).toBe(0);
+    expect(readFileSync(join(inbox, sqliteFileName)).equals(before)).toBe(true);
   });
 });
+
+/** The commands beside the receiver that need the newest tables, each with its name and a run of it on the store. */
+function readersBesideTheReceiver(
+  inbox: string,
+  store?: string,
+): [string, (memory: ReturnType<typeof context>) => Promise<number>][] {
+  return [
+    ['webhook status', (memory) => memory.run(status, { inbox, store, stuckAfter: 900_000 })],
+    ['webhook dead list', (memory) => memory.run(dead, { action: 'list', ids: [], inbox, store })],
+    ['webhook dead retry', (memory) => memory.run(dead, { action: 'retry', ids: [3], inbox, store })],
+  ];
+}
+
+/** `webhook replay --id 6 --exec 'cat > /dev/null'`: reads the events only, which every version holds alike. */
+function replayOfOne(inbox: string, store?: string) {
+  return { inbox, store, id: [6], exec: 'cat > /dev/null', attempts: 1, execTimeout: 10_000 };
+}
+
+/** The line an older inbox is refused with by a command that does not bring it up to date. */
+function olderRefusal(description: string, found: number, command: string): string {
+  return `The inbox ${description} has schema version ${found}; this b2bctl (0.0.0-test) writes version ${sqliteMigrations.length}. Only the receiver brings an inbox up to date, when it starts: restart webhook listen with this b2bctl, then run ${command} again.`;
+}
 
 function versionOf(inbox: string): number {
   const database = new DatabaseSync(join(inbox, sqliteFileName), { readOnly: true });
@@ -196,3 +232,83 @@ describe(`a PostgreSQL store newer than this b2bctl${postgres.note}`, () => {
     120_000,
   );
 });
+
+describe(`a PostgreSQL store older than this b2bctl, receivers of the older one still writing to it${postgres.note}`, () => {
+  it.skipIf(postgres.missing)(
+    'webhook status and dead refuse it in one line, webhook inbox and replay read it, and none changes its version',
+    async () => {
+      const cluster = await startPostgres();
+      try {
+        for (const [name, version] of [
+          ['release_store', 0],
+          ['one_step_behind', postgresMigrations.length - 1],
+        ] as const) {
+          const url = await createDatabase(cluster, name);
+          await withClient(url, async (client) => {
+            await client.query(readFileSync(new URL('../../fixtures/inbox/postgres-v1.sql', import.meta.url), 'utf8'));
+            if (version > 0) await migratePostgres(client, 'test store', postgresMigrations.slice(0, version));
+          });
+          for (const [commandName, runIt] of readersBesideTheReceiver(temporaryFolder(), url)) {
+            const memory = context();
+            expect(await runIt(memory)).toBe(ExitCode.interrupted);
+            expect(memory.stdout()).toBe('');
+            expect(memory.stderr().trim().split('\n')).toEqual([
+              `error: ${olderRefusal(`PostgreSQL ${name}@127.0.0.1`, version, commandName)}`,
+            ]);
+          }
+          const listing = context();
+          expect(await listing.run(listInbox, { inbox: temporaryFolder(), store: url })).toBe(ExitCode.ok);
+          expect(listing.stdout().trim().split('\n')).toHaveLength(7);
+          const replaying = context();
+          expect(await replaying.run(replay, replayOfOne(temporaryFolder(), url))).toBe(ExitCode.ok);
+          expect(await postgresVersionOf(url)).toEqual(version === 0 ? [] : [{ version }]);
+        }
+      } finally {
+        cluster.stop();
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(postgres.missing)(
+    'webhook inbox on a database no receiver has used makes no tables: exit 66, one line saying so',
+    async () => {
+      const cluster = await startPostgres();
+      try {
+        const url = await createDatabase(cluster, 'no_receiver_yet');
+        const memory = context();
+        expect(await memory.run(listInbox, { inbox: temporaryFolder(), store: url })).toBe(ExitCode.inputMissing);
+        expect(memory.stdout()).toBe('');
+        expect(memory.stderr().trim().split('\n')).toEqual([
+          'error: PostgreSQL no_receiver_yet@127.0.0.1 holds no inbox: no receiver has started on it. Check --store, or start webhook listen --store on it first.',
+        ]);
+        const tables = await withClient(url, (client) =>
+          client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'"),
+        );
+        expect(tables.rows).toEqual([]);
+      } finally {
+        cluster.stop();
+      }
+    },
+    120_000,
+  );
+});
+
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The version row of a store, none when it has no `schema_version` table (a store of 0.1.0). */
+async function postgresVersionOf(url: string): Promise<unknown[]> {
+  return withClient(url, async (client) => {
+    const present = await client.query("SELECT to_regclass('schema_version') IS NOT NULL AS found");
+    if (present.rows[0]?.found !== true) return [];
+    return (await client.query('SELECT version FROM schema_version')).rows;
+  });
+}

@@ -245,18 +245,19 @@ describe.skipIf(postgres.missing)(`a PostgreSQL store that stops answering mid-r
   it("libpq's socket form with a user and no host is taken, as psql and pg take it (a user test)", async () => {
     const { socketFolder, port } = postgres.cluster();
     const store = `postgresql://postgres@/webhooks?host=${encodeURIComponent(socketFolder)}&port=${port}`;
-    const status = await runCommandLine(['webhook', 'status', '--store', store, '-o', 'json'], {
-      configDir: freshConfigDir(),
-    });
-    expect([status.code, status.stderr]).toEqual([
-      0,
-      'No hand-off yet: start webhook listen with --forward-to or --exec.\n',
-    ]);
+    // The receiver first: it makes the tables, which a command beside it only reads.
     const { url: receiver, memory, stop } = await listenInProcess(temporaryFolder(), { store });
     try {
       const token = await receiverToken(receiver);
       expect((await postEvent(receiver, 'orders', { id: 4714 }, token)).status).toBe(200);
       expect(memory.stderr()).toContain(`PostgreSQL webhooks@${socketFolder}`);
+      const status = await runCommandLine(['webhook', 'status', '--store', store, '-o', 'json'], {
+        configDir: freshConfigDir(),
+      });
+      expect([status.code, status.stderr]).toEqual([
+        0,
+        'No hand-off yet: start webhook listen with --forward-to or --exec.\n',
+      ]);
     } finally {
       await stop();
     }

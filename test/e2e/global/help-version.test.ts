@@ -146,6 +146,8 @@ describe("a command's help", () => {
       'src/base/output-format.ts',
       // Which signals stop a command (SIGINT, SIGTERM, SIGHUP): the handlers are set before any command.
       'src/base/stop-signals.ts',
+      // What tells a module gone from a dist/ replaced while a command runs: loaded before the disk can change.
+      'src/cli/bundle-gone.ts',
       'src/cli/examples.ts',
       // How the help is laid out (wrapped, descriptions under their flags on a narrow terminal).
       'src/cli/help-layout.ts',
