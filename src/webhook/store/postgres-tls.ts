@@ -1,6 +1,7 @@
 import { parse } from 'pg-connection-string';
 import { UsageError } from '../../base/errors.js';
 import { isLoopbackHost } from '../../net/plain-http.js';
+import { storeUrlAsPgReadsIt } from './postgres-url.js';
 
 /**
  * What a PostgreSQL store's URL and PGSSLMODE ask of TLS, read as the bundled pg reads them, and the host it goes to
@@ -52,7 +53,7 @@ const ambiguousModes = new Set(['prefer', 'allow']);
 
 /** Reads a store URL's TLS wishes and host, with `environment` the PG variables handed to pg (PGHOST, PGSSLMODE). */
 export function storeTransportOf(url: string, environment: NodeJS.ProcessEnv): StoreTransport {
-  const parsed = parse(url.trim());
+  const parsed = parse(storeUrlAsPgReadsIt(url.trim()));
   const host = parsed.host || environment.PGHOST || 'localhost';
   if (parsed.ssl === undefined) return environmentTransport(host, environment.PGSSLMODE);
   const mode = typeof parsed.sslmode === 'string' && parsed.sslmode !== '' ? parsed.sslmode : undefined;
@@ -153,8 +154,8 @@ function storeTlsRefusal(flag: string, host: string, { said, kind }: StoreTlsWea
  * of the store do), pg reads the URL and the environment itself.
  */
 export function pgConnectionOf(url: string, reach: StoreReach | undefined): Record<string, unknown> {
-  if (reach === undefined) return { connectionString: url };
-  const parsed = parse(url);
+  if (reach === undefined) return { connectionString: storeUrlAsPgReadsIt(url) };
+  const parsed = parse(storeUrlAsPgReadsIt(url));
   return {
     ...parsed,
     host: reach.host,

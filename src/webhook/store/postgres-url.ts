@@ -1,6 +1,17 @@
 import { parse } from 'pg-connection-string';
 import { UsageError } from '../../base/errors.js';
 
+/**
+ * A store URL as pg reads it today, spelled so: `sslmode=require` and `sslmode=verify-ca` written `verify-full`, which
+ * pg takes them for (certificate and host checked). pg warns of that on every start, advising `uselibpqcompat=true`,
+ * which would turn the check off, and a later pg may read them as libpq does (no check): written out, the check b2bctl
+ * decided on is the one any pg makes. Left as written beside `uselibpqcompat`, which b2bctl reads as libpq does.
+ */
+export function storeUrlAsPgReadsIt(url: string): string {
+  if (/[?&]uselibpqcompat=/i.test(url)) return url;
+  return url.replace(/([?&]sslmode=)(?:require|verify-ca)(?=[&#]|$)/g, '$1verify-full');
+}
+
 /** What b2bctl reads from a PostgreSQL store's URL, as the pg driver reads it. */
 export interface StoreUrlParts {
   database: string;
@@ -25,7 +36,7 @@ export function storeUrlParts(url: string, flag: string): StoreUrlParts {
     );
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(url.trim());
+    parsed = parse(storeUrlAsPgReadsIt(url.trim()));
   } catch (error) {
     throw new UsageError(
       `${flag} is not a URL the PostgreSQL driver reads (${(error as Error).message}): give postgres://user@host:port/database, or postgresql://user@/database?host=/run/postgresql for a local socket; a character such as @, : or / in the user or password is written %40, %3A, %2F.`,
