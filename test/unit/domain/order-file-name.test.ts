@@ -58,10 +58,10 @@ describe('orderFileName of a version (orders poll --out-dir)', () => {
   });
 });
 
+const named = (id: string | number, orderNumber?: string | number) => orderFileName(id, { orderNumber, lastUpdated });
+
 describe('orderFileName: one order, one name, however an answer spells its id or number', () => {
   it('a zero-padded id or number names the order of that number, as every order command reads it', () => {
-    const named = (id: string | number, orderNumber?: string | number) =>
-      orderFileName(id, { orderNumber, lastUpdated });
     expect(named('000007', '0100007')).toBe(named(7, 100007));
     expect(named(' 7 ')).toBe(named(7));
     expect(orderFileName('000007')).toBe(orderFileName(7));
