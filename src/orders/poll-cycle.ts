@@ -16,6 +16,7 @@ import {
   versionKey,
 } from '../domain/orders-window.js';
 import { readOrderStatus } from '../platform/answers/orders.js';
+import type { StoreStatusWords } from '../domain/store-status-words.js';
 import { isIdLike } from '../platform/answers/shapes.js';
 import {
   B2bctlError,
@@ -43,6 +44,13 @@ export interface OrdersPollOptions {
   since?: string;
   until?: string;
   statuses: string[];
+  /**
+   * The `status` filters the listing is sent, when they are not `statuses`: on a store with words of its own, the
+   * store's words for a stage asked (statusFilterOfStore).
+   */
+  listingStatuses?: string[];
+  /** The store's own status words (answers.order.statusWords), which --status is checked in. */
+  statusWords?: StoreStatusWords;
   detail: boolean;
   outDir?: string;
   cursor?: string;
@@ -162,7 +170,7 @@ export async function pollOnce(
   // Again at each run, not only at start: a --watch runs for weeks, and the folder may be handed to others meanwhile.
   // Refused, the cycle fails and is tried again once the folder is safe; nothing of this run was fetched.
   if (options.outDir !== undefined) checkOrdersFolderSafety(options.outDir, '--out-dir');
-  const filter = new StatusFilter(options.statuses, { detail: options.detail });
+  const filter = new StatusFilter(options.statuses, { detail: options.detail, words: options.statusWords });
   const runStartMs = context.clock.now();
   let interrupted = false;
   // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
