@@ -4,8 +4,11 @@
  * copy. Every character of an id or a number but letters, digits, `_` and `.` (and `-` where it separates nothing) is
  * written %XX, its UTF-8 bytes: so no name climbs out of its folder (`../x`) and no two orders share a file. The
  * lossy `_` for every other character gave `A-1` and `A_1` one file: one order overwrote the other, exit 0, and the
- * cursor went past both (a user test).
+ * cursor went past both (a user test). An id or a number is named as one order is (order-keys.ts): `"000007"` and `7`
+ * are one order, and a store spelling it both ways gave its versions two names (`000007-…` and `7-…`), which an ERP
+ * grouping an order's files by the name's id read as two orders (a user test).
  */
+import { orderIdAsRoutesTakeIt } from './order-keys.js';
 
 /** What names one version of an order, as `orders poll --out-dir` writes each. */
 export interface OrderVersionNaming {
@@ -23,10 +26,12 @@ export interface OrderVersionNaming {
  * numbered `1-` would otherwise both be `A-1--…`).
  */
 export function orderFileName(id: string | number, version?: OrderVersionNaming): string {
-  if (version === undefined) return `${namePart(String(id), /[\w.-]/)}.json`;
+  const order = String(orderIdAsRoutesTakeIt(id));
+  if (version === undefined) return `${namePart(order, /[\w.-]/)}.json`;
   const instant = new Date(Date.parse(version.lastUpdated)).toISOString().replace(/[-:]/g, '').replace('.', '');
-  const number = version.orderNumber === undefined ? '' : namePart(String(version.orderNumber), /[\w.]/);
-  return `${namePart(String(id), /[\w.]/)}-${number}-${instant}.json`;
+  const number =
+    version.orderNumber === undefined ? '' : namePart(String(orderIdAsRoutesTakeIt(version.orderNumber)), /[\w.]/);
+  return `${namePart(order, /[\w.]/)}-${number}-${instant}.json`;
 }
 
 /** `value` with every character `kept` does not match written %XX; a value of dots alone (a folder's name) too. */

@@ -88,6 +88,19 @@ export const defaultOrderRoutes: OrderRoutes = {
 
 export class OrderRoutesError extends Error {}
 
+/**
+ * The replace routes `--replace` would need for moves of `actions` and `routes` lack, in the order of the actions (a
+ * cancel has none to need: a canceled order holds nothing to correct). Refused at start: `--replace` without its
+ * route was taken, every conflict then reported "not sent", after the orders were read (a user test).
+ */
+export function missingReplaceRoutes(routes: OrderRoutes, actions: Iterable<OrderAction>): ReplaceableAction[] {
+  const needed = new Set([...actions].filter((action): action is ReplaceableAction => action in keptFieldOf));
+  return orderActions.filter(
+    (action): action is ReplaceableAction =>
+      needed.has(action as ReplaceableAction) && !routes.replace?.[action as ReplaceableAction],
+  );
+}
+
 const placeholderPattern = /^\{([A-Za-z][A-Za-z0-9]*)\}$/;
 
 function isPlaceholder(value: unknown): boolean {

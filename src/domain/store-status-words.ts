@@ -70,3 +70,36 @@ function readEntry(entry: string): { theirs: string; ours: string } | { problem:
     return { problem: `maps ${theirs}, a word b2bctl reads as ${own} already, to ${ours}` };
   return { theirs, ours };
 }
+
+/**
+ * `orders poll --status` on a store with words of its own: the stage each value asked stands for (the store's word or
+ * b2bctl's stage, whatever its case), and the `status` filters the listing is sent: a store's word as the setting
+ * writes it; a stage as every word of the store's for it, and itself (a store may write some of b2bctl's words). A
+ * value that is neither is a problem naming the words known: the store's words are known here, so a typo need not
+ * list nothing for ever.
+ */
+export function statusFilterOfStore(
+  asked: readonly string[],
+  words: StoreStatusWords,
+): { listed: string[] } | { problem: string } {
+  const listed = new Set<string>();
+  for (const value of asked) {
+    const key = statusWordKey(value);
+    if (words.has(key)) {
+      listed.add(key);
+      continue;
+    }
+    const stage = key === 'CANCELLED' ? 'CANCELED' : key;
+    if (!knownStatuses.has(stage)) return { problem: unknownStatusProblem(value, words) };
+    for (const [theirs, ours] of words) if (ours === stage) listed.add(theirs);
+    listed.add(stage);
+  }
+  return { listed: [...listed] };
+}
+
+/** Words in a sentence: `A, B and C`. */
+const list = (names: readonly string[]) => names.join(', ').replace(/, (?!.*, )/, ' and ');
+
+function unknownStatusProblem(value: string, words: StoreStatusWords): string {
+  return `--status ${value}: no status of this store (answers.order.statusWords names ${list([...words.keys()])}, and b2bctl's stages are ${list(orderStages())}); nothing was fetched. Give one of those, in any case`;
+}

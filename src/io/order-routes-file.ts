@@ -1,4 +1,12 @@
-import { defaultOrderRoutes, OrderRoutesError, type OrderRoutes, parseOrderRoutes } from '../domain/order-routes.js';
+import {
+  defaultOrderRoutes,
+  missingReplaceRoutes,
+  OrderRoutesError,
+  type OrderRoutes,
+  parseOrderRoutes,
+} from '../domain/order-routes.js';
+import type { OrderAction } from '../domain/order-stages.js';
+import { UsageError } from '../base/errors.js';
 import { type JsonSettingOrigin, readJsonSetting } from './json-setting.js';
 
 /**
@@ -39,4 +47,23 @@ export function orderRoutesOf(flag: string | undefined, session: RoutesSetting):
   return flag
     ? loadOrderRoutes(flag, { kind: 'flag', flag: '--routes', value: flag })
     : loadOrderRoutes(session.get('orders.routes'), { kind: 'setting', described: session.origin('orders.routes') });
+}
+
+/**
+ * `--replace` refused (exit 2, before any order is read) when the routes in force have no replace route for a move it
+ * may correct: the store's routes file gives its own or none, and without one no correction can be sent.
+ */
+export function refuseReplaceWithoutRoutes(
+  command: string,
+  routes: OrderRoutes,
+  actions: Iterable<OrderAction>,
+  origin: string,
+): void {
+  const missing = missingReplaceRoutes(routes, actions);
+  if (missing.length === 0) return;
+  const named = missing.map((action) => `replace.${action}`).join(' or ');
+  const example = missing.map((action) => `"${action}": …`).join(', ');
+  throw new UsageError(
+    `${command} --replace: the order routes of ${origin} have no ${named} route, so no correction can be sent; nothing was sent. Add a "replace": {${example}} route to the routes file (docs/orders.md), or run without --replace.`,
+  );
 }

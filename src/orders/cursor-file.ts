@@ -36,6 +36,26 @@ export interface OrdersCursor {
    * updated before the instant the user chose is not emitted by the runs after.
    */
   floor?: string;
+  /**
+   * The listed versions whose detail kept failing (`--detail`; decision 0046): the cursor moved past them so that one
+   * bad order holds back no other, and each is asked for again by every run until its detail is written. Absent when
+   * none is pending.
+   */
+  pending?: PendingOrder[];
+}
+
+/** A listed order version whose detail answered an error: written by a later run once its detail answers. */
+export interface PendingOrder {
+  id: string | number;
+  orderNumber?: string | number;
+  /** ISO-8601: the update instant of the version listed (a later version listed since replaces it). */
+  lastUpdated: string;
+  /** The listing entry, written in the detail's place if the order's detail answers 404 later, as any such order's. */
+  record: unknown;
+  /** ISO-8601: when its detail first failed. */
+  since: string;
+  /** The HTTP status of its detail's last answer. */
+  answered: number;
 }
 
 /**
@@ -102,7 +122,8 @@ export function readCursor(path: string, profileName: string): OrdersCursor | un
     !Number.isNaN(Date.parse(parsed.cursor)) &&
     Array.isArray(parsed.emitted) &&
     parsed.emitted.every((key) => typeof key === 'string') &&
-    (parsed.floor === undefined || (typeof parsed.floor === 'string' && !Number.isNaN(Date.parse(parsed.floor))));
+    (parsed.floor === undefined || (typeof parsed.floor === 'string' && !Number.isNaN(Date.parse(parsed.floor)))) &&
+    (parsed.pending === undefined || (Array.isArray(parsed.pending) && parsed.pending.every(isPendingOrder)));
   if (!valid) {
     throw new UsageError(
       `The orders cursor ${printable(path)} is not a cursor file (corrupt or written by something else); nothing was emitted. Move it aside and run again with --since to choose where to start.`,
@@ -114,6 +135,22 @@ export function readCursor(path: string, profileName: string): OrdersCursor | un
     );
   }
   return parsed as OrdersCursor;
+}
+
+/** Whether a cursor's pending entry has what a run needs to ask for the order again and to name it. */
+function isPendingOrder(value: unknown): value is PendingOrder {
+  if (value === null || typeof value !== 'object') return false;
+  const entry = value as Partial<PendingOrder>;
+  return (
+    (typeof entry.id === 'string' || typeof entry.id === 'number') &&
+    (entry.orderNumber === undefined ||
+      typeof entry.orderNumber === 'string' ||
+      typeof entry.orderNumber === 'number') &&
+    typeof entry.lastUpdated === 'string' &&
+    !Number.isNaN(Date.parse(entry.lastUpdated)) &&
+    typeof entry.since === 'string' &&
+    typeof entry.answered === 'number'
+  );
 }
 
 /**

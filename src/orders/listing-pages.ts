@@ -45,7 +45,7 @@ export function listingPages(
           window: { from: piece.from - 1, to: piece.to + 1 },
           offset,
           limit: orderListingPageSize,
-          statuses: options.statuses,
+          statuses: options.listingStatuses ?? options.statuses,
           signal,
         },
         answers,
@@ -74,7 +74,7 @@ export function listingPages(
 
 /** What reading the listing needs of the run. */
 export interface ListingReader {
-  options: { statuses: readonly string[] };
+  options: { statuses: readonly string[]; listingStatuses?: readonly string[] };
   context: Context;
   client: PlatformClient;
   answers: OrderAnswerSettings;

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { PlatformError } from '../base/errors.js';
+import { ExitCode, KeptFailingError, PlatformError } from '../base/errors.js';
 import { sameOrderKey } from '../domain/order-keys.js';
 import { versionKey } from '../domain/orders-window.js';
 import { once } from '../lib/once.js';
@@ -48,7 +48,24 @@ export function versionShown(
   return newer;
 }
 
-/** The detail of each version, `concurrency` at a time, in the order given. */
+/**
+ * A listed order whose detail the platform answered with an error, after the client's retries: kept pending in the
+ * cursor (decision 0046), never written in the detail's place.
+ */
+export class FailedDetail {
+  readonly status: number;
+  /** The platform's words, when its answer held any. */
+  readonly platformMessage: string | undefined;
+  constructor(status: number, platformMessage: string | undefined) {
+    this.status = status;
+    this.platformMessage = platformMessage;
+  }
+}
+
+/**
+ * The detail of each version, `concurrency` at a time, in the order given; a FailedDetail for an order whose detail
+ * answered an error of its own.
+ */
 export async function fetchDetails(
   client: PlatformClient,
   versions: readonly ListedOrder[],
@@ -81,7 +98,7 @@ export async function fetchDetails(
           // another order's record) would fail every run from here on, and hold back every later update: its listing
           // entry is written in its place, and said.
           const answered = missingDetail(error);
-          if (answered === undefined) throw error;
+          if (answered === undefined) return failedDetail(error) ?? throwAgain(error);
           warn(
             `warning: order ${String(version.id)} (updated ${version.lastUpdated}) is listed but its detail ${answered}: its listing entry was written in its place; b2bctl orders get ${String(version.id)} reads it later.`,
           );
@@ -136,6 +153,24 @@ function unreadDetailStamp(
 function unreadDetailStampWarning(version: ListedOrder, shown: string): string {
   const id = String(version.id);
   return `warning: order ${id} is listed updated ${version.lastUpdated}, but its detail shows no update instant b2bctl reads (${shown}), so b2bctl cannot tell whether it is that version or an older one (a platform replica lagging behind): it was written as it came, as every such detail of this run. b2bctl orders get ${id} shows the answer; if the detail keeps its update instant under a field of its own, set answers.orders.lastUpdated to it.`;
+}
+
+/**
+ * The error an order's detail answered, when it is that order's own: any status but a refused login (401, 403), once
+ * the client's retries are spent (a 500 is not retried; a 502, 503 or 504 that kept coming is). The listing answered
+ * just before, so the platform is up and this order is what fails. No answer at all (a reset, a time-out) and a
+ * platform throttling every request are the platform's, and stop the run as before: set aside, every order of an
+ * outage would go pending.
+ */
+function failedDetail(error: unknown): FailedDetail | undefined {
+  if (error instanceof PlatformError && error.exitCode !== ExitCode.authFailed)
+    return new FailedDetail(error.status, error.platformMessage);
+  if (error instanceof KeptFailingError && error.status >= 500) return new FailedDetail(error.status, undefined);
+  return undefined;
+}
+
+function throwAgain(error: unknown): never {
+  throw error;
 }
 
 /** How a listed order's detail failed to give it, when its listing entry is to stand in for it; else undefined. */

@@ -16,8 +16,16 @@ import {
   versionKey,
 } from '../domain/orders-window.js';
 import { readOrderStatus } from '../platform/answers/orders.js';
+import type { StoreStatusWords } from '../domain/store-status-words.js';
 import { isIdLike } from '../platform/answers/shapes.js';
-import { B2bctlError, ExitCode, InterruptedError, OutputClosedError, UsageError } from '../base/errors.js';
+import {
+  B2bctlError,
+  ExitCode,
+  InterruptedError,
+  OutputClosedError,
+  PartialFailureError,
+  UsageError,
+} from '../base/errors.js';
 import type { PlatformClient } from '../platform/client.js';
 import { orderAnswers, orderListingPageSize } from '../platform/orders.js';
 import { clearCutShort, type CutShortRun, readCursor, readCutShort, writeCutShort } from './cursor-file.js';
@@ -26,7 +34,8 @@ import { PollProgress } from './poll-progress.js';
 import { StatusFilter } from './status-filter.js';
 import { coarseListingNote } from './unfiltered-listing.js';
 import { scanWindow } from './window-scan.js';
-import { fetchDetails, versionShown } from './order-details.js';
+import { FailedDetail, fetchDetails, versionShown } from './order-details.js';
+import { namePendingOrders, pendingSummary, writePendingOrders } from './pending-details.js';
 import { listingPages, type PolledOrder } from './listing-pages.js';
 import { printable } from '../lib/printable.js';
 import { sameBaseUrl } from '../net/base-url.js';
@@ -35,6 +44,13 @@ export interface OrdersPollOptions {
   since?: string;
   until?: string;
   statuses: string[];
+  /**
+   * The `status` filters the listing is sent, when they are not `statuses`: on a store with words of its own, the
+   * store's words for a stage asked (statusFilterOfStore).
+   */
+  listingStatuses?: string[];
+  /** The store's own status words (answers.order.statusWords), which --status is checked in. */
+  statusWords?: StoreStatusWords;
   detail: boolean;
   outDir?: string;
   cursor?: string;
@@ -154,7 +170,8 @@ export async function pollOnce(
   // Again at each run, not only at start: a --watch runs for weeks, and the folder may be handed to others meanwhile.
   // Refused, the cycle fails and is tried again once the folder is safe; nothing of this run was fetched.
   if (options.outDir !== undefined) checkOrdersFolderSafety(options.outDir, '--out-dir');
-  const filter = new StatusFilter(options.statuses, { detail: options.detail });
+  const filter = new StatusFilter(options.statuses, { detail: options.detail, words: options.statusWords });
+  const runStartMs = context.clock.now();
   let interrupted = false;
   // Ctrl-C aborts the requests in flight (the HTTP client's rule); the window being fetched is then not written,
   // and what was written before it stays, with the cursor over what was flushed.
@@ -196,6 +213,9 @@ export async function pollOnce(
   // An order listed with a status asked, left out because its detail showed another, proves the spelling right.
   if (saved === undefined && progress.written === 0 && !filter.sawStatusAsked)
     warnEmptyFilter(options.statuses, context);
+  // Named last, where a reader of the log looks; a --watch names them every cycle and goes on at its interval.
+  const pending = namePendingOrders(progress, runStartMs, (line) => context.log.warn(line));
+  if (pending > 0 && !options.watch) throw new PartialFailureError(pendingSummary(pending));
   return progress.written;
 }
 
@@ -236,6 +256,18 @@ async function writeWindows(
     fetchPage,
     signal: context.interrupt,
   };
+  const pendingRun = {
+    client,
+    sink,
+    filter,
+    answers,
+    concurrency: options.concurrency,
+    saidStampUnread,
+    warn: (line: string) => context.log.warn(line),
+    nowMs: context.clock.now(),
+  };
+  // The orders pending from earlier runs first, oldest first, before the newer versions the window holds.
+  if ((await writePendingOrders(pendingRun, progress)) > 0 && (await sink.flush())) progress.save(progress.current());
   for await (const scanned of scanWindow<PolledOrder>(window, scan)) {
     // Filtered after the scan, which needs every listed order to tell that its pages tiled the window.
     const fresh = newVersions(filter.keep(scanned.orders), progress.emitted);
@@ -250,11 +282,18 @@ async function writeWindows(
       : fresh.map((order) => order.record);
     for (const [index, listed] of fresh.entries()) {
       if (sink.closed()) return false;
+      const record = records[index];
+      // Its detail kept failing: pending in the cursor, which moves past it, so that it holds back no other order.
+      if (record instanceof FailedDetail) {
+        progress.holdPending(listed, record, pendingRun.nowMs);
+        continue;
+      }
+      if (options.detail) progress.settlePending(listed.id);
       // What is written is the detail, read after the listing: the status checked is the one it shows.
-      if (options.detail && !filter.keepShown(listed, readOrderStatus(records[index]))) continue;
-      const version = options.detail ? versionShown(listed, records[index], answers, progress) : listed;
+      if (options.detail && !filter.keepShown(listed, readOrderStatus(record))) continue;
+      const version = options.detail ? versionShown(listed, record, answers, progress) : listed;
       if (version.neverUpdated !== undefined) progress.neverUpdated.set(versionKey(version), version.neverUpdated);
-      await sink.write(version, records[index]);
+      await sink.write(version, record);
       progress.written++;
     }
     if (await sink.flush()) progress.save(scanned.window.to);

@@ -5,12 +5,13 @@ import {
   versionsToRemember,
   type TimeWindow,
 } from '../domain/orders-window.js';
-import { writeCursor } from './cursor-file.js';
+import { type PendingOrder, writeCursor } from './cursor-file.js';
+import { orderKeyOf } from '../domain/order-keys.js';
 import { OutputError } from '../base/errors.js';
 import { countOf } from '../lib/plural.js';
 import { systemErrorCause } from '../lib/system-error-cause.js';
 import { printable } from '../lib/printable.js';
-import type { UnreadableStamp } from '../platform/orders.js';
+import type { ListedOrder, UnreadableStamp } from '../platform/orders.js';
 import type { CoarseListing } from './unfiltered-listing.js';
 
 /** What a run saw of update instants written without a zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`). */
@@ -19,6 +20,12 @@ export interface ZonelessInstantsSeen {
   example?: string;
   /** One the platform listed in a window that this machine's reading of it falls outside: its zone is another. */
   elsewhere?: { written: string; window: TimeWindow };
+}
+
+/** How a pending order's detail failed: the HTTP status, and the platform's words when it gave any (FailedDetail). */
+export interface DetailFailure {
+  readonly status: number;
+  readonly platformMessage: string | undefined;
 }
 
 /**
@@ -41,6 +48,13 @@ export class PollProgress {
   /** Per unreadable entry's fingerprint, the most times one answer listed it (two `null`s in a page are two entries). */
   private readonly untrackableSeen = new Map<string, number>();
   written = 0;
+  /**
+   * The orders whose detail kept failing, by order key (orderKeyOf), saved with the cursor until a run writes their
+   * detail (decision 0046): the last run's, and those met in this one.
+   */
+  private readonly pending: Map<string, PendingOrder>;
+  /** The pending orders whose detail failed again in this run, by order key, with its answer: what the run names. */
+  readonly failedNow = new Map<string, { order: PendingOrder; failure: DetailFailure }>();
   private cursor: number | undefined;
   /** Where the first run started, while the look-back reaches behind it (OrdersCursor.floor). */
   private readonly floor: number | undefined;
@@ -67,13 +81,14 @@ export class PollProgress {
     file: { path: string; profile: string; baseUrl?: string },
     window: TimeWindow,
     lookbackMs: number,
-    saved: { cursor: string; emitted?: readonly string[]; floor?: string } | undefined,
+    saved: { cursor: string; emitted?: readonly string[]; floor?: string; pending?: PendingOrder[] } | undefined,
   ) {
     this.file = file;
     this.window = window;
     this.lookbackMs = lookbackMs;
 
     this.emitted = new Set((saved?.emitted ?? []).map(rememberedKeyAsRead));
+    this.pending = new Map((saved?.pending ?? []).map((order) => [orderKeyOf(order.id), order]));
     this.unlisted = new Set(this.emitted);
     this.cursor = saved === undefined ? undefined : Date.parse(saved.cursor);
     // A first run's start, or the one a run before kept.
@@ -84,6 +99,43 @@ export class PollProgress {
 
   /** Whether a cursor file exists for the next run: one was there, or this run wrote one. */
   private saved: boolean;
+
+  /** The orders pending from the last runs (and any this run met so far), oldest update first. */
+  pendingOrders(): PendingOrder[] {
+    return [...this.pending.values()].toSorted((a, b) => Date.parse(a.lastUpdated) - Date.parse(b.lastUpdated));
+  }
+
+  /**
+   * `listed`'s detail answered `failure`: the order is pending from the next save on, as this version (or the newer
+   * one already pending), and named at the end of the run. `nowMs` is when it first failed, if it had not before.
+   */
+  holdPending(listed: ListedOrder, failure: DetailFailure, nowMs: number): void {
+    const key = orderKeyOf(listed.id);
+    const before = this.pending.get(key);
+    const newer = before !== undefined && Date.parse(before.lastUpdated) > Date.parse(listed.lastUpdated);
+    const order: PendingOrder = newer
+      ? { ...before, answered: failure.status }
+      : {
+          id: listed.id,
+          ...(listed.orderNumber === undefined ? {} : { orderNumber: listed.orderNumber }),
+          lastUpdated: listed.lastUpdated,
+          record: listed.record,
+          since: before?.since ?? new Date(nowMs).toISOString(),
+          answered: failure.status,
+        };
+    this.pending.set(key, order);
+    this.failedNow.set(key, { order, failure });
+  }
+
+  /**
+   * The order `id`'s detail was read and written (or left out by --status): pending no more. The detail is read now,
+   * so it is the pending version or a later one; the save that drops it comes after the write is flushed.
+   */
+  settlePending(id: string | number): void {
+    const key = orderKeyOf(id);
+    this.pending.delete(key);
+    this.failedNow.delete(key);
+  }
 
   /** How many of the untrackable entries have an update stamp b2bctl cannot read (untrackable counts the rest too). */
   unreadableStamps(): number {
@@ -209,6 +261,7 @@ export class PollProgress {
         this.listingMemory(upTo >= this.window.to),
       ),
       ...(floorNeeded ? { floor: new Date(this.floor as number).toISOString() } : {}),
+      ...(this.pending.size > 0 ? { pending: this.pendingOrders() } : {}),
     };
     try {
       writeCursor(this.file.path, cursor);

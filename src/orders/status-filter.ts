@@ -1,4 +1,5 @@
 import { orderStatusOf } from '../domain/order-stages.js';
+import type { StoreStatusWords } from '../domain/store-status-words.js';
 import { countOf } from '../lib/plural.js';
 
 /**
@@ -21,15 +22,26 @@ export class StatusFilter {
   sawStatusAsked = false;
   private readonly asked: ReadonlySet<string>;
   private readonly detail: boolean;
+  private readonly words: StoreStatusWords | undefined;
 
   readonly statuses: readonly string[];
-  constructor(statuses: readonly string[], { detail }: { detail: boolean } = { detail: false }) {
+  constructor(
+    statuses: readonly string[],
+    { detail, words }: { detail: boolean; words?: StoreStatusWords } = { detail: false },
+  ) {
     this.statuses = statuses;
+    this.words = words;
 
     // The platform writes statuses in capitals; one that matched `ready_to_ship` listed such orders as asked. A
-    // status is read as the moves read it (orderStatusOf): `CANCELLED` asked is the `canceled` an order shows.
-    this.asked = new Set(statuses.map((status) => (orderStatusOf(status) ?? status).toUpperCase()));
+    // status is read as the moves read it (orderStatusOf): `CANCELLED` asked is the `canceled` an order shows, and on
+    // a store with words of its own (answers.order.statusWords) its `PRONTO_PARA_ENVIO` is `READY_TO_SHIP`.
+    this.asked = new Set(statuses.map((status) => this.stageOf(status)));
     this.detail = detail;
+  }
+
+  /** A status as the filter compares it: its stage, or the word itself in capitals when it is none. */
+  private stageOf(status: string): string {
+    return (orderStatusOf(status, this.words) ?? status).toUpperCase();
   }
 
   /** The orders of a status asked (every order when none was asked), in the order given. */
@@ -41,7 +53,7 @@ export class StatusFilter {
         if (!this.detail) this.noStatus++;
         return true;
       }
-      if (this.asked.has(order.status.toUpperCase())) {
+      if (this.asked.has(this.stageOf(order.status))) {
         this.sawStatusAsked = true;
         return true;
       }
@@ -60,7 +72,7 @@ export class StatusFilter {
       if (listed.status === undefined) this.noStatus++;
       return true;
     }
-    if (this.asked.has(detailStatus.toUpperCase())) {
+    if (this.asked.has(this.stageOf(detailStatus))) {
       this.sawStatusAsked = true;
       return true;
     }

@@ -22,7 +22,7 @@ interface MoveFlags {
 
 const routesHelp = "the store's order routes (JSON; default: the orders.routes setting, else the sandbox's)";
 const replaceHelp =
-  'send a correction (another ERP number, NF-e or tracking code than the order holds) through the routes file’s replace route';
+  'send a correction (another ERP number, NF-e or tracking code than the order holds) through the routes file’s replace route (refused at start when the routes have none for the move)';
 
 /** `b2bctl orders ready|invoice|ship|cancel ORDER` and `orders update FILE`: moving orders on. */
 export function registerMoves(orders: Command, dispatch: Dispatch): void {
@@ -41,8 +41,7 @@ export function registerMoves(orders: Command, dispatch: Dispatch): void {
       .option(
         '--no-status-check',
         'send without reading the order first: its status, and its buyer an NF-e is checked against (the platform alone judges the move)',
-      )
-      .option('--replace', replaceHelp);
+      );
   const send = (action: OrdersMoveOptions['action']) => (order: string, flags: MoveFlags, command: Command) => {
     const options: OrdersMoveOptions = {
       order,
@@ -70,6 +69,7 @@ export function registerMoves(orders: Command, dispatch: Dispatch): void {
     "Tells the platform an order is ready to ship, with the ERP's own order number for it. The order's status is read first: an order already ready with that number is left unchanged (exit 0), and one ready with another number is a conflict (exit 1) unless --replace sends the correction. Where the move goes (route, method, body) comes from the store's order routes file (--routes, or the orders.routes setting).",
   )
     .requiredOption('--erp-number <n>', 'the ERP’s order number')
+    .option('--replace', replaceHelp)
     .action(send('ready'));
   verb(
     'invoice',
@@ -78,6 +78,7 @@ export function registerMoves(orders: Command, dispatch: Dispatch): void {
   )
     .option('--xml <file>', 'the authorised NF-e (nfeProc XML)')
     .option('--key <key>', 'the 44-digit access key, for stores that take the key alone')
+    .option('--replace', replaceHelp)
     .action(send('invoice'));
   verb(
     'ship',
@@ -87,6 +88,7 @@ export function registerMoves(orders: Command, dispatch: Dispatch): void {
     .requiredOption('--tracking <code>', 'the tracking code (a Correios code has its check digit verified)')
     .option('--carrier <name>', 'the carrier (Correios, Jadlog, …)')
     .option('--tracking-url <url>', 'the tracking link (https)')
+    .option('--replace', replaceHelp)
     .action(send('ship'));
   verb(
     'cancel',

@@ -12,7 +12,7 @@ import {
   PlatformError,
   UnavailableError,
 } from '../../base/errors.js';
-import { orderRoutesOf, routesOriginOf } from '../../io/order-routes-file.js';
+import { orderRoutesOf, refuseReplaceWithoutRoutes, routesOriginOf } from '../../io/order-routes-file.js';
 import { writeObject } from '../../io/output/write-object.js';
 import { RedirectAnswerError } from '../../platform/redirect.js';
 import { checkMove } from '../../orders/moves/move-input.js';
@@ -48,6 +48,9 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
   const session = await context.session();
   session.requireBaseUrl();
   const routes = orderRoutesOf(options.routes, session);
+  const routesFrom = routesOriginOf(options.routes, session);
+  if (options.replace === true)
+    refuseReplaceWithoutRoutes(`orders ${options.action}`, routes, [options.action], routesFrom);
   const verdict = checkMove(options, {
     baseDirectory: process.cwd(),
     nowMs: context.clock.now(),
@@ -67,7 +70,7 @@ export async function run(options: OrdersMoveOptions, context: Context): Promise
     replace: options.replace === true,
     note: (line) => context.log.info(line),
     givenAs: 'flags',
-    routesFrom: routesOriginOf(options.routes, session),
+    routesFrom,
   });
   const wantsData = context.globals.output !== undefined ? context.globals.output !== 'table' : !context.io.isStdoutTTY;
   let result: MoveResult;

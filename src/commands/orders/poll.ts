@@ -6,6 +6,8 @@ import { acquireProfileLock } from '../../config/lock.js';
 import type { Context } from '../../context.js';
 import { statusAsAsked } from '../../domain/order-stages.js';
 import { parseInstantOrDuration } from '../../domain/orders-window.js';
+import { statusFilterOfStore } from '../../domain/store-status-words.js';
+import type { Session } from '../../config/session.js';
 import { deviceKeepingNothing } from '../../io/output/device-keeping-nothing.js';
 import { specialFileKind } from '../../lib/file-owners.js';
 import { statOrUndefined } from '../../lib/file-status.js';
@@ -37,9 +39,9 @@ export type { OrdersPollOptions } from '../../orders/poll-cycle.js';
  */
 export async function run(given: OrdersPollOptions, context: Context): Promise<void> {
   // One spelling of each status from here on: the listing's filter, the cursor's name, the check and the messages.
-  const options = { ...given, statuses: given.statuses.map(statusAsAsked) };
   const session = await context.session();
   session.requireBaseUrl();
+  const options = { ...given, statuses: given.statuses.map(statusAsAsked), ...storeStatusFilter(given, session) };
   const store = await context.profiles();
   const profileCursor = defaultCursorPath(store.directory, session.profileName);
   const cursorPath = options.cursor ?? defaultCursorPath(store.directory, session.profileName, options.statuses);
@@ -106,6 +108,22 @@ export async function run(given: OrdersPollOptions, context: Context): Promise<v
   } finally {
     release();
   }
+}
+
+/**
+ * --status on a store with words of its own (answers.order.statusWords): checked in them, a word that is neither the
+ * store's nor a stage refused (exit 2) before anything is fetched, and sent to the listing as the store writes it.
+ * The cursor's name keeps the values as asked, so a filter polled before keeps its cursor.
+ */
+function storeStatusFilter(
+  given: OrdersPollOptions,
+  session: Session,
+): Pick<OrdersPollOptions, 'listingStatuses' | 'statusWords'> {
+  const words = session.get('answers.order.statusWords');
+  if (words === undefined || given.statuses.length === 0) return {};
+  const filter = statusFilterOfStore(given.statuses, words);
+  if ('problem' in filter) throw new UsageError(`orders poll ${filter.problem}.`);
+  return { listingStatuses: filter.listed, statusWords: words };
 }
 
 /**

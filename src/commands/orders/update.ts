@@ -6,13 +6,14 @@ import { type ReportRow, withPlaceOf } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import type { Session } from '../../config/session.js';
 import type { OrderRoutes } from '../../domain/order-routes.js';
+import type { OrderAction } from '../../domain/order-stages.js';
 import type { PlatformClient } from '../../platform/client.js';
 import type { PlaceSet } from '../../bulk/resume.js';
 import { recordPlace } from '../../io/input/open-input.js';
 import { inputName } from '../../io/input/byte-source.js';
 import { moveCatalogue, type PreparedMove } from '../../orders/moves/move-input.js';
 import { newMoveChecker } from './move-checker.js';
-import { orderRoutesOf, routesOriginOf } from '../../io/order-routes-file.js';
+import { orderRoutesOf, refuseReplaceWithoutRoutes, routesOriginOf } from '../../io/order-routes-file.js';
 import { type MoveResult, MoveSender } from '../../orders/moves/sender.js';
 import { sendingConcurrency } from '../../bulk/send-pacing.js';
 
@@ -83,6 +84,8 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
   const orderNames = new Set<string>();
   let resumedDone: PlaceSet | undefined;
   const numbersLeft: NumbersLeft = { checked: false, taken: false };
+  /** The actions of the file's valid moves: those --replace needs a replace route for. */
+  const actions = new Set<OrderAction>();
   await runBulkJob<PreparedMove>(
     {
       name: 'orders update',
@@ -95,9 +98,10 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
         if (!options.resume) routesNow();
       },
       newChecker: () =>
-        fileChecker(options, context, options.branch ?? session?.get('branch'), routesNow, (move) =>
-          noteNumbers(numbersLeft, move, routesNow()),
-        ),
+        fileChecker(options, context, options.branch ?? session?.get('branch'), routesNow, (move) => {
+          noteNumbers(numbersLeft, move, routesNow());
+          actions.add(move.action);
+        }),
       resuming: (done) => void (resumedDone = done),
       keyOf: (record) => {
         if (record.values.order !== undefined && !resumedDone?.has(record)) orderNames.add(String(record.values.order));
@@ -112,14 +116,7 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
       outcomes: ['applied', 'accepted', 'unchanged', 'conflict', 'rejected', 'invalid', 'failed', 'unknown'],
       sentOutcomes: ['applied', 'accepted'],
       shaping: movesShaping,
-      plan() {
-        routesNow();
-        const reads = options.statusCheck === false ? '' : "; each order's status read first (one request per order)";
-        return {
-          batchSize: 1,
-          description: `to the order routes; the moves of one order in file order, one at a time${reads}`,
-        };
-      },
+      plan: () => movesPlan(options, routesNow(), actions, () => routesOriginOf(options.routes, session as Session)),
       // An invalid row that --skip-invalid passes over is a move that did not go through: the later moves of its
       // order wait for it, as after a refused one.
       skippedInvalid: ({ key, line }) => {
@@ -145,6 +142,24 @@ export async function run(options: OrdersUpdateOptions, context: Context): Promi
     },
     context,
   );
+}
+
+/**
+ * How the moves are sent, once the file is checked (its actions known) and before any order is read, a --dry-run
+ * too: `--replace` is refused then when the routes lack a replace route its moves may need.
+ */
+function movesPlan(
+  options: OrdersUpdateOptions,
+  routes: OrderRoutes,
+  actions: ReadonlySet<OrderAction>,
+  routesFrom: () => string,
+): { batchSize: number; description: string } {
+  if (options.replace === true) refuseReplaceWithoutRoutes('orders update', routes, actions, routesFrom());
+  const reads = options.statusCheck === false ? '' : "; each order's status read first (one request per order)";
+  return {
+    batchSize: 1,
+    description: `to the order routes; the moves of one order in file order, one at a time${reads}`,
+  };
 }
 
 /** A fresh judge of the file's rows; `routesNow` gives the routes once a --resume has restored its --routes. */

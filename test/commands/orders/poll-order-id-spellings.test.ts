@@ -107,6 +107,20 @@ describe('orders poll: an order whose id the store spells as a number and as zer
     expect(ndjsonOf(changed.stdout)).toMatchObject([{ id: '000007', status: 'CANCELED' }]);
   });
 
+  it('--out-dir across two runs: a later version spelled "000007" is written under the same order name', async () => {
+    listed = [{ id: 7, orderId: 100_007, status: 'AWAITING_PAYMENT', lastUpdated: iso(until - 10_123) }];
+    const folder = temporaryFolder();
+    const cursor = join(folder, 'cursor.json');
+    const outDir = join(folder, 'out');
+    const configDir = freshConfigDir();
+    expect((await poll(cursor, configDir, '--out-dir', outDir)).code).toBe(0);
+    spelled = (id) => String(id).padStart(6, '0');
+    listed = [{ id: 7, orderId: 100_007, status: 'CANCELED', lastUpdated: iso(until - 5_123) }];
+    expect((await poll(cursor, configDir, '--out-dir', outDir)).code).toBe(0);
+    // Two versions, one order: both files named 7-…, as the ERP groups an order's versions by the name's id.
+    expect(readdirSync(outDir).map((name) => name.split('-').slice(0, 2).join('-'))).toEqual(['7-100007', '7-100007']);
+  });
+
   it('across two runs on a store stamping whole seconds: the digest of the entry is not fooled by the spelling', async () => {
     const stamp = new Date(until - 10_123).toISOString().replace('.000Z', 'Z');
     listed = [{ id: 7, orderId: 100_007, status: 'AWAITING_PAYMENT', lastUpdated: stamp }];

@@ -214,7 +214,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
       );
     });
 
-    it('--replace with a routes file that has no replace route: still a conflict, naming the route to add', async () => {
+    it('--replace with a routes file that has no replace route: refused at start, exit 2, naming the route missing', async () => {
       const [id] = fixture.newOrders(1) as [number];
       expect((await run(['orders', 'ready', String(id), '--erp-number', 'PV-1'])).code).toBe(0);
       writeFileSync(
@@ -228,21 +228,37 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
         }),
       );
       const requestsBefore = fixture.moveRequests();
-      const result = await run([
-        'orders',
-        'ready',
-        String(id),
-        '--erp-number',
-        'PV-9',
-        '--replace',
-        '--routes',
-        'routes.json',
+      const readyAgain = ['orders', 'ready', String(id), '--erp-number', 'PV-9'];
+      const result = await run([...readyAgain, '--replace', '--routes', 'routes.json']);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        expect.stringContaining(
+          'orders ready --replace: the order routes of --routes routes.json have no replace.ready route, so no correction can be sent; nothing was sent. Add a "replace": {"ready": …} route to the routes file (docs/orders.md), or run without --replace.',
+        ),
       ]);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain(
-        `order ${id}: conflict (the order holds ERP number PV-1; this move has PV-9: not sent; the routes file has no replace.ready route to correct it)`,
+      expect(fixture.moveRequests()).toBe(requestsBefore);
+      // The same file of moves: refused before a row is read against an order, naming each route its moves lack.
+      const [shipped, canceled] = fixture.newOrders(2) as [number, number];
+      const rows = [
+        `${id};ready;PV-9;;;;;;`,
+        `${shipped};ship;;;;Correios;SS123456785BR;;`,
+        `${canceled};cancel;;;;;;;x`,
+      ];
+      writeFileSync(join(fixture.dir, 'corrigido.csv'), [moveHeader, ...rows, ''].join('\r\n'));
+      const file = await run(['orders', 'update', 'corrigido.csv', '--replace', '--routes', 'routes.json']);
+      expect(file.code).toBe(2);
+      expect(file.stderr).toContain(
+        'orders update --replace: the order routes of --routes routes.json have no replace.ready or replace.ship route, so no correction can be sent; nothing was sent.',
       );
       expect(fixture.moveRequests()).toBe(requestsBefore);
+    });
+
+    it('orders cancel offers no --replace: a canceled order holds nothing to correct', async () => {
+      const [id] = fixture.newOrders(1) as [number];
+      const result = await run(['orders', 'cancel', String(id), '--reason', 'x', '--replace']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("unknown option '--replace'");
+      expect((await run(['orders', 'cancel', '--help'])).stdout).not.toContain('--replace');
     });
 
     it('one NF-e key on two rows is refused before anything is sent, and --dry-run shows it', async () => {

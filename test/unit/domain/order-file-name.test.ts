@@ -57,3 +57,19 @@ describe('orderFileName of a version (orders poll --out-dir)', () => {
     for (const name of names) expect(name.slice(0, -'.json'.length).split('-')).toHaveLength(3);
   });
 });
+
+const named = (id: string | number, orderNumber?: string | number) => orderFileName(id, { orderNumber, lastUpdated });
+
+describe('orderFileName: one order, one name, however an answer spells its id or number', () => {
+  it('a zero-padded id or number names the order of that number, as every order command reads it', () => {
+    expect(named('000007', '0100007')).toBe(named(7, 100007));
+    expect(named(' 7 ')).toBe(named(7));
+    expect(orderFileName('000007')).toBe(orderFileName(7));
+    expect(orderFileName('000007')).toBe('7.json');
+  });
+
+  it('text that is not digits alone is written as it is', () => {
+    expect(orderFileName('07A', { lastUpdated })).toBe(`07A--${instant}.json`);
+    expect(orderFileName('A-0007')).toBe('A-0007.json');
+  });
+});
