@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     if (error.code === 'EPIPE') process.exit(closedOutputExitCode(process.stdout) ?? process.exitCode ?? exitOk);
     // Any other failure to write the data (a full disk, a closed terminal): a failed write, exit 75, said once.
     if (stdoutFailed) return;
-    stdoutFailed = true;
+    stdoutFailed = error;
     // Loaded only now: the logger is not needed by --help and --version, which never reach it otherwise.
     void import('./failed-stdout.js').then(({ endOnFailedStdout }) => endOnFailedStdout(error, logFormat));
   });
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     },
     // Said by the closing line already: a second Ctrl-C while the connections close ends with this code, not 130.
     (code) => (decidedExitCode = code),
+    () => stdoutFailed || undefined,
   );
   endOnceClosed();
 }
@@ -92,8 +93,8 @@ async function loadPrompter(io: IOStreams, interrupt: AbortSignal, color: boolea
   return inquirerPrompter(io, interrupt);
 }
 
-/** Set once stdout has failed: the later writes' errors say nothing more. */
-let stdoutFailed = false;
+/** Set once stdout has failed, to its error: the later writes' errors say nothing more. */
+let stdoutFailed: NodeJS.ErrnoException | false = false;
 /** The log format the command line asked for, once parsed: the stdout failure's line is a log line as the rest. */
 let logFormat: LogFormat | undefined;
 /** The command's exit code once it is known, before the process has finished closing. */

@@ -19,6 +19,16 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** EX_TEMPFAIL: the code of a command to start again, decided without loading the error table (bundle-gone.ts). */
 const restartIt: ExitCode = 75;
+/** A failed write of stdout: exit 75, as main.ts's stdout handler ends. */
+const failedWrite: ExitCode = 75;
+
+/** Whether `error` is stdout's own failure (the same error, or one of the same code from the same system call). */
+function failedOnStdout(error: unknown, stdoutError: NodeJS.ErrnoException | undefined): boolean {
+  if (stdoutError === undefined) return false;
+  if (error === stdoutError) return true;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return code !== undefined && code === stdoutError.code && syscall === stdoutError.syscall;
+}
 
 /** Builds the context a verb runs in, once commander has parsed the global options. */
 export type ContextFactory = (globals: GlobalOptions) => Context | Promise<Context>;
@@ -37,6 +47,8 @@ export async function runProgram(
   contextFor: ContextFactory,
   /** Told the exit code as soon as it is known, before the context's closing (which may wait on connections). */
   decided?: (code: ExitCode) => void,
+  /** The error stdout failed with, when the process ends on it with a line of its own (main.ts's stdout handler). */
+  stdoutFailure?: () => NodeJS.ErrnoException | undefined,
 ): Promise<ExitCode> {
   const written = argv;
   argv = helpOfCommandPath(argv);
@@ -88,6 +100,11 @@ export async function runProgram(
     // Before anything more is loaded: the modules on disk may be another build's by now.
     gone = goneModuleOf(error);
     if (gone !== undefined) return told(saidGone(gone, context, io), decided);
+    // The write the command failed on is stdout's, which its own handler says in one line and ends on (exit 75):
+    // said here too, it was a second, raw line (`error: ENOSPC: no space left on device, write`).
+    // A stream calls back a failed write before it emits 'error': a turn of the event loop lets that handler see it.
+    if ((error as NodeJS.ErrnoException | undefined)?.syscall === 'write') await new Promise(setImmediate);
+    if (failedOnStdout(error, stdoutFailure?.())) return told(failedWrite, decided);
     // Loaded only by a command, or on failure: `--help` should not pay for the error table.
     const { B2bctlError, describeError, exitCodeOf } = await (errorTable ?? import('../base/errors.js'));
     const log = context?.log ?? (await fallbackLog());
