@@ -95,9 +95,10 @@ export const statusFreshForMs = 1000;
 
 /**
  * Sends moves and judges their answers: a 2xx is done (`applied`, or `accepted` when its body is of no shape b2bctl
- * knows, with one warning per run) unless its body refuses the move or shows no proof of it (judged); a 4xx is the
- * platform's refusal of this move (`rejected`); a 5xx or a lost answer, which may come after the platform applied
- * the move, and a 2xx without proof, are settled by reading the order's status.
+ * knows, with one warning per run) unless its body refuses the move, shows no proof of it, or says nothing at all (no
+ * body: judged); a 4xx is the platform's refusal of this move (`rejected`); a 5xx or a lost answer, which may come
+ * after the platform applied the move, and a 2xx without proof, are settled by reading the order's status
+ * (docs/decisions/0045-a-moves-answer-read-as-the-store-writes-it.md).
  * A move the order has taken is `unchanged` when the order holds its data, a `conflict` when it holds other data
  * (docs/decisions/0012-order-conflicts-and-numbers.md).
  */
@@ -340,12 +341,13 @@ export class MoveSender {
   }
 
   /**
-   * A 2xx to a move, judged by its body: done when it shows nothing against it (no body, an acknowledgement, the
-   * order in the move's status, or a body of no shape b2bctl knows or whose status is the request's own result,
-   * `OK` or `PROCESSING`: `accepted` with one warning). A body that
-   * refuses the move, shows the order in a status the move does not lead to, or is another order's record is no
-   * proof: the order is read again, as after a 502-504, and its status tells; a 200 `{"status":"ERROR"}` was
-   * reported `applied`, "now ERROR" (a user test). A correction leaves the status as it was: its value tells.
+   * A 2xx to a move, judged by its body (read as the store's detail is: answers.order.*): done when it shows nothing
+   * against it (an acknowledgement, the order in the move's status, or a body of no shape b2bctl knows or whose
+   * status is the request's own result, `OK` or `PROCESSING`: `accepted` with one warning; a 202 with no body,
+   * `accepted`). A body that refuses the move, shows the order in a status the move does not lead to, or is another
+   * order's record is no proof, nor is no body at all: the order is read again, as after a 502-504, and its status
+   * tells; a 200 `{"status":"ERROR"}` was reported `applied`, "now ERROR" (a user test). A correction leaves the
+   * status as it was: its value tells.
    */
   private async judged(
     move: PreparedMove,
@@ -810,7 +812,7 @@ function unreadOrder(order: string, error: UnreadableOrderDetail): MoveResult {
   return {
     outcome: 'failed',
     status: error.status,
-    message: `not sent: the read of order ${order} answered ${error.instead}, so what the order has taken cannot be checked (b2bctl orders get ${order} reads it again)`,
+    message: `not sent: the read of order ${order} answered ${error.instead}, so what the order has taken cannot be checked; b2bctl orders get ${order} reads it again`,
   };
 }
 

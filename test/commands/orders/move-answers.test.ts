@@ -419,7 +419,7 @@ describe("the read before a move answered with another order's record: not sent"
     const [id] = newOrders(sandbox, 1) as [number];
     const code = await test.run(move, { order: String(id), action: 'ready', erpNumber: `PV-${id}` });
     expect(code).toBe(ExitCode.someRecordsFailed);
-    const said = `not sent: the read of order ${id} answered the record of another order (id 999), so what the order has taken cannot be checked (b2bctl orders get ${id} reads it again)`;
+    const said = `not sent: the read of order ${id} answered the record of another order (id 999), so what the order has taken cannot be checked; b2bctl orders get ${id} reads it again`;
     expect(JSON.parse(test.stdout())).toEqual({
       order: String(id),
       action: 'ready',
@@ -454,7 +454,7 @@ describe("the read before a move answered with another order's record: not sent"
       ['4', 'failed'],
     ]);
     expect(report[0]?.message).toBe(
-      `not sent: the read of order ${mixed} answered the record of another order (id ${fine}), so what the order has taken cannot be checked (b2bctl orders get ${mixed} reads it again)`,
+      `not sent: the read of order ${mixed} answered the record of another order (id ${fine}), so what the order has taken cannot be checked; b2bctl orders get ${mixed} reads it again`,
     );
     expect(report[2]?.message).toBe('not sent: the move of this order on line 2 did not go through');
     expect(acceptedMoves(sandbox)).toEqual([`${fine} ready`]);

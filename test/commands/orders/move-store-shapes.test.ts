@@ -48,8 +48,8 @@ type MoveAnswer = (id: number, readied: () => Record<string, unknown>) => { appl
 async function storeOfItsOwnShape(answer: MoveAnswer) {
   const { sandbox, loggedInContext } = fixture();
   const record = (id: number) => () => {
-    const { id: _id, status, ...rest } = sandbox.state.orders.orders.get(id) as unknown as Record<string, unknown>;
-    return { ...rest, id: 90_000 + id, codigo: id, situacao: storeWord[String(status)], status: 'ATIVO' };
+    const order = sandbox.state.orders.orders.get(id) as unknown as Record<string, unknown>;
+    return { ...order, id: 90_000 + id, codigo: id, situacao: storeWord[String(order.status)], status: 'ATIVO' };
   };
   const proxy = await proxied(sandbox.url, (request) => {
     const id = /^\/v1\/orders\/(\d+)/.exec(pathOf(request))?.[1];
