@@ -93,11 +93,11 @@ export const orderAnswerSettings = [
   ),
   answerPathSetting(
     'answers.order.detail',
-    'Where the order detail answer holds the order (dot path; default: the body, or data, order, …)',
+    "Where the order detail answer holds the order, and a move's answer the order it carries (dot path; default: the body, or data, order, …)",
   ),
   answerPathSetting(
     'answers.order.status',
-    "The order detail field holding its status, read before a move and after a move's unclear answer (dot path; default: status)",
+    "The order detail field holding its status, read before a move, in the order a move's answer carries, and after a move's unclear answer (dot path; default: status)",
   ),
   answerPathSetting(
     'answers.order.erpNumber',

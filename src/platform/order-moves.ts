@@ -6,13 +6,15 @@ import { heldSlashAdvice } from './encoded-slash.js';
 import { getOrder, orderAnswers } from './orders.js';
 import {
   type OrderAnswerSettings,
+  orderIdIn,
+  orderStatusIn,
   readBuyerDocument,
   readHeldMoveData,
   readOrderNumber,
   readOrderTotal,
 } from './answers/orders.js';
-import { type HeldMoveData, orderStatusOf } from '../domain/order-stages.js';
-import { candidatePaths, firstAt, isIdLike, isRecord } from './answers/shapes.js';
+import type { HeldMoveData } from '../domain/order-stages.js';
+import { isRecord } from './answers/shapes.js';
 
 export type MoveValues = Partial<Record<BodyPlaceholder, string>>;
 
@@ -44,9 +46,10 @@ export async function sendOrderMove(
     slashAdvice: slashAdviceOf(route, values),
   });
   // What the order record in the answer holds, when it is one: a correction's proof is its value, not its status.
-  const record = orderRecordIn(body);
+  // Read through the store's answer settings, as its detail is: the record is in the store's shape.
+  const record = orderRecordIn(body, settings);
   const held = record === undefined ? undefined : readHeldMoveData(record, settings);
-  const answer = readMoveAnswer(body, values.id, settings.statusWords);
+  const answer = readMoveAnswer(body, values.id, settings);
   return { status, answer, ...(held === undefined ? {} : { held }) };
 }
 
@@ -90,22 +93,14 @@ export function orderStateOf(order: unknown, settings: OrderAnswerSettings): Ord
   if (!isRecord(order)) return { held: {}, unread: true };
   const state: OrderState = {
     // A store may keep it under its own name (`situacao`): the setting names it.
-    status: orderStatusOf(
-      firstAt(order, candidatePaths(settings.status, ['status']), isPresent)?.value,
-      settings.statusWords,
-    ),
+    status: orderStatusIn(order, settings),
     held: readHeldMoveData(order, settings),
     buyer: readBuyerDocument(order, settings),
     number: readOrderNumber(order, settings),
     total: readOrderTotal(order),
   };
-  if (state.status === undefined && firstAt(order, candidatePaths(settings.id, ['id']), isIdLike) === undefined)
-    state.unread = true;
+  if (state.status === undefined && orderIdIn(order, settings) === undefined) state.unread = true;
   return state;
-}
-
-function isPresent(value: unknown): value is unknown {
-  return value !== undefined;
 }
 
 /** The order's current state, read from its detail (the `orders get` route). */

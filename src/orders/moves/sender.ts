@@ -25,7 +25,7 @@ import {
 import { AmbiguousRequestError, ExitCode, PlatformError, UnavailableError } from '../../base/errors.js';
 import type { Outcome } from '../../bulk/report.js';
 import type { PlatformClient } from '../../platform/client.js';
-import { orderAnswers } from '../../platform/orders.js';
+import { orderAnswers, UnreadableOrderDetail } from '../../platform/orders.js';
 import {
   type MoveValues,
   orderState,
@@ -95,9 +95,10 @@ export const statusFreshForMs = 1000;
 
 /**
  * Sends moves and judges their answers: a 2xx is done (`applied`, or `accepted` when its body is of no shape b2bctl
- * knows, with one warning per run) unless its body refuses the move or shows no proof of it (judged); a 4xx is the
- * platform's refusal of this move (`rejected`); a 5xx or a lost answer, which may come after the platform applied
- * the move, and a 2xx without proof, are settled by reading the order's status.
+ * knows, with one warning per run) unless its body refuses the move, shows no proof of it, or says nothing at all (no
+ * body: judged); a 4xx is the platform's refusal of this move (`rejected`); a 5xx or a lost answer, which may come
+ * after the platform applied the move, and a 2xx without proof, are settled by reading the order's status
+ * (docs/decisions/0045-a-moves-answer-read-as-the-store-writes-it.md).
  * A move the order has taken is `unchanged` when the order holds its data, a `conflict` when it holds other data
  * (docs/decisions/0012-order-conflicts-and-numbers.md).
  */
@@ -145,6 +146,7 @@ export class MoveSender {
     try {
       before = await this.currentState(move, signal, unanswered);
     } catch (error) {
+      if (!unanswered && error instanceof UnreadableOrderDetail) return unreadOrder(move.order, error);
       if (!unanswered) throw error;
       return unreadStatusOfUnanswered(move.order, error);
     }
@@ -339,12 +341,13 @@ export class MoveSender {
   }
 
   /**
-   * A 2xx to a move, judged by its body: done when it shows nothing against it (no body, an acknowledgement, the
-   * order in the move's status, or a body of no shape b2bctl knows or whose status is the request's own result,
-   * `OK` or `PROCESSING`: `accepted` with one warning). A body that
-   * refuses the move, shows the order in a status the move does not lead to, or is another order's record is no
-   * proof: the order is read again, as after a 502-504, and its status tells; a 200 `{"status":"ERROR"}` was
-   * reported `applied`, "now ERROR" (a user test). A correction leaves the status as it was: its value tells.
+   * A 2xx to a move, judged by its body (read as the store's detail is: answers.order.*): done when it shows nothing
+   * against it (an acknowledgement, the order in the move's status, or a body of no shape b2bctl knows or whose
+   * status is the request's own result, `OK` or `PROCESSING`: `accepted` with one warning; a 202 with no body,
+   * `accepted`). A body that refuses the move, shows the order in a status the move does not lead to, or is another
+   * order's record is no proof, nor is no body at all: the order is read again, as after a 502-504, and its status
+   * tells; a 200 `{"status":"ERROR"}` was reported `applied`, "now ERROR" (a user test). A correction leaves the
+   * status as it was: its value tells.
    */
   private async judged(
     move: PreparedMove,
@@ -353,6 +356,13 @@ export class MoveSender {
     signal: AbortSignal | undefined,
   ): Promise<MoveResult> {
     const shownStatus = answer.status;
+    // No body at all (a 200 or 204 with nothing in it) says nothing of the order: read back, as a 2xx without proof
+    // is. Taken as done, a store's empty 200 to a move it had not made was `applied`, exit 0 (a user test). A 202
+    // says the store applies it later: `accepted` below, not read back (a queued move would always read `unknown`).
+    if (answer.empty === true && keepStatus === undefined && status !== 202) {
+      this.states.delete(move.order);
+      return { ...(await this.settle(move, { status, what: 'the answer has no body', kind: 'unproven' }, signal)), id };
+    }
     // A correction answered with the order's record still holding the old value: its unchanged status is no proof.
     const unmade =
       keepStatus === undefined || held === undefined
@@ -379,11 +389,16 @@ export class MoveSender {
       }
       if (!answer.recognised) this.warnOnce(status);
       this.remember(move, shownStatus ?? keepStatus ?? statusAfter[move.action]);
+      const queued = answer.empty === true && status === 202;
       return {
-        outcome: answer.recognised ? 'applied' : 'accepted',
+        outcome: answer.recognised && !queued ? 'applied' : 'accepted',
         status,
         id,
-        message: shownStatus ? `now ${shownStatus}` : requestResultNote(answer.requestResult),
+        message: shownStatus
+          ? `now ${shownStatus}`
+          : queued
+            ? 'the answer has no body: the platform took the move to apply it later'
+            : requestResultNote(answer.requestResult),
       };
     }
     this.states.delete(move.order);
@@ -521,6 +536,9 @@ export class MoveSender {
       if (error instanceof NotAListingPage) throw error;
       // Nor a search the store's offset limit cut short: the number may be on a page it would not list.
       if (error instanceof NumberSearchCutShort) throw error;
+      // Nor a 2xx that holds no order, another order's record among them (a gateway's mix-up): read as "no state", the
+      // move went unchecked to an order whose status nobody saw (a user test). Its move is not sent (unreadOrder).
+      if (error instanceof UnreadableOrderDetail) throw error;
       if (error instanceof PlatformError && error.status < 500 && error.exitCode !== ExitCode.authFailed)
         return undefined;
       throw error;
@@ -782,6 +800,20 @@ function unreadStatusOfUnanswered(order: string, error: unknown): MoveResult {
   if (error instanceof UnavailableError && error.answeredStatus === undefined)
     throw new AmbiguousRequestError(message, { cause: error, timedOutAfterMs: error.timedOutAfterMs });
   return { outcome: 'unknown', message };
+}
+
+/**
+ * A move whose order's read before it answered 2xx with no order in it (UnreadableOrderDetail): another order's record
+ * (a gateway's mix-up), JSON `null`, an empty envelope. Not sent, `failed`: what the order has taken cannot be checked,
+ * and nothing was sent, so the errors file may feed it back. It went unchecked to the order as if it had been read (a
+ * user test).
+ */
+function unreadOrder(order: string, error: UnreadableOrderDetail): MoveResult {
+  return {
+    outcome: 'failed',
+    status: error.status,
+    message: `not sent: the read of order ${order} answered ${error.instead}, so what the order has taken cannot be checked; b2bctl orders get ${order} reads it again`,
+  };
 }
 
 /**

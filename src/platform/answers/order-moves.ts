@@ -1,8 +1,8 @@
 import { sameOrderKey } from '../../domain/order-keys.js';
-import { orderStatusOf } from '../../domain/order-stages.js';
-import type { StoreStatusWords } from '../../domain/store-status-words.js';
+import { valueAtPath } from '../../domain/validation.js';
+import { type OrderAnswerSettings, orderIdIn, orderStatusIn } from './orders.js';
 import { refusalSignOf } from './refusal-signs.js';
-import { isIdLike, isRecord } from './shapes.js';
+import { isRecord } from './shapes.js';
 import { wordVerdict } from './status-words.js';
 
 /**
@@ -27,44 +27,60 @@ export interface MoveAnswer {
    * `unknown`, "the answer shows the order OK" (a user test).
    */
   requestResult?: string;
+  /**
+   * True when the 2xx has no body (or JSON `null`): it says nothing of the order, so the order is read back
+   * (MoveSender). Taken as done unread, a store's 200 with nothing in it was reported `applied` of a move it had
+   * not made (a user test).
+   */
+  empty?: boolean;
 }
 
 const envelopes = ['data', 'order', 'result', 'content'] as const;
 const acknowledgements = ['success', 'ok', 'accepted'] as const;
 
 /**
- * Reads a 2xx answer of a move of order `id`: empty, an order (or one in an envelope) with its status (a store's own
- * word as the stage `storeWords` names), or an acknowledgement; with any sign of refusal it holds.
+ * Reads a 2xx answer of a move of order `id`: empty, an order (or one in an envelope) with its status, or an
+ * acknowledgement; with any sign of refusal it holds. The order is read as the store's detail is
+ * (`answers.order.detail`, `answers.order.status`, `answers.orders.id`, its status words `answers.order.statusWords`):
+ * read by b2bctl's names alone, a store's record in its own shape was no order at all, and a move it had not made
+ * `accepted`, exit 0 (a user test).
  */
-export function readMoveAnswer(body: unknown, id?: string, storeWords?: StoreStatusWords): MoveAnswer {
-  if (body === undefined || body === null || body === '') return { recognised: true };
+export function readMoveAnswer(body: unknown, id?: string, settings: OrderAnswerSettings = {}): MoveAnswer {
+  if (body === undefined || body === null || (typeof body === 'string' && body.trim() === ''))
+    return { recognised: true, empty: true };
   const refusal = refusalSignOf(body);
   if (!isRecord(body)) return refusal === undefined ? { recognised: false } : { recognised: false, refusal };
-  const record = orderRecordIn(body);
+  const record = orderRecordIn(body, settings);
   const answer: MoveAnswer = { recognised: record !== undefined };
   if (refusal !== undefined) answer.refusal = refusal;
   if (record === undefined) {
     answer.recognised = refusal === undefined && acknowledgements.some((name) => body[name] === true);
     return answer;
   }
-  const status = orderStatusOf(record.status, storeWords);
+  const status = orderStatusIn(record, settings);
   if (status !== undefined && isRequestResult(status)) {
     answer.recognised = false;
     answer.requestResult = status;
   } else answer.status = status;
-  const shownId = isIdLike(record.id) ? String(record.id) : undefined;
+  const shownId = orderIdIn(record, settings);
   // One order whatever its leading zeros (`"000040"` is order 40): "another order's record" sent an operator hunting
   // for a mix-up that did not happen, and read the order again for nothing (a user test).
   if (id !== undefined && shownId !== undefined && !sameOrderKey(shownId, id)) answer.otherOrder = shownId;
   return answer;
 }
 
-/** The order record a move's 2xx body holds (at its root or in an envelope, with a status), or undefined. */
-export function orderRecordIn(body: unknown): Record<string, unknown> | undefined {
+/**
+ * The order record a move's 2xx body holds, with a status where the store keeps it, or undefined: where
+ * `answers.order.detail` says (else the body itself, as the detail is read), or by default at the body's root or in
+ * an envelope.
+ */
+export function orderRecordIn(body: unknown, settings: OrderAnswerSettings = {}): Record<string, unknown> | undefined {
   if (!isRecord(body)) return undefined;
-  return [body, ...envelopes.map((name) => body[name])].find(
-    (value) => isRecord(value) && orderStatusOf(value.status) !== undefined,
-  ) as Record<string, unknown> | undefined;
+  const detail = settings.detail?.trim() ?? '';
+  const places = detail === '' ? [body, ...envelopes.map((name) => body[name])] : [valueAtPath(body, detail), body];
+  return places.find(
+    (value): value is Record<string, unknown> => isRecord(value) && orderStatusIn(value, settings) !== undefined,
+  );
 }
 
 /**

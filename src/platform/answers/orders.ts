@@ -282,6 +282,27 @@ export function updateStampPaths(settings: OrderAnswerSettings = {}): readonly s
   return candidatePaths(settings.lastUpdated, recognisedLastUpdatedPaths);
 }
 
+/**
+ * The status an order's record shows where the store keeps it (answers.order.status, else `status`), as b2bctl's
+ * stage when it names one (`cancelled` is `CANCELED`; a store's own word through answers.order.statusWords). One
+ * reading for the detail read before and after a move and for the record a move's own answer carries: the answer
+ * read by b2bctl's names alone reported a move the store had not made `accepted`, exit 0 (a user test).
+ */
+export function orderStatusIn(order: Record<string, unknown>, settings: OrderAnswerSettings = {}): string | undefined {
+  const shown = firstAt(order, candidatePaths(settings.status, ['status']), isPresent)?.value;
+  return orderStatusOf(shown, settings.statusWords);
+}
+
+/** The id an order's record shows where the store keeps it (answers.orders.id, else `id`), as text. */
+export function orderIdIn(order: Record<string, unknown>, settings: OrderAnswerSettings = {}): string | undefined {
+  const id = idValue(firstAt(order, candidatePaths(settings.id, ['id']), isIdLike)?.value);
+  return id === undefined ? undefined : String(id);
+}
+
+function isPresent(value: unknown): value is unknown {
+  return value !== undefined;
+}
+
 /** The status an order (a listing entry or a detail) shows, when it shows one (orderStatusOf: `cancelled` is `CANCELED`). */
 export function readOrderStatus(order: unknown): string | undefined {
   return isRecord(order) ? orderStatusOf(order.status) : undefined;

@@ -332,3 +332,134 @@ describe('the read before a move', () => {
     expect(stderr.match(/HTTP 404/g)).toHaveLength(1);
   });
 });
+
+// A 200 with nothing in it was taken as done: `applied`, exit 0, of a move the store had not made (a user test).
+describe('a 2xx with no body, which says nothing of the order: read back', () => {
+  it.each([200, 204])('HTTP %i, the store having made the move: applied, from the order read back', async (status) => {
+    const { test, sandbox, proxy, writes } = await behind(() => ({ appliedThenAnswer: status }));
+    const [id] = newOrders(sandbox, 1) as [number];
+    const { code, outcome } = await ready(test, id);
+    expect(code).toBe(ExitCode.ok);
+    expect(outcome).toMatchObject({
+      outcome: 'applied',
+      status,
+      message: 'the answer has no body; the order is READY_TO_SHIP, so the move went through',
+    });
+    expect(writes()).toBe(1);
+    // The read before the move and the read back.
+    const reads = proxy.requests.filter(
+      (request) => request.method === 'GET' && pathOf(request) === `/v1/orders/${id}`,
+    );
+    expect(reads).toHaveLength(2);
+  });
+
+  it.each([200, 204])('HTTP %i, the store not having made it: unknown, exit 1, never applied', async (status) => {
+    const { test, sandbox, writes } = await behind(() => ({ answer: status }));
+    const [id] = newOrders(sandbox, 1) as [number];
+    const { code, outcome } = await ready(test, id);
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    expect(outcome).toMatchObject({ outcome: 'unknown', status });
+    expect(outcome?.message).toBe(
+      `the answer has no body; the order is AWAITING_PAYMENT, not READY_TO_SHIP: the platform may not have taken the move, or take it later; check with b2bctl orders get ${id} before sending it again`,
+    );
+    expect(writes()).toBe(1);
+    expect(statusOf(id)).toBe('AWAITING_PAYMENT');
+  });
+
+  it('HTTP 200, the order not readable after it: unknown, exit 1, never applied', async () => {
+    const { sandbox, loggedInContext } = fixture();
+    let written = false;
+    const proxy = await proxied(sandbox.url, (request) => {
+      if (!/^\/v1\/orders\/\d+/.test(pathOf(request))) return undefined;
+      if (request.method !== 'GET') {
+        written = true;
+        return { answer: 200 };
+      }
+      return written ? { answer: 500, body: { message: 'boom' } } : undefined;
+    });
+    const test = await loggedInContext({ globals: { baseUrl: proxy.url, output: 'json' } });
+    const [id] = newOrders(sandbox, 1) as [number];
+    const { code, outcome } = await ready(test, id);
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    expect(outcome).toMatchObject({ outcome: 'unknown', status: 200 });
+    expect(outcome?.message).toBe(
+      `the answer has no body; its status could not be read: check with b2bctl orders get ${id}`,
+    );
+    expect(proxy.requests.filter((request) => request.method === 'PUT')).toHaveLength(1);
+  });
+
+  it('HTTP 202 with no body (the store applies it later): accepted, not read back', async () => {
+    const { test, sandbox, proxy, writes } = await behind(() => ({ answer: 202 }));
+    const [id] = newOrders(sandbox, 1) as [number];
+    const { code, outcome } = await ready(test, id);
+    expect(code).toBe(ExitCode.ok);
+    expect(outcome).toMatchObject({
+      outcome: 'accepted',
+      status: 202,
+      message: 'the answer has no body: the platform took the move to apply it later',
+    });
+    expect(writes()).toBe(1);
+    const reads = proxy.requests.filter(
+      (request) => request.method === 'GET' && pathOf(request) === `/v1/orders/${id}`,
+    );
+    expect(reads).toHaveLength(1);
+  });
+});
+
+// The read before a move answered with another order's record was taken for "nothing read", and the move was sent to
+// the order unchecked (a user test).
+describe("the read before a move answered with another order's record: not sent", () => {
+  it('orders ready: failed, exit 1, one line naming the order asked and the id answered; nothing sent', async () => {
+    const { test, sandbox, writes } = await behind(
+      () => ({ answer: 200, body: { id: 999, status: 'READY_TO_SHIP' } }),
+      {
+        reads: true,
+      },
+    );
+    const [id] = newOrders(sandbox, 1) as [number];
+    const code = await test.run(move, { order: String(id), action: 'ready', erpNumber: `PV-${id}` });
+    expect(code).toBe(ExitCode.someRecordsFailed);
+    const said = `not sent: the read of order ${id} answered the record of another order (id 999), so what the order has taken cannot be checked; b2bctl orders get ${id} reads it again`;
+    expect(JSON.parse(test.stdout())).toEqual({
+      order: String(id),
+      action: 'ready',
+      outcome: 'failed',
+      status: 200,
+      message: said,
+    });
+    expect(test.stderr()).toBe(`error: order ${id}: failed (HTTP 200, ${said})\n`);
+    expect(writes()).toBe(0);
+    expect(acceptedMoves(sandbox)).toEqual([]);
+  });
+
+  it("a file: that order's moves failed and not sent, the others sent; exit 1", async () => {
+    const { sandbox, loggedInContext } = fixture();
+    const [mixed, fine] = newOrders(sandbox, 2) as [number, number];
+    const proxy = await proxied(sandbox.url, (request) =>
+      request.method === 'GET' && pathOf(request) === `/v1/orders/${mixed}`
+        ? { answer: 200, body: { data: { id: fine, status: 'AWAITING_PAYMENT' } } }
+        : undefined,
+    );
+    const test = await loggedInContext({ globals: { baseUrl: proxy.url, output: 'json' } });
+    const folder = freshMovesFolder(sandbox);
+    const file = join(folder, 'moves.csv');
+    const rows = [`${mixed};ready;PV-1;;;;;;`, `${fine};ready;PV-2;;;;;;`, `${mixed};cancel;;;;;;;x`];
+    writeFileSync(file, `${moveHeader}\r\n${rows.join('\r\n')}\r\n`);
+    const options = { file, concurrency: 1, dryRun: false, skipInvalid: false, strict: false, statusCheck: true };
+    expect(await test.run(update, options)).toBe(ExitCode.someRecordsFailed);
+    const report = readReport(join(folder, onlyReport(folder, 'moves')));
+    expect(report.toSorted((a, b) => Number(a.line) - Number(b.line)).map((row) => [row.line, row.outcome])).toEqual([
+      ['2', 'failed'],
+      ['3', 'applied'],
+      ['4', 'failed'],
+    ]);
+    expect(report[0]?.message).toBe(
+      `not sent: the read of order ${mixed} answered the record of another order (id ${fine}), so what the order has taken cannot be checked; b2bctl orders get ${mixed} reads it again`,
+    );
+    expect(report[2]?.message).toBe('not sent: the move of this order on line 2 did not go through');
+    expect(acceptedMoves(sandbox)).toEqual([`${fine} ready`]);
+    expect(proxy.requests.filter((request) => request.method === 'PUT').map((request) => pathOf(request))).toEqual([
+      `/v1/orders/${fine}/status`,
+    ]);
+  });
+});

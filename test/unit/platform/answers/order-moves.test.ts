@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readMoveAnswer } from '../../../../src/platform/answers/order-moves.js';
+import { parseStoreStatusWords, type StoreStatusWords } from '../../../../src/domain/store-status-words.js';
 
 describe('readMoveAnswer', () => {
   it.each([
-    ['an empty body (204)', undefined, { recognised: true }],
+    ['an empty body (204)', undefined, { recognised: true, empty: true }],
     ['the order', { id: 1, status: 'SHIPPED' }, { recognised: true, status: 'SHIPPED' }],
     [
       'the order in data',
@@ -65,6 +66,45 @@ describe('readMoveAnswer', () => {
       recognised: true,
       status: 'READY_TO_SHIP',
       otherOrder: '999',
+    });
+  });
+
+  // Read by b2bctl's names alone, a store's record in its own shape was no order: a move it had not made `accepted`.
+  describe("through the store's answer settings, as its detail is read", () => {
+    const settings = {
+      detail: 'pedido',
+      status: 'situacao',
+      id: 'codigo',
+      statusWords: (
+        parseStoreStatusWords('PRONTO_PARA_ENVIO=READY_TO_SHIP,AGUARDANDO_PAGAMENTO=AWAITING_PAYMENT') as {
+          words: StoreStatusWords;
+        }
+      ).words,
+    };
+    it.each([
+      [
+        'in its envelope',
+        { pedido: { codigo: 7, situacao: 'PRONTO_PARA_ENVIO' } },
+        { recognised: true, status: 'READY_TO_SHIP' },
+      ],
+      [
+        'at the root',
+        { id: 90_007, codigo: 7, situacao: 'PRONTO_PARA_ENVIO', status: 'ATIVO' },
+        { recognised: true, status: 'READY_TO_SHIP' },
+      ],
+      [
+        'in its old status',
+        { pedido: { codigo: 7, situacao: 'AGUARDANDO_PAGAMENTO' } },
+        { recognised: true, status: 'AWAITING_PAYMENT' },
+      ],
+      [
+        "another order's",
+        { pedido: { codigo: 9, situacao: 'PRONTO_PARA_ENVIO' } },
+        { recognised: true, status: 'READY_TO_SHIP', otherOrder: '9' },
+      ],
+      ['in no place the settings name', { data: { id: 7, status: 'READY_TO_SHIP' } }, { recognised: false }],
+    ])('reads the order %s', (_name, body, expected) => {
+      expect(readMoveAnswer(body, '7', settings)).toEqual(expected);
     });
   });
 });
