@@ -129,36 +129,28 @@ describe('orders poll on a listing that pages no deeper than a limit', () => {
     }
   });
 
-  it('600 orders on a store capping its pages at 10 and answering [] past offset 50: every one, once, exit 0, the cursor at the run`s end', async () => {
-    const stock = orders(1, 600, (index) => now - 3_000_000 + index * 4_000);
-    const platform = await store(stock, 50, false, 10);
-    try {
-      const run1 = await pollOnce(platform, '1h');
-      expect([run1.code, run1.stderr]).toEqual([0, expect.not.stringContaining('error')]);
-      expect(run1.ids).toHaveLength(600);
-      expect(sorted(run1.ids)).toEqual(stock.map((order) => order.id));
-      expect(run1.cursor).toBe(new Date(now - 2_000).toISOString());
-      // The next run has nothing new to say.
-      const run2 = await pollOnce(platform);
-      expect([run2.code, run2.ids]).toEqual([0, []]);
-    } finally {
-      await platform.close();
-    }
-  });
-
-  it('600 orders on a store capping its pages at 10 and refusing offsets of 50 or more with 400: every one, once, exit 0', async () => {
-    const stock = orders(1, 600, (index) => now - 3_000_000 + index * 4_000);
-    const platform = await store(stock, 50, true, 10);
-    try {
-      const run1 = await pollOnce(platform, '1h');
-      expect([run1.code, run1.stderr]).toEqual([0, expect.not.stringContaining('error')]);
-      expect(run1.ids).toHaveLength(600);
-      expect(sorted(run1.ids)).toEqual(stock.map((order) => order.id));
-      expect(run1.cursor).toBe(new Date(now - 2_000).toISOString());
-    } finally {
-      await platform.close();
-    }
-  });
+  it.each([
+    ['answering [] past offset 50', false],
+    ['refusing offsets of 50 or more with 400', true],
+  ])(
+    '600 orders on a store capping its pages at 10 and %s: every one, once, exit 0, the cursor at the run`s end',
+    async (_how, refuses) => {
+      const stock = orders(1, 600, (index) => now - 3_000_000 + index * 4_000);
+      const platform = await store(stock, 50, refuses, 10);
+      try {
+        const run1 = await pollOnce(platform, '1h');
+        expect([run1.code, run1.stderr]).toEqual([0, expect.not.stringContaining('error')]);
+        expect(run1.ids).toHaveLength(600);
+        expect(sorted(run1.ids)).toEqual(stock.map((order) => order.id));
+        expect(run1.cursor).toBe(new Date(now - 2_000).toISOString());
+        // The next run has nothing new to say.
+        const run2 = await pollOnce(platform);
+        expect([run2.code, run2.ids]).toEqual([0, []]);
+      } finally {
+        await platform.close();
+      }
+    },
+  );
 
   it('30 orders on a store refusing offsets of 1,000 or more with 400: every one, once, exit 0, offset 5,000 asked once, no word of timePrecision', async () => {
     const stock = orders(1, 30, (index) => now - 540_000 + index * 11_000);
