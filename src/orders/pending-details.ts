@@ -1,3 +1,4 @@
+import { problemLinesPrinted } from '../bulk/problem-lines.js';
 import { versionKey } from '../domain/orders-window.js';
 import { countOf } from '../lib/plural.js';
 import { printable } from '../lib/printable.js';
@@ -72,11 +73,13 @@ function asListed(order: PendingOrder): ListedOrder {
 }
 
 /**
- * One line for each order whose detail failed in this run: the order, the answer, that nothing of it is lost, and
- * what to do. Returns how many were named.
+ * One line for each order whose detail failed in this run, the first `problemLinesPrinted` of them: the order, the
+ * answer, that nothing of it is lost, and what to do; the rest counted in one line (decision 0036's cap: a store
+ * answering 500 to every detail named every order of a catch-up). Returns how many failed.
  */
 export function namePendingOrders(progress: PollProgress, runStartMs: number, warn: (line: string) => void): number {
-  for (const { order, failure } of progress.failedNow.values()) {
+  const failed = [...progress.failedNow.values()];
+  for (const { order, failure } of failed.slice(0, problemLinesPrinted)) {
     const id = printable(String(order.id));
     const number = order.orderNumber === undefined ? '' : `number ${printable(String(order.orderNumber))}, `;
     const words = failure.platformMessage === undefined ? '' : ` (${failure.platformMessage})`;
@@ -85,10 +88,19 @@ export function namePendingOrders(progress: PollProgress, runStartMs: number, wa
       `orders poll: order ${id} (${number}updated ${order.lastUpdated}) was not written: its detail answered HTTP ${failure.status}${words}${since}. It is kept pending in the cursor file: every run asks for it again and writes it once it answers, and the orders around it were written. b2bctl orders get ${id} shows the answer; a detail that keeps failing is the store's to mend.`,
     );
   }
-  return progress.failedNow.size;
+  const unnamed = failed.length - problemLinesPrinted;
+  if (unnamed > 0)
+    warn(
+      `orders poll: and ${countOf(unnamed, 'more orders')} not written, ${unnamed === 1 ? 'its detail' : 'their details'} failing as well; each is kept pending in the cursor file (its "pending" list names them all), and every run asks for them again.`,
+    );
+  return failed.length;
 }
 
 /** The run's closing words when orders are pending, for its exit 1. */
 export function pendingSummary(count: number): string {
-  return `orders poll: ${countOf(count, 'orders')} pending (${count === 1 ? 'its detail failing: named above' : 'their details failing: each named above'}); the cursor keeps ${count === 1 ? 'it' : 'them'}, and the next run asks again.`;
+  const named =
+    count === 1
+      ? 'its detail failing: named above'
+      : `their details failing: ${count > problemLinesPrinted ? `the first ${problemLinesPrinted} named above` : 'each named above'}`;
+  return `orders poll: ${countOf(count, 'orders')} pending (${named}); the cursor keeps ${count === 1 ? 'it' : 'them'}, and the next run asks again.`;
 }

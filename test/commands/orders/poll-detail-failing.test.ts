@@ -94,6 +94,25 @@ describe('orders poll --detail: an order whose detail keeps failing', () => {
     expect(pendingIn(cursor)).toEqual([2]);
   });
 
+  it('a store failing 105 details: the first 100 named, the other 5 counted in one line, all 105 pending', async () => {
+    listed = Array.from({ length: 106 }, (_, index) => ({
+      id: index + 1,
+      orderId: 100_001 + index,
+      status: 'READY_TO_SHIP',
+      lastUpdated: iso(since + 1_000 * (index + 1)),
+    }));
+    failing = new Map(listed.slice(1).map((entry) => [entry.id, 500]));
+    const cursor = join(temporaryFolder(), 'cursor.json');
+    const run = await poll(cursor, freshConfigDir());
+    expect(run.code).toBe(1);
+    expect(emitted(run.stdout)).toEqual([[1, true]]);
+    const lines = run.stderr.split('\n');
+    expect(lines.filter((line) => /orders poll: order \d+ \(/.test(line))).toHaveLength(100);
+    expect(lines.filter((line) => line.includes('orders poll: and 5 more orders not written'))).toHaveLength(1);
+    expect(run.stderr).toContain('105 orders pending (their details failing: the first 100 named above)');
+    expect(pendingIn(cursor)).toHaveLength(105);
+  });
+
   it('is asked again by every later run, written once it answers, and then no more', async () => {
     const configDir = freshConfigDir();
     const cursor = join(temporaryFolder(), 'cursor.json');
