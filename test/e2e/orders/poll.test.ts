@@ -6,7 +6,9 @@ import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { systemClock } from '../../../src/base/clock.js';
 import { cleanEnv, cliPath, freshConfigDir, freshWorkDir, runCli, sleep, spawnCli } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
-import { credentialsEnv, logInProcess, requestCounts, resetCounts, startTestSandbox } from '../../support/sandbox.js';
+import { credentialsEnv, logInProcess, requestCounts, resetCounts, seedDirectory } from '../../support/sandbox.js';
+import { sandboxDefaults, type SandboxOptions } from '../../../src/sandbox/options.js';
+import { startSandbox } from '../../../src/sandbox/server.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 let sandbox: RunningSandbox;
@@ -15,12 +17,16 @@ let configDir: string;
 afterAll(removeTemporaryFolders);
 afterEach(async () => sandbox?.close());
 
-async function setUp(overrides: Parameters<typeof startTestSandbox>[0] = {}): Promise<void> {
-  sandbox = await startTestSandbox(overrides);
+async function setUp(faults: Partial<SandboxOptions> = {}): Promise<void> {
+  const options: SandboxOptions = { ...sandboxDefaults, host: '127.0.0.1', port: 0, seedDirectory };
+  sandbox = await startSandbox(options);
   // Logged in and configured by the commands run in process: the profile the binary writes, two spawns fewer.
   configDir = await logInProcess(sandbox, { configDir: freshConfigDir(), clock: systemClock });
   // No lag: a run's upper bound is its start, so back-to-back runs in a test see the changes between them.
   expect((await runCommandLine(['config', 'set', 'orders.lag', '0'], { configDir })).code).toBe(0);
+  // The faults once logged in (the sandbox reads its options at each request): what these tests try is the poll. A
+  // 503 to one in five requests beat the login's 4 attempts once in a full run.
+  Object.assign(options, faults);
 }
 
 /**
