@@ -120,8 +120,10 @@ export async function runProgram(
   }
 }
 
-/** The logger of what is written without a command's context, loaded only when there is something to log: help, the
- * most common short run, never is. */
+/**
+ * The logger of what is written without a command's context, loaded only when there is something to log: help, the
+ * most common short run, never is.
+ */
 function fallbackLogOf(io: IOStreams, globalsSoFar: () => GlobalOptions): () => Promise<Logger> {
   let fallbackLogger: Logger | undefined;
   return async () => {

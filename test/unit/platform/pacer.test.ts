@@ -930,19 +930,20 @@ async function oneInSevenRefused(phase: number, accepting: number) {
       rates.push(pacer.currentRate ?? Number.POSITIVE_INFINITY);
     }
   }
-  return { rates, elapsedMs: clock.now(), said };
+  return { rates, fakeClockMs: clock.now(), said };
 }
 
 describe('Pacer: a store refusing one request in seven whatever the pace (a user test: the pace fell without bound)', () => {
   it.each([0, 1, 2, 3, 4, 5, 6])(
     'first 429 at phase %s: over 1,000 requests the pace settles and stays above one every 3 s',
     async (phase) => {
-      const { rates, elapsedMs, said } = await oneInSevenRefused(phase, 1000);
+      const { rates, fakeClockMs, said } = await oneInSevenRefused(phase, 1000);
       // Settled: the second half of the run is paced as its end is, and never below a request every 3 s.
       expect(Math.min(...rates.slice(500))).toBeCloseTo(rates.at(-1) as number, 6);
       expect(rates.at(-1)).toBeGreaterThan(1 / 3);
-      // 1,000 accepted (and their 429s, each a 2 s pause) in under an hour: at 11 s a request it took over three.
-      expect(elapsedMs).toBeLessThan(3_600_000);
+      // 1,000 accepted (and their 429s, each a 2 s pause) in under an hour of the fake clock's time, the pauses the
+      // pacer asked for: a property of its pace, not a measure of this machine (at 11 s a request it took over three).
+      expect(fakeClockMs).toBeLessThan(3_600_000);
       expect(said).toEqual([]);
     },
   );
