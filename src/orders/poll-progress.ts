@@ -13,6 +13,7 @@ import { systemErrorCause } from '../lib/system-error-cause.js';
 import { printable } from '../lib/printable.js';
 import type { ListedOrder, UnreadableStamp } from '../platform/orders.js';
 import type { CoarseListing } from './unfiltered-listing.js';
+import type { FailedDetail } from './order-details.js';
 
 /** What a run saw of update instants written without a zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`). */
 export interface ZonelessInstantsSeen {
@@ -20,12 +21,6 @@ export interface ZonelessInstantsSeen {
   example?: string;
   /** One the platform listed in a window that this machine's reading of it falls outside: its zone is another. */
   elsewhere?: { written: string; window: TimeWindow };
-}
-
-/** How a pending order's detail failed: the HTTP status, and the platform's words when it gave any (FailedDetail). */
-export interface DetailFailure {
-  readonly status: number;
-  readonly platformMessage: string | undefined;
 }
 
 /**
@@ -54,7 +49,7 @@ export class PollProgress {
    */
   private readonly pending: Map<string, PendingOrder>;
   /** The pending orders whose detail failed again in this run, by order key, with its answer: what the run names. */
-  readonly failedNow = new Map<string, { order: PendingOrder; failure: DetailFailure }>();
+  readonly failedNow = new Map<string, { order: PendingOrder; failure: FailedDetail }>();
   private cursor: number | undefined;
   /** Where the first run started, while the look-back reaches behind it (OrdersCursor.floor). */
   private readonly floor: number | undefined;
@@ -109,7 +104,7 @@ export class PollProgress {
    * `listed`'s detail answered `failure`: the order is pending from the next save on, as this version (or the newer
    * one already pending), and named at the end of the run. `nowMs` is when it first failed, if it had not before.
    */
-  holdPending(listed: ListedOrder, failure: DetailFailure, nowMs: number): void {
+  holdPending(listed: ListedOrder, failure: FailedDetail, nowMs: number): void {
     const key = orderKeyOf(listed.id);
     const before = this.pending.get(key);
     const newer = before !== undefined && Date.parse(before.lastUpdated) > Date.parse(listed.lastUpdated);

@@ -12,6 +12,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { ndjsonOf } from '../../support/ndjson.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { listingAsk, listingPage } from '../../support/scripted-order-listing.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const platform = useScriptedPlatform();
@@ -28,15 +29,9 @@ type Order = Record<string, unknown> & { id: number; lastUpdated: string };
 /** A store listing `orders` as they are when asked: filtered by their stamp, newest first by creation, by offset. */
 function useStore(orders: Order[]): void {
   platform.routes['GET /v1/orders'] = (request, _body, response) => {
-    const query = new URL(request.url ?? '/', platform.url).searchParams;
-    const [from, to] = [Date.parse(query.get('updatedFrom') ?? ''), Date.parse(query.get('updatedTo') ?? '')];
-    const offset = Number(query.get('offset'));
-    const limit = Number(query.get('limit'));
-    const inside = orders
-      .filter((order) => Date.parse(order.lastUpdated) >= from && Date.parse(order.lastUpdated) <= to)
-      .toSorted((left, right) => right.id - left.id);
+    const newestFirst = orders.toSorted((left, right) => right.id - left.id);
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(inside.slice(offset, offset + limit)));
+    response.end(JSON.stringify(listingPage(newestFirst, listingAsk(request))));
   };
 }
 

@@ -11,6 +11,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { ndjsonOf } from '../../support/ndjson.js';
 import { answerJson, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { listingAsk, listingPage } from '../../support/scripted-order-listing.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 const platform = useScriptedPlatform();
@@ -39,15 +40,8 @@ beforeEach(() => {
     lastUpdated: iso(since + 60_000 * id),
   }));
   failing = new Map([[2, 500]]);
-  platform.routes['GET /v1/orders'] = (request, _body, response) => {
-    const query = new URL(request.url ?? '/', platform.url).searchParams;
-    const [from, to] = [Date.parse(query.get('updatedFrom') ?? ''), Date.parse(query.get('updatedTo') ?? '')];
-    const inWindow = listed.filter(
-      (entry) => Date.parse(entry.lastUpdated) >= from && Date.parse(entry.lastUpdated) <= to,
-    );
-    const offset = Number(query.get('offset'));
-    answerJson(response, 200, inWindow.slice(offset, offset + Number(query.get('limit'))));
-  };
+  platform.routes['GET /v1/orders'] = (request, _body, response) =>
+    answerJson(response, 200, listingPage(listed, listingAsk(request)));
   platform.routes['GET /v1/orders/*'] = (request, _body, response) => {
     const id = Number(request.url?.split('?')[0]?.split('/').at(-1));
     const status = failing.get(id);

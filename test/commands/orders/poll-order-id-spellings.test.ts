@@ -11,6 +11,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { ndjsonOf } from '../../support/ndjson.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { listingAsk, listingPage } from '../../support/scripted-order-listing.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 const platform = useScriptedPlatform();
@@ -28,15 +29,8 @@ beforeEach(() => {
   listed = [];
   spelled = (id) => id;
   platform.routes['GET /v1/orders'] = (request, _body, response) => {
-    const query = new URL(request.url ?? '/', platform.url).searchParams;
-    const [from, to] = [Date.parse(query.get('updatedFrom') ?? ''), Date.parse(query.get('updatedTo') ?? '')];
-    const inWindow = listed.filter(
-      (entry) => Date.parse(entry.lastUpdated) >= from && Date.parse(entry.lastUpdated) <= to,
-    );
-    const offset = Number(query.get('offset'));
-    const page = inWindow
-      .slice(offset, offset + Number(query.get('limit')))
-      .map((entry) => ({ ...entry, id: spelled(entry.id, offset) }));
+    const ask = listingAsk(request);
+    const page = listingPage(listed, ask).map((entry) => ({ ...entry, id: spelled(entry.id, ask.offset) }));
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
   };
 });

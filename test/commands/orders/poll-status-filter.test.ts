@@ -11,6 +11,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { ndjsonOf } from '../../support/ndjson.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { listingAsk, listingPage } from '../../support/scripted-order-listing.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
 
 const platform = useScriptedPlatform();
@@ -34,15 +35,10 @@ const orders = [
 function useListingIgnoringStatus(): URLSearchParams[] {
   const asked: URLSearchParams[] = [];
   platform.routes['GET /v1/orders'] = (request, _body, response) => {
-    const query = new URL(request.url ?? '/', platform.url).searchParams;
-    asked.push(query);
-    const [from, to] = [Date.parse(query.get('updatedFrom') ?? ''), Date.parse(query.get('updatedTo') ?? '')];
-    const inside = orders.filter(
-      (order) => Date.parse(order.lastUpdated) >= from && Date.parse(order.lastUpdated) <= to,
-    );
-    const offset = Number(query.get('offset'));
+    const ask = listingAsk(request);
+    asked.push(ask.query);
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(inside.slice(offset, offset + Number(query.get('limit')))));
+    response.end(JSON.stringify(listingPage(orders, ask)));
   };
   return asked;
 }

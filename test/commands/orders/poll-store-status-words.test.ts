@@ -10,6 +10,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { ndjsonOf } from '../../support/ndjson.js';
 import { answerJson, useScriptedPlatform } from '../../support/scripted-platform.js';
+import { listingAsk, listingPage } from '../../support/scripted-order-listing.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 const platform = useScriptedPlatform();
@@ -31,18 +32,9 @@ let asked: string[][] = [];
 beforeEach(() => {
   asked = [];
   platform.routes['GET /v1/orders'] = (request, _body, response) => {
-    const query = new URL(request.url ?? '/', platform.url).searchParams;
-    const statuses = query.getAll('status');
-    asked.push(statuses);
-    const [from, to] = [Date.parse(query.get('updatedFrom') ?? ''), Date.parse(query.get('updatedTo') ?? '')];
-    const inside = orders.filter(
-      (order) =>
-        Date.parse(order.lastUpdated) >= from &&
-        Date.parse(order.lastUpdated) <= to &&
-        (statuses.length === 0 || statuses.includes(order.status)),
-    );
-    const offset = Number(query.get('offset'));
-    answerJson(response, 200, inside.slice(offset, offset + Number(query.get('limit'))));
+    const ask = listingAsk(request);
+    asked.push(ask.statuses);
+    answerJson(response, 200, listingPage(orders, ask, { byStatus: true }));
   };
 });
 

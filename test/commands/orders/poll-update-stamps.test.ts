@@ -10,6 +10,7 @@ import { freshConfigDir } from '../../support/cli.js';
 import { runCommandLine } from '../../support/command-line.js';
 import { ndjsonOf } from '../../support/ndjson.js';
 import { useScriptedPlatform } from '../../support/scripted-platform.js';
+import { listingAsk, listingPage } from '../../support/scripted-order-listing.js';
 import { removeTemporaryFolders, temporaryFolder } from '../../support/temporary.js';
 
 const platform = useScriptedPlatform();
@@ -27,11 +28,7 @@ beforeEach(() => {
   listed = [];
   details = {};
   platform.routes['GET /v1/orders'] = (request, _body, response) => {
-    const query = new URL(request.url ?? '/', platform.url).searchParams;
-    const [from, to] = [Date.parse(query.get('updatedFrom') ?? ''), Date.parse(query.get('updatedTo') ?? '')];
-    const inWindow = listed.filter((entry) => platformInstant(entry) >= from && platformInstant(entry) <= to);
-    const offset = Number(query.get('offset'));
-    const page = inWindow.slice(offset, offset + Number(query.get('limit')));
+    const page = listingPage(listed, listingAsk(request), { updatedAt: platformInstant });
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
   };
   for (const id of ['7', '8'])

@@ -96,50 +96,50 @@ describe('an inbox of b2bctl 0.1.0', () => {
 
   it('webhook inbox and replay read it as it is, with or without a receiver running: the file is not changed', async () => {
     const inbox = oldInbox();
-    const before = readFileSync(join(inbox, sqliteFileName));
-    for (const receiverRunning of [false, true]) {
-      const receiver = receiverRunning
-        ? acquireLock(join(inbox, receiverLockName), 'webhook listen', () => undefined)
-        : () => undefined;
-      try {
-        const listing = context();
-        expect(await listing.run(listInbox, { inbox })).toBe(ExitCode.ok);
-        expect(listing.stdout().trim().split('\n')).toHaveLength(7);
-        const replaying = context();
-        expect(await replaying.run(replay, replayOfOne(inbox))).toBe(ExitCode.ok);
-        expect(replaying.stderr()).toContain('Replayed 1 event');
-      } finally {
-        receiver();
-      }
-    }
-    expect(versionOf(inbox)).toBe(0);
-    expect(readFileSync(join(inbox, sqliteFileName)).equals(before)).toBe(true);
+    await leftAsItIs(inbox, async () => {
+      const listing = context();
+      expect(await listing.run(listInbox, { inbox })).toBe(ExitCode.ok);
+      expect(listing.stdout().trim().split('\n')).toHaveLength(7);
+      const replaying = context();
+      expect(await replaying.run(replay, replayOfOne(inbox))).toBe(ExitCode.ok);
+      expect(replaying.stderr()).toContain('Replayed 1 event');
+    });
   });
 
   it('webhook status and dead never bring it up to date, with or without a receiver running: exit 75, one line saying who does', async () => {
     const inbox = oldInbox();
-    const before = readFileSync(join(inbox, sqliteFileName));
-    for (const receiverRunning of [false, true]) {
-      const receiver = receiverRunning
-        ? acquireLock(join(inbox, receiverLockName), 'webhook listen', () => undefined)
-        : () => undefined;
-      try {
-        for (const [name, runIt] of readersBesideTheReceiver(inbox)) {
-          const memory = context();
-          expect(await runIt(memory)).toBe(ExitCode.interrupted);
-          expect(memory.stdout()).toBe('');
-          expect(memory.stderr().trim().split('\n')).toEqual([
-            `error: ${olderRefusal(`SQLite ${join(inbox, sqliteFileName)}`, 0, name)}`,
-          ]);
-        }
-      } finally {
-        receiver();
+    await leftAsItIs(inbox, async () => {
+      for (const [name, runIt] of readersBesideTheReceiver(inbox)) {
+        const memory = context();
+        expect(await runIt(memory)).toBe(ExitCode.interrupted);
+        expect(memory.stdout()).toBe('');
+        expect(memory.stderr().trim().split('\n')).toEqual([
+          `error: ${olderRefusal(`SQLite ${join(inbox, sqliteFileName)}`, 0, name)}`,
+        ]);
       }
-    }
-    expect(versionOf(inbox)).toBe(0);
-    expect(readFileSync(join(inbox, sqliteFileName)).equals(before)).toBe(true);
+    });
   });
 });
+
+/**
+ * Runs `readers` on the older SQLite inbox twice, without and then with a receiver's lock held (a receiver running),
+ * and checks that the file is byte for byte as it was, still at version 0.
+ */
+async function leftAsItIs(inbox: string, readers: () => Promise<void>): Promise<void> {
+  const before = readFileSync(join(inbox, sqliteFileName));
+  for (const receiverRunning of [false, true]) {
+    const receiver = receiverRunning
+      ? acquireLock(join(inbox, receiverLockName), 'webhook listen', () => undefined)
+      : () => undefined;
+    try {
+      await readers();
+    } finally {
+      receiver();
+    }
+  }
+  expect(versionOf(inbox)).toBe(0);
+  expect(readFileSync(join(inbox, sqliteFileName)).equals(before)).toBe(true);
+}
 
 /** The commands beside the receiver that need the newest tables, each with its name and a run of it on the store. */
 function readersBesideTheReceiver(
