@@ -74,7 +74,9 @@ export function readCartBody(
   }
   let body: unknown;
   try {
-    body = parseJsonSafely(text, { protoAction: 'error', constructorAction: 'error' });
+    body = mayHoldPrototypeKey(text)
+      ? parseJsonSafely(text, { protoAction: 'error', constructorAction: 'error' })
+      : JSON.parse(text);
   } catch {
     const prototypeKey = prototypeKeyOf(text);
     if (prototypeKey !== undefined) {
@@ -94,6 +96,15 @@ export function readCartBody(
     return { refusal: { status: 400, body: { error: 'bad-request', message }, reason: message } };
   }
   return { body };
+}
+
+/**
+ * Whether the text may hold a prototype's key: `__proto__` or `constructor` written out, or any `\u` escape, the
+ * only other way to spell a key. Text without them parses to the same safe value with JSON.parse alone, which spares
+ * secure-json-parse's two looks through the whole text for an escaped spelling (a fifth of a 50-item cart's parse).
+ */
+function mayHoldPrototypeKey(text: string): boolean {
+  return text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
 }
 
 /** Why a cart whose body did not parse as JSON was refused, as both routes log it. */

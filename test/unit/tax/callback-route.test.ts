@@ -146,6 +146,21 @@ describe('the callback’s own route', () => {
       'the cart holds the key "prototype" in "constructor" at "items.0", refused for safety (a prototype\'s key could change what the cart\'s other values read as): leave it out',
       'the cart holds the key "prototype" in "constructor" at "items.0", refused',
     ],
+    // Spelt with JSON escapes, which the quick look for the plain spellings does not see: the full look does.
+    [
+      'a "__proto__" key spelt with an escape',
+      '{"\\u005f_proto__":{"items":[1]}}',
+      'bad-request',
+      'the cart holds the key "__proto__", refused for safety (a prototype\'s key could change what the cart\'s other values read as): leave it out',
+      'the cart holds the key "__proto__", refused',
+    ],
+    [
+      'a constructor’s prototype spelt with escapes in an item',
+      cart(1).replace('"sku":"SKU-0"', '"sku":"SKU-0","constr\\u0075ctor":{"prototyp\\u0065":{"x":1}}'),
+      'bad-request',
+      'the cart holds the key "prototype" in "constructor" at "items.0", refused for safety (a prototype\'s key could change what the cart\'s other values read as): leave it out',
+      'the cart holds the key "prototype" in "constructor" at "items.0", refused',
+    ],
   ])(
     'refuses %s with 400 in the callback’s error shape on both routes, nothing computed; logged and counted',
     async (_case, body, error, message, logged) => {
