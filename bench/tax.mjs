@@ -2,7 +2,8 @@
 // autocannon (as the receiver's bench), every request a different cart (quantities and prices drawn per request
 // from a seeded generator, so no cache of answers could help):
 //   1. answers/s at concurrency 32, 50 items a request, from a table: against a bare node http server that reads
-//      the same carts and answers a constant body of the answers' size (target: >= 80% of its rate); and the p99
+//      the same carts and answers a constant body of the answers' size (target: >= 80% of its rate), with the share
+//      a bare server that also parses each cart reaches, the ceiling of any server reading the cart; and the p99
 //      of the answers at a steady 1,000 carts a second, beside the bare server's (target: p99 <= 5 ms);
 //   2. a 100,000-row table replaced while under load: every request answered 200, p99 during the swap reported;
 //   3. --forward-to with an ERP answering in 200 ms, 2 s and never, budget 300 ms: every answer within the budget
@@ -251,6 +252,19 @@ const budgetServer = (body, budgetMs, held) => `
   });
   server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`;
 
+/** A bare node http server that reads each cart with JSON.parse before it answers `body` (part 1's ceiling). */
+const parsingServer = (body) => `
+  const body = ${JSON.stringify(body)};
+  const server = require('node:http').createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`;
+
 /** The servers' CPU per request, where /proc tells it. */
 const cpuShown = (ours, baseline) =>
   ours.cpuPerRequest === undefined || baseline.cpuPerRequest === undefined
@@ -296,10 +310,21 @@ try {
       ],
       env,
     );
+    // The least any callback does beside the bare server: read each cart as JSON. Its share of the bare server's
+    // rate is the ceiling of any server that reads the cart, on this machine with the client beside it.
+    const parsing = await startServer(['-e', parsingServer(answerBody)], env);
     await drive(tax.url, 500, { seed: 2 });
     await drive(bare.url, 500, { seed: 2 });
+    await drive(parsing.url, 500, { seed: 2 });
     const ours = await drive(tax.url, requests, { seed: 3, pid: tax.child.pid });
     const baseline = await drive(bare.url, requests, { seed: 3, pid: bare.child.pid });
+    const parsed = await drive(parsing.url, requests, { seed: 3, pid: parsing.child.pid });
+    await parsing.stop();
+    const parsedCpu =
+      parsed.cpuPerRequest === undefined ? '' : `, server CPU a request ${parsed.cpuPerRequest.toFixed(0)} µs`;
+    console.log(
+      `  a bare server that also parses each cart (JSON.parse, the least a callback does): ${Math.round(parsed.rate)}/s, ${((parsed.rate / baseline.rate) * 100).toFixed(0)}% of the bare server's rate${parsedCpu}`,
+    );
     // The answer time at a steady pace below saturation. With 32 connections each sending its next cart at once,
     // an answer's time is mostly the queue before it (Little's law: 32 / rate, so p99 <= 5 ms needs 6,400 answers/s
     // or more, above the bare server's own rate on two cores): at saturation the p99 measures the rate, not the
