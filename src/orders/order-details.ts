@@ -16,6 +16,7 @@ import { isRecord } from '../platform/answers/shapes.js';
 import type { PlatformClient } from '../platform/client.js';
 import { getOrder, type ListedOrder, UnreadableOrderDetail } from '../platform/orders.js';
 import type { PollProgress } from './poll-progress.js';
+import { FailedDetail } from './failed-detail.js';
 
 /**
  * `orders poll --detail`: each listed version's detail, fetched a few at a time, and what it is written as: the
@@ -46,20 +47,6 @@ export function versionShown(
   // run's saves, and after it for as long as the next runs list it.
   if (read.zonelessInstant !== undefined) progress.noteListed(key, Number.POSITIVE_INFINITY);
   return newer;
-}
-
-/**
- * A listed order whose detail the platform answered with an error, after the client's retries: kept pending in the
- * cursor (decision 0046), never written in the detail's place.
- */
-export class FailedDetail {
-  readonly status: number;
-  /** The platform's words, when its answer held any. */
-  readonly platformMessage: string | undefined;
-  constructor(status: number, platformMessage: string | undefined) {
-    this.status = status;
-    this.platformMessage = platformMessage;
-  }
 }
 
 /**

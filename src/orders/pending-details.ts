@@ -6,7 +6,8 @@ import { type OrderAnswerSettings, readOrderStatus } from '../platform/answers/o
 import type { PlatformClient } from '../platform/client.js';
 import type { ListedOrder } from '../platform/orders.js';
 import type { PendingOrder } from './cursor-file.js';
-import { FailedDetail, fetchDetails, versionShown } from './order-details.js';
+import { fetchDetails, versionShown } from './order-details.js';
+import { FailedDetail } from './failed-detail.js';
 import type { OrderSink } from './order-output.js';
 import type { PollProgress } from './poll-progress.js';
 import type { StatusFilter } from './status-filter.js';

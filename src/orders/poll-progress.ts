@@ -13,7 +13,7 @@ import { systemErrorCause } from '../lib/system-error-cause.js';
 import { printable } from '../lib/printable.js';
 import type { ListedOrder, UnreadableStamp } from '../platform/orders.js';
 import type { CoarseListing } from './unfiltered-listing.js';
-import type { FailedDetail } from './order-details.js';
+import type { FailedDetail } from './failed-detail.js';
 
 /** What a run saw of update instants written without a zone (Spring's LocalDateTime: `2026-11-29T06:08:01.416`). */
 export interface ZonelessInstantsSeen {
