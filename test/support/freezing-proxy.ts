@@ -5,7 +5,8 @@ import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
  * A TCP proxy in front of a database that can stop answering mid-run, as a database on a stopped VM, behind a
  * network partition or with its backend stopped by SIGSTOP does: frozen, it takes what the client sends and forwards
  * nothing either way, holding every connection open; thawed, it forwards again (new connections only: what a frozen
- * connection was sent is dropped with it when the client gives up).
+ * connection was sent is dropped with it when the client gives up). In front of the sandbox, it holds a run's
+ * answers back at the moment a test chooses.
  */
 export interface FreezingProxy {
   /** 127.0.0.1 port to connect to instead of the database's. */

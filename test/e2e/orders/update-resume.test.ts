@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../../../src/sandbox/dialects/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { collect, freshConfigDir, freshWorkDir, sleep, spawnCli } from '../../support/cli.js';
-import { loginToDialect, runCommandLine } from '../../support/command-line.js';
+import { login, loginToDialect, runCommandLine } from '../../support/command-line.js';
+import { type FreezingProxy, freezingProxy } from '../../support/freezing-proxy.js';
 import { acceptedMoves, copySampleNfe, newOrders, nightlyFile } from '../../support/order-moves.js';
 import { readReport, runFiles } from '../../support/run-files.js';
 import { startTestSandbox } from '../../support/sandbox.js';
@@ -86,17 +87,22 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))(
  */
 describe('orders update --no-status-check', () => {
   let sandbox: RunningSandbox;
+  let proxy: FreezingProxy;
   let configDir: string;
 
   beforeAll(async () => {
-    // 400 ms between a move applied and its answer: the kill must land inside that window after the poll below saw a
-    // move in flight, and at 100 ms a runner that stalled the test between its look and the kill (seen on Node 22 in
-    // CI) let every answer in first.
+    // 400 ms between a move applied and its answer, and the run reaches the store through a proxy the test freezes
+    // at a request of its choosing. The test used to kill the run once it saw a move in flight, and on a loaded
+    // runner (Node 22 in CI) the run could answer every move before the kill came: no move was left unanswered.
     sandbox = await startTestSandbox({ orderCount: 3, latencyMs: 400 });
+    proxy = await freezingProxy(Number(new URL(sandbox.url).port));
     configDir = freshConfigDir();
-    await loginToDialect(sandbox, dialects[0] as (typeof dialects)[number], configDir);
+    await login({ ...sandbox, url: `http://127.0.0.1:${proxy.port}` }, configDir);
   });
-  afterAll(async () => sandbox.close());
+  afterAll(async () => {
+    await proxy.close();
+    await sandbox.close();
+  });
 
   it(
     'killed with SIGKILL, then --resume --no-status-check: the moves sent but never answered are not sent again',
@@ -110,24 +116,18 @@ describe('orders update --no-status-check', () => {
       const { text, moves } = nightlyFile(ids, 150);
       writeFileSync(join(dir, 'nightly.csv'), text);
       const args = ['orders', 'update', 'nightly.csv', '--no-status-check', '--concurrency', '8'];
+      // The proxy freezes when the 40th move (order ids[39]'s ready) is sent: that request goes no further, and the
+      // answers to the moves sent before it and still waiting their 400 ms never reach the run. An event, not a
+      // time: however slowly the machine runs the test or the run, the kill finds the run in that state.
+      proxy.freezeOn(`/orders/${ids[39]}/`);
+      const frozen = proxy.held();
       const child = spawnCli(args, configDir, {}, dir);
       child.stdin?.end();
       const exited = collect(child);
-      let report: string | undefined;
-      // The kill lands when the store holds moves the report does not (each answer waits 400 ms after the move is
-      // applied): waited for as an event, so a loaded machine that runs slowly still kills in that state.
-      for (let poll = 0; poll < 6000 && !report; poll++) {
-        const [candidate] = runFiles(dir, 'nightly').reports;
-        // The report is created, then its header written: an empty one is not read yet.
-        const written = candidate !== undefined && readFileSync(join(dir, candidate), 'utf8').includes('\n');
-        const rows = written ? readReport(join(dir, candidate)) : [];
-        const recordedNow = new Set(rows.map((row) => row.key));
-        const inFlight = acceptedMoves(sandbox).some((move) => !recordedNow.has(move));
-        if (rows.length >= 30 && inFlight) report = candidate;
-        else await sleep(5);
-      }
+      await frozen;
       child.kill('SIGKILL');
       expect((await exited).signal).toBe('SIGKILL');
+      const [report] = runFiles(dir, 'nightly').reports;
       expect(report).toBeDefined();
       const reportPath = join(dir, report as string);
       const recorded = new Set(readReport(reportPath).map((row) => row.key));
@@ -135,6 +135,7 @@ describe('orders update --no-status-check', () => {
       // The case this test is about happened: moves reached the store that the killed run never recorded.
       expect(unanswered.length).toBeGreaterThan(0);
 
+      proxy.thaw();
       const resumed = await runCommandLine([...args.slice(0, 3), '--no-status-check', '--resume', report as string], {
         configDir,
         cwd: dir,
