@@ -93,7 +93,7 @@ describe('orders update --no-status-check', () => {
   beforeAll(async () => {
     // 400 ms between a move applied and its answer, and the run reaches the store through a proxy the test freezes
     // at a request of its choosing. The test used to kill the run once it saw a move in flight, and on a loaded
-    // runner (Node 22 in CI) the run could answer every move before the kill came: no move was left unanswered.
+    // runner (Node 22, a full .ci/run) the run could answer every move before the kill came: no move was left unanswered.
     sandbox = await startTestSandbox({ orderCount: 3, latencyMs: 400 });
     proxy = await freezingProxy(Number(new URL(sandbox.url).port));
     configDir = freshConfigDir();
