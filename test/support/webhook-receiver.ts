@@ -189,6 +189,15 @@ export async function postWithToken(url: string, kind: 'customers' | 'orders', b
   return postEvent(url, kind, body, await receiverToken(url));
 }
 
+/**
+ * The pending count /healthz gives for hand-off `name` (`forward`, `exec`): read from the store, it is what a kill
+ * would leave, so 0 says every event the ERP took is recorded as taken.
+ */
+export async function pendingOn(url: string, name: string): Promise<number | undefined> {
+  const page = (await (await fetch(`${url}/healthz`)).json()) as { handOffs: { name: string; pending: number }[] };
+  return page.handOffs.find((handOff) => handOff.name === name)?.pending;
+}
+
 /** The environment of a `webhook listen` in process: a config folder of its own, this file's client secret, `extra`. */
 export function receiverEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { B2BCTL_CONFIG_DIR: temporaryFolder(), B2BCTL_WEBHOOK_CLIENT_SECRET: clientSecret, ...extra };

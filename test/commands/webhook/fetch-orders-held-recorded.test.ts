@@ -16,6 +16,7 @@ import { standInErp } from '../../support/stand-in-erp.js';
 import { until } from '../../support/until.js';
 import {
   listenInProcess,
+  pendingOn,
   postEvent,
   receiverToken,
   removeReceiverFolders,
@@ -31,12 +32,6 @@ const stamp = '2026-11-30T23:29:11.081Z';
 const simplified = (id: number) => simplifiedOrder(id, stamp);
 const detail = (id: number) => orderDetail(id, stamp);
 const holdWarning = /^warning: hand-off "fetch-orders" fails on order 2 \(orders event 2\)/m;
-
-/** The pending count /healthz gives for hand-off `name`: read from the store, it is what a kill would leave. */
-async function pendingOn(url: string, name: string): Promise<number | undefined> {
-  const page = (await (await fetch(`${url}/healthz`)).json()) as { handOffs: { name: string; pending: number }[] };
-  return page.handOffs.find((handOff) => handOff.name === name)?.pending;
-}
 
 /**
  * A receiver with --fetch-orders and the ERP hand-off `flags`, sent a customers event then orders 2 and 3, whose
