@@ -252,15 +252,23 @@ const budgetServer = (body, budgetMs, held) => `
   });
   server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`;
 
-/** A bare node http server that reads each cart with JSON.parse before it answers `body` (part 1's ceiling). */
-const parsingServer = (body) => `
+/**
+ * A bare node http server answering `body` to every request once it has read it: drained unread (part 1's baseline),
+ * or with `parses`, collected and read with JSON.parse (the ceiling of any server that reads the cart).
+ */
+const bareServer = (body, { parses }) => `
   const body = ${JSON.stringify(body)};
   const server = require('node:http').createServer((request, response) => {
+    const answer = () => response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    if (!${parses}) {
+      request.resume();
+      return request.on('end', answer);
+    }
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
       JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      answer();
     });
   });
   server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`;
@@ -298,21 +306,10 @@ try {
     // 1. Answers from the table against a bare server answering a body of the same size.
     const tax = await startServer(serveArgs(small), env);
     const answerBody = await answerOf(tax.url);
-    const bare = await startServer(
-      [
-        '-e',
-        `const body = ${JSON.stringify(answerBody)};
-         const server = require('node:http').createServer((request, response) => {
-           request.resume();
-           request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(body));
-         });
-         server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`,
-      ],
-      env,
-    );
+    const bare = await startServer(['-e', bareServer(answerBody, { parses: false })], env);
     // The least any callback does beside the bare server: read each cart as JSON. Its share of the bare server's
     // rate is the ceiling of any server that reads the cart, on this machine with the client beside it.
-    const parsing = await startServer(['-e', parsingServer(answerBody)], env);
+    const parsing = await startServer(['-e', bareServer(answerBody, { parses: true })], env);
     await drive(tax.url, 500, { seed: 2 });
     await drive(bare.url, 500, { seed: 2 });
     await drive(parsing.url, 500, { seed: 2 });
