@@ -11,6 +11,7 @@ import { centavoTaxes, type CentavoTaxes, type PreparedRule, preparedRule } from
 import type { TaxRule } from '../domain/tax/rules.js';
 import { product, sum } from '../domain/tax/scaled.js';
 import type { TaxSale } from '../domain/tax/terms.js';
+import { type CartScan, itemSlot, itemSlots, Token } from './cart-scan.js';
 import { JsonBytes } from './json-bytes.js';
 import { type Reader, requestReaders, type TaxShape } from './shape.js';
 
@@ -133,6 +134,11 @@ function writeTaxes(sku: string | number, ncm: string, rate: RateParts, taxes: C
   }
   writer.fragment(part.ncm);
   writer.ascii(ncm);
+  writeTaxParts(rate, taxes);
+}
+
+/** The item's JSON after its NCM's text: its merchandise and taxes, to its closing brace. */
+function writeTaxParts(rate: RateParts, taxes: CentavoTaxes): void {
   writer.fragment(part.merchandise);
   writer.money(taxes.merchandise);
   writer.fragment(part.ipi);
@@ -295,4 +301,150 @@ function skuOf(value: unknown): string | number | undefined {
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 1e15 ? value : undefined;
   return value === undefined || value === null ? '' : undefined;
+}
+
+/**
+ * The answer's JSON for a cart read by its bytes (cart-scan.ts), as answerBytes writes it for the same cart parsed;
+ * undefined where answerBytes would decline, or where a value is in a form only the parse reads (the cart is then
+ * parsed and answered as before).
+ */
+export function answerScanned(
+  scan: CartScan,
+  find: (ncm: string) => TaxRule | undefined,
+  sale: TaxSale,
+  shape: TaxShape,
+): Buffer | undefined {
+  const frame = answerFrame(shape.answer);
+  const count = scan.itemCount;
+  if (frame === undefined || count === 0) return undefined;
+  const slots = scan.items;
+  const source = scan.source;
+  const totals = new CentavoTotals();
+  writer.clear();
+  writer.fragment(frame.opening);
+  for (let index = 0, item = 0; index < count; index++, item += itemSlots) {
+    if (index > 0) writer.fragment(part.comma);
+    const ncm = scannedNcm(scan, slots, item + itemSlot.ncm);
+    const quantity = scannedQuantity(source, slots, item + itemSlot.quantity);
+    const price = item + itemSlot.unitPrice;
+    // No price, or an empty text: the general path refuses it (as answerBytes leaves it).
+    const noPrice =
+      slots[price] === Token.Absent || (slots[price] === Token.Text && slots[price + 1] === slots[price + 2]);
+    const unitPrice = noPrice ? Number.NaN : scannedAmount(scan, slots, price);
+    const discount = scannedAmount(scan, slots, item + itemSlot.discount);
+    const freight = scannedAmount(scan, slots, item + itemSlot.freight);
+    if (ncm === undefined || Number.isNaN(quantity + unitPrice + discount + freight)) return undefined;
+    const rule = find(ncm);
+    if (rule === undefined) return undefined;
+    const merchandise = sum(product(unitPrice, quantity), -discount);
+    if (!(merchandise >= 0)) return undefined;
+    const row = rowPartsOf(rule);
+    const taxes = centavoTaxes(row.prepared, merchandise, freight, sale);
+    if (taxes === undefined) return undefined;
+    totals.add(taxes);
+    if (!writeScannedSku(source, slots, item + itemSlot.sku)) return undefined;
+    writer.fragment(part.ncm);
+    writer.ascii(ncm);
+    writeTaxParts(row.rates, taxes);
+  }
+  writer.fragment(frame.between);
+  if (!totals.write()) return undefined;
+  writer.fragment(part.closing);
+  return writer.bytes();
+}
+
+/** The SKU's part of the item's JSON (skuOf's text, trimmed; none when absent or blank); false for another form. */
+function writeScannedSku(source: Uint8Array, slots: Int32Array, slot: number): boolean {
+  const token = slots[slot];
+  if (token === Token.Absent || token === Token.Null) {
+    writer.fragment(part.opening);
+    return true;
+  }
+  // A SKU number, or text with an escape: read from the parse, as the general path gives it back.
+  if (token !== Token.Text) return false;
+  let start = slots[slot + 1] as number;
+  let end = slots[slot + 2] as number;
+  // Printable ASCII holds one blank that trim() removes: the space.
+  while (start < end && source[start] === 32) start++;
+  while (end > start && source[end - 1] === 32) end--;
+  if (start === end) writer.fragment(part.opening);
+  else {
+    writer.fragment(part.sku);
+    writer.quoted(source, start, end);
+    writer.fragment(part.comma);
+  }
+  return true;
+}
+
+/** ncmOf of a scanned value: 8 digits as text, or an 8-digit whole number. */
+function scannedNcm(scan: CartScan, slots: Int32Array, slot: number): string | undefined {
+  const token = slots[slot];
+  const start = slots[slot + 1] as number;
+  if ((token !== Token.Text && token !== Token.Number) || (slots[slot + 2] as number) - start !== 8) return undefined;
+  const source = scan.source;
+  for (let at = start; at < start + 8; at++) {
+    const byte = source[at] as number;
+    if (byte < 48 || byte > 57) return undefined;
+  }
+  // A number of 8 digits has no leading zero (JSON allows none): its text is String(value).
+  return String.fromCharCode(
+    source[start] as number,
+    source[start + 1] as number,
+    source[start + 2] as number,
+    source[start + 3] as number,
+    source[start + 4] as number,
+    source[start + 5] as number,
+    source[start + 6] as number,
+    source[start + 7] as number,
+  );
+}
+
+/** quantityOf of a scanned value: a whole number of up to 15 digits above 0; NaN for anything else. */
+function scannedQuantity(source: Uint8Array, slots: Int32Array, slot: number): number {
+  if (slots[slot] !== Token.Number) return Number.NaN;
+  const start = slots[slot + 1] as number;
+  const end = slots[slot + 2] as number;
+  if (end - start > 15) return Number.NaN;
+  let value = 0;
+  for (let at = start; at < end; at++) {
+    const byte = source[at] as number;
+    // A sign, a point or an exponent: the parse reads it.
+    if (byte < 48 || byte > 57) return Number.NaN;
+    value = value * 10 + (byte - 48);
+  }
+  return value > 0 ? value : Number.NaN;
+}
+
+/**
+ * centavosOfAmount of a scanned value: a number of up to 12 whole digits and 2 decimals, or text as centavosOfText
+ * reads it; absent is 0; NaN for anything else.
+ */
+function scannedAmount(scan: CartScan, slots: Int32Array, slot: number): number {
+  const token = slots[slot];
+  if (token === Token.Absent) return 0;
+  const start = slots[slot + 1] as number;
+  const end = slots[slot + 2] as number;
+  if (token === Token.Text) return centavosOfText(scan.textOf(start, end).trim());
+  if (token !== Token.Number) return Number.NaN;
+  const source = scan.source;
+  let whole = 0;
+  let at = start;
+  for (; at < end; at++) {
+    const byte = source[at] as number;
+    if (byte < 48 || byte > 57) break;
+    whole = whole * 10 + (byte - 48);
+  }
+  // A sign, or more than 12 whole digits (10^12 and above, which the parse refuses to read as centavos).
+  if (at === start || at - start > 12) return Number.NaN;
+  if (at === end) return whole * 100;
+  const decimals = end - at - 1;
+  if (source[at] !== 46 || decimals < 1 || decimals > 2) return Number.NaN;
+  let fraction = 0;
+  for (let digit = at + 1; digit < end; digit++) {
+    const byte = source[digit] as number;
+    // An exponent: the parse reads it.
+    if (byte < 48 || byte > 57) return Number.NaN;
+    fraction = fraction * 10 + (byte - 48);
+  }
+  return whole * 100 + (decimals === 1 ? fraction * 10 : fraction);
 }

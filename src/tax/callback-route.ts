@@ -35,6 +35,11 @@ export interface CallbackRoute {
   unreadable(clientAddress: string, reason: string): void;
   /** The client's address as fastify's request.ip would read it (after --trust-proxy), for the log lines. */
   clientAddress(request: IncomingMessage): string;
+  /**
+   * The answer to a cart read from its bytes without parsing it (cart-scan.ts), counted as answered; undefined when
+   * the scan declines the cart, which is then read as JSON and answered as every other.
+   */
+  answerScanned?(bytes: Buffer, contentType: string | undefined): SentAnswer | undefined;
   /** Sees each cart read as JSON, with the text it was read from (both routes): what only the text shows. */
   cartRead(body: unknown, text: string): void;
   /** With --forward-to: a cart holding a key twice in one object is refused (readCartBody). */
@@ -107,7 +112,13 @@ function answerCallback(
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
-    const decoded = cartText(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), contentType);
+    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    const scanned = scannedAnswer(route, bytes, contentType);
+    if (scanned !== undefined) {
+      send(response, scanned);
+      return;
+    }
+    const decoded = cartText(bytes, contentType);
     const text = 'text' in decoded ? decoded.text : '';
     const read =
       'text' in decoded
@@ -125,6 +136,18 @@ function answerCallback(
       (error: unknown) => send(response, internalError(error)),
     );
   });
+}
+
+/**
+ * The scan's answer, if it gives one. A failure of the scan's own (a fault in it, not in the cart) leaves the cart
+ * to the parse, which answers it, or answers 500 and counts it, as any failure of an answer.
+ */
+function scannedAnswer(route: CallbackRoute, bytes: Buffer, contentType: string | undefined): SentAnswer | undefined {
+  try {
+    return route.answerScanned?.(bytes, contentType);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A refusal of what arrived, as it is sent. */

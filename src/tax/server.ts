@@ -4,7 +4,6 @@ import { quotedJson } from '../base/quoted-answer.js';
 import { isFederativeUnit } from '../domain/brazil-codes.js';
 import { taxTotals } from '../domain/tax/compute.js';
 import type { ItemTaxes, TaxItem } from '../domain/tax/terms.js';
-import type { BuyerKind } from '../domain/tax/rules.js';
 import { clientAddressReader, trustedPeerCheck } from '../http-server/client-address.js';
 import { decodedBody } from '../http-server/content-coding.js';
 import { answerUnmetExpectations, clientErrorAnswer, type RefusalShape } from '../http-server/client-errors.js';
@@ -21,10 +20,12 @@ import { guardCallback, type TaxAuth, type TaxAuthOptions } from './callback-aut
 import { type CallbackRoute, callbackFirst, jsonContentType, type SentAnswer } from './callback-route.js';
 import { type Answer, answerThroughErp, type ArrivedCart, type TaxForward, TaxErp } from './erp-forward.js';
 import { NoTaxRowError, quoteItems, TaxRowFailedError } from './quote-items.js';
-import { answerBytes } from './answer-bytes.js';
+import { CartScan } from './cart-scan.js';
+import { buyerOf, onePassAnswer, scannedAnswer } from './one-pass-answer.js';
+import { declaredCharset } from '../lib/declared-charset.js';
 import { answerUnknownRoutes } from './unknown-route.js';
 import { checkCartItem, skusAsSent } from './cart-item.js';
-import { readTaxSale, requestReaders, type TaxShape } from './shape.js';
+import { readTaxSale, type TaxShape } from './shape.js';
 import { nestingProblem } from '../lib/json-shape.js';
 import { refuseUnreadCarts } from './unread-cart.js';
 import { skuNumberWatch } from './sku-number-text.js';
@@ -93,6 +94,7 @@ export async function startTaxServer(options: TaxServerOptions): Promise<Running
       cartRefused(clientAddress, reason);
     },
     clientAddress: clientAddressReader(options.trustProxy),
+    answerScanned: erp === undefined ? scannedCarts(options, counts) : undefined,
     cartRead: skuNumberWatch(options.shape.request, (line) => options.log.warn(line)),
     // A key twice reads two ways only where a second reader reads the same text: the ERP behind --forward-to. From the
     // table, the parse is the one reader, and the look (~3% of an answer) is left out of the hot path.
@@ -257,7 +259,7 @@ const refuse = (message: string): Answer => ({ status: 400, body: refusal(messag
 /** The answer to one callback: the taxes, or why not, in the answer's error shape. */
 function answerRequest(body: unknown, options: TaxServerOptions): Answer {
   // Most carts are written in one pass; the rest (a refusal, an amount for the fractions) take the general path.
-  const json = onePassAnswer(body, options);
+  const json = options.table === undefined ? undefined : onePassAnswer(body, options.table.current(), options.shape);
   if (json !== undefined) return { json };
   // Walked only here, off the common path: the refusals below word the cart's values (JSON.stringify, String),
   // which overflow the stack on a value nested a few thousand levels deep, a depth JSON.parse takes.
@@ -269,23 +271,26 @@ function answerRequest(body: unknown, options: TaxServerOptions): Answer {
 /** As deep as the webhook receiver takes an event: a cart of any real shape is a few levels deep. */
 const cartDepthLimit = 64;
 
-/** The cart's answer written in one pass, when its states and buyer read as they are (answerBytes); else undefined. */
-function onePassAnswer(body: unknown, options: TaxServerOptions): Buffer | undefined {
-  const readers = requestReaders(options.shape.request);
-  const items = readers.items(body);
-  const origin = readers.from(body);
-  const destination = readers.to(body);
-  // An empty list is refused by the general path, which words it.
-  if (!Array.isArray(items) || items.length === 0 || typeof origin !== 'string' || typeof destination !== 'string')
-    return undefined;
-  // A state is read as an NCM and a SKU are, without the spaces around it (`" SP "`).
-  const from = origin.trim().toUpperCase();
-  const to = destination.trim().toUpperCase();
-  const buyer = buyerOf(readers.buyerPaysIcms(body));
-  if (!isFederativeUnit(from) || !isFederativeUnit(to) || buyer === undefined || options.table === undefined)
-    return undefined;
-  const finder = options.table.current().finderFor({ from, to, buyer });
-  return answerBytes(items, finder, { buyer, interstate: from !== to }, options.shape);
+/**
+ * The answer to carts read from their bytes (cart-scan.ts), when the shape's paths are plain keys and a table answers:
+ * a cart in UTF-8 that the scan vouches for and the one pass answers, counted as answered. Undefined for any other
+ * cart, which is parsed and answered as before.
+ */
+function scannedCarts(
+  options: TaxServerOptions,
+  counts: TaxServerCounts,
+): ((bytes: Buffer, contentType: string | undefined) => SentAnswer | undefined) | undefined {
+  const scan = new CartScan(options.shape.request);
+  const table = options.table;
+  if (!scan.usable || table === undefined) return undefined;
+  return (bytes, contentType) => {
+    // A cart in another charset is decoded before it is read.
+    if (declaredCharset(contentType) !== undefined || !scan.scan(bytes)) return undefined;
+    const json = scannedAnswer(scan, table.current(), options.shape);
+    if (json === undefined) return undefined;
+    counts.answered++;
+    return { status: 200, json };
+  };
 }
 
 /** The answer of the general path: every refusal worded, and amounts of any size or number of decimals. */
@@ -351,10 +356,4 @@ function buyerProblem(paysIcms: unknown, path: string): string {
   const start = quotedJson(written, 41);
   const quoted = start === written ? written : `${start} (${written.length.toLocaleString('en')} characters)`;
   return `${path} (whether the buyer pays ICMS) must be true or false, not ${quoted}`;
-}
-
-function buyerOf(paysIcms: unknown): BuyerKind | undefined {
-  if (paysIcms === true || paysIcms === 'true' || paysIcms === 1) return 'taxpayer';
-  if (paysIcms === false || paysIcms === 'false' || paysIcms === 0) return 'non-taxpayer';
-  return undefined;
 }

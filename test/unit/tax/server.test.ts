@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaxAuth } from '../../../src/tax/callback-auth.js';
 import { checkTaxRule, TaxTable } from '../../../src/domain/tax/rules.js';
 import type { WatchedTaxTable } from '../../../src/tax/watched-table.js';
+import { CartScan } from '../../../src/tax/cart-scan.js';
 import { startLoopbackTaxServer } from '../../support/tax-server.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
 import { removeTemporaryFolders } from '../../support/temporary.js';
@@ -128,6 +129,46 @@ describe('tax serve', () => {
         added: '128.60',
       },
     });
+  });
+
+  it('answers a cart read from its bytes and the same cart parsed with the same bytes, each counted once', async () => {
+    const { server, health } = await serve();
+    const send = async (text: string, contentType = 'application/json') => {
+      const answer = await fetch(`${server.url}/tax`, {
+        method: 'POST',
+        headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
+        body: text,
+      });
+      return { status: answer.status, text: await answer.text() };
+    };
+    const plain = JSON.stringify(example2);
+    // Which carts the scan read (true) or left to the parse (false): a Latin-1 body is decoded, never scanned.
+    const scans = vi.spyOn(CartScan.prototype, 'scan');
+    closers.push(() => scans.mockRestore());
+    // An escaped key is read by the parse alone (the scan leaves it), to the same cart; so is a declared Latin-1 body.
+    const escaped = plain.replace('"customer"', '"nota\\u0020":1,"customer"');
+    const scanned = await send(plain);
+    expect(scanned.status).toBe(200);
+    expect(JSON.parse(scanned.text).items).toEqual([{ sku: 'A', ...workedExample2 }]);
+    expect(await send(escaped)).toEqual(scanned);
+    expect(await send(plain, 'application/json; charset=iso-8859-1')).toEqual(scanned);
+    expect(await health()).toMatchObject({ answered: 3, unreadable: 0, failed: 0 });
+    // Broken on its way: refused as not JSON, never answered by the scan.
+    expect(await send(plain.slice(0, -1))).toMatchObject({ status: 400 });
+    expect(await health()).toMatchObject({ answered: 3, unreadable: 1 });
+    expect(scans.mock.results.map((result) => result.value)).toEqual([true, false, false]);
+  });
+
+  it('answers through the parse a cart the scan fails on, as if it had declined it', async () => {
+    const { post, health } = await serve();
+    const scans = vi.spyOn(CartScan.prototype, 'scan').mockImplementation(() => {
+      throw new Error('a fault of the scan');
+    });
+    closers.push(() => scans.mockRestore());
+    const answer = await post(example2);
+    expect(scans).toHaveBeenCalledTimes(1);
+    expect(answer).toMatchObject({ status: 200, body: { items: [{ sku: 'A', ...workedExample2 }] } });
+    expect(await health()).toMatchObject({ answered: 1, failed: 0 });
   });
 
   it('reads another platform’s request through a shape file, and names its answer’s parts', async () => {
