@@ -8,7 +8,7 @@
  * (docs/decisions/0023-tax-callback-one-pass.md).
  */
 import { centavoTaxes, type CentavoTaxes, type PreparedRule, preparedRule } from '../domain/tax/fast-taxes.js';
-import type { TaxRule } from '../domain/tax/rules.js';
+import type { TaxRule, TaxTable } from '../domain/tax/rules.js';
 import { product, sum } from '../domain/tax/scaled.js';
 import type { TaxSale } from '../domain/tax/terms.js';
 import { type CartScan, itemSlot, itemSlots, Token } from './cart-scan.js';
@@ -308,12 +308,7 @@ function skuOf(value: unknown): string | number | undefined {
  * undefined where answerBytes would decline, or where a value is in a form only the parse reads (the cart is then
  * parsed and answered as before).
  */
-export function answerScanned(
-  scan: CartScan,
-  find: (ncm: string) => TaxRule | undefined,
-  sale: TaxSale,
-  shape: TaxShape,
-): Buffer | undefined {
+export function answerScanned(scan: CartScan, rows: SaleRows, sale: TaxSale, shape: TaxShape): Buffer | undefined {
   const frame = answerFrame(shape.answer);
   const count = scan.itemCount;
   if (frame === undefined || count === 0) return undefined;
@@ -324,7 +319,7 @@ export function answerScanned(
   writer.fragment(frame.opening);
   for (let index = 0, item = 0; index < count; index++, item += itemSlots) {
     if (index > 0) writer.fragment(part.comma);
-    const ncm = scannedNcm(scan, slots, item + itemSlot.ncm);
+    const ncm = scannedNcm(source, slots, item + itemSlot.ncm);
     const quantity = scannedQuantity(source, slots, item + itemSlot.quantity);
     const price = item + itemSlot.unitPrice;
     // No price, or an empty text: the general path refuses it (as answerBytes leaves it).
@@ -333,18 +328,17 @@ export function answerScanned(
     const unitPrice = noPrice ? Number.NaN : scannedAmount(scan, slots, price);
     const discount = scannedAmount(scan, slots, item + itemSlot.discount);
     const freight = scannedAmount(scan, slots, item + itemSlot.freight);
-    if (ncm === undefined || Number.isNaN(quantity + unitPrice + discount + freight)) return undefined;
-    const rule = find(ncm);
-    if (rule === undefined) return undefined;
+    if (Number.isNaN(ncm + quantity + unitPrice + discount + freight)) return undefined;
+    const row = rows.rowOf(ncm, source, slots[item + itemSlot.ncm + 1] as number);
+    if (row === undefined) return undefined;
     const merchandise = sum(product(unitPrice, quantity), -discount);
     if (!(merchandise >= 0)) return undefined;
-    const row = rowPartsOf(rule);
     const taxes = centavoTaxes(row.prepared, merchandise, freight, sale);
     if (taxes === undefined) return undefined;
     totals.add(taxes);
     if (!writeScannedSku(source, slots, item + itemSlot.sku)) return undefined;
     writer.fragment(part.ncm);
-    writer.ascii(ncm);
+    writer.copied(source, slots[item + itemSlot.ncm + 1] as number, 8);
     writeTaxParts(row.rates, taxes);
   }
   writer.fragment(frame.between);
@@ -376,27 +370,65 @@ function writeScannedSku(source: Uint8Array, slots: Int32Array, slot: number): b
   return true;
 }
 
-/** ncmOf of a scanned value: 8 digits as text, or an 8-digit whole number. */
-function scannedNcm(scan: CartScan, slots: Int32Array, slot: number): string | undefined {
+/**
+ * ncmOf of a scanned value (8 digits as text, or an 8-digit whole number) as the number its digits write, which
+ * keys it among the sale's rows; else NaN.
+ */
+function scannedNcm(source: Uint8Array, slots: Int32Array, slot: number): number {
   const token = slots[slot];
   const start = slots[slot + 1] as number;
-  if ((token !== Token.Text && token !== Token.Number) || (slots[slot + 2] as number) - start !== 8) return undefined;
-  const source = scan.source;
+  if ((token !== Token.Text && token !== Token.Number) || (slots[slot + 2] as number) - start !== 8) return Number.NaN;
+  let digits = 0;
   for (let at = start; at < start + 8; at++) {
     const byte = source[at] as number;
-    if (byte < 48 || byte > 57) return undefined;
+    if (byte < 48 || byte > 57) return Number.NaN;
+    digits = digits * 10 + (byte - 48);
   }
-  // A number of 8 digits has no leading zero (JSON allows none): its text is String(value).
-  return String.fromCharCode(
-    source[start] as number,
-    source[start + 1] as number,
-    source[start + 2] as number,
-    source[start + 3] as number,
-    source[start + 4] as number,
-    source[start + 5] as number,
-    source[start + 6] as number,
-    source[start + 7] as number,
+  return digits;
+}
+
+/**
+ * The rows of one sale (its states and buyer) in one version of the table, by the 8 digits of an item's NCM: the
+ * table's look-up (the NCM's text made, its hash, a probe of the prefixes' map, then of the row's parts) done once
+ * for an NCM rather than for every item of every cart, in a table of the last NCMs met (4,096, by a hash of the
+ * digits; one met after another of the same slot takes its place). A table changed since (a row added) is looked up
+ * afresh. Only rows found are kept: an NCM without one leaves the cart to the general path, which words it.
+ */
+export class SaleRows {
+  private readonly digits = new Int32Array(4_096).fill(-1);
+  private readonly rows: ({ prepared: PreparedRule; rates: RateParts } | undefined)[] = Array.from(
+    { length: 4_096 },
+    () => undefined,
   );
+  private readonly table: TaxTable;
+  private readonly find: (ncm: string) => TaxRule | undefined;
+  private readonly size: number;
+
+  constructor(table: TaxTable, find: (ncm: string) => TaxRule | undefined) {
+    this.table = table;
+    this.find = find;
+    this.size = table.size;
+  }
+
+  /** Whether the table is as it was when these rows were found. */
+  get current(): boolean {
+    return this.table.size === this.size;
+  }
+
+  /**
+   * The row of an 8-digit NCM, and its parts; undefined when the table has none. `ncm` is the number its digits
+   * write, which its digits at `start` in `source` spell with any leading zero (`01012100`, a horse).
+   */
+  rowOf(ncm: number, source: Uint8Array, start: number): { prepared: PreparedRule; rates: RateParts } | undefined {
+    const slot = Math.imul(ncm, 0x9e3779b1) >>> 20;
+    if (this.digits[slot] === ncm) return this.rows[slot];
+    const rule = this.find(String.fromCharCode(...source.subarray(start, start + 8)));
+    if (rule === undefined) return undefined;
+    const row = rowPartsOf(rule);
+    this.digits[slot] = ncm;
+    this.rows[slot] = row;
+    return row;
+  }
 }
 
 /** quantityOf of a scanned value: a whole number of up to 15 digits above 0; NaN for anything else. */

@@ -56,6 +56,15 @@ export class JsonBytes {
     this.end = at;
   }
 
+  /** `length` bytes of printable ASCII with nothing to escape from `source` at `start` (an NCM's digits). */
+  copied(source: Uint8Array, start: number, length: number): void {
+    this.room(length);
+    const slab = this.slab;
+    let at = this.end;
+    for (let index = start; index < start + length; index++) slab[at++] = source[index] as number;
+    this.end = at;
+  }
+
   /** A JSON string, quoted and escaped as JSON.stringify writes it, in UTF-8. */
   string(text: string): void {
     for (let index = 0; index < text.length; index++) {

@@ -5,7 +5,7 @@
  */
 import { type FederativeUnit, isFederativeUnit } from '../domain/brazil-codes.js';
 import type { BuyerKind, TaxTable } from '../domain/tax/rules.js';
-import { answerBytes, answerScanned } from './answer-bytes.js';
+import { answerBytes, answerScanned, SaleRows } from './answer-bytes.js';
 import { type CartScan, saleSlot, Token } from './cart-scan.js';
 import { requestReaders, type TaxShape } from './shape.js';
 
@@ -32,7 +32,25 @@ export function scannedAnswer(scan: CartScan, table: TaxTable, shape: TaxShape):
   const to = scannedState(scan, saleSlot.to);
   const buyer = buyerOf(scannedBuyerValue(scan));
   if (from === undefined || to === undefined || buyer === undefined) return undefined;
-  return answerScanned(scan, table.finderFor({ from, to, buyer }), { buyer, interstate: from !== to }, shape);
+  return answerScanned(scan, saleRows(table, from, to, buyer), { buyer, interstate: from !== to }, shape);
+}
+
+/** Each table's rows by sale, found as carts come: dropped with the table a reload replaces. */
+const rowsByTable = new WeakMap<TaxTable, Map<string, SaleRows>>();
+
+function saleRows(table: TaxTable, from: FederativeUnit, to: FederativeUnit, buyer: BuyerKind): SaleRows {
+  let sales = rowsByTable.get(table);
+  if (sales === undefined) {
+    sales = new Map();
+    rowsByTable.set(table, sales);
+  }
+  const key = `${from}|${to}|${buyer}`;
+  let rows = sales.get(key);
+  if (rows === undefined || !rows.current) {
+    rows = new SaleRows(table, table.finderFor({ from, to, buyer }));
+    sales.set(key, rows);
+  }
+  return rows;
 }
 
 /** The buyer's kind from the cart's flag: true or false, as JSON, text or 1 and 0. */

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkTaxRule, TaxTable } from '../../../src/domain/tax/rules.js';
 import { readCartBody } from '../../../src/tax/cart-body.js';
+import { SaleRows } from '../../../src/tax/answer-bytes.js';
 import { CartScan } from '../../../src/tax/cart-scan.js';
 import { onePassAnswer, scannedAnswer } from '../../../src/tax/one-pass-answer.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
@@ -20,10 +21,13 @@ const random = (): number => {
 };
 const pick = <T>(choices: readonly T[]): T => choices[Math.floor(random() * choices.length)] as T;
 
-/** A table of NCM 84713012 and prefix 3926 for SP → SP, RJ and MG, both buyers (ST between taxpayers). */
+/**
+ * A table of NCM 84713012 and prefixes 3926, 0101 and 1012 (what 01012100 would find with its leading zero lost) for
+ * SP → SP, RJ and MG, both buyers (ST between taxpayers).
+ */
 function fixtureTable(): TaxTable {
   const table = new TaxTable();
-  for (const ncm of ['84713012', '3926'])
+  for (const ncm of ['84713012', '3926', '0101', '1012'])
     for (const to of ['SP', 'RJ', 'MG'])
       for (const buyer of ['taxpayer', 'non-taxpayer']) {
         const checked = checkTaxRule({
@@ -33,7 +37,8 @@ function fixtureTable(): TaxTable {
           buyer,
           icmsRate: to === 'SP' ? '18' : '12',
           icmsBaseReduction: ncm === '3926' ? '20' : '',
-          ipiRate: '6.5',
+          // Each row its own IPI: an item answered from the wrong row shows.
+          ipiRate: { '84713012': '6.5', '3926': '5', '0101': '0', '1012': '10' }[ncm] as string,
           mva: buyer === 'taxpayer' && ncm === '3926' ? '54' : '',
           destinationRate: '20',
           fcpRate: '2',
@@ -158,7 +163,7 @@ const oddItemValues: Record<string, () => unknown> = {
 function item(odd = random() < 0.2): unknown {
   const fields: [string, unknown][] = [
     ['sku', pick([`SKU-${Math.floor(random() * 100)}`, ` A-${Math.floor(random() * 9)} `, undefined])],
-    ['ncm', pick(['84713012', '39269090', new Written('39269090'), new Written('84713012')])],
+    ['ncm', pick(['84713012', '39269090', new Written('39269090'), new Written('84713012'), '01012100'])],
     ['quantity', new Written(String(1 + Math.floor(random() * 50)))],
     ['unitPrice', amount()],
   ];
@@ -443,5 +448,45 @@ describe('a cart read from its bytes', () => {
       if (!('shape' in unfollowed)) throw new Error(unfollowed.problems.join('; '));
       expect(new CartScan(unfollowed.shape.request).usable).toBe(false);
     }
+  });
+});
+
+/** An NCM as the rows take it: the number its digits write, and the digits. */
+const digits = (ncm: string) => ({ ncm: Number(ncm), source: Buffer.from(ncm), start: 0 });
+/** The IPI rate's part of a row's answer. */
+const ipiOf = (row: ReturnType<SaleRows['rowOf']>) => row?.rates.ipi.toString();
+/** The slot of the rows' table an NCM's digits land in. */
+const slotOf = (ncm: number) => Math.imul(ncm, 0x9e3779b1) >>> 20;
+
+describe('the rows of a sale, by the digits of an NCM', () => {
+  const sale = { from: 'SP', to: 'RJ', buyer: 'taxpayer' } as const;
+
+  it('keeps two NCMs of one slot apart, and knows a table changed since', () => {
+    const table = fixtureTable();
+    const rows = new SaleRows(table, table.finderFor(sale));
+    // Two NCMs whose digits land in the same slot of the rows' table: the second takes the first's place.
+    const first = 84_713_012;
+    let second = 39_260_000;
+    while (slotOf(second) !== slotOf(first)) second++;
+    const [a, b] = [digits(String(first)), digits(String(second))];
+    for (let round = 0; round < 2; round++) {
+      expect(ipiOf(rows.rowOf(a.ncm, a.source, a.start))).toContain('"rate":"6.5"');
+      expect(ipiOf(rows.rowOf(b.ncm, b.source, b.start))).toContain('"rate":"5"');
+    }
+    // A leading zero is part of the NCM the table is asked for: 01012100 is no 1012100.
+    const horse = digits('01012100');
+    expect(ipiOf(rows.rowOf(horse.ncm, horse.source, horse.start))).toContain('"rate":"0"');
+    expect(rows.current).toBe(true);
+    const added = checkTaxRule({
+      ncm: '85176255',
+      from: 'SP',
+      to: 'RJ',
+      buyer: 'taxpayer',
+      icmsRate: '12',
+      ipiRate: '15',
+    });
+    if (!added.ok) throw new Error(JSON.stringify(added.problems));
+    table.add(added.rule);
+    expect(rows.current).toBe(false);
   });
 });
