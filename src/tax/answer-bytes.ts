@@ -8,7 +8,7 @@
  * (docs/decisions/0023-tax-callback-one-pass.md).
  */
 import { centavoTaxes, type CentavoTaxes, type PreparedRule, preparedRule } from '../domain/tax/fast-taxes.js';
-import type { TaxRule, TaxTable } from '../domain/tax/rules.js';
+import type { RuleKey, TaxRule, TaxTable } from '../domain/tax/rules.js';
 import { product, sum } from '../domain/tax/scaled.js';
 import type { TaxSale } from '../domain/tax/terms.js';
 import { type CartScan, itemSlot, itemSlots, Token } from './cart-scan.js';
@@ -308,7 +308,13 @@ function skuOf(value: unknown): string | number | undefined {
  * undefined where answerBytes would decline, or where a value is in a form only the parse reads (the cart is then
  * parsed and answered as before).
  */
-export function answerScanned(scan: CartScan, rows: SaleRows, sale: TaxSale, shape: TaxShape): Buffer | undefined {
+export function answerScanned(
+  scan: CartScan,
+  rows: TableRows,
+  saleNumber: number,
+  sale: TaxSale,
+  shape: TaxShape,
+): Buffer | undefined {
   const frame = answerFrame(shape.answer);
   const count = scan.itemCount;
   if (frame === undefined || count === 0) return undefined;
@@ -329,7 +335,7 @@ export function answerScanned(scan: CartScan, rows: SaleRows, sale: TaxSale, sha
     const discount = scannedAmount(scan, slots, item + itemSlot.discount);
     const freight = scannedAmount(scan, slots, item + itemSlot.freight);
     if (Number.isNaN(ncm + quantity + unitPrice + discount + freight)) return undefined;
-    const row = rows.rowOf(ncm, source, slots[item + itemSlot.ncm + 1] as number);
+    const row = rows.rowOf(saleNumber, ncm, source, slots[item + itemSlot.ncm + 1] as number);
     if (row === undefined) return undefined;
     const merchandise = sum(product(unitPrice, quantity), -discount);
     if (!(merchandise >= 0)) return undefined;
@@ -387,26 +393,32 @@ function scannedNcm(source: Uint8Array, slots: Int32Array, slot: number): number
   return digits;
 }
 
+/** What answerScanned needs of a row: its prepared fractions and its encoded rates. */
+type RowParts = ReturnType<typeof rowPartsOf>;
+
+/** Slots of a TableRows: 16,384, by a hash of the sale and the NCM's digits. */
+const rowSlotBits = 14;
+
 /**
- * The rows of one sale (its states and buyer) in one version of the table, by the 8 digits of an item's NCM: the
- * table's look-up (the NCM's text made, its hash, a probe of the prefixes' map, then of the row's parts) done once
- * for an NCM rather than for every item of every cart, in a table of the last NCMs met (4,096, by a hash of the
- * digits; one met after another of the same slot takes its place). A table changed since (a row added) is looked up
- * afresh. Only rows found are kept: an NCM without one leaves the cart to the general path, which words it.
+ * The rows of one version of the table by sale (its states and buyer) and by the 8 digits of an item's NCM: the
+ * table's look-up (the NCM's text made, its hash, a probe of the prefixes' map, then of the row's parts) done once for
+ * a sale's NCM rather than for every item of every cart, in a table of the last ones met (16,384 slots, ~160 KB for
+ * the table version, however many sales it answers; one met after another of the same slot takes its place). A table
+ * changed since (a row added) is looked up afresh. Only rows found are kept: an NCM without one leaves the cart to the
+ * general path, which words it.
  */
-export class SaleRows {
-  private readonly digits = new Int32Array(4_096).fill(-1);
-  private readonly rows: ({ prepared: PreparedRule; rates: RateParts } | undefined)[] = Array.from(
-    { length: 4_096 },
-    () => undefined,
-  );
+export class TableRows {
+  private readonly digits = new Int32Array(1 << rowSlotBits).fill(-1);
+  private readonly sales = new Int16Array(1 << rowSlotBits);
+  private readonly rows: (RowParts | undefined)[] = Array.from({ length: 1 << rowSlotBits }, () => undefined);
+  /** Each sale met, by its key, and its finder in the table by its number. */
+  private readonly saleNumbers = new Map<string, number>();
+  private readonly finders: ((ncm: string) => TaxRule | undefined)[] = [];
   private readonly table: TaxTable;
-  private readonly find: (ncm: string) => TaxRule | undefined;
   private readonly size: number;
 
-  constructor(table: TaxTable, find: (ncm: string) => TaxRule | undefined) {
+  constructor(table: TaxTable) {
     this.table = table;
-    this.find = find;
     this.size = table.size;
   }
 
@@ -415,17 +427,31 @@ export class SaleRows {
     return this.table.size === this.size;
   }
 
+  /** The number of a sale among those met (27 × 27 states × 2 buyers at most), for rowOf. */
+  saleOf(sale: Omit<RuleKey, 'ncm'>): number {
+    const key = `${sale.from}|${sale.to}|${sale.buyer}`;
+    let number = this.saleNumbers.get(key);
+    if (number === undefined) {
+      number = this.finders.push(this.table.finderFor(sale)) - 1;
+      this.saleNumbers.set(key, number);
+    }
+    return number;
+  }
+
   /**
-   * The row of an 8-digit NCM, and its parts; undefined when the table has none. `ncm` is the number its digits
+   * The row of a sale's 8-digit NCM, and its parts; undefined when the table has none. `ncm` is the number its digits
    * write, which its digits at `start` in `source` spell with any leading zero (`01012100`, a horse).
    */
-  rowOf(ncm: number, source: Uint8Array, start: number): { prepared: PreparedRule; rates: RateParts } | undefined {
-    const slot = Math.imul(ncm, 0x9e3779b1) >>> 20;
-    if (this.digits[slot] === ncm) return this.rows[slot];
-    const rule = this.find(String.fromCharCode(...source.subarray(start, start + 8)));
+  rowOf(sale: number, ncm: number, source: Uint8Array, start: number): RowParts | undefined {
+    const slot = Math.imul(ncm ^ Math.imul(sale + 1, 0x27d4eb2d), 0x9e3779b1) >>> (32 - rowSlotBits);
+    if (this.digits[slot] === ncm && this.sales[slot] === sale) return this.rows[slot];
+    const rule = (this.finders[sale] as (ncm: string) => TaxRule | undefined)(
+      String.fromCharCode(...source.subarray(start, start + 8)),
+    );
     if (rule === undefined) return undefined;
     const row = rowPartsOf(rule);
     this.digits[slot] = ncm;
+    this.sales[slot] = sale;
     this.rows[slot] = row;
     return row;
   }

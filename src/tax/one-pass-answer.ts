@@ -5,7 +5,7 @@
  */
 import { type FederativeUnit, isFederativeUnit } from '../domain/brazil-codes.js';
 import type { BuyerKind, TaxTable } from '../domain/tax/rules.js';
-import { answerBytes, answerScanned, SaleRows } from './answer-bytes.js';
+import { answerBytes, answerScanned, TableRows } from './answer-bytes.js';
 import { type CartScan, saleSlot, Token } from './cart-scan.js';
 import { requestReaders, type TaxShape } from './shape.js';
 
@@ -32,23 +32,19 @@ export function scannedAnswer(scan: CartScan, table: TaxTable, shape: TaxShape):
   const to = scannedState(scan, saleSlot.to);
   const buyer = buyerOf(scannedBuyerValue(scan));
   if (from === undefined || to === undefined || buyer === undefined) return undefined;
-  return answerScanned(scan, saleRows(table, from, to, buyer), { buyer, interstate: from !== to }, shape);
+  const rows = tableRows(table);
+  const saleNumber = rows.saleOf({ from, to, buyer });
+  return answerScanned(scan, rows, saleNumber, { buyer, interstate: from !== to }, shape);
 }
 
-/** Each table's rows by sale, found as carts come: dropped with the table a reload replaces. */
-const rowsByTable = new WeakMap<TaxTable, Map<string, SaleRows>>();
+/** Each table's rows, found as carts come: dropped with the table a reload replaces. */
+const rowsByTable = new WeakMap<TaxTable, TableRows>();
 
-function saleRows(table: TaxTable, from: FederativeUnit, to: FederativeUnit, buyer: BuyerKind): SaleRows {
-  let sales = rowsByTable.get(table);
-  if (sales === undefined) {
-    sales = new Map();
-    rowsByTable.set(table, sales);
-  }
-  const key = `${from}|${to}|${buyer}`;
-  let rows = sales.get(key);
+function tableRows(table: TaxTable): TableRows {
+  let rows = rowsByTable.get(table);
   if (rows === undefined || !rows.current) {
-    rows = new SaleRows(table, table.finderFor({ from, to, buyer }));
-    sales.set(key, rows);
+    rows = new TableRows(table);
+    rowsByTable.set(table, rows);
   }
   return rows;
 }

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkTaxRule, TaxTable } from '../../../src/domain/tax/rules.js';
 import { readCartBody } from '../../../src/tax/cart-body.js';
-import { SaleRows } from '../../../src/tax/answer-bytes.js';
+import { TableRows } from '../../../src/tax/answer-bytes.js';
 import { CartScan } from '../../../src/tax/cart-scan.js';
 import { onePassAnswer, scannedAnswer } from '../../../src/tax/one-pass-answer.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
@@ -454,28 +454,46 @@ describe('a cart read from its bytes', () => {
 /** An NCM as the rows take it: the number its digits write, and the digits. */
 const digits = (ncm: string) => ({ ncm: Number(ncm), source: Buffer.from(ncm), start: 0 });
 /** The IPI rate's part of a row's answer. */
-const ipiOf = (row: ReturnType<SaleRows['rowOf']>) => row?.rates.ipi.toString();
-/** The slot of the rows' table an NCM's digits land in. */
-const slotOf = (ncm: number) => Math.imul(ncm, 0x9e3779b1) >>> 20;
+const ipiOf = (row: ReturnType<TableRows['rowOf']>) => row?.rates.ipi.toString();
+/** The slot of the rows' table a sale's NCM lands in. */
+const slotOf = (sale: number, ncm: number) => Math.imul(ncm ^ Math.imul(sale + 1, 0x27d4eb2d), 0x9e3779b1) >>> 18;
 
-describe('the rows of a sale, by the digits of an NCM', () => {
-  const sale = { from: 'SP', to: 'RJ', buyer: 'taxpayer' } as const;
-
-  it('keeps two NCMs of one slot apart, and knows a table changed since', () => {
+describe('the rows of a table, by sale and by the digits of an NCM', () => {
+  it('keeps two NCMs of one slot apart, and two sales, and knows a table changed since', () => {
     const table = fixtureTable();
-    const rows = new SaleRows(table, table.finderFor(sale));
+    // Chapter 84 for SP → MG to a final consumer, its own IPI: every NCM 84… has a row in both sales below.
+    for (const [to, buyer, ipiRate] of [
+      ['RJ', 'taxpayer', '6.5'],
+      ['MG', 'non-taxpayer', '15'],
+    ] as const) {
+      const row = checkTaxRule({ ncm: '84', from: 'SP', to, buyer, icmsRate: '12', ipiRate, destinationRate: '20' });
+      if (!row.ok) throw new Error(JSON.stringify(row.problems));
+      table.add(row.rule);
+    }
+    const rows = new TableRows(table);
+    const toRj = rows.saleOf({ from: 'SP', to: 'RJ', buyer: 'taxpayer' });
+    const toMg = rows.saleOf({ from: 'SP', to: 'MG', buyer: 'non-taxpayer' });
+    expect(rows.saleOf({ from: 'SP', to: 'RJ', buyer: 'taxpayer' })).toBe(toRj);
     // Two NCMs whose digits land in the same slot of the rows' table: the second takes the first's place.
     const first = 84_713_012;
     let second = 39_260_000;
-    while (slotOf(second) !== slotOf(first)) second++;
+    while (slotOf(toRj, second) !== slotOf(toRj, first)) second++;
     const [a, b] = [digits(String(first)), digits(String(second))];
     for (let round = 0; round < 2; round++) {
-      expect(ipiOf(rows.rowOf(a.ncm, a.source, a.start))).toContain('"rate":"6.5"');
-      expect(ipiOf(rows.rowOf(b.ncm, b.source, b.start))).toContain('"rate":"5"');
+      expect(ipiOf(rows.rowOf(toRj, a.ncm, a.source, a.start))).toContain('"rate":"6.5"');
+      expect(ipiOf(rows.rowOf(toRj, b.ncm, b.source, b.start))).toContain('"rate":"5"');
+    }
+    // The same NCM in another sale is another row, even where the two land in one slot.
+    let shared = 84_000_000;
+    while (slotOf(toRj, shared) !== slotOf(toMg, shared)) shared++;
+    const both = digits(String(shared));
+    for (let round = 0; round < 2; round++) {
+      expect(ipiOf(rows.rowOf(toRj, both.ncm, both.source, both.start))).toContain('"rate":"6.5"');
+      expect(ipiOf(rows.rowOf(toMg, both.ncm, both.source, both.start))).toContain('"rate":"15"');
     }
     // A leading zero is part of the NCM the table is asked for: 01012100 is no 1012100.
     const horse = digits('01012100');
-    expect(ipiOf(rows.rowOf(horse.ncm, horse.source, horse.start))).toContain('"rate":"0"');
+    expect(ipiOf(rows.rowOf(toRj, horse.ncm, horse.source, horse.start))).toContain('"rate":"0"');
     expect(rows.current).toBe(true);
     const added = checkTaxRule({
       ncm: '85176255',
