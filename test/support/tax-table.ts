@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkTaxRule, TaxTable } from '../../src/domain/tax/rules.js';
 import { readTaxTable } from '../../src/tax/table-file.js';
 import { WatchedTaxTable } from '../../src/tax/watched-table.js';
 import { temporaryFolder } from './temporary.js';
@@ -57,4 +58,23 @@ export async function watchedFixtureTable(
   );
   await table.start();
   return { table, rules, target, map };
+}
+
+/**
+ * A table of a row for each NCM (or prefix), from SP to SP, RJ and MG, for both buyers: `rates` gives each row's
+ * other columns (read as a table file's). A row a check refuses throws, naming its problems.
+ */
+export function tableOfRows(
+  ncms: readonly string[],
+  rates: (row: { ncm: string; to: string; buyer: string }) => Record<string, string | undefined>,
+): TaxTable {
+  const table = new TaxTable();
+  for (const ncm of ncms)
+    for (const to of ['SP', 'RJ', 'MG'])
+      for (const buyer of ['taxpayer', 'non-taxpayer']) {
+        const checked = checkTaxRule({ ncm, from: 'SP', to, buyer, ...rates({ ncm, to, buyer }) });
+        if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+        table.add(checked.rule);
+      }
+  return table;
 }

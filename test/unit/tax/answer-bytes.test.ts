@@ -15,6 +15,7 @@ import { JsonBytes } from '../../../src/tax/json-bytes.js';
 import { quoteItems } from '../../../src/tax/quote-items.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
 import { checkCartItem, skusAsSent } from '../../../src/tax/cart-item.js';
+import { tableOfRows } from '../../support/tax-table.js';
 
 let seed = 37_2026;
 const random = (): number => {
@@ -29,31 +30,19 @@ const rate = (ceiling: number): string =>
 
 /** A table of NCM prefixes 8471 and 3926 for SP → SP, RJ and MG, both buyers, random rates (or fixed ones). */
 function randomTable(fixed = false): TaxTable {
-  const table = new TaxTable();
-  for (const ncm of ['8471', '3926'])
-    for (const to of ['SP', 'RJ', 'MG'])
-      for (const buyer of ['taxpayer', 'non-taxpayer']) {
-        const checked = checkTaxRule({
-          ncm,
-          from: 'SP',
-          to,
-          buyer,
-          ...(fixed
-            ? { icmsRate: '12', ipiRate: '6.5', mva: '54', destinationRate: '20', fcpRate: '2' }
-            : {
-                icmsRate: rate(30),
-                icmsBaseReduction: pick(['', '', rate(70)]),
-                ipiRate: rate(20),
-                mva: pick(['', rate(150)]),
-                destinationRate: pick([rate(99), '18', '20']),
-                fcpRate: rate(4),
-                destinationBaseReduction: pick(['', '', rate(70)]),
-              }),
-        });
-        if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
-        table.add(checked.rule);
-      }
-  return table;
+  return tableOfRows(['8471', '3926'], () =>
+    fixed
+      ? { icmsRate: '12', ipiRate: '6.5', mva: '54', destinationRate: '20', fcpRate: '2' }
+      : {
+          icmsRate: rate(30),
+          icmsBaseReduction: pick(['', '', rate(70)]),
+          ipiRate: rate(20),
+          mva: pick(['', rate(150)]),
+          destinationRate: pick([rate(99), '18', '20']),
+          fcpRate: rate(4),
+          destinationBaseReduction: pick(['', '', rate(70)]),
+        },
+  );
 }
 
 /** An amount as the platform might send it: mostly a number of cents, else text, a blank, or something odd. */

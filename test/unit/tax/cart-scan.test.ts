@@ -13,6 +13,7 @@ import { TableRows } from '../../../src/tax/answer-bytes.js';
 import { CartScan } from '../../../src/tax/cart-scan.js';
 import { onePassAnswer, scannedAnswer } from '../../../src/tax/one-pass-answer.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
+import { tableOfRows } from '../../support/tax-table.js';
 
 let seed = 48_2026;
 const random = (): number => {
@@ -26,27 +27,15 @@ const pick = <T>(choices: readonly T[]): T => choices[Math.floor(random() * choi
  * SP → SP, RJ and MG, both buyers (ST between taxpayers).
  */
 function fixtureTable(): TaxTable {
-  const table = new TaxTable();
-  for (const ncm of ['84713012', '3926', '0101', '1012'])
-    for (const to of ['SP', 'RJ', 'MG'])
-      for (const buyer of ['taxpayer', 'non-taxpayer']) {
-        const checked = checkTaxRule({
-          ncm,
-          from: 'SP',
-          to,
-          buyer,
-          icmsRate: to === 'SP' ? '18' : '12',
-          icmsBaseReduction: ncm === '3926' ? '20' : '',
-          // Each row its own IPI: an item answered from the wrong row shows.
-          ipiRate: { '84713012': '6.5', '3926': '5', '0101': '0', '1012': '10' }[ncm] as string,
-          mva: buyer === 'taxpayer' && ncm === '3926' ? '54' : '',
-          destinationRate: '20',
-          fcpRate: '2',
-        });
-        if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
-        table.add(checked.rule);
-      }
-  return table;
+  return tableOfRows(['84713012', '3926', '0101', '1012'], ({ ncm, to, buyer }) => ({
+    icmsRate: to === 'SP' ? '18' : '12',
+    icmsBaseReduction: ncm === '3926' ? '20' : '',
+    // Each row its own IPI: an item answered from the wrong row shows.
+    ipiRate: { '84713012': '6.5', '3926': '5', '0101': '0', '1012': '10' }[ncm] as string,
+    mva: buyer === 'taxpayer' && ncm === '3926' ? '54' : '',
+    destinationRate: '20',
+    fcpRate: '2',
+  }));
 }
 
 /** A JSON number written as given (`1.50`, `15e-1`), which JSON.stringify would write otherwise. */
