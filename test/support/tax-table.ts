@@ -71,10 +71,14 @@ export function tableOfRows(
   const table = new TaxTable();
   for (const ncm of ncms)
     for (const to of ['SP', 'RJ', 'MG'])
-      for (const buyer of ['taxpayer', 'non-taxpayer']) {
-        const checked = checkTaxRule({ ncm, from: 'SP', to, buyer, ...rates({ ncm, to, buyer }) });
-        if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
-        table.add(checked.rule);
-      }
+      for (const buyer of ['taxpayer', 'non-taxpayer'])
+        addRow(table, { ncm, from: 'SP', to, buyer, ...rates({ ncm, to, buyer }) });
   return table;
+}
+
+/** A row checked as a table file's and added to `table`; a row the check refuses throws, naming its problems. */
+export function addRow(table: TaxTable, fields: Record<string, string | undefined>): void {
+  const checked = checkTaxRule(fields);
+  if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+  table.add(checked.rule);
 }

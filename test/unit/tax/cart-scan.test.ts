@@ -7,13 +7,13 @@
  * comparison is not of declines alone.
  */
 import { describe, expect, it } from 'vitest';
-import { checkTaxRule, TaxTable } from '../../../src/domain/tax/rules.js';
+import type { TaxTable } from '../../../src/domain/tax/rules.js';
 import { readCartBody } from '../../../src/tax/cart-body.js';
 import { TableRows } from '../../../src/tax/answer-bytes.js';
 import { CartScan } from '../../../src/tax/cart-scan.js';
 import { onePassAnswer, scannedAnswer } from '../../../src/tax/one-pass-answer.js';
 import { readTaxShape, sandboxTaxShape, type TaxShape } from '../../../src/tax/shape.js';
-import { tableOfRows } from '../../support/tax-table.js';
+import { addRow, tableOfRows } from '../../support/tax-table.js';
 
 let seed = 48_2026;
 const random = (): number => {
@@ -455,9 +455,7 @@ describe('the rows of a table, by sale and by the digits of an NCM', () => {
       ['RJ', 'taxpayer', '6.5'],
       ['MG', 'non-taxpayer', '15'],
     ] as const) {
-      const row = checkTaxRule({ ncm: '84', from: 'SP', to, buyer, icmsRate: '12', ipiRate, destinationRate: '20' });
-      if (!row.ok) throw new Error(JSON.stringify(row.problems));
-      table.add(row.rule);
+      addRow(table, { ncm: '84', from: 'SP', to, buyer, icmsRate: '12', ipiRate, destinationRate: '20' });
     }
     const rows = new TableRows(table);
     const toRj = rows.saleOf({ from: 'SP', to: 'RJ', buyer: 'taxpayer' });
@@ -484,16 +482,7 @@ describe('the rows of a table, by sale and by the digits of an NCM', () => {
     const horse = digits('01012100');
     expect(ipiOf(rows.rowOf(toRj, horse.ncm, horse.source, horse.start))).toContain('"rate":"0"');
     expect(rows.current).toBe(true);
-    const added = checkTaxRule({
-      ncm: '85176255',
-      from: 'SP',
-      to: 'RJ',
-      buyer: 'taxpayer',
-      icmsRate: '12',
-      ipiRate: '15',
-    });
-    if (!added.ok) throw new Error(JSON.stringify(added.problems));
-    table.add(added.rule);
+    addRow(table, { ncm: '85176255', from: 'SP', to: 'RJ', buyer: 'taxpayer', icmsRate: '12', ipiRate: '15' });
     expect(rows.current).toBe(false);
   });
 });
