@@ -79,6 +79,9 @@ const part = {
   opening: encoded('{'),
   closing: encoded('}'),
   sku: encoded('{"sku":'),
+  /** The SKU's opening and closing around its text copied from the cart (a JSON string as it came). */
+  skuText: encoded('{"sku":"'),
+  quoteComma: encoded('",'),
   ncm: encoded('"ncm":"'),
   merchandise: encoded('","merchandise":"'),
   ipi: encoded('","ipi":{"base":"'),
@@ -369,9 +372,9 @@ function writeScannedSku(source: Uint8Array, slots: Int32Array, slot: number): b
   while (end > start && source[end - 1] === 32) end--;
   if (start === end) writer.fragment(part.opening);
   else {
-    writer.fragment(part.sku);
-    writer.quoted(source, start, end);
-    writer.fragment(part.comma);
+    writer.fragment(part.skuText);
+    writer.copied(source, start, end - start);
+    writer.fragment(part.quoteComma);
   }
   return true;
 }

@@ -101,9 +101,7 @@ export class CartScan {
 
   /** The text of a value recorded as Text or Number, from its bytes. */
   textOf(start: number, end: number): string {
-    let text = '';
-    for (let index = start; index < end; index++) text += String.fromCharCode(this.bytes[index] as number);
-    return text;
+    return asciiText(this.bytes, start, end);
   }
 
   /** The bytes the last scan read. */
@@ -384,14 +382,19 @@ function keyIndex(keys: Uint8Array[], bytes: Uint8Array, start: number, end: num
   return -1;
 }
 
+/** Bytes the scan took for ASCII (a key, a plain text or number), of any length, as text: one character a byte. */
+function asciiText(bytes: Uint8Array, start: number, end: number): string {
+  return asciiDecoder.decode(bytes.subarray(start, end));
+}
+
+const asciiDecoder = new TextDecoder('latin1');
+
 /** `__proto__`, `constructor` or another of Object.prototype's names: read by the parse. */
 function isPrototypeKey(bytes: Uint8Array, start: number, end: number): boolean {
   const length = end - start;
   // The shortest is `valueOf`, the longest `__lookupGetter__` and `propertyIsEnumerable`.
   if (length < 7 || length > 20) return false;
-  let text = '';
-  for (let at = start; at < end; at++) text += String.fromCharCode(bytes[at] as number);
-  return prototypeKeys.has(text);
+  return prototypeKeys.has(asciiText(bytes, start, end));
 }
 
 /**

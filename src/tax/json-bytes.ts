@@ -45,17 +45,6 @@ export class JsonBytes {
     this.end = at;
   }
 
-  /** Bytes of printable ASCII with nothing to escape, between quotes: a value of the cart, copied from its bytes. */
-  quoted(source: Uint8Array, start: number, end: number): void {
-    this.room(end - start + 2);
-    const slab = this.slab;
-    let at = this.end;
-    slab[at++] = 34;
-    for (let index = start; index < end; index++) slab[at++] = source[index] as number;
-    slab[at++] = 34;
-    this.end = at;
-  }
-
   /** `length` bytes of printable ASCII with nothing to escape from `source` at `start` (an NCM's digits). */
   copied(source: Uint8Array, start: number, length: number): void {
     this.room(length);
