@@ -319,7 +319,8 @@ const plainCallback = (rules) => `
           const mva = from === to ? row.mva : (1 + row.mva) * (1 - row.icms.value) / (1 - row.destination.value) - 1;
           const base = cents((operation + ipi) * (1 + mva));
           const value = Math.max(0, cents(base * row.destination.value - icms));
-          answer.icmsSt = { base: money(base), rate: row.destination.text, value: money(value), mva: String(Math.round(mva * 1e4) / 100) };
+          const shownMva = String(Math.round(mva * 1e4) / 100);
+          answer.icmsSt = { base: money(base), rate: row.destination.text, value: money(value), mva: shownMva };
           totals.icmsSt += value;
           added += value;
         }
