@@ -1,8 +1,9 @@
 // Tax callback benchmarks (`b2bctl tax serve`), each figure beside its baseline in the same run, driven by
 // autocannon (as the receiver's bench), every request a different cart (quantities and prices drawn per request
 // from a seeded generator, so no cache of answers could help):
-//   1. answers/s at concurrency 32, 50 items a request, from a table: against a bare node http server that reads
-//      the same carts and answers a constant body of the answers' size (target: >= 80% of its rate), with the share
+//   1. answers/s at concurrency 32, 50 items a request, from a table, in three rounds that drive each server in
+//      turn (the middle round's share judged): against a bare node http server that reads the same carts and
+//      answers a constant body of the answers' size (target: >= 80% of its rate), with the share
 //      a bare server that also parses each cart reaches, the ceiling of any server reading the cart, and the share
 //      of a plain callback doing the same work (JSON.parse, a Map of rows, JSON.stringify: the same answer); and
 //      the p99 of the answers at a steady 1,000 carts a second, beside the bare server's (target: p99 <= 5 ms);
@@ -338,6 +339,9 @@ const plainCallback = (rules) => `
   });
   server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`;
 
+/** A round's share of the bare server's rate that tax serve reached. */
+const shareOfBare = (round) => round.ours.rate / round.baseline.rate;
+
 /** The servers' CPU per request, where /proc tells it. */
 const cpuShown = (ours, baseline) =>
   ours.cpuPerRequest === undefined || baseline.cpuPerRequest === undefined
@@ -384,10 +388,26 @@ try {
     await drive(bare.url, 500, { seed: 2 });
     await drive(parsing.url, 500, { seed: 2 });
     await drive(plain.url, 500, { seed: 2 });
-    const ours = await drive(tax.url, requests, { seed: 3, pid: tax.child.pid });
-    const baseline = await drive(bare.url, requests, { seed: 3, pid: bare.child.pid });
-    const parsed = await drive(parsing.url, requests, { seed: 3, pid: parsing.child.pid });
-    const plainly = await drive(plain.url, requests, { seed: 3, pid: plain.child.pid });
+    // Three rounds, each driving the four servers in turn: this machine's speed swings within a minute, and one drive
+    // of each could fall in different spells (a --quick run read 86% once, its bare server driven in a slow one).
+    // Each round's shares are of that round's bare server; the figures below are the middle round's by tax serve's.
+    const servers = { ours: tax, baseline: bare, parsed: parsing, plainly: plain };
+    const rounds = [];
+    for (let round = 1; round <= 3; round++) {
+      const figures = {};
+      for (const [name, server] of Object.entries(servers))
+        figures[name] = await drive(server.url, requests, { seed: 2 + round, pid: server.child.pid });
+      rounds.push(figures);
+      const shown = (name, label) => {
+        const { rate, cpuPerRequest } = figures[name];
+        const share = name === 'baseline' ? '' : ` (${((rate / figures.baseline.rate) * 100).toFixed(0)}%)`;
+        return `${label} ${Math.round(rate)}/s${share}${cpuPerRequest === undefined ? '' : `, ${cpuPerRequest.toFixed(0)} µs`}`;
+      };
+      console.log(
+        `  round ${round} (load average ${loadavg()[0].toFixed(2)}): ${shown('ours', 'tax serve')}; ${shown('baseline', 'bare')}; ${shown('parsed', 'parsing')}; ${shown('plainly', 'plain callback')}`,
+      );
+    }
+    const { ours, baseline, parsed, plainly } = rounds.toSorted((a, b) => shareOfBare(a) - shareOfBare(b))[1];
     await parsing.stop();
     await plain.stop();
     const shareOf = (figures) =>
@@ -414,7 +434,7 @@ try {
     allOk =
       verdict(
         'tax serve, 50 items, from the table',
-        `${Math.round(ours.rate)} answers/s, p99 ${ours.p99.toFixed(1)} ms; bare http ${Math.round(baseline.rate)}/s, p99 ${baseline.p99.toFixed(1)} ms: ${(share * 100).toFixed(0)}% (target >= 80%)${cpuShown(ours, baseline)}`,
+        `${Math.round(ours.rate)} answers/s, p99 ${ours.p99.toFixed(1)} ms; bare http ${Math.round(baseline.rate)}/s, p99 ${baseline.p99.toFixed(1)} ms: ${(share * 100).toFixed(0)}%, the middle of three rounds (target >= 80%)${cpuShown(ours, baseline)}`,
         share >= 0.8 && ours.notOk === 0,
       ) && allOk;
     allOk =
