@@ -11,7 +11,7 @@ import { centavoTaxes, type CentavoTaxes, type PreparedRule, preparedRule } from
 import type { RuleKey, TaxRule, TaxTable } from '../domain/tax/rules.js';
 import { product, sum } from '../domain/tax/scaled.js';
 import type { TaxSale } from '../domain/tax/terms.js';
-import { type CartScan, itemSlot, itemSlots, Token } from './cart-scan.js';
+import { asciiText, type CartScan, itemSlot, itemSlots, Token } from './cart-scan.js';
 import { JsonBytes } from './json-bytes.js';
 import { type Reader, requestReaders, type TaxShape } from './shape.js';
 
@@ -448,9 +448,7 @@ export class TableRows {
   rowOf(sale: number, ncm: number, source: Uint8Array, start: number): RowParts | undefined {
     const slot = Math.imul(ncm ^ Math.imul(sale + 1, 0x27d4eb2d), 0x9e3779b1) >>> (32 - rowSlotBits);
     if (this.digits[slot] === ncm && this.sales[slot] === sale) return this.rows[slot];
-    const rule = (this.finders[sale] as (ncm: string) => TaxRule | undefined)(
-      String.fromCharCode(...source.subarray(start, start + 8)),
-    );
+    const rule = (this.finders[sale] as (ncm: string) => TaxRule | undefined)(asciiText(source, start, start + 8));
     if (rule === undefined) return undefined;
     const row = rowPartsOf(rule);
     this.digits[slot] = ncm;

@@ -383,10 +383,11 @@ function keyIndex(keys: Uint8Array[], bytes: Uint8Array, start: number, end: num
 }
 
 /** Bytes the scan took for ASCII (a key, a plain text or number), of any length, as text: one character a byte. */
-function asciiText(bytes: Uint8Array, start: number, end: number): string {
+export function asciiText(bytes: Uint8Array, start: number, end: number): string {
   return asciiDecoder.decode(bytes.subarray(start, end));
 }
 
+// 'latin1' is windows-1252 to a TextDecoder: the same as ASCII below 0x80, where every byte given to it lies.
 const asciiDecoder = new TextDecoder('latin1');
 
 /** `__proto__`, `constructor` or another of Object.prototype's names: read by the parse. */
